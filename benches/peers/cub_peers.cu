@@ -1,0 +1,791 @@
+// cub_peers.cu - CUB peer benchmarks: times CUB device-wide primitives on fresh random data and prints one
+// parseable line per op, so the project's own kernels can be compared against CUB in the same run.
+//
+// Build:
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I/usr/local/cuda/include/cccl -o cub_peers cub_peers.cu
+//
+// Usage:
+//   cub_peers --n N --reps R --ops op1,op2,... [--seed S] [--no-check]
+//   (N accepts plain integers, "2^28" or "1<<28"; --ops all, or no --ops, runs every op)
+//
+// Output on stdout (everything is flushed line by line):
+//   INFO cub ...                            informational (device, CUB version, sizes)
+//   PEER cub <op> <median_ms> <gbps>        gbps = counted bytes / median seconds / 1e9
+//   CHECK cub <op> ok|FAIL <detail>         rough correctness check against a host computation
+//   SKIP cub <op> <reason>                  op unknown, or no CUB primitive for it
+// Errors from any CUDA call print file:line to stderr and exit with status 1.
+
+#include <cub/cub.cuh>
+#include <cub/version.cuh>
+#include <cuda/std/functional>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+// ------------------------------------------------------------------------------------------------
+// Error checking
+// ------------------------------------------------------------------------------------------------
+
+#define CK(call)                                                                                   \
+  do {                                                                                             \
+    const cudaError_t ck_err_ = (call);                                                            \
+    if (ck_err_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d: CUDA error %s (%s) in: %s\n", __FILE__, __LINE__,               \
+                   cudaGetErrorName(ck_err_), cudaGetErrorString(ck_err_), #call);                 \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+// Every CUB call gets this stream explicitly (a typed cudaStream_t, never a literal 0, so overload
+// resolution cannot pick an unexpected CUB overload). nullptr = the legacy default stream.
+static cudaStream_t g_stream = nullptr;
+
+static constexpr int kWarmup = 3;
+
+// ------------------------------------------------------------------------------------------------
+// Options and small helpers
+// ------------------------------------------------------------------------------------------------
+
+struct Opts {
+  int64_t n = int64_t{1} << 28;
+  int reps = 20;
+  uint64_t seed = 0x5eed5eedull;
+  bool check = true;
+  std::vector<std::string> ops;
+};
+
+static const char* const kAllOps[] = {
+    "copy",           "sum_f32",         "sum_i32",         "max_f32",          "argmax_f32",
+    "sumsq_f32",      "count_gt0_f32",   "any_gt0_first",   "any_gt0_none",     "filter_gt0_f32",
+    "scan_i32",       "rowsum_f32_32",   "rowsum_f32_256",  "rowsum_f32_4096",  "rowsum_f32_65536",
+    "colsum_f32_32",  "colsum_f32_256",  "colsum_f32_4096", "colsum_f32_65536", "transpose_f32",
+};
+
+static std::string strf(const char* fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  return std::string(buf);
+}
+
+static void print_peer(const std::string& op, double ms, double bytes) {
+  const double gbps = ms > 0.0 ? bytes / (ms * 1e-3) / 1e9 : 0.0;
+  std::printf("PEER cub %s %.6f %.3f\n", op.c_str(), ms, gbps);
+  std::fflush(stdout);
+}
+
+static void print_check(const std::string& op, bool ok, const std::string& detail) {
+  std::printf("CHECK cub %s %s %s\n", op.c_str(), ok ? "ok" : "FAIL", detail.c_str());
+  std::fflush(stdout);
+}
+
+static void print_skip(const std::string& op, const std::string& why) {
+  std::printf("SKIP cub %s %s\n", op.c_str(), why.c_str());
+  std::fflush(stdout);
+}
+
+// splitmix64 finalizer: a good 64-bit mixer, used both for per-op seeds and per-element randoms.
+__host__ __device__ inline uint64_t mix64(uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Fresh seed per op: base seed mixed with an FNV-1a hash of the op name.
+static uint64_t seed_for(const Opts& o, const std::string& op) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : op) h = (h ^ c) * 0x100000001b3ull;
+  return mix64(o.seed ^ h);
+}
+
+// Owning device allocation, freed on scope exit (so each op releases its memory).
+class DevBuf {
+ public:
+  explicit DevBuf(size_t bytes) : bytes_(bytes) { CK(cudaMalloc(&p_, bytes ? bytes : 1)); }
+  ~DevBuf() {
+    if (p_) cudaFree(p_);
+  }
+  DevBuf(const DevBuf&) = delete;
+  DevBuf& operator=(const DevBuf&) = delete;
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(p_);
+  }
+  void* get() const { return p_; }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  void* p_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+template <class T>
+static std::vector<T> download(const T* d, int64_t count) {
+  std::vector<T> h(static_cast<size_t>(count));
+  if (count > 0) {
+    CK(cudaMemcpy(h.data(), d, static_cast<size_t>(count) * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+  return h;
+}
+
+template <class T>
+static T download_one(const T* d) {
+  T v{};
+  CK(cudaMemcpy(&v, d, sizeof(T), cudaMemcpyDeviceToHost));
+  return v;
+}
+
+// CUB derives its internal offset type from the num_items type. Pass int (32-bit offsets, what most
+// CUB users write) when N fits, int64_t otherwise. `f` is a generic lambda taking the count.
+template <class F>
+static void with_num_items(int64_t n, F&& f) {
+  if (n <= static_cast<int64_t>(INT_MAX)) {
+    f(static_cast<int>(n));
+  } else {
+    f(static_cast<int64_t>(n));
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Random fill (hash based, no curand): floats uniform in [-1,1), ints uniform in [-1000,1000]
+// ------------------------------------------------------------------------------------------------
+
+enum FillMode : int { kUniformPm1 = 0, kNegative = 1 };
+
+__global__ void fill_f32_kernel(float* x, int64_t n, uint64_t seed, int mode) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const uint64_t h = mix64(seed + static_cast<uint64_t>(i));
+    const float u = static_cast<float>(static_cast<uint32_t>(h >> 40)) * (1.0f / 16777216.0f);  // [0,1)
+    // kUniformPm1: [-1,1) (exact in fp32); kNegative: (-1.1,-0.1], i.e. every element <= -0.1.
+    x[i] = (mode == kUniformPm1) ? (2.0f * u - 1.0f) : (-u - 0.1f);
+  }
+}
+
+__global__ void fill_i32_kernel(int* x, int64_t n, uint64_t seed) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const uint64_t h = mix64(seed + static_cast<uint64_t>(i));
+    x[i] = static_cast<int>(h % 2001ull) - 1000;
+  }
+}
+
+static int fill_grid(int64_t n) {
+  int dev = 0, sms = 0;
+  CK(cudaGetDevice(&dev));
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  const int64_t need = (n + 255) / 256;
+  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(need, int64_t{sms} * 32)));
+}
+
+static void fill_f32(float* x, int64_t n, uint64_t seed, FillMode mode = kUniformPm1) {
+  fill_f32_kernel<<<fill_grid(n), 256, 0, g_stream>>>(x, n, seed, static_cast<int>(mode));
+  CK(cudaGetLastError());
+  CK(cudaStreamSynchronize(g_stream));
+}
+
+static void fill_i32(int* x, int64_t n, uint64_t seed) {
+  fill_i32_kernel<<<fill_grid(n), 256, 0, g_stream>>>(x, n, seed);
+  CK(cudaGetLastError());
+  CK(cudaStreamSynchronize(g_stream));
+}
+
+// ------------------------------------------------------------------------------------------------
+// Timing: kWarmup untimed runs, then `reps` runs each bracketed by its own event pair; median in ms.
+// ------------------------------------------------------------------------------------------------
+
+template <class F>
+static double median_ms(int reps, F&& run) {
+  for (int i = 0; i < kWarmup; ++i) run();
+  CK(cudaStreamSynchronize(g_stream));
+
+  std::vector<cudaEvent_t> beg(reps), end(reps);
+  for (int i = 0; i < reps; ++i) {
+    CK(cudaEventCreate(&beg[i]));
+    CK(cudaEventCreate(&end[i]));
+  }
+  for (int i = 0; i < reps; ++i) {
+    CK(cudaEventRecord(beg[i], g_stream));
+    run();
+    CK(cudaEventRecord(end[i], g_stream));
+  }
+  CK(cudaEventSynchronize(end[reps - 1]));
+  CK(cudaGetLastError());
+
+  std::vector<double> ms(reps);
+  for (int i = 0; i < reps; ++i) {
+    float t = 0.0f;
+    CK(cudaEventElapsedTime(&t, beg[i], end[i]));
+    ms[i] = t;
+    CK(cudaEventDestroy(beg[i]));
+    CK(cudaEventDestroy(end[i]));
+  }
+  std::sort(ms.begin(), ms.end());
+  return (reps % 2 == 1) ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Device functors (namespace scope so they can instantiate CUB kernels)
+// ------------------------------------------------------------------------------------------------
+
+struct Square {
+  __host__ __device__ float operator()(float v) const { return v * v; }
+};
+
+template <class T>
+struct GtZeroTo {  // maps x to 1 if x > 0 else 0, in the counter type T
+  __host__ __device__ T operator()(float v) const { return v > 0.0f ? T{1} : T{0}; }
+};
+
+struct GtZero {
+  __host__ __device__ bool operator()(const float& v) const { return v > 0.0f; }
+};
+
+template <class OffT>
+struct RowStart {  // row r of a row-major matrix with `cols` columns starts at r * cols
+  OffT cols;
+  __host__ __device__ OffT operator()(OffT r) const { return r * cols; }
+};
+
+// ------------------------------------------------------------------------------------------------
+// Ops
+// ------------------------------------------------------------------------------------------------
+
+// copy: D2D memcpy of N f32. bytes = 2*N*4.
+static void op_copy(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  const size_t nbytes = static_cast<size_t>(n) * sizeof(float);
+  DevBuf src(nbytes), dst(nbytes);
+  fill_f32(src.as<float>(), n, seed_for(o, op));
+
+  const double ms = median_ms(o.reps, [&] {
+    CK(cudaMemcpyAsync(dst.get(), src.get(), nbytes, cudaMemcpyDeviceToDevice, g_stream));
+  });
+  print_peer(op, ms, 2.0 * static_cast<double>(nbytes));
+
+  if (o.check) {
+    const auto a = download(src.as<float>(), n);
+    const auto b = download(dst.as<float>(), n);
+    const bool ok = std::memcmp(a.data(), b.data(), nbytes) == 0;
+    print_check(op, ok, ok ? "dst==src bitwise" : "dst!=src");
+  }
+}
+
+// sum_f32: cub::DeviceReduce::Sum. bytes = N*4.
+static void op_sum_f32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf x(static_cast<size_t>(n) * sizeof(float)), out(sizeof(float));
+  fill_f32(x.as<float>(), n, seed_for(o, op));
+
+  double ms = 0.0;
+  with_num_items(n, [&](auto nn) {
+    size_t tb = 0;
+    CK(cub::DeviceReduce::Sum(nullptr, tb, x.as<float>(), out.as<float>(), nn, g_stream));
+    DevBuf tmp(tb);
+    ms = median_ms(o.reps, [&] {
+      CK(cub::DeviceReduce::Sum(tmp.get(), tb, x.as<float>(), out.as<float>(), nn, g_stream));
+    });
+  });
+  print_peer(op, ms, 4.0 * static_cast<double>(n));
+
+  if (o.check) {
+    const auto h = download(x.as<float>(), n);
+    double ref = 0.0, abs_sum = 0.0;
+    for (float v : h) {
+      ref += v;
+      abs_sum += std::fabs(v);
+    }
+    const double dev = download_one(out.as<float>());
+    const double tol = 1e-6 * abs_sum + 1e-2;
+    print_check(op, std::fabs(dev - ref) <= tol, strf("dev=%.9g ref=%.9g tol=%.3g", dev, ref, tol));
+  }
+}
+
+// sum_i32: cub::DeviceReduce::Sum into int32 (wrapping, like the input type). bytes = N*4.
+static void op_sum_i32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf x(static_cast<size_t>(n) * sizeof(int)), out(sizeof(int));
+  fill_i32(x.as<int>(), n, seed_for(o, op));
+
+  double ms = 0.0;
+  with_num_items(n, [&](auto nn) {
+    size_t tb = 0;
+    CK(cub::DeviceReduce::Sum(nullptr, tb, x.as<int>(), out.as<int>(), nn, g_stream));
+    DevBuf tmp(tb);
+    ms = median_ms(o.reps, [&] {
+      CK(cub::DeviceReduce::Sum(tmp.get(), tb, x.as<int>(), out.as<int>(), nn, g_stream));
+    });
+  });
+  print_peer(op, ms, 4.0 * static_cast<double>(n));
+
+  if (o.check) {
+    const auto h = download(x.as<int>(), n);
+    int64_t ref64 = 0;
+    for (int v : h) ref64 += v;
+    const int32_t ref = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(ref64)));
+    const int32_t dev = download_one(out.as<int>());
+    print_check(op, dev == ref, strf("dev=%d ref=%d (int64 ref %lld)", dev, ref, static_cast<long long>(ref64)));
+  }
+}
+
+// max_f32: cub::DeviceReduce::Max. bytes = N*4.
+static void op_max_f32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf x(static_cast<size_t>(n) * sizeof(float)), out(sizeof(float));
+  fill_f32(x.as<float>(), n, seed_for(o, op));
+
+  double ms = 0.0;
+  with_num_items(n, [&](auto nn) {
+    size_t tb = 0;
+    CK(cub::DeviceReduce::Max(nullptr, tb, x.as<float>(), out.as<float>(), nn, g_stream));
+    DevBuf tmp(tb);
+    ms = median_ms(o.reps, [&] {
+      CK(cub::DeviceReduce::Max(tmp.get(), tb, x.as<float>(), out.as<float>(), nn, g_stream));
+    });
+  });
+  print_peer(op, ms, 4.0 * static_cast<double>(n));
+
+  if (o.check) {
+    const auto h = download(x.as<float>(), n);
+    const float ref = *std::max_element(h.begin(), h.end());
+    const float dev = download_one(out.as<float>());
+    print_check(op, dev == ref, strf("dev=%.9g ref=%.9g", dev, ref));
+  }
+}
+
+// argmax_f32: cub::DeviceReduce::ArgMax. bytes = N*4.
+static void op_argmax_f32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf x(static_cast<size_t>(n) * sizeof(float));
+  fill_f32(x.as<float>(), n, seed_for(o, op));
+
+  double ms = 0.0;
+  float dev_val = 0.0f;
+  int64_t dev_idx = -1;
+#if CUB_VERSION >= 200800
+  // CCCL >= 2.8 (CUDA 13.0 ships CCCL 3.x): overload writing the extremum and its int64 index to two
+  // separate outputs: ArgMax(d_temp, bytes, d_in, d_max_out, d_index_out, int64 num_items, stream).
+  // The older KeyValuePair<int,T> overload is deprecated (and limited to int num_items).
+  DevBuf vmax(sizeof(float)), vidx(sizeof(int64_t));
+  const int64_t num_items = n;
+  size_t tb = 0;
+  CK(cub::DeviceReduce::ArgMax(nullptr, tb, x.as<float>(), vmax.as<float>(), vidx.as<int64_t>(), num_items,
+                               g_stream));
+  DevBuf tmp(tb);
+  ms = median_ms(o.reps, [&] {
+    CK(cub::DeviceReduce::ArgMax(tmp.get(), tb, x.as<float>(), vmax.as<float>(), vidx.as<int64_t>(), num_items,
+                                 g_stream));
+  });
+  dev_val = download_one(vmax.as<float>());
+  dev_idx = download_one(vidx.as<int64_t>());
+#else
+  // Pre-2.8 CUB: only the KeyValuePair<int, T> overload exists (int num_items).
+  if (n > static_cast<int64_t>(INT_MAX)) {
+    print_skip(op, "N>INT_MAX unsupported by this CUB's ArgMax");
+    return;
+  }
+  using KV = cub::KeyValuePair<int, float>;
+  DevBuf kv(sizeof(KV));
+  const int num_items = static_cast<int>(n);
+  size_t tb = 0;
+  CK(cub::DeviceReduce::ArgMax(nullptr, tb, x.as<float>(), kv.as<KV>(), num_items, g_stream));
+  DevBuf tmp(tb);
+  ms = median_ms(o.reps, [&] {
+    CK(cub::DeviceReduce::ArgMax(tmp.get(), tb, x.as<float>(), kv.as<KV>(), num_items, g_stream));
+  });
+  const KV r = download_one(kv.as<KV>());
+  dev_val = r.value;
+  dev_idx = r.key;
+#endif
+  print_peer(op, ms, 4.0 * static_cast<double>(n));
+
+  if (o.check) {
+    const auto h = download(x.as<float>(), n);
+    const auto it = std::max_element(h.begin(), h.end());  // first occurrence of the maximum
+    const float ref = *it;
+    const int64_t ref_idx = static_cast<int64_t>(it - h.begin());
+    const bool idx_in_range = dev_idx >= 0 && dev_idx < n;
+    // Ties are common (24-bit randoms), so any index holding the maximum is accepted.
+    const bool ok = idx_in_range && dev_val == ref && h[static_cast<size_t>(dev_idx)] == ref;
+    print_check(op, ok,
+                strf("dev_idx=%lld dev_val=%.9g ref_first_idx=%lld ref=%.9g%s", static_cast<long long>(dev_idx),
+                     dev_val, static_cast<long long>(ref_idx), ref,
+                     (ok && dev_idx != ref_idx) ? " (not first occurrence)" : ""));
+  }
+}
+
+// sumsq_f32: cub::DeviceReduce::TransformReduce(x -> x*x, +). bytes = N*4.
+static void op_sumsq_f32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf x(static_cast<size_t>(n) * sizeof(float)), out(sizeof(float));
+  fill_f32(x.as<float>(), n, seed_for(o, op));
+
+  double ms = 0.0;
+  with_num_items(n, [&](auto nn) {
+    size_t tb = 0;
+    CK(cub::DeviceReduce::TransformReduce(nullptr, tb, x.as<float>(), out.as<float>(), nn, cuda::std::plus<>{},
+                                          Square{}, 0.0f, g_stream));
+    DevBuf tmp(tb);
+    ms = median_ms(o.reps, [&] {
+      CK(cub::DeviceReduce::TransformReduce(tmp.get(), tb, x.as<float>(), out.as<float>(), nn,
+                                            cuda::std::plus<>{}, Square{}, 0.0f, g_stream));
+    });
+  });
+  print_peer(op, ms, 4.0 * static_cast<double>(n));
+
+  if (o.check) {
+    const auto h = download(x.as<float>(), n);
+    double ref = 0.0;
+    for (float v : h) ref += static_cast<double>(v) * v;
+    const double dev = download_one(out.as<float>());
+    const double tol = 1e-4 * ref + 1e-3;
+    print_check(op, std::fabs(dev - ref) <= tol, strf("dev=%.9g ref=%.9g tol=%.3g", dev, ref, tol));
+  }
+}
+
+// count_gt0_f32: cub::DeviceReduce::TransformReduce(x -> x>0 ? 1 : 0, +), counter type = num_items
+// type (int when N fits, else int64). bytes = N*4.
+static void op_count_gt0_f32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf x(static_cast<size_t>(n) * sizeof(float)), out(sizeof(int64_t));
+  fill_f32(x.as<float>(), n, seed_for(o, op));
+
+  double ms = 0.0;
+  int64_t dev = -1;
+  with_num_items(n, [&](auto nn) {
+    using CountT = decltype(nn);
+    size_t tb = 0;
+    CK(cub::DeviceReduce::TransformReduce(nullptr, tb, x.as<float>(), out.as<CountT>(), nn, cuda::std::plus<>{},
+                                          GtZeroTo<CountT>{}, CountT{0}, g_stream));
+    DevBuf tmp(tb);
+    ms = median_ms(o.reps, [&] {
+      CK(cub::DeviceReduce::TransformReduce(tmp.get(), tb, x.as<float>(), out.as<CountT>(), nn,
+                                            cuda::std::plus<>{}, GtZeroTo<CountT>{}, CountT{0}, g_stream));
+    });
+    dev = static_cast<int64_t>(download_one(out.as<CountT>()));
+  });
+  print_peer(op, ms, 4.0 * static_cast<double>(n));
+
+  if (o.check) {
+    const auto h = download(x.as<float>(), n);
+    int64_t ref = 0;
+    for (float v : h) ref += (v > 0.0f) ? 1 : 0;
+    print_check(op, dev == ref,
+                strf("dev=%lld ref=%lld", static_cast<long long>(dev), static_cast<long long>(ref)));
+  }
+}
+
+// filter_gt0_f32: cub::DeviceSelect::If(x > 0), count written to a device counter (no host sync).
+// ~50% selectivity. bytes = N*4 read + kept*4 written.
+static void op_filter_gt0_f32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf x(static_cast<size_t>(n) * sizeof(float)), y(static_cast<size_t>(n) * sizeof(float));
+  DevBuf count(sizeof(int64_t));
+  fill_f32(x.as<float>(), n, seed_for(o, op));
+  CK(cudaMemset(count.get(), 0, sizeof(int64_t)));
+
+  const int64_t num_items = n;
+  size_t tb = 0;
+  CK(cub::DeviceSelect::If(nullptr, tb, x.as<float>(), y.as<float>(), count.as<int64_t>(), num_items, GtZero{},
+                           g_stream));
+  DevBuf tmp(tb);
+  const double ms = median_ms(o.reps, [&] {
+    CK(cub::DeviceSelect::If(tmp.get(), tb, x.as<float>(), y.as<float>(), count.as<int64_t>(), num_items, GtZero{},
+                             g_stream));
+  });
+  const int64_t kept = download_one(count.as<int64_t>());
+  print_peer(op, ms, 4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(kept));
+
+  if (o.check) {
+    const auto h = download(x.as<float>(), n);
+    std::vector<float> ref;
+    ref.reserve(static_cast<size_t>(n / 2 + n / 8 + 16));
+    for (float v : h) {
+      if (v > 0.0f) ref.push_back(v);
+    }
+    bool ok = kept == static_cast<int64_t>(ref.size());
+    if (ok && kept > 0) {
+      const auto got = download(y.as<float>(), kept);
+      ok = std::memcmp(got.data(), ref.data(), static_cast<size_t>(kept) * sizeof(float)) == 0;
+    }
+    print_check(op, ok,
+                strf("kept=%lld ref_kept=%lld selectivity=%.4f", static_cast<long long>(kept),
+                     static_cast<long long>(ref.size()), n ? static_cast<double>(kept) / n : 0.0));
+  }
+}
+
+// scan_i32: cub::DeviceScan::InclusiveSum on int32 (wrapping). bytes = 2*N*4.
+static void op_scan_i32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf x(static_cast<size_t>(n) * sizeof(int)), y(static_cast<size_t>(n) * sizeof(int));
+  fill_i32(x.as<int>(), n, seed_for(o, op));
+
+  double ms = 0.0;
+  with_num_items(n, [&](auto nn) {
+    size_t tb = 0;
+    CK(cub::DeviceScan::InclusiveSum(nullptr, tb, x.as<int>(), y.as<int>(), nn, g_stream));
+    DevBuf tmp(tb);
+    ms = median_ms(o.reps, [&] {
+      CK(cub::DeviceScan::InclusiveSum(tmp.get(), tb, x.as<int>(), y.as<int>(), nn, g_stream));
+    });
+  });
+  print_peer(op, ms, 8.0 * static_cast<double>(n));
+
+  if (o.check) {
+    const auto hx = download(x.as<int>(), n);
+    const auto hy = download(y.as<int>(), n);
+    uint32_t run = 0;  // wrapping int32 arithmetic, done in uint32 to avoid UB
+    int64_t bad = 0, first_bad = -1;
+    for (int64_t i = 0; i < n; ++i) {
+      run += static_cast<uint32_t>(hx[static_cast<size_t>(i)]);
+      if (static_cast<uint32_t>(hy[static_cast<size_t>(i)]) != run) {
+        if (first_bad < 0) first_bad = i;
+        ++bad;
+      }
+    }
+    print_check(op, bad == 0,
+                strf("mismatches=%lld first_bad=%lld last=%d", static_cast<long long>(bad),
+                     static_cast<long long>(first_bad), n ? hy.back() : 0));
+  }
+}
+
+// rowsum_f32_C: cub::DeviceSegmentedReduce::Sum over the N/C rows of a row-major (N/C) x C matrix.
+// Segment offsets come from a counting+transform iterator (r*C), so no offsets array is read.
+// bytes = N*4 + (N/C)*4.
+static void op_rowsum_f32(const Opts& o, const std::string& op, int64_t cols) {
+  const int64_t n = o.n;
+  if (cols <= 0 || n % cols != 0) {
+    print_skip(op, strf("N=%lld not divisible by C=%lld", static_cast<long long>(n), static_cast<long long>(cols)));
+    return;
+  }
+  const int64_t rows = n / cols;
+  if (rows > static_cast<int64_t>(INT_MAX)) {
+    print_skip(op, "too many rows for int num_segments");
+    return;
+  }
+  DevBuf x(static_cast<size_t>(n) * sizeof(float)), out(static_cast<size_t>(rows) * sizeof(float));
+  fill_f32(x.as<float>(), n, seed_for(o, op));
+
+  double ms = 0.0;
+  with_num_items(n, [&](auto nn) {
+    using OffT = decltype(nn);  // int offsets when N fits in int, else int64
+    (void)nn;
+    auto begin = thrust::make_transform_iterator(thrust::make_counting_iterator<OffT>(0),
+                                                 RowStart<OffT>{static_cast<OffT>(cols)});
+    auto end = begin + 1;
+    const int num_segments = static_cast<int>(rows);
+    size_t tb = 0;
+    CK(cub::DeviceSegmentedReduce::Sum(nullptr, tb, x.as<float>(), out.as<float>(), num_segments, begin, end,
+                                       g_stream));
+    DevBuf tmp(tb);
+    ms = median_ms(o.reps, [&] {
+      CK(cub::DeviceSegmentedReduce::Sum(tmp.get(), tb, x.as<float>(), out.as<float>(), num_segments, begin, end,
+                                         g_stream));
+    });
+  });
+  print_peer(op, ms, 4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(rows));
+
+  if (o.check) {
+    const auto h = download(x.as<float>(), n);
+    const auto got = download(out.as<float>(), rows);
+    int64_t bad = 0, first_bad = -1;
+    double first_dev = 0.0, first_ref = 0.0;
+    for (int64_t r = 0; r < rows; ++r) {
+      double ref = 0.0, abs_sum = 0.0;
+      const float* row = h.data() + static_cast<size_t>(r * cols);
+      for (int64_t c = 0; c < cols; ++c) {
+        ref += row[c];
+        abs_sum += std::fabs(row[c]);
+      }
+      const double dev = got[static_cast<size_t>(r)];
+      if (std::fabs(dev - ref) > 1e-5 * abs_sum + 1e-5) {
+        if (first_bad < 0) {
+          first_bad = r;
+          first_dev = dev;
+          first_ref = ref;
+        }
+        ++bad;
+      }
+    }
+    std::string detail = strf("rows=%lld bad_rows=%lld", static_cast<long long>(rows), static_cast<long long>(bad));
+    if (bad > 0) {
+      detail += strf(" first_bad=%lld dev=%.9g ref=%.9g", static_cast<long long>(first_bad), first_dev, first_ref);
+    }
+    print_check(op, bad == 0, detail);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Op dispatch and argument parsing
+// ------------------------------------------------------------------------------------------------
+
+// Parses "<prefix><C>" with C a positive integer; returns C or -1.
+static int64_t parse_suffix(const std::string& op, const std::string& prefix) {
+  if (op.size() <= prefix.size() || op.compare(0, prefix.size(), prefix) != 0) return -1;
+  const std::string rest = op.substr(prefix.size());
+  for (char c : rest) {
+    if (c < '0' || c > '9') return -1;
+  }
+  if (rest.size() > 15) return -1;
+  const long long v = std::strtoll(rest.c_str(), nullptr, 10);
+  return v > 0 ? static_cast<int64_t>(v) : -1;
+}
+
+static void run_op(const Opts& o, const std::string& op) {
+  if (op == "copy") return op_copy(o, op);
+  if (op == "sum_f32") return op_sum_f32(o, op);
+  if (op == "sum_i32") return op_sum_i32(o, op);
+  if (op == "max_f32") return op_max_f32(o, op);
+  if (op == "argmax_f32") return op_argmax_f32(o, op);
+  if (op == "sumsq_f32") return op_sumsq_f32(o, op);
+  if (op == "count_gt0_f32") return op_count_gt0_f32(o, op);
+  if (op == "filter_gt0_f32") return op_filter_gt0_f32(o, op);
+  if (op == "scan_i32") return op_scan_i32(o, op);
+  if (op == "any_gt0_first" || op == "any_gt0_none") return print_skip(op, "no CUB primitive (torch/cupy only)");
+  if (op == "transpose_f32") return print_skip(op, "no CUB primitive");
+  if (const int64_t c = parse_suffix(op, "rowsum_f32_"); c > 0) return op_rowsum_f32(o, op, c);
+  if (parse_suffix(op, "colsum_f32_") > 0) return print_skip(op, "no CUB primitive");
+  print_skip(op, "unknown");
+}
+
+static void usage(const char* argv0) {
+  std::fprintf(stderr,
+               "usage: %s --n N --reps R --ops op1,op2,... [--seed S] [--no-check]\n"
+               "  N: integer, 2^K or 1<<K (default 2^28); R >= 1 (default 20); --ops all = every op\n"
+               "  ops: copy sum_f32 sum_i32 max_f32 argmax_f32 sumsq_f32 count_gt0_f32 any_gt0_first\n"
+               "       any_gt0_none filter_gt0_f32 scan_i32 rowsum_f32_<C> colsum_f32_<C> transpose_f32\n",
+               argv0);
+}
+
+// Parses a full-string decimal integer (no trailing junk).
+static bool parse_ll(const std::string& s, long long* out) {
+  if (s.empty()) return false;
+  char* endp = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(s.c_str(), &endp, 10);
+  if (errno != 0 || endp == s.c_str() || *endp != '\0') return false;
+  *out = v;
+  return true;
+}
+
+// Element count: "268435456", "2^28" or "1<<28" (underscores ignored).
+static bool parse_count(const std::string& s, int64_t* out) {
+  std::string t;
+  for (char c : s) {
+    if (c != '_' && c != ' ') t.push_back(c);
+  }
+  long long a = 0, b = 0;
+  size_t pos;
+  if ((pos = t.find('^')) != std::string::npos) {
+    if (!parse_ll(t.substr(0, pos), &a) || !parse_ll(t.substr(pos + 1), &b) || a < 1 || b < 0) return false;
+    if (a == 1) {
+      *out = 1;
+      return true;
+    }
+    long long v = 1;
+    for (long long i = 0; i < b; ++i) {
+      if (v > LLONG_MAX / a) return false;
+      v *= a;
+    }
+    *out = v;
+    return true;
+  }
+  if ((pos = t.find("<<")) != std::string::npos) {
+    if (!parse_ll(t.substr(0, pos), &a) || !parse_ll(t.substr(pos + 2), &b) || a < 1 || b < 0 || b > 62) return false;
+    if (a > (LLONG_MAX >> b)) return false;
+    *out = a << b;
+    return true;
+  }
+  if (!parse_ll(t, &a)) return false;
+  *out = a;
+  return true;
+}
+
+static Opts parse_args(int argc, char** argv) {
+  Opts o;
+  std::string ops_arg = "all";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "missing value for %s\n", a.c_str());
+        usage(argv[0]);
+        std::exit(2);
+      }
+      return std::string(argv[++i]);
+    };
+    if (a == "--n") {
+      if (!parse_count(value(), &o.n) || o.n < 1) {
+        std::fprintf(stderr, "bad --n\n");
+        std::exit(2);
+      }
+    } else if (a == "--reps") {
+      o.reps = std::atoi(value().c_str());
+      if (o.reps < 1) {
+        std::fprintf(stderr, "bad --reps\n");
+        std::exit(2);
+      }
+    } else if (a == "--ops") {
+      ops_arg = value();
+    } else if (a == "--seed") {
+      o.seed = std::strtoull(value().c_str(), nullptr, 0);
+    } else if (a == "--no-check") {
+      o.check = false;
+    } else if (a == "--help" || a == "-h") {
+      usage(argv[0]);
+      std::exit(0);
+    } else {
+      std::fprintf(stderr, "unknown argument %s\n", a.c_str());
+      usage(argv[0]);
+      std::exit(2);
+    }
+  }
+  size_t start = 0;
+  while (start <= ops_arg.size()) {
+    const size_t comma = ops_arg.find(',', start);
+    const std::string tok = ops_arg.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (tok == "all") {
+      for (const char* op : kAllOps) o.ops.emplace_back(op);
+    } else if (!tok.empty()) {
+      o.ops.push_back(tok);
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return o;
+}
+
+int main(int argc, char** argv) {
+  const Opts o = parse_args(argc, argv);
+
+  int dev = 0;
+  CK(cudaGetDevice(&dev));
+  cudaDeviceProp prop{};
+  CK(cudaGetDeviceProperties(&prop, dev));
+  std::string name = prop.name;
+  std::replace(name.begin(), name.end(), ' ', '_');
+  std::printf("INFO cub device=%s cc=%d.%d cub_version=%d.%d.%d n=%lld reps=%d warmup=%d check=%d\n", name.c_str(),
+              prop.major, prop.minor, CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION,
+              static_cast<long long>(o.n), o.reps, kWarmup, o.check ? 1 : 0);
+  std::fflush(stdout);
+
+  for (const std::string& op : o.ops) run_op(o, op);
+  CK(cudaDeviceSynchronize());
+  return 0;
+}

@@ -1,0 +1,561 @@
+#!/usr/bin/env python3
+"""peers.py - PyTorch / CuPy peer benchmarks: same ops and PEER/CHECK/SKIP output lines as cub_peers.cu.
+
+Usage:
+    python3 peers.py --n N --reps R --ops op1,op2,... --libs torch,cupy [--seed S] [--no-check]
+
+Output on stdout (flushed line by line):
+    INFO <lib> ...                        informational (versions, device, notes on semantics)
+    PEER <lib> <op> <median_ms> <gbps>    gbps = counted bytes / median seconds / 1e9
+    CHECK <lib> <op> ok|FAIL <detail>     rough check against a float64 / int64 device reference
+    SKIP <lib> <op> <reason>              op unknown, not offered by the library, or it raised
+    SKIP <lib> * import failed: ...       the library could not be imported / initialised
+
+Each op: fresh random data on the device (floats uniform in [-1,1), ints uniform in [-1000,1000]),
+3 untimed warm-up runs, then R timed runs, each bracketed by its own CUDA event pair; the median is
+reported. What is timed is the expression a user of the library would write (see README.md).
+"""
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import zlib
+
+WARMUP = 3
+ROW_COLS = (32, 256, 4096, 65536)
+SIMPLE_OPS = (
+    "copy", "sum_f32", "sum_i32", "max_f32", "argmax_f32", "sumsq_f32", "count_gt0_f32",
+    "any_gt0_first", "any_gt0_none", "filter_gt0_f32", "scan_i32", "transpose_f32",
+)
+ALL_OPS = (
+    list(SIMPLE_OPS[:11])
+    + [f"rowsum_f32_{c}" for c in ROW_COLS]
+    + [f"colsum_f32_{c}" for c in ROW_COLS]
+    + ["transpose_f32"]
+)
+
+
+def emit(line):
+    print(line, flush=True)
+
+
+def first_line(exc):
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}".strip()
+
+
+# --------------------------------------------------------------------------------------------
+# Argument / op parsing and byte accounting (shared by all libraries)
+# --------------------------------------------------------------------------------------------
+
+def parse_count(text):
+    t = text.strip().replace("_", "")
+    if "^" in t:
+        base, exp = t.split("^", 1)
+        return int(base) ** int(exp)
+    if "<<" in t:
+        a, sh = t.split("<<", 1)
+        return int(a) << int(sh)
+    return int(t)
+
+
+def parse_op(name):
+    """Returns (kind, cols) or None. kind is a SIMPLE_OPS name, 'rowsum_f32' or 'colsum_f32'."""
+    if name in SIMPLE_OPS:
+        return name, None
+    for kind in ("rowsum_f32", "colsum_f32"):
+        prefix = kind + "_"
+        if name.startswith(prefix):
+            rest = name[len(prefix):]
+            if rest.isdigit() and int(rest) > 0:
+                return kind, int(rest)
+    return None
+
+
+def transpose_shape(n):
+    """Square-ish (rows, cols) with rows*cols == n: cols = largest divisor of n <= sqrt(n)."""
+    c = max(1, math.isqrt(n))
+    while n % c:
+        c -= 1
+    return n // c, c
+
+
+def counted_bytes(kind, n, cols, kept):
+    if kind in ("copy", "scan_i32", "transpose_f32"):
+        return 2 * n * 4
+    if kind == "rowsum_f32":
+        return n * 4 + (n // cols) * 4
+    if kind == "colsum_f32":
+        return n * 4 + cols * 4
+    if kind == "filter_gt0_f32":
+        return n * 4 + kept * 4
+    return n * 4
+
+
+def seed_for(base, op):
+    return (base * 1000003 + zlib.crc32(op.encode())) & 0x7FFFFFFFFFFF
+
+
+def close(dev, ref, tol):
+    return abs(dev - ref) <= tol, f"dev={dev:.9g} ref={ref:.9g} tol={tol:.3g}"
+
+
+class Case:
+    """One benchmark: `fn` is the timed callable; `check(result)` -> (ok, detail);
+    `kept(result)` -> number of kept elements (filter only)."""
+
+    def __init__(self, fn, check=None, kept=None):
+        self.fn = fn
+        self.check = check
+        self.kept = kept
+
+
+# --------------------------------------------------------------------------------------------
+# PyTorch
+# --------------------------------------------------------------------------------------------
+
+class TorchLib:
+    name = "torch"
+
+    def __init__(self):
+        import torch  # noqa: PLC0415 (import inside: a failed import must not stop other libs)
+
+        if not torch.cuda.is_available():
+            raise RuntimeError("torch.cuda.is_available() is False")
+        self.t = torch
+        self.dev = torch.device("cuda")
+        dev_name = torch.cuda.get_device_name(0).replace(" ", "_")
+        emit(f"INFO torch version={torch.__version__} cuda={torch.version.cuda} device={dev_name}")
+
+    # -- data
+    def _gen(self, seed):
+        g = self.t.Generator(device=self.dev)
+        g.manual_seed(seed)
+        return g
+
+    def rand_f32(self, n, seed):
+        x = self.t.empty(n, dtype=self.t.float32, device=self.dev)
+        return x.uniform_(-1.0, 1.0, generator=self._gen(seed))
+
+    def neg_f32(self, n, seed):
+        x = self.t.empty(n, dtype=self.t.float32, device=self.dev)
+        return x.uniform_(0.0, 1.0, generator=self._gen(seed)).neg_().sub_(0.1)  # all <= -0.1
+
+    def rand_i32(self, n, seed):
+        return self.t.randint(-1000, 1001, (n,), dtype=self.t.int32, device=self.dev,
+                              generator=self._gen(seed))
+
+    # -- timing
+    def time_ms(self, fn, reps):
+        t = self.t
+        for _ in range(WARMUP):
+            fn()
+        t.cuda.synchronize()
+        pairs = [(t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True))
+                 for _ in range(reps)]
+        for start, stop in pairs:
+            start.record()
+            fn()
+            stop.record()
+        t.cuda.synchronize()
+        return statistics.median([s.elapsed_time(e) for s, e in pairs])
+
+    def release(self):
+        self.t.cuda.synchronize()
+        self.t.cuda.empty_cache()
+
+    # -- ops
+    def build(self, kind, n, cols, seed):
+        t = self.t
+        if kind == "copy":
+            src = self.rand_f32(n, seed)
+            dst = t.empty_like(src)
+            return Case(lambda: dst.copy_(src),
+                        lambda r: (bool(t.equal(dst, src)), "dst==src"))
+
+        if kind == "sum_f32":
+            x = self.rand_f32(n, seed)
+
+            def chk(r):
+                ref = x.double().sum().item()
+                tol = 1e-6 * x.double().abs().sum().item() + 1e-2
+                return close(r.item(), ref, tol)
+            return Case(lambda: x.sum(), chk)
+
+        if kind == "sum_i32":
+            x = self.rand_i32(n, seed)
+            emit("INFO torch sum_i32 times x.sum() on int32, which accumulates in and returns int64")
+
+            def chk(r):
+                ref = int(x.long().sum().item())
+                return int(r.item()) == ref, f"dev={int(r.item())} ref={ref} dtype={r.dtype}"
+            return Case(lambda: x.sum(), chk)
+
+        if kind == "max_f32":
+            x = self.rand_f32(n, seed)
+
+            def chk(r):
+                ref = x.double().max().item()
+                return r.item() == ref, f"dev={r.item():.9g} ref={ref:.9g}"
+            return Case(lambda: x.max(), chk)
+
+        if kind == "argmax_f32":
+            x = self.rand_f32(n, seed)
+
+            def chk(r):
+                idx = int(r.item())
+                ref = x.max().item()
+                ok = 0 <= idx < n and x[idx].item() == ref
+                return ok, f"dev_idx={idx} ref_max={ref:.9g}"
+            return Case(lambda: x.argmax(), chk)
+
+        if kind == "sumsq_f32":
+            x = self.rand_f32(n, seed)
+
+            def chk(r):
+                ref = x.double().square().sum().item()
+                return close(r.item(), ref, 1e-4 * ref + 1e-3)
+            return Case(lambda: (x * x).sum(), chk)
+
+        if kind == "count_gt0_f32":
+            x = self.rand_f32(n, seed)
+
+            def chk(r):
+                ref = n - int((x <= 0).sum().item())
+                return int(r.item()) == ref, f"dev={int(r.item())} ref={ref}"
+            return Case(lambda: (x > 0).sum(), chk)
+
+        if kind in ("any_gt0_first", "any_gt0_none"):
+            if kind == "any_gt0_first":
+                x = self.rand_f32(n, seed)
+                x[0] = 0.5  # the first element already satisfies the predicate
+                expect = True
+            else:
+                x = self.neg_f32(n, seed)
+                expect = False
+            return Case(lambda: (x > 0).any(),
+                        lambda r: (bool(r.item()) == expect, f"dev={bool(r.item())} expect={expect}"))
+
+        if kind == "filter_gt0_f32":
+            x = self.rand_f32(n, seed)
+
+            def chk(r):
+                ref = n - int((x <= 0).sum().item())
+                ok = r.numel() == ref and bool((r > 0).all().item())
+                return ok, f"kept={r.numel()} ref_kept={ref} selectivity={r.numel() / n:.4f}"
+            return Case(lambda: x[x > 0], chk, kept=lambda r: r.numel())
+
+        if kind == "scan_i32":
+            x = self.rand_i32(n, seed)
+            emit("INFO torch scan_i32 times torch.cumsum(x, 0, dtype=torch.int32) "
+                 "(without dtype= torch would promote the output to int64)")
+
+            def chk(r):
+                ref = t.cumsum(x.long(), 0)
+                ref = ((ref + 2**31) % 2**32) - 2**31  # int32 wrap-around
+                bad = int((r.long() != ref).sum().item())
+                return bad == 0, f"mismatches={bad} last={int(r[-1].item())}"
+            return Case(lambda: t.cumsum(x, 0, dtype=t.int32), chk)
+
+        if kind in ("rowsum_f32", "colsum_f32"):
+            x = self.rand_f32(n, seed)
+            v = x.view(-1, cols)
+            dim = 1 if kind == "rowsum_f32" else 0
+
+            def chk(r):
+                vd = v.double()
+                ref = vd.sum(dim=dim)
+                tol = 1e-5 * vd.abs().sum(dim=dim) + 1e-5
+                bad = int(((r.double() - ref).abs() > tol).sum().item())
+                return bad == 0, f"outputs={r.numel()} bad={bad}"
+            return Case(lambda: v.sum(dim=dim), chk)
+
+        if kind == "transpose_f32":
+            rows, tcols = transpose_shape(n)
+            x = self.rand_f32(n, seed)
+            v = x.view(rows, tcols)
+            emit(f"INFO torch transpose_f32 shape={rows}x{tcols}")
+            return Case(lambda: v.t().contiguous(),
+                        lambda r: (bool(t.equal(r, v.t())), f"shape={rows}x{tcols}"))
+
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+# CuPy
+# --------------------------------------------------------------------------------------------
+
+class CupyLib:
+    name = "cupy"
+
+    def __init__(self):
+        import cupy  # noqa: PLC0415
+
+        self.cp = cupy
+        cupy.cuda.runtime.getDeviceCount()  # raises if no usable GPU / driver
+        props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
+        dev_name = props["name"]
+        if isinstance(dev_name, bytes):
+            dev_name = dev_name.decode(errors="replace")
+        accel = os.environ.get("CUPY_ACCELERATORS", "<unset>")
+        try:  # effective accelerators (private API, best effort): CuPy may route reductions to CUB
+            from cupy._core import _accelerator  # noqa: PLC0415
+
+            eff = (f"reduction={list(_accelerator.get_reduction_accelerators())}"
+                   f",routine={list(_accelerator.get_routine_accelerators())}")
+        except Exception:  # noqa: BLE001
+            eff = "unknown"
+        emit(f"INFO cupy version={cupy.__version__} device={dev_name.replace(' ', '_')} "
+             f"CUPY_ACCELERATORS={accel} effective_accelerators={eff}")
+        # Fused user reductions, as a CuPy user would write them.
+        self._sumsq = cupy.ReductionKernel(
+            "T x", "T y", "x * x", "a + b", "y = a", "0", "peer_sumsq")
+        self._count_gt0 = cupy.ReductionKernel(
+            "T x", "int64 y", "x > 0 ? 1 : 0", "a + b", "y = a", "0", "peer_count_gt0",
+            reduce_type="long long")
+
+    # -- data
+    def rand_f32(self, n, seed):
+        cp = self.cp
+        x = cp.random.RandomState(seed).random_sample(size=n, dtype=cp.float32)  # [0,1)
+        x *= 2
+        x -= 1
+        return x
+
+    def neg_f32(self, n, seed):
+        cp = self.cp
+        x = cp.random.RandomState(seed).random_sample(size=n, dtype=cp.float32)
+        x *= -1
+        x -= 0.1  # all <= -0.1
+        return x
+
+    def rand_i32(self, n, seed):
+        cp = self.cp
+        return cp.random.RandomState(seed).randint(-1000, 1001, size=n, dtype=cp.int32)
+
+    # -- timing
+    def time_ms(self, fn, reps):
+        cp = self.cp
+        for _ in range(WARMUP):
+            fn()
+        cp.cuda.Device().synchronize()
+        pairs = [(cp.cuda.Event(), cp.cuda.Event()) for _ in range(reps)]
+        for start, stop in pairs:
+            start.record()
+            fn()
+            stop.record()
+        pairs[-1][1].synchronize()
+        return statistics.median([cp.cuda.get_elapsed_time(s, e) for s, e in pairs])
+
+    def release(self):
+        self.cp.cuda.Device().synchronize()
+        self.cp.get_default_memory_pool().free_all_blocks()
+
+    # -- ops
+    def build(self, kind, n, cols, seed):
+        cp = self.cp
+        if kind == "copy":
+            src = self.rand_f32(n, seed)
+            dst = cp.empty_like(src)
+            return Case(lambda: cp.copyto(dst, src),
+                        lambda r: (bool(cp.array_equal(dst, src)), "dst==src"))
+
+        if kind == "sum_f32":
+            x = self.rand_f32(n, seed)
+
+            def chk(r):
+                ref = float(x.astype(cp.float64).sum())
+                tol = 1e-6 * float(cp.abs(x).astype(cp.float64).sum()) + 1e-2
+                return close(float(r), ref, tol)
+            return Case(lambda: x.sum(), chk)
+
+        if kind == "sum_i32":
+            x = self.rand_i32(n, seed)
+            emit("INFO cupy sum_i32 times x.sum() on int32, which (NumPy rules) returns int64")
+
+            def chk(r):
+                ref = int(x.astype(cp.int64).sum())
+                return int(r) == ref, f"dev={int(r)} ref={ref} dtype={r.dtype}"
+            return Case(lambda: x.sum(), chk)
+
+        if kind == "max_f32":
+            x = self.rand_f32(n, seed)
+
+            def chk(r):
+                ref = float(x.astype(cp.float64).max())
+                return float(r) == ref, f"dev={float(r):.9g} ref={ref:.9g}"
+            return Case(lambda: x.max(), chk)
+
+        if kind == "argmax_f32":
+            x = self.rand_f32(n, seed)
+
+            def chk(r):
+                idx = int(r)
+                ref = float(x.max())
+                ok = 0 <= idx < n and float(x[idx]) == ref
+                return ok, f"dev_idx={idx} ref_max={ref:.9g}"
+            return Case(lambda: x.argmax(), chk)
+
+        if kind == "sumsq_f32":
+            x = self.rand_f32(n, seed)
+
+            def chk(r):
+                xd = x.astype(cp.float64)
+                ref = float((xd * xd).sum())
+                return close(float(r), ref, 1e-4 * ref + 1e-3)
+            return Case(lambda: self._sumsq(x), chk)
+
+        if kind == "count_gt0_f32":
+            x = self.rand_f32(n, seed)
+
+            def chk(r):
+                ref = n - int((x <= 0).sum())
+                return int(r) == ref, f"dev={int(r)} ref={ref}"
+            return Case(lambda: self._count_gt0(x), chk)
+
+        if kind in ("any_gt0_first", "any_gt0_none"):
+            if kind == "any_gt0_first":
+                x = self.rand_f32(n, seed)
+                x[0] = 0.5  # the first element already satisfies the predicate
+                expect = True
+            else:
+                x = self.neg_f32(n, seed)
+                expect = False
+            return Case(lambda: (x > 0).any(),
+                        lambda r: (bool(r) == expect, f"dev={bool(r)} expect={expect}"))
+
+        if kind == "filter_gt0_f32":
+            x = self.rand_f32(n, seed)
+
+            def chk(r):
+                ref = n - int((x <= 0).sum())
+                ok = r.size == ref and bool((r > 0).all())
+                return ok, f"kept={r.size} ref_kept={ref} selectivity={r.size / n:.4f}"
+            return Case(lambda: x[x > 0], chk, kept=lambda r: int(r.size))
+
+        if kind == "scan_i32":
+            x = self.rand_i32(n, seed)
+            emit("INFO cupy scan_i32 times cupy.cumsum(x, dtype=cupy.int32) "
+                 "(without dtype= NumPy rules promote the output to int64)")
+
+            def chk(r):
+                ref = cp.cumsum(x.astype(cp.int64))
+                ref = ((ref + 2**31) % 2**32) - 2**31  # int32 wrap-around
+                bad = int((r.astype(cp.int64) != ref).sum())
+                return bad == 0, f"mismatches={bad} last={int(r[-1])}"
+            return Case(lambda: cp.cumsum(x, dtype=cp.int32), chk)
+
+        if kind in ("rowsum_f32", "colsum_f32"):
+            x = self.rand_f32(n, seed)
+            v = x.reshape(-1, cols)
+            axis = 1 if kind == "rowsum_f32" else 0
+
+            def chk(r):
+                vd = v.astype(cp.float64)
+                ref = vd.sum(axis=axis)
+                tol = 1e-5 * cp.abs(vd).sum(axis=axis) + 1e-5
+                bad = int((cp.abs(r.astype(cp.float64) - ref) > tol).sum())
+                return bad == 0, f"outputs={r.size} bad={bad}"
+            return Case(lambda: v.sum(axis=axis), chk)
+
+        if kind == "transpose_f32":
+            rows, tcols = transpose_shape(n)
+            x = self.rand_f32(n, seed)
+            v = x.reshape(rows, tcols)
+            emit(f"INFO cupy transpose_f32 shape={rows}x{tcols}")
+            return Case(lambda: cp.ascontiguousarray(v.T),
+                        lambda r: (bool(cp.array_equal(r, v.T)), f"shape={rows}x{tcols}"))
+
+        return None
+
+
+LIBS = {"torch": TorchLib, "cupy": CupyLib}
+
+
+# --------------------------------------------------------------------------------------------
+# Driver
+# --------------------------------------------------------------------------------------------
+
+def run_one(lib, op, args):
+    parsed = parse_op(op)
+    if parsed is None:
+        emit(f"SKIP {lib.name} {op} unknown")
+        return
+    kind, cols = parsed
+    n = args.n
+    if cols is not None and n % cols:
+        emit(f"SKIP {lib.name} {op} N={n} not divisible by C={cols}")
+        return
+    case = result = None
+    try:
+        case = lib.build(kind, n, cols, seed_for(args.seed, op))
+        if case is None:
+            emit(f"SKIP {lib.name} {op} not offered by {lib.name}")
+            return
+        ms = lib.time_ms(case.fn, args.reps)
+        result = case.fn()  # one more (untimed) run whose result is checked / measured
+        kept = case.kept(result) if case.kept else 0
+        nbytes = counted_bytes(kind, n, cols, kept)
+        gbps = nbytes / (ms * 1e-3) / 1e9 if ms > 0 else 0.0
+        emit(f"PEER {lib.name} {op} {ms:.6f} {gbps:.3f}")
+        if args.check and case.check is not None:
+            ok, detail = case.check(result)
+            emit(f"CHECK {lib.name} {op} {'ok' if ok else 'FAIL'} {detail}")
+    except Exception as exc:  # noqa: BLE001 (OOM, missing feature, ...: report and go on)
+        emit(f"SKIP {lib.name} {op} error: {first_line(exc)}")
+    finally:
+        del case, result
+        try:
+            lib.release()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def expand_ops(text):
+    ops = []
+    for tok in text.split(","):
+        tok = tok.strip()
+        if tok == "all":
+            ops.extend(ALL_OPS)
+        elif tok:
+            ops.append(tok)
+    return ops
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=parse_count, default=1 << 28,
+                    help="elements per op (integer, 2^K or 1<<K; default 2^28)")
+    ap.add_argument("--reps", type=int, default=20, help="timed runs per op (median reported)")
+    ap.add_argument("--ops", default="all", help="comma-separated op names, or 'all'")
+    ap.add_argument("--libs", default="torch,cupy", help="comma-separated: torch,cupy")
+    ap.add_argument("--seed", type=int, default=12345, help="base seed (mixed with each op name)")
+    ap.add_argument("--no-check", dest="check", action="store_false",
+                    help="skip the correctness checks")
+    args = ap.parse_args(argv)
+    if args.n < 1 or args.reps < 1:
+        ap.error("--n and --reps must be >= 1")
+
+    ops = expand_ops(args.ops)
+    emit(f"INFO peers.py python={sys.version.split()[0]} n={args.n} reps={args.reps} "
+         f"warmup={WARMUP} check={int(args.check)}")
+    for lib_name in [s.strip() for s in args.libs.split(",") if s.strip()]:
+        cls = LIBS.get(lib_name)
+        if cls is None:
+            emit(f"SKIP {lib_name} * unknown library")
+            continue
+        try:
+            lib = cls()
+        except Exception as exc:  # noqa: BLE001 (ImportError, no GPU, broken install, ...)
+            emit(f"SKIP {lib_name} * import failed: {first_line(exc)}")
+            continue
+        for op in ops:
+            run_one(lib, op, args)
+        del lib
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,181 @@
+//! kernels-gen: the code generator of warp-dsl. A Rust function (as `syn` tokens) goes through
+//! parse -> check -> IR -> lower -> emit and comes out as the CUDA C of warp kernels.
+//!
+//! The stages:
+//! - [`parse`]: attribute arguments and the function signature, as DSL types;
+//! - [`check`]: the body, type-inferred like rustc, into the typed [`ir`];
+//! - [`lower`]: IR to a CUDA `__device__` function with Rust semantics;
+//! - [`emit`]: the complete source: prelude, value types, templates, kernels.
+//!
+//! ```
+//! let item: syn::ItemFn = syn::parse_quote! { fn sum(a: f32, b: f32) -> f32 { a + b } };
+//! let op = kernels_gen::reduce_op(quote::quote!(identity = 0.0), item).expect("valid");
+//! assert!(op.kernels.source.contains("wd_reduce_sum"));
+//! assert!(op.kernels.source.contains("__shfl_down_sync"));
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod check;
+pub mod diag;
+pub mod emit;
+pub mod ir;
+pub mod lower;
+pub mod parse;
+pub mod patterns;
+pub mod types;
+
+use proc_macro2::TokenStream;
+
+pub use diag::Diagnostics;
+pub use emit::ReduceKernels;
+pub use types::{Scalar, Ty};
+
+/// A checked `#[reduce]` operation with its generated kernels.
+#[derive(Debug)]
+pub struct ReduceOp {
+    /// The parsed definition (the function as written, its types).
+    pub def: parse::OpDef,
+    /// The identity expression as written.
+    pub identity: syn::Expr,
+    /// The value type `T`.
+    pub value_ty: Ty,
+    /// The checked function.
+    pub function: ir::Function,
+    /// The generated CUDA.
+    pub kernels: ReduceKernels,
+}
+
+/// A failed expansion: every error found, and the item to emit anyway so the rest of the
+/// crate still type-checks.
+#[derive(Debug)]
+pub struct Failure {
+    /// The errors, spanned.
+    pub diagnostics: Diagnostics,
+    /// The function as written.
+    pub item: syn::ItemFn,
+}
+
+/// Runs every stage for `#[reduce(attr)] item`.
+pub fn reduce_op(attr: TokenStream, item: syn::ItemFn) -> Result<ReduceOp, Failure> {
+    reduce_op_in(attr, item, None)
+}
+
+/// [`reduce_op`], naming the source file explicitly (for tools that parse files themselves;
+/// the macro takes the file from the compiler's spans).
+pub fn reduce_op_in(attr: TokenStream, item: syn::ItemFn, file: Option<&str>) -> Result<ReduceOp, Failure> {
+    let mut diags = Diagnostics::new();
+    let (kind, style) = parse::parse_reduce_args(attr, &mut diags);
+    let mut def = parse::parse_fn(item, kind, style, &mut diags);
+    if let Some(file) = file {
+        def.file = file.to_string();
+    }
+    parse::check_reduce_signature(&def, &mut diags);
+    let parse::OpKind::Reduce { identity } = &def.kind;
+    let identity = identity.clone();
+    if identity.is_none() {
+        diags.error(
+            proc_macro2::Span::call_site(),
+            "missing identity: write `#[reduce(identity = VALUE)]`, the value `x` with `f(VALUE, x) == x` (0 for a sum, `f32::NEG_INFINITY` for a max)",
+        );
+    }
+    let value_ty = def.value_ty().cloned();
+    let checked = match (&value_ty, &def.ret) {
+        (Some(t), Some(_)) if def.params.len() == 2 => check::check_function(
+            &def.name().to_string(),
+            &def.params,
+            t,
+            &def.item.block,
+            &def.file,
+            def.item.sig.fn_token.span,
+            &mut diags,
+        ),
+        _ => None,
+    };
+    let identity_ir = match (&identity, &value_ty) {
+        (Some(e), Some(t)) => check::check_const_expr(e, t, &mut diags),
+        _ => None,
+    };
+    match (checked, identity_ir, identity, value_ty) {
+        (Some(function), Some(id_ir), Some(identity), Some(value_ty)) if diags.is_empty() => {
+            let kernels = emit::reduce_kernels(&function, &id_ir);
+            Ok(ReduceOp {
+                def,
+                identity,
+                value_ty,
+                function,
+                kernels,
+            })
+        }
+        _ => Failure {
+            diagnostics: diags,
+            item: def.item,
+        }
+        .into_err(),
+    }
+}
+
+impl Failure {
+    fn into_err<T>(mut self) -> Result<T, Failure> {
+        if self.diagnostics.is_empty() {
+            self.diagnostics.error(
+                proc_macro2::Span::call_site(),
+                "kernels-gen could not generate this operation",
+            );
+        }
+        Err(self)
+    }
+}
+
+/// One annotated function found in a Rust source file, with its outcome.
+#[derive(Debug)]
+pub struct FileItem {
+    /// The function's name.
+    pub name: String,
+    /// The attribute (`reduce`).
+    pub attribute: String,
+    /// The operation, or why it failed.
+    pub result: Result<ReduceOp, Failure>,
+}
+
+/// Finds every `#[reduce(...)]` function of a Rust source file (at any module depth) and runs
+/// the generator on each: what `kernels-gen emit FILE.rs` prints.
+///
+/// `path` is the file's name as it should appear in `#line` directives.
+pub fn generate_file(source: &str, path: &str) -> Result<Vec<FileItem>, syn::Error> {
+    let file = syn::parse_file(source)?;
+    let mut out = Vec::new();
+    fn visit(items: &[syn::Item], out: &mut Vec<FileItem>, path: &str) {
+        for item in items {
+            match item {
+                syn::Item::Fn(f) => {
+                    for attr in &f.attrs {
+                        let Some(last) = attr.path().segments.last() else { continue };
+                        if last.ident != "reduce" {
+                            continue;
+                        }
+                        let args = match &attr.meta {
+                            syn::Meta::List(l) => l.tokens.clone(),
+                            _ => TokenStream::new(),
+                        };
+                        let mut item = f.clone();
+                        item.attrs.retain(|a| a != attr);
+                        out.push(FileItem {
+                            name: f.sig.ident.to_string(),
+                            attribute: last.ident.to_string(),
+                            result: reduce_op_in(args, item, Some(path)),
+                        });
+                    }
+                }
+                syn::Item::Mod(m) => {
+                    if let Some((_, items)) = &m.content {
+                        visit(items, out, path);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    visit(&file.items, &mut out, path);
+    Ok(out)
+}

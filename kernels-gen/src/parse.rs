@@ -1,0 +1,266 @@
+//! Stage 1, parse: attribute arguments and a `syn::ItemFn` in, an [`OpDef`] (kind, signature
+//! types, body) out, with spanned errors for signatures the DSL cannot take.
+
+use proc_macro2::{Span, TokenStream};
+use syn::spanned::Spanned;
+
+use crate::diag::Diagnostics;
+use crate::types::{MAX_TUPLE, Scalar, Ty};
+
+/// The kind of operation an attribute declares.
+#[derive(Clone, Debug)]
+pub enum OpKind {
+    /// `#[reduce(identity = EXPR)]`: `fn(T, T) -> T`.
+    Reduce {
+        /// The identity element (checked like a body expression of type `T`).
+        identity: Option<syn::Expr>,
+    },
+}
+
+/// Emission style of the warp-level code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    /// Raw intrinsics (`__shfl_down_sync`, `__reduce_add_sync`, ...).
+    #[default]
+    Intrinsics,
+}
+
+/// A parameter: its pattern, its DSL type and where its type was written.
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// The pattern (`a`, `mut a`, `(v, i)`).
+    pub pat: syn::Pat,
+    /// Its type.
+    pub ty: Ty,
+    /// Span of the written type.
+    pub ty_span: Span,
+}
+
+/// An annotated function, parsed.
+#[derive(Clone, Debug)]
+pub struct OpDef {
+    /// What the attribute declared.
+    pub kind: OpKind,
+    /// Emission style.
+    pub style: Style,
+    /// The function as written.
+    pub item: syn::ItemFn,
+    /// Parameters whose types parsed.
+    pub params: Vec<Param>,
+    /// The return type, when it parsed.
+    pub ret: Option<Ty>,
+    /// The source file as the compiler names it.
+    pub file: String,
+}
+
+impl OpDef {
+    /// The function's name.
+    pub fn name(&self) -> &syn::Ident {
+        &self.item.sig.ident
+    }
+
+    /// The value type `T` of a reduction (its first parameter's type), if known.
+    pub fn value_ty(&self) -> Option<&Ty> {
+        self.params.first().map(|p| &p.ty)
+    }
+}
+
+/// Parses `#[reduce(...)]` arguments.
+pub fn parse_reduce_args(args: TokenStream, diags: &mut Diagnostics) -> (OpKind, Style) {
+    let mut identity = None;
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("identity") {
+            let value: syn::Expr = meta.value()?.parse()?;
+            if identity.is_some() {
+                return Err(meta.error("`identity` given twice"));
+            }
+            identity = Some(value);
+            Ok(())
+        } else {
+            Err(meta.error(format!(
+                "unknown `reduce` option `{}`; expected `identity = EXPR`",
+                path_text(&meta.path)
+            )))
+        }
+    });
+    if let Err(e) = syn::parse::Parser::parse2(parser, args) {
+        diags.push(e);
+    }
+    (OpKind::Reduce { identity }, Style::Intrinsics)
+}
+
+fn path_text(path: &syn::Path) -> String {
+    path.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+/// Parses a DSL type: a scalar name or a flat tuple of them.
+pub fn parse_type(ty: &syn::Type) -> Result<Ty, syn::Error> {
+    match ty {
+        syn::Type::Paren(p) => parse_type(&p.elem),
+        syn::Type::Group(g) => parse_type(&g.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            if let Some(ident) = p.path.get_ident() {
+                if let Some(s) = Scalar::from_rust(&ident.to_string()) {
+                    return Ok(Ty::Scalar(s));
+                }
+            }
+            Err(unsupported_type(ty))
+        }
+        syn::Type::Tuple(t) => {
+            if t.elems.is_empty() {
+                return Err(syn::Error::new(
+                    ty.span(),
+                    "the unit type `()` is not a value type of the DSL; use a scalar or a tuple of scalars",
+                ));
+            }
+            if t.elems.len() < 2 {
+                return Err(syn::Error::new(
+                    ty.span(),
+                    "one-element tuples are not supported; use the scalar type itself",
+                ));
+            }
+            if t.elems.len() > MAX_TUPLE {
+                return Err(syn::Error::new(
+                    ty.span(),
+                    format!("tuples of more than {MAX_TUPLE} elements are not supported"),
+                ));
+            }
+            let mut items = Vec::new();
+            for elem in &t.elems {
+                match parse_type(elem)? {
+                    Ty::Scalar(s) => items.push(s),
+                    Ty::Tuple(_) => {
+                        return Err(syn::Error::new(
+                            elem.span(),
+                            "nested tuples are not supported; flatten the tuple",
+                        ));
+                    }
+                }
+            }
+            Ok(Ty::Tuple(items))
+        }
+        syn::Type::Reference(_) | syn::Type::Ptr(_) => Err(syn::Error::new(
+            ty.span(),
+            "references and pointers are not supported; take the value itself (scalars and tuples are `Copy`)",
+        )),
+        _ => Err(unsupported_type(ty)),
+    }
+}
+
+fn unsupported_type(ty: &syn::Type) -> syn::Error {
+    let text = quote::quote!(#ty).to_string().replace(' ', "");
+    syn::Error::new(
+        ty.span(),
+        format!(
+            "unsupported type `{text}`; the DSL takes `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `bool` and flat tuples of these"
+        ),
+    )
+}
+
+/// Parses the function item an attribute is on and checks what every operation needs of it:
+/// no generics, no `async`/`const`/`unsafe`/`extern`, typed parameters and a return type.
+pub fn parse_fn(item: syn::ItemFn, kind: OpKind, style: Style, diags: &mut Diagnostics) -> OpDef {
+    let sig = &item.sig;
+    if let Some(t) = &sig.constness {
+        diags.error(t.span, "`const fn` is not supported by warp-dsl attributes");
+    }
+    if let Some(t) = &sig.asyncness {
+        diags.error(t.span, "`async fn` cannot run on the GPU; remove `async`");
+    }
+    if let syn::Safety::Unsafe(t) = &sig.safety {
+        diags.error(t.span, "`unsafe fn` is not supported; the body language has nothing unsafe");
+    }
+    if let Some(abi) = &sig.abi {
+        diags.error(abi.span(), "`extern` functions are not supported");
+    }
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        diags.error(
+            sig.generics.span(),
+            "generic functions are not supported; write one function per concrete type",
+        );
+    }
+    if let Some(v) = &sig.variadic {
+        diags.error(v.span(), "variadic functions are not supported");
+    }
+    let mut params = Vec::new();
+    for input in &sig.inputs {
+        match input {
+            syn::FnArg::Receiver(r) => {
+                diags.error(r.span(), "methods are not supported; write a free function")
+            }
+            syn::FnArg::Typed(pt) => match parse_type(&pt.ty) {
+                Ok(ty) => params.push(Param {
+                    pat: (*pt.pat).clone(),
+                    ty,
+                    ty_span: pt.ty.span(),
+                }),
+                Err(e) => diags.push(e),
+            },
+        }
+    }
+    let ret = match &sig.output {
+        syn::ReturnType::Default => {
+            diags.error(
+                sig.paren_token.span.close(),
+                "missing return type: a reduction returns the same type as its parameters (`-> T`)",
+            );
+            None
+        }
+        syn::ReturnType::Type(_, ty) => match parse_type(ty) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                diags.push(e);
+                None
+            }
+        },
+    };
+    let file = item.sig.ident.span().file();
+    OpDef {
+        kind,
+        style,
+        item,
+        params,
+        ret,
+        file,
+    }
+}
+
+/// Checks the signature shape of a reduction: `fn(T, T) -> T`.
+pub fn check_reduce_signature(def: &OpDef, diags: &mut Diagnostics) {
+    let sig = &def.item.sig;
+    if sig.inputs.len() != 2 {
+        diags.error(
+            sig.inputs.span().join(sig.paren_token.span.join()).unwrap_or(sig.ident.span()),
+            format!(
+                "a reduction takes exactly two parameters of the same type, `fn(a: T, b: T) -> T`; found {}",
+                sig.inputs.len()
+            ),
+        );
+        return;
+    }
+    if def.params.len() != 2 {
+        return; // a parameter type already failed to parse
+    }
+    let t = &def.params[0].ty;
+    if def.params[1].ty != *t {
+        diags.error(
+            def.params[1].ty_span,
+            format!(
+                "both parameters of a reduction have the same type: expected `{t}`, found `{}`",
+                def.params[1].ty
+            ),
+        );
+    }
+    if let (Some(ret), syn::ReturnType::Type(_, rty)) = (&def.ret, &sig.output) {
+        if ret != t {
+            diags.error(
+                rty.span(),
+                format!("a reduction returns its parameters' type: expected `{t}`, found `{ret}`"),
+            );
+        }
+    }
+}

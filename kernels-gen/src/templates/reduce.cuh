@@ -1,0 +1,181 @@
+// ---- warp-dsl reduction patterns: thread -> warp -> block -> grid, each written once ----
+// An operation `Op` provides: typedef T; identity(); combine(a, b); and `redux`, the
+// __reduce_*_sync instruction that computes its warp reduction on sm_80+ (WD_REDUX_NONE if none).
+// A source `Src` provides: typedef elem_t, value_t; pointer `p`, length `n`;
+// value_t make(elem_t e, wd_u64 index).
+#ifndef WD_BLOCK
+#define WD_BLOCK 256
+#endif
+#ifndef WD_UNROLL
+#define WD_UNROLL 4
+#endif
+
+#define WD_REDUX_NONE 0
+#define WD_REDUX_ADD 1
+#define WD_REDUX_MIN 2
+#define WD_REDUX_MAX 3
+#define WD_REDUX_AND 4
+#define WD_REDUX_OR 5
+#define WD_REDUX_XOR 6
+
+// Warp reduce: 5 shuffle-down steps in registers; lane 0 ends with the warp's total.
+template <class Op, int R = Op::redux> struct wd_warp_reducer {
+    static __device__ __forceinline__ typename Op::T run(typename Op::T v) {
+#pragma unroll
+        for (unsigned offset = 16; offset > 0; offset >>= 1)
+            v = Op::combine(v, wd_shfl_down(v, offset));
+        return v;
+    }
+};
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// sm_80+: one redux.sync instruction for recognised 32-bit (and narrower) integer operators.
+// Signed values are sign-extended into 32 bits and unsigned ones zero-extended; the result is
+// truncated back, which is exact for wrapping add, min, max, and, or, xor.
+template <class Op> struct wd_warp_reducer<Op, WD_REDUX_ADD> {
+    static __device__ __forceinline__ typename Op::T run(typename Op::T v) {
+        return (typename Op::T)__reduce_add_sync(WD_FULL_MASK, (wd_u32)v);
+    }
+};
+template <class Op> struct wd_warp_reducer<Op, WD_REDUX_MIN> {
+    static __device__ __forceinline__ typename Op::T run(typename Op::T v) {
+        if (wd_int<typename Op::T>::is_signed) return (typename Op::T)__reduce_min_sync(WD_FULL_MASK, (wd_i32)v);
+        return (typename Op::T)__reduce_min_sync(WD_FULL_MASK, (wd_u32)v);
+    }
+};
+template <class Op> struct wd_warp_reducer<Op, WD_REDUX_MAX> {
+    static __device__ __forceinline__ typename Op::T run(typename Op::T v) {
+        if (wd_int<typename Op::T>::is_signed) return (typename Op::T)__reduce_max_sync(WD_FULL_MASK, (wd_i32)v);
+        return (typename Op::T)__reduce_max_sync(WD_FULL_MASK, (wd_u32)v);
+    }
+};
+template <class Op> struct wd_warp_reducer<Op, WD_REDUX_AND> {
+    static __device__ __forceinline__ typename Op::T run(typename Op::T v) {
+        return (typename Op::T)__reduce_and_sync(WD_FULL_MASK, (wd_u32)v);
+    }
+};
+template <class Op> struct wd_warp_reducer<Op, WD_REDUX_OR> {
+    static __device__ __forceinline__ typename Op::T run(typename Op::T v) {
+        return (typename Op::T)__reduce_or_sync(WD_FULL_MASK, (wd_u32)v);
+    }
+};
+template <class Op> struct wd_warp_reducer<Op, WD_REDUX_XOR> {
+    static __device__ __forceinline__ typename Op::T run(typename Op::T v) {
+        return (typename Op::T)__reduce_xor_sync(WD_FULL_MASK, (wd_u32)v);
+    }
+};
+#endif
+template <class Op> static __device__ __forceinline__ typename Op::T wd_warp_reduce(typename Op::T v) {
+    return wd_warp_reducer<Op>::run(v);
+}
+
+// Block reduce: every warp reduces, lane 0 writes warpSums[warp], one barrier, warp 0 reduces
+// the warp totals. All WD_BLOCK threads call it; thread 0 ends with the block's total.
+template <class Op> static __device__ __forceinline__ typename Op::T wd_block_reduce(typename Op::T v) {
+    __shared__ typename Op::T warpSums[32];
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    v = wd_warp_reduce<Op>(v);
+    if (lane == 0) warpSums[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < (WD_BLOCK / 32) ? warpSums[lane] : Op::identity();
+        v = wd_warp_reduce<Op>(v);
+    }
+    return v;
+}
+
+// One 16-byte vector of elements.
+template <class E> union wd_vec16 {
+    uint4 raw;
+    E e[16 / sizeof(E)];
+};
+
+// Thread reduce: grid-stride over 16-byte vectors, WD_UNROLL independent loads in flight per
+// thread; the unaligned head and the tail (fewer than one vector each) are read element-wise.
+// Every element is folded into `acc` exactly once, in an order fixed by (n, grid): deterministic.
+template <class Op, class Src> static __device__ __forceinline__ typename Op::T wd_thread_reduce(const Src& src) {
+    typedef typename Src::elem_t E;
+    typedef typename Op::T T;
+    constexpr unsigned VEC = 16 / sizeof(E);
+    const wd_u64 n = src.n;
+    const wd_u64 tid = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x;
+    const wd_u64 nthreads = (wd_u64)gridDim.x * WD_BLOCK;
+    T acc = Op::identity();
+    wd_u64 head = ((16u - ((wd_u64)src.p & 15u)) & 15u) / sizeof(E);
+    if (head > n) head = n;
+    if (tid < head) acc = Op::combine(acc, src.make(src.p[tid], tid));
+    const wd_u64 nvec = (n - head) / VEC;
+    const uint4* pv = reinterpret_cast<const uint4*>(src.p + head);
+    wd_u64 v = tid;
+    for (; v + (WD_UNROLL - 1) * nthreads < nvec; v += WD_UNROLL * nthreads) {
+        wd_vec16<E> r[WD_UNROLL];
+#pragma unroll
+        for (int u = 0; u < WD_UNROLL; ++u) r[u].raw = __ldcs(pv + v + u * nthreads);
+#pragma unroll
+        for (int u = 0; u < WD_UNROLL; ++u) {
+            const wd_u64 base = head + (v + u * nthreads) * VEC;
+#pragma unroll
+            for (unsigned k = 0; k < VEC; ++k) acc = Op::combine(acc, src.make(r[u].e[k], base + k));
+        }
+    }
+    for (; v < nvec; v += nthreads) {
+        wd_vec16<E> r;
+        r.raw = __ldcs(pv + v);
+        const wd_u64 base = head + v * VEC;
+#pragma unroll
+        for (unsigned k = 0; k < VEC; ++k) acc = Op::combine(acc, src.make(r.e[k], base + k));
+    }
+    const wd_u64 t = head + nvec * VEC + tid;
+    if (t < n) acc = Op::combine(acc, src.make(src.p[t], t));
+    return acc;
+}
+
+// Grid reduce in one launch: each block writes its total to partials[blockIdx.x]; the last
+// block to finish (atomic ticket) combines the partials in index order and writes *out, then
+// re-arms the ticket counter for the next launch. Deterministic for a given grid size.
+template <class Op, class Src>
+static __device__ __forceinline__ void wd_reduce_grid(const Src& src, typename Op::T* partials,
+                                                      unsigned int* ticket, typename Op::T* out) {
+    typedef typename Op::T T;
+    __shared__ bool am_last;
+    T acc = wd_block_reduce<Op>(wd_thread_reduce<Op>(src));
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0) *out = acc;
+        return;
+    }
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = acc;
+        __threadfence();
+        am_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!am_last) return;
+    __threadfence();
+    acc = Op::identity();
+    for (unsigned i = threadIdx.x; i < gridDim.x; i += WD_BLOCK) acc = Op::combine(acc, wd_ldcg(partials + i));
+    acc = wd_block_reduce<Op>(acc);
+    if (threadIdx.x == 0) {
+        *out = acc;
+        *ticket = 0u;
+    }
+}
+
+// Sources: a plain array, and (value, index) pairs made from an array on the fly.
+template <class E> struct wd_src_plain {
+    typedef E elem_t;
+    typedef E value_t;
+    const E* p;
+    wd_u64 n;
+    __device__ __forceinline__ E make(E e, wd_u64) const { return e; }
+};
+template <class E, class I, class T> struct wd_src_indexed {
+    typedef E elem_t;
+    typedef T value_t;
+    const E* p;
+    wd_u64 n;
+    __device__ __forceinline__ T make(E e, wd_u64 i) const {
+        T t;
+        t.f0 = e;
+        t.f1 = (I)i;
+        return t;
+    }
+};

@@ -1,0 +1,1 @@
+//! Shared helpers of the warp-dsl integration tests.

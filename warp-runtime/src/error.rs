@@ -1,0 +1,114 @@
+//! The one error type of warp-runtime: every failure a user can meet, typed.
+
+use std::fmt;
+
+/// Everything that can go wrong in warp-runtime.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// No usable CUDA GPU (no driver, no device, or the driver refused to start).
+    #[error("no CUDA GPU available: {reason}")]
+    NoGpu {
+        /// Why, with the places searched for the driver.
+        reason: String,
+    },
+    /// The NVRTC library (the run-time CUDA compiler) was not found.
+    #[error(
+        "NVRTC (libnvrtc) not found; looked in: {}. Install NVIDIA's `nvidia-cuda-nvrtc` wheel \
+         (`pip install nvidia-cuda-nvrtc==13.0.88`), or set WARP_NVRTC_PATH to the library or its folder",
+        searched.join(", ")
+    )]
+    NvrtcNotFound {
+        /// Every place looked at, in order.
+        searched: Vec<String>,
+    },
+    /// An NVRTC call failed (other than a compile error).
+    #[error("NVRTC {call} failed: {message}")]
+    Nvrtc {
+        /// The NVRTC function.
+        call: &'static str,
+        /// NVRTC's message.
+        message: String,
+    },
+    /// NVRTC rejected a generated kernel: a bug in kernels-gen. The message names the Rust
+    /// function and carries the compiler log, the options and the numbered source.
+    #[error("{}", CompileMessage(self))]
+    Compile {
+        /// The operation's name.
+        op: String,
+        /// `file:line` of the Rust function.
+        location: String,
+        /// NVRTC's log.
+        log: String,
+        /// The compile options.
+        options: Vec<String>,
+        /// The CUDA source, with line numbers.
+        numbered_source: String,
+    },
+    /// A CUDA driver call failed.
+    #[error("CUDA driver error during {context}: {source}")]
+    Driver {
+        /// What was being done.
+        context: &'static str,
+        /// The driver's error.
+        #[source]
+        source: cudarc::driver::DriverError,
+    },
+    /// The GPU is out of memory.
+    #[error("out of GPU memory allocating {bytes} bytes")]
+    OutOfMemory {
+        /// The size asked for.
+        bytes: usize,
+    },
+    /// An argument's shape or range is invalid (a slice out of bounds, too many elements for an
+    /// index type, ...).
+    #[error("invalid argument: {0}")]
+    Shape(String),
+    /// Data from one `Device` was given to another.
+    #[error("the data was uploaded to a different Device than the one asked to run the operation")]
+    DeviceMismatch,
+    /// The operation has no kernel for this input (for example an indexed reduction over a
+    /// non-tuple operator).
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+}
+
+/// `Result` with [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+struct CompileMessage<'a>(&'a Error);
+
+impl fmt::Display for CompileMessage<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Error::Compile {
+            op,
+            location,
+            log,
+            options,
+            numbered_source,
+        } = self.0
+        {
+            writeln!(
+                f,
+                "NVRTC could not compile the CUDA generated for `{op}` (defined at {location}); \
+                 this is a bug in warp-dsl's code generator, please report it with this message."
+            )?;
+            writeln!(f, "--- compiler log ---\n{}", log.trim_end())?;
+            writeln!(f, "--- options ---\n{}", options.join(" "))?;
+            write!(f, "--- source ---\n{numbered_source}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Error {
+    pub(crate) fn driver(context: &'static str, source: cudarc::driver::DriverError) -> Error {
+        use cudarc::driver::sys::CUresult;
+        match source.0 {
+            CUresult::CUDA_ERROR_NO_DEVICE => Error::NoGpu {
+                reason: "the CUDA driver reports no device".into(),
+            },
+            _ => Error::Driver { context, source },
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! The CUDA backend: a context and stream over cudarc, the module cache (memory, then disk,
+//! then NVRTC), launch configuration, and the reduction launch.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use cudarc::driver::sys::{CUdevice_attribute, CUresult};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaView, LaunchConfig, PushKernelArg};
+
+use crate::compile::{self, BLOCK, Origin, UNROLL};
+use crate::error::{Error, Result};
+use crate::loader;
+use crate::op::OpMeta;
+use crate::value::{DeviceValue, Element};
+
+/// The most blocks a reduction launches (bounds the partials buffer).
+const MAX_GRID: usize = 8192;
+/// The largest operator value (8 fields of 8 bytes).
+const MAX_VALUE_BYTES: usize = 64;
+
+/// A kernel ready to launch.
+#[derive(Clone, Debug)]
+struct Kernel {
+    func: CudaFunction,
+    /// Resident blocks per SM at `BLOCK` threads (from the occupancy calculator).
+    blocks_per_sm: u32,
+}
+
+/// How the module of one operation was obtained, for start-up reporting.
+#[derive(Clone, Copy, Debug)]
+pub struct LoadReport {
+    /// Disk cache or NVRTC.
+    pub origin: Origin,
+    /// Seconds spent finding/compiling the image and loading the module.
+    pub seconds: f64,
+}
+
+struct Scratch {
+    partials: CudaSlice<u8>,
+    ticket: CudaSlice<u32>,
+}
+
+/// One CUDA device.
+pub struct Gpu {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    name: String,
+    arch: u32,
+    sms: u32,
+    modules: Mutex<HashMap<(usize, usize), Arc<CudaModule>>>,
+    kernels: Mutex<HashMap<(usize, &'static str), Kernel>>,
+    scratch: Mutex<Scratch>,
+    reports: Mutex<Vec<(String, LoadReport)>>,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Gpu({}, sm_{}, {} SMs)", self.name, self.arch, self.sms)
+    }
+}
+
+fn drv(context: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> Error {
+    move |e| Error::driver(context, e)
+}
+
+fn alloc_err(bytes: usize) -> impl FnOnce(cudarc::driver::DriverError) -> Error {
+    move |e| {
+        if e.0 == CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+            Error::OutOfMemory { bytes }
+        } else {
+            Error::driver("allocation", e)
+        }
+    }
+}
+
+impl Gpu {
+    /// Opens device `ordinal`: loads the driver (without `LD_LIBRARY_PATH`), creates the context.
+    pub fn new(ordinal: usize) -> Result<Gpu> {
+        if let Err(searched) = loader::driver() {
+            return Err(Error::NoGpu {
+                reason: format!("the CUDA driver library (libcuda) was not found; looked in: {}", searched.join(", ")),
+            });
+        }
+        // cudarc panics if a driver symbol is missing (a driver older than CUDA 13's API):
+        // turn that into an error.
+        let ctx = std::panic::catch_unwind(|| CudaContext::new(ordinal))
+            .map_err(|_| Error::NoGpu {
+                reason: "the CUDA driver is too old for CUDA 13 (a driver entry point is missing)".into(),
+            })?
+            .map_err(drv("creating the CUDA context"))?;
+        // SAFETY: every operation of this Device runs on its one stream, so cudarc's
+        // cross-stream event tracking is not needed.
+        unsafe { ctx.disable_event_tracking() };
+        let stream = ctx.new_stream().map_err(drv("creating a stream"))?;
+        let (major, minor) = ctx.compute_capability().map_err(drv("querying the compute capability"))?;
+        let name = ctx.name().map_err(drv("querying the device name"))?;
+        let sms = ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(drv("querying the SM count"))? as u32;
+        let scratch = Scratch {
+            partials: stream.alloc_zeros::<u8>(MAX_GRID * MAX_VALUE_BYTES).map_err(alloc_err(MAX_GRID * MAX_VALUE_BYTES))?,
+            ticket: stream.alloc_zeros::<u32>(1).map_err(alloc_err(4))?,
+        };
+        Ok(Gpu {
+            ctx,
+            stream,
+            name,
+            arch: (major * 10 + minor) as u32,
+            sms,
+            modules: Mutex::new(HashMap::new()),
+            kernels: Mutex::new(HashMap::new()),
+            scratch: Mutex::new(scratch),
+            reports: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The device's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Compute capability as `major * 10 + minor`.
+    pub fn arch(&self) -> u32 {
+        self.arch
+    }
+
+    /// Number of SMs.
+    pub fn sm_count(&self) -> u32 {
+        self.sms
+    }
+
+    /// How each operation's module was obtained so far.
+    pub fn load_reports(&self) -> Vec<(String, LoadReport)> {
+        self.reports.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    pub(crate) fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// Waits for all queued work.
+    pub fn synchronize(&self) -> Result<()> {
+        self.stream.synchronize().map_err(drv("synchronizing"))
+    }
+
+    pub(crate) fn upload<T: Element>(&self, data: &[T]) -> Result<CudaSlice<T>> {
+        let bytes = std::mem::size_of_val(data);
+        if data.is_empty() {
+            // SAFETY: a zero-length allocation holds nothing to read uninitialised.
+            return unsafe { self.stream.alloc::<T>(0) }.map_err(alloc_err(0));
+        }
+        self.stream.clone_htod(data).map_err(alloc_err(bytes))
+    }
+
+    pub(crate) fn download<T: Element>(&self, view: &CudaView<'_, T>) -> Result<Vec<T>> {
+        if view.len() == 0 {
+            return Ok(Vec::new());
+        }
+        let v = self.stream.clone_dtoh(view).map_err(drv("copying to the host"))?;
+        self.synchronize()?;
+        Ok(v)
+    }
+
+    fn module(&self, meta: &OpMeta) -> Result<Arc<CudaModule>> {
+        let key = (meta.source.as_ptr() as usize, meta.source.len());
+        if let Some(m) = self.modules.lock().expect("module cache poisoned").get(&key) {
+            return Ok(m.clone());
+        }
+        // Compile outside the lock: other threads may use other modules meanwhile.
+        let t0 = Instant::now();
+        let (image, origin) = compile::cubin(meta, self.arch)?;
+        self.ctx.bind_to_thread().map_err(drv("binding the context"))?;
+        let module = self
+            .ctx
+            .load_module(cudarc::nvrtc::Ptx::from_binary(image))
+            .map_err(drv("loading a module"))?;
+        let report = LoadReport {
+            origin,
+            seconds: t0.elapsed().as_secs_f64(),
+        };
+        if let Ok(mut r) = self.reports.lock() {
+            r.push((meta.name.to_string(), report));
+        }
+        let mut map = self.modules.lock().expect("module cache poisoned");
+        Ok(map.entry(key).or_insert(module).clone())
+    }
+
+    fn kernel(&self, meta: &OpMeta, name: &'static str) -> Result<Kernel> {
+        let key = (meta.source.as_ptr() as usize, name);
+        if let Some(k) = self.kernels.lock().expect("kernel cache poisoned").get(&key) {
+            return Ok(k.clone());
+        }
+        let module = self.module(meta)?;
+        let func = module.load_function(name).map_err(drv("finding a kernel in its module"))?;
+        let blocks_per_sm = func
+            .occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)
+            .map_err(drv("querying occupancy"))?
+            .max(1);
+        let k = Kernel { func, blocks_per_sm };
+        self.kernels.lock().expect("kernel cache poisoned").insert(key, k.clone());
+        Ok(k)
+    }
+
+    /// Blocks for a grid-stride pass over `n` elements of `elem_size` bytes: enough to fill
+    /// every SM, no more than there are 16-byte vectors to read.
+    fn grid(&self, k: &Kernel, n: usize, elem_size: usize) -> u32 {
+        let vec = (16 / elem_size.max(1)).max(1);
+        let per_block = BLOCK as usize * vec;
+        let needed = n.div_ceil(per_block).max(1);
+        let resident = (self.sms * k.blocks_per_sm) as usize;
+        needed.min(resident).min(MAX_GRID) as u32
+    }
+
+    /// Runs a reduction kernel `kernel` of `meta` over `input`: one launch, then reads the
+    /// result back.
+    pub(crate) fn reduce<V: DeviceValue, E: Element>(&self, meta: &OpMeta, kernel: &'static str, input: &CudaView<'_, E>) -> Result<V> {
+        let k = self.kernel(meta, kernel)?;
+        let n = input.len();
+        let n64 = n as u64;
+        let grid = self.grid(&k, n, std::mem::size_of::<E>());
+        let _ = UNROLL;
+        // SAFETY: the kernel writes all `C_SIZE` bytes of `out` before they are read back.
+        let mut out = unsafe { self.stream.alloc::<u8>(V::C_SIZE.max(1)) }.map_err(alloc_err(V::C_SIZE))?;
+        {
+            let mut scratch = self.scratch.lock().expect("scratch poisoned");
+            let Scratch { partials, ticket } = &mut *scratch;
+            let mut b = self.stream.launch_builder(&k.func);
+            b.arg(input).arg(&n64).arg(partials).arg(ticket).arg(&mut out);
+            let cfg = LaunchConfig {
+                grid_dim: (grid, 1, 1),
+                block_dim: (BLOCK, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            // SAFETY: the arguments match the kernel's signature (input pointer, u64 length,
+            // partials of MAX_GRID values, ticket counter, one output value) as generated by
+            // kernels-gen; `grid` <= MAX_GRID; all buffers live until the stream has run it.
+            unsafe { b.launch(cfg) }.map_err(drv("launching a reduction"))?;
+        }
+        let bytes = self.stream.clone_dtoh(&out).map_err(drv("reading a reduction result"))?;
+        self.synchronize()?;
+        Ok(V::read_c(&bytes))
+    }
+}

@@ -1,0 +1,78 @@
+//! # warp-runtime
+//!
+//! Write GPU reductions as plain Rust functions. `#[reduce]` turns `fn(T, T) -> T` into CUDA C
+//! warp kernels (shuffles, `redux.sync`, a two-level block combine, a one-launch grid combine,
+//! 16-byte vector loads); this crate compiles that C with NVRTC at run time (cached in memory
+//! and on disk), launches it through cudarc, and runs the same Rust function on the CPU when
+//! there is no GPU.
+//!
+//! ```
+//! use warp_runtime::prelude::*;
+//!
+//! #[reduce(identity = 0.0)]
+//! fn sum(a: f32, b: f32) -> f32 { a + b }
+//!
+//! #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
+//! fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+//!     if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+//! }
+//!
+//! fn main() -> warp_runtime::Result<()> {
+//!     # std::env::set_var("WARP_QUIET", "1");
+//!     let dev = Device::auto()?; // the first CUDA GPU, else the CPU backend
+//!     let xs = dev.upload(&[1.0f32, 4.0, -2.0, 4.0])?;
+//!     assert_eq!(dev.reduce(sum, &xs)?, 7.0);
+//!     assert_eq!(dev.reduce(argmax, &xs.indexed())?, (4.0, 1));
+//!     assert_eq!(sum.call(1.0, 2.0), 3.0);              // the function itself, on the CPU
+//!     assert!(sum.cuda_source().contains("wd_reduce_sum")); // the generated CUDA C
+//!     Ok(())
+//! }
+//! ```
+//!
+//! ## The body language
+//!
+//! Bodies may use literals, parameters, `let` (with `mut` and reassignment), arithmetic, bit
+//! operations, shifts, comparisons, `&&`, `||`, `!`, `as` casts, `if`/`else`, `match` on
+//! integers, tuples and `.0`/`.1`, blocks, the usual float and integer methods (`min`, `max`,
+//! `abs`, `sqrt`, `exp`, `ln`, `powi`, `mul_add`, `is_nan`, `clamp`, `count_ones`,
+//! `wrapping_*`, ...) and constants such as `f32::INFINITY`. Everything else (loops,
+//! references, calls to other functions, ...) is refused at compile time, with the error on
+//! the offending token.
+//!
+//! The GPU computes what Rust computes in a release build: integer arithmetic wraps, shifts
+//! mask their amount, float-to-integer casts saturate (NaN gives 0), float `min`/`max` ignore
+//! NaN, `a * b + c` is never fused. Integer division by zero (a panic in Rust) gives 0 on the
+//! GPU. Reductions must be associative and commutative: the GPU combines in a tree.
+//!
+//! ## Environment
+//!
+//! - `WARP_NVRTC_PATH`: the NVRTC library or its folder (otherwise `CUDA_HOME`, `CUDA_PATH`,
+//!   `/usr/local/cuda` and NVIDIA's pip wheels are searched);
+//! - `WARP_CUDA_DRIVER_PATH`: the CUDA driver library or its folder;
+//! - `WARP_CACHE_DIR`: where compiled kernels are cached; `WARP_CACHE=off` disables the cache;
+//! - `WARP_QUIET=1`: `Device::auto()` prints nothing.
+
+#![warn(missing_docs)]
+
+pub mod cache;
+pub mod compile;
+pub mod cpu;
+mod device;
+mod error;
+mod gpu;
+pub mod loader;
+pub mod nvrtc;
+mod op;
+mod value;
+
+pub use device::{Device, DeviceSlice, DeviceVec, Indexed, ReduceInput};
+pub use error::{Error, Result};
+pub use gpu::LoadReport;
+pub use op::{OpMeta, ReduceOp};
+pub use value::{DeviceValue, Element, IndexInt};
+pub use warp_macros::reduce;
+
+/// Everything a program using warp-dsl needs: `use warp_runtime::prelude::*;`.
+pub mod prelude {
+    pub use crate::{Device, DeviceSlice, DeviceVec, Error, ReduceOp, reduce};
+}

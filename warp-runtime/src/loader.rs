@@ -1,0 +1,232 @@
+//! Finding the CUDA driver and NVRTC libraries without `LD_LIBRARY_PATH`: explicit env vars,
+//! CUDA_HOME / CUDA_PATH, the usual install folders and NVIDIA's pip wheels, then the system
+//! search path. Every place looked at is kept for the error message.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use libloading::os::unix::{Library, RTLD_GLOBAL, RTLD_NOW};
+
+/// A library that was found and loaded (kept loaded for the life of the process).
+#[derive(Debug)]
+pub struct Loaded {
+    /// Where it was loaded from (a path, or a bare name the system resolved).
+    pub origin: String,
+    /// The file, when it was found by path (for cache keys).
+    pub path: Option<PathBuf>,
+    /// The library.
+    pub lib: Library,
+}
+
+/// The outcome of a search: the library, or every place looked at.
+pub type Found = Result<Loaded, Vec<String>>;
+
+static DRIVER: OnceLock<Found> = OnceLock::new();
+static NVRTC: OnceLock<Found> = OnceLock::new();
+
+#[cfg(target_os = "linux")]
+const NVRTC_NAMES: &[&str] = &["libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"];
+#[cfg(not(target_os = "linux"))]
+const NVRTC_NAMES: &[&str] = &["nvrtc64_130_0.dll", "nvrtc64_120_0.dll"];
+#[cfg(target_os = "linux")]
+const DRIVER_NAMES: &[&str] = &["libcuda.so.1", "libcuda.so"];
+#[cfg(not(target_os = "linux"))]
+const DRIVER_NAMES: &[&str] = &["nvcuda.dll"];
+
+/// The CUDA driver (`libcuda`), loaded globally so that cudarc's lookup by name finds it.
+pub fn driver() -> &'static Found {
+    DRIVER.get_or_init(|| {
+        let mut dirs = env_dirs("WARP_CUDA_DRIVER_PATH");
+        for d in [
+            "/usr/lib/x86_64-linux-gnu",
+            "/usr/lib64",
+            "/usr/lib",
+            "/usr/local/nvidia/lib64",
+            "/usr/local/nvidia/lib",
+            "/usr/lib/wsl/lib",
+        ] {
+            dirs.push(PathBuf::from(d));
+        }
+        search(DRIVER_NAMES, &dirs, &[], true)
+    })
+}
+
+/// NVRTC, loaded globally (with its builtins library beside it).
+pub fn nvrtc() -> &'static Found {
+    NVRTC.get_or_init(|| search(NVRTC_NAMES, &nvrtc_dirs(), &["libnvrtc-builtins.so"], false))
+}
+
+/// Where NVRTC would be loaded from, without loading it (a cheap `stat` per place; used for
+/// the disk-cache key on warm starts).
+pub fn nvrtc_location() -> Option<PathBuf> {
+    if let Some(Ok(l)) = NVRTC.get() {
+        return l.path.clone();
+    }
+    for d in nvrtc_dirs() {
+        for n in NVRTC_NAMES {
+            let p = d.join(n);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+fn env_dirs(var: &str) -> Vec<PathBuf> {
+    match std::env::var_os(var) {
+        Some(v) if !v.is_empty() => {
+            let p = PathBuf::from(v);
+            if p.is_file() {
+                vec![p.parent().map(Path::to_path_buf).unwrap_or_default(), p]
+            } else {
+                vec![p]
+            }
+        }
+        _ => vec![],
+    }
+}
+
+fn nvrtc_dirs() -> Vec<PathBuf> {
+    let mut dirs = env_dirs("WARP_NVRTC_PATH");
+    for var in ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"] {
+        if let Some(root) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+            let root = PathBuf::from(root);
+            for sub in ["lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib", "bin"] {
+                dirs.push(root.join(sub));
+            }
+        }
+    }
+    for d in [
+        "/usr/local/cuda/lib64",
+        "/usr/local/cuda/targets/x86_64-linux/lib",
+        "/usr/local/cuda/targets/sbsa-linux/lib",
+        "/opt/cuda/lib64",
+    ] {
+        dirs.push(PathBuf::from(d));
+    }
+    // Versioned toolkits, newest first.
+    if let Ok(rd) = std::fs::read_dir("/usr/local") {
+        let mut v: Vec<PathBuf> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("cuda-")))
+            .collect();
+        v.sort();
+        v.reverse();
+        for p in v {
+            dirs.push(p.join("lib64"));
+        }
+    }
+    // NVIDIA's pip wheels (nvidia-cuda-nvrtc) in the site-packages folders of common Pythons.
+    for site in site_packages() {
+        dirs.push(site.join("nvidia/cu13/lib"));
+        dirs.push(site.join("nvidia/cuda_nvrtc/lib"));
+        dirs.push(site.join("nvidia/cu12/lib"));
+    }
+    dirs
+}
+
+fn site_packages() -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = Vec::new();
+    if let Some(v) = std::env::var_os("VIRTUAL_ENV") {
+        roots.push(PathBuf::from(v).join("lib"));
+    }
+    if let Some(v) = std::env::var_os("CONDA_PREFIX") {
+        roots.push(PathBuf::from(v).join("lib"));
+    }
+    if let Some(home) = dirs::home_dir() {
+        roots.push(home.join(".local/lib"));
+        if let Ok(rd) = std::fs::read_dir(home.join(".pyenv/versions")) {
+            roots.extend(rd.flatten().map(|e| e.path().join("lib")));
+        }
+    }
+    for r in ["/usr/local/lib", "/usr/lib", "/opt/conda/lib"] {
+        roots.push(PathBuf::from(r));
+    }
+    let mut out = Vec::new();
+    for root in roots {
+        let Ok(rd) = std::fs::read_dir(&root) else { continue };
+        let mut pys: Vec<PathBuf> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("python3")))
+            .collect();
+        pys.sort();
+        for py in pys {
+            out.push(py.join("site-packages"));
+            out.push(py.join("dist-packages"));
+        }
+    }
+    out
+}
+
+/// Looks for `names` in `dirs`, then by bare name through the system's search path.
+/// `companions` are prefixes of libraries to preload from the same folder (NVRTC's builtins).
+fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_first: bool) -> Found {
+    let mut searched = Vec::new();
+    let by_name = |searched: &mut Vec<String>| -> Option<Loaded> {
+        for n in names {
+            searched.push(format!("{n} (system search path)"));
+            // SAFETY: loading a vendor library runs its initialisers; these are NVIDIA's CUDA
+            // libraries, designed to be loaded this way.
+            if let Ok(lib) = unsafe { Library::open(Some(*n), RTLD_NOW | RTLD_GLOBAL) } {
+                return Some(Loaded {
+                    origin: (*n).to_string(),
+                    path: None,
+                    lib,
+                });
+            }
+        }
+        None
+    };
+    if by_name_first {
+        if let Some(l) = by_name(&mut searched) {
+            return Ok(l);
+        }
+    }
+    for d in dirs {
+        for n in names {
+            let p = d.join(n);
+            if !p.is_file() {
+                continue;
+            }
+            searched.push(p.display().to_string());
+            for c in companions {
+                preload_companion(d, c);
+            }
+            // SAFETY: as above.
+            if let Ok(lib) = unsafe { Library::open(Some(&p), RTLD_NOW | RTLD_GLOBAL) } {
+                return Ok(Loaded {
+                    origin: p.display().to_string(),
+                    path: Some(p),
+                    lib,
+                });
+            }
+        }
+        if !d.as_os_str().is_empty() {
+            searched.push(format!("{}/", d.display()));
+        }
+    }
+    searched.dedup();
+    if !by_name_first {
+        if let Some(l) = by_name(&mut searched) {
+            return Ok(l);
+        }
+    }
+    Err(searched)
+}
+
+fn preload_companion(dir: &Path, prefix: &str) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let name = e.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if name.starts_with(prefix) && !name.contains(".alt.") {
+            // SAFETY: as above; the library stays loaded for the process (leaked on purpose).
+            if let Ok(lib) = unsafe { Library::open(Some(e.path()), RTLD_NOW | RTLD_GLOBAL) } {
+                std::mem::forget(lib);
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Value types: the scalars a `DeviceVec` holds ([`Element`]) and the values operators produce
+//! ([`DeviceValue`], scalars and tuples), with the C layout the GPU writes them in.
+
+use cudarc::driver::{DeviceRepr, ValidAsZeroBits};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A value an operator works on: a scalar or a tuple of scalars. Its bytes on the GPU follow
+/// C's struct layout (each field aligned to its size).
+pub trait DeviceValue: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static + sealed::Sealed {
+    /// Size of the C layout in bytes.
+    const C_SIZE: usize;
+    /// Alignment of the C layout.
+    const C_ALIGN: usize;
+    /// Reads a value from its C layout.
+    fn read_c(bytes: &[u8]) -> Self;
+    /// Writes the value in its C layout.
+    fn write_c(&self, out: &mut [u8]);
+}
+
+/// A scalar that a `DeviceVec` can hold: `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `bool`.
+pub trait Element: DeviceValue + DeviceRepr + ValidAsZeroBits + Default {
+    /// The Rust name.
+    const NAME: &'static str;
+}
+
+/// An integer type usable as the index of an indexed reduction.
+pub trait IndexInt: Element {
+    /// Largest index representable.
+    const MAX_INDEX: u64;
+    /// `i as Self` (the GPU does the same conversion).
+    fn from_index(i: u64) -> Self;
+}
+
+macro_rules! scalar {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl DeviceValue for $t {
+            const C_SIZE: usize = std::mem::size_of::<$t>();
+            const C_ALIGN: usize = std::mem::size_of::<$t>();
+            fn read_c(bytes: &[u8]) -> Self {
+                let mut b = [0u8; std::mem::size_of::<$t>()];
+                b.copy_from_slice(&bytes[..std::mem::size_of::<$t>()]);
+                <$t>::from_ne_bytes(b)
+            }
+            fn write_c(&self, out: &mut [u8]) {
+                out[..std::mem::size_of::<$t>()].copy_from_slice(&self.to_ne_bytes());
+            }
+        }
+        impl Element for $t {
+            const NAME: &'static str = stringify!($t);
+        }
+    )*};
+}
+scalar!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+
+macro_rules! index_int {
+    ($($t:ty),*) => {$(
+        impl IndexInt for $t {
+            const MAX_INDEX: u64 = <$t>::MAX as u64;
+            fn from_index(i: u64) -> Self {
+                i as $t
+            }
+        }
+    )*};
+}
+index_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+impl sealed::Sealed for bool {}
+impl DeviceValue for bool {
+    const C_SIZE: usize = 1;
+    const C_ALIGN: usize = 1;
+    fn read_c(bytes: &[u8]) -> Self {
+        bytes[0] != 0
+    }
+    fn write_c(&self, out: &mut [u8]) {
+        out[0] = *self as u8;
+    }
+}
+impl Element for bool {
+    const NAME: &'static str = "bool";
+}
+
+const fn align_up(x: usize, a: usize) -> usize {
+    x.div_ceil(a) * a
+}
+
+macro_rules! tuple {
+    ($($name:ident : $idx:tt),+) => {
+        impl<$($name: Element),+> sealed::Sealed for ($($name,)+) {}
+        impl<$($name: Element),+> DeviceValue for ($($name,)+) {
+            const C_SIZE: usize = {
+                let mut off = 0;
+                let mut align = 1;
+                $(
+                    off = align_up(off, $name::C_ALIGN) + $name::C_SIZE;
+                    if $name::C_ALIGN > align { align = $name::C_ALIGN; }
+                )+
+                align_up(off, align)
+            };
+            const C_ALIGN: usize = {
+                let mut align = 1;
+                $( if $name::C_ALIGN > align { align = $name::C_ALIGN; } )+
+                align
+            };
+            #[allow(unused_assignments)] // the last field's end is not needed
+            fn read_c(bytes: &[u8]) -> Self {
+                let mut next = 0;
+                ($({
+                    let off = align_up(next, $name::C_ALIGN);
+                    next = off + $name::C_SIZE;
+                    $name::read_c(&bytes[off..])
+                },)+)
+            }
+            #[allow(unused_assignments)] // the last field's end is not needed
+            fn write_c(&self, out: &mut [u8]) {
+                let mut next = 0;
+                $(
+                    let off = align_up(next, $name::C_ALIGN);
+                    self.$idx.write_c(&mut out[off..]);
+                    next = off + $name::C_SIZE;
+                )+
+            }
+        }
+    };
+}
+tuple!(A: 0, B: 1);
+tuple!(A: 0, B: 1, C: 2);
+tuple!(A: 0, B: 1, C: 2, D: 3);
+tuple!(A: 0, B: 1, C: 2, D: 3, E: 4);
+tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, F: 5);
+tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, F: 5, G: 6);
+tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, F: 5, G: 6, H: 7);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c_layout_of_tuples() {
+        assert_eq!(<(f32, u32)>::C_SIZE, 8);
+        assert_eq!(<(u8, f64)>::C_SIZE, 16);
+        assert_eq!(<(u8, u16, u8)>::C_SIZE, 6);
+        let v = (1.5f64, 7u8, -3i32);
+        let mut buf = vec![0u8; <(f64, u8, i32)>::C_SIZE];
+        v.write_c(&mut buf);
+        assert_eq!(<(f64, u8, i32)>::read_c(&buf), v);
+    }
+}
