@@ -1332,9 +1332,12 @@ impl<'d> Checker<'d> {
                     other => other.span(),
                 };
                 self.unify(&then_ty, &x.ty.clone(), span);
-                Block {
-                    stmts: vec![],
-                    value: Box::new(x),
+                match x.kind {
+                    ExprKind::Block(b) => b,
+                    _ => Block {
+                        stmts: vec![],
+                        value: Box::new(x),
+                    },
                 }
             }
         };

@@ -1,1 +1,120 @@
-//! Shared helpers of the warp-dsl integration tests.
+//! Shared helpers of the warp-dsl integration tests: random inputs with special values, the
+//! edge sizes, and value comparison that treats NaN as equal to NaN.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// A fresh seed per run (printed by the tests so a failure can be replayed with WARP_TEST_SEED).
+pub fn seed() -> u64 {
+    if let Some(s) = std::env::var("WARP_TEST_SEED").ok().and_then(|s| s.parse().ok()) {
+        return s;
+    }
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1)
+}
+
+/// A seeded generator.
+pub fn rng(seed: u64) -> SmallRng {
+    SmallRng::seed_from_u64(seed)
+}
+
+/// Random values of a type, with that type's special values mixed in.
+pub trait Random: Copy {
+    /// `n` values; integers spread over the whole range with MIN, MAX, 0 and -1 sprinkled in,
+    /// floats mostly in [-1, 1) with NaN, +-inf, -0.0 and subnormals when `specials`.
+    fn random_vec(rng: &mut SmallRng, n: usize, specials: bool) -> Vec<Self>;
+}
+
+macro_rules! random_int {
+    ($($t:ty),*) => {$(
+        impl Random for $t {
+            fn random_vec(rng: &mut SmallRng, n: usize, specials: bool) -> Vec<Self> {
+                (0..n)
+                    .map(|_| {
+                        if specials && rng.random_ratio(1, 64) {
+                            [<$t>::MIN, <$t>::MAX, 0 as $t, (0 as $t).wrapping_sub(1)][rng.random_range(0..4)]
+                        } else {
+                            rng.random::<$t>()
+                        }
+                    })
+                    .collect()
+            }
+        }
+    )*};
+}
+random_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+macro_rules! random_float {
+    ($($t:ty),*) => {$(
+        impl Random for $t {
+            fn random_vec(rng: &mut SmallRng, n: usize, specials: bool) -> Vec<Self> {
+                (0..n)
+                    .map(|_| {
+                        if specials && rng.random_ratio(1, 256) {
+                            [<$t>::NAN, <$t>::INFINITY, <$t>::NEG_INFINITY, -0.0, <$t>::MIN_POSITIVE / 4.0][rng.random_range(0..5)]
+                        } else {
+                            rng.random::<$t>() * 2.0 - 1.0
+                        }
+                    })
+                    .collect()
+            }
+        }
+    )*};
+}
+random_float!(f32, f64);
+
+impl Random for bool {
+    fn random_vec(rng: &mut SmallRng, n: usize, _specials: bool) -> Vec<Self> {
+        (0..n).map(|_| rng.random_ratio(1, 3)).collect()
+    }
+}
+
+/// Exact equality, except that NaN equals NaN and -0.0 equals 0.0.
+pub trait SameValue {
+    /// The comparison.
+    fn same(&self, other: &Self) -> bool;
+}
+
+macro_rules! same_exact {
+    ($($t:ty),*) => {$( impl SameValue for $t { fn same(&self, o: &Self) -> bool { self == o } } )*};
+}
+same_exact!(i8, i16, i32, i64, u8, u16, u32, u64, bool);
+
+macro_rules! same_float {
+    ($($t:ty),*) => {$(
+        impl SameValue for $t {
+            fn same(&self, o: &Self) -> bool {
+                (self.is_nan() && o.is_nan()) || self == o
+            }
+        }
+    )*};
+}
+same_float!(f32, f64);
+
+impl<A: SameValue, B: SameValue> SameValue for (A, B) {
+    fn same(&self, o: &Self) -> bool {
+        self.0.same(&o.0) && self.1.same(&o.1)
+    }
+}
+
+/// Float sums: equal within `rel * sum(|x|)` (tree and sequential orders round differently),
+/// or both NaN, or the same infinity.
+pub fn close_sum(a: f64, b: f64, abs_sum: f64, rel: f64) -> bool {
+    if a.is_nan() || b.is_nan() {
+        return a.is_nan() && b.is_nan();
+    }
+    if a.is_infinite() || b.is_infinite() {
+        return a == b;
+    }
+    (a - b).abs() <= rel * abs_sum.max(1e-30)
+}
+
+/// The sizes every operation is tested at (the GPU tests add 2^28 and > 2^31 for some types):
+/// empty, one, around a warp, around a block, one tile (a block's worth of 16-byte loads) -1,
+/// +0, +1, and a million-odd.
+pub fn edge_sizes(elem_size: usize) -> Vec<usize> {
+    let tile = 256 * (16 / elem_size) * 4;
+    vec![0, 1, 31, 32, 33, 1023, 1025, tile - 1, tile, tile + 1, (1 << 20) + 7]
+}

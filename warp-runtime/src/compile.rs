@@ -16,8 +16,8 @@ pub const UNROLL: u32 = 4;
 /// never fuses `a * b + c`, so neither does the generated code (`mul_add` is explicit).
 pub fn options(arch: u32, output: Output) -> Vec<String> {
     let target = match output {
-        Output::Cubin => format!("--gpu-arch=sm_{arch}"),
-        Output::Ptx => format!("--gpu-arch=compute_{arch}"),
+        Output::Cubin => format!("--gpu-architecture=sm_{arch}"),
+        Output::Ptx => format!("--gpu-architecture=compute_{arch}"),
     };
     vec![
         target,

@@ -108,6 +108,38 @@ impl Device {
         }
     }
 
+    /// Times every GPU operation with CUDA events from now on (or stops); read the time of
+    /// the last one with [`Device::last_kernel_ms`]. Costs two events per operation.
+    pub fn set_profiling(&self, on: bool) {
+        if let Backend::Gpu(g) = &*self.backend {
+            g.set_profiling(on);
+        }
+    }
+
+    /// GPU time of the last operation while profiling was on: from just before its kernel
+    /// starts to just after it ends, excluding reading the result back (`None` on the CPU).
+    pub fn last_kernel_ms(&self) -> Option<f32> {
+        match &*self.backend {
+            Backend::Gpu(g) => g.last_kernel_ms(),
+            Backend::Cpu => None,
+        }
+    }
+
+    /// A copy of `src` (or of a view) in new memory of this device.
+    pub fn copy<T: Element>(&self, src: &DeviceSlice<'_, T>) -> Result<DeviceVec<T>> {
+        self.check_owner(src.vec)?;
+        let range = src.start..src.start + src.len;
+        let storage = match (&*self.backend, &src.vec.storage) {
+            (Backend::Gpu(g), Storage::Gpu(s)) => Storage::Gpu(g.duplicate(&s.slice(range))?),
+            (Backend::Cpu, Storage::Cpu(v)) => Storage::Cpu(v[range].to_vec()),
+            _ => return Err(Error::DeviceMismatch),
+        };
+        Ok(DeviceVec {
+            device: self.clone(),
+            storage,
+        })
+    }
+
     /// Waits until all work queued on the device has finished.
     pub fn synchronize(&self) -> Result<()> {
         match &*self.backend {

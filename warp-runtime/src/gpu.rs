@@ -2,13 +2,15 @@
 //! then NVRTC), launch configuration, and the reduction launch.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use cudarc::driver::sys::{CUdevice_attribute, CUresult};
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaView, LaunchConfig, PushKernelArg};
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaView, DevicePtr, LaunchConfig, PushKernelArg};
 
-use crate::compile::{self, BLOCK, Origin, UNROLL};
+use crate::compile::{self, BLOCK, Origin};
 use crate::error::{Error, Result};
 use crate::loader;
 use crate::op::OpMeta;
@@ -52,6 +54,9 @@ pub struct Gpu {
     kernels: Mutex<HashMap<(usize, &'static str), Kernel>>,
     scratch: Mutex<Scratch>,
     reports: Mutex<Vec<(String, LoadReport)>>,
+    profiling: AtomicBool,
+    last_kernel_ms: Mutex<Option<f32>>,
+    poison: bool,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -112,6 +117,9 @@ impl Gpu {
             kernels: Mutex::new(HashMap::new()),
             scratch: Mutex::new(scratch),
             reports: Mutex::new(Vec::new()),
+            profiling: AtomicBool::new(false),
+            last_kernel_ms: Mutex::new(None),
+            poison: std::env::var_os("WARP_POISON").is_some_and(|v| v != "0"),
         })
     }
 
@@ -135,8 +143,50 @@ impl Gpu {
         self.reports.lock().map(|r| r.clone()).unwrap_or_default()
     }
 
-    pub(crate) fn stream(&self) -> &Arc<CudaStream> {
-        &self.stream
+    /// Turns event timing of each kernel on or off.
+    pub fn set_profiling(&self, on: bool) {
+        self.profiling.store(on, Ordering::Relaxed);
+    }
+
+    /// GPU time of the last timed kernel, in milliseconds.
+    pub fn last_kernel_ms(&self) -> Option<f32> {
+        *self.last_kernel_ms.lock().expect("timing poisoned")
+    }
+
+    fn timer(&self) -> Result<Option<(CudaEvent, CudaEvent)>> {
+        if !self.profiling.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let ev = || self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(drv("creating an event"));
+        Ok(Some((ev()?, ev()?)))
+    }
+
+    fn record_time(&self, timer: Option<(CudaEvent, CudaEvent)>) -> Result<()> {
+        if let Some((start, end)) = timer {
+            let ms = start.elapsed_ms(&end).map_err(drv("reading event times"))?;
+            *self.last_kernel_ms.lock().expect("timing poisoned") = Some(ms);
+        }
+        Ok(())
+    }
+
+    /// A copy of `src` in new device memory.
+    pub(crate) fn duplicate<T: Element>(&self, src: &CudaView<'_, T>) -> Result<CudaSlice<T>> {
+        let bytes = src.len() * std::mem::size_of::<T>();
+        // SAFETY: every element is written by the copy below before anything reads it.
+        let mut dst = unsafe { self.stream.alloc::<T>(src.len()) }.map_err(alloc_err(bytes))?;
+        if src.len() > 0 {
+            let timer = self.timer()?;
+            if let Some((s, _)) = &timer {
+                s.record(&self.stream).map_err(drv("recording an event"))?;
+            }
+            self.stream.memcpy_dtod(src, &mut dst).map_err(drv("copying on the device"))?;
+            if let Some((_, e)) = &timer {
+                e.record(&self.stream).map_err(drv("recording an event"))?;
+            }
+            self.synchronize()?;
+            self.record_time(timer)?;
+        }
+        Ok(dst)
     }
 
     /// Waits for all queued work.
@@ -219,9 +269,18 @@ impl Gpu {
         let n = input.len();
         let n64 = n as u64;
         let grid = self.grid(&k, n, std::mem::size_of::<E>());
-        let _ = UNROLL;
         // SAFETY: the kernel writes all `C_SIZE` bytes of `out` before they are read back.
         let mut out = unsafe { self.stream.alloc::<u8>(V::C_SIZE.max(1)) }.map_err(alloc_err(V::C_SIZE))?;
+        if self.poison {
+            let (ptr, _record) = out.device_ptr(&self.stream);
+            // SAFETY: `ptr` points to the `C_SIZE` bytes just allocated on this stream.
+            unsafe { cudarc::driver::result::memset_d8_async(ptr, 0xA5, V::C_SIZE, self.stream.cu_stream()) }
+                .map_err(drv("poisoning an output"))?;
+        }
+        let timer = self.timer()?;
+        if let Some((s, _)) = &timer {
+            s.record(&self.stream).map_err(drv("recording an event"))?;
+        }
         {
             let mut scratch = self.scratch.lock().expect("scratch poisoned");
             let Scratch { partials, ticket } = &mut *scratch;
@@ -237,8 +296,12 @@ impl Gpu {
             // kernels-gen; `grid` <= MAX_GRID; all buffers live until the stream has run it.
             unsafe { b.launch(cfg) }.map_err(drv("launching a reduction"))?;
         }
+        if let Some((_, e)) = &timer {
+            e.record(&self.stream).map_err(drv("recording an event"))?;
+        }
         let bytes = self.stream.clone_dtoh(&out).map_err(drv("reading a reduction result"))?;
         self.synchronize()?;
+        self.record_time(timer)?;
         Ok(V::read_c(&bytes))
     }
 }

@@ -165,6 +165,7 @@ fn site_packages() -> Vec<PathBuf> {
 /// `companions` are prefixes of libraries to preload from the same folder (NVRTC's builtins).
 fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_first: bool) -> Found {
     let mut searched = Vec::new();
+    let mut skipped = 0usize;
     let by_name = |searched: &mut Vec<String>| -> Option<Loaded> {
         for n in names {
             searched.push(format!("{n} (system search path)"));
@@ -204,9 +205,14 @@ fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_first: 
                 });
             }
         }
-        if !d.as_os_str().is_empty() {
+        if d.is_dir() {
             searched.push(format!("{}/", d.display()));
+        } else {
+            skipped += 1;
         }
+    }
+    if skipped > 0 {
+        searched.push(format!("{skipped} standard locations that do not exist on this machine"));
     }
     searched.dedup();
     if !by_name_first {

@@ -1,0 +1,101 @@
+//! The main example: reductions written as Rust functions, run on the GPU when there is one
+//! (checked against the CPU), otherwise shown as CUDA, compiled with NVRTC when it is found,
+//! and run on the CPU backend.
+//!
+//!     cargo run --release --example 01_reduce
+
+use warp_runtime::prelude::*;
+
+/// Sum of floats.
+#[reduce(identity = 0.0)]
+fn sum(a: f32, b: f32) -> f32 {
+    a + b
+}
+
+/// Sum of integers (wrapping, as in a Rust release build).
+#[reduce(identity = 0)]
+fn sum_i32(a: i32, b: i32) -> i32 {
+    a.wrapping_add(b)
+}
+
+/// Maximum, ignoring NaN like `f32::max`.
+#[reduce(identity = f32::NEG_INFINITY)]
+fn max(a: f32, b: f32) -> f32 {
+    a.max(b)
+}
+
+/// Index of the largest value; ties go to the smallest index.
+#[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
+fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+}
+
+fn main() -> warp_runtime::Result<()> {
+    let dev = Device::auto()?;
+    let n = 10_000_000usize;
+    // Deterministic pseudo-random data (a small xorshift; no zeros).
+    let mut s = 0x9e3779b97f4a7c15u64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let xs: Vec<f32> = (0..n).map(|_| (next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0).collect();
+    let ys: Vec<i32> = (0..n).map(|_| (next() % 2001) as i32 - 1000).collect();
+
+    let d_xs = dev.upload(&xs)?;
+    let d_ys = dev.upload(&ys)?;
+    let total = dev.reduce(sum, &d_xs)?;
+    let total_i = dev.reduce(sum_i32, &d_ys)?;
+    let biggest = dev.reduce(max, &d_xs)?;
+    let (best, at) = dev.reduce(argmax, &d_xs.indexed())?;
+    println!("on {}: n = {n}", dev.describe());
+    println!("  sum      = {total}");
+    println!("  sum_i32  = {total_i}");
+    println!("  max      = {biggest}");
+    println!("  argmax   = {best} at index {at}");
+
+    // The same functions on the CPU backend: the reference.
+    let cpu = Device::cpu();
+    let c_total = cpu.reduce(sum, &cpu.upload(&xs)?)?;
+    let c_total_i = cpu.reduce(sum_i32, &cpu.upload(&ys)?)?;
+    let c_max = cpu.reduce(max, &cpu.upload(&xs)?)?;
+    let c_arg = cpu.reduce(argmax, &cpu.upload(&xs)?.indexed())?;
+    let abs_sum: f64 = xs.iter().map(|x| x.abs() as f64).sum();
+    let sum_ok = ((total - c_total) as f64).abs() <= 1e-5 * abs_sum;
+    let exact_ok = total_i == c_total_i && biggest == c_max && (best, at) == c_arg;
+    println!(
+        "  check against the CPU backend: {}",
+        if sum_ok && exact_ok { "ok" } else { "MISMATCH" }
+    );
+    if !(sum_ok && exact_ok) {
+        eprintln!("cpu: sum {c_total} sum_i32 {c_total_i} max {c_max} argmax {c_arg:?}");
+        std::process::exit(1);
+    }
+
+    if !dev.is_gpu() {
+        // No GPU: show what would run there, and compile it if NVRTC is installed.
+        println!(
+            "\n--- CUDA generated for `argmax` ({} lines in all; the part made from the Rust function) ---",
+            argmax.cuda_source().lines().count()
+        );
+        for line in argmax
+            .cuda_source()
+            .lines()
+            .skip_while(|l| !l.contains("the user's function"))
+            .take_while(|l| !l.contains("reduction patterns"))
+        {
+            println!("{line}");
+        }
+        match warp_runtime::compile::ptx(&<argmax as ReduceOp>::META, 90) {
+            Ok(ptx) => println!(
+                "\nNVRTC compiled it for sm_90: {} lines of PTX, {} warp shuffles",
+                ptx.lines().count(),
+                ptx.matches("shfl.sync").count()
+            ),
+            Err(e) => println!("\n(NVRTC not available, so the CUDA was not compiled: {e})"),
+        }
+    }
+    Ok(())
+}
