@@ -10,6 +10,11 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
         [cmd, file] if cmd == "emit" => emit(file),
+        [] => {
+            // No arguments: say what the tool does (not an error).
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
         [flag] if flag == "-h" || flag == "--help" => {
             println!("{USAGE}");
             ExitCode::SUCCESS
