@@ -652,8 +652,8 @@ impl<'d> Checker<'d> {
             None => {
                 if value_needed {
                     let span = match block.stmts.last() {
-                        Some(syn::Stmt::Expr(syn::Expr::Return(r), _)) => {
-                            self.err(r.span(), "`return` is not supported; make the value the last expression of the body, without `return` and `;`");
+                        // Already reported where the statement was checked.
+                        Some(syn::Stmt::Expr(syn::Expr::Return(_), _)) => {
                             return Block {
                                 stmts,
                                 value: Box::new(error_expr(0)),
@@ -1633,7 +1633,7 @@ fn unsupported_expr(e: &syn::Expr) -> (Span, String) {
         E::Repeat(x) => (x.bracket_token.span.join(), "arrays are", "use a tuple"),
         E::Range(x) => (x.span(), "ranges are", "ranges appear only in `match` patterns"),
         E::Struct(x) => (x.path.span(), "structs are", "structs are not part of the DSL yet; use a tuple"),
-        E::Return(x) => (x.return_token.span, "`return` is", "make the value the last expression of the body"),
+        E::Return(x) => (x.return_token.span, "`return` is", "make the value the last expression of the body, without `return` and `;`"),
         E::Break(x) => (x.break_token.span, "`break` is", "the DSL has no loops"),
         E::Continue(x) => (x.continue_token.span, "`continue` is", "the DSL has no loops"),
         E::Try(x) => (x.question_token.span, "the `?` operator is", "the DSL has no `Result` or `Option`"),

@@ -1,0 +1,74 @@
+//! Snapshots of the CUDA generated for representative reductions, one file each under
+//! `tests/snapshots/`: a diff there shows every change to the code generator.
+//! Update with `INSTA_UPDATE=always cargo test -p warp-tests --test snapshots` and review.
+
+use warp_runtime::prelude::*;
+
+/// Float sum: shuffles, vector loads, the grid combine.
+#[reduce(identity = 0.0)]
+fn sum_f32(a: f32, b: f32) -> f32 {
+    a + b
+}
+
+/// Integer sum: redux.sync on sm_80+.
+#[reduce(identity = 0)]
+fn sum_i32(a: i32, b: i32) -> i32 {
+    a.wrapping_add(b)
+}
+
+/// Float max (NaN-ignoring fmaxf).
+#[reduce(identity = f32::NEG_INFINITY)]
+fn max_f32(a: f32, b: f32) -> f32 {
+    a.max(b)
+}
+
+/// Argmax over (value, index): a tuple struct, field-wise shuffles, a select.
+#[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
+fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+}
+
+/// Argmin over f64 with a 64-bit index: 64-bit values shuffle as two 32-bit pieces.
+#[reduce(identity = (f64::INFINITY, u64::MAX))]
+fn argmin_f64(a: (f64, u64), b: (f64, u64)) -> (f64, u64) {
+    if b.0 < a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+}
+
+/// A u8 min written as a select: recognised as redux min.
+#[reduce(identity = u8::MAX)]
+fn min_u8(a: u8, b: u8) -> u8 {
+    if a < b { a } else { b }
+}
+
+/// The body language: let mut, compound assignment, match, casts, methods, wrapping integers.
+#[reduce(identity = 0)]
+fn mix_u16(a: u16, b: u16) -> u16 {
+    let mut x = a ^ b.rotate_left(3);
+    if x > 1000 {
+        x = x.wrapping_mul(3);
+    }
+    let y = match b % 4 {
+        0 => 1u16,
+        1 | 2 => (b as f32 * 0.5).sqrt() as u16,
+        _ => x.count_ones() as u16,
+    };
+    x.wrapping_add(y)
+}
+
+/// Bool or.
+#[reduce(identity = false)]
+fn any(a: bool, b: bool) -> bool {
+    a || b
+}
+
+#[test]
+fn generated_cuda() {
+    insta::assert_snapshot!("sum_f32", sum_f32.cuda_source());
+    insta::assert_snapshot!("sum_i32", sum_i32.cuda_source());
+    insta::assert_snapshot!("max_f32", max_f32.cuda_source());
+    insta::assert_snapshot!("argmax", argmax.cuda_source());
+    insta::assert_snapshot!("argmin_f64", argmin_f64.cuda_source());
+    insta::assert_snapshot!("min_u8", min_u8.cuda_source());
+    insta::assert_snapshot!("mix_u16", mix_u16.cuda_source());
+    insta::assert_snapshot!("any", any.cuda_source());
+}

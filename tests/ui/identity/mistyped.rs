@@ -1,0 +1,8 @@
+use warp_runtime::prelude::*;
+
+#[reduce(identity = 0.0)]
+fn sum(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use warp_runtime::prelude::*;
+
+#[reduce(identity = 0.0)]
+fn sum(a: f32, b: f32) -> f32 {
+    let n: i32 = 2;
+    a + b * n
+}
+
+fn main() {}
