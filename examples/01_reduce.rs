@@ -27,7 +27,11 @@ fn max(a: f32, b: f32) -> f32 {
 /// Index of the largest value; ties go to the smallest index.
 #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
 fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
 }
 
 fn main() -> warp_runtime::Result<()> {
@@ -41,7 +45,9 @@ fn main() -> warp_runtime::Result<()> {
         s ^= s << 17;
         s
     };
-    let xs: Vec<f32> = (0..n).map(|_| (next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0).collect();
+    let xs: Vec<f32> = (0..n)
+        .map(|_| (next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0)
+        .collect();
     let ys: Vec<i32> = (0..n).map(|_| (next() % 2001) as i32 - 1000).collect();
 
     let d_xs = dev.upload(&xs)?;

@@ -86,11 +86,7 @@ pub fn check_function(
 }
 
 /// Checks a standalone expression of type `ty` (a reduction's identity).
-pub fn check_const_expr(
-    expr: &syn::Expr,
-    ty: &Ty,
-    diags: &mut Diagnostics,
-) -> Option<Expr<Ty>> {
+pub fn check_const_expr(expr: &syn::Expr, ty: &Ty, diags: &mut Diagnostics) -> Option<Expr<Ty>> {
     let errors_before = diags.len();
     let mut cx = Checker::new(diags);
     cx.scopes.push(HashMap::new());
@@ -454,7 +450,9 @@ impl<'d> Checker<'d> {
                             if value < lo || value > hi {
                                 self.diags.error(
                                     span,
-                                    format!("literal out of range for `{s}` (its range is {lo}..={hi})"),
+                                    format!(
+                                        "literal out of range for `{s}` (its range is {lo}..={hi})"
+                                    ),
                                 );
                             }
                         }
@@ -526,7 +524,12 @@ impl<'d> Checker<'d> {
     }
 
     /// Binds a parameter pattern; tuple patterns become a parameter plus `let`s of its fields.
-    fn bind_pattern_param(&mut self, pat: &syn::Pat, ty: ITy, prologue: &mut Vec<Stmt<ITy>>) -> VarId {
+    fn bind_pattern_param(
+        &mut self,
+        pat: &syn::Pat,
+        ty: ITy,
+        prologue: &mut Vec<Stmt<ITy>>,
+    ) -> VarId {
         match pat {
             syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                 self.declare(&pi.ident.to_string(), ty, pi.mutability.is_some())
@@ -559,7 +562,11 @@ impl<'d> Checker<'d> {
                     self.err(at.span(), "`@` patterns are not supported");
                     return;
                 }
-                let var = self.declare(&pi.ident.to_string(), value.ty.clone(), pi.mutability.is_some());
+                let var = self.declare(
+                    &pi.ident.to_string(),
+                    value.ty.clone(),
+                    pi.mutability.is_some(),
+                );
                 out.push(Stmt::Let {
                     var,
                     init: value,
@@ -632,7 +639,12 @@ impl<'d> Checker<'d> {
     // ----- blocks and statements -----
 
     /// Checks a block whose value is used (`value_needed`) or a statement block.
-    fn check_block(&mut self, block: &syn::Block, expected: Option<&ITy>, value_needed: bool) -> Block<ITy> {
+    fn check_block(
+        &mut self,
+        block: &syn::Block,
+        expected: Option<&ITy>,
+        value_needed: bool,
+    ) -> Block<ITy> {
         self.scopes.push(HashMap::new());
         let mut stmts = Vec::new();
         let n = block.stmts.len();
@@ -691,7 +703,9 @@ impl<'d> Checker<'d> {
                     return;
                 }
                 let hint = match &local.pat {
-                    syn::Pat::Type(pt) => crate::parse::parse_type(&pt.ty).ok().map(|t| ITy::from_ty(&t)),
+                    syn::Pat::Type(pt) => crate::parse::parse_type(&pt.ty)
+                        .ok()
+                        .map(|t| ITy::from_ty(&t)),
                     _ => None,
                 };
                 let value = self.check_expr(&init.expr, hint.as_ref());
@@ -819,7 +833,10 @@ impl<'d> Checker<'d> {
                         None
                     }
                     None => {
-                        self.err(ident.span(), format!("cannot find value `{name}` in this scope"));
+                        self.err(
+                            ident.span(),
+                            format!("cannot find value `{name}` in this scope"),
+                        );
                         None
                     }
                 };
@@ -836,7 +853,10 @@ impl<'d> Checker<'d> {
 
     fn check_cond(&mut self, e: &syn::Expr) -> Expr<ITy> {
         if let syn::Expr::Let(l) = e {
-            self.err(l.let_token.span, "`if let` is not supported; compare values with `==` or use `match` on integers");
+            self.err(
+                l.let_token.span,
+                "`if let` is not supported; compare values with `==` or use `match` on integers",
+            );
             return error_expr(line_of(e.span()));
         }
         let c = self.check_expr(e, Some(&ITy::S(Scalar::Bool)));
@@ -862,12 +882,18 @@ impl<'d> Checker<'d> {
                                 self.err(t.span, format!("cannot apply unary operator `-` to type `{s}`; unsigned values have no negation (use `wrapping_neg`)"));
                             }
                             ITy::S(s) if !s.is_numeric() => {
-                                self.err(t.span, format!("cannot apply unary operator `-` to type `{s}`"));
+                                self.err(
+                                    t.span,
+                                    format!("cannot apply unary operator `-` to type `{s}`"),
+                                );
                             }
                             ITy::Tuple(_) => {
                                 self.err(t.span, "cannot apply unary operator `-` to a tuple");
                             }
-                            ITy::Var(_) => self.deferred.push(Deferred::Neg { ty: ty.clone(), span: t.span }),
+                            ITy::Var(_) => self.deferred.push(Deferred::Neg {
+                                ty: ty.clone(),
+                                span: t.span,
+                            }),
                             _ => {}
                         }
                         if let ExprKind::Lit(Lit::Int(v)) = inner.kind {
@@ -886,13 +912,19 @@ impl<'d> Checker<'d> {
                             ITy::Error => false,
                         };
                         if bad {
-                            let msg = format!("cannot apply unary operator `!` to type `{}`", ShowTy(self, &ty));
+                            let msg = format!(
+                                "cannot apply unary operator `!` to type `{}`",
+                                ShowTy(self, &ty)
+                            );
                             self.err(t.span, msg);
                         }
                         mk(ExprKind::Unary(UnOp::Not, Box::new(inner)), ty)
                     }
                     syn::UnOp::Deref(t) => {
-                        let ty = self.err(t.span, "dereferences are not supported; the DSL has no references");
+                        let ty = self.err(
+                            t.span,
+                            "dereferences are not supported; the DSL has no references",
+                        );
                         mk(ExprKind::Lit(Lit::Bool(false)), ty)
                     }
                     _ => {
@@ -929,7 +961,10 @@ impl<'d> Checker<'d> {
                 let target = match crate::parse::parse_type(&c.ty) {
                     Ok(Ty::Scalar(s)) => Some(s),
                     Ok(Ty::Tuple(_)) => {
-                        self.err(c.ty.span(), "casts to tuples are not supported; cast each element");
+                        self.err(
+                            c.ty.span(),
+                            "casts to tuples are not supported; cast each element",
+                        );
                         None
                     }
                     Err(err) => {
@@ -943,7 +978,10 @@ impl<'d> Checker<'d> {
                     return error_expr(line);
                 };
                 if target == Scalar::Bool {
-                    self.err(c.ty.span(), "cannot cast to `bool`; compare instead (`x != 0`)");
+                    self.err(
+                        c.ty.span(),
+                        "cannot cast to `bool`; compare instead (`x != 0`)",
+                    );
                     return error_expr(line);
                 }
                 match self.shallow(&inner.ty) {
@@ -971,23 +1009,37 @@ impl<'d> Checker<'d> {
             }
             syn::Expr::Tuple(t) => {
                 if t.elems.is_empty() {
-                    let ty = self.err(t.span(), "the unit value `()` is not supported; every expression needs a value");
+                    let ty = self.err(
+                        t.span(),
+                        "the unit value `()` is not supported; every expression needs a value",
+                    );
                     return mk(ExprKind::Lit(Lit::Bool(false)), ty);
                 }
                 let hints: Vec<Option<ITy>> = match expected.map(|t| self.shallow(t)) {
-                    Some(ITy::Tuple(items)) if items.len() == t.elems.len() => items.into_iter().map(Some).collect(),
+                    Some(ITy::Tuple(items)) if items.len() == t.elems.len() => {
+                        items.into_iter().map(Some).collect()
+                    }
                     _ => vec![None; t.elems.len()],
                 };
                 let mut items = Vec::new();
                 for (el, hint) in t.elems.iter().zip(hints) {
                     let x = self.check_expr(el, hint.as_ref());
                     if matches!(self.shallow(&x.ty), ITy::Tuple(_)) {
-                        self.err(el.span(), "nested tuples are not supported; flatten the tuple");
+                        self.err(
+                            el.span(),
+                            "nested tuples are not supported; flatten the tuple",
+                        );
                     }
                     items.push(x);
                 }
                 if items.len() > crate::types::MAX_TUPLE {
-                    self.err(t.span(), format!("tuples of more than {} elements are not supported", crate::types::MAX_TUPLE));
+                    self.err(
+                        t.span(),
+                        format!(
+                            "tuples of more than {} elements are not supported",
+                            crate::types::MAX_TUPLE
+                        ),
+                    );
                 }
                 let ty = ITy::Tuple(items.iter().map(|x| x.ty.clone()).collect());
                 mk(ExprKind::Tuple(items), ty)
@@ -1003,12 +1055,21 @@ impl<'d> Checker<'d> {
                                 mk(ExprKind::Field(Box::new(base), i), ty)
                             }
                             ITy::Tuple(items) => {
-                                let ty = self.err(idx.span, format!("no field `{i}`: the tuple has {} elements", items.len()));
+                                let ty = self.err(
+                                    idx.span,
+                                    format!(
+                                        "no field `{i}`: the tuple has {} elements",
+                                        items.len()
+                                    ),
+                                );
                                 mk(ExprKind::Lit(Lit::Bool(false)), ty)
                             }
                             ITy::Error => error_expr(line),
                             other => {
-                                let msg = format!("`.{i}` needs a tuple, found `{}`", ShowTy(self, &other));
+                                let msg = format!(
+                                    "`.{i}` needs a tuple, found `{}`",
+                                    ShowTy(self, &other)
+                                );
                                 let ty = self.err(idx.span, msg);
                                 mk(ExprKind::Lit(Lit::Bool(false)), ty)
                             }
@@ -1021,7 +1082,10 @@ impl<'d> Checker<'d> {
                 }
             }
             syn::Expr::Assign(a) => {
-                self.err(a.eq_token.span, "assignment is a statement here; write it on its own line, ending with `;`");
+                self.err(
+                    a.eq_token.span,
+                    "assignment is a statement here; write it on its own line, ending with `;`",
+                );
                 error_expr(line)
             }
             other => {
@@ -1034,7 +1098,12 @@ impl<'d> Checker<'d> {
 
     /// Records a sign change of an integer literal checked as `old` (the range check then sees `new`).
     fn retarget_int_lit(&mut self, old: i128, new: i128) {
-        if let Some(Deferred::IntLit { value, .. }) = self.deferred.iter_mut().rev().find(|d| matches!(d, Deferred::IntLit { value, .. } if *value == old)) {
+        if let Some(Deferred::IntLit { value, .. }) = self
+            .deferred
+            .iter_mut()
+            .rev()
+            .find(|d| matches!(d, Deferred::IntLit { value, .. } if *value == old))
+        {
             *value = new;
         }
     }
@@ -1064,7 +1133,11 @@ impl<'d> Checker<'d> {
                     if s.is_float() {
                         // `1f32` is a float literal.
                         let v: f64 = i.base10_digits().parse().unwrap_or(0.0);
-                        let v = if *s == Scalar::F32 { v as f32 as f64 } else { v };
+                        let v = if *s == Scalar::F32 {
+                            v as f32 as f64
+                        } else {
+                            v
+                        };
                         return mk(ExprKind::Lit(Lit::Float(v)), ty);
                     }
                 }
@@ -1110,13 +1183,19 @@ impl<'d> Checker<'d> {
                     }
                 }
             }
-            syn::Lit::Byte(b) => mk(ExprKind::Lit(Lit::Int(b.value() as i128)), ITy::S(Scalar::U8)),
+            syn::Lit::Byte(b) => mk(
+                ExprKind::Lit(Lit::Int(b.value() as i128)),
+                ITy::S(Scalar::U8),
+            ),
             syn::Lit::Str(_) | syn::Lit::ByteStr(_) | syn::Lit::CStr(_) => {
                 let ty = self.err(lit.span(), "strings are not supported on the GPU; the DSL computes with numbers, bools and tuples");
                 mk(ExprKind::Lit(Lit::Bool(false)), ty)
             }
             syn::Lit::Char(_) => {
-                let ty = self.err(lit.span(), "`char` is not supported; use a `u32` or `u8` code");
+                let ty = self.err(
+                    lit.span(),
+                    "`char` is not supported; use a `u32` or `u8` code",
+                );
                 mk(ExprKind::Lit(Lit::Bool(false)), ty)
             }
             _ => {
@@ -1132,7 +1211,12 @@ impl<'d> Checker<'d> {
             let ty = self.err(p.span(), "qualified paths are not supported");
             return mk(ExprKind::Lit(Lit::Bool(false)), ty);
         }
-        let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let segs: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
         if segs.len() == 1 {
             let name = &segs[0];
             return match self.lookup(name) {
@@ -1149,8 +1233,12 @@ impl<'d> Checker<'d> {
         let strs: Vec<&str> = segs.iter().map(String::as_str).collect();
         let found = match strs.as_slice() {
             [t, name] => Scalar::from_rust(t).and_then(|s| named_constant(s, name, false)),
-            ["std" | "core", t, "consts", name] => Scalar::from_rust(t).and_then(|s| named_constant(s, name, true)),
-            ["std" | "core", t, name] => Scalar::from_rust(t).and_then(|s| named_constant(s, name, false)),
+            ["std" | "core", t, "consts", name] => {
+                Scalar::from_rust(t).and_then(|s| named_constant(s, name, true))
+            }
+            ["std" | "core", t, name] => {
+                Scalar::from_rust(t).and_then(|s| named_constant(s, name, false))
+            }
             _ => None,
         };
         match found {
@@ -1165,7 +1253,15 @@ impl<'d> Checker<'d> {
         }
     }
 
-    fn binary(&mut self, op: BinOp, lhs: Expr<ITy>, rhs: Expr<ITy>, op_span: Span, rhs_span: Span, line: u32) -> Expr<ITy> {
+    fn binary(
+        &mut self,
+        op: BinOp,
+        lhs: Expr<ITy>,
+        rhs: Expr<ITy>,
+        op_span: Span,
+        rhs_span: Span,
+        line: u32,
+    ) -> Expr<ITy> {
         let lt = lhs.ty.clone();
         let rt = rhs.ty.clone();
         let result_ty = match op {
@@ -1182,13 +1278,22 @@ impl<'d> Checker<'d> {
             _ if op.is_comparison() => {
                 self.unify(&lt, &rt, rhs_span);
                 if matches!(self.shallow(&lt), ITy::Tuple(_)) {
-                    self.err(op_span, "comparing tuples is not supported; compare their elements");
+                    self.err(
+                        op_span,
+                        "comparing tuples is not supported; compare their elements",
+                    );
                 }
                 ITy::S(Scalar::Bool)
             }
             BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
                 self.unify(&lt, &rt, rhs_span);
-                self.require(&lt, op_span, op, |s| s.is_int() || s == Scalar::Bool, Some(VarKind::Int));
+                self.require(
+                    &lt,
+                    op_span,
+                    op,
+                    |s| s.is_int() || s == Scalar::Bool,
+                    Some(VarKind::Int),
+                );
                 lt
             }
             _ => {
@@ -1206,7 +1311,14 @@ impl<'d> Checker<'d> {
 
     /// Reports when `t` cannot take operator `op`: `ok` judges known scalars, `var_ok` the kind of
     /// literal variable that is allowed (`None`: both).
-    fn require(&mut self, t: &ITy, span: Span, op: BinOp, ok: impl Fn(Scalar) -> bool, var_ok: Option<VarKind>) {
+    fn require(
+        &mut self,
+        t: &ITy,
+        span: Span,
+        op: BinOp,
+        ok: impl Fn(Scalar) -> bool,
+        var_ok: Option<VarKind>,
+    ) {
         let bad = match self.shallow(t) {
             ITy::S(s) => !ok(s),
             ITy::Var(v) => var_ok.is_some_and(|k| k != self.tvars[v as usize].kind),
@@ -1214,7 +1326,11 @@ impl<'d> Checker<'d> {
             ITy::Error => false,
         };
         if bad {
-            let msg = format!("no implementation for `{}` {} ...", ShowTy(self, t), op.rust());
+            let msg = format!(
+                "no implementation for `{}` {} ...",
+                ShowTy(self, t),
+                op.rust()
+            );
             self.err(span, msg);
         }
     }
@@ -1228,7 +1344,14 @@ impl<'d> Checker<'d> {
         self.builtin_call(&m.method.to_string(), m.method.span(), recv, &args, line)
     }
 
-    fn builtin_call(&mut self, name: &str, name_span: Span, recv: Expr<ITy>, args: &[&syn::Expr], line: u32) -> Expr<ITy> {
+    fn builtin_call(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        recv: Expr<ITy>,
+        args: &[&syn::Expr],
+        line: u32,
+    ) -> Expr<ITy> {
         let recv_ty = self.shallow(&recv.ty);
         let s = match recv_ty {
             ITy::S(s) => s,
@@ -1247,11 +1370,23 @@ impl<'d> Checker<'d> {
             }
         };
         let Some((builtin, arg_tys, ret)) = builtin_method(name, s) else {
-            self.err(name_span, format!("method `{name}` is not supported on `{s}`; the DSL knows: {SUPPORTED_METHODS}"));
+            self.err(
+                name_span,
+                format!(
+                    "method `{name}` is not supported on `{s}`; the DSL knows: {SUPPORTED_METHODS}"
+                ),
+            );
             return error_expr(line);
         };
         if args.len() != arg_tys.len() {
-            self.err(name_span, format!("`{name}` takes {} argument(s), found {}", arg_tys.len(), args.len()));
+            self.err(
+                name_span,
+                format!(
+                    "`{name}` takes {} argument(s), found {}",
+                    arg_tys.len(),
+                    args.len()
+                ),
+            );
             return error_expr(line);
         }
         let mut all = vec![recv];
@@ -1269,7 +1404,11 @@ impl<'d> Checker<'d> {
             RetTy::Same => ITy::S(s),
             RetTy::Bool => ITy::S(Scalar::Bool),
             RetTy::U32 => ITy::S(Scalar::U32),
-            RetTy::Bits => ITy::S(if s == Scalar::F32 { Scalar::U32 } else { Scalar::U64 }),
+            RetTy::Bits => ITy::S(if s == Scalar::F32 {
+                Scalar::U32
+            } else {
+                Scalar::U64
+            }),
         };
         Expr {
             kind: ExprKind::Call(builtin, all),
@@ -1281,7 +1420,12 @@ impl<'d> Checker<'d> {
     fn check_call(&mut self, c: &syn::ExprCall, line: u32) -> Expr<ITy> {
         // `f32::max(a, b)` and `f32::from_bits(u)`: associated-function spelling of the built-ins.
         if let syn::Expr::Path(p) = &*c.func {
-            let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+            let segs: Vec<String> = p
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
             if let [t, name] = segs.as_slice() {
                 if let Some(s) = Scalar::from_rust(t) {
                     let args: Vec<&syn::Expr> = c.args.iter().collect();
@@ -1291,7 +1435,11 @@ impl<'d> Checker<'d> {
                             self.err(name_span, "`from_bits` takes 1 argument");
                             return error_expr(line);
                         }
-                        let want = ITy::S(if s == Scalar::F32 { Scalar::U32 } else { Scalar::U64 });
+                        let want = ITy::S(if s == Scalar::F32 {
+                            Scalar::U32
+                        } else {
+                            Scalar::U64
+                        });
                         let x = self.check_expr(args[0], Some(&want));
                         self.unify(&want, &x.ty.clone(), args[0].span());
                         return Expr {
@@ -1357,7 +1505,10 @@ impl<'d> Checker<'d> {
             ITy::Var(v) if self.tvars[v as usize].kind == VarKind::Int => {}
             ITy::Error => return error_expr(line),
             other => {
-                let msg = format!("`match` is supported on integers and `bool`, not on `{}`; use `if`/`else`", ShowTy(self, &other));
+                let msg = format!(
+                    "`match` is supported on integers and `bool`, not on `{}`; use `if`/`else`",
+                    ShowTy(self, &other)
+                );
                 self.err(m.expr.span(), msg);
                 return error_expr(line);
             }
@@ -1436,13 +1587,24 @@ impl<'d> Checker<'d> {
 
     /// The condition under which `pat` matches `scrut` (`None`: always), with any binding added to
     /// `prologue`.
-    fn pattern_cond(&mut self, pat: &syn::Pat, scrut: &Expr<ITy>, prologue: &mut Vec<Stmt<ITy>>) -> Option<Expr<ITy>> {
+    fn pattern_cond(
+        &mut self,
+        pat: &syn::Pat,
+        scrut: &Expr<ITy>,
+        prologue: &mut Vec<Stmt<ITy>>,
+    ) -> Option<Expr<ITy>> {
         let line = scrut.line;
-        let cmp = |cx: &mut Self, op: BinOp, a: Expr<ITy>, b: Expr<ITy>, span: Span| cx.binary(op, a, b, span, span, line);
+        let cmp = |cx: &mut Self, op: BinOp, a: Expr<ITy>, b: Expr<ITy>, span: Span| {
+            cx.binary(op, a, b, span, span, line)
+        };
         match pat {
             syn::Pat::Wild(_) => None,
             syn::Pat::Ident(pi) if pi.subpat.is_none() && pi.by_ref.is_none() => {
-                let var = self.declare(&pi.ident.to_string(), scrut.ty.clone(), pi.mutability.is_some());
+                let var = self.declare(
+                    &pi.ident.to_string(),
+                    scrut.ty.clone(),
+                    pi.mutability.is_some(),
+                );
                 prologue.push(Stmt::Let {
                     var,
                     init: scrut.clone(),
@@ -1473,7 +1635,9 @@ impl<'d> Checker<'d> {
                     };
                     conds.push(cmp(self, op, scrut.clone(), v, end.span()));
                 }
-                conds.into_iter().reduce(|a, b| cmp(self, BinOp::And, a, b, r.span()))
+                conds
+                    .into_iter()
+                    .reduce(|a, b| cmp(self, BinOp::And, a, b, r.span()))
             }
             syn::Pat::Or(o) => {
                 let mut acc: Option<Expr<ITy>> = None;
@@ -1489,7 +1653,10 @@ impl<'d> Checker<'d> {
                 acc
             }
             syn::Pat::Guard(g) => {
-                self.err(g.if_token.span, "match guards are not supported; use `if`/`else` inside the arm");
+                self.err(
+                    g.if_token.span,
+                    "match guards are not supported; use `if`/`else` inside the arm",
+                );
                 None
             }
             other => {
@@ -1540,12 +1707,20 @@ fn fold_literals(block: Block<Ty>, f32_readings: &HashMap<u64, f32>) -> Block<Ty
                 ExprKind::Lit(Lit::Float(direct as f64))
             }
             ExprKind::Unary(UnOp::Neg, inner) => match fix(*inner) {
-                Expr { kind: ExprKind::Lit(Lit::Int(v)), .. } => ExprKind::Lit(Lit::Int(-v)),
-                Expr { kind: ExprKind::Lit(Lit::Float(v)), .. } => ExprKind::Lit(Lit::Float(-v)),
+                Expr {
+                    kind: ExprKind::Lit(Lit::Int(v)),
+                    ..
+                } => ExprKind::Lit(Lit::Int(-v)),
+                Expr {
+                    kind: ExprKind::Lit(Lit::Float(v)),
+                    ..
+                } => ExprKind::Lit(Lit::Float(-v)),
                 other => ExprKind::Unary(UnOp::Neg, Box::new(other)),
             },
             ExprKind::Unary(op, a) => ExprKind::Unary(op, Box::new(fix(*a))),
-            ExprKind::Binary(op, a, b) => ExprKind::Binary(op, Box::new(fix(*a)), Box::new(fix(*b))),
+            ExprKind::Binary(op, a, b) => {
+                ExprKind::Binary(op, Box::new(fix(*a)), Box::new(fix(*b)))
+            }
             ExprKind::Cast(a) => ExprKind::Cast(Box::new(fix(*a))),
             ExprKind::Call(b, args) => ExprKind::Call(b, args.into_iter().map(fix).collect()),
             ExprKind::If(c, a, b) => ExprKind::If(Box::new(fix(*c)), fix_block(a), fix_block(b)),
@@ -1559,9 +1734,22 @@ fn fold_literals(block: Block<Ty>, f32_readings: &HashMap<u64, f32>) -> Block<Ty
     fn fix_stmt(s: Stmt<Ty>, r: &HashMap<u64, f32>) -> Stmt<Ty> {
         let fix = |e: Expr<Ty>| fix_expr(e, r);
         match s {
-            Stmt::Let { var, init, line } => Stmt::Let { var, init: fix(init), line },
-            Stmt::Assign { var, value, line } => Stmt::Assign { var, value: fix(value), line },
-            Stmt::If { cond, then, els, line } => Stmt::If {
+            Stmt::Let { var, init, line } => Stmt::Let {
+                var,
+                init: fix(init),
+                line,
+            },
+            Stmt::Assign { var, value, line } => Stmt::Assign {
+                var,
+                value: fix(value),
+                line,
+            },
+            Stmt::If {
+                cond,
+                then,
+                els,
+                line,
+            } => Stmt::If {
                 cond: fix(cond),
                 then: then.into_iter().map(|s| fix_stmt(s, r)).collect(),
                 els: els.into_iter().map(|s| fix_stmt(s, r)).collect(),
@@ -1570,7 +1758,11 @@ fn fold_literals(block: Block<Ty>, f32_readings: &HashMap<u64, f32>) -> Block<Ty
         }
     }
     Block {
-        stmts: block.stmts.into_iter().map(|s| fix_stmt(s, f32_readings)).collect(),
+        stmts: block
+            .stmts
+            .into_iter()
+            .map(|s| fix_stmt(s, f32_readings))
+            .collect(),
         value: Box::new(fix(*block.value)),
     }
 }
@@ -1621,31 +1813,95 @@ fn compound_op(op: &syn::BinOp) -> Option<BinOp> {
 fn unsupported_expr(e: &syn::Expr) -> (Span, String) {
     use syn::Expr as E;
     let (span, what, instead): (Span, &str, &str) = match e {
-        E::ForLoop(x) => (x.for_token.span, "`for` loops are", "the kernel calls the function once per pair of values; express the computation without a loop"),
-        E::While(x) => (x.while_token.span, "`while` loops are", "the kernel calls the function once per pair of values; express the computation without a loop"),
-        E::Loop(x) => (x.loop_token.span, "`loop` is", "the kernel calls the function once per pair of values; express the computation without a loop"),
-        E::Closure(x) => (x.inputs_begin.span, "closures are", "write the expression inline"),
-        E::Reference(x) => (x.and_token.span, "references are", "take values; scalars and tuples are `Copy`"),
+        E::ForLoop(x) => (
+            x.for_token.span,
+            "`for` loops are",
+            "the kernel calls the function once per pair of values; express the computation without a loop",
+        ),
+        E::While(x) => (
+            x.while_token.span,
+            "`while` loops are",
+            "the kernel calls the function once per pair of values; express the computation without a loop",
+        ),
+        E::Loop(x) => (
+            x.loop_token.span,
+            "`loop` is",
+            "the kernel calls the function once per pair of values; express the computation without a loop",
+        ),
+        E::Closure(x) => (
+            x.inputs_begin.span,
+            "closures are",
+            "write the expression inline",
+        ),
+        E::Reference(x) => (
+            x.and_token.span,
+            "references are",
+            "take values; scalars and tuples are `Copy`",
+        ),
         E::RawAddr(x) => (x.and_token.span, "raw pointers are", "take values"),
-        E::Macro(x) => (x.mac.path.span(), "macros are", "write the expression the macro would produce"),
-        E::Index(x) => (x.bracket_token.span.join(), "indexing is", "the DSL has no arrays; use a tuple and `.0`, `.1`"),
+        E::Macro(x) => (
+            x.mac.path.span(),
+            "macros are",
+            "write the expression the macro would produce",
+        ),
+        E::Index(x) => (
+            x.bracket_token.span.join(),
+            "indexing is",
+            "the DSL has no arrays; use a tuple and `.0`, `.1`",
+        ),
         E::Array(x) => (x.bracket_token.span.join(), "arrays are", "use a tuple"),
         E::Repeat(x) => (x.bracket_token.span.join(), "arrays are", "use a tuple"),
-        E::Range(x) => (x.span(), "ranges are", "ranges appear only in `match` patterns"),
-        E::Struct(x) => (x.path.span(), "structs are", "structs are not part of the DSL yet; use a tuple"),
-        E::Return(x) => (x.return_token.span, "`return` is", "make the value the last expression of the body, without `return` and `;`"),
+        E::Range(x) => (
+            x.span(),
+            "ranges are",
+            "ranges appear only in `match` patterns",
+        ),
+        E::Struct(x) => (
+            x.path.span(),
+            "structs are",
+            "structs are not part of the DSL yet; use a tuple",
+        ),
+        E::Return(x) => (
+            x.return_token.span,
+            "`return` is",
+            "make the value the last expression of the body, without `return` and `;`",
+        ),
         E::Break(x) => (x.break_token.span, "`break` is", "the DSL has no loops"),
-        E::Continue(x) => (x.continue_token.span, "`continue` is", "the DSL has no loops"),
-        E::Try(x) => (x.question_token.span, "the `?` operator is", "the DSL has no `Result` or `Option`"),
-        E::Async(x) => (x.async_token.span, "`async` blocks are", "GPU code is synchronous"),
+        E::Continue(x) => (
+            x.continue_token.span,
+            "`continue` is",
+            "the DSL has no loops",
+        ),
+        E::Try(x) => (
+            x.question_token.span,
+            "the `?` operator is",
+            "the DSL has no `Result` or `Option`",
+        ),
+        E::Async(x) => (
+            x.async_token.span,
+            "`async` blocks are",
+            "GPU code is synchronous",
+        ),
         E::Await(x) => (x.await_token.span, "`.await` is", "GPU code is synchronous"),
-        E::Unsafe(x) => (x.unsafe_token.span, "`unsafe` blocks are", "the DSL has nothing unsafe"),
-        E::Let(x) => (x.let_token.span, "`let` expressions are", "use `let` statements"),
+        E::Unsafe(x) => (
+            x.unsafe_token.span,
+            "`unsafe` blocks are",
+            "the DSL has nothing unsafe",
+        ),
+        E::Let(x) => (
+            x.let_token.span,
+            "`let` expressions are",
+            "use `let` statements",
+        ),
         E::Const(x) => (x.const_token.span, "`const` blocks are", "write the value"),
         E::Yield(x) => (x.yield_token.span, "`yield` is", "remove it"),
         E::TryBlock(x) => (x.try_token.span, "`try` blocks are", "remove it"),
         E::Infer(x) => (x.underscore_token.span, "`_` is", "write a value"),
-        other => (other.span(), "this expression is", "see the DSL reference for the supported forms"),
+        other => (
+            other.span(),
+            "this expression is",
+            "see the DSL reference for the supported forms",
+        ),
     };
     (span, format!("{what} not supported by warp-dsl: {instead}"))
 }

@@ -41,7 +41,10 @@ impl Diagnostics {
 
     /// Every error as a `compile_error!` invocation, spanned where it was found.
     pub fn to_compile_errors(&self) -> TokenStream {
-        self.errors.iter().map(syn::Error::to_compile_error).collect()
+        self.errors
+            .iter()
+            .map(syn::Error::to_compile_error)
+            .collect()
     }
 
     /// The messages with their line and column (for command-line tools).

@@ -57,7 +57,10 @@ pub fn reduce_kernels(f: &Function, identity: &Expr) -> ReduceKernels {
         file: f.file.clone(),
         line: identity.line,
     };
-    src.push_str(&lower_function(&identity_fn, &format!("wd_identity_{name}")));
+    src.push_str(&lower_function(
+        &identity_fn,
+        &format!("wd_identity_{name}"),
+    ));
     src.push('\n');
     src.push_str(REDUCE_TEMPLATE);
     let _ = write!(
@@ -149,7 +152,9 @@ pub fn collect_tuples(f: &Function, extra: &Expr) -> Vec<Vec<Scalar>> {
                 walk_expr(a, add);
                 walk_expr(b, add);
             }
-            ExprKind::Call(_, xs) | ExprKind::Tuple(xs) => xs.iter().for_each(|x| walk_expr(x, add)),
+            ExprKind::Call(_, xs) | ExprKind::Tuple(xs) => {
+                xs.iter().for_each(|x| walk_expr(x, add))
+            }
             ExprKind::If(c, a, b) => {
                 walk_expr(c, add);
                 walk_block(a, add);
@@ -162,7 +167,9 @@ pub fn collect_tuples(f: &Function, extra: &Expr) -> Vec<Vec<Scalar>> {
         match s {
             Stmt::Let { init, .. } => walk_expr(init, add),
             Stmt::Assign { value, .. } => walk_expr(value, add),
-            Stmt::If { cond, then, els, .. } => {
+            Stmt::If {
+                cond, then, els, ..
+            } => {
                 walk_expr(cond, add);
                 then.iter().chain(els).for_each(|s| walk_stmt(s, add));
             }
@@ -187,22 +194,44 @@ pub fn type_support(tuples: &[Vec<Scalar>]) -> String {
     for items in tuples {
         let ty = Ty::Tuple(items.clone());
         let c = ty.c_name();
-        let fields: Vec<String> = items.iter().enumerate().map(|(i, t)| format!("{} f{i};", t.c_name())).collect();
+        let fields: Vec<String> = items
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("{} f{i};", t.c_name()))
+            .collect();
         let _ = writeln!(s, "struct {c} {{ {} }};", fields.join(" "));
-        let params: Vec<String> = items.iter().enumerate().map(|(i, t)| format!("{} f{i}", t.c_name())).collect();
-        let sets: String = (0..items.len()).map(|i| format!(" t.f{i} = f{i};")).collect();
+        let params: Vec<String> = items
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("{} f{i}", t.c_name()))
+            .collect();
+        let sets: String = (0..items.len())
+            .map(|i| format!(" t.f{i} = f{i};"))
+            .collect();
         let _ = writeln!(
             s,
             "WD_DEV {c} wd_make_{}({}) {{ {c} t;{sets} return t; }}",
             c.trim_start_matches("wd_"),
             params.join(", ")
         );
-        for (fam, arg) in [("wd_shfl_down", "unsigned"), ("wd_shfl_up", "unsigned"), ("wd_shfl_xor", "int"), ("wd_shfl_idx", "int")] {
-            let moves: String = (0..items.len()).map(|i| format!(" v.f{i} = {fam}(v.f{i}, x);")).collect();
+        for (fam, arg) in [
+            ("wd_shfl_down", "unsigned"),
+            ("wd_shfl_up", "unsigned"),
+            ("wd_shfl_xor", "int"),
+            ("wd_shfl_idx", "int"),
+        ] {
+            let moves: String = (0..items.len())
+                .map(|i| format!(" v.f{i} = {fam}(v.f{i}, x);"))
+                .collect();
             let _ = writeln!(s, "WD_DEV {c} {fam}({c} v, {arg} x) {{{moves} return v; }}");
         }
-        let loads: String = (0..items.len()).map(|i| format!(" v.f{i} = wd_ldcg(&p->f{i});")).collect();
-        let _ = writeln!(s, "WD_DEV {c} wd_ldcg(const {c}* p) {{ {c} v;{loads} return v; }}");
+        let loads: String = (0..items.len())
+            .map(|i| format!(" v.f{i} = wd_ldcg(&p->f{i});"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "WD_DEV {c} wd_ldcg(const {c}* p) {{ {c} v;{loads} return v; }}"
+        );
     }
     s
 }

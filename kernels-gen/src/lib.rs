@@ -63,7 +63,11 @@ pub fn reduce_op(attr: TokenStream, item: syn::ItemFn) -> Result<ReduceOp, Failu
 
 /// [`reduce_op`], naming the source file explicitly (for tools that parse files themselves;
 /// the macro takes the file from the compiler's spans).
-pub fn reduce_op_in(attr: TokenStream, item: syn::ItemFn, file: Option<&str>) -> Result<ReduceOp, Failure> {
+pub fn reduce_op_in(
+    attr: TokenStream,
+    item: syn::ItemFn,
+    file: Option<&str>,
+) -> Result<ReduceOp, Failure> {
     let mut diags = Diagnostics::new();
     let (kind, style) = parse::parse_reduce_args(attr, &mut diags);
     let mut def = parse::parse_fn(item, kind, style, &mut diags);
@@ -150,7 +154,9 @@ pub fn generate_file(source: &str, path: &str) -> Result<Vec<FileItem>, syn::Err
             match item {
                 syn::Item::Fn(f) => {
                     for attr in &f.attrs {
-                        let Some(last) = attr.path().segments.last() else { continue };
+                        let Some(last) = attr.path().segments.last() else {
+                            continue;
+                        };
                         if last.ident != "reduce" {
                             continue;
                         }

@@ -24,7 +24,11 @@ pub fn lower_function(f: &Function, c_name: &str) -> String {
         text,
         "// `{}` from {}:{}",
         f.name,
-        if f.file.is_empty() { "<unknown>" } else { &f.file },
+        if f.file.is_empty() {
+            "<unknown>"
+        } else {
+            &f.file
+        },
         f.line
     );
     let _ = writeln!(
@@ -92,7 +96,15 @@ fn float_literal(v: f64, ty: Scalar) -> String {
         }
         format!("{s}{suffix}")
     } else {
-        format!("{}{suffix} /* {} */", hex_float(a, is32), if is32 { format!("{:?}", a as f32) } else { format!("{a:?}") })
+        format!(
+            "{}{suffix} /* {} */",
+            hex_float(a, is32),
+            if is32 {
+                format!("{:?}", a as f32)
+            } else {
+                format!("{a:?}")
+            }
+        )
     };
     if neg { format!("(-{text})") } else { text }
 }
@@ -110,7 +122,11 @@ fn hex_float(a: f64, is32: bool) -> String {
         let bits = a.to_bits();
         let exp = ((bits >> 52) & 0x7ff) as i32;
         let mant = bits & ((1u64 << 52) - 1);
-        let (lead, e) = if exp == 0 { (0, -1022) } else { (1, exp - 1023) };
+        let (lead, e) = if exp == 0 {
+            (0, -1022)
+        } else {
+            (1, exp - 1023)
+        };
         let digits = format!("{mant:013x}");
         format!("0x{lead}.{}p{e:+}", trim_zeros(&digits))
     }
@@ -122,16 +138,93 @@ fn trim_zeros(s: &str) -> &str {
 }
 
 const C_RESERVED: &[&str] = &[
-    "auto", "bool", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict",
-    "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
-    "unsigned", "void", "volatile", "while", "class", "delete", "new", "namespace", "operator",
-    "private", "protected", "public", "template", "this", "throw", "try", "catch", "typename",
-    "virtual", "friend", "mutable", "explicit", "export", "asm", "and", "or", "not", "xor",
-    "bitand", "bitor", "compl", "and_eq", "or_eq", "xor_eq", "not_eq", "nullptr", "constexpr",
-    "decltype", "noexcept", "static_assert", "thread_local", "alignas", "alignof", "char16_t",
-    "char32_t", "wchar_t", "true", "false", "min", "max", "abs", "warpSize", "threadIdx",
-    "blockIdx", "blockDim", "gridDim",
+    "auto",
+    "bool",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "class",
+    "delete",
+    "new",
+    "namespace",
+    "operator",
+    "private",
+    "protected",
+    "public",
+    "template",
+    "this",
+    "throw",
+    "try",
+    "catch",
+    "typename",
+    "virtual",
+    "friend",
+    "mutable",
+    "explicit",
+    "export",
+    "asm",
+    "and",
+    "or",
+    "not",
+    "xor",
+    "bitand",
+    "bitor",
+    "compl",
+    "and_eq",
+    "or_eq",
+    "xor_eq",
+    "not_eq",
+    "nullptr",
+    "constexpr",
+    "decltype",
+    "noexcept",
+    "static_assert",
+    "thread_local",
+    "alignas",
+    "alignof",
+    "char16_t",
+    "char32_t",
+    "wchar_t",
+    "true",
+    "false",
+    "min",
+    "max",
+    "abs",
+    "warpSize",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
 ];
 
 struct Lowerer<'f> {
@@ -152,7 +245,11 @@ impl<'f> Lowerer<'f> {
         let mut names = Vec::new();
         for v in &f.vars {
             let mut base = v.name.trim_start_matches("r#").to_string();
-            if base == "tmp" || base.starts_with("wd_") || base.starts_with("__") || C_RESERVED.contains(&base.as_str()) {
+            if base == "tmp"
+                || base.starts_with("wd_")
+                || base.starts_with("__")
+                || C_RESERVED.contains(&base.as_str())
+            {
                 base.push('_');
             }
             let mut name = base.clone();
@@ -176,7 +273,12 @@ impl<'f> Lowerer<'f> {
 
     fn push(&mut self, s: &str) {
         if self.desired != 0 && !self.f.file.is_empty() && self.mapped_next != Some(self.desired) {
-            let _ = writeln!(self.out, "#line {} \"{}\"", self.desired, self.f.file.replace('\\', "/"));
+            let _ = writeln!(
+                self.out,
+                "#line {} \"{}\"",
+                self.desired,
+                self.f.file.replace('\\', "/")
+            );
         }
         if self.desired != 0 {
             self.mapped_next = Some(self.desired + 1);
@@ -225,7 +327,11 @@ impl<'f> Lowerer<'f> {
                 self.line(*line);
                 let var_info = &self.f.vars[*var];
                 let constness = if var_info.mutable { "" } else { "const " };
-                let decl = format!("{constness}{} {} = {v};", var_info.ty.c_name(), self.names[*var]);
+                let decl = format!(
+                    "{constness}{} {} = {v};",
+                    var_info.ty.c_name(),
+                    self.names[*var]
+                );
                 self.push(&decl);
             }
             Stmt::Assign { var, value, line } => {
@@ -234,7 +340,12 @@ impl<'f> Lowerer<'f> {
                 let s = format!("{} = {v};", self.names[*var]);
                 self.push(&s);
             }
-            Stmt::If { cond, then, els, line } => {
+            Stmt::If {
+                cond,
+                then,
+                els,
+                line,
+            } => {
                 let c = self.expr(cond);
                 self.line(*line);
                 self.push(&format!("if ({c}) {{"));
@@ -330,7 +441,11 @@ impl<'f> Lowerer<'f> {
             ExprKind::Tuple(items) => {
                 let refs: Vec<&Expr> = items.iter().collect();
                 let ops = self.operands(&refs);
-                format!("wd_make_{}({})", e.ty.c_name().trim_start_matches("wd_"), ops.join(", "))
+                format!(
+                    "wd_make_{}({})",
+                    e.ty.c_name().trim_start_matches("wd_"),
+                    ops.join(", ")
+                )
             }
             ExprKind::Field(a, i) => {
                 let s = self.expr(a);
@@ -346,7 +461,11 @@ impl<'f> Lowerer<'f> {
             let l = self.expr(a);
             let t = self.temp();
             self.push(&format!("bool {t} = {l};"));
-            let guard = if op == BinOp::And { t.clone() } else { format!("!{t}") };
+            let guard = if op == BinOp::And {
+                t.clone()
+            } else {
+                format!("!{t}")
+            };
             self.push(&format!("if ({guard}) {{"));
             self.indent += 1;
             let r = self.expr(b);
@@ -366,7 +485,10 @@ impl<'f> Lowerer<'f> {
             BinOp::Add | BinOp::Sub | BinOp::Mul if t.is_float() => format!("({l} {c_op} {r})"),
             BinOp::Div if t.is_float() => format!("({l} / {r})"),
             BinOp::Rem if t.is_float() => {
-                format!("{}({l}, {r})", if t == Scalar::F32 { "fmodf" } else { "fmod" })
+                format!(
+                    "{}({l}, {r})",
+                    if t == Scalar::F32 { "fmodf" } else { "fmod" }
+                )
             }
             BinOp::Add => format!("wd_add({l}, {r})"),
             BinOp::Sub => format!("wd_sub({l}, {r})"),
@@ -388,7 +510,13 @@ impl<'f> Lowerer<'f> {
 fn indent_text(s: &str, levels: usize) -> String {
     let pad = "    ".repeat(levels);
     s.lines()
-        .map(|l| if l.starts_with('#') { format!("{l}\n") } else { format!("{pad}{l}\n") })
+        .map(|l| {
+            if l.starts_with('#') {
+                format!("{l}\n")
+            } else {
+                format!("{pad}{l}\n")
+            }
+        })
         .collect()
 }
 
@@ -407,7 +535,13 @@ fn cast(x: &str, from: Scalar, to: Scalar) -> String {
 fn builtin(b: Builtin, a: &[String], t: Scalar) -> String {
     use Builtin as B;
     let f32 = t == Scalar::F32;
-    let fl = |name32: &str, name64: &str| if f32 { name32.to_string() } else { name64.to_string() };
+    let fl = |name32: &str, name64: &str| {
+        if f32 {
+            name32.to_string()
+        } else {
+            name64.to_string()
+        }
+    };
     let call = |name: String| format!("{name}({})", a.join(", "));
     match b {
         B::Min => call("wd_min".into()),
@@ -471,13 +605,20 @@ fn builtin(b: Builtin, a: &[String], t: Scalar) -> String {
 /// The variables a function's parameters are bound to (for tests and tools).
 pub fn param_names(f: &Function) -> Vec<String> {
     let l = Lowerer::new(f);
-    f.params.iter().map(|&p: &VarId| l.names[p].clone()).collect()
+    f.params
+        .iter()
+        .map(|&p: &VarId| l.names[p].clone())
+        .collect()
 }
 
 /// The C spelling of a value of type `ty` built from C expressions (tuples use their maker).
 pub fn make_value(ty: &Ty, parts: &[String]) -> String {
     match ty {
         Ty::Scalar(_) => parts[0].clone(),
-        Ty::Tuple(_) => format!("wd_make_{}({})", ty.c_name().trim_start_matches("wd_"), parts.join(", ")),
+        Ty::Tuple(_) => format!(
+            "wd_make_{}({})",
+            ty.c_name().trim_start_matches("wd_"),
+            parts.join(", ")
+        ),
     }
 }

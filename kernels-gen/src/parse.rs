@@ -172,7 +172,10 @@ pub fn parse_fn(item: syn::ItemFn, kind: OpKind, style: Style, diags: &mut Diagn
         diags.error(t.span, "`async fn` cannot run on the GPU; remove `async`");
     }
     if let syn::Safety::Unsafe(t) = &sig.safety {
-        diags.error(t.span, "`unsafe fn` is not supported; the body language has nothing unsafe");
+        diags.error(
+            t.span,
+            "`unsafe fn` is not supported; the body language has nothing unsafe",
+        );
     }
     if let Some(abi) = &sig.abi {
         diags.error(abi.span(), "`extern` functions are not supported");

@@ -47,9 +47,7 @@ pub fn recognise_redux(f: &Function) -> Option<Redux> {
         return None;
     }
     let (p, q) = (f.params[0], f.params[1]);
-    let is_params = |x: &Expr, y: &Expr| {
-        matches!((&x.kind, &y.kind), (ExprKind::Var(a), ExprKind::Var(b)) if (*a == p && *b == q) || (*a == q && *b == p))
-    };
+    let is_params = |x: &Expr, y: &Expr| matches!((&x.kind, &y.kind), (ExprKind::Var(a), ExprKind::Var(b)) if (*a == p && *b == q) || (*a == q && *b == p));
     let body = &*f.body.value;
     match &body.kind {
         ExprKind::Binary(op, x, y) if is_params(x, y) => match op {

@@ -27,11 +27,18 @@ fn max_f32(a: f32, b: f32) -> f32 {
 }
 #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
 fn argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -73,7 +80,11 @@ fn startup_child() {
     let s = dev.reduce(sum_f32, &xs).expect("reduce");
     let t_first = t1.elapsed().as_secs_f64() * 1e3;
     assert_eq!(s, 1024.0);
-    let origin = dev.load_reports().first().map(|(_, r)| format!("{:?}", r.origin)).unwrap_or_default();
+    let origin = dev
+        .load_reports()
+        .first()
+        .map(|(_, r)| format!("{:?}", r.origin))
+        .unwrap_or_default();
     println!("STARTUP {t_dev:.3} {t_first:.3} {origin}");
 }
 
@@ -106,15 +117,25 @@ fn main() {
     let exe = std::env::current_exe().unwrap();
     let mut warm = Vec::new();
     for _ in 0..3 {
-        let out = Command::new(&exe).arg("--startup-child").env("WARP_CACHE_DIR", &cache).output().unwrap();
+        let out = Command::new(&exe)
+            .arg("--startup-child")
+            .env("WARP_CACHE_DIR", &cache)
+            .output()
+            .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
         if let Some(line) = text.lines().find(|l| l.starts_with("STARTUP")) {
             let f: Vec<&str> = line.split_whitespace().collect();
-            warm.push((f[1].parse::<f64>().unwrap(), f[2].parse::<f64>().unwrap(), f[3].to_string()));
+            warm.push((
+                f[1].parse::<f64>().unwrap(),
+                f[2].parse::<f64>().unwrap(),
+                f[3].to_string(),
+            ));
         }
     }
     println!("device: {}", dev.describe());
-    println!("start-up: context creation {t_dev:.1} ms; first reduce, cold (NVRTC compile + load): {t_cold:.1} ms");
+    println!(
+        "start-up: context creation {t_dev:.1} ms; first reduce, cold (NVRTC compile + load): {t_cold:.1} ms"
+    );
     for (d, f, o) in &warm {
         println!("start-up: new process, context {d:.1} ms; first reduce, warm ({o}): {f:.2} ms");
     }
@@ -122,7 +143,9 @@ fn main() {
 
     // ---- our kernels ----
     let mut next = xorshift(0x5eed ^ std::process::id() as u64 ^ t0.elapsed().as_nanos() as u64);
-    let xs: Vec<f32> = (0..n).map(|_| (next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0).collect();
+    let xs: Vec<f32> = (0..n)
+        .map(|_| (next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0)
+        .collect();
     let ys: Vec<i32> = (0..n).map(|_| (next() % 2001) as i32 - 1000).collect();
     let dx = dev.upload(&xs).unwrap();
     let dy = dev.upload(&ys).unwrap();
@@ -131,16 +154,46 @@ fn main() {
     let mut ours: BTreeMap<&str, f64> = BTreeMap::new();
     let copy_ms = time_ms(&dev, reps, || dev.copy(&dx.as_slice()).map(drop));
     ours.insert("copy", gbps(copy_ms, 2.0 * bytes));
-    ours.insert("sum_f32", gbps(time_ms(&dev, reps, || dev.reduce(sum_f32, &dx).map(drop)), bytes));
-    ours.insert("sum_i32", gbps(time_ms(&dev, reps, || dev.reduce(sum_i32, &dy).map(drop)), bytes));
-    ours.insert("max_f32", gbps(time_ms(&dev, reps, || dev.reduce(max_f32, &dx).map(drop)), bytes));
-    ours.insert("argmax_f32", gbps(time_ms(&dev, reps, || dev.reduce(argmax_f32, &dx.indexed()).map(drop)), bytes));
+    ours.insert(
+        "sum_f32",
+        gbps(
+            time_ms(&dev, reps, || dev.reduce(sum_f32, &dx).map(drop)),
+            bytes,
+        ),
+    );
+    ours.insert(
+        "sum_i32",
+        gbps(
+            time_ms(&dev, reps, || dev.reduce(sum_i32, &dy).map(drop)),
+            bytes,
+        ),
+    );
+    ours.insert(
+        "max_f32",
+        gbps(
+            time_ms(&dev, reps, || dev.reduce(max_f32, &dx).map(drop)),
+            bytes,
+        ),
+    );
+    ours.insert(
+        "argmax_f32",
+        gbps(
+            time_ms(&dev, reps, || {
+                dev.reduce(argmax_f32, &dx.indexed()).map(drop)
+            }),
+            bytes,
+        ),
+    );
     // Sanity: the benchmarked results are right.
     let cpu = Device::cpu();
-    assert_eq!(dev.reduce(sum_i32, &dy).unwrap(), cpu.reduce(sum_i32, &cpu.upload(&ys).unwrap()).unwrap());
+    assert_eq!(
+        dev.reduce(sum_i32, &dy).unwrap(),
+        cpu.reduce(sum_i32, &cpu.upload(&ys).unwrap()).unwrap()
+    );
     assert_eq!(
         dev.reduce(argmax_f32, &dx.indexed()).unwrap(),
-        cpu.reduce(argmax_f32, &cpu.upload(&xs).unwrap().indexed()).unwrap()
+        cpu.reduce(argmax_f32, &cpu.upload(&xs).unwrap().indexed())
+            .unwrap()
     );
     drop((dx, dy));
 
@@ -148,19 +201,40 @@ fn main() {
     let ops = "copy,sum_f32,sum_i32,max_f32,argmax_f32";
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
-    let nvcc = ["/usr/local/cuda/bin/nvcc", "nvcc"].into_iter().find(|c| Command::new(c).arg("--version").output().is_ok());
+    let nvcc = ["/usr/local/cuda/bin/nvcc", "nvcc"]
+        .into_iter()
+        .find(|c| Command::new(c).arg("--version").output().is_ok());
     match nvcc {
         Some(nvcc) => {
             let bin = std::env::temp_dir().join("warp-bench-cub_peers");
             let arch = format!("-arch=sm_{}", dev.arch().unwrap_or(90));
             let built = Command::new(nvcc)
-                .args(["-O3", "-std=c++17", &arch, "-I/usr/local/cuda/include/cccl", "-o"])
+                .args([
+                    "-O3",
+                    "-std=c++17",
+                    &arch,
+                    "-I/usr/local/cuda/include/cccl",
+                    "-o",
+                ])
                 .arg(&bin)
                 .arg(format!("{dir}/cub_peers.cu"))
                 .status();
             if built.is_ok_and(|s| s.success()) {
-                let out = Command::new(&bin).args(["--n", &n.to_string(), "--reps", &reps.to_string(), "--ops", ops]).output();
-                parse_peers(&out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default(), &mut peers);
+                let out = Command::new(&bin)
+                    .args([
+                        "--n",
+                        &n.to_string(),
+                        "--reps",
+                        &reps.to_string(),
+                        "--ops",
+                        ops,
+                    ])
+                    .output();
+                parse_peers(
+                    &out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+                        .unwrap_or_default(),
+                    &mut peers,
+                );
             } else {
                 println!("CUB: build failed");
             }
@@ -169,7 +243,16 @@ fn main() {
     }
     let py = Command::new("python3")
         .arg(format!("{dir}/peers.py"))
-        .args(["--n", &n.to_string(), "--reps", &reps.to_string(), "--ops", ops, "--libs", "torch,cupy"])
+        .args([
+            "--n",
+            &n.to_string(),
+            "--reps",
+            &reps.to_string(),
+            "--ops",
+            ops,
+            "--libs",
+            "torch,cupy",
+        ])
         .output();
     match py {
         Ok(o) => parse_peers(&String::from_utf8_lossy(&o.stdout), &mut peers),
@@ -178,8 +261,12 @@ fn main() {
 
     // ---- table ----
     let copy = ours["copy"];
-    println!("\nN = {n} (4-byte elements), median of {reps} event-timed runs; GB/s count bytes read (+ written for copy)");
-    println!("| op | warp-dsl GB/s | CUB | PyTorch | CuPy | vs best peer | vs CUB | share of copy |");
+    println!(
+        "\nN = {n} (4-byte elements), median of {reps} event-timed runs; GB/s count bytes read (+ written for copy)"
+    );
+    println!(
+        "| op | warp-dsl GB/s | CUB | PyTorch | CuPy | vs best peer | vs CUB | share of copy |"
+    );
     println!("|---|---|---|---|---|---|---|---|");
     for op in ["sum_f32", "sum_i32", "max_f32", "argmax_f32", "copy"] {
         let o = ours[op];
@@ -187,7 +274,13 @@ fn main() {
         let (c, t, p) = (get("cub"), get("torch"), get("cupy"));
         let best = [c, t, p].into_iter().flatten().fold(0.0f64, f64::max);
         let cell = |v: Option<f64>| v.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
-        let ratio = |v: f64| if v > 0.0 { format!("{:.3}x", o / v) } else { "-".into() };
+        let ratio = |v: f64| {
+            if v > 0.0 {
+                format!("{:.3}x", o / v)
+            } else {
+                "-".into()
+            }
+        };
         println!(
             "| {op} | {o:.0} | {} | {} | {} | {} | {} | {:.1}% |",
             cell(c),

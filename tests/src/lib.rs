@@ -6,7 +6,10 @@ use rand::{Rng, SeedableRng};
 
 /// A fresh seed per run (printed by the tests so a failure can be replayed with WARP_TEST_SEED).
 pub fn seed() -> u64 {
-    if let Some(s) = std::env::var("WARP_TEST_SEED").ok().and_then(|s| s.parse().ok()) {
+    if let Some(s) = std::env::var("WARP_TEST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+    {
         return s;
     }
     std::time::SystemTime::now()
@@ -116,5 +119,17 @@ pub fn close_sum(a: f64, b: f64, abs_sum: f64, rel: f64) -> bool {
 /// +0, +1, and a million-odd.
 pub fn edge_sizes(elem_size: usize) -> Vec<usize> {
     let tile = 256 * (16 / elem_size) * 4;
-    vec![0, 1, 31, 32, 33, 1023, 1025, tile - 1, tile, tile + 1, (1 << 20) + 7]
+    vec![
+        0,
+        1,
+        31,
+        32,
+        33,
+        1023,
+        1025,
+        tile - 1,
+        tile,
+        tile + 1,
+        (1 << 20) + 7,
+    ]
 }

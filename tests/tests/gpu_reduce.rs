@@ -29,31 +29,57 @@ int_ops! {
 }
 
 #[reduce(identity = 0.0)]
-fn sum_f32(a: f32, b: f32) -> f32 { a + b }
+fn sum_f32(a: f32, b: f32) -> f32 {
+    a + b
+}
 #[reduce(identity = f32::NEG_INFINITY)]
-fn max_f32(a: f32, b: f32) -> f32 { a.max(b) }
+fn max_f32(a: f32, b: f32) -> f32 {
+    a.max(b)
+}
 #[reduce(identity = f32::INFINITY)]
-fn min_f32(a: f32, b: f32) -> f32 { a.min(b) }
+fn min_f32(a: f32, b: f32) -> f32 {
+    a.min(b)
+}
 #[reduce(identity = 0.0)]
-fn sum_f64(a: f64, b: f64) -> f64 { a + b }
+fn sum_f64(a: f64, b: f64) -> f64 {
+    a + b
+}
 #[reduce(identity = f64::NEG_INFINITY)]
-fn max_f64(a: f64, b: f64) -> f64 { a.max(b) }
+fn max_f64(a: f64, b: f64) -> f64 {
+    a.max(b)
+}
 #[reduce(identity = false)]
-fn any_b(a: bool, b: bool) -> bool { a || b }
+fn any_b(a: bool, b: bool) -> bool {
+    a || b
+}
 #[reduce(identity = true)]
-fn all_b(a: bool, b: bool) -> bool { a && b }
+fn all_b(a: bool, b: bool) -> bool {
+    a && b
+}
 
 #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
 fn argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
 }
 #[reduce(identity = (f64::INFINITY, u64::MAX))]
 fn argmin_f64(a: (f64, u64), b: (f64, u64)) -> (f64, u64) {
-    if b.0 < a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+    if b.0 < a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
 }
 #[reduce(identity = (i16::MIN, u32::MAX))]
 fn argmax_i16(a: (i16, u32), b: (i16, u32)) -> (i16, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
 }
 
 fn gpu() -> Device {
@@ -72,7 +98,11 @@ where
     for off in 0..=max_off {
         let got = gpu.reduce(op, &g.slice(off..).unwrap()).unwrap();
         let want = cpu.reduce(op, &c.slice(off..).unwrap()).unwrap();
-        assert!(got.same(&want), "{what}: n={} offset {off}: gpu {got:?} cpu {want:?}", data.len());
+        assert!(
+            got.same(&want),
+            "{what}: n={} offset {off}: gpu {got:?} cpu {want:?}",
+            data.len()
+        );
     }
 }
 
@@ -184,28 +214,56 @@ fn argmax_and_argmin_with_ties() {
     let mut r = rng(seed());
     for n in edge_sizes(4) {
         // Few distinct values: many ties; the smallest index must win.
-        let data: Vec<f32> = f32::random_vec(&mut r, n, true).iter().map(|x| (x * 4.0).round()).collect();
+        let data: Vec<f32> = f32::random_vec(&mut r, n, true)
+            .iter()
+            .map(|x| (x * 4.0).round())
+            .collect();
         let g = gpu.upload(&data).unwrap();
         let c = cpu.upload(&data).unwrap();
         for off in 0..=4.min(n) {
-            let got = gpu.reduce(argmax_f32, &g.slice(off..).unwrap().indexed()).unwrap();
-            let want = cpu.reduce(argmax_f32, &c.slice(off..).unwrap().indexed()).unwrap();
-            assert!(got.same(&want), "argmax n={n} off={off}: gpu {got:?} cpu {want:?}");
+            let got = gpu
+                .reduce(argmax_f32, &g.slice(off..).unwrap().indexed())
+                .unwrap();
+            let want = cpu
+                .reduce(argmax_f32, &c.slice(off..).unwrap().indexed())
+                .unwrap();
+            assert!(
+                got.same(&want),
+                "argmax n={n} off={off}: gpu {got:?} cpu {want:?}"
+            );
             if n > off {
                 // The first index holding the maximum (NaN never compares greater).
-                let best = data[off..].iter().copied().filter(|x| !x.is_nan()).fold(f32::NEG_INFINITY, f32::max);
+                let best = data[off..]
+                    .iter()
+                    .copied()
+                    .filter(|x| !x.is_nan())
+                    .fold(f32::NEG_INFINITY, f32::max);
                 if let Some(first) = data[off..].iter().position(|&x| x == best) {
                     assert_eq!(got.1 as usize, first, "argmax picks the smallest index");
                 }
             }
         }
         let d64: Vec<f64> = data.iter().map(|&x| x as f64).collect();
-        let got = gpu.reduce(argmin_f64, &gpu.upload(&d64).unwrap().indexed()).unwrap();
-        let want = cpu.reduce(argmin_f64, &cpu.upload(&d64).unwrap().indexed()).unwrap();
-        assert!(got.same(&want), "argmin f64 n={n}: gpu {got:?} cpu {want:?}");
-        let d16: Vec<i16> = data.iter().map(|&x| if x.is_nan() { 0 } else { x as i16 }).collect();
-        let got = gpu.reduce(argmax_i16, &gpu.upload(&d16).unwrap().indexed()).unwrap();
-        let want = cpu.reduce(argmax_i16, &cpu.upload(&d16).unwrap().indexed()).unwrap();
+        let got = gpu
+            .reduce(argmin_f64, &gpu.upload(&d64).unwrap().indexed())
+            .unwrap();
+        let want = cpu
+            .reduce(argmin_f64, &cpu.upload(&d64).unwrap().indexed())
+            .unwrap();
+        assert!(
+            got.same(&want),
+            "argmin f64 n={n}: gpu {got:?} cpu {want:?}"
+        );
+        let d16: Vec<i16> = data
+            .iter()
+            .map(|&x| if x.is_nan() { 0 } else { x as i16 })
+            .collect();
+        let got = gpu
+            .reduce(argmax_i16, &gpu.upload(&d16).unwrap().indexed())
+            .unwrap();
+        let want = cpu
+            .reduce(argmax_i16, &cpu.upload(&d16).unwrap().indexed())
+            .unwrap();
         assert_eq!(got, want, "argmax i16 n={n}");
     }
 }
@@ -219,8 +277,14 @@ fn large_2_pow_28() {
     let xs = i32::random_vec(&mut r, n, true);
     let g = gpu.upload(&xs).unwrap();
     let c = cpu.upload(&xs).unwrap();
-    assert_eq!(gpu.reduce(sum_i32, &g).unwrap(), cpu.reduce(sum_i32, &c).unwrap());
-    assert_eq!(gpu.reduce(max_i32, &g).unwrap(), cpu.reduce(max_i32, &c).unwrap());
+    assert_eq!(
+        gpu.reduce(sum_i32, &g).unwrap(),
+        cpu.reduce(sum_i32, &c).unwrap()
+    );
+    assert_eq!(
+        gpu.reduce(max_i32, &g).unwrap(),
+        cpu.reduce(max_i32, &c).unwrap()
+    );
     drop((g, c));
     let fs = f32::random_vec(&mut r, n, false);
     let g = gpu.upload(&fs).unwrap();
@@ -228,8 +292,14 @@ fn large_2_pow_28() {
     let got = gpu.reduce(sum_f32, &g).unwrap();
     let exact: f64 = fs.iter().map(|&x| x as f64).sum();
     let abs: f64 = fs.iter().map(|&x| (x as f64).abs()).sum();
-    assert!(close_sum(got as f64, exact, abs, 1e-5), "sum f32 2^28: {got} vs {exact}");
-    assert_eq!(gpu.reduce(argmax_f32, &g.indexed()).unwrap(), cpu.reduce(argmax_f32, &c.indexed()).unwrap());
+    assert!(
+        close_sum(got as f64, exact, abs, 1e-5),
+        "sum f32 2^28: {got} vs {exact}"
+    );
+    assert_eq!(
+        gpu.reduce(argmax_f32, &g.indexed()).unwrap(),
+        cpu.reduce(argmax_f32, &c.indexed()).unwrap()
+    );
 }
 
 #[test]
@@ -241,8 +311,14 @@ fn above_2_pow_31_elements() {
     let xs = u8::random_vec(&mut r, n, true);
     let g = gpu.upload(&xs).unwrap();
     let c = cpu.upload(&xs).unwrap();
-    assert_eq!(gpu.reduce(sum_u8, &g).unwrap(), cpu.reduce(sum_u8, &c).unwrap());
-    assert_eq!(gpu.reduce(xor_u8, &g.slice(3..).unwrap()).unwrap(), cpu.reduce(xor_u8, &c.slice(3..).unwrap()).unwrap());
+    assert_eq!(
+        gpu.reduce(sum_u8, &g).unwrap(),
+        cpu.reduce(sum_u8, &c).unwrap()
+    );
+    assert_eq!(
+        gpu.reduce(xor_u8, &g.slice(3..).unwrap()).unwrap(),
+        cpu.reduce(xor_u8, &c.slice(3..).unwrap()).unwrap()
+    );
     // An element only past 2^31 decides the answer.
     let mut ys = vec![0u8; n];
     ys[n - 2] = 200;
@@ -260,12 +336,23 @@ fn above_2_pow_31_elements() {
 fn index_type_too_small_is_an_error() {
     #[reduce(identity = (i32::MIN, u8::MAX))]
     fn argmax_u8idx(a: (i32, u8), b: (i32, u8)) -> (i32, u8) {
-        if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+        if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+            b
+        } else {
+            a
+        }
     }
     let gpu = gpu();
     let xs = gpu.upload(&vec![1i32; 300]).unwrap();
-    assert!(matches!(gpu.reduce(argmax_u8idx, &xs.indexed()), Err(Error::Shape(_))));
-    assert_eq!(gpu.reduce(argmax_u8idx, &xs.slice(..256).unwrap().indexed()).unwrap(), (1, 0));
+    assert!(matches!(
+        gpu.reduce(argmax_u8idx, &xs.indexed()),
+        Err(Error::Shape(_))
+    ));
+    assert_eq!(
+        gpu.reduce(argmax_u8idx, &xs.slice(..256).unwrap().indexed())
+            .unwrap(),
+        (1, 0)
+    );
 }
 
 #[test]
@@ -292,5 +379,8 @@ fn data_from_another_device_is_refused() {
     let gpu = gpu();
     let cpu = Device::cpu();
     let xs = cpu.upload(&[1.0f32, 2.0]).unwrap();
-    assert!(matches!(gpu.reduce(sum_f32, &xs), Err(Error::DeviceMismatch)));
+    assert!(matches!(
+        gpu.reduce(sum_f32, &xs),
+        Err(Error::DeviceMismatch)
+    ));
 }

@@ -6,32 +6,60 @@ use warp_runtime::prelude::*;
 use warp_runtime::{OpMeta, ReduceOp};
 
 #[reduce(identity = 0.0)]
-fn sum_f32(a: f32, b: f32) -> f32 { a + b }
+fn sum_f32(a: f32, b: f32) -> f32 {
+    a + b
+}
 #[reduce(identity = 0)]
-fn sum_i32(a: i32, b: i32) -> i32 { a + b }
+fn sum_i32(a: i32, b: i32) -> i32 {
+    a + b
+}
 #[reduce(identity = 0)]
-fn sum_u8(a: u8, b: u8) -> u8 { a.wrapping_add(b) }
+fn sum_u8(a: u8, b: u8) -> u8 {
+    a.wrapping_add(b)
+}
 #[reduce(identity = u32::MAX)]
-fn min_u32(a: u32, b: u32) -> u32 { a.min(b) }
+fn min_u32(a: u32, b: u32) -> u32 {
+    a.min(b)
+}
 #[reduce(identity = i16::MIN)]
-fn max_i16(a: i16, b: i16) -> i16 { if a > b { a } else { b } }
+fn max_i16(a: i16, b: i16) -> i16 {
+    if a > b { a } else { b }
+}
 #[reduce(identity = 0)]
-fn or_u32(a: u32, b: u32) -> u32 { a | b }
+fn or_u32(a: u32, b: u32) -> u32 {
+    a | b
+}
 #[reduce(identity = 0)]
-fn sum_i64(a: i64, b: i64) -> i64 { a.wrapping_add(b) }
+fn sum_i64(a: i64, b: i64) -> i64 {
+    a.wrapping_add(b)
+}
 #[reduce(identity = 0.0)]
-fn sum_f64(a: f64, b: f64) -> f64 { a + b }
+fn sum_f64(a: f64, b: f64) -> f64 {
+    a + b
+}
 #[reduce(identity = f32::NEG_INFINITY)]
-fn max_f32(a: f32, b: f32) -> f32 { a.max(b) }
+fn max_f32(a: f32, b: f32) -> f32 {
+    a.max(b)
+}
 #[reduce(identity = false)]
-fn any_b(a: bool, b: bool) -> bool { a | b }
+fn any_b(a: bool, b: bool) -> bool {
+    a | b
+}
 #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
 fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
 }
 #[reduce(identity = (f64::INFINITY, u64::MAX))]
 fn argmin_f64(a: (f64, u64), b: (f64, u64)) -> (f64, u64) {
-    if b.0 < a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+    if b.0 < a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
 }
 #[reduce(identity = (0.0, 0.0, 0))]
 fn moments(a: (f64, f64, u64), b: (f64, f64, u64)) -> (f64, f64, u64) {
@@ -43,7 +71,11 @@ fn body_language(a: u16, b: u16) -> u16 {
     if x > 1000 {
         x = x.wrapping_mul(3);
     }
-    let y = match b % 4 { 0 => 1u16, 1 | 2 => (b as f32 * 0.5).sqrt() as u16, _ => x.count_ones() as u16 };
+    let y = match b % 4 {
+        0 => 1u16,
+        1 | 2 => (b as f32 * 0.5).sqrt() as u16,
+        _ => x.count_ones() as u16,
+    };
     let f = (a as f64).mul_add(0.25, -1.5).clamp(-10.0, 10.0);
     x.wrapping_add(y) ^ ((f.is_nan() as u16) << 15) ^ (f as i8 as u16)
 }
@@ -89,24 +121,48 @@ fn every_kernel_compiles_for_sm75_sm80_sm90() {
     for (meta, wanted) in all() {
         for arch in [75u32, 80, 90] {
             let ptx = warp_runtime::compile::ptx(&meta, arch).unwrap_or_else(|e| panic!("{e}"));
-            let kernels: Vec<&str> = [meta.plain_kernel, meta.indexed_kernel].into_iter().flatten().collect();
+            let kernels: Vec<&str> = [meta.plain_kernel, meta.indexed_kernel]
+                .into_iter()
+                .flatten()
+                .collect();
             for kernel in &kernels {
-                assert!(ptx.contains(&format!(".entry {kernel}(")), "{}: kernel {kernel} missing for sm_{arch}", meta.name);
+                assert!(
+                    ptx.contains(&format!(".entry {kernel}(")),
+                    "{}: kernel {kernel} missing for sm_{arch}",
+                    meta.name
+                );
             }
             if kernels.is_empty() {
                 // A tuple operator with no array source yet (its source compiles; nothing runs).
                 continue;
             }
-            assert!(ptx.contains("shfl.sync") || (arch >= 80 && ptx.contains("redux.sync")), "{} sm_{arch}: no warp exchange", meta.name);
-            assert!(ptx.contains("ld.global.cs.v4") || ptx.contains("ld.global.cs.v4.u32") || ptx.contains("ld.global.cs.v4.b32"),
-                "{} sm_{arch}: no 16-byte vector load", meta.name);
+            assert!(
+                ptx.contains("shfl.sync") || (arch >= 80 && ptx.contains("redux.sync")),
+                "{} sm_{arch}: no warp exchange",
+                meta.name
+            );
+            assert!(
+                ptx.contains("ld.global.cs.v4")
+                    || ptx.contains("ld.global.cs.v4.u32")
+                    || ptx.contains("ld.global.cs.v4.b32"),
+                "{} sm_{arch}: no 16-byte vector load",
+                meta.name
+            );
             if arch >= 80 {
                 for w in wanted {
                     assert!(ptx.contains(w), "{} sm_{arch}: PTX lacks `{w}`", meta.name);
                 }
             } else {
-                assert!(!ptx.contains("redux.sync"), "{}: redux.sync does not exist on sm_75", meta.name);
-                assert!(ptx.contains("shfl.sync.down"), "{} sm_75: shuffles expected", meta.name);
+                assert!(
+                    !ptx.contains("redux.sync"),
+                    "{}: redux.sync does not exist on sm_75",
+                    meta.name
+                );
+                assert!(
+                    ptx.contains("shfl.sync.down"),
+                    "{} sm_75: shuffles expected",
+                    meta.name
+                );
             }
         }
     }

@@ -25,13 +25,21 @@ fn max_f32(a: f32, b: f32) -> f32 {
 /// Argmax over (value, index): a tuple struct, field-wise shuffles, a select.
 #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
 fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
 }
 
 /// Argmin over f64 with a 64-bit index: 64-bit values shuffle as two 32-bit pieces.
 #[reduce(identity = (f64::INFINITY, u64::MAX))]
 fn argmin_f64(a: (f64, u64), b: (f64, u64)) -> (f64, u64) {
-    if b.0 < a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+    if b.0 < a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
 }
 
 /// A u8 min written as a select: recognised as redux min.

@@ -43,7 +43,8 @@ fn expand_reduce(op: &kernels_gen::ReduceOp) -> proc_macro2::TokenStream {
     let inputs = &item.sig.inputs;
     let output = &item.sig.output;
     let block = &item.block;
-    let (docs, other_attrs): (Vec<_>, Vec<_>) = item.attrs.iter().partition(|a| a.path().is_ident("doc"));
+    let (docs, other_attrs): (Vec<_>, Vec<_>) =
+        item.attrs.iter().partition(|a| a.path().is_ident("doc"));
     let value_ty = match inputs.first() {
         Some(syn::FnArg::Typed(pt)) => &*pt.ty,
         _ => unreachable!("kernels-gen checked two typed parameters"),

@@ -112,7 +112,11 @@ mod tests {
         let mut flipped = enc.clone();
         *flipped.last_mut().unwrap() ^= 1;
         assert_eq!(decode(&flipped, &key), None, "corrupt payload rejected");
-        assert_eq!(decode(&enc[..enc.len() - 1], &key), None, "truncated file rejected");
+        assert_eq!(
+            decode(&enc[..enc.len() - 1], &key),
+            None,
+            "truncated file rejected"
+        );
         assert_eq!(decode(b"garbage", &key), None);
     }
 

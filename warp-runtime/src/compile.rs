@@ -43,7 +43,12 @@ fn compile_error(meta: &OpMeta, log: String, options: Vec<String>) -> Error {
 /// use to check the instructions the kernels contain.
 pub fn ptx(meta: &OpMeta, arch: u32) -> Result<String> {
     let opts = options(arch, Output::Ptx);
-    match nvrtc::compile(meta.source, &format!("{}.cu", meta.name), &opts, Output::Ptx)? {
+    match nvrtc::compile(
+        meta.source,
+        &format!("{}.cu", meta.name),
+        &opts,
+        Output::Ptx,
+    )? {
         Ok(c) => Ok(String::from_utf8_lossy(&c.image).into_owned()),
         Err(r) => Err(compile_error(meta, r.log, opts)),
     }
@@ -90,9 +95,16 @@ pub fn cubin(meta: &OpMeta, arch: u32) -> Result<(Vec<u8>, Origin)> {
     let (opts, output) = if supported.contains(&(arch as i32)) {
         (opts, Output::Cubin)
     } else {
-        let best = supported.iter().copied().filter(|&a| a as u32 <= arch).max().ok_or_else(|| {
-            Error::Unsupported(format!("this NVRTC cannot compile for sm_{arch} (it supports {supported:?})"))
-        })?;
+        let best = supported
+            .iter()
+            .copied()
+            .filter(|&a| a as u32 <= arch)
+            .max()
+            .ok_or_else(|| {
+                Error::Unsupported(format!(
+                    "this NVRTC cannot compile for sm_{arch} (it supports {supported:?})"
+                ))
+            })?;
         (options(best as u32, Output::Ptx), Output::Ptx)
     };
     match nvrtc::compile(meta.source, &format!("{}.cu", meta.name), &opts, output)? {
@@ -101,7 +113,9 @@ pub fn cubin(meta: &OpMeta, arch: u32) -> Result<(Vec<u8>, Origin)> {
                 c.image.push(0); // the driver takes PTX as a C string
             }
             if let Err(e) = cache::store(&key, &c.image) {
-                warn_once(&format!("warp-dsl: could not write the kernel cache ({e}); kernels will be recompiled next run"));
+                warn_once(&format!(
+                    "warp-dsl: could not write the kernel cache ({e}); kernels will be recompiled next run"
+                ));
             }
             Ok((c.image, Origin::Compiled))
         }

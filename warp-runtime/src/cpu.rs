@@ -19,7 +19,9 @@ where
         .par_chunks(CHUNK)
         .map(|c| c.iter().fold(op.identity(), |a, &x| op.combine(a, x)))
         .collect();
-    partials.into_iter().fold(op.identity(), |a, x| op.combine(a, x))
+    partials
+        .into_iter()
+        .fold(op.identity(), |a, x| op.combine(a, x))
 }
 
 /// Folds `(data[i], i)` pairs with `op`, in the same chunking as [`reduce`].
@@ -34,10 +36,12 @@ where
         .enumerate()
         .map(|(ci, c)| {
             let base = (ci * CHUNK) as u64;
-            c.iter()
-                .enumerate()
-                .fold(op.identity(), |a, (j, &x)| op.combine(a, (x, I::from_index(base + j as u64))))
+            c.iter().enumerate().fold(op.identity(), |a, (j, &x)| {
+                op.combine(a, (x, I::from_index(base + j as u64)))
+            })
         })
         .collect();
-    partials.into_iter().fold(op.identity(), |a, x| op.combine(a, x))
+    partials
+        .into_iter()
+        .fold(op.identity(), |a, x| op.combine(a, x))
 }

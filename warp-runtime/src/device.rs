@@ -179,7 +179,11 @@ impl Device {
     /// assert_eq!(dev.reduce(argmax, &xs.indexed())?, (9.0, 1));
     /// # Ok(()) }
     /// ```
-    pub fn reduce<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>(&self, op: Op, input: &I) -> Result<Op::Value> {
+    pub fn reduce<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>(
+        &self,
+        op: Op,
+        input: &I,
+    ) -> Result<Op::Value> {
         input.run_reduce(self, op)
     }
 
@@ -205,7 +209,13 @@ pub struct DeviceVec<T: Element> {
 
 impl<T: Element> std::fmt::Debug for DeviceVec<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "DeviceVec<{}>(len {}, on {})", T::NAME, self.len(), self.device.describe())
+        write!(
+            f,
+            "DeviceVec<{}>(len {}, on {})",
+            T::NAME,
+            self.len(),
+            self.device.describe()
+        )
     }
 }
 
@@ -265,7 +275,13 @@ pub struct DeviceSlice<'a, T: Element> {
 
 impl<T: Element> std::fmt::Debug for DeviceSlice<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "DeviceSlice<{}>({}..{})", T::NAME, self.start, self.start + self.len)
+        write!(
+            f,
+            "DeviceSlice<{}>({}..{})",
+            T::NAME,
+            self.start,
+            self.start + self.len
+        )
     }
 }
 
@@ -284,16 +300,23 @@ impl<'a, T: Element> DeviceSlice<'a, T> {
     pub fn slice(&self, range: impl RangeBounds<usize>) -> Result<DeviceSlice<'a, T>> {
         let lo = match range.start_bound() {
             Bound::Included(&s) => s,
-            Bound::Excluded(&s) => s.checked_add(1).ok_or_else(|| Error::Shape("range start overflows".into()))?,
+            Bound::Excluded(&s) => s
+                .checked_add(1)
+                .ok_or_else(|| Error::Shape("range start overflows".into()))?,
             Bound::Unbounded => 0,
         };
         let hi = match range.end_bound() {
-            Bound::Included(&e) => e.checked_add(1).ok_or_else(|| Error::Shape("range end overflows".into()))?,
+            Bound::Included(&e) => e
+                .checked_add(1)
+                .ok_or_else(|| Error::Shape("range end overflows".into()))?,
             Bound::Excluded(&e) => e,
             Bound::Unbounded => self.len,
         };
         if lo > hi || hi > self.len {
-            return Err(Error::Shape(format!("range {lo}..{hi} is out of bounds for a view of length {}", self.len)));
+            return Err(Error::Shape(format!(
+                "range {lo}..{hi} is out of bounds for a view of length {}",
+                self.len
+            )));
         }
         Ok(DeviceSlice {
             vec: self.vec,
@@ -310,7 +333,9 @@ impl<'a, T: Element> DeviceSlice<'a, T> {
     /// Copies the elements back to the host.
     pub fn download(&self) -> Result<Vec<T>> {
         match (&*self.vec.device.backend, &self.vec.storage) {
-            (Backend::Gpu(g), Storage::Gpu(s)) => g.download(&s.slice(self.start..self.start + self.len)),
+            (Backend::Gpu(g), Storage::Gpu(s)) => {
+                g.download(&s.slice(self.start..self.start + self.len))
+            }
             (_, Storage::Cpu(v)) => Ok(v[self.start..self.start + self.len].to_vec()),
             (Backend::Cpu, Storage::Gpu(_)) => Err(Error::DeviceMismatch),
         }
@@ -354,9 +379,12 @@ impl<T: Element, Op: ReduceOp<Value = T>> ReduceInput<Op> for DeviceSlice<'_, T>
         match (&*device.backend, &self.vec.storage) {
             (Backend::Cpu, Storage::Cpu(v)) => Ok(cpu::reduce(op, &v[range])),
             (Backend::Gpu(g), Storage::Gpu(s)) => {
-                let kernel = Op::META
-                    .plain_kernel
-                    .ok_or_else(|| Error::Unsupported(format!("`{}` has no kernel over plain arrays", Op::META.name)))?;
+                let kernel = Op::META.plain_kernel.ok_or_else(|| {
+                    Error::Unsupported(format!(
+                        "`{}` has no kernel over plain arrays",
+                        Op::META.name
+                    ))
+                })?;
                 g.reduce::<T, T>(&Op::META, kernel, &s.slice(range))
             }
             _ => Err(Error::DeviceMismatch),
@@ -383,9 +411,9 @@ impl<V: Element, I: IndexInt, Op: ReduceOp<Value = (V, I)>> ReduceInput<Op> for 
         match (&*device.backend, &s.vec.storage) {
             (Backend::Cpu, Storage::Cpu(v)) => Ok(cpu::reduce_indexed(op, &v[range])),
             (Backend::Gpu(g), Storage::Gpu(buf)) => {
-                let kernel = Op::META
-                    .indexed_kernel
-                    .ok_or_else(|| Error::Unsupported(format!("`{}` has no indexed kernel", Op::META.name)))?;
+                let kernel = Op::META.indexed_kernel.ok_or_else(|| {
+                    Error::Unsupported(format!("`{}` has no indexed kernel", Op::META.name))
+                })?;
                 g.reduce::<(V, I), V>(&Op::META, kernel, &buf.slice(range))
             }
             _ => Err(Error::DeviceMismatch),

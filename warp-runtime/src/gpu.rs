@@ -6,9 +6,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use cudarc::driver::sys::{CUdevice_attribute, CUresult};
 use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaView, DevicePtr, LaunchConfig, PushKernelArg};
+use cudarc::driver::sys::{CUdevice_attribute, CUresult};
+use cudarc::driver::{
+    CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaView, DevicePtr,
+    LaunchConfig, PushKernelArg,
+};
 
 use crate::compile::{self, BLOCK, Origin};
 use crate::error::{Error, Result};
@@ -84,27 +87,35 @@ impl Gpu {
     pub fn new(ordinal: usize) -> Result<Gpu> {
         if let Err(searched) = loader::driver() {
             return Err(Error::NoGpu {
-                reason: format!("the CUDA driver library (libcuda) was not found; looked in: {}", searched.join(", ")),
+                reason: format!(
+                    "the CUDA driver library (libcuda) was not found; looked in: {}",
+                    searched.join(", ")
+                ),
             });
         }
         // cudarc panics if a driver symbol is missing (a driver older than CUDA 13's API):
         // turn that into an error.
         let ctx = std::panic::catch_unwind(|| CudaContext::new(ordinal))
             .map_err(|_| Error::NoGpu {
-                reason: "the CUDA driver is too old for CUDA 13 (a driver entry point is missing)".into(),
+                reason: "the CUDA driver is too old for CUDA 13 (a driver entry point is missing)"
+                    .into(),
             })?
             .map_err(drv("creating the CUDA context"))?;
         // SAFETY: every operation of this Device runs on its one stream, so cudarc's
         // cross-stream event tracking is not needed.
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.new_stream().map_err(drv("creating a stream"))?;
-        let (major, minor) = ctx.compute_capability().map_err(drv("querying the compute capability"))?;
+        let (major, minor) = ctx
+            .compute_capability()
+            .map_err(drv("querying the compute capability"))?;
         let name = ctx.name().map_err(drv("querying the device name"))?;
         let sms = ctx
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(drv("querying the SM count"))? as u32;
         let scratch = Scratch {
-            partials: stream.alloc_zeros::<u8>(MAX_GRID * MAX_VALUE_BYTES).map_err(alloc_err(MAX_GRID * MAX_VALUE_BYTES))?,
+            partials: stream
+                .alloc_zeros::<u8>(MAX_GRID * MAX_VALUE_BYTES)
+                .map_err(alloc_err(MAX_GRID * MAX_VALUE_BYTES))?,
             ticket: stream.alloc_zeros::<u32>(1).map_err(alloc_err(4))?,
         };
         Ok(Gpu {
@@ -157,7 +168,11 @@ impl Gpu {
         if !self.profiling.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        let ev = || self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(drv("creating an event"));
+        let ev = || {
+            self.ctx
+                .new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+                .map_err(drv("creating an event"))
+        };
         Ok(Some((ev()?, ev()?)))
     }
 
@@ -179,7 +194,9 @@ impl Gpu {
             if let Some((s, _)) = &timer {
                 s.record(&self.stream).map_err(drv("recording an event"))?;
             }
-            self.stream.memcpy_dtod(src, &mut dst).map_err(drv("copying on the device"))?;
+            self.stream
+                .memcpy_dtod(src, &mut dst)
+                .map_err(drv("copying on the device"))?;
             if let Some((_, e)) = &timer {
                 e.record(&self.stream).map_err(drv("recording an event"))?;
             }
@@ -207,20 +224,30 @@ impl Gpu {
         if view.len() == 0 {
             return Ok(Vec::new());
         }
-        let v = self.stream.clone_dtoh(view).map_err(drv("copying to the host"))?;
+        let v = self
+            .stream
+            .clone_dtoh(view)
+            .map_err(drv("copying to the host"))?;
         self.synchronize()?;
         Ok(v)
     }
 
     fn module(&self, meta: &OpMeta) -> Result<Arc<CudaModule>> {
         let key = (meta.source.as_ptr() as usize, meta.source.len());
-        if let Some(m) = self.modules.lock().expect("module cache poisoned").get(&key) {
+        if let Some(m) = self
+            .modules
+            .lock()
+            .expect("module cache poisoned")
+            .get(&key)
+        {
             return Ok(m.clone());
         }
         // Compile outside the lock: other threads may use other modules meanwhile.
         let t0 = Instant::now();
         let (image, origin) = compile::cubin(meta, self.arch)?;
-        self.ctx.bind_to_thread().map_err(drv("binding the context"))?;
+        self.ctx
+            .bind_to_thread()
+            .map_err(drv("binding the context"))?;
         let module = self
             .ctx
             .load_module(cudarc::nvrtc::Ptx::from_binary(image))
@@ -238,17 +265,30 @@ impl Gpu {
 
     fn kernel(&self, meta: &OpMeta, name: &'static str) -> Result<Kernel> {
         let key = (meta.source.as_ptr() as usize, name);
-        if let Some(k) = self.kernels.lock().expect("kernel cache poisoned").get(&key) {
+        if let Some(k) = self
+            .kernels
+            .lock()
+            .expect("kernel cache poisoned")
+            .get(&key)
+        {
             return Ok(k.clone());
         }
         let module = self.module(meta)?;
-        let func = module.load_function(name).map_err(drv("finding a kernel in its module"))?;
+        let func = module
+            .load_function(name)
+            .map_err(drv("finding a kernel in its module"))?;
         let blocks_per_sm = func
             .occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)
             .map_err(drv("querying occupancy"))?
             .max(1);
-        let k = Kernel { func, blocks_per_sm };
-        self.kernels.lock().expect("kernel cache poisoned").insert(key, k.clone());
+        let k = Kernel {
+            func,
+            blocks_per_sm,
+        };
+        self.kernels
+            .lock()
+            .expect("kernel cache poisoned")
+            .insert(key, k.clone());
         Ok(k)
     }
 
@@ -264,18 +304,31 @@ impl Gpu {
 
     /// Runs a reduction kernel `kernel` of `meta` over `input`: one launch, then reads the
     /// result back.
-    pub(crate) fn reduce<V: DeviceValue, E: Element>(&self, meta: &OpMeta, kernel: &'static str, input: &CudaView<'_, E>) -> Result<V> {
+    pub(crate) fn reduce<V: DeviceValue, E: Element>(
+        &self,
+        meta: &OpMeta,
+        kernel: &'static str,
+        input: &CudaView<'_, E>,
+    ) -> Result<V> {
         let k = self.kernel(meta, kernel)?;
         let n = input.len();
         let n64 = n as u64;
         let grid = self.grid(&k, n, std::mem::size_of::<E>());
         // SAFETY: the kernel writes all `C_SIZE` bytes of `out` before they are read back.
-        let mut out = unsafe { self.stream.alloc::<u8>(V::C_SIZE.max(1)) }.map_err(alloc_err(V::C_SIZE))?;
+        let mut out =
+            unsafe { self.stream.alloc::<u8>(V::C_SIZE.max(1)) }.map_err(alloc_err(V::C_SIZE))?;
         if self.poison {
             let (ptr, _record) = out.device_ptr(&self.stream);
             // SAFETY: `ptr` points to the `C_SIZE` bytes just allocated on this stream.
-            unsafe { cudarc::driver::result::memset_d8_async(ptr, 0xA5, V::C_SIZE, self.stream.cu_stream()) }
-                .map_err(drv("poisoning an output"))?;
+            unsafe {
+                cudarc::driver::result::memset_d8_async(
+                    ptr,
+                    0xA5,
+                    V::C_SIZE,
+                    self.stream.cu_stream(),
+                )
+            }
+            .map_err(drv("poisoning an output"))?;
         }
         let timer = self.timer()?;
         if let Some((s, _)) = &timer {
@@ -285,7 +338,11 @@ impl Gpu {
             let mut scratch = self.scratch.lock().expect("scratch poisoned");
             let Scratch { partials, ticket } = &mut *scratch;
             let mut b = self.stream.launch_builder(&k.func);
-            b.arg(input).arg(&n64).arg(partials).arg(ticket).arg(&mut out);
+            b.arg(input)
+                .arg(&n64)
+                .arg(partials)
+                .arg(ticket)
+                .arg(&mut out);
             let cfg = LaunchConfig {
                 grid_dim: (grid, 1, 1),
                 block_dim: (BLOCK, 1, 1),
@@ -299,7 +356,10 @@ impl Gpu {
         if let Some((_, e)) = &timer {
             e.record(&self.stream).map_err(drv("recording an event"))?;
         }
-        let bytes = self.stream.clone_dtoh(&out).map_err(drv("reading a reduction result"))?;
+        let bytes = self
+            .stream
+            .clone_dtoh(&out)
+            .map_err(drv("reading a reduction result"))?;
         self.synchronize()?;
         self.record_time(timer)?;
         Ok(V::read_c(&bytes))

@@ -92,7 +92,13 @@ fn nvrtc_dirs() -> Vec<PathBuf> {
     for var in ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"] {
         if let Some(root) = std::env::var_os(var).filter(|v| !v.is_empty()) {
             let root = PathBuf::from(root);
-            for sub in ["lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib", "bin"] {
+            for sub in [
+                "lib64",
+                "lib",
+                "targets/x86_64-linux/lib",
+                "targets/sbsa-linux/lib",
+                "bin",
+            ] {
                 dirs.push(root.join(sub));
             }
         }
@@ -110,7 +116,11 @@ fn nvrtc_dirs() -> Vec<PathBuf> {
         let mut v: Vec<PathBuf> = rd
             .flatten()
             .map(|e| e.path())
-            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("cuda-")))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("cuda-"))
+            })
             .collect();
         v.sort();
         v.reverse();
@@ -146,11 +156,17 @@ fn site_packages() -> Vec<PathBuf> {
     }
     let mut out = Vec::new();
     for root in roots {
-        let Ok(rd) = std::fs::read_dir(&root) else { continue };
+        let Ok(rd) = std::fs::read_dir(&root) else {
+            continue;
+        };
         let mut pys: Vec<PathBuf> = rd
             .flatten()
             .map(|e| e.path())
-            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("python3")))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("python3"))
+            })
             .collect();
         pys.sort();
         for py in pys {
@@ -212,7 +228,9 @@ fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_first: 
         }
     }
     if skipped > 0 {
-        searched.push(format!("{skipped} standard locations that do not exist on this machine"));
+        searched.push(format!(
+            "{skipped} standard locations that do not exist on this machine"
+        ));
     }
     searched.dedup();
     if !by_name_first {
@@ -224,7 +242,9 @@ fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_first: 
 }
 
 fn preload_companion(dir: &Path, prefix: &str) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in rd.flatten() {
         let name = e.file_name();
         let Some(name) = name.to_str() else { continue };

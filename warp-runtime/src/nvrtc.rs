@@ -14,7 +14,14 @@ type Status = c_int;
 struct Api {
     version: unsafe extern "C" fn(*mut c_int, *mut c_int) -> Status,
     error_string: unsafe extern "C" fn(Status) -> *const c_char,
-    create: unsafe extern "C" fn(*mut Program, *const c_char, *const c_char, c_int, *const *const c_char, *const *const c_char) -> Status,
+    create: unsafe extern "C" fn(
+        *mut Program,
+        *const c_char,
+        *const c_char,
+        c_int,
+        *const *const c_char,
+        *const *const c_char,
+    ) -> Status,
     compile: unsafe extern "C" fn(Program, c_int, *const *const c_char) -> Status,
     destroy: unsafe extern "C" fn(*mut Program) -> Status,
     log_size: unsafe extern "C" fn(Program, *mut usize) -> Status,
@@ -94,7 +101,9 @@ fn check(api: &Api, call: &'static str, status: Status) -> Result<()> {
         return Ok(());
     }
     // SAFETY: nvrtcGetErrorString returns a static NUL-terminated string for any status.
-    let msg = unsafe { CStr::from_ptr((api.error_string)(status)) }.to_string_lossy().into_owned();
+    let msg = unsafe { CStr::from_ptr((api.error_string)(status)) }
+        .to_string_lossy()
+        .into_owned();
     Err(Error::Nvrtc { call, message: msg })
 }
 
@@ -103,7 +112,9 @@ pub fn version() -> Result<(i32, i32)> {
     let api = api()?;
     let (mut major, mut minor) = (0, 0);
     // SAFETY: two valid out-pointers.
-    check(api, "nvrtcVersion", unsafe { (api.version)(&mut major, &mut minor) })?;
+    check(api, "nvrtcVersion", unsafe {
+        (api.version)(&mut major, &mut minor)
+    })?;
     Ok((major, minor))
 }
 
@@ -112,10 +123,14 @@ pub fn supported_archs() -> Result<Vec<i32>> {
     let api = api()?;
     let mut n = 0;
     // SAFETY: valid out-pointer.
-    check(api, "nvrtcGetNumSupportedArchs", unsafe { (api.num_archs)(&mut n) })?;
+    check(api, "nvrtcGetNumSupportedArchs", unsafe {
+        (api.num_archs)(&mut n)
+    })?;
     let mut v = vec![0; n.max(0) as usize];
     // SAFETY: `v` has room for the `n` entries NVRTC writes.
-    check(api, "nvrtcGetSupportedArchs", unsafe { (api.archs)(v.as_mut_ptr()) })?;
+    check(api, "nvrtcGetSupportedArchs", unsafe {
+        (api.archs)(v.as_mut_ptr())
+    })?;
     Ok(v)
 }
 
@@ -146,19 +161,36 @@ pub struct Rejected {
 
 /// Compiles `source` with `options`. The outer error is a failure to run NVRTC at all; the
 /// inner one a compile error in the source.
-pub fn compile(source: &str, name: &str, options: &[String], output: Output) -> Result<std::result::Result<Compiled, Rejected>> {
+pub fn compile(
+    source: &str,
+    name: &str,
+    options: &[String],
+    output: Output,
+) -> Result<std::result::Result<Compiled, Rejected>> {
     let api = api()?;
-    let c_src = CString::new(source).map_err(|_| Error::Shape("CUDA source contains a NUL byte".into()))?;
-    let c_name = CString::new(name).map_err(|_| Error::Shape("kernel file name contains a NUL byte".into()))?;
+    let c_src =
+        CString::new(source).map_err(|_| Error::Shape("CUDA source contains a NUL byte".into()))?;
+    let c_name = CString::new(name)
+        .map_err(|_| Error::Shape("kernel file name contains a NUL byte".into()))?;
     let c_opts: Vec<CString> = options
         .iter()
-        .map(|o| CString::new(o.as_str()).map_err(|_| Error::Shape("compile option contains a NUL byte".into())))
+        .map(|o| {
+            CString::new(o.as_str())
+                .map_err(|_| Error::Shape("compile option contains a NUL byte".into()))
+        })
         .collect::<Result<_>>()?;
     let opt_ptrs: Vec<*const c_char> = c_opts.iter().map(|o| o.as_ptr()).collect();
     let mut prog: Program = std::ptr::null_mut();
     // SAFETY: valid NUL-terminated strings; zero headers; `prog` is an out-pointer.
     check(api, "nvrtcCreateProgram", unsafe {
-        (api.create)(&mut prog, c_src.as_ptr(), c_name.as_ptr(), 0, std::ptr::null(), std::ptr::null())
+        (api.create)(
+            &mut prog,
+            c_src.as_ptr(),
+            c_name.as_ptr(),
+            0,
+            std::ptr::null(),
+            std::ptr::null(),
+        )
     })?;
     let guard = ProgramGuard { api, prog };
     // SAFETY: `prog` is live; `opt_ptrs` holds `len` valid C strings kept alive by `c_opts`.
@@ -178,7 +210,9 @@ pub fn compile(source: &str, name: &str, options: &[String], output: Output) -> 
     check(api, call, unsafe { size_fn(prog, &mut size) })?;
     let mut image = vec![0u8; size];
     // SAFETY: `image` has the `size` bytes NVRTC reported.
-    check(api, call, unsafe { get_fn(prog, image.as_mut_ptr().cast()) })?;
+    check(api, call, unsafe {
+        get_fn(prog, image.as_mut_ptr().cast())
+    })?;
     if output == Output::Ptx {
         while image.last() == Some(&0) {
             image.pop();
@@ -191,10 +225,14 @@ pub fn compile(source: &str, name: &str, options: &[String], output: Output) -> 
 fn read_log(api: &Api, prog: Program) -> Result<String> {
     let mut size = 0usize;
     // SAFETY: `prog` is live; valid out-pointer.
-    check(api, "nvrtcGetProgramLogSize", unsafe { (api.log_size)(prog, &mut size) })?;
+    check(api, "nvrtcGetProgramLogSize", unsafe {
+        (api.log_size)(prog, &mut size)
+    })?;
     let mut buf = vec![0u8; size.max(1)];
     // SAFETY: `buf` has the `size` bytes NVRTC reported.
-    check(api, "nvrtcGetProgramLog", unsafe { (api.log)(prog, buf.as_mut_ptr().cast()) })?;
+    check(api, "nvrtcGetProgramLog", unsafe {
+        (api.log)(prog, buf.as_mut_ptr().cast())
+    })?;
     while buf.last() == Some(&0) {
         buf.pop();
     }

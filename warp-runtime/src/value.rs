@@ -9,7 +9,9 @@ mod sealed {
 
 /// A value an operator works on: a scalar or a tuple of scalars. Its bytes on the GPU follow
 /// C's struct layout (each field aligned to its size).
-pub trait DeviceValue: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static + sealed::Sealed {
+pub trait DeviceValue:
+    Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static + sealed::Sealed
+{
     /// Size of the C layout in bytes.
     const C_SIZE: usize;
     /// Alignment of the C layout.

@@ -38,7 +38,11 @@ fn emit(path: &str) -> ExitCode {
         Ok(items) => items,
         Err(e) => {
             let at = e.span().start();
-            eprintln!("kernels-gen: {path}:{}:{}: not valid Rust: {e}", at.line, at.column + 1);
+            eprintln!(
+                "kernels-gen: {path}:{}:{}: not valid Rust: {e}",
+                at.line,
+                at.column + 1
+            );
             return ExitCode::from(1);
         }
     };
@@ -59,5 +63,9 @@ fn emit(path: &str) -> ExitCode {
             }
         }
     }
-    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
