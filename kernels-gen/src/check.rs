@@ -445,9 +445,9 @@ impl<'d> Checker<'d> {
         for d in deferred {
             match d {
                 Deferred::IntLit { ty, value, span } => {
-                    if let Ty::Scalar(s) = self.resolve(&ty) {
-                        if let Some((lo, hi)) = s.int_range() {
-                            if value < lo || value > hi {
+                    if let Ty::Scalar(s) = self.resolve(&ty)
+                        && let Some((lo, hi)) = s.int_range()
+                            && (value < lo || value > hi) {
                                 self.diags.error(
                                     span,
                                     format!(
@@ -455,18 +455,15 @@ impl<'d> Checker<'d> {
                                     ),
                                 );
                             }
-                        }
-                    }
                 }
                 Deferred::Neg { ty, span } => {
-                    if let Ty::Scalar(s) = self.resolve(&ty) {
-                        if s.is_unsigned_int() {
+                    if let Ty::Scalar(s) = self.resolve(&ty)
+                        && s.is_unsigned_int() {
                             self.diags.error(
                                 span,
                                 format!("cannot apply unary operator `-` to type `{s}`; unsigned values have no negation (use `wrapping_neg`)"),
                             );
                         }
-                    }
                 }
             }
         }
@@ -820,8 +817,8 @@ impl<'d> Checker<'d> {
     }
 
     fn assign_target(&mut self, left: &syn::Expr) -> Option<(VarId, ITy)> {
-        if let syn::Expr::Path(p) = left {
-            if let Some(ident) = p.path.get_ident() {
+        if let syn::Expr::Path(p) = left
+            && let Some(ident) = p.path.get_ident() {
                 let name = ident.to_string();
                 return match self.lookup(&name) {
                     Some(id) if self.vars[id].mutable => Some((id, self.vars[id].ty.clone())),
@@ -841,7 +838,6 @@ impl<'d> Checker<'d> {
                     }
                 };
             }
-        }
         self.err(
             left.span(),
             "only local variables can be assigned (`x = ...`); fields, indices and dereferences are not supported",
@@ -1129,8 +1125,8 @@ impl<'d> Checker<'d> {
                         }
                     },
                 };
-                if let ITy::S(s) = &ty {
-                    if s.is_float() {
+                if let ITy::S(s) = &ty
+                    && s.is_float() {
                         // `1f32` is a float literal.
                         let v: f64 = i.base10_digits().parse().unwrap_or(0.0);
                         let v = if *s == Scalar::F32 {
@@ -1140,7 +1136,6 @@ impl<'d> Checker<'d> {
                         };
                         return mk(ExprKind::Lit(Lit::Float(v)), ty);
                     }
-                }
                 let value: i128 = match i.base10_digits().parse() {
                     Ok(v) => v,
                     Err(_) => {
@@ -1170,11 +1165,10 @@ impl<'d> Checker<'d> {
                 };
                 let digits = f.base10_digits();
                 let value = float_lit_value(digits, &ty, self);
-                if let (Some(v), ITy::Var(_)) = (value, &ty) {
-                    if let Ok(direct) = digits.parse::<f32>() {
+                if let (Some(v), ITy::Var(_)) = (value, &ty)
+                    && let Ok(direct) = digits.parse::<f32>() {
                         self.f32_readings.insert(v.to_bits(), direct);
                     }
-                }
                 match value {
                     Some(v) => mk(ExprKind::Lit(Lit::Float(v)), ty),
                     None => {
@@ -1426,8 +1420,8 @@ impl<'d> Checker<'d> {
                 .iter()
                 .map(|s| s.ident.to_string())
                 .collect();
-            if let [t, name] = segs.as_slice() {
-                if let Some(s) = Scalar::from_rust(t) {
+            if let [t, name] = segs.as_slice()
+                && let Some(s) = Scalar::from_rust(t) {
                     let args: Vec<&syn::Expr> = c.args.iter().collect();
                     let name_span = p.path.segments[1].ident.span();
                     if name == "from_bits" && s.is_float() {
@@ -1454,7 +1448,6 @@ impl<'d> Checker<'d> {
                         return self.builtin_call(name, name_span, recv, &args[1..], line);
                     }
                 }
-            }
         }
         self.err(
             c.func.span(),
@@ -1642,9 +1635,8 @@ impl<'d> Checker<'d> {
             syn::Pat::Or(o) => {
                 let mut acc: Option<Expr<ITy>> = None;
                 for case in &o.cases {
-                    let Some(c) = self.pattern_cond(case, scrut, prologue) else {
-                        return None;
-                    };
+                    // A catch-all case makes the whole pattern a catch-all.
+                    let c = self.pattern_cond(case, scrut, prologue)?;
                     acc = Some(match acc {
                         None => c,
                         Some(a) => cmp(self, BinOp::Or, a, c, o.span()),

@@ -92,8 +92,8 @@ extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
         );
         plain = Some(k);
     }
-    if let Ty::Tuple(items) = t {
-        if items.len() == 2 && items[1].is_int() {
+    if let Ty::Tuple(items) = t
+        && items.len() == 2 && items[1].is_int() {
             let (v, i) = (items[0].c_name(), items[1].c_name());
             let k = format!("wd_reduce_indexed_{name}");
             let _ = write!(
@@ -108,7 +108,6 @@ extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
             );
             indexed = Some(k);
         }
-    }
     ReduceKernels {
         source: finish_lines(&src, name),
         plain,

@@ -53,7 +53,7 @@ pub struct Failure {
     /// The errors, spanned.
     pub diagnostics: Diagnostics,
     /// The function as written.
-    pub item: syn::ItemFn,
+    pub item: Box<syn::ItemFn>,
 }
 
 /// Runs every stage for `#[reduce(attr)] item`.
@@ -113,7 +113,7 @@ pub fn reduce_op_in(
         }
         _ => Failure {
             diagnostics: diags,
-            item: def.item,
+            item: Box::new(def.item),
         }
         .into_err(),
     }

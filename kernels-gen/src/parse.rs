@@ -103,11 +103,10 @@ pub fn parse_type(ty: &syn::Type) -> Result<Ty, syn::Error> {
         syn::Type::Paren(p) => parse_type(&p.elem),
         syn::Type::Group(g) => parse_type(&g.elem),
         syn::Type::Path(p) if p.qself.is_none() => {
-            if let Some(ident) = p.path.get_ident() {
-                if let Some(s) = Scalar::from_rust(&ident.to_string()) {
+            if let Some(ident) = p.path.get_ident()
+                && let Some(s) = Scalar::from_rust(&ident.to_string()) {
                     return Ok(Ty::Scalar(s));
                 }
-            }
             Err(unsupported_type(ty))
         }
         syn::Type::Tuple(t) => {
@@ -258,12 +257,11 @@ pub fn check_reduce_signature(def: &OpDef, diags: &mut Diagnostics) {
             ),
         );
     }
-    if let (Some(ret), syn::ReturnType::Type(_, rty)) = (&def.ret, &sig.output) {
-        if ret != t {
+    if let (Some(ret), syn::ReturnType::Type(_, rty)) = (&def.ret, &sig.output)
+        && ret != t {
             diags.error(
                 rty.span(),
                 format!("a reduction returns its parameters' type: expected `{t}`, found `{ret}`"),
             );
         }
-    }
 }

@@ -12,6 +12,7 @@ use crate::gpu::{Gpu, LoadReport};
 use crate::op::ReduceOp;
 use crate::value::{Element, IndexInt};
 
+#[allow(clippy::large_enum_variant)] // one per Device, behind an Arc
 enum Backend {
     Gpu(Gpu),
     Cpu,

@@ -189,7 +189,7 @@ impl Gpu {
         let bytes = src.len() * std::mem::size_of::<T>();
         // SAFETY: every element is written by the copy below before anything reads it.
         let mut dst = unsafe { self.stream.alloc::<T>(src.len()) }.map_err(alloc_err(bytes))?;
-        if src.len() > 0 {
+        if !src.is_empty() {
             let timer = self.timer()?;
             if let Some((s, _)) = &timer {
                 s.record(&self.stream).map_err(drv("recording an event"))?;
@@ -221,7 +221,7 @@ impl Gpu {
     }
 
     pub(crate) fn download<T: Element>(&self, view: &CudaView<'_, T>) -> Result<Vec<T>> {
-        if view.len() == 0 {
+        if view.is_empty() {
             return Ok(Vec::new());
         }
         let v = self

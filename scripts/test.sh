@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The test command (README.md): installs NVIDIA's NVRTC wheel if needed (the NVRTC compile
+# checks use it; no GPU is needed), then checks formatting and lints and runs every test that
+# does not need a GPU. GPU tests are marked #[ignore = "needs a CUDA GPU"]; see README.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+wheel_dir=target/nvrtc-wheel
+if [ ! -f "$wheel_dir/nvidia/cu13/lib/libnvrtc.so.13" ]; then
+  echo "test.sh: installing nvidia-cuda-nvrtc==13.0.88 into $wheel_dir" >&2
+  python3 -m pip install --quiet --disable-pip-version-check --no-deps \
+    --target "$wheel_dir" nvidia-cuda-nvrtc==13.0.88
+fi
+export WARP_NVRTC_PATH="$PWD/$wheel_dir/nvidia/cu13/lib"
+export WARP_REQUIRE_NVRTC=1
+export WARP_CACHE_DIR="$PWD/target/warp-kernel-cache"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -- -D warnings
+cargo test --workspace
