@@ -447,23 +447,23 @@ impl<'d> Checker<'d> {
                 Deferred::IntLit { ty, value, span } => {
                     if let Ty::Scalar(s) = self.resolve(&ty)
                         && let Some((lo, hi)) = s.int_range()
-                            && (value < lo || value > hi) {
-                                self.diags.error(
-                                    span,
-                                    format!(
-                                        "literal out of range for `{s}` (its range is {lo}..={hi})"
-                                    ),
-                                );
-                            }
+                        && (value < lo || value > hi)
+                    {
+                        self.diags.error(
+                            span,
+                            format!("literal out of range for `{s}` (its range is {lo}..={hi})"),
+                        );
+                    }
                 }
                 Deferred::Neg { ty, span } => {
                     if let Ty::Scalar(s) = self.resolve(&ty)
-                        && s.is_unsigned_int() {
-                            self.diags.error(
+                        && s.is_unsigned_int()
+                    {
+                        self.diags.error(
                                 span,
                                 format!("cannot apply unary operator `-` to type `{s}`; unsigned values have no negation (use `wrapping_neg`)"),
                             );
-                        }
+                    }
                 }
             }
         }
@@ -818,26 +818,27 @@ impl<'d> Checker<'d> {
 
     fn assign_target(&mut self, left: &syn::Expr) -> Option<(VarId, ITy)> {
         if let syn::Expr::Path(p) = left
-            && let Some(ident) = p.path.get_ident() {
-                let name = ident.to_string();
-                return match self.lookup(&name) {
-                    Some(id) if self.vars[id].mutable => Some((id, self.vars[id].ty.clone())),
-                    Some(_) => {
-                        self.err(
+            && let Some(ident) = p.path.get_ident()
+        {
+            let name = ident.to_string();
+            return match self.lookup(&name) {
+                Some(id) if self.vars[id].mutable => Some((id, self.vars[id].ty.clone())),
+                Some(_) => {
+                    self.err(
                             ident.span(),
                             format!("cannot assign twice to immutable variable `{name}`; declare it with `let mut {name}`"),
                         );
-                        None
-                    }
-                    None => {
-                        self.err(
-                            ident.span(),
-                            format!("cannot find value `{name}` in this scope"),
-                        );
-                        None
-                    }
-                };
-            }
+                    None
+                }
+                None => {
+                    self.err(
+                        ident.span(),
+                        format!("cannot find value `{name}` in this scope"),
+                    );
+                    None
+                }
+            };
+        }
         self.err(
             left.span(),
             "only local variables can be assigned (`x = ...`); fields, indices and dereferences are not supported",
@@ -1126,16 +1127,17 @@ impl<'d> Checker<'d> {
                     },
                 };
                 if let ITy::S(s) = &ty
-                    && s.is_float() {
-                        // `1f32` is a float literal.
-                        let v: f64 = i.base10_digits().parse().unwrap_or(0.0);
-                        let v = if *s == Scalar::F32 {
-                            v as f32 as f64
-                        } else {
-                            v
-                        };
-                        return mk(ExprKind::Lit(Lit::Float(v)), ty);
-                    }
+                    && s.is_float()
+                {
+                    // `1f32` is a float literal.
+                    let v: f64 = i.base10_digits().parse().unwrap_or(0.0);
+                    let v = if *s == Scalar::F32 {
+                        v as f32 as f64
+                    } else {
+                        v
+                    };
+                    return mk(ExprKind::Lit(Lit::Float(v)), ty);
+                }
                 let value: i128 = match i.base10_digits().parse() {
                     Ok(v) => v,
                     Err(_) => {
@@ -1166,9 +1168,10 @@ impl<'d> Checker<'d> {
                 let digits = f.base10_digits();
                 let value = float_lit_value(digits, &ty, self);
                 if let (Some(v), ITy::Var(_)) = (value, &ty)
-                    && let Ok(direct) = digits.parse::<f32>() {
-                        self.f32_readings.insert(v.to_bits(), direct);
-                    }
+                    && let Ok(direct) = digits.parse::<f32>()
+                {
+                    self.f32_readings.insert(v.to_bits(), direct);
+                }
                 match value {
                     Some(v) => mk(ExprKind::Lit(Lit::Float(v)), ty),
                     None => {
@@ -1421,33 +1424,34 @@ impl<'d> Checker<'d> {
                 .map(|s| s.ident.to_string())
                 .collect();
             if let [t, name] = segs.as_slice()
-                && let Some(s) = Scalar::from_rust(t) {
-                    let args: Vec<&syn::Expr> = c.args.iter().collect();
-                    let name_span = p.path.segments[1].ident.span();
-                    if name == "from_bits" && s.is_float() {
-                        if args.len() != 1 {
-                            self.err(name_span, "`from_bits` takes 1 argument");
-                            return error_expr(line);
-                        }
-                        let want = ITy::S(if s == Scalar::F32 {
-                            Scalar::U32
-                        } else {
-                            Scalar::U64
-                        });
-                        let x = self.check_expr(args[0], Some(&want));
-                        self.unify(&want, &x.ty.clone(), args[0].span());
-                        return Expr {
-                            kind: ExprKind::Call(Builtin::FromBits, vec![x]),
-                            ty: ITy::S(s),
-                            line,
-                        };
+                && let Some(s) = Scalar::from_rust(t)
+            {
+                let args: Vec<&syn::Expr> = c.args.iter().collect();
+                let name_span = p.path.segments[1].ident.span();
+                if name == "from_bits" && s.is_float() {
+                    if args.len() != 1 {
+                        self.err(name_span, "`from_bits` takes 1 argument");
+                        return error_expr(line);
                     }
-                    if builtin_method(name, s).is_some() && !args.is_empty() {
-                        let recv = self.check_expr(args[0], Some(&ITy::S(s)));
-                        self.unify(&ITy::S(s), &recv.ty.clone(), args[0].span());
-                        return self.builtin_call(name, name_span, recv, &args[1..], line);
-                    }
+                    let want = ITy::S(if s == Scalar::F32 {
+                        Scalar::U32
+                    } else {
+                        Scalar::U64
+                    });
+                    let x = self.check_expr(args[0], Some(&want));
+                    self.unify(&want, &x.ty.clone(), args[0].span());
+                    return Expr {
+                        kind: ExprKind::Call(Builtin::FromBits, vec![x]),
+                        ty: ITy::S(s),
+                        line,
+                    };
                 }
+                if builtin_method(name, s).is_some() && !args.is_empty() {
+                    let recv = self.check_expr(args[0], Some(&ITy::S(s)));
+                    self.unify(&ITy::S(s), &recv.ty.clone(), args[0].span());
+                    return self.builtin_call(name, name_span, recv, &args[1..], line);
+                }
+            }
         }
         self.err(
             c.func.span(),

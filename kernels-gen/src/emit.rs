@@ -93,21 +93,23 @@ extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
         plain = Some(k);
     }
     if let Ty::Tuple(items) = t
-        && items.len() == 2 && items[1].is_int() {
-            let (v, i) = (items[0].c_name(), items[1].c_name());
-            let k = format!("wd_reduce_indexed_{name}");
-            let _ = write!(
-                src,
-                "
+        && items.len() == 2
+        && items[1].is_int()
+    {
+        let (v, i) = (items[0].c_name(), items[1].c_name());
+        let k = format!("wd_reduce_indexed_{name}");
+        let _ = write!(
+            src,
+            "
 extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
 {k}(const {v}* p, wd_u64 n, {tc}* partials, unsigned int* ticket, {tc}* out) {{
     const wd_src_indexed<{v}, {i}, {tc}> src = {{p, n}};
     wd_reduce_grid<wd_op_{name}>(src, partials, ticket, out);
 }}
 "
-            );
-            indexed = Some(k);
-        }
+        );
+        indexed = Some(k);
+    }
     ReduceKernels {
         source: finish_lines(&src, name),
         plain,

@@ -104,9 +104,10 @@ pub fn parse_type(ty: &syn::Type) -> Result<Ty, syn::Error> {
         syn::Type::Group(g) => parse_type(&g.elem),
         syn::Type::Path(p) if p.qself.is_none() => {
             if let Some(ident) = p.path.get_ident()
-                && let Some(s) = Scalar::from_rust(&ident.to_string()) {
-                    return Ok(Ty::Scalar(s));
-                }
+                && let Some(s) = Scalar::from_rust(&ident.to_string())
+            {
+                return Ok(Ty::Scalar(s));
+            }
             Err(unsupported_type(ty))
         }
         syn::Type::Tuple(t) => {
@@ -258,10 +259,11 @@ pub fn check_reduce_signature(def: &OpDef, diags: &mut Diagnostics) {
         );
     }
     if let (Some(ret), syn::ReturnType::Type(_, rty)) = (&def.ret, &sig.output)
-        && ret != t {
-            diags.error(
-                rty.span(),
-                format!("a reduction returns its parameters' type: expected `{t}`, found `{ret}`"),
-            );
-        }
+        && ret != t
+    {
+        diags.error(
+            rty.span(),
+            format!("a reduction returns its parameters' type: expected `{t}`, found `{ret}`"),
+        );
+    }
 }

@@ -18,77 +18,168 @@ fn errors(attr: proc_macro2::TokenStream, f: proc_macro2::TokenStream) -> Vec<St
     let item: syn::ItemFn = syn::parse2(f).unwrap();
     match reduce_op(attr, item) {
         Ok(_) => panic!("expected errors"),
-        Err(e) => e.diagnostics.errors().iter().map(|e| e.to_string()).collect(),
+        Err(e) => e
+            .diagnostics
+            .errors()
+            .iter()
+            .map(|e| e.to_string())
+            .collect(),
     }
 }
 
 #[test]
 fn float_literals_take_the_type_of_their_context() {
-    let o = op(quote!(identity = 0.0), quote! { fn f(a: f32, b: f32) -> f32 { a * 0.1 + b } });
+    let o = op(
+        quote!(identity = 0.0),
+        quote! { fn f(a: f32, b: f32) -> f32 { a * 0.1 + b } },
+    );
     let src = &o.kernels.source;
-    assert!(src.contains("0x1.99999ap-4f /* 0.1 */"), "an f32 literal, exact: {src}");
+    assert!(
+        src.contains("0x1.99999ap-4f /* 0.1 */"),
+        "an f32 literal, exact: {src}"
+    );
     assert!(src.contains("return 0.0f;"), "identity typed f32");
     assert!(!src.contains("0.1)"), "never a double literal in f32 code");
 }
 
 #[test]
 fn integer_literals_default_to_i32_and_follow_annotations() {
-    let o = op(quote!(identity = 0), quote! { fn f(a: u8, b: u8) -> u8 { let k: u8 = 3; a.wrapping_add(b) ^ k } });
+    let o = op(
+        quote!(identity = 0),
+        quote! { fn f(a: u8, b: u8) -> u8 { let k: u8 = 3; a.wrapping_add(b) ^ k } },
+    );
     assert!(o.kernels.source.contains("((wd_u8)3)"));
-    let o = op(quote!(identity = 0), quote! { fn f(a: i64, b: i64) -> i64 { a + b + (1 << 4) as i64 } });
-    assert!(o.kernels.source.contains("wd_shl(1, (wd_u32)(4))"), "{}", o.kernels.source);
+    let o = op(
+        quote!(identity = 0),
+        quote! { fn f(a: i64, b: i64) -> i64 { a + b + (1 << 4) as i64 } },
+    );
+    assert!(
+        o.kernels.source.contains("wd_shl(1, (wd_u32)(4))"),
+        "{}",
+        o.kernels.source
+    );
 }
 
 #[test]
 fn literals_are_exact() {
-    for v in [0.1f32, 1.0, -2.5, 3.4028235e38, 1e-45, f32::MIN_POSITIVE, 16777217.0] {
+    for v in [
+        0.1f32,
+        1.0,
+        -2.5,
+        3.4028235e38,
+        1e-45,
+        f32::MIN_POSITIVE,
+        16777217.0,
+    ] {
         let s = c_literal(kernels_gen::ir::Lit::Float(v as f64), Scalar::F32);
-        assert!(s.ends_with('f') || s.contains("f /*") || s.contains("f)"), "{s}");
+        assert!(
+            s.ends_with('f') || s.contains("f /*") || s.contains("f)"),
+            "{s}"
+        );
     }
-    assert_eq!(c_literal(kernels_gen::ir::Lit::Float(f64::NAN), Scalar::F32), "__int_as_float(0x7fc00000)");
-    assert_eq!(c_literal(kernels_gen::ir::Lit::Int(i32::MIN as i128), Scalar::I32), "(-2147483647 - 1)");
-    assert_eq!(c_literal(kernels_gen::ir::Lit::Int(255), Scalar::U8), "((wd_u8)255)");
-    assert_eq!(c_literal(kernels_gen::ir::Lit::Float(-0.0), Scalar::F64), "(-0.0)");
+    assert_eq!(
+        c_literal(kernels_gen::ir::Lit::Float(f64::NAN), Scalar::F32),
+        "__int_as_float(0x7fc00000)"
+    );
+    assert_eq!(
+        c_literal(kernels_gen::ir::Lit::Int(i32::MIN as i128), Scalar::I32),
+        "(-2147483647 - 1)"
+    );
+    assert_eq!(
+        c_literal(kernels_gen::ir::Lit::Int(255), Scalar::U8),
+        "((wd_u8)255)"
+    );
+    assert_eq!(
+        c_literal(kernels_gen::ir::Lit::Float(-0.0), Scalar::F64),
+        "(-0.0)"
+    );
 }
 
 #[test]
 fn value_ifs_become_selects() {
-    let o = op(quote!(identity = 0), quote! { fn f(a: i32, b: i32) -> i32 { if a > b && b != 0 { a - b } else { b } } });
-    let body = o.kernels.source.split("wd_fn_f(").nth(1).unwrap().split('}').next().unwrap().to_string();
+    let o = op(
+        quote!(identity = 0),
+        quote! { fn f(a: i32, b: i32) -> i32 { if a > b && b != 0 { a - b } else { b } } },
+    );
+    let body = o
+        .kernels
+        .source
+        .split("wd_fn_f(")
+        .nth(1)
+        .unwrap()
+        .split('}')
+        .next()
+        .unwrap()
+        .to_string();
     assert!(body.contains('?'), "a select: {body}");
     assert!(!body.contains("if ("), "no branch: {body}");
-    assert!(!body.contains("&&"), "no short circuit over pure operands: {body}");
+    assert!(
+        !body.contains("&&"),
+        "no short circuit over pure operands: {body}"
+    );
 }
 
 #[test]
 fn redux_is_recognised() {
     let cases = [
-        (quote! { fn f(a: i32, b: i32) -> i32 { a + b } }, Some(Redux::Add)),
-        (quote! { fn f(a: u32, b: u32) -> u32 { b.wrapping_add(a) } }, Some(Redux::Add)),
-        (quote! { fn f(a: u16, b: u16) -> u16 { if a < b { a } else { b } } }, Some(Redux::Min)),
-        (quote! { fn f(a: i8, b: i8) -> i8 { if a < b { b } else { a } } }, Some(Redux::Max)),
-        (quote! { fn f(a: u32, b: u32) -> u32 { a ^ b } }, Some(Redux::Xor)),
+        (
+            quote! { fn f(a: i32, b: i32) -> i32 { a + b } },
+            Some(Redux::Add),
+        ),
+        (
+            quote! { fn f(a: u32, b: u32) -> u32 { b.wrapping_add(a) } },
+            Some(Redux::Add),
+        ),
+        (
+            quote! { fn f(a: u16, b: u16) -> u16 { if a < b { a } else { b } } },
+            Some(Redux::Min),
+        ),
+        (
+            quote! { fn f(a: i8, b: i8) -> i8 { if a < b { b } else { a } } },
+            Some(Redux::Max),
+        ),
+        (
+            quote! { fn f(a: u32, b: u32) -> u32 { a ^ b } },
+            Some(Redux::Xor),
+        ),
         (quote! { fn f(a: u32, b: u32) -> u32 { a - b } }, None),
         (quote! { fn f(a: u64, b: u64) -> u64 { a + b } }, None),
         (quote! { fn f(a: f32, b: f32) -> f32 { a + b } }, None),
     ];
     for (f, want) in cases {
         let is_float = f.to_string().contains("f32");
-        let o = op(if is_float { quote!(identity = 0.0) } else { quote!(identity = 0) }, f);
+        let o = op(
+            if is_float {
+                quote!(identity = 0.0)
+            } else {
+                quote!(identity = 0)
+            },
+            f,
+        );
         assert_eq!(o.kernels.redux, want, "{}", o.function.name);
     }
 }
 
 #[test]
 fn match_desugars_to_an_if_chain() {
-    let o = op(quote!(identity = 0), quote! { fn f(a: u32, b: u32) -> u32 { match a { 0 => b, 1..=3 | 7 => b * 2, n => n } } });
+    let o = op(
+        quote!(identity = 0),
+        quote! { fn f(a: u32, b: u32) -> u32 { match a { 0 => b, 1..=3 | 7 => b * 2, n => n } } },
+    );
     assert!(matches!(o.function.body.value.kind, ExprKind::Block(_)));
-    assert!(o.kernels.source.contains("(tmp_ >= 1u) & (tmp_ <= 3u)"), "{}", o.kernels.source);
+    assert!(
+        o.kernels.source.contains("(tmp_ >= 1u) & (tmp_ <= 3u)"),
+        "{}",
+        o.kernels.source
+    );
 }
 
 #[test]
 fn tuples_get_structs_and_field_wise_shuffles() {
-    let o = op(quote!(identity = (0.0, 0)), quote! { fn f(a: (f64, u16), b: (f64, u16)) -> (f64, u16) { (a.0 + b.0, a.1.max(b.1)) } });
+    let o = op(
+        quote!(identity = (0.0, 0)),
+        quote! { fn f(a: (f64, u16), b: (f64, u16)) -> (f64, u16) { (a.0 + b.0, a.1.max(b.1)) } },
+    );
     assert_eq!(o.value_ty, Ty::Tuple(vec![Scalar::F64, Scalar::U16]));
     let s = &o.kernels.source;
     assert!(s.contains("struct wd_tuple_f64_u16 { wd_f64 f0; wd_u16 f1; };"));
@@ -99,7 +190,10 @@ fn tuples_get_structs_and_field_wise_shuffles() {
 
 #[test]
 fn errors_are_reported_all_at_once() {
-    let e = errors(quote!(identity = 0), quote! { fn f(a: u32, b: u32) -> u32 { let v = [a]; loop {} ; v[0] + g(b) } });
+    let e = errors(
+        quote!(identity = 0),
+        quote! { fn f(a: u32, b: u32) -> u32 { let v = [a]; loop {} ; v[0] + g(b) } },
+    );
     assert!(e.len() >= 3, "{e:?}");
     assert!(e.iter().any(|m| m.contains("arrays")));
     assert!(e.iter().any(|m| m.contains("loop")));
@@ -108,12 +202,24 @@ fn errors_are_reported_all_at_once() {
 
 #[test]
 fn literal_range_and_unsigned_negation_are_checked() {
-    let e = errors(quote!(identity = 0), quote! { fn f(a: u8, b: u8) -> u8 { a + 300 } });
-    assert!(e.iter().any(|m| m.contains("out of range for `u8`")), "{e:?}");
-    let e = errors(quote!(identity = 0), quote! { fn f(a: u32, b: u32) -> u32 { a + -b } });
+    let e = errors(
+        quote!(identity = 0),
+        quote! { fn f(a: u8, b: u8) -> u8 { a + 300 } },
+    );
+    assert!(
+        e.iter().any(|m| m.contains("out of range for `u8`")),
+        "{e:?}"
+    );
+    let e = errors(
+        quote!(identity = 0),
+        quote! { fn f(a: u32, b: u32) -> u32 { a + -b } },
+    );
     assert!(e.iter().any(|m| m.contains("unary operator `-`")), "{e:?}");
     // -128 fits i8: no error.
-    op(quote!(identity = 0), quote! { fn f(a: i8, b: i8) -> i8 { a.wrapping_add(b) & -128 } });
+    op(
+        quote!(identity = 0),
+        quote! { fn f(a: i8, b: i8) -> i8 { a.wrapping_add(b) & -128 } },
+    );
 }
 
 #[test]
@@ -121,6 +227,10 @@ fn line_directives_point_at_the_rust_source() {
     let src = "use x::reduce;\n\n#[reduce(identity = 0)]\nfn f(a: u32, b: u32) -> u32 {\n    let c = a ^ b;\n    c\n}\n";
     let items = kernels_gen::generate_file(src, "src/demo.rs").unwrap();
     let op = items[0].result.as_ref().unwrap();
-    assert!(op.kernels.source.contains("#line 5 \"src/demo.rs\""), "{}", op.kernels.source);
+    assert!(
+        op.kernels.source.contains("#line 5 \"src/demo.rs\""),
+        "{}",
+        op.kernels.source
+    );
     assert!(op.kernels.source.contains("\"warp-dsl/f.cu\""));
 }

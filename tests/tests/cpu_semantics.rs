@@ -21,7 +21,11 @@ fn min_f64(a: f64, b: f64) -> f64 {
 
 #[reduce(identity = (f32::NEG_INFINITY, u64::MAX))]
 fn argmax(a: (f32, u64), b: (f32, u64)) -> (f32, u64) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
 }
 
 /// `let` destructuring of tuple parameters and statement `if`s work in the kept function.
@@ -39,8 +43,14 @@ fn the_function_stays_callable() {
     assert_eq!(count_and_sum.call((1, 10), (2, -3)), (3, 7));
     assert_eq!(max_i64.identity(), i64::MIN);
     assert!(sum_u32.cuda_source().contains("extern \"C\" __global__"));
-    assert_eq!(<sum_u32 as ReduceOp>::META.plain_kernel, Some("wd_reduce_sum_u32"));
-    assert_eq!(<argmax as ReduceOp>::META.indexed_kernel, Some("wd_reduce_indexed_argmax"));
+    assert_eq!(
+        <sum_u32 as ReduceOp>::META.plain_kernel,
+        Some("wd_reduce_sum_u32")
+    );
+    assert_eq!(
+        <argmax as ReduceOp>::META.indexed_kernel,
+        Some("wd_reduce_indexed_argmax")
+    );
     assert_eq!(<argmax as ReduceOp>::META.plain_kernel, None);
 }
 
@@ -62,18 +72,36 @@ fn cpu_backend_matches_a_sequential_fold() {
         }
         let ys = i64::random_vec(&mut r, n, true);
         let want = ys.iter().copied().fold(i64::MIN, i64::max);
-        assert_eq!(cpu.reduce(max_i64, &cpu.upload(&ys).unwrap()).unwrap(), want);
+        assert_eq!(
+            cpu.reduce(max_i64, &cpu.upload(&ys).unwrap()).unwrap(),
+            want
+        );
         let fs = f64::random_vec(&mut r, n, true);
         let want = fs.iter().copied().fold(f64::INFINITY, f64::min);
-        assert!(cpu.reduce(min_f64, &cpu.upload(&fs).unwrap()).unwrap().same(&want));
-        let gs: Vec<f32> = f32::random_vec(&mut r, n, false).iter().map(|x| (x * 3.0).round()).collect();
+        assert!(
+            cpu.reduce(min_f64, &cpu.upload(&fs).unwrap())
+                .unwrap()
+                .same(&want)
+        );
+        let gs: Vec<f32> = f32::random_vec(&mut r, n, false)
+            .iter()
+            .map(|x| (x * 3.0).round())
+            .collect();
         let d = cpu.upload(&gs).unwrap();
         let got = cpu.reduce(argmax, &d.indexed()).unwrap();
-        let want = gs.iter().enumerate().fold((f32::NEG_INFINITY, u64::MAX), |a, (i, &x)| argmax.call(a, (x, i as u64)));
+        let want = gs
+            .iter()
+            .enumerate()
+            .fold((f32::NEG_INFINITY, u64::MAX), |a, (i, &x)| {
+                argmax.call(a, (x, i as u64))
+            });
         assert_eq!(got, want);
         if n > 0 {
             assert_eq!(gs[got.1 as usize], got.0);
-            assert!(gs[..got.1 as usize].iter().all(|&x| x < got.0), "smallest index wins");
+            assert!(
+                gs[..got.1 as usize].iter().all(|&x| x < got.0),
+                "smallest index wins"
+            );
         }
     }
 }
@@ -82,9 +110,16 @@ fn cpu_backend_matches_a_sequential_fold() {
 fn empty_input_gives_the_identity() {
     let cpu = Device::cpu();
     let e: Vec<f64> = vec![];
-    assert_eq!(cpu.reduce(min_f64, &cpu.upload(&e).unwrap()).unwrap(), f64::INFINITY);
+    assert_eq!(
+        cpu.reduce(min_f64, &cpu.upload(&e).unwrap()).unwrap(),
+        f64::INFINITY
+    );
     let e: Vec<f32> = vec![];
-    assert_eq!(cpu.reduce(argmax, &cpu.upload(&e).unwrap().indexed()).unwrap(), (f32::NEG_INFINITY, u64::MAX));
+    assert_eq!(
+        cpu.reduce(argmax, &cpu.upload(&e).unwrap().indexed())
+            .unwrap(),
+        (f32::NEG_INFINITY, u64::MAX)
+    );
 }
 
 #[test]
@@ -92,17 +127,33 @@ fn bad_input_is_an_error_not_a_panic() {
     let cpu = Device::cpu();
     let xs = cpu.upload(&[1u32, 2, 3]).unwrap();
     assert!(matches!(xs.slice(2..5), Err(Error::Shape(_))));
-    assert!(matches!(xs.slice(3..2), Err(Error::Shape(_))));
+    #[allow(clippy::reversed_empty_ranges)] // on purpose: a reversed range is an error
+    let reversed = xs.slice(3..2);
+    assert!(matches!(reversed, Err(Error::Shape(_))));
     assert_eq!(xs.slice(3..).unwrap().len(), 0);
     let other = Device::cpu();
-    assert!(matches!(other.reduce(sum_u32, &xs), Err(Error::DeviceMismatch)));
+    assert!(matches!(
+        other.reduce(sum_u32, &xs),
+        Err(Error::DeviceMismatch)
+    ));
     #[reduce(identity = (0, u8::MAX))]
     fn argmax_u8(a: (u32, u8), b: (u32, u8)) -> (u32, u8) {
-        if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+        if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+            b
+        } else {
+            a
+        }
     }
     let big = cpu.upload(&vec![7u32; 257]).unwrap();
-    assert!(matches!(cpu.reduce(argmax_u8, &big.indexed()), Err(Error::Shape(_))));
-    assert_eq!(cpu.reduce(argmax_u8, &big.slice(1..).unwrap().indexed()).unwrap(), (7, 0));
+    assert!(matches!(
+        cpu.reduce(argmax_u8, &big.indexed()),
+        Err(Error::Shape(_))
+    ));
+    assert_eq!(
+        cpu.reduce(argmax_u8, &big.slice(1..).unwrap().indexed())
+            .unwrap(),
+        (7, 0)
+    );
 }
 
 #[test]
@@ -112,5 +163,11 @@ fn auto_without_a_gpu_falls_back_to_the_cpu() {
     let xs = dev.upload(&[1u32, 2, 3]).unwrap();
     assert_eq!(dev.reduce(sum_u32, &xs).unwrap(), 6);
     assert_eq!(xs.download().unwrap(), vec![1, 2, 3]);
-    assert_eq!(dev.copy(&xs.slice(1..).unwrap()).unwrap().download().unwrap(), vec![2, 3]);
+    assert_eq!(
+        dev.copy(&xs.slice(1..).unwrap())
+            .unwrap()
+            .download()
+            .unwrap(),
+        vec![2, 3]
+    );
 }

@@ -18,7 +18,6 @@
 //! }
 //!
 //! fn main() -> warp_runtime::Result<()> {
-//!     # std::env::set_var("WARP_QUIET", "1");
 //!     let dev = Device::auto()?; // the first CUDA GPU, else the CPU backend
 //!     let xs = dev.upload(&[1.0f32, 4.0, -2.0, 4.0])?;
 //!     assert_eq!(dev.reduce(sum, &xs)?, 7.0);

@@ -197,10 +197,9 @@ fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_first: 
         }
         None
     };
-    if by_name_first
-        && let Some(l) = by_name(&mut searched) {
-            return Ok(l);
-        }
+    if by_name_first && let Some(l) = by_name(&mut searched) {
+        return Ok(l);
+    }
     for d in dirs {
         for n in names {
             let p = d.join(n);
@@ -232,10 +231,9 @@ fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_first: 
         ));
     }
     searched.dedup();
-    if !by_name_first
-        && let Some(l) = by_name(&mut searched) {
-            return Ok(l);
-        }
+    if !by_name_first && let Some(l) = by_name(&mut searched) {
+        return Ok(l);
+    }
     Err(searched)
 }
 
