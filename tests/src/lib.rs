@@ -74,6 +74,20 @@ impl Random for bool {
     }
 }
 
+/// `n` random values generated in parallel (chunks seeded from `seed`): for the large inputs.
+pub fn random_vec_par<T: Random + Send>(seed: u64, n: usize, specials: bool) -> Vec<T> {
+    use rayon::prelude::*;
+    const CHUNK: usize = 1 << 20;
+    let chunks: Vec<Vec<T>> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut r = rng(seed ^ (c as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            T::random_vec(&mut r, CHUNK.min(n - c * CHUNK), specials)
+        })
+        .collect();
+    chunks.concat()
+}
+
 /// Exact equality, except that NaN equals NaN and -0.0 equals 0.0.
 pub trait SameValue {
     /// The comparison.

@@ -3,7 +3,7 @@
 //! Needs a CUDA GPU: `cargo test -- --ignored` there (see shared/gpu/README.md).
 
 use warp_runtime::prelude::*;
-use warp_tests::{Random, SameValue, close_sum, edge_sizes, rng, seed};
+use warp_tests::{Random, SameValue, close_sum, edge_sizes, random_vec_par, rng, seed};
 
 macro_rules! int_ops {
     ($($t:ident: $sum:ident, $min:ident, $max:ident, $xor:ident;)*) => {$(
@@ -268,37 +268,55 @@ fn argmax_and_argmin_with_ties() {
     }
 }
 
+/// 2^28 elements of every type, against the CPU backend.
 #[test]
 #[ignore = "needs a CUDA GPU"]
-fn large_2_pow_28() {
+fn large_2_pow_28_every_type() {
     let (gpu, cpu) = (gpu(), Device::cpu());
-    let mut r = rng(seed());
+    let s = seed();
+    eprintln!("seed {s}");
     let n = 1usize << 28;
-    let xs = i32::random_vec(&mut r, n, true);
-    let g = gpu.upload(&xs).unwrap();
-    let c = cpu.upload(&xs).unwrap();
+    macro_rules! ints {
+        ($($t:ident: $sum:ident, $max:ident;)*) => {$({
+            let xs: Vec<$t> = random_vec_par(s, n, true);
+            let (g, c) = (gpu.upload(&xs).unwrap(), cpu.upload(&xs).unwrap());
+            assert_eq!(gpu.reduce($sum, &g).unwrap(), cpu.reduce($sum, &c).unwrap(), "sum {}", stringify!($t));
+            assert_eq!(gpu.reduce($max, &g).unwrap(), cpu.reduce($max, &c).unwrap(), "max {}", stringify!($t));
+        })*};
+    }
+    ints! {
+        i8: sum_i8, max_i8; i16: sum_i16, max_i16; i32: sum_i32, max_i32; i64: sum_i64, max_i64;
+        u8: sum_u8, max_u8; u16: sum_u16, max_u16; u32: sum_u32, max_u32; u64: sum_u64, max_u64;
+    }
+    let bs: Vec<bool> = random_vec_par(s, n, true);
+    let (g, c) = (gpu.upload(&bs).unwrap(), cpu.upload(&bs).unwrap());
     assert_eq!(
-        gpu.reduce(sum_i32, &g).unwrap(),
-        cpu.reduce(sum_i32, &c).unwrap()
+        gpu.reduce(all_b, &g).unwrap(),
+        cpu.reduce(all_b, &c).unwrap()
     );
     assert_eq!(
-        gpu.reduce(max_i32, &g).unwrap(),
-        cpu.reduce(max_i32, &c).unwrap()
+        gpu.reduce(any_b, &g).unwrap(),
+        cpu.reduce(any_b, &c).unwrap()
     );
     drop((g, c));
-    let fs = f32::random_vec(&mut r, n, false);
-    let g = gpu.upload(&fs).unwrap();
-    let c = cpu.upload(&fs).unwrap();
-    let got = gpu.reduce(sum_f32, &g).unwrap();
-    let exact: f64 = fs.iter().map(|&x| x as f64).sum();
-    let abs: f64 = fs.iter().map(|&x| (x as f64).abs()).sum();
+    macro_rules! floats {
+        ($($t:ident: $sum:ident, $max:ident, $rel:expr;)*) => {$({
+            let xs: Vec<$t> = random_vec_par(s, n, false);
+            let (g, c) = (gpu.upload(&xs).unwrap(), cpu.upload(&xs).unwrap());
+            let got = gpu.reduce($sum, &g).unwrap();
+            let exact: f64 = xs.iter().map(|&x| x as f64).sum();
+            let abs: f64 = xs.iter().map(|&x| (x as f64).abs()).sum();
+            assert!(close_sum(got as f64, exact, abs, $rel), "sum {} 2^28: {got} vs {exact}", stringify!($t));
+            assert!(gpu.reduce($max, &g).unwrap().same(&cpu.reduce($max, &c).unwrap()));
+        })*};
+    }
+    floats! { f32: sum_f32, max_f32, 1e-5; f64: sum_f64, max_f64, 1e-12; }
+    let fs: Vec<f32> = random_vec_par(s, n, true);
+    let (g, c) = (gpu.upload(&fs).unwrap(), cpu.upload(&fs).unwrap());
     assert!(
-        close_sum(got as f64, exact, abs, 1e-5),
-        "sum f32 2^28: {got} vs {exact}"
-    );
-    assert_eq!(
-        gpu.reduce(argmax_f32, &g.indexed()).unwrap(),
-        cpu.reduce(argmax_f32, &c.indexed()).unwrap()
+        gpu.reduce(argmax_f32, &g.indexed())
+            .unwrap()
+            .same(&cpu.reduce(argmax_f32, &c.indexed()).unwrap())
     );
 }
 
