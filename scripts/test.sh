@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# The test command (README.md): installs NVIDIA's NVRTC wheel if needed (the NVRTC compile
-# checks use it; no GPU is needed), then checks formatting and lints and runs every test that
-# does not need a GPU. GPU tests are marked #[ignore = "needs a CUDA GPU"]; see README.md.
+# The test command (README.md): installs NVIDIA's NVRTC wheel, and the CUDA runtime and CCCL
+# header wheels (cooperative-groups kernels include them), if needed: the NVRTC compile checks
+# use them; no GPU is needed. Then checks formatting and lints and runs every test that does
+# not need a GPU. GPU tests are marked #[ignore = "needs a CUDA GPU"]; see README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 wheel_dir=target/nvrtc-wheel
-if [ ! -f "$wheel_dir/nvidia/cu13/lib/libnvrtc.so.13" ]; then
-  echo "test.sh: installing nvidia-cuda-nvrtc==13.0.88 into $wheel_dir" >&2
-  python3 -m pip install --quiet --disable-pip-version-check --no-deps \
-    --target "$wheel_dir" nvidia-cuda-nvrtc==13.0.88
+if [ ! -f "$wheel_dir/nvidia/cu13/lib/libnvrtc.so.13" ] || [ ! -f "$wheel_dir/nvidia/cu13/include/cooperative_groups.h" ]; then
+  echo "test.sh: installing NVIDIA's NVRTC, runtime-header and CCCL wheels into $wheel_dir" >&2
+  rm -rf "$wheel_dir"
+  python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$wheel_dir" \
+    nvidia-cuda-nvrtc==13.0.88 nvidia-cuda-runtime==13.0.96 nvidia-cuda-cccl==13.0.85
 fi
 export WARP_NVRTC_PATH="$PWD/$wheel_dir/nvidia/cu13/lib"
+export WARP_CUDA_INCLUDE="$PWD/$wheel_dir/nvidia/cu13/include"
 export WARP_REQUIRE_NVRTC=1
 export WARP_CACHE_DIR="$PWD/target/warp-kernel-cache"
 cargo fmt --all -- --check

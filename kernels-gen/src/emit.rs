@@ -6,13 +6,28 @@ use std::fmt::Write;
 
 use crate::ir::{Block, Expr, ExprKind, Function, Stmt};
 use crate::lower::{LINE_RESET_MARKER, lower_function};
+use crate::parse::Style;
 use crate::patterns::{Redux, recognise_redux};
 use crate::types::{Scalar, Ty};
 
 /// The prelude every generated source starts with.
 pub const PRELUDE: &str = include_str!("templates/prelude.cuh");
-/// The reduction patterns (warp, block, grid) and sources.
+/// The reduction patterns (block, grid) and sources; the warp reduce of the chosen style is
+/// inserted at its marker.
 pub const REDUCE_TEMPLATE: &str = include_str!("templates/reduce.cuh");
+/// The warp reduce with intrinsics.
+pub const WARP_INTRINSICS: &str = include_str!("templates/warp_intrinsics.cuh");
+/// The warp reduce with cooperative groups.
+pub const WARP_CG: &str = include_str!("templates/warp_cg.cuh");
+
+/// The reduction templates with the warp reduce of `style`.
+pub fn reduce_templates(style: Style) -> String {
+    let warp = match style {
+        Style::Intrinsics => WARP_INTRINSICS,
+        Style::CooperativeGroups => WARP_CG,
+    };
+    REDUCE_TEMPLATE.replace("// @WARP_REDUCE@\n", warp)
+}
 
 /// The kernels of one `#[reduce]` operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,10 +40,15 @@ pub struct ReduceKernels {
     pub indexed: Option<String>,
     /// The warp instruction chosen for the operator, if any.
     pub redux: Option<Redux>,
+    /// The emission style.
+    pub style: Style,
+    /// Whether the source includes CUDA headers (cooperative groups), which NVRTC must be
+    /// given include paths for.
+    pub needs_cuda_headers: bool,
 }
 
 /// Generates the CUDA of a reduction from its checked function and identity.
-pub fn reduce_kernels(f: &Function, identity: &Expr) -> ReduceKernels {
+pub fn reduce_kernels(f: &Function, identity: &Expr, style: Style) -> ReduceKernels {
     let name = &f.name;
     let t = &f.ret;
     let tc = t.c_name();
@@ -36,10 +56,11 @@ pub fn reduce_kernels(f: &Function, identity: &Expr) -> ReduceKernels {
     let mut src = String::new();
     let _ = writeln!(
         src,
-        "// warp-dsl: reduction `{name}` over `{t}`, generated from {}:{} by kernels-gen {}.",
+        "// warp-dsl: reduction `{name}` over `{t}`, generated from {}:{} by kernels-gen {} ({} style).",
         f.file,
         f.line,
-        env!("CARGO_PKG_VERSION")
+        env!("CARGO_PKG_VERSION"),
+        style.name()
     );
     src.push_str(PRELUDE);
     src.push_str(&type_support(&collect_tuples(f, identity)));
@@ -62,7 +83,7 @@ pub fn reduce_kernels(f: &Function, identity: &Expr) -> ReduceKernels {
         &format!("wd_identity_{name}"),
     ));
     src.push('\n');
-    src.push_str(REDUCE_TEMPLATE);
+    src.push_str(&reduce_templates(style));
     let _ = write!(
         src,
         "
@@ -72,6 +93,9 @@ struct wd_op_{name} {{
     static constexpr int redux = {redux};
     static __device__ __forceinline__ T identity() {{ return wd_identity_{name}(); }}
     static __device__ __forceinline__ T combine(T a, T b) {{ return wd_fn_{name}(a, b); }}
+    struct functor {{
+        __device__ __forceinline__ T operator()(T a, T b) const {{ return wd_fn_{name}(a, b); }}
+    }};
 }};
 ",
         redux = Redux::c_const(redux)
@@ -115,6 +139,8 @@ extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
         plain,
         indexed,
         redux,
+        style,
+        needs_cuda_headers: style == Style::CooperativeGroups,
     }
 }
 

@@ -102,7 +102,7 @@ pub fn reduce_op_in(
     };
     match (checked, identity_ir, identity, value_ty) {
         (Some(function), Some(id_ir), Some(identity), Some(value_ty)) if diags.is_empty() => {
-            let kernels = emit::reduce_kernels(&function, &id_ir);
+            let kernels = emit::reduce_kernels(&function, &id_ir, def.style);
             Ok(ReduceOp {
                 def,
                 identity,

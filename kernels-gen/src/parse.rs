@@ -23,6 +23,41 @@ pub enum Style {
     /// Raw intrinsics (`__shfl_down_sync`, `__reduce_add_sync`, ...).
     #[default]
     Intrinsics,
+    /// Cooperative groups (`cg::tiled_partition<32>`, `cg::reduce`, `shfl_*` members).
+    CooperativeGroups,
+}
+
+impl Style {
+    /// Parses the value of `style = "..."`.
+    pub fn from_name(name: &str) -> Option<Style> {
+        match name {
+            "intrinsics" => Some(Style::Intrinsics),
+            "cooperative_groups" | "cg" => Some(Style::CooperativeGroups),
+            _ => None,
+        }
+    }
+
+    /// The name used in attributes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Style::Intrinsics => "intrinsics",
+            Style::CooperativeGroups => "cooperative_groups",
+        }
+    }
+}
+
+/// Parses `style = "intrinsics" | "cooperative_groups"` (also `"cg"`).
+fn parse_style(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Style> {
+    let lit: syn::LitStr = meta.value()?.parse()?;
+    Style::from_name(&lit.value()).ok_or_else(|| {
+        syn::Error::new(
+            lit.span(),
+            format!(
+                "unknown style `{}`; expected \"intrinsics\" (the default) or \"cooperative_groups\" (also \"cg\")",
+                lit.value()
+            ),
+        )
+    })
 }
 
 /// A parameter: its pattern, its DSL type and where its type was written.
@@ -68,8 +103,12 @@ impl OpDef {
 /// Parses `#[reduce(...)]` arguments.
 pub fn parse_reduce_args(args: TokenStream, diags: &mut Diagnostics) -> (OpKind, Style) {
     let mut identity = None;
+    let mut style = Style::default();
     let parser = syn::meta::parser(|meta| {
-        if meta.path.is_ident("identity") {
+        if meta.path.is_ident("style") {
+            style = parse_style(&meta)?;
+            Ok(())
+        } else if meta.path.is_ident("identity") {
             let value: syn::Expr = meta.value()?.parse()?;
             if identity.is_some() {
                 return Err(meta.error("`identity` given twice"));
@@ -78,7 +117,7 @@ pub fn parse_reduce_args(args: TokenStream, diags: &mut Diagnostics) -> (OpKind,
             Ok(())
         } else {
             Err(meta.error(format!(
-                "unknown `reduce` option `{}`; expected `identity = EXPR`",
+                "unknown `reduce` option `{}`; expected `identity = EXPR` and optionally `style = \"cooperative_groups\"`",
                 path_text(&meta.path)
             )))
         }
@@ -86,7 +125,7 @@ pub fn parse_reduce_args(args: TokenStream, diags: &mut Diagnostics) -> (OpKind,
     if let Err(e) = syn::parse::Parser::parse2(parser, args) {
         diags.push(e);
     }
-    (OpKind::Reduce { identity }, Style::Intrinsics)
+    (OpKind::Reduce { identity }, style)
 }
 
 fn path_text(path: &syn::Path) -> String {

@@ -34,6 +34,27 @@ fn argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
     }
 }
 
+#[reduce(identity = 0.0, style = "cooperative_groups")]
+fn cg_sum_f32(a: f32, b: f32) -> f32 {
+    a + b
+}
+#[reduce(identity = 0, style = "cooperative_groups")]
+fn cg_sum_i32(a: i32, b: i32) -> i32 {
+    a.wrapping_add(b)
+}
+#[reduce(identity = f32::NEG_INFINITY, style = "cooperative_groups")]
+fn cg_max_f32(a: f32, b: f32) -> f32 {
+    a.max(b)
+}
+#[reduce(identity = (f32::NEG_INFINITY, u32::MAX), style = "cooperative_groups")]
+fn cg_argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
+}
+
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
@@ -184,6 +205,37 @@ fn main() {
             bytes,
         ),
     );
+    let mut cg: BTreeMap<&str, f64> = BTreeMap::new();
+    cg.insert(
+        "sum_f32",
+        gbps(
+            time_ms(&dev, reps, || dev.reduce(cg_sum_f32, &dx).map(drop)),
+            bytes,
+        ),
+    );
+    cg.insert(
+        "sum_i32",
+        gbps(
+            time_ms(&dev, reps, || dev.reduce(cg_sum_i32, &dy).map(drop)),
+            bytes,
+        ),
+    );
+    cg.insert(
+        "max_f32",
+        gbps(
+            time_ms(&dev, reps, || dev.reduce(cg_max_f32, &dx).map(drop)),
+            bytes,
+        ),
+    );
+    cg.insert(
+        "argmax_f32",
+        gbps(
+            time_ms(&dev, reps, || {
+                dev.reduce(cg_argmax_f32, &dx.indexed()).map(drop)
+            }),
+            bytes,
+        ),
+    );
     // Sanity: the benchmarked results are right.
     let cpu = Device::cpu();
     assert_eq!(
@@ -261,6 +313,12 @@ fn main() {
 
     // ---- table ----
     let copy = ours["copy"];
+    println!("\nemission styles, same run (GB/s):");
+    println!("| op | intrinsics | cooperative_groups | cg / intrinsics |");
+    println!("|---|---|---|---|");
+    for (op, c) in &cg {
+        println!("| {op} | {:.0} | {c:.0} | {:.3}x |", ours[op], c / ours[op]);
+    }
     println!(
         "\nN = {n} (4-byte elements), median of {reps} event-timed runs; GB/s count bytes read (+ written for copy)"
     );

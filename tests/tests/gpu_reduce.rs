@@ -402,3 +402,89 @@ fn data_from_another_device_is_refused() {
         Err(Error::DeviceMismatch)
     ));
 }
+
+mod cg_style {
+    //! The same operators in the cooperative-groups style: identical results to the intrinsics.
+    use super::*;
+
+    #[reduce(identity = 0.0, style = "cooperative_groups")]
+    fn cg_sum_f32(a: f32, b: f32) -> f32 {
+        a + b
+    }
+    #[reduce(identity = 0, style = "cooperative_groups")]
+    fn cg_sum_i32(a: i32, b: i32) -> i32 {
+        a.wrapping_add(b)
+    }
+    #[reduce(identity = f32::NEG_INFINITY, style = "cooperative_groups")]
+    fn cg_max_f32(a: f32, b: f32) -> f32 {
+        a.max(b)
+    }
+    #[reduce(identity = 0, style = "cooperative_groups")]
+    fn cg_sum_u64(a: u64, b: u64) -> u64 {
+        a.wrapping_add(b)
+    }
+    #[reduce(identity = u8::MAX, style = "cooperative_groups")]
+    fn cg_min_u8(a: u8, b: u8) -> u8 {
+        a.min(b)
+    }
+    #[reduce(identity = (f32::NEG_INFINITY, u32::MAX), style = "cooperative_groups")]
+    fn cg_argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+        if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+            b
+        } else {
+            a
+        }
+    }
+
+    #[test]
+    #[ignore = "needs a CUDA GPU"]
+    fn both_styles_give_identical_results() {
+        let gpu = gpu();
+        let s = seed();
+        eprintln!("seed {s}");
+        let mut r = rng(s);
+        let mut sizes = edge_sizes(4);
+        sizes.push(1 << 24);
+        for n in sizes {
+            let f = f32::random_vec(&mut r, n, true);
+            let g = gpu.upload(&f).unwrap();
+            for off in 0..=3.min(n) {
+                let v = g.slice(off..).unwrap();
+                assert_eq!(
+                    gpu.reduce(cg_sum_f32, &v).unwrap().to_bits(),
+                    gpu.reduce(sum_f32, &v).unwrap().to_bits(),
+                    "sum n={n}"
+                );
+                assert!(
+                    gpu.reduce(cg_max_f32, &v)
+                        .unwrap()
+                        .same(&gpu.reduce(max_f32, &v).unwrap())
+                );
+                assert!(
+                    gpu.reduce(cg_argmax_f32, &v.indexed())
+                        .unwrap()
+                        .same(&gpu.reduce(argmax_f32, &v.indexed()).unwrap())
+                );
+            }
+            let i = i32::random_vec(&mut r, n, true);
+            let g = gpu.upload(&i).unwrap();
+            assert_eq!(
+                gpu.reduce(cg_sum_i32, &g).unwrap(),
+                gpu.reduce(sum_i32, &g).unwrap()
+            );
+            let u = u64::random_vec(&mut r, n, true);
+            let g = gpu.upload(&u).unwrap();
+            assert_eq!(
+                gpu.reduce(cg_sum_u64, &g).unwrap(),
+                gpu.reduce(sum_u64, &g).unwrap()
+            );
+            let b = u8::random_vec(&mut r, n, true);
+            let g = gpu.upload(&b).unwrap();
+            assert_eq!(
+                gpu.reduce(cg_min_u8, &g.slice(n.min(1)..).unwrap())
+                    .unwrap(),
+                gpu.reduce(min_u8, &g.slice(n.min(1)..).unwrap()).unwrap()
+            );
+        }
+    }
+}

@@ -80,6 +80,27 @@ fn body_language(a: u16, b: u16) -> u16 {
     x.wrapping_add(y) ^ ((f.is_nan() as u16) << 15) ^ (f as i8 as u16)
 }
 
+#[reduce(identity = 0.0, style = "cooperative_groups")]
+fn cg_sum_f32(a: f32, b: f32) -> f32 {
+    a + b
+}
+#[reduce(identity = 0, style = "cg")]
+fn cg_sum_i32(a: i32, b: i32) -> i32 {
+    a.wrapping_add(b)
+}
+#[reduce(identity = (f32::NEG_INFINITY, u32::MAX), style = "cooperative_groups")]
+fn cg_argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
+}
+#[reduce(identity = 0, style = "cooperative_groups")]
+fn cg_sum_u64(a: u64, b: u64) -> u64 {
+    a.wrapping_add(b)
+}
+
 /// (metadata, instructions its PTX must hold on sm_80+)
 fn all() -> Vec<(OpMeta, &'static [&'static str])> {
     vec![
@@ -97,6 +118,10 @@ fn all() -> Vec<(OpMeta, &'static [&'static str])> {
         (argmin_f64::META, &["shfl.sync.down"]),
         (moments::META, &[]),
         (body_language::META, &["shfl.sync.down"]),
+        (cg_sum_f32::META, &["shfl.sync"]),
+        (cg_sum_i32::META, &["redux.sync.add"]),
+        (cg_argmax::META, &["shfl.sync"]),
+        (cg_sum_u64::META, &["shfl.sync"]),
     ]
 }
 
@@ -159,7 +184,7 @@ fn every_kernel_compiles_for_sm75_sm80_sm90() {
                     meta.name
                 );
                 assert!(
-                    ptx.contains("shfl.sync.down"),
+                    ptx.contains("shfl.sync"),
                     "{} sm_75: shuffles expected",
                     meta.name
                 );

@@ -69,6 +69,22 @@ fn any(a: bool, b: bool) -> bool {
     a || b
 }
 
+/// Float sum in the cooperative-groups style.
+#[reduce(identity = 0.0, style = "cooperative_groups")]
+fn cg_sum_f32(a: f32, b: f32) -> f32 {
+    a + b
+}
+
+/// Argmax in the cooperative-groups style.
+#[reduce(identity = (f32::NEG_INFINITY, u32::MAX), style = "cooperative_groups")]
+fn cg_argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
+}
+
 #[test]
 fn generated_cuda() {
     insta::assert_snapshot!("sum_f32", sum_f32.cuda_source());
@@ -79,4 +95,6 @@ fn generated_cuda() {
     insta::assert_snapshot!("min_u8", min_u8.cuda_source());
     insta::assert_snapshot!("mix_u16", mix_u16.cuda_source());
     insta::assert_snapshot!("any", any.cuda_source());
+    insta::assert_snapshot!("cg_sum_f32", cg_sum_f32.cuda_source());
+    insta::assert_snapshot!("cg_argmax", cg_argmax.cuda_source());
 }

@@ -66,6 +66,8 @@ fn expand_reduce(op: &kernels_gen::ReduceOp) -> proc_macro2::TokenStream {
         op.value_ty
     );
     let (a, b) = (format_ident!("a"), format_ident!("b"));
+    let style = op.kernels.style.name();
+    let needs_headers = op.kernels.needs_cuda_headers;
     quote! {
         #(#docs)*
         #[doc = ""]
@@ -97,6 +99,8 @@ fn expand_reduce(op: &kernels_gen::ReduceOp) -> proc_macro2::TokenStream {
                 plain_kernel: #plain,
                 indexed_kernel: #indexed,
                 redux: #redux,
+                style: #style,
+                needs_cuda_headers: #needs_headers,
                 file: #file,
                 line: #line,
             };

@@ -12,9 +12,30 @@ pub const BLOCK: u32 = 256;
 /// 16-byte loads each thread keeps in flight.
 pub const UNROLL: u32 = 4;
 
-/// The NVRTC options for `arch` (`90` for sm_90). Floating-point contraction is off: Rust
-/// never fuses `a * b + c`, so neither does the generated code (`mul_add` is explicit).
-pub fn options(arch: u32, output: Output) -> Vec<String> {
+/// The NVRTC options for `meta` on `arch` (`90` for sm_90): [`base_options`], plus the CUDA
+/// include folders when the source includes CUDA headers.
+pub fn options_for(meta: &OpMeta, arch: u32, output: Output) -> Result<Vec<String>> {
+    let mut opts = base_options(arch, output);
+    if meta.needs_cuda_headers {
+        match loader::cuda_include_dirs() {
+            Ok(dirs) => opts.extend(
+                dirs.iter()
+                    .map(|d| format!("--include-path={}", d.display())),
+            ),
+            Err(searched) => {
+                return Err(Error::CudaHeadersNotFound {
+                    searched: searched.clone(),
+                });
+            }
+        }
+    }
+    Ok(opts)
+}
+
+/// The NVRTC options every kernel is built with, for `arch` (`90` for sm_90). Floating-point
+/// contraction is off: Rust never fuses `a * b + c`, so neither does the generated code
+/// (`mul_add` is explicit).
+pub fn base_options(arch: u32, output: Output) -> Vec<String> {
     let target = match output {
         Output::Cubin => format!("--gpu-architecture=sm_{arch}"),
         Output::Ptx => format!("--gpu-architecture=compute_{arch}"),
@@ -42,7 +63,7 @@ fn compile_error(meta: &OpMeta, log: String, options: Vec<String>) -> Error {
 /// Compiles an operation's source to PTX for `compute_{arch}` (no cache): what tests and tools
 /// use to check the instructions the kernels contain.
 pub fn ptx(meta: &OpMeta, arch: u32) -> Result<String> {
-    let opts = options(arch, Output::Ptx);
+    let opts = options_for(meta, arch, Output::Ptx)?;
     match nvrtc::compile(
         meta.source,
         &format!("{}.cu", meta.name),
@@ -66,7 +87,7 @@ pub enum Origin {
 /// The machine code (or, for a GPU newer than NVRTC, PTX) of an operation for `sm_{arch}`, from the disk cache or NVRTC (whose
 /// output is then cached). Returns the image and where it came from.
 pub fn cubin(meta: &OpMeta, arch: u32) -> Result<(Vec<u8>, Origin)> {
-    let opts = options(arch, Output::Cubin);
+    let opts = options_for(meta, arch, Output::Cubin)?;
     let nvrtc_id = match loader::nvrtc_location() {
         Some(p) => {
             let md = std::fs::metadata(&p).ok();
@@ -105,7 +126,7 @@ pub fn cubin(meta: &OpMeta, arch: u32) -> Result<(Vec<u8>, Origin)> {
                     "this NVRTC cannot compile for sm_{arch} (it supports {supported:?})"
                 ))
             })?;
-        (options(best as u32, Output::Ptx), Output::Ptx)
+        (options_for(meta, best as u32, Output::Ptx)?, Output::Ptx)
     };
     match nvrtc::compile(meta.source, &format!("{}.cu", meta.name), &opts, output)? {
         Ok(mut c) => {

@@ -22,6 +22,16 @@ pub enum Error {
         /// Every place looked at, in order.
         searched: Vec<String>,
     },
+    /// The CUDA headers that cooperative-groups kernels include were not found.
+    #[error(
+        "CUDA headers for cooperative groups not found; looked in: {}. Install the CUDA toolkit, or \
+         NVIDIA's `nvidia-cuda-runtime` and `nvidia-cuda-cccl` wheels, or set WARP_CUDA_INCLUDE",
+        searched.join(", ")
+    )]
+    CudaHeadersNotFound {
+        /// Every folder looked at.
+        searched: Vec<String>,
+    },
     /// An NVRTC call failed (other than a compile error).
     #[error("NVRTC {call} failed: {message}")]
     Nvrtc {

@@ -22,6 +22,7 @@ pub struct Loaded {
 pub type Found = Result<Loaded, Vec<String>>;
 
 static DRIVER: OnceLock<Found> = OnceLock::new();
+static INCLUDES: OnceLock<Result<Vec<PathBuf>, Vec<String>>> = OnceLock::new();
 static NVRTC: OnceLock<Found> = OnceLock::new();
 
 #[cfg(target_os = "linux")]
@@ -251,4 +252,62 @@ fn preload_companion(dir: &Path, prefix: &str) {
             }
         }
     }
+}
+
+/// The CUDA header folders that cooperative-groups kernels need: one holding
+/// `cooperative_groups.h`, plus the CCCL headers (`nv/target`, `cuda/std/...`), which CUDA 13
+/// keeps in `include/cccl`. Looked for in `WARP_CUDA_INCLUDE` (folders separated by `:`),
+/// `CUDA_HOME`/`CUDA_PATH`, `/usr/local/cuda`, beside the NVRTC library found (pip wheels:
+/// `nvidia/cu13/include`, from `nvidia-cuda-runtime` and `nvidia-cuda-cccl`), and in
+/// site-packages.
+pub fn cuda_include_dirs() -> &'static Result<Vec<PathBuf>, Vec<String>> {
+    INCLUDES.get_or_init(|| {
+        let mut roots: Vec<PathBuf> = Vec::new();
+        if let Some(v) = std::env::var_os("WARP_CUDA_INCLUDE") {
+            roots.extend(std::env::split_paths(&v));
+        }
+        for var in ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"] {
+            if let Some(root) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+                roots.push(PathBuf::from(root).join("include"));
+            }
+        }
+        roots.push(PathBuf::from("/usr/local/cuda/include"));
+        if let Some(lib) = nvrtc_location() {
+            if let Some(dir) = lib.parent().and_then(Path::parent) {
+                roots.push(dir.join("include"));
+            }
+        }
+        for site in site_packages() {
+            roots.push(site.join("nvidia/cu13/include"));
+        }
+        let has = |d: &Path, f: &str| d.join(f).is_file();
+        let cg = roots.iter().find(|r| has(r, "cooperative_groups.h"));
+        let cccl = roots
+            .iter()
+            .flat_map(|r| [r.clone(), r.join("cccl")])
+            .find(|d| has(d, "nv/target") && has(d, "cuda/std/type_traits"));
+        match (cg, cccl) {
+            (Some(cg), Some(cccl)) => {
+                let mut dirs = vec![cg.clone()];
+                if &cccl != cg {
+                    dirs.push(cccl);
+                }
+                Ok(dirs)
+            }
+            _ => Err(roots
+                .iter()
+                .map(|r| {
+                    let what = match (
+                        has(r, "cooperative_groups.h"),
+                        has(r, "nv/target") || has(&r.join("cccl"), "nv/target"),
+                    ) {
+                        (true, false) => " (cooperative_groups.h, but no CCCL headers)",
+                        (false, true) => " (CCCL headers, but no cooperative_groups.h)",
+                        _ => "",
+                    };
+                    format!("{}{what}", r.display())
+                })
+                .collect()),
+        }
+    })
 }

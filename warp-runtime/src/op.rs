@@ -15,6 +15,11 @@ pub struct OpMeta {
     pub indexed_kernel: Option<&'static str>,
     /// The warp instruction (`redux.sync`) chosen for the operator, if any.
     pub redux: Option<&'static str>,
+    /// The warp-level style: `"intrinsics"` or `"cooperative_groups"`.
+    pub style: &'static str,
+    /// Whether the source includes CUDA's headers (cooperative groups); NVRTC then needs the
+    /// toolkit's include folders (see `loader::cuda_include_dirs`).
+    pub needs_cuda_headers: bool,
     /// The Rust file of the function.
     pub file: &'static str,
     /// The line of the function.
