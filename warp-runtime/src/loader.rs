@@ -272,10 +272,10 @@ pub fn cuda_include_dirs() -> &'static Result<Vec<PathBuf>, Vec<String>> {
             }
         }
         roots.push(PathBuf::from("/usr/local/cuda/include"));
-        if let Some(lib) = nvrtc_location() {
-            if let Some(dir) = lib.parent().and_then(Path::parent) {
-                roots.push(dir.join("include"));
-            }
+        if let Some(lib) = nvrtc_location()
+            && let Some(dir) = lib.parent().and_then(Path::parent)
+        {
+            roots.push(dir.join("include"));
         }
         for site in site_packages() {
             roots.push(site.join("nvidia/cu13/include"));
