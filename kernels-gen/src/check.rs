@@ -969,7 +969,9 @@ impl<'d> Checker<'d> {
                         None
                     }
                 };
-                let hint = target.map(ITy::S);
+                // rustc lets a cast's target type choose the type of a literal operand
+                // (`300 as u8` is a u8 literal), but does not push it into branches.
+                let hint = target.map(ITy::S).filter(|_| is_literal_like(&c.expr));
                 let inner = self.check_expr(&c.expr, hint.as_ref());
                 let Some(target) = target else {
                     return error_expr(line);
@@ -1663,6 +1665,17 @@ impl<'d> Checker<'d> {
     }
 }
 
+/// A literal, possibly parenthesised or negated (what a cast's hint reaches).
+fn is_literal_like(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Lit(_) => true,
+        syn::Expr::Paren(p) => is_literal_like(&p.expr),
+        syn::Expr::Group(g) => is_literal_like(&g.expr),
+        syn::Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_)) && is_literal_like(&u.expr),
+        _ => false,
+    }
+}
+
 fn block_expr(block: Block<ITy>, ty: ITy, line: u32) -> Expr<ITy> {
     if block.stmts.is_empty() {
         return *block.value;
@@ -1706,7 +1719,7 @@ fn fold_literals(block: Block<Ty>, f32_readings: &HashMap<u64, f32>) -> Block<Ty
                 Expr {
                     kind: ExprKind::Lit(Lit::Int(v)),
                     ..
-                } => ExprKind::Lit(Lit::Int(-v)),
+                } => ExprKind::Lit(Lit::Int(wrap_int(-v, &ty))),
                 Expr {
                     kind: ExprKind::Lit(Lit::Float(v)),
                     ..
@@ -1760,6 +1773,18 @@ fn fold_literals(block: Block<Ty>, f32_readings: &HashMap<u64, f32>) -> Block<Ty
             .map(|s| fix_stmt(s, f32_readings))
             .collect(),
         value: Box::new(fix(*block.value)),
+    }
+}
+
+/// `v` wrapped into the range of an integer type, as two's-complement arithmetic does
+/// (`-i64::MIN` is `i64::MIN`).
+fn wrap_int(v: i128, ty: &Ty) -> i128 {
+    match ty.scalar().and_then(Scalar::int_range) {
+        Some((lo, hi)) => {
+            let span = hi - lo + 1;
+            (v - lo).rem_euclid(span) + lo
+        }
+        None => v,
     }
 }
 

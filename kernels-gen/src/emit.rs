@@ -144,8 +144,9 @@ extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
     }
 }
 
-/// Replaces the `#line` reset markers with directives pointing back into the generated file.
-fn finish_lines(src: &str, name: &str) -> String {
+/// Replaces the `#line` reset markers (written after each lowered function) with directives
+/// pointing back into the generated file `warp-dsl/{name}.cu`.
+pub fn finish_lines(src: &str, name: &str) -> String {
     let mut out = String::with_capacity(src.len() + 256);
     for (i, line) in src.lines().enumerate() {
         if line == LINE_RESET_MARKER {

@@ -19,6 +19,7 @@
 pub mod check;
 pub mod diag;
 pub mod emit;
+pub mod fuzz;
 pub mod ir;
 pub mod lower;
 pub mod parse;
@@ -75,8 +76,10 @@ pub fn reduce_op_in(
         def.file = file.to_string();
     }
     parse::check_reduce_signature(&def, &mut diags);
-    let parse::OpKind::Reduce { identity } = &def.kind;
-    let identity = identity.clone();
+    let identity = match &def.kind {
+        parse::OpKind::Reduce { identity } => identity.as_deref().cloned(),
+        parse::OpKind::Function => None,
+    };
     if identity.is_none() {
         diags.error(
             proc_macro2::Span::call_site(),
@@ -128,6 +131,69 @@ impl Failure {
             );
         }
         Err(self)
+    }
+}
+
+/// A plain function of the body language lowered to a CUDA `__device__` function.
+#[derive(Debug)]
+pub struct DeviceFn {
+    /// The checked function.
+    pub function: ir::Function,
+    /// Its CUDA text (a `static __device__ __forceinline__` function).
+    pub text: String,
+    /// The tuple types it uses (their structs come from [`emit::type_support`]).
+    pub tuples: Vec<Vec<Scalar>>,
+}
+
+/// Checks and lowers any function of the body language (parameters and result of any DSL
+/// type) to a CUDA device function named `c_name`.
+///
+/// ```
+/// let item: syn::ItemFn = syn::parse_quote! { fn f(x: u8, y: f32) -> (u8, f32) { (x.wrapping_add(1), y.sqrt()) } };
+/// let f = kernels_gen::device_function(item, "demo.rs", "wd_f").unwrap();
+/// assert!(f.text.contains("wd_tuple_u8_f32 wd_f(wd_u8 x, wd_f32 y)"));
+/// ```
+pub fn device_function(item: syn::ItemFn, file: &str, c_name: &str) -> Result<DeviceFn, Failure> {
+    let mut diags = Diagnostics::new();
+    let mut def = parse::parse_fn(
+        item,
+        parse::OpKind::Function,
+        parse::Style::Intrinsics,
+        &mut diags,
+    );
+    def.file = file.to_string();
+    let checked = match &def.ret {
+        Some(ret) if diags.is_empty() => check::check_function(
+            &def.name().to_string(),
+            &def.params,
+            ret,
+            &def.item.block,
+            &def.file,
+            def.item.sig.fn_token.span,
+            &mut diags,
+        ),
+        _ => None,
+    };
+    match checked {
+        Some(function) if diags.is_empty() => {
+            let unit = ir::Expr {
+                kind: ir::ExprKind::Lit(ir::Lit::Bool(false)),
+                ty: Ty::Scalar(Scalar::Bool),
+                line: 0,
+            };
+            let tuples = emit::collect_tuples(&function, &unit);
+            let text = lower::lower_function(&function, c_name);
+            Ok(DeviceFn {
+                function,
+                text,
+                tuples,
+            })
+        }
+        _ => Failure {
+            diagnostics: diags,
+            item: Box::new(def.item),
+        }
+        .into_err(),
     }
 }
 

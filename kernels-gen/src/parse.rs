@@ -13,8 +13,10 @@ pub enum OpKind {
     /// `#[reduce(identity = EXPR)]`: `fn(T, T) -> T`.
     Reduce {
         /// The identity element (checked like a body expression of type `T`).
-        identity: Option<syn::Expr>,
+        identity: Option<Box<syn::Expr>>,
     },
+    /// A plain function of the body language (for tools and tests; no kernel of its own).
+    Function,
 }
 
 /// Emission style of the warp-level code.
@@ -113,7 +115,7 @@ pub fn parse_reduce_args(args: TokenStream, diags: &mut Diagnostics) -> (OpKind,
             if identity.is_some() {
                 return Err(meta.error("`identity` given twice"));
             }
-            identity = Some(value);
+            identity = Some(Box::new(value));
             Ok(())
         } else {
             Err(meta.error(format!(

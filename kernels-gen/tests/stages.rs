@@ -234,3 +234,51 @@ fn line_directives_point_at_the_rust_source() {
     );
     assert!(op.kernels.source.contains("\"warp-dsl/f.cu\""));
 }
+
+#[test]
+fn every_generated_program_passes_the_checker() {
+    for p in kernels_gen::fuzz::generate(7, 2000) {
+        let item: syn::ItemFn =
+            syn::parse_str(&p.source).unwrap_or_else(|e| panic!("{e}\n{}", p.source));
+        if let Err(f) = kernels_gen::device_function(item, "fuzz.rs", "wd_f") {
+            panic!("{}\n{}", f.diagnostics.render("fuzz.rs"), p.source);
+        }
+    }
+}
+
+/// Regression (found by the fidelity fuzzer): `-i64::MIN` wraps to `i64::MIN`, as the
+/// arithmetic does without overflow checks; it was written as an out-of-range C literal.
+#[test]
+fn negated_min_constant_wraps() {
+    let f = kernels_gen::device_function(
+        syn::parse_quote! { fn f(a: i64, b: i8) -> (i64, i8) { ((-i64::MIN).max(a), -i8::MIN) } },
+        "t.rs",
+        "wd_f",
+    )
+    .unwrap();
+    assert!(
+        f.text.contains("(-9223372036854775807ll - 1)"),
+        "{}",
+        f.text
+    );
+    assert!(f.text.contains("((wd_i8)-128)"), "{}", f.text);
+    assert!(!f.text.contains("9223372036854775808"), "{}", f.text);
+}
+
+/// Regression (found by the fidelity fuzzer): a cast's target type reaches a literal operand
+/// (`300 as u8` is a u8 literal) but not literals inside the branches of its operand.
+#[test]
+fn cast_hint_does_not_enter_branches() {
+    let f = kernels_gen::device_function(
+        syn::parse_quote! { fn f(a: bool, b: f64) -> i16 { (if a { 0 } else { b.to_bits() as u16 }) as i16 } },
+        "t.rs",
+        "wd_f",
+    );
+    assert!(
+        f.is_ok(),
+        "{}",
+        f.err()
+            .map(|e| e.diagnostics.render("t.rs"))
+            .unwrap_or_default()
+    );
+}

@@ -1,0 +1,598 @@
+//! Random well-typed functions of the body language, as Rust source: the programs of the
+//! differential fidelity tests (each one is compiled by rustc for the CPU and by kernels-gen +
+//! NVRTC for the GPU, and the two are compared on edge and random inputs).
+//!
+//! Every program is valid Rust that cannot panic when built without overflow checks (as the
+//! DSL specifies: release semantics): divisions are guarded against zero and `MIN / -1`,
+//! `clamp` bounds are ordered literals. Operations whose Rust result is itself unspecified are
+//! kept out of the comparison: float `min`/`max` get their operands' zero signs normalised
+//! (`(x + 0.0)`; Rust may return either zero), and the NaN sign or payload is never observed
+//! (`to_bits`, `is_sign_*` and `copysign` see NaN replaced first). Transcendental functions
+//! (`exp`, `sin`, ...) are not generated: their last bits differ by design (see the fidelity
+//! page); `sqrt`, `mul_add` and the rounding functions are exact on both sides and are.
+
+use std::fmt::Write;
+
+use crate::types::{ALL_SCALARS, Scalar, Ty};
+
+/// A generated program.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// Its function name (`fz_<index>`).
+    pub name: String,
+    /// Parameter types (`a`, `b`).
+    pub params: Vec<Scalar>,
+    /// Return type.
+    pub ret: Ty,
+    /// The complete `fn` item.
+    pub source: String,
+}
+
+/// A small deterministic generator (SplitMix64).
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// Seeded.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    /// Next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    /// `true` with probability `p` percent.
+    pub fn chance(&mut self, p: u32) -> bool {
+        self.below(100) < p as usize
+    }
+    /// A uniformly chosen element.
+    pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
+}
+
+/// `count` programs from `seed` (the same arguments give the same programs).
+pub fn generate(seed: u64, count: usize) -> Vec<Program> {
+    (0..count)
+        .map(|i| {
+            let mut g = Gen {
+                rng: Rng::new(seed ^ (i as u64).wrapping_mul(0xd1b5_4a32_d192_ed03)),
+                vars: Vec::new(),
+                next_var: 0,
+            };
+            g.program(&format!("fz_{i}"))
+        })
+        .collect()
+}
+
+const NUMERIC: [Scalar; 10] = [
+    Scalar::I8,
+    Scalar::I16,
+    Scalar::I32,
+    Scalar::I64,
+    Scalar::U8,
+    Scalar::U16,
+    Scalar::U32,
+    Scalar::U64,
+    Scalar::F32,
+    Scalar::F64,
+];
+const INTS: [Scalar; 8] = [
+    Scalar::I8,
+    Scalar::I16,
+    Scalar::I32,
+    Scalar::I64,
+    Scalar::U8,
+    Scalar::U16,
+    Scalar::U32,
+    Scalar::U64,
+];
+
+struct Gen {
+    rng: Rng,
+    /// Variables in scope: (name, type, mutable).
+    vars: Vec<(String, Ty, bool)>,
+    next_var: usize,
+}
+
+impl Gen {
+    fn program(&mut self, name: &str) -> Program {
+        let params = vec![*self.rng.pick(&ALL_SCALARS), *self.rng.pick(&ALL_SCALARS)];
+        let ret = self.any_ty();
+        self.vars = vec![
+            ("a".into(), Ty::Scalar(params[0]), false),
+            ("b".into(), Ty::Scalar(params[1]), false),
+        ];
+        let mut body = String::new();
+        for _ in 0..self.rng.below(5) {
+            self.statement(&mut body);
+        }
+        let tail = self.expr(&ret, 4);
+        let _ = writeln!(body, "    {tail}");
+        let source = format!(
+            "fn {name}(a: {}, b: {}) -> {} {{\n{body}}}\n",
+            params[0], params[1], ret
+        );
+        Program {
+            name: name.to_string(),
+            params,
+            ret,
+            source,
+        }
+    }
+
+    fn any_ty(&mut self) -> Ty {
+        if self.rng.chance(15) {
+            let n = 2 + self.rng.below(2);
+            Ty::Tuple((0..n).map(|_| *self.rng.pick(&ALL_SCALARS)).collect())
+        } else {
+            Ty::Scalar(*self.rng.pick(&ALL_SCALARS))
+        }
+    }
+
+    fn fresh(&mut self) -> String {
+        self.next_var += 1;
+        format!("v{}", self.next_var)
+    }
+
+    fn statement(&mut self, out: &mut String) {
+        let mutable_vars: Vec<(String, Ty)> = self
+            .vars
+            .iter()
+            .filter(|v| v.2)
+            .map(|v| (v.0.clone(), v.1.clone()))
+            .collect();
+        match self.rng.below(10) {
+            0..=4 => {
+                let ty = self.any_ty();
+                let e = self.expr(&ty, 3);
+                let name = self.fresh();
+                let m = self.rng.chance(40);
+                let _ = writeln!(
+                    out,
+                    "    let {}{name}: {ty} = {e};",
+                    if m { "mut " } else { "" }
+                );
+                self.vars.push((name, ty, m));
+            }
+            5 => {
+                // Tuple destructuring.
+                let items: Vec<Scalar> = (0..2).map(|_| *self.rng.pick(&ALL_SCALARS)).collect();
+                let ty = Ty::Tuple(items.clone());
+                let e = self.expr(&ty, 3);
+                let (x, y) = (self.fresh(), self.fresh());
+                let _ = writeln!(out, "    let ({x}, {y}) = {e};");
+                self.vars.push((x, Ty::Scalar(items[0]), false));
+                self.vars.push((y, Ty::Scalar(items[1]), false));
+            }
+            6 | 7 if !mutable_vars.is_empty() => {
+                let (name, ty) = self.rng.pick(&mutable_vars).clone();
+                let e = self.expr(&ty, 3);
+                let _ = writeln!(out, "    {name} = {e};");
+            }
+            8 if !mutable_vars.is_empty() => {
+                let (name, ty) = self.rng.pick(&mutable_vars).clone();
+                let c = self.expr(&Ty::Scalar(Scalar::Bool), 2);
+                let e1 = self.expr(&ty, 2);
+                let e2 = self.expr(&ty, 2);
+                if self.rng.chance(50) {
+                    let _ = writeln!(
+                        out,
+                        "    if {c} {{\n        {name} = {e1};\n    }} else {{\n        {name} = {e2};\n    }}"
+                    );
+                } else {
+                    let _ = writeln!(out, "    if {c} {{\n        {name} = {e1};\n    }}");
+                }
+            }
+            9 if !mutable_vars.is_empty() => {
+                let (name, ty) = self.rng.pick(&mutable_vars).clone();
+                if let Ty::Scalar(s) = ty
+                    && s.is_numeric()
+                {
+                    let ops: &[&str] = if s.is_int() {
+                        &["+=", "-=", "*=", "&=", "|=", "^="]
+                    } else {
+                        &["+=", "-=", "*=", "/="]
+                    };
+                    let op = *self.rng.pick(ops);
+                    let e = self.expr(&ty, 2);
+                    let _ = writeln!(out, "    {name} {op} {e};");
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn vars_of(&self, ty: &Ty) -> Vec<String> {
+        self.vars
+            .iter()
+            .filter(|v| &v.1 == ty)
+            .map(|v| v.0.clone())
+            .collect()
+    }
+
+    fn expr(&mut self, ty: &Ty, depth: u32) -> String {
+        match ty {
+            Ty::Tuple(items) => {
+                let vars = self.vars_of(ty);
+                if !vars.is_empty() && self.rng.chance(40) {
+                    return self.rng.pick(&vars).clone();
+                }
+                if depth > 0 && self.rng.chance(20) {
+                    let c = self.expr(&Ty::Scalar(Scalar::Bool), depth - 1);
+                    let a = self.expr(ty, depth - 1);
+                    let b = self.expr(ty, depth - 1);
+                    return format!("(if {c} {{ {a} }} else {{ {b} }})");
+                }
+                let parts: Vec<String> = items
+                    .iter()
+                    .map(|s| self.expr(&Ty::Scalar(*s), depth.saturating_sub(1)))
+                    .collect();
+                format!("({})", parts.join(", "))
+            }
+            Ty::Scalar(s) => self.scalar(*s, depth),
+        }
+    }
+
+    fn scalar(&mut self, t: Scalar, depth: u32) -> String {
+        let ty = Ty::Scalar(t);
+        if depth == 0 || self.rng.chance(15) {
+            return self.leaf(t);
+        }
+        let d = depth - 1;
+        // Shared productions.
+        match self.rng.below(12) {
+            0 => {
+                let c = self.scalar(Scalar::Bool, d);
+                let a = self.scalar(t, d);
+                let b = self.scalar(t, d);
+                return format!("(if {c} {{ {a} }} else {{ {b} }})");
+            }
+            1 => {
+                let from = if t.is_int() && self.rng.chance(10) {
+                    Scalar::Bool
+                } else {
+                    *self.rng.pick(&NUMERIC)
+                };
+                if t != Scalar::Bool {
+                    let e = self.scalar(from, d);
+                    return format!("({e} as {t})");
+                }
+            }
+            2 => {
+                // A block with a local.
+                let lt = *self.rng.pick(&ALL_SCALARS);
+                let init = self.scalar(lt, d);
+                let name = self.fresh();
+                self.vars.push((name.clone(), Ty::Scalar(lt), false));
+                let body = self.scalar(t, d);
+                self.vars.pop();
+                return format!("{{ let {name}: {lt} = {init}; {body} }}");
+            }
+            3 => {
+                // match on an integer.
+                let st = *self.rng.pick(&INTS);
+                let scrut = self.scalar(st, d);
+                let (l1, l2, l3) = (self.small_lit(st), self.small_lit(st), self.small_lit(st));
+                let (lo, hi) = {
+                    let (x, y) = (self.small_val(st), self.small_val(st));
+                    (x.min(y), x.max(y))
+                };
+                let arms = [
+                    self.scalar(t, d),
+                    self.scalar(t, d),
+                    self.scalar(t, d),
+                    self.scalar(t, d),
+                ];
+                return format!(
+                    "(match {scrut} {{ {l1} => {}, {l2} | {l3} => {}, {lo}{st}..={hi}{st} => {}, _ => {} }})",
+                    arms[0], arms[1], arms[2], arms[3]
+                );
+            }
+            4 => {
+                let tt = Ty::Tuple(vec![t, *self.rng.pick(&ALL_SCALARS)]);
+                let tup = self.expr(&tt, d);
+                return format!("{tup}.0");
+            }
+            _ => {}
+        }
+        match t {
+            Scalar::Bool => self.bool_expr(d),
+            s if s.is_int() => self.int_expr(s, d),
+            s => self.float_expr(s, d),
+        }
+        .unwrap_or_else(|| {
+            let vars = self.vars_of(&ty);
+            if !vars.is_empty() {
+                self.rng.pick(&vars).clone()
+            } else {
+                self.leaf(t)
+            }
+        })
+    }
+
+    fn leaf(&mut self, t: Scalar) -> String {
+        let vars = self.vars_of(&Ty::Scalar(t));
+        if !vars.is_empty() && self.rng.chance(60) {
+            return self.rng.pick(&vars).clone();
+        }
+        self.literal(t)
+    }
+
+    fn literal(&mut self, t: Scalar) -> String {
+        match t {
+            Scalar::Bool => (if self.rng.chance(50) { "true" } else { "false" }).into(),
+            s if s.is_int() => {
+                let (lo, hi) = s.int_range().expect("int");
+                match self.rng.below(8) {
+                    0 => format!("{s}::MIN"),
+                    1 => format!("{s}::MAX"),
+                    2 => format!("0{s}"),
+                    3 if s.is_signed_int() => format!("(-1{s})"),
+                    4 => format!("{}{s}", self.rng.below(8)),
+                    _ => {
+                        let span = (hi - lo) as u128 + 1;
+                        let v = lo
+                            + ((self.rng.next_u64() as u128 * 0x1_0000_0000
+                                + self.rng.next_u64() as u128 % 0x1_0000_0000)
+                                % span) as i128;
+                        if v < 0 {
+                            format!("({v}{s})")
+                        } else {
+                            format!("{v}{s}")
+                        }
+                    }
+                }
+            }
+            s => {
+                let special = [
+                    "NAN",
+                    "INFINITY",
+                    "NEG_INFINITY",
+                    "MIN_POSITIVE",
+                    "EPSILON",
+                    "MAX",
+                    "MIN",
+                ];
+                match self.rng.below(10) {
+                    0 => format!("{s}::{}", self.rng.pick(&special)),
+                    1 => format!("(-0.0{s})"),
+                    2 => format!("{}.0{s}", self.rng.below(5)),
+                    3 => format!(
+                        "1e-{}{s}",
+                        if s == Scalar::F32 {
+                            38 + self.rng.below(7)
+                        } else {
+                            300 + self.rng.below(20)
+                        }
+                    ),
+                    4 => format!("{}.5{s}", self.rng.below(300)),
+                    5 => format!("std::{s}::consts::PI"),
+                    _ => {
+                        let m = (self.rng.next_u64() % 1_000_000) as f64 / 1e5;
+                        let e = self.rng.below(21) as i32 - 10;
+                        let neg = self.rng.chance(50);
+                        let lit = format!("{m}e{e}{s}");
+                        if neg { format!("(-{lit})") } else { lit }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A small literal of an integer type, for patterns.
+    fn small_lit(&mut self, t: Scalar) -> String {
+        let v = self.small_val(t);
+        format!("{v}{t}")
+    }
+
+    fn small_val(&mut self, t: Scalar) -> i128 {
+        let v = self.rng.below(12) as i128;
+        if t.is_signed_int() && self.rng.chance(30) {
+            -v
+        } else {
+            v
+        }
+    }
+
+    fn bool_expr(&mut self, d: u32) -> Option<String> {
+        Some(match self.rng.below(9) {
+            0..=2 => {
+                let u = *self.rng.pick(&ALL_SCALARS);
+                let a = self.scalar(u, d);
+                let b = self.scalar(u, d);
+                let op = *self.rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
+                format!("({a} {op} {b})")
+            }
+            3 => {
+                let a = self.scalar(Scalar::Bool, d);
+                let b = self.scalar(Scalar::Bool, d);
+                format!("({a} {} {b})", self.rng.pick(&["&&", "||", "&", "|", "^"]))
+            }
+            4 => format!("(!{})", self.scalar(Scalar::Bool, d)),
+            5 | 6 => {
+                let f = *self.rng.pick(&[Scalar::F32, Scalar::F64]);
+                let x = self.scalar(f, d);
+                match self.rng.below(5) {
+                    0 => format!("({x}).is_nan()"),
+                    1 => format!("({x}).is_finite()"),
+                    2 => format!("({x}).is_infinite()"),
+                    3 => format!("{{ let s: {f} = {x}; !s.is_nan() && s.is_sign_negative() }}"),
+                    _ => format!("{{ let s: {f} = {x}; !s.is_nan() && s.is_sign_positive() }}"),
+                }
+            }
+            _ => {
+                let s = *self
+                    .rng
+                    .pick(&[Scalar::I8, Scalar::I16, Scalar::I32, Scalar::I64]);
+                let x = self.scalar(s, d);
+                format!("({x}).{}()", self.rng.pick(&["is_positive", "is_negative"]))
+            }
+        })
+    }
+
+    fn int_expr(&mut self, t: Scalar, d: u32) -> Option<String> {
+        let signed = t.is_signed_int();
+        let e = |g: &mut Gen| g.scalar(t, d);
+        Some(match self.rng.below(16) {
+            0..=3 => {
+                let (a, b) = (e(self), e(self));
+                format!(
+                    "({a} {} {b})",
+                    self.rng.pick(&["+", "-", "*", "&", "|", "^"])
+                )
+            }
+            4 => {
+                let (a, b) = (e(self), e(self));
+                let op = *self.rng.pick(&["/", "%"]);
+                let guard = if signed {
+                    format!("d == 0{t} || d == -1{t}")
+                } else {
+                    format!("d == 0{t}")
+                };
+                format!(
+                    "{{ let n: {t} = {a}; let d: {t} = {b}; if {guard} {{ n }} else {{ n {op} d }} }}"
+                )
+            }
+            5 => {
+                let a = e(self);
+                let st = *self.rng.pick(&INTS);
+                let s = self.scalar(st, d);
+                format!("({a} {} {s})", self.rng.pick(&["<<", ">>"]))
+            }
+            6 if signed => format!("(-{})", e(self)),
+            6 => format!("(!{})", e(self)),
+            7 => {
+                let (a, b) = (e(self), e(self));
+                let m = *self.rng.pick(&[
+                    "wrapping_add",
+                    "wrapping_sub",
+                    "wrapping_mul",
+                    "saturating_add",
+                    "saturating_sub",
+                    "min",
+                    "max",
+                ]);
+                format!("({a}).{m}({b})")
+            }
+            8 => {
+                let a = e(self);
+                let (x, y) = (self.small_val(t), self.small_val(t));
+                let (lo, hi) = (x.min(y), x.max(y));
+                let lit = |v: i128| {
+                    if v < 0 {
+                        format!("({v}{t})")
+                    } else {
+                        format!("{v}{t}")
+                    }
+                };
+                format!("({a}).clamp({}, {})", lit(lo), lit(hi))
+            }
+            9 if signed => {
+                let a = e(self);
+                format!(
+                    "({a}).{}()",
+                    self.rng
+                        .pick(&["abs", "wrapping_abs", "signum", "wrapping_neg"])
+                )
+            }
+            9 => format!("({}).wrapping_neg()", e(self)),
+            10 => {
+                let a = e(self);
+                let m = *self.rng.pick(&[
+                    "count_ones",
+                    "count_zeros",
+                    "leading_zeros",
+                    "trailing_zeros",
+                ]);
+                format!("(({a}).{m}() as {t})")
+            }
+            11 => {
+                let a = e(self);
+                let n = self.scalar(Scalar::U32, d);
+                format!(
+                    "({a}).{}({n})",
+                    self.rng.pick(&["rotate_left", "rotate_right"])
+                )
+            }
+            12 => {
+                let a = e(self);
+                let n = self.scalar(Scalar::U32, d);
+                format!("({a}).pow(({n}) % 40)")
+            }
+            13 => {
+                let f = *self.rng.pick(&[Scalar::F32, Scalar::F64]);
+                let x = self.scalar(f, d);
+                format!(
+                    "{{ let s: {f} = {x}; if s.is_nan() {{ 0 }} else {{ s.to_bits() as {t} }} }}"
+                )
+            }
+            _ => return None,
+        })
+    }
+
+    fn float_expr(&mut self, t: Scalar, d: u32) -> Option<String> {
+        let e = |g: &mut Gen| g.scalar(t, d);
+        Some(match self.rng.below(14) {
+            0..=3 => {
+                let (a, b) = (e(self), e(self));
+                format!("({a} {} {b})", self.rng.pick(&["+", "-", "*", "/", "%"]))
+            }
+            4 => format!("(-{})", e(self)),
+            5 => {
+                let a = e(self);
+                let m = *self.rng.pick(&[
+                    "abs", "sqrt", "floor", "ceil", "round", "trunc", "recip", "signum",
+                ]);
+                format!("({a}).{m}()")
+            }
+            6 => {
+                let (a, b, c) = (e(self), e(self), e(self));
+                format!("({a}).mul_add({b}, {c})")
+            }
+            7 => {
+                let (a, b) = (e(self), e(self));
+                let m = *self.rng.pick(&["min", "max"]);
+                format!("(({a}) + 0.0{t}).{m}(({b}) + 0.0{t})")
+            }
+            8 => {
+                let a = e(self);
+                let (x, y) = (
+                    self.rng.below(2000) as f64 / 100.0 - 10.0,
+                    self.rng.below(2000) as f64 / 100.0 - 10.0,
+                );
+                let (lo, hi) = (x.min(y), x.max(y));
+                format!("({a}).clamp({lo:?}{t}, {hi:?}{t})")
+            }
+            9 => {
+                let a = e(self);
+                let n = self.scalar(Scalar::I32, d);
+                format!("({a}).powi(({n}) % 12)")
+            }
+            10 => {
+                let (a, b) = (e(self), e(self));
+                format!(
+                    "{{ let s: {t} = {b}; ({a}).copysign(if s.is_nan() {{ 1.0 }} else {{ s }}) }}"
+                )
+            }
+            11 => {
+                let bits = if t == Scalar::F32 {
+                    Scalar::U32
+                } else {
+                    Scalar::U64
+                };
+                let u = self.scalar(bits, d);
+                format!("{t}::from_bits({u})")
+            }
+            _ => return None,
+        })
+    }
+}
