@@ -1074,6 +1074,7 @@ impl<'d> Checker<'d> {
                             }
                         }
                     }
+                    syn::Member::Named(_) if base.ty == ITy::Error => error_expr(line),
                     syn::Member::Named(n) => {
                         let ty = self.err(n.span(), "named fields are not supported: structs are not part of the DSL yet; use a tuple and `.0`, `.1`");
                         mk(ExprKind::Lit(Lit::Bool(false)), ty)
@@ -1655,7 +1656,8 @@ impl<'d> Checker<'d> {
                     g.if_token.span,
                     "match guards are not supported; use `if`/`else` inside the arm",
                 );
-                None
+                // Bind the pattern anyway, so the arm reports its own mistakes only.
+                self.pattern_cond(&g.pat, scrut, prologue)
             }
             other => {
                 self.err(other.span(), "unsupported pattern; `match` arms take integer or bool literals, ranges (`1..=9`), `|`, `_` and a binding name");

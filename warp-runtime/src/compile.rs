@@ -17,19 +17,22 @@ pub const UNROLL: u32 = 4;
 pub fn options_for(meta: &OpMeta, arch: u32, output: Output) -> Result<Vec<String>> {
     let mut opts = base_options(arch, output);
     if meta.needs_cuda_headers {
-        match loader::cuda_include_dirs() {
-            Ok(dirs) => opts.extend(
-                dirs.iter()
-                    .map(|d| format!("--include-path={}", d.display())),
-            ),
-            Err(searched) => {
-                return Err(Error::CudaHeadersNotFound {
-                    searched: searched.clone(),
-                });
-            }
-        }
+        opts.extend(include_options()?);
     }
     Ok(opts)
+}
+
+/// `--include-path` options for the CUDA headers (cooperative groups, CCCL).
+pub fn include_options() -> Result<Vec<String>> {
+    match loader::cuda_include_dirs() {
+        Ok(dirs) => Ok(dirs
+            .iter()
+            .map(|d| format!("--include-path={}", d.display()))
+            .collect()),
+        Err(searched) => Err(Error::CudaHeadersNotFound {
+            searched: searched.clone(),
+        }),
+    }
 }
 
 /// The NVRTC options every kernel is built with, for `arch` (`90` for sm_90). Floating-point

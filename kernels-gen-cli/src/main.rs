@@ -1,0 +1,280 @@
+//! The `kernels-gen` command: print the CUDA generated for the annotated functions of a Rust
+//! file, or compile it with NVRTC and report what the kernels use.
+
+use std::process::ExitCode;
+
+use kernels_gen::FileItem;
+use warp_runtime::compile;
+use warp_runtime::nvrtc::{self, Output};
+
+const USAGE: &str = "usage: kernels-gen <command> FILE.rs [--arch sm_XY]
+
+commands:
+  emit FILE.rs               print the CUDA C generated for every #[reduce] function in FILE.rs
+  check FILE.rs [--arch sm_90]
+                             compile each one with NVRTC for that architecture (default sm_90)
+                             and report, per kernel: registers, spills, shared memory, and the
+                             warp instructions present (shuffles, votes, redux, vector loads)
+
+NVRTC is found as warp-runtime finds it (WARP_NVRTC_PATH, CUDA_HOME, /usr/local/cuda, pip wheels).";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arch = match args.iter().position(|a| a == "--arch") {
+        Some(i) => match args
+            .get(i + 1)
+            .and_then(|a| a.trim_start_matches("sm_").parse::<u32>().ok())
+        {
+            Some(a) => a,
+            None => {
+                eprintln!("kernels-gen: --arch takes sm_XY, e.g. --arch sm_90");
+                return ExitCode::from(2);
+            }
+        },
+        None => 90,
+    };
+    let positional: Vec<&String> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| !a.starts_with("--") && !(*i > 0 && args[i - 1] == "--arch"))
+        .map(|(_, a)| a)
+        .collect();
+    match positional.as_slice() {
+        [cmd, file] if *cmd == "emit" => run(file, |items| emit(items)),
+        [cmd, file] if *cmd == "check" => run(file, |items| check(items, arch)),
+        [] => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ if args.iter().any(|a| a == "-h" || a == "--help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Reads and generates `path`, reporting unreadable files, invalid Rust and DSL errors.
+fn run(path: &str, body: impl FnOnce(&[FileItem]) -> ExitCode) -> ExitCode {
+    let source = match std::fs::read_to_string(path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("kernels-gen: cannot read {path}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let items = match kernels_gen::generate_file(&source, path) {
+        Ok(items) => items,
+        Err(e) => {
+            let at = e.span().start();
+            eprintln!(
+                "kernels-gen: {path}:{}:{}: not valid Rust: {e}",
+                at.line,
+                at.column + 1
+            );
+            return ExitCode::from(1);
+        }
+    };
+    if items.is_empty() {
+        eprintln!("kernels-gen: no #[reduce] functions in {path}");
+        return ExitCode::from(1);
+    }
+    let mut failed = false;
+    for item in &items {
+        if let Err(f) = &item.result {
+            failed = true;
+            eprint!("{}", f.diagnostics.render(path));
+        }
+    }
+    let code = body(&items);
+    if failed { ExitCode::from(1) } else { code }
+}
+
+fn emit(items: &[FileItem]) -> ExitCode {
+    for item in items {
+        if let Ok(op) = &item.result {
+            println!("// ===== #[{}] {} =====", item.attribute, item.name);
+            print!("{}", op.kernels.source);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Per-kernel resource figures parsed from ptxas' verbose log.
+#[derive(Debug, Default)]
+struct Resources {
+    registers: u32,
+    stack: u32,
+    spill_stores: u32,
+    spill_loads: u32,
+    smem: u32,
+}
+
+fn parse_ptxas(log: &str) -> Vec<(String, Resources)> {
+    let mut out: Vec<(String, Resources)> = Vec::new();
+    let num_before = |line: &str, word: &str| -> u32 {
+        line.find(word)
+            .and_then(|i| line[..i].split_whitespace().last())
+            .and_then(|n| n.trim_matches(',').parse().ok())
+            .unwrap_or(0)
+    };
+    for line in log.lines() {
+        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
+            let name = rest.split('\'').next().unwrap_or("").to_string();
+            out.push((name, Resources::default()));
+        } else if let Some((_, r)) = out.last_mut() {
+            if line.contains("stack frame") {
+                r.stack = num_before(line, "bytes stack frame");
+                r.spill_stores = num_before(line, "bytes spill stores");
+                r.spill_loads = num_before(line, "bytes spill loads");
+            } else if line.contains("Used") && line.contains("registers") {
+                r.registers = num_before(line, "registers");
+                r.smem = num_before(line, "bytes smem");
+            }
+        }
+    }
+    out
+}
+
+/// Warp-level and memory instructions worth knowing about, counted in PTX.
+const INSTRUCTIONS: &[(&str, &str)] = &[
+    ("shfl.sync", "shuffles"),
+    ("vote.sync", "votes"),
+    ("redux.sync", "redux"),
+    ("match.sync", "match"),
+    ("ld.global.cs.v4", "16-byte loads"),
+    ("bar.sync", "barriers"),
+    ("atom.", "atomics"),
+];
+
+fn check(items: &[FileItem], arch: u32) -> ExitCode {
+    match nvrtc::version() {
+        Ok((major, minor)) => println!("NVRTC {major}.{minor}, sm_{arch}"),
+        Err(e) => {
+            eprintln!("kernels-gen: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    let mut failed = false;
+    for item in items {
+        let Ok(op) = &item.result else { continue };
+        let k = &op.kernels;
+        let mut opts = compile::base_options(arch, Output::Cubin);
+        if k.needs_cuda_headers {
+            match compile::include_options() {
+                Ok(inc) => opts.extend(inc),
+                Err(e) => {
+                    eprintln!("kernels-gen: {}: {e}", item.name);
+                    failed = true;
+                    continue;
+                }
+            }
+        }
+        let ptx_opts: Vec<String> = opts
+            .iter()
+            .map(|o| {
+                o.replace(
+                    &format!("--gpu-architecture=sm_{arch}"),
+                    &format!("--gpu-architecture=compute_{arch}"),
+                )
+            })
+            .collect();
+        opts.push("--ptxas-options=-v".into());
+        let file = format!("{}.cu", item.name);
+        let cubin = nvrtc::compile(&k.source, &file, &opts, Output::Cubin);
+        let ptx = nvrtc::compile(&k.source, &file, &ptx_opts, Output::Ptx);
+        let (log, ptx) = match (cubin, ptx) {
+            (Ok(Ok(c)), Ok(Ok(p))) => (c.log, String::from_utf8_lossy(&p.image).into_owned()),
+            (Ok(Err(r)), _) | (_, Ok(Err(r))) => {
+                eprintln!(
+                    "kernels-gen: NVRTC rejected the CUDA of `{}` (a kernels-gen bug):\n{}\n{}",
+                    item.name,
+                    r.log,
+                    nvrtc::numbered(&k.source)
+                );
+                failed = true;
+                continue;
+            }
+            (Err(e), _) | (_, Err(e)) => {
+                eprintln!("kernels-gen: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        println!(
+            "#[{}] {} ({} style{})",
+            item.attribute,
+            item.name,
+            k.style.name(),
+            k.redux
+                .map(|r| format!(", redux.sync {r:?}"))
+                .unwrap_or_default()
+        );
+        let resources = parse_ptxas(&log);
+        for kernel in [&k.plain, &k.indexed].into_iter().flatten() {
+            let r = resources.iter().find(|(n, _)| n == kernel).map(|(_, r)| r);
+            let body = ptx_function(&ptx, kernel);
+            let found: Vec<String> = INSTRUCTIONS
+                .iter()
+                .filter_map(|(pat, label)| {
+                    let n = body.matches(pat).count();
+                    (n > 0).then(|| format!("{label} {n}"))
+                })
+                .collect();
+            match r {
+                Some(r) => println!(
+                    "  {kernel}: {} registers, {} bytes stack, {} / {} bytes spilled (stores / loads), {} bytes shared\n    instructions: {}",
+                    r.registers,
+                    r.stack,
+                    r.spill_stores,
+                    r.spill_loads,
+                    r.smem,
+                    found.join(", ")
+                ),
+                None => println!(
+                    "  {kernel}: (no ptxas report)\n    instructions: {}",
+                    found.join(", ")
+                ),
+            }
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The PTX of one entry function (from `.entry name(` to the next `.entry`), inlined callees
+/// included since the generated device functions are force-inlined.
+fn ptx_function<'a>(ptx: &'a str, name: &str) -> &'a str {
+    let Some(start) = ptx.find(&format!(".entry {name}(")) else {
+        return "";
+    };
+    let rest = &ptx[start..];
+    let end = rest[1..]
+        .find(".entry ")
+        .map(|e| e + 1)
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_ptxas_reports() {
+        let log = "ptxas info    : Compiling entry function 'wd_reduce_sum' for 'sm_90'\nptxas info    : Function properties for wd_reduce_sum\nptxas         .     8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\nptxas info    : Used 40 registers, used 1 barriers, 133 bytes smem, 400 bytes cmem[0]\n";
+        let r = parse_ptxas(log);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].0, "wd_reduce_sum");
+        let x = &r[0].1;
+        assert_eq!(
+            (x.registers, x.stack, x.spill_stores, x.spill_loads, x.smem),
+            (40, 8, 4, 4, 133)
+        );
+    }
+}

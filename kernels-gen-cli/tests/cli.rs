@@ -1,0 +1,92 @@
+//! The `kernels-gen` command end to end: emit, check, and clear errors for bad input.
+
+use std::process::Command;
+
+fn kernels_gen(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kernels-gen"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn write(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("kernels-gen-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+const GOOD: &str = "use warp_runtime::prelude::*;\n\n#[reduce(identity = 0)]\nfn sum(a: i32, b: i32) -> i32 {\n    a.wrapping_add(b)\n}\n\n#[reduce(identity = (f32::NEG_INFINITY, u32::MAX), style = \"cooperative_groups\")]\nfn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {\n    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }\n}\n";
+
+#[test]
+fn emit_prints_the_cuda_of_every_function() {
+    let f = write("good.rs", GOOD);
+    let (code, out, err) = kernels_gen(&["emit", &f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("// ===== #[reduce] sum ====="));
+    assert!(out.contains("wd_reduce_sum("));
+    assert!(out.contains("wd_reduce_indexed_argmax("));
+    assert!(
+        out.contains(&format!("#line 5 \"{f}\"")),
+        "line directives point at the file"
+    );
+}
+
+#[test]
+fn check_reports_resources_and_instructions() {
+    if warp_runtime::nvrtc::version().is_err() {
+        assert!(
+            std::env::var_os("WARP_REQUIRE_NVRTC").is_none(),
+            "NVRTC required but missing"
+        );
+        eprintln!("SKIPPED: NVRTC not available");
+        return;
+    }
+    let f = write("good.rs", GOOD);
+    let (code, out, err) = kernels_gen(&["check", &f, "--arch", "sm_90"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("wd_reduce_sum:"), "{out}");
+    assert!(out.contains("registers"), "{out}");
+    assert!(
+        out.contains("redux 1") || out.contains("redux "),
+        "sum uses redux.sync: {out}"
+    );
+    assert!(out.contains("16-byte loads"), "{out}");
+    assert!(out.contains("wd_reduce_indexed_argmax:"), "{out}");
+    assert!(out.contains("shuffles"), "{out}");
+}
+
+#[test]
+fn bad_input_gives_clear_errors() {
+    let (code, _, err) = kernels_gen(&["emit", "/nonexistent/file.rs"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot read /nonexistent/file.rs"), "{err}");
+    let f = write("bad_rust.rs", "fn oops( {");
+    let (code, _, err) = kernels_gen(&["emit", &f]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not valid Rust"), "{err}");
+    let f = write(
+        "unsupported.rs",
+        "#[reduce(identity = 0)]\nfn s(a: u32, b: u32) -> u32 {\n    for _ in 0..2 {}\n    a + b\n}\n",
+    );
+    let (code, _, err) = kernels_gen(&["emit", &f]);
+    assert_eq!(code, 1);
+    assert!(err.contains("`for` loops are not supported"), "{err}");
+    assert!(
+        err.contains(":3:5"),
+        "error located at line 3, column 5: {err}"
+    );
+    let f = write("none.rs", "fn plain() {}\n");
+    let (code, _, err) = kernels_gen(&["emit", &f]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no #[reduce] functions"), "{err}");
+    let (code, _, err) = kernels_gen(&["check", &f, "--arch", "banana"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--arch takes sm_XY"), "{err}");
+}

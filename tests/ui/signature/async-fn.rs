@@ -1,0 +1,8 @@
+use warp_runtime::prelude::*;
+
+#[reduce(identity = 0)]
+async fn sum(a: u32, b: u32) -> u32 {
+    a + b
+}
+
+fn main() {}

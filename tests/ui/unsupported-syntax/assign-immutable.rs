@@ -1,0 +1,10 @@
+use warp_runtime::prelude::*;
+
+#[reduce(identity = 0)]
+fn sum(a: u32, b: u32) -> u32 {
+    let x = a;
+    x = x + b;
+    x
+}
+
+fn main() {}
