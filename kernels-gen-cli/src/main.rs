@@ -36,11 +36,14 @@ fn main() -> ExitCode {
     let positional: Vec<&String> = args
         .iter()
         .enumerate()
-        .filter(|(i, a)| !a.starts_with("--") && !(*i > 0 && args[i - 1] == "--arch"))
+        .filter(|(i, a)| {
+            let is_arch_value = *i > 0 && args[i - 1] == "--arch";
+            !a.starts_with("--") && !is_arch_value
+        })
         .map(|(_, a)| a)
         .collect();
     match positional.as_slice() {
-        [cmd, file] if *cmd == "emit" => run(file, |items| emit(items)),
+        [cmd, file] if *cmd == "emit" => run(file, emit),
         [cmd, file] if *cmd == "check" => run(file, |items| check(items, arch)),
         [] => {
             println!("{USAGE}");
