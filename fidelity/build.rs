@@ -4,6 +4,39 @@
 
 use std::fmt::Write;
 
+/// The hand-written programs of `regressions.rs`, each with its types.
+fn regressions() -> Vec<kernels_gen::fuzz::Program> {
+    println!("cargo:rerun-if-changed=regressions.rs");
+    let text = std::fs::read_to_string("regressions.rs").expect("fidelity/regressions.rs");
+    let file = syn::parse_file(&text).expect("regressions.rs is valid Rust");
+    let mut out = Vec::new();
+    for item in file.items {
+        let syn::Item::Fn(f) = item else { continue };
+        let ty = |t: &syn::Type| kernels_gen::parse::parse_type(t).expect("a DSL type");
+        let params: Vec<kernels_gen::Scalar> = f
+            .sig
+            .inputs
+            .iter()
+            .map(|a| match a {
+                syn::FnArg::Typed(pt) => ty(&pt.ty).scalar().expect("scalar parameters"),
+                syn::FnArg::Receiver(_) => panic!("no methods"),
+            })
+            .collect();
+        let ret = match &f.sig.output {
+            syn::ReturnType::Type(_, t) => ty(t),
+            syn::ReturnType::Default => panic!("a result type"),
+        };
+        let source = quote::ToTokens::to_token_stream(&f).to_string();
+        out.push(kernels_gen::fuzz::Program {
+            name: f.sig.ident.to_string(),
+            params,
+            ret,
+            source: format!("{source}\n"),
+        });
+    }
+    out
+}
+
 fn main() {
     println!("cargo:rerun-if-env-changed=FIDELITY_PROGRAMS");
     println!("cargo:rerun-if-env-changed=FIDELITY_SEED");
@@ -15,7 +48,8 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(20_261_130);
-    let programs = kernels_gen::fuzz::generate(seed, count);
+    let mut programs = kernels_gen::fuzz::generate(seed, count);
+    programs.extend(regressions());
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -26,6 +26,37 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("nvrtc") => nvrtc(&programs),
         Some("gpu") => gpu(&programs),
+        Some("narrow") => {
+            // Counts 8/16-bit arithmetic left in the PTX of every program.
+            let images = match harness::compile_all(&programs, 90, Output::Ptx) {
+                Ok(i) => i,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let mut counts = std::collections::BTreeMap::new();
+            for (_, ptx) in &images {
+                for i in harness::narrow_instructions(&String::from_utf8_lossy(ptx)) {
+                    *counts.entry(i.split_whitespace().next().unwrap_or("").to_string()).or_insert(0usize) += 1;
+                }
+            }
+            println!("{counts:?}");
+            if counts.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+        }
+        Some("show") => {
+            // The Rust and the CUDA of the programs named after `show`.
+            for name in &args[1..] {
+                match PROGRAMS.iter().find(|p| p.name == name) {
+                    Some(p) => match harness::batch_source(&[p], 0) {
+                        Ok(src) => println!("{}\n{}", p.source, src.split("// ---- warp-dsl prelude").next().unwrap_or("").to_owned() + &src[src.find(&format!("`{name}`")).unwrap_or(0)..]),
+                        Err(e) => println!("{e}"),
+                    },
+                    None => println!("no program {name}"),
+                }
+            }
+            ExitCode::SUCCESS
+        }
         Some("ulps") => match ulps() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -129,6 +160,7 @@ fn run_gpu(programs: &[&Program]) -> Result<usize, String> {
                 .collect();
             if !bad.is_empty() {
                 mismatched_programs += 1;
+                println!("mismatched: {name} ({} rows)", bad.len());
                 if shown < 10 {
                     shown += 1;
                     let r = bad[0];

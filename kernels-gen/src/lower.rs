@@ -17,7 +17,7 @@ pub fn lower_function(f: &Function, c_name: &str) -> String {
     let params: Vec<String> = f
         .params
         .iter()
-        .map(|&p| format!("{} {}", f.vars[p].ty.c_name(), l.names[p]))
+        .map(|&p| format!("{} {}", f.vars[p].ty.c_reg(), l.names[p]))
         .collect();
     let mut text = String::new();
     let _ = writeln!(
@@ -34,7 +34,7 @@ pub fn lower_function(f: &Function, c_name: &str) -> String {
     let _ = writeln!(
         text,
         "static __device__ __forceinline__ {} {}({}) {{",
-        f.ret.c_name(),
+        f.ret.c_reg(),
         c_name,
         params.join(", ")
     );
@@ -71,7 +71,10 @@ fn int_literal(v: i128, ty: Scalar) -> String {
         Scalar::I64 => format!("{v}ll"),
         Scalar::U64 => format!("{v}ull"),
         Scalar::F32 | Scalar::F64 => float_literal(v as f64, ty),
-        narrow => format!("(({}){})", narrow.c_name(), v),
+        // 8- and 16-bit values live in 32-bit registers.
+        Scalar::I8 | Scalar::I16 if v < 0 => format!("({v})"),
+        Scalar::I8 | Scalar::I16 => format!("{v}"),
+        _ => format!("{v}u"),
     }
 }
 
@@ -329,7 +332,7 @@ impl<'f> Lowerer<'f> {
                 let constness = if var_info.mutable { "" } else { "const " };
                 let decl = format!(
                     "{constness}{} {} = {v};",
-                    var_info.ty.c_name(),
+                    var_info.ty.c_reg(),
                     self.names[*var]
                 );
                 self.push(&decl);
@@ -376,7 +379,7 @@ impl<'f> Lowerer<'f> {
             let later_effects = items[i + 1..].iter().any(|x| x.has_effects());
             if later_effects && !matches!(e.kind, ExprKind::Lit(_)) {
                 let t = self.temp();
-                let decl = format!("const {} {t} = {s};", e.ty.c_name());
+                let decl = format!("const {} {t} = {s};", e.ty.c_reg());
                 self.push(&decl);
                 out.push(t);
             } else {
@@ -395,9 +398,9 @@ impl<'f> Lowerer<'f> {
                 let t = a.scalar();
                 match (op, t.is_float(), t == Scalar::Bool) {
                     (UnOp::Neg, true, _) => format!("(-{s})"),
-                    (UnOp::Neg, false, _) => format!("wd_neg({s})"),
+                    (UnOp::Neg, false, _) => format!("wd_neg<{}>({s})", t.c_name()),
                     (UnOp::Not, _, true) => format!("(!{s})"),
-                    (UnOp::Not, _, false) => format!("wd_not({s})"),
+                    (UnOp::Not, _, false) => format!("wd_not<{}>({s})", t.c_name()),
                 }
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b),
@@ -419,7 +422,7 @@ impl<'f> Lowerer<'f> {
                     format!("({cs} ? {va} : {vb})")
                 } else {
                     let t = self.temp();
-                    let decl = format!("{} {t};", e.ty.c_name());
+                    let decl = format!("{} {t};", e.ty.c_reg());
                     self.push(&decl);
                     self.push(&format!("if ({cs}) {{"));
                     self.out.push_str(&indent_text(&sa, 1));
@@ -449,7 +452,11 @@ impl<'f> Lowerer<'f> {
             }
             ExprKind::Field(a, i) => {
                 let s = self.expr(a);
-                format!("{s}.f{i}")
+                match e.ty.scalar() {
+                    // A narrow field is widened to its register type where it is read.
+                    Some(t) if t.c_reg() != t.c_name() => format!("(({})({s}.f{i}))", t.c_reg()),
+                    _ => format!("{s}.f{i}"),
+                }
             }
             ExprKind::Block(b) => self.block_value(b),
         }
@@ -478,6 +485,7 @@ impl<'f> Lowerer<'f> {
         let (l, r) = (&ops[0], &ops[1]);
         let t = a.scalar();
         let c_op = op.rust();
+        let tn = t.c_name();
         match op {
             BinOp::And => format!("({l} & {r})"),
             BinOp::Or => format!("({l} | {r})"),
@@ -490,18 +498,17 @@ impl<'f> Lowerer<'f> {
                     if t == Scalar::F32 { "fmodf" } else { "fmod" }
                 )
             }
-            BinOp::Add => format!("wd_add({l}, {r})"),
-            BinOp::Sub => format!("wd_sub({l}, {r})"),
-            BinOp::Mul => format!("wd_mul({l}, {r})"),
-            BinOp::Div => format!("wd_div({l}, {r})"),
-            BinOp::Rem => format!("wd_rem({l}, {r})"),
+            BinOp::Add => format!("wd_add<{tn}>({l}, {r})"),
+            BinOp::Sub => format!("wd_sub<{tn}>({l}, {r})"),
+            BinOp::Mul => format!("wd_mul<{tn}>({l}, {r})"),
+            BinOp::Div => format!("wd_div<{tn}>({l}, {r})"),
+            BinOp::Rem => format!("wd_rem<{tn}>({l}, {r})"),
             BinOp::BitXor if t == Scalar::Bool => format!("({l} != {r})"),
             BinOp::BitAnd | BinOp::BitOr if t == Scalar::Bool => format!("({l} {c_op} {r})"),
-            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
-                format!("(({})({l} {c_op} {r}))", t.c_name())
-            }
-            BinOp::Shl => format!("wd_shl({l}, (wd_u32)({r}))"),
-            BinOp::Shr => format!("wd_shr({l}, (wd_u32)({r}))"),
+            // Bitwise operations keep canonical register values canonical.
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => format!("({l} {c_op} {r})"),
+            BinOp::Shl => format!("wd_shl<{tn}>({l}, (wd_u32)({r}))"),
+            BinOp::Shr => format!("wd_shr<{tn}>({l}, (wd_u32)({r}))"),
             _ => unreachable!("comparisons and logic handled above"),
         }
     }
@@ -529,6 +536,10 @@ fn cast(x: &str, from: Scalar, to: Scalar) -> String {
         // Saturating, NaN -> 0.
         return format!("wd_ftoi_{}({x})", to.rust_name());
     }
+    if to.is_int() {
+        // Truncation or extension, to a canonical register value.
+        return format!("wd_cast<{}>({x})", to.c_name());
+    }
     format!("(({})({x}))", to.c_name())
 }
 
@@ -543,26 +554,29 @@ fn builtin(b: Builtin, a: &[String], t: Scalar) -> String {
         }
     };
     let call = |name: String| format!("{name}({})", a.join(", "));
+    // Integer helpers take the Rust type as their template argument.
+    let int = |name: &str| format!("{name}<{}>({})", t.c_name(), a.join(", "));
     match b {
         B::Min => call("wd_min".into()),
         B::Max => call("wd_max".into()),
         B::Clamp => call("wd_clamp".into()),
         B::Abs if t.is_float() => call(fl("fabsf", "fabs")),
-        B::Abs | B::WrappingAbs => call("wd_abs".into()),
-        B::Signum => call("wd_signum".into()),
-        B::WrappingAdd => call("wd_add".into()),
-        B::WrappingSub => call("wd_sub".into()),
-        B::WrappingMul => call("wd_mul".into()),
-        B::WrappingNeg => call("wd_neg".into()),
-        B::SaturatingAdd => call("wd_saturating_add".into()),
-        B::SaturatingSub => call("wd_saturating_sub".into()),
-        B::CountOnes => call("wd_count_ones".into()),
-        B::CountZeros => call("wd_count_zeros".into()),
-        B::LeadingZeros => call("wd_leading_zeros".into()),
-        B::TrailingZeros => call("wd_trailing_zeros".into()),
-        B::RotateLeft => call("wd_rotate_left".into()),
-        B::RotateRight => call("wd_rotate_right".into()),
-        B::Pow => call("wd_pow".into()),
+        B::Abs | B::WrappingAbs => int("wd_abs"),
+        B::Signum if t.is_float() => call("wd_signum".into()),
+        B::Signum => int("wd_signum"),
+        B::WrappingAdd => int("wd_add"),
+        B::WrappingSub => int("wd_sub"),
+        B::WrappingMul => int("wd_mul"),
+        B::WrappingNeg => int("wd_neg"),
+        B::SaturatingAdd => int("wd_saturating_add"),
+        B::SaturatingSub => int("wd_saturating_sub"),
+        B::CountOnes => int("wd_count_ones"),
+        B::CountZeros => int("wd_count_zeros"),
+        B::LeadingZeros => int("wd_leading_zeros"),
+        B::TrailingZeros => int("wd_trailing_zeros"),
+        B::RotateLeft => int("wd_rotate_left"),
+        B::RotateRight => int("wd_rotate_right"),
+        B::Pow => int("wd_pow"),
         B::IsPositive => format!("({} > 0)", a[0]),
         B::IsNegative => format!("({} < 0)", a[0]),
         B::Sqrt => call(fl("sqrtf", "sqrt")),

@@ -84,6 +84,16 @@ impl Scalar {
         }
     }
 
+    /// The CUDA type of a value of this type held in a register: 8- and 16-bit integers live
+    /// in 32-bit registers, canonical (sign- or zero-extended); see the prelude.
+    pub fn c_reg(self) -> &'static str {
+        match self {
+            Scalar::I8 | Scalar::I16 => "wd_i32",
+            Scalar::U8 | Scalar::U16 => "wd_u32",
+            other => other.c_name(),
+        }
+    }
+
     /// Size in bytes (also the alignment, on the GPU and in the C struct layout).
     pub fn size(self) -> usize {
         match self {
@@ -204,6 +214,15 @@ impl Ty {
                 let tags: Vec<&str> = items.iter().map(|s| s.tag()).collect();
                 format!("wd_tuple_{}", tags.join("_"))
             }
+        }
+    }
+
+    /// The CUDA type of a value held in a register (scalars: [`Scalar::c_reg`]; tuples: their
+    /// struct).
+    pub fn c_reg(&self) -> String {
+        match self {
+            Ty::Scalar(s) => s.c_reg().to_string(),
+            Ty::Tuple(_) => self.c_name(),
         }
     }
 

@@ -237,3 +237,30 @@ fn tempfile_dir() -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     d
 }
+
+#[test]
+fn nvrtc_errors_name_the_rust_function_and_line() {
+    if !nvrtc_available() {
+        return;
+    }
+    // A generated source with a (simulated) kernels-gen bug inside the lowered user function.
+    let meta = OpMeta {
+        name: "broken",
+        source: "static __device__ int wd_fn_broken(int a, int b) {\n#line 42 \"src/user.rs\"\n    return a + undefined_name;\n}\nextern \"C\" __global__ void k() {}\n",
+        plain_kernel: Some("k"),
+        indexed_kernel: None,
+        redux: None,
+        style: "intrinsics",
+        needs_cuda_headers: false,
+        file: "src/user.rs",
+        line: 41,
+    };
+    let err = warp_runtime::compile::ptx(&meta, 90).expect_err("the source is broken");
+    let text = err.to_string();
+    assert!(matches!(err, warp_runtime::Error::Compile { .. }));
+    assert!(text.contains("`broken` (defined at src/user.rs:41)"), "{text}");
+    assert!(text.contains("src/user.rs(42)"), "the log points at the Rust line: {text}");
+    assert!(text.contains("undefined_name"), "{text}");
+    assert!(text.contains("    3 |     return a + undefined_name;"), "numbered source: {text}");
+    assert!(text.contains("--gpu-architecture=compute_90"), "options: {text}");
+}

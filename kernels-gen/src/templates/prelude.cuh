@@ -51,114 +51,146 @@ WD_DEV wd_f64 wd_ldcg(const wd_f64* p) { return __ldcg(p); }
 WD_DEV bool wd_ldcg(const bool* p) { return __ldcg((const wd_u8*)p) != 0; }
 
 // ---- integer arithmetic with Rust's (release-build) semantics ----
-// Arithmetic is done in a wide unsigned type, so it wraps instead of overflowing a signed C int
-// (undefined behaviour); results are truncated back to the type.
+// Every integer lives in a register of at least 32 bits: `wd_int<T>::reg` (int or unsigned int
+// for the 8- and 16-bit types, canonical: sign- or zero-extended from the type's width). The
+// helpers take the Rust type as their template argument, compute in a wide unsigned type (so
+// arithmetic wraps instead of overflowing a signed C int, which is undefined) and bring the
+// result back to canonical form with shifts and masks: the code never uses 8- or 16-bit
+// registers, which ptxas (CUDA 13.0, sm_90) miscompiles in some patterns (found by the
+// fidelity fuzzer: `neg.s16` of -32768 sign-extended as +32768).
 template <class T> struct wd_int;
-#define WD_INT_TRAITS(T, UWIDE, UNARROW, MINV, MAXV, SIGNED)                                 \
+#define WD_INT_TRAITS(T, REG, UWIDE, UNARROW, MINV, MAXV, SIGNED)                            \
     template <> struct wd_int<T> {                                                           \
+        typedef REG reg;                                                                     \
         typedef UWIDE wide;                                                                  \
         typedef UNARROW unsigned_t;                                                          \
         static constexpr int bits = (int)sizeof(T) * 8;                                      \
         static constexpr bool is_signed = SIGNED;                                            \
-        static __device__ __forceinline__ T min_value() { return (T)(MINV); }                \
-        static __device__ __forceinline__ T max_value() { return (T)(MAXV); }                \
+        static __device__ __forceinline__ REG min_value() { return (REG)(MINV); }            \
+        static __device__ __forceinline__ REG max_value() { return (REG)(MAXV); }            \
     };
-WD_INT_TRAITS(wd_i8, wd_u32, wd_u8, -128, 127, true)
-WD_INT_TRAITS(wd_i16, wd_u32, wd_u16, -32768, 32767, true)
-WD_INT_TRAITS(wd_i32, wd_u32, wd_u32, -2147483647 - 1, 2147483647, true)
-WD_INT_TRAITS(wd_i64, wd_u64, wd_u64, -9223372036854775807ll - 1, 9223372036854775807ll, true)
-WD_INT_TRAITS(wd_u8, wd_u32, wd_u8, 0, 255u, false)
-WD_INT_TRAITS(wd_u16, wd_u32, wd_u16, 0, 65535u, false)
-WD_INT_TRAITS(wd_u32, wd_u32, wd_u32, 0, 4294967295u, false)
-WD_INT_TRAITS(wd_u64, wd_u64, wd_u64, 0, 18446744073709551615ull, false)
+WD_INT_TRAITS(wd_i8, wd_i32, wd_u32, wd_u8, -128, 127, true)
+WD_INT_TRAITS(wd_i16, wd_i32, wd_u32, wd_u16, -32768, 32767, true)
+WD_INT_TRAITS(wd_i32, wd_i32, wd_u32, wd_u32, -2147483647 - 1, 2147483647, true)
+WD_INT_TRAITS(wd_i64, wd_i64, wd_u64, wd_u64, -9223372036854775807ll - 1, 9223372036854775807ll, true)
+WD_INT_TRAITS(wd_u8, wd_u32, wd_u32, wd_u8, 0, 255u, false)
+WD_INT_TRAITS(wd_u16, wd_u32, wd_u32, wd_u16, 0, 65535u, false)
+WD_INT_TRAITS(wd_u32, wd_u32, wd_u32, wd_u32, 0, 4294967295u, false)
+WD_INT_TRAITS(wd_u64, wd_u64, wd_u64, wd_u64, 0, 18446744073709551615ull, false)
+#define WD_REG(T) typename wd_int<T>::reg
 
-template <class T> WD_DEV T wd_add(T a, T b) {
-    typedef typename wd_int<T>::wide U;
-    return (T)((U)a + (U)b);
+// The canonical register value of the low `bits` bits of `x` (two's complement wrap).
+template <class T> WD_DEV WD_REG(T) wd_canon(typename wd_int<T>::wide x) {
+    constexpr int bits = wd_int<T>::bits;
+    if constexpr (bits >= 32) {
+        return (WD_REG(T))x;
+    } else if constexpr (wd_int<T>::is_signed) {
+        return (wd_i32)(x << (32 - bits)) >> (32 - bits);
+    } else {
+        return (wd_u32)(x & ((1u << bits) - 1u));
+    }
 }
-template <class T> WD_DEV T wd_sub(T a, T b) {
-    typedef typename wd_int<T>::wide U;
-    return (T)((U)a - (U)b);
+// `x as T` from any integer or bool value.
+template <class T, class F> WD_DEV WD_REG(T) wd_cast(F x) {
+    return wd_canon<T>((typename wd_int<T>::wide)x);
 }
-template <class T> WD_DEV T wd_mul(T a, T b) {
+template <class T> WD_DEV WD_REG(T) wd_add(WD_REG(T) a, WD_REG(T) b) {
     typedef typename wd_int<T>::wide U;
-    return (T)((U)a * (U)b);
+    return wd_canon<T>((U)a + (U)b);
 }
-template <class T> WD_DEV T wd_neg(T a) {
+template <class T> WD_DEV WD_REG(T) wd_sub(WD_REG(T) a, WD_REG(T) b) {
     typedef typename wd_int<T>::wide U;
-    return (T)((U)0 - (U)a);
+    return wd_canon<T>((U)a - (U)b);
 }
-template <class T> WD_DEV T wd_not(T a) { return (T)~a; }
+template <class T> WD_DEV WD_REG(T) wd_mul(WD_REG(T) a, WD_REG(T) b) {
+    typedef typename wd_int<T>::wide U;
+    return wd_canon<T>((U)a * (U)b);
+}
+template <class T> WD_DEV WD_REG(T) wd_neg(WD_REG(T) a) {
+    typedef typename wd_int<T>::wide U;
+    return wd_canon<T>((U)0 - (U)a);
+}
+template <class T> WD_DEV WD_REG(T) wd_not(WD_REG(T) a) {
+    typedef typename wd_int<T>::wide U;
+    return wd_canon<T>(~(U)a);
+}
 // Division by zero panics in Rust; on the GPU it is unspecified (this returns 0). MIN / -1 wraps.
-template <class T> WD_DEV T wd_div(T a, T b) {
-    if (b == (T)0) return (T)0;
-    if (wd_int<T>::is_signed && b == (T)-1) return wd_neg(a);
-    return (T)(a / b);
+template <class T> WD_DEV WD_REG(T) wd_div(WD_REG(T) a, WD_REG(T) b) {
+    if (b == 0) return 0;
+    if (wd_int<T>::is_signed && b == (WD_REG(T))-1) return wd_neg<T>(a);
+    return a / b;
 }
-template <class T> WD_DEV T wd_rem(T a, T b) {
-    if (b == (T)0) return (T)0;
-    if (wd_int<T>::is_signed && b == (T)-1) return (T)0;
-    return (T)(a % b);
+template <class T> WD_DEV WD_REG(T) wd_rem(WD_REG(T) a, WD_REG(T) b) {
+    if (b == 0) return 0;
+    if (wd_int<T>::is_signed && b == (WD_REG(T))-1) return 0;
+    return a % b;
 }
-// Shifts mask the amount to the width, as `wrapping_shl` / release-build `<<` do.
-template <class T> WD_DEV T wd_shl(T a, wd_u32 s) {
+// Shifts mask the amount to the width, as `wrapping_shl` / release-build `<<` do; `>>` is
+// arithmetic on signed types (the register is sign-extended, so this is exact).
+template <class T> WD_DEV WD_REG(T) wd_shl(WD_REG(T) a, wd_u32 s) {
     typedef typename wd_int<T>::wide U;
-    return (T)((U)a << (s & (wd_int<T>::bits - 1)));
+    return wd_canon<T>((U)a << (s & (wd_int<T>::bits - 1)));
 }
-template <class T> WD_DEV T wd_shr(T a, wd_u32 s) { return (T)(a >> (s & (wd_int<T>::bits - 1))); }
+template <class T> WD_DEV WD_REG(T) wd_shr(WD_REG(T) a, wd_u32 s) { return a >> (s & (wd_int<T>::bits - 1)); }
 template <class T> WD_DEV T wd_min(T a, T b) { return b < a ? b : a; }
 template <class T> WD_DEV T wd_max(T a, T b) { return a <= b ? b : a; }
 template <class T> WD_DEV T wd_clamp(T x, T lo, T hi) { return x < lo ? lo : (x > hi ? hi : x); }
-template <class T> WD_DEV T wd_abs(T a) { return a < (T)0 ? wd_neg(a) : a; }
-template <class T> WD_DEV T wd_signum(T a) { return (T)((a > (T)0) - (a < (T)0)); }
-template <class T> WD_DEV T wd_saturating_add(T a, T b) {
-    T r = wd_add(a, b);
+template <class T> WD_DEV WD_REG(T) wd_abs(WD_REG(T) a) { return a < 0 ? wd_neg<T>(a) : a; }
+template <class T> WD_DEV WD_REG(T) wd_signum(WD_REG(T) a) { return (WD_REG(T))((a > 0) - (a < 0)); }
+template <class T> WD_DEV WD_REG(T) wd_saturating_add(WD_REG(T) a, WD_REG(T) b) {
+    WD_REG(T) r = wd_add<T>(a, b);
     if (wd_int<T>::is_signed) {
-        bool overflow = ((a < (T)0) == (b < (T)0)) && ((r < (T)0) != (a < (T)0));
-        return overflow ? (a < (T)0 ? wd_int<T>::min_value() : wd_int<T>::max_value()) : r;
+        bool overflow = ((a < 0) == (b < 0)) && ((r < 0) != (a < 0));
+        return overflow ? (a < 0 ? wd_int<T>::min_value() : wd_int<T>::max_value()) : r;
     }
     return r < a ? wd_int<T>::max_value() : r;
 }
-template <class T> WD_DEV T wd_saturating_sub(T a, T b) {
-    T r = wd_sub(a, b);
+template <class T> WD_DEV WD_REG(T) wd_saturating_sub(WD_REG(T) a, WD_REG(T) b) {
+    WD_REG(T) r = wd_sub<T>(a, b);
     if (wd_int<T>::is_signed) {
-        bool overflow = ((a < (T)0) != (b < (T)0)) && ((r < (T)0) != (a < (T)0));
-        return overflow ? (a < (T)0 ? wd_int<T>::min_value() : wd_int<T>::max_value()) : r;
+        bool overflow = ((a < 0) != (b < 0)) && ((r < 0) != (a < 0));
+        return overflow ? (a < 0 ? wd_int<T>::min_value() : wd_int<T>::max_value()) : r;
     }
-    return a < b ? (T)0 : r;
+    return a < b ? (WD_REG(T))0 : r;
 }
-template <class T> WD_DEV wd_u32 wd_count_ones(T a) {
-    typedef typename wd_int<T>::unsigned_t N;
-    return sizeof(T) == 8 ? (wd_u32)__popcll((wd_u64)a) : (wd_u32)__popc((wd_u32)(N)a);
+// The type's bits, zero-extended into a 32- or 64-bit unsigned value.
+template <class T> WD_DEV typename wd_int<T>::wide wd_bits(WD_REG(T) a) {
+    if constexpr (wd_int<T>::bits >= 32) {
+        return (typename wd_int<T>::wide)a;
+    } else {
+        return (wd_u32)a & ((1u << wd_int<T>::bits) - 1u);
+    }
 }
-template <class T> WD_DEV wd_u32 wd_count_zeros(T a) { return (wd_u32)wd_int<T>::bits - wd_count_ones(a); }
-template <class T> WD_DEV wd_u32 wd_leading_zeros(T a) {
-    typedef typename wd_int<T>::unsigned_t N;
-    if (sizeof(T) == 8) return (wd_u32)__clzll((wd_i64)a);
-    return (wd_u32)__clz((wd_i32)(wd_u32)(N)a) - (wd_u32)(32 - wd_int<T>::bits);
+template <class T> WD_DEV wd_u32 wd_count_ones(WD_REG(T) a) {
+    if constexpr (wd_int<T>::bits == 64) return (wd_u32)__popcll((wd_u64)a);
+    else return (wd_u32)__popc(wd_bits<T>(a));
 }
-template <class T> WD_DEV wd_u32 wd_trailing_zeros(T a) {
-    typedef typename wd_int<T>::unsigned_t N;
-    if (a == (T)0) return (wd_u32)wd_int<T>::bits;
-    return sizeof(T) == 8 ? (wd_u32)(__ffsll((wd_i64)a) - 1) : (wd_u32)(__ffs((wd_i32)(wd_u32)(N)a) - 1);
+template <class T> WD_DEV wd_u32 wd_count_zeros(WD_REG(T) a) { return (wd_u32)wd_int<T>::bits - wd_count_ones<T>(a); }
+template <class T> WD_DEV wd_u32 wd_leading_zeros(WD_REG(T) a) {
+    if constexpr (wd_int<T>::bits == 64) return (wd_u32)__clzll((wd_i64)a);
+    else return (wd_u32)__clz((wd_i32)wd_bits<T>(a)) - (wd_u32)(32 - wd_int<T>::bits);
 }
-template <class T> WD_DEV T wd_rotate_left(T a, wd_u32 s) {
-    typedef typename wd_int<T>::unsigned_t N;
+template <class T> WD_DEV wd_u32 wd_trailing_zeros(WD_REG(T) a) {
+    if (a == 0) return (wd_u32)wd_int<T>::bits;
+    if constexpr (wd_int<T>::bits == 64) return (wd_u32)(__ffsll((wd_i64)a) - 1);
+    else return (wd_u32)(__ffs((wd_i32)wd_bits<T>(a)) - 1);
+}
+template <class T> WD_DEV WD_REG(T) wd_rotate_left(WD_REG(T) a, wd_u32 s) {
     typedef typename wd_int<T>::wide U;
     const wd_u32 b = (wd_u32)wd_int<T>::bits;
     s &= b - 1;
-    U x = (U)(N)a;
-    return (T)(N)((x << s) | (x >> ((b - s) & (b - 1))));
+    const U x = wd_bits<T>(a);
+    return wd_canon<T>((x << s) | (x >> ((b - s) & (b - 1))));
 }
-template <class T> WD_DEV T wd_rotate_right(T a, wd_u32 s) {
-    return wd_rotate_left(a, ((wd_u32)wd_int<T>::bits - (s & (wd_int<T>::bits - 1))) & (wd_int<T>::bits - 1));
+template <class T> WD_DEV WD_REG(T) wd_rotate_right(WD_REG(T) a, wd_u32 s) {
+    return wd_rotate_left<T>(a, ((wd_u32)wd_int<T>::bits - (s & (wd_int<T>::bits - 1))) & (wd_int<T>::bits - 1));
 }
-template <class T> WD_DEV T wd_pow(T base, wd_u32 e) {
-    T acc = (T)1;
+template <class T> WD_DEV WD_REG(T) wd_pow(WD_REG(T) base, wd_u32 e) {
+    WD_REG(T) acc = 1;
     while (e) {
-        if (e & 1u) acc = wd_mul(acc, base);
+        if (e & 1u) acc = wd_mul<T>(acc, base);
         e >>= 1;
-        base = wd_mul(base, base);
+        base = wd_mul<T>(base, base);
     }
     return acc;
 }
@@ -198,10 +230,11 @@ WD_DEV wd_i32 wd_ftoi_i32(wd_f64 x) { return x != x ? 0 : __double2int_rz(x); }
 WD_DEV wd_u32 wd_ftoi_u32(wd_f64 x) { return x != x ? 0u : __double2uint_rz(x); }
 WD_DEV wd_i64 wd_ftoi_i64(wd_f64 x) { return x != x ? 0ll : __double2ll_rz(x); }
 WD_DEV wd_u64 wd_ftoi_u64(wd_f64 x) { return x != x ? 0ull : __double2ull_rz(x); }
-#define WD_FTOI_NARROW(NAME, T, LO, HI)                                                      \
-    WD_DEV T NAME(wd_f32 x) { return (T)wd_clamp(wd_ftoi_i32(x), (wd_i32)(LO), (wd_i32)(HI)); } \
-    WD_DEV T NAME(wd_f64 x) { return (T)wd_clamp(wd_ftoi_i32(x), (wd_i32)(LO), (wd_i32)(HI)); }
-WD_FTOI_NARROW(wd_ftoi_i8, wd_i8, -128, 127)
-WD_FTOI_NARROW(wd_ftoi_i16, wd_i16, -32768, 32767)
-WD_FTOI_NARROW(wd_ftoi_u8, wd_u8, 0, 255)
-WD_FTOI_NARROW(wd_ftoi_u16, wd_u16, 0, 65535)
+// 8- and 16-bit targets: the i32 conversion, clamped to the range (a canonical register value).
+#define WD_FTOI_NARROW(NAME, REG, LO, HI)                                                      \
+    WD_DEV REG NAME(wd_f32 x) { return (REG)wd_clamp(wd_ftoi_i32(x), (wd_i32)(LO), (wd_i32)(HI)); } \
+    WD_DEV REG NAME(wd_f64 x) { return (REG)wd_clamp(wd_ftoi_i32(x), (wd_i32)(LO), (wd_i32)(HI)); }
+WD_FTOI_NARROW(wd_ftoi_i8, wd_i32, -128, 127)
+WD_FTOI_NARROW(wd_ftoi_i16, wd_i32, -32768, 32767)
+WD_FTOI_NARROW(wd_ftoi_u8, wd_u32, 0, 255)
+WD_FTOI_NARROW(wd_ftoi_u16, wd_u32, 0, 65535)
