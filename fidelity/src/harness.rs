@@ -314,6 +314,7 @@ pub const TRANSCENDENTALS: &[(&str, usize)] = &[
     ("powf", 2),
     ("hypot", 2),
     ("atan2", 2),
+    ("powi", 2),
 ];
 
 macro_rules! cpu_transcendental {
@@ -333,6 +334,8 @@ macro_rules! cpu_transcendental {
                 "powf" => a.powf(b),
                 "hypot" => a.hypot(b),
                 "atan2" => a.atan2(b),
+                // A run-time exponent: rustc's powi through compiler-rt, never constant-folded.
+                "powi" => a.powi(std::hint::black_box((b as i32) % 16)),
                 other => panic!("unknown function {other}"),
             }
         }
@@ -404,8 +407,15 @@ pub fn narrow_instructions(ptx: &str) -> Vec<String> {
         .map(str::trim)
         .filter(|l| {
             let op = l.split_whitespace().next().unwrap_or("");
-            let narrow = [".s16", ".u16", ".b16", ".s8", ".u8", ".b8"].iter().any(|t| op.ends_with(t) || op.contains(&format!("{t}.")));
-            narrow && !op.starts_with("ld.") && !op.starts_with("st.") && !op.starts_with("cvt.") && !op.starts_with(".reg") && !op.starts_with("mov.")
+            let narrow = [".s16", ".u16", ".b16", ".s8", ".u8", ".b8"]
+                .iter()
+                .any(|t| op.ends_with(t) || op.contains(&format!("{t}.")));
+            narrow
+                && !op.starts_with("ld.")
+                && !op.starts_with("st.")
+                && !op.starts_with("cvt.")
+                && !op.starts_with(".reg")
+                && !op.starts_with("mov.")
         })
         .map(str::to_string)
         .collect()

@@ -38,18 +38,24 @@ fn main() -> ExitCode {
             let mut counts = std::collections::BTreeMap::new();
             for (_, ptx) in &images {
                 for i in harness::narrow_instructions(&String::from_utf8_lossy(ptx)) {
-                    *counts.entry(i.split_whitespace().next().unwrap_or("").to_string()).or_insert(0usize) += 1;
+                    *counts
+                        .entry(i.split_whitespace().next().unwrap_or("").to_string())
+                        .or_insert(0usize) += 1;
                 }
             }
             println!("{counts:?}");
-            if counts.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+            if counts.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
         Some("show") => {
             // The Rust and the CUDA of the programs named after `show`.
             for name in &args[1..] {
                 match PROGRAMS.iter().find(|p| p.name == name) {
                     Some(p) => match harness::batch_source(&[p], 0) {
-                        Ok(src) => println!("{}\n{}", p.source, src.split("// ---- warp-dsl prelude").next().unwrap_or("").to_owned() + &src[src.find(&format!("`{name}`")).unwrap_or(0)..]),
+                        Ok(src) => println!("{}\n{src}", p.source),
                         Err(e) => println!("{e}"),
                     },
                     None => println!("no program {name}"),

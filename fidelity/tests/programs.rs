@@ -53,3 +53,26 @@ fn comparison_treats_nan_payloads_alike_and_nothing_else() {
     assert!(!harness::same(&t, &enc(1.0, 1), &enc(1.0, 2)));
     assert!(harness::same(&t, &enc(1.0, 2), &enc(1.0, 2)));
 }
+
+#[test]
+fn no_16_bit_negation_or_min_max_in_the_ptx() {
+    // ptxas (CUDA 13.0, sm_90) mis-extends `neg.s16` of -32768 and mishandled 16-bit selects
+    // and compares in programs the fuzzer found; the generated code keeps narrow integers in
+    // opaque 32-bit registers, so these instructions must not appear.
+    if warp_runtime::nvrtc::version().is_err() {
+        return;
+    }
+    let programs: Vec<_> = PROGRAMS.iter().collect();
+    let images = harness::compile_all(&programs, 90, Output::Ptx).unwrap_or_else(|e| panic!("{e}"));
+    for (names, ptx) in images {
+        let bad: Vec<String> = harness::narrow_instructions(&String::from_utf8_lossy(&ptx))
+            .into_iter()
+            .filter(|i| {
+                ["neg.s16", "abs.s16", "min.", "max."]
+                    .iter()
+                    .any(|p| i.starts_with(p) && i.contains("16"))
+            })
+            .collect();
+        assert!(bad.is_empty(), "batch {}..: {bad:?}", names[0]);
+    }
+}

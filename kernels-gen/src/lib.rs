@@ -151,7 +151,7 @@ pub struct DeviceFn {
 /// ```
 /// let item: syn::ItemFn = syn::parse_quote! { fn f(x: u8, y: f32) -> (u8, f32) { (x.wrapping_add(1), y.sqrt()) } };
 /// let f = kernels_gen::device_function(item, "demo.rs", "wd_f").unwrap();
-/// assert!(f.text.contains("wd_tuple_u8_f32 wd_f(wd_u8 x, wd_f32 y)"));
+/// assert!(f.text.contains("wd_tuple_u8_f32 wd_f(wd_u32 x, wd_f32 y)")); // a u8 lives in a 32-bit register
 /// ```
 pub fn device_function(item: syn::ItemFn, file: &str, c_name: &str) -> Result<DeviceFn, Failure> {
     let mut diags = Diagnostics::new();

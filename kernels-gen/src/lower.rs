@@ -39,8 +39,22 @@ pub fn lower_function(f: &Function, c_name: &str) -> String {
         params.join(", ")
     );
     l.indent = 1;
+    // 8- and 16-bit parameters become opaque 32-bit registers (see `wd_opaque`).
+    for &p in &f.params {
+        if let Some(s) = f.vars[p].ty.scalar()
+            && s.c_reg() != s.c_name()
+        {
+            let name = l.names[p].clone();
+            l.push(&format!("{name} = wd_opaque({name});"));
+        }
+    }
     let value = l.block_value(&f.body);
     l.line(f.body.value.line);
+    // An 8- or 16-bit result leaves as an opaque 32-bit register (see `wd_opaque`).
+    let value = match f.ret.scalar() {
+        Some(s) if s.c_reg() != s.c_name() => format!("wd_opaque({value})"),
+        _ => value,
+    };
     l.push(&format!("return {value};"));
     text.push_str(&l.out);
     text.push_str(LINE_RESET_MARKER);
@@ -454,7 +468,9 @@ impl<'f> Lowerer<'f> {
                 let s = self.expr(a);
                 match e.ty.scalar() {
                     // A narrow field is widened to its register type where it is read.
-                    Some(t) if t.c_reg() != t.c_name() => format!("(({})({s}.f{i}))", t.c_reg()),
+                    Some(t) if t.c_reg() != t.c_name() => {
+                        format!("wd_opaque(({})({s}.f{i}))", t.c_reg())
+                    }
                     _ => format!("{s}.f{i}"),
                 }
             }

@@ -48,13 +48,17 @@ fn integer_literals_default_to_i32_and_follow_annotations() {
         quote!(identity = 0),
         quote! { fn f(a: u8, b: u8) -> u8 { let k: u8 = 3; a.wrapping_add(b) ^ k } },
     );
-    assert!(o.kernels.source.contains("((wd_u8)3)"));
+    assert!(
+        o.kernels.source.contains("const wd_u32 k = 3u;"),
+        "a u8 lives in a 32-bit register: {}",
+        o.kernels.source
+    );
     let o = op(
         quote!(identity = 0),
         quote! { fn f(a: i64, b: i64) -> i64 { a + b + (1 << 4) as i64 } },
     );
     assert!(
-        o.kernels.source.contains("wd_shl(1, (wd_u32)(4))"),
+        o.kernels.source.contains("wd_shl<wd_i32>(1, (wd_u32)(4))"),
         "{}",
         o.kernels.source
     );
@@ -85,9 +89,14 @@ fn literals_are_exact() {
         c_literal(kernels_gen::ir::Lit::Int(i32::MIN as i128), Scalar::I32),
         "(-2147483647 - 1)"
     );
+    // 8-bit values live in 32-bit registers.
     assert_eq!(
         c_literal(kernels_gen::ir::Lit::Int(255), Scalar::U8),
-        "((wd_u8)255)"
+        "255u"
+    );
+    assert_eq!(
+        c_literal(kernels_gen::ir::Lit::Int(-128), Scalar::I8),
+        "(-128)"
     );
     assert_eq!(
         c_literal(kernels_gen::ir::Lit::Float(-0.0), Scalar::F64),
@@ -261,7 +270,7 @@ fn negated_min_constant_wraps() {
         "{}",
         f.text
     );
-    assert!(f.text.contains("((wd_i8)-128)"), "{}", f.text);
+    assert!(f.text.contains(", (-128))"), "{}", f.text);
     assert!(!f.text.contains("9223372036854775808"), "{}", f.text);
 }
 

@@ -258,9 +258,21 @@ fn nvrtc_errors_name_the_rust_function_and_line() {
     let err = warp_runtime::compile::ptx(&meta, 90).expect_err("the source is broken");
     let text = err.to_string();
     assert!(matches!(err, warp_runtime::Error::Compile { .. }));
-    assert!(text.contains("`broken` (defined at src/user.rs:41)"), "{text}");
-    assert!(text.contains("src/user.rs(42)"), "the log points at the Rust line: {text}");
+    assert!(
+        text.contains("`broken` (defined at src/user.rs:41)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/user.rs(42)"),
+        "the log points at the Rust line: {text}"
+    );
     assert!(text.contains("undefined_name"), "{text}");
-    assert!(text.contains("    3 |     return a + undefined_name;"), "numbered source: {text}");
-    assert!(text.contains("--gpu-architecture=compute_90"), "options: {text}");
+    assert!(
+        text.contains("    3 |     return a + undefined_name;"),
+        "numbered source: {text}"
+    );
+    assert!(
+        text.contains("--gpu-architecture=compute_90"),
+        "options: {text}"
+    );
 }

@@ -79,15 +79,25 @@ WD_INT_TRAITS(wd_u32, wd_u32, wd_u32, wd_u32, 0, 4294967295u, false)
 WD_INT_TRAITS(wd_u64, wd_u64, wd_u64, wd_u64, 0, 18446744073709551615ull, false)
 #define WD_REG(T) typename wd_int<T>::reg
 
+// An opaque copy of a 32-bit register: the compiler cannot see that the value fits in 8 or 16
+// bits, so it cannot move the computations that use it into 16-bit registers.
+WD_DEV wd_i32 wd_opaque(wd_i32 x) {
+    asm("" : "+r"(x));
+    return x;
+}
+WD_DEV wd_u32 wd_opaque(wd_u32 x) {
+    asm("" : "+r"(x));
+    return x;
+}
 // The canonical register value of the low `bits` bits of `x` (two's complement wrap).
 template <class T> WD_DEV WD_REG(T) wd_canon(typename wd_int<T>::wide x) {
     constexpr int bits = wd_int<T>::bits;
     if constexpr (bits >= 32) {
         return (WD_REG(T))x;
     } else if constexpr (wd_int<T>::is_signed) {
-        return (wd_i32)(x << (32 - bits)) >> (32 - bits);
+        return wd_opaque((wd_i32)(x << (32 - bits)) >> (32 - bits));
     } else {
-        return (wd_u32)(x & ((1u << bits) - 1u));
+        return wd_opaque((wd_u32)(x & ((1u << bits) - 1u)));
     }
 }
 // `x as T` from any integer or bool value.
@@ -232,8 +242,8 @@ WD_DEV wd_i64 wd_ftoi_i64(wd_f64 x) { return x != x ? 0ll : __double2ll_rz(x); }
 WD_DEV wd_u64 wd_ftoi_u64(wd_f64 x) { return x != x ? 0ull : __double2ull_rz(x); }
 // 8- and 16-bit targets: the i32 conversion, clamped to the range (a canonical register value).
 #define WD_FTOI_NARROW(NAME, REG, LO, HI)                                                      \
-    WD_DEV REG NAME(wd_f32 x) { return (REG)wd_clamp(wd_ftoi_i32(x), (wd_i32)(LO), (wd_i32)(HI)); } \
-    WD_DEV REG NAME(wd_f64 x) { return (REG)wd_clamp(wd_ftoi_i32(x), (wd_i32)(LO), (wd_i32)(HI)); }
+    WD_DEV REG NAME(wd_f32 x) { return wd_opaque((REG)wd_clamp(wd_ftoi_i32(x), (wd_i32)(LO), (wd_i32)(HI))); } \
+    WD_DEV REG NAME(wd_f64 x) { return wd_opaque((REG)wd_clamp(wd_ftoi_i32(x), (wd_i32)(LO), (wd_i32)(HI))); }
 WD_FTOI_NARROW(wd_ftoi_i8, wd_i32, -128, 127)
 WD_FTOI_NARROW(wd_ftoi_i16, wd_i32, -32768, 32767)
 WD_FTOI_NARROW(wd_ftoi_u8, wd_u32, 0, 255)
