@@ -346,10 +346,11 @@ cpu_transcendental!(cpu_f64, f64);
 
 /// The Rust source of the probe of `f` for `t`.
 pub fn probe_source(f: &str, arity: usize, t: Scalar) -> String {
-    let call = if arity == 1 {
-        format!("a.{f}()")
-    } else {
-        format!("a.{f}(b)")
+    let call = match (f, arity) {
+        // A run-time exponent, as the CPU side uses.
+        ("powi", _) => "a.powi((b as i32) % 16)".to_string(),
+        (_, 1) => format!("a.{f}()"),
+        _ => format!("a.{f}(b)"),
     };
     format!("fn t_{f}_{t}(a: {t}, b: {t}) -> {t} {{ let _ = b; {call} }}")
 }
