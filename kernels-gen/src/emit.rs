@@ -19,6 +19,8 @@ pub const REDUCE_TEMPLATE: &str = include_str!("templates/reduce.cuh");
 pub const WARP_INTRINSICS: &str = include_str!("templates/warp_intrinsics.cuh");
 /// The warp reduce with cooperative groups.
 pub const WARP_CG: &str = include_str!("templates/warp_cg.cuh");
+/// The predicate patterns: votes, ballot counting and compaction with decoupled look-back.
+pub const PREDICATE_TEMPLATE: &str = include_str!("templates/predicate.cuh");
 
 /// The reduction templates with the warp reduce of `style`.
 pub fn reduce_templates(style: Style) -> String {
@@ -45,6 +47,13 @@ pub struct ReduceKernels {
     /// Whether the source includes CUDA headers (cooperative groups), which NVRTC must be
     /// given include paths for.
     pub needs_cuda_headers: bool,
+    /// The operator as a fragment for compositions (`map_reduce`): the combine function named
+    /// [`crate::FRAGMENT_NAME`].
+    pub combine_fragment: String,
+    /// The identity as a fragment, named [`crate::FRAGMENT_NAME`].
+    pub identity_fragment: String,
+    /// C structs of the tuple types the operator uses.
+    pub type_support: String,
 }
 
 /// Generates the CUDA of a reduction from its checked function and identity.
@@ -135,6 +144,9 @@ extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
         indexed = Some(k);
     }
     ReduceKernels {
+        combine_fragment: lower_function(f, crate::FRAGMENT_NAME),
+        identity_fragment: lower_function(&identity_fn, crate::FRAGMENT_NAME),
+        type_support: type_support(&collect_tuples(f, identity)),
         source: finish_lines(&src, name),
         plain,
         indexed,
@@ -222,6 +234,8 @@ pub fn type_support(tuples: &[Vec<Scalar>]) -> String {
     for items in tuples {
         let ty = Ty::Tuple(items.clone());
         let c = ty.c_name();
+        // Guarded: composed sources may bring the same tuple type from several operations.
+        let _ = writeln!(s, "#ifndef WD_HAVE_{c}\n#define WD_HAVE_{c}");
         let fields: Vec<String> = items
             .iter()
             .enumerate()
@@ -260,6 +274,7 @@ pub fn type_support(tuples: &[Vec<Scalar>]) -> String {
             s,
             "WD_DEV {c} wd_ldcg(const {c}* p) {{ {c} v;{loads} return v; }}"
         );
+        let _ = writeln!(s, "#endif");
     }
     s
 }

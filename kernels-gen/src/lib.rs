@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod compose;
 pub mod diag;
 pub mod emit;
 pub mod fuzz;
@@ -78,7 +79,7 @@ pub fn reduce_op_in(
     parse::check_reduce_signature(&def, &mut diags);
     let identity = match &def.kind {
         parse::OpKind::Reduce { identity } => identity.as_deref().cloned(),
-        parse::OpKind::Function => None,
+        _ => None,
     };
     if identity.is_none() {
         diags.error(
@@ -187,6 +188,89 @@ pub fn device_function(item: syn::ItemFn, file: &str, c_name: &str) -> Result<De
                 function,
                 text,
                 tuples,
+            })
+        }
+        _ => Failure {
+            diagnostics: diags,
+            item: Box::new(def.item),
+        }
+        .into_err(),
+    }
+}
+
+/// A checked `#[predicate]` or `#[map]`: its device function as a fragment that the runtime
+/// composes into kernels (the function's name in it is [`FRAGMENT_NAME`]).
+#[derive(Debug)]
+pub struct ElementOp {
+    /// The parsed definition.
+    pub def: parse::OpDef,
+    /// The checked function.
+    pub function: ir::Function,
+    /// The lowered device function, named [`FRAGMENT_NAME`].
+    pub fragment: String,
+    /// C structs of the tuple types it uses.
+    pub type_support: String,
+    /// The element type (first parameter).
+    pub input: Ty,
+    /// The result type.
+    pub output: Ty,
+    /// The extra (bound) parameters' types.
+    pub extras: Vec<Scalar>,
+}
+
+/// The placeholder name of the device function in a fragment.
+pub const FRAGMENT_NAME: &str = "WD_FRAGMENT_FN";
+
+/// Runs every stage for `#[predicate] item` (`predicate = true`) or `#[map] item`.
+pub fn element_op(
+    attr: TokenStream,
+    item: syn::ItemFn,
+    predicate: bool,
+) -> Result<ElementOp, Failure> {
+    let mut diags = Diagnostics::new();
+    let (name, kind) = if predicate {
+        ("predicate", parse::OpKind::Predicate)
+    } else {
+        ("map", parse::OpKind::Map)
+    };
+    parse::parse_no_args(name, attr, &mut diags);
+    let def = parse::parse_fn(item, kind, parse::Style::Intrinsics, &mut diags);
+    parse::check_element_signature(&def, predicate, &mut diags);
+    let checked = match &def.ret {
+        Some(ret) if diags.is_empty() && !def.params.is_empty() => check::check_function(
+            &def.name().to_string(),
+            &def.params,
+            ret,
+            &def.item.block,
+            &def.file,
+            def.item.sig.fn_token.span,
+            &mut diags,
+        ),
+        _ => None,
+    };
+    match checked {
+        Some(function) if diags.is_empty() => {
+            let unit = ir::Expr {
+                kind: ir::ExprKind::Lit(ir::Lit::Bool(false)),
+                ty: Ty::Scalar(Scalar::Bool),
+                line: 0,
+            };
+            let tuples = emit::collect_tuples(&function, &unit);
+            let fragment = lower::lower_function(&function, FRAGMENT_NAME);
+            let input = def.params[0].ty.clone();
+            let extras = def.params[1..]
+                .iter()
+                .filter_map(|p| p.ty.scalar())
+                .collect();
+            let output = function.ret.clone();
+            Ok(ElementOp {
+                type_support: emit::type_support(&tuples),
+                def,
+                function,
+                fragment,
+                input,
+                output,
+                extras,
             })
         }
         _ => Failure {

@@ -17,6 +17,10 @@ pub enum OpKind {
     },
     /// A plain function of the body language (for tools and tests; no kernel of its own).
     Function,
+    /// `#[predicate]`: `fn(T, extra scalars...) -> bool`.
+    Predicate,
+    /// `#[map]`: `fn(T, extra scalars...) -> U`.
+    Map,
 }
 
 /// Emission style of the warp-level code.
@@ -248,10 +252,14 @@ pub fn parse_fn(item: syn::ItemFn, kind: OpKind, style: Style, diags: &mut Diagn
     }
     let ret = match &sig.output {
         syn::ReturnType::Default => {
-            diags.error(
-                sig.paren_token.span.close(),
-                "missing return type: a reduction returns the same type as its parameters (`-> T`)",
-            );
+            let msg = match kind {
+                OpKind::Predicate => "missing return type: a predicate returns `bool` (`-> bool`)",
+                OpKind::Map => "missing return type: a map returns a value (`-> U`)",
+                _ => {
+                    "missing return type: a reduction returns the same type as its parameters (`-> T`)"
+                }
+            };
+            diags.error(sig.paren_token.span.close(), msg);
             None
         }
         syn::ReturnType::Type(_, ty) => match parse_type(ty) {
@@ -305,6 +313,47 @@ pub fn check_reduce_signature(def: &OpDef, diags: &mut Diagnostics) {
         diags.error(
             rty.span(),
             format!("a reduction returns its parameters' type: expected `{t}`, found `{ret}`"),
+        );
+    }
+}
+
+/// Parses the (empty) arguments of `#[predicate]` and `#[map]`.
+pub fn parse_no_args(name: &str, args: TokenStream, diags: &mut Diagnostics) {
+    if !args.is_empty() {
+        diags.error(
+            args.clone().into_iter().next().map(|t| t.span()).unwrap_or_else(Span::call_site),
+            format!("`#[{name}]` takes no arguments; extra parameters of the function become arguments bound at call time"),
+        );
+    }
+}
+
+/// Checks the signature of a predicate or map: at least one parameter (the element), the
+/// extra parameters scalars, and for a predicate a `bool` result.
+pub fn check_element_signature(def: &OpDef, predicate: bool, diags: &mut Diagnostics) {
+    let sig = &def.item.sig;
+    let what = if predicate { "predicate" } else { "map" };
+    if sig.inputs.is_empty() {
+        diags.error(
+            sig.paren_token.span.join(),
+            format!("a {what} takes the element as its first parameter: `fn(x: T, ...)`"),
+        );
+        return;
+    }
+    for p in def.params.iter().skip(1) {
+        if let Ty::Tuple(_) = p.ty {
+            diags.error(
+                p.ty_span,
+                "extra parameters are bound at call time and must be scalars; only the first parameter (the element) may be a tuple",
+            );
+        }
+    }
+    if predicate
+        && let (Some(ret), syn::ReturnType::Type(_, rty)) = (&def.ret, &sig.output)
+        && *ret != Ty::Scalar(Scalar::Bool)
+    {
+        diags.error(
+            rty.span(),
+            format!("a predicate returns `bool`, found `{ret}`"),
         );
     }
 }

@@ -55,6 +55,15 @@ fn cg_argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
     }
 }
 
+#[predicate]
+fn positive(x: f32) -> bool {
+    x > 0.0
+}
+#[map]
+fn square(x: f32) -> f32 {
+    x * x
+}
+
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
@@ -236,6 +245,55 @@ fn main() {
             bytes,
         ),
     );
+    // ---- predicates and maps (issue 4) ----
+    let mut pred_ms: BTreeMap<&str, f64> = BTreeMap::new();
+    ours.insert(
+        "sumsq_f32",
+        gbps(
+            time_ms(&dev, reps, || {
+                dev.map_reduce(square, sum_f32, &dx).map(drop)
+            }),
+            bytes,
+        ),
+    );
+    ours.insert(
+        "count_gt0_f32",
+        gbps(
+            time_ms(&dev, reps, || dev.count(positive, &dx).map(drop)),
+            bytes,
+        ),
+    );
+    let kept = dev.count(positive, &dx).unwrap() as f64;
+    ours.insert(
+        "filter_gt0_f32",
+        gbps(
+            time_ms(&dev, reps, || dev.filter(positive, &dx).map(drop)),
+            bytes + kept * 4.0,
+        ),
+    );
+    let mut first: Vec<f32> = xs.iter().map(|x| -x.abs() - 0.1).collect();
+    let dnone = dev.upload(&first).unwrap();
+    first[0] = 1.0;
+    let dfirst = dev.upload(&first).unwrap();
+    drop(first);
+    for (name, input) in [("any_gt0_first", &dfirst), ("any_gt0_none", &dnone)] {
+        let ms = time_ms(&dev, reps, || dev.any(positive, input).map(drop));
+        pred_ms.insert(name, ms);
+        ours.insert(name, gbps(ms, bytes));
+    }
+    for (name, input) in [
+        ("find_first_gt0_first", &dfirst),
+        ("find_first_gt0_none", &dnone),
+    ] {
+        let ms = time_ms(&dev, reps, || dev.find_first(positive, input).map(drop));
+        pred_ms.insert(name, ms);
+        ours.insert(name, gbps(ms, bytes));
+    }
+    assert_eq!(dev.find_first(positive, &dfirst).unwrap(), Some(0));
+    assert!(!dev.any(positive, &dnone).unwrap());
+    drop((dfirst, dnone));
+    let cpu_kept = xs.iter().filter(|&&x| x > 0.0).count();
+    assert_eq!(dev.filter(positive, &dx).unwrap().len(), cpu_kept);
     // Sanity: the benchmarked results are right.
     let cpu = Device::cpu();
     assert_eq!(
@@ -250,7 +308,7 @@ fn main() {
     drop((dx, dy));
 
     // ---- peers, same run ----
-    let ops = "copy,sum_f32,sum_i32,max_f32,argmax_f32";
+    let ops = "copy,sum_f32,sum_i32,max_f32,argmax_f32,sumsq_f32,count_gt0_f32,filter_gt0_f32,any_gt0_first,any_gt0_none";
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
     let nvcc = ["/usr/local/cuda/bin/nvcc", "nvcc"]
@@ -326,9 +384,21 @@ fn main() {
         "| op | warp-dsl GB/s | CUB | PyTorch | CuPy | vs best peer | vs CUB | share of copy |"
     );
     println!("|---|---|---|---|---|---|---|---|");
-    for op in ["sum_f32", "sum_i32", "max_f32", "argmax_f32", "copy"] {
+    for op in [
+        "sum_f32",
+        "sum_i32",
+        "max_f32",
+        "argmax_f32",
+        "sumsq_f32",
+        "count_gt0_f32",
+        "filter_gt0_f32",
+        "any_gt0_none",
+        "find_first_gt0_none",
+        "copy",
+    ] {
         let o = ours[op];
-        let get = |lib: &str| peers.get(&(lib.to_string(), op.to_string())).copied();
+        let peer_op = op.replace("find_first", "any");
+        let get = |lib: &str| peers.get(&(lib.to_string(), peer_op.clone())).copied();
         let (c, t, p) = (get("cub"), get("torch"), get("cupy"));
         let best = [c, t, p].into_iter().flatten().fold(0.0f64, f64::max);
         let cell = |v: Option<f64>| v.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
@@ -349,6 +419,28 @@ fn main() {
             100.0 * o / copy
         );
     }
+    println!(
+        "\nearly exit, first match at index 0 (times in ms; speed-up over PyTorch's (x > 0).any()):"
+    );
+    for op in ["any_gt0_first", "find_first_gt0_first"] {
+        let ms = pred_ms[op];
+        match peer_ms(&peers, "torch", "any_gt0_first", bytes) {
+            Some(t) => println!("| {op} | {ms:.4} ms | torch {t:.4} ms | {:.1}x |", t / ms),
+            None => println!("| {op} | {ms:.4} ms | torch - | - |"),
+        }
+    }
+}
+
+/// Median milliseconds of a peer op from its GB/s (bytes = 4 N).
+fn peer_ms(
+    peers: &BTreeMap<(String, String), f64>,
+    lib: &str,
+    op: &str,
+    bytes: f64,
+) -> Option<f64> {
+    peers
+        .get(&(lib.to_string(), op.to_string()))
+        .map(|g| bytes / (g * 1e9) * 1e3)
 }
 
 fn parse_peers(text: &str, out: &mut BTreeMap<(String, String), f64>) {

@@ -252,6 +252,10 @@ fn nvrtc_errors_name_the_rust_function_and_line() {
         redux: None,
         style: "intrinsics",
         needs_cuda_headers: false,
+        combine_fragment: "",
+        identity_fragment: "",
+        type_support: "",
+        value_c: "int",
         file: "src/user.rs",
         line: 41,
     };
@@ -275,4 +279,92 @@ fn nvrtc_errors_name_the_rust_function_and_line() {
         text.contains("--gpu-architecture=compute_90"),
         "options: {text}"
     );
+}
+
+mod elements {
+    //! The composed predicate and map-reduce modules compile, with votes, ballots and popc.
+    use super::*;
+    use warp_runtime::{FnMeta, MapOp, Predicate, map_reduce_module, predicate_module};
+
+    #[predicate]
+    fn positive(x: f32) -> bool {
+        x > 0.0
+    }
+    #[predicate]
+    fn between(x: i16, lo: i16, hi: i16) -> bool {
+        x >= lo && x <= hi
+    }
+    #[predicate]
+    fn big_norm(v: (f32, f32), t: f32) -> bool {
+        v.0 * v.0 + v.1 * v.1 > t
+    }
+    #[map]
+    fn square(x: f32) -> f32 {
+        x * x
+    }
+    #[map]
+    fn pair(x: f32, k: f32) -> (f32, f32) {
+        (x, x * k)
+    }
+    #[map]
+    fn widen(x: u8) -> u64 {
+        x as u64
+    }
+
+    fn all() -> Vec<&'static OpMeta> {
+        vec![
+            predicate_module::<positive>("f32", None),
+            predicate_module::<between_with>("i16", None),
+            predicate_module::<positive>("f32", Some(&<square as MapOp>::META)),
+            predicate_module::<big_norm_with>(
+                "f32",
+                Some(&<pair_with as MapOp>::META as &'static FnMeta),
+            ),
+            map_reduce_module::<square, sum_f32>(),
+            map_reduce_module::<widen, sum_u64_op>(),
+        ]
+    }
+
+    #[reduce(identity = 0)]
+    fn sum_u64_op(a: u64, b: u64) -> u64 {
+        a.wrapping_add(b)
+    }
+
+    #[test]
+    fn composed_modules_compile_with_votes() {
+        if !nvrtc_available() {
+            return;
+        }
+        let _ = <positive as Predicate>::META;
+        for meta in all() {
+            for arch in [75u32, 80, 90] {
+                let ptx = warp_runtime::compile::ptx(meta, arch).unwrap_or_else(|e| panic!("{e}"));
+                if meta.source.contains("wd_k_count(") {
+                    for k in [
+                        "wd_k_count",
+                        "wd_k_any",
+                        "wd_k_find_first",
+                        "wd_k_mask",
+                        "wd_k_compact",
+                    ] {
+                        assert!(
+                            ptx.contains(&format!(".entry {k}(")),
+                            "{} sm_{arch}: {k}",
+                            meta.name
+                        );
+                    }
+                    for w in ["vote.sync.ballot", "vote.sync.any", "popc", "shfl.sync"] {
+                        assert!(ptx.contains(w), "{} sm_{arch}: PTX lacks `{w}`", meta.name);
+                    }
+                } else {
+                    assert!(ptx.contains(".entry wd_k_map_reduce("), "{}", meta.name);
+                    assert!(
+                        ptx.contains("ld.global.cs.v4"),
+                        "{}: fused map reads 16 bytes at a time",
+                        meta.name
+                    );
+                }
+            }
+        }
+    }
 }

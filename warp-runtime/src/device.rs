@@ -13,7 +13,7 @@ use crate::op::ReduceOp;
 use crate::value::{Element, IndexInt};
 
 #[allow(clippy::large_enum_variant)] // one per Device, behind an Arc
-enum Backend {
+pub(crate) enum Backend {
     Gpu(Gpu),
     Cpu,
 }
@@ -35,7 +35,7 @@ enum Backend {
 /// ```
 #[derive(Clone)]
 pub struct Device {
-    backend: Arc<Backend>,
+    pub(crate) backend: Arc<Backend>,
 }
 
 impl std::fmt::Debug for Device {
@@ -135,10 +135,7 @@ impl Device {
             (Backend::Cpu, Storage::Cpu(v)) => Storage::Cpu(v[range].to_vec()),
             _ => return Err(Error::DeviceMismatch),
         };
-        Ok(DeviceVec {
-            device: self.clone(),
-            storage,
-        })
+        Ok(DeviceVec::from_storage(self, storage, src.len))
     }
 
     /// Waits until all work queued on the device has finished.
@@ -155,10 +152,7 @@ impl Device {
             Backend::Gpu(g) => Storage::Gpu(g.upload(data)?),
             Backend::Cpu => Storage::Cpu(data.to_vec()),
         };
-        Ok(DeviceVec {
-            device: self.clone(),
-            storage,
-        })
+        Ok(DeviceVec::from_storage(self, storage, data.len()))
     }
 
     /// Reduces `input` with `op`: one pass over the data (warp shuffles, a block combine, a
@@ -188,7 +182,7 @@ impl Device {
         input.run_reduce(self, op)
     }
 
-    fn check_owner<T: Element>(&self, v: &DeviceVec<T>) -> Result<()> {
+    pub(crate) fn check_owner<T: Element>(&self, v: &DeviceVec<T>) -> Result<()> {
         if Arc::ptr_eq(&self.backend, &v.device.backend) {
             Ok(())
         } else {
@@ -197,15 +191,28 @@ impl Device {
     }
 }
 
-enum Storage<T: Element> {
+pub(crate) enum Storage<T: Element> {
     Gpu(CudaSlice<T>),
     Cpu(Vec<T>),
 }
 
 /// An array on a [`Device`].
 pub struct DeviceVec<T: Element> {
-    device: Device,
-    storage: Storage<T>,
+    pub(crate) device: Device,
+    pub(crate) storage: Storage<T>,
+    /// The number of elements (a GPU allocation may be larger: compaction writes into a
+    /// worst-case buffer and keeps what it kept).
+    pub(crate) len: usize,
+}
+
+impl<T: Element> DeviceVec<T> {
+    pub(crate) fn from_storage(device: &Device, storage: Storage<T>, len: usize) -> DeviceVec<T> {
+        DeviceVec {
+            device: device.clone(),
+            storage,
+            len,
+        }
+    }
 }
 
 impl<T: Element> std::fmt::Debug for DeviceVec<T> {
@@ -223,10 +230,7 @@ impl<T: Element> std::fmt::Debug for DeviceVec<T> {
 impl<T: Element> DeviceVec<T> {
     /// Number of elements.
     pub fn len(&self) -> usize {
-        match &self.storage {
-            Storage::Gpu(s) => s.len(),
-            Storage::Cpu(v) => v.len(),
-        }
+        self.len
     }
 
     /// `true` when empty.
@@ -269,9 +273,9 @@ impl<T: Element> DeviceVec<T> {
 /// A view of part of a [`DeviceVec`].
 #[derive(Clone, Copy)]
 pub struct DeviceSlice<'a, T: Element> {
-    vec: &'a DeviceVec<T>,
-    start: usize,
-    len: usize,
+    pub(crate) vec: &'a DeviceVec<T>,
+    pub(crate) start: usize,
+    pub(crate) len: usize,
 }
 
 impl<T: Element> std::fmt::Debug for DeviceSlice<'_, T> {
@@ -349,7 +353,7 @@ pub struct Indexed<'a, T: Element> {
     slice: DeviceSlice<'a, T>,
 }
 
-mod sealed {
+pub(crate) mod sealed {
     pub trait Sealed {}
 }
 impl<T: Element> sealed::Sealed for DeviceVec<T> {}

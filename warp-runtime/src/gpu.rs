@@ -310,6 +310,17 @@ impl Gpu {
         kernel: &'static str,
         input: &CudaView<'_, E>,
     ) -> Result<V> {
+        self.reduce_with::<V, E>(meta, kernel, input, None)
+    }
+
+    /// [`Gpu::reduce`] for a kernel that also takes bound arguments (a fused map).
+    pub(crate) fn reduce_with<V: DeviceValue, E: Element>(
+        &self,
+        meta: &OpMeta,
+        kernel: &'static str,
+        input: &CudaView<'_, E>,
+        args: Option<&[u64; 8]>,
+    ) -> Result<V> {
         let k = self.kernel(meta, kernel)?;
         let n = input.len();
         let n64 = n as u64;
@@ -338,11 +349,11 @@ impl Gpu {
             let mut scratch = self.scratch.lock().expect("scratch poisoned");
             let Scratch { partials, ticket } = &mut *scratch;
             let mut b = self.stream.launch_builder(&k.func);
-            b.arg(input)
-                .arg(&n64)
-                .arg(partials)
-                .arg(ticket)
-                .arg(&mut out);
+            b.arg(input).arg(&n64);
+            if let Some(a) = args {
+                b.arg(a);
+            }
+            b.arg(partials).arg(ticket).arg(&mut out);
             let cfg = LaunchConfig {
                 grid_dim: (grid, 1, 1),
                 block_dim: (BLOCK, 1, 1),
@@ -364,4 +375,232 @@ impl Gpu {
         self.record_time(timer)?;
         Ok(V::read_c(&bytes))
     }
+}
+
+/// Warp tiles of the predicate kernels: 32 lanes x WD_ITEMS elements.
+const TILE: usize = 32 * 16;
+/// Elements of one compaction tile (a block of warp tiles).
+const BLOCK_TILE: usize = TILE * (BLOCK as usize / 32);
+
+/// What a predicate kernel produces.
+pub(crate) enum PredOut<V: Element> {
+    Count(u64),
+    Any(bool),
+    First(Option<u64>),
+    Mask(CudaSlice<u32>),
+    Compact {
+        kept: CudaSlice<V>,
+        count: u64,
+        rejected: Option<CudaSlice<V>>,
+    },
+}
+
+/// The predicate kernel to run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PredKind {
+    Count,
+    Any { negate: bool },
+    FindFirst,
+    Mask,
+    Compact { partition: bool },
+}
+
+/// Launches kernel `$k` on `$grid` blocks with the arguments pushed by `$push` (a closure-like
+/// block over the builder `$b`), between two timing events when profiling.
+macro_rules! launch_timed {
+    ($self:ident, $k:expr, $grid:expr, |$b:ident| $push:block) => {{
+        let timer = $self.timer()?;
+        if let Some((s, _)) = &timer {
+            s.record(&$self.stream).map_err(drv("recording an event"))?;
+        }
+        let mut $b = $self.stream.launch_builder(&$k.func);
+        $push
+        let cfg = LaunchConfig {
+            grid_dim: ($grid, 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: every use pushes exactly the arguments of the kernel's extern "C" signature
+        // in kernels-gen's compose module, with buffers sized for the grid.
+        unsafe { $b.launch(cfg) }.map_err(drv("launching a predicate kernel"))?;
+        if let Some((_, e)) = &timer {
+            e.record(&$self.stream).map_err(drv("recording an event"))?;
+        }
+        timer
+    }};
+}
+
+impl Gpu {
+    fn tile_grid(&self, k: &Kernel, n: usize) -> u32 {
+        let warps_needed = n.div_ceil(TILE);
+        let blocks_needed = warps_needed.div_ceil(BLOCK as usize / 32).max(1);
+        let resident = (self.sms * k.blocks_per_sm) as usize;
+        blocks_needed.min(resident).min(MAX_GRID) as u32
+    }
+
+    /// Runs predicate kernel `kind` of the composed module `meta` over `input`.
+    pub(crate) fn predicate<E: Element, V: Element>(
+        &self,
+        meta: &OpMeta,
+        kind: PredKind,
+        input: &CudaView<'_, E>,
+        args: &[u64; 8],
+    ) -> Result<PredOut<V>> {
+        let n = input.len();
+        let n64 = n as u64;
+        let zeros = |len: usize| {
+            self.stream
+                .alloc_zeros::<u64>(len)
+                .map_err(alloc_err(len * 8))
+        };
+        match kind {
+            PredKind::Count => {
+                let k = self.kernel(meta, "wd_k_count")?;
+                let grid = self.tile_grid(&k, n);
+                let mut out = zeros(1)?;
+                let timer = {
+                    let mut scratch = self.scratch.lock().expect("scratch poisoned");
+                    let Scratch { partials, ticket } = &mut *scratch;
+                    launch_timed!(self, k, grid, |b| {
+                        b.arg(input)
+                            .arg(&n64)
+                            .arg(args)
+                            .arg(partials)
+                            .arg(ticket)
+                            .arg(&mut out);
+                    })
+                };
+                let v = self
+                    .stream
+                    .clone_dtoh(&out)
+                    .map_err(drv("reading a count"))?;
+                self.synchronize()?;
+                self.record_time(timer)?;
+                Ok(PredOut::Count(v[0]))
+            }
+            PredKind::Any { negate } => {
+                let k = self.kernel(meta, "wd_k_any")?;
+                let grid = self.tile_grid(&k, n);
+                let mut flag = self.stream.alloc_zeros::<u32>(1).map_err(alloc_err(4))?;
+                let neg = negate as u32;
+                let timer = launch_timed!(self, k, grid, |b| {
+                    b.arg(input).arg(&n64).arg(args).arg(&neg).arg(&mut flag);
+                });
+                let v = self
+                    .stream
+                    .clone_dtoh(&flag)
+                    .map_err(drv("reading a vote"))?;
+                self.synchronize()?;
+                self.record_time(timer)?;
+                Ok(PredOut::Any(v[0] != 0))
+            }
+            PredKind::FindFirst => {
+                let k = self.kernel(meta, "wd_k_find_first")?;
+                let grid = self.tile_grid(&k, n);
+                let mut first = self.stream.clone_htod(&[u64::MAX]).map_err(alloc_err(8))?;
+                let timer = launch_timed!(self, k, grid, |b| {
+                    b.arg(input).arg(&n64).arg(args).arg(&mut first);
+                });
+                let v = self
+                    .stream
+                    .clone_dtoh(&first)
+                    .map_err(drv("reading an index"))?;
+                self.synchronize()?;
+                self.record_time(timer)?;
+                Ok(PredOut::First((v[0] != u64::MAX).then_some(v[0])))
+            }
+            PredKind::Mask => {
+                let k = self.kernel(meta, "wd_k_mask")?;
+                let grid = self.tile_grid(&k, n);
+                let words = n.div_ceil(32);
+                // SAFETY: the kernel writes every one of the `words` words.
+                let mut out =
+                    unsafe { self.stream.alloc::<u32>(words) }.map_err(alloc_err(words * 4))?;
+                let timer = launch_timed!(self, k, grid, |b| {
+                    b.arg(input).arg(&n64).arg(args).arg(&mut out);
+                });
+                self.synchronize()?;
+                self.record_time(timer)?;
+                Ok(PredOut::Mask(out))
+            }
+            PredKind::Compact { partition } => {
+                let k = self.kernel(meta, "wd_k_compact")?;
+                let tiles = n.div_ceil(BLOCK_TILE);
+                if tiles > u32::MAX as usize {
+                    return Err(Error::Shape(format!(
+                        "{n} elements are too many for one compaction"
+                    )));
+                }
+                let bytes = n * std::mem::size_of::<V>();
+                // SAFETY: the first `count` elements are written by the kernel; the rest is
+                // never read (the DeviceVec's length is `count`).
+                let mut kept = unsafe { self.stream.alloc::<V>(n) }.map_err(alloc_err(bytes))?;
+                let mut rejected = if partition {
+                    // SAFETY: as above, for the `n - count` rejected elements.
+                    Some(unsafe { self.stream.alloc::<V>(n) }.map_err(alloc_err(bytes))?)
+                } else {
+                    None
+                };
+                let mut status = zeros(tiles)?;
+                let mut tile_counter = self.stream.alloc_zeros::<u32>(1).map_err(alloc_err(4))?;
+                let mut count = zeros(1)?;
+                let null = 0u64;
+                let timer = launch_timed!(self, k, tiles as u32, |b| {
+                    b.arg(input).arg(&n64).arg(args).arg(&mut kept);
+                    match &mut rejected {
+                        Some(r) => b.arg(r),
+                        None => b.arg(&null),
+                    };
+                    b.arg(&mut status).arg(&mut tile_counter).arg(&mut count);
+                });
+                let c = self
+                    .stream
+                    .clone_dtoh(&count)
+                    .map_err(drv("reading a count"))?;
+                self.synchronize()?;
+                self.record_time(timer)?;
+                Ok(PredOut::Compact {
+                    kept,
+                    count: c[0],
+                    rejected,
+                })
+            }
+        }
+    }
+}
+
+/// A composition's key: (first part, second part, kind).
+type ComposedKey = (usize, usize, &'static str);
+
+/// Compositions made so far, and their modules' metadata.
+static COMPOSED: std::sync::OnceLock<Mutex<HashMap<ComposedKey, &'static OpMeta>>> =
+    std::sync::OnceLock::new();
+
+/// The metadata of a composed module, built (and leaked: one per combination in the program)
+/// the first time. `build` returns (name, source, file, line).
+pub(crate) fn composed(
+    key: ComposedKey,
+    build: impl FnOnce() -> (String, String, String, u32),
+) -> &'static OpMeta {
+    let map = COMPOSED.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut map = map.lock().expect("composition cache poisoned");
+    map.entry(key).or_insert_with(|| {
+        let (name, source, file, line) = build();
+        let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+        Box::leak(Box::new(OpMeta {
+            name: leak(name),
+            source: leak(source),
+            plain_kernel: None,
+            indexed_kernel: None,
+            redux: None,
+            style: "intrinsics",
+            needs_cuda_headers: false,
+            combine_fragment: "",
+            identity_fragment: "",
+            type_support: "",
+            value_c: "",
+            file: leak(file),
+            line,
+        }))
+    })
 }

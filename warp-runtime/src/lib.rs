@@ -57,6 +57,7 @@ pub mod cache;
 pub mod compile;
 pub mod cpu;
 mod device;
+mod elements;
 mod error;
 mod gpu;
 pub mod loader;
@@ -65,13 +66,16 @@ mod op;
 mod value;
 
 pub use device::{Device, DeviceSlice, DeviceVec, Indexed, ReduceInput};
+pub use elements::{AsSlice, ElementInput, Mapped, Split, map_reduce_module, predicate_module};
 pub use error::{Error, Result};
 pub use gpu::LoadReport;
-pub use op::{OpMeta, ReduceOp};
+pub use op::{ArgBits, FnMeta, MapOp, OpMeta, Predicate, ReduceOp};
 pub use value::{DeviceValue, Element, IndexInt};
-pub use warp_macros::reduce;
+pub use warp_macros::{map, predicate, reduce};
 
 /// Everything a program using warp-dsl needs: `use warp_runtime::prelude::*;`.
 pub mod prelude {
-    pub use crate::{Device, DeviceSlice, DeviceVec, Error, ReduceOp, reduce};
+    pub use crate::{
+        Device, DeviceSlice, DeviceVec, Error, MapOp, Predicate, ReduceOp, map, predicate, reduce,
+    };
 }

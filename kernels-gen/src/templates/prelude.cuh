@@ -50,6 +50,10 @@ WD_DEV wd_f32 wd_ldcg(const wd_f32* p) { return __ldcg(p); }
 WD_DEV wd_f64 wd_ldcg(const wd_f64* p) { return __ldcg(p); }
 WD_DEV bool wd_ldcg(const bool* p) { return __ldcg((const wd_u8*)p) != 0; }
 
+// ---- streaming loads (evict-first: data read once) of any scalar ----
+template <class T> WD_DEV T wd_ldcs(const T* p) { return __ldcs(p); }
+WD_DEV bool wd_ldcs(const bool* p) { return __ldcs((const wd_u8*)p) != 0; }
+
 // ---- integer arithmetic with Rust's (release-build) semantics ----
 // Every integer lives in a register of at least 32 bits: `wd_int<T>::reg` (int or unsigned int
 // for the 8- and 16-bit types, canonical: sign- or zero-extended from the type's width). The
@@ -248,3 +252,20 @@ WD_FTOI_NARROW(wd_ftoi_i8, wd_i32, -128, 127)
 WD_FTOI_NARROW(wd_ftoi_i16, wd_i32, -32768, 32767)
 WD_FTOI_NARROW(wd_ftoi_u8, wd_u32, 0, 255)
 WD_FTOI_NARROW(wd_ftoi_u16, wd_u32, 0, 65535)
+
+// ---- arguments bound at call time: each scalar travels as the 64 bits of a u64 ----
+struct wd_args {
+    wd_u64 v[8];
+};
+template <class T> struct wd_arg_decode {
+    static __device__ __forceinline__ WD_REG(T) get(wd_u64 x) { return wd_cast<T>(x); }
+};
+template <> struct wd_arg_decode<bool> {
+    static __device__ __forceinline__ bool get(wd_u64 x) { return x != 0; }
+};
+template <> struct wd_arg_decode<wd_f32> {
+    static __device__ __forceinline__ wd_f32 get(wd_u64 x) { return __uint_as_float((wd_u32)x); }
+};
+template <> struct wd_arg_decode<wd_f64> {
+    static __device__ __forceinline__ wd_f64 get(wd_u64 x) { return __longlong_as_double((wd_i64)x); }
+};

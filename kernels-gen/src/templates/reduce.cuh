@@ -81,15 +81,15 @@ template <class Op, class Src> static __device__ __forceinline__ typename Op::T 
     return acc;
 }
 
-// Grid reduce in one launch: each block writes its total to partials[blockIdx.x]; the last
-// block to finish (atomic ticket) combines the partials in index order and writes *out, then
-// re-arms the ticket counter for the next launch. Deterministic for a given grid size.
-template <class Op, class Src>
-static __device__ __forceinline__ void wd_reduce_grid(const Src& src, typename Op::T* partials,
-                                                      unsigned int* ticket, typename Op::T* out) {
-    typedef typename Op::T T;
+// Grid combine in one launch: every thread brings its value; the block combines them; each
+// block writes its total to partials[blockIdx.x]; the last block to finish (atomic ticket)
+// combines the partials in index order and writes *out, then re-arms the ticket counter for
+// the next launch. Deterministic for a given grid size.
+template <class Op>
+static __device__ __forceinline__ void wd_grid_combine(typename Op::T acc, typename Op::T* partials,
+                                                       unsigned int* ticket, typename Op::T* out) {
     __shared__ bool am_last;
-    T acc = wd_block_reduce<Op>(wd_thread_reduce<Op>(src));
+    acc = wd_block_reduce<Op>(acc);
     if (gridDim.x == 1) {
         if (threadIdx.x == 0) *out = acc;
         return;
@@ -109,6 +109,13 @@ static __device__ __forceinline__ void wd_reduce_grid(const Src& src, typename O
         *out = acc;
         *ticket = 0u;
     }
+}
+
+// Grid reduce: thread reduce, then the grid combine.
+template <class Op, class Src>
+static __device__ __forceinline__ void wd_reduce_grid(const Src& src, typename Op::T* partials,
+                                                      unsigned int* ticket, typename Op::T* out) {
+    wd_grid_combine<Op>(wd_thread_reduce<Op>(src), partials, ticket, out);
 }
 
 // Sources: a plain array, and (value, index) pairs made from an array on the fly.

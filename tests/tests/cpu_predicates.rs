@@ -1,0 +1,107 @@
+//! Predicates and maps on the CPU backend against plain iterator code.
+
+use warp_runtime::prelude::*;
+use warp_tests::{Random, edge_sizes, rng, seed};
+
+#[predicate]
+fn positive(x: f32) -> bool {
+    x > 0.0
+}
+
+#[predicate]
+fn above(x: f32, t: f32) -> bool {
+    x > t
+}
+
+#[predicate]
+fn odd(x: i32) -> bool {
+    x & 1 == 1
+}
+
+#[map]
+fn square(x: f32) -> f32 {
+    x * x
+}
+
+#[map]
+fn scaled(x: i32, k: i32) -> i64 {
+    x as i64 * k as i64
+}
+
+#[reduce(identity = 0.0)]
+fn sum(a: f32, b: f32) -> f32 {
+    a + b
+}
+
+#[reduce(identity = 0)]
+fn sum_i64(a: i64, b: i64) -> i64 {
+    a.wrapping_add(b)
+}
+
+#[test]
+fn predicates_match_iterators() {
+    let cpu = Device::cpu();
+    let mut r = rng(seed());
+    for n in edge_sizes(4) {
+        let xs = f32::random_vec(&mut r, n, true);
+        let d = cpu.upload(&xs).unwrap();
+        let want = xs.iter().filter(|&&x| x > 0.0).count() as u64;
+        assert_eq!(cpu.count(positive, &d).unwrap(), want);
+        assert_eq!(cpu.any(positive, &d).unwrap(), want > 0);
+        assert_eq!(cpu.all(positive, &d).unwrap(), want == n as u64);
+        assert_eq!(
+            cpu.find_first(positive, &d).unwrap(),
+            xs.iter().position(|&x| x > 0.0)
+        );
+        let kept: Vec<f32> = xs.iter().copied().filter(|&x| x > 0.0).collect();
+        assert_eq!(cpu.filter(positive, &d).unwrap().download().unwrap(), kept);
+        let (k, rej) = cpu.partition(positive, &d).unwrap();
+        assert_eq!(k.download().unwrap(), kept);
+        let rest: Vec<u32> = xs
+            .iter()
+            .filter(|&&x| !positive.call(x)) // NaN is not positive: rejected
+            .map(|x| x.to_bits())
+            .collect();
+        assert_eq!(
+            rej.download()
+                .unwrap()
+                .iter()
+                .map(|x| x.to_bits())
+                .collect::<Vec<_>>(),
+            rest
+        );
+        let mask = cpu.mask(positive, &d).unwrap().download().unwrap();
+        assert_eq!(mask.len(), n.div_ceil(32));
+        for (i, x) in xs.iter().enumerate() {
+            assert_eq!(mask[i / 32] >> (i % 32) & 1 == 1, *x > 0.0);
+        }
+        assert_eq!(
+            cpu.count(above.with(0.5), &d).unwrap(),
+            xs.iter().filter(|&&x| x > 0.5).count() as u64
+        );
+    }
+}
+
+#[test]
+fn maps_fuse_into_reductions_and_predicates() {
+    let cpu = Device::cpu();
+    let xs: Vec<f32> = (0..1000).map(|i| i as f32 / 100.0 - 5.0).collect();
+    let d = cpu.upload(&xs).unwrap();
+    let ssq = cpu.map_reduce(square, sum, &d).unwrap();
+    let want: f32 = xs.iter().map(|x| x * x).sum();
+    assert!((ssq - want).abs() <= 1e-3 * want);
+    assert_eq!(cpu.reduce(sum, &d.map(square)).unwrap(), ssq);
+    assert_eq!(
+        cpu.count(above.with(4.0), &d.map(square)).unwrap(),
+        xs.iter().filter(|&&x| x * x > 4.0).count() as u64
+    );
+    let is: Vec<i32> = (0..100).collect();
+    let di = cpu.upload(&is).unwrap();
+    assert_eq!(
+        cpu.reduce(sum_i64, &di.map(scaled.with(3))).unwrap(),
+        3 * 4950
+    );
+    assert_eq!(cpu.count(odd, &di).unwrap(), 50);
+    assert_eq!(scaled.with(2).apply(21), 42);
+    assert!(above.with(1.0).test(2.0));
+}

@@ -1,0 +1,246 @@
+//! GPU predicates and maps against the CPU backend: edge sizes, selectivities 0/1/50/99/100%,
+//! NaN, first matches at 0, in the middle, at the end and nowhere, misaligned starts, fused maps
+//! with bound parameters. Needs a CUDA GPU.
+
+use warp_runtime::prelude::*;
+use warp_tests::{Random, edge_sizes, random_vec_par, rng, seed};
+
+#[predicate]
+fn above(x: f32, t: f32) -> bool {
+    x > t
+}
+#[predicate]
+fn positive(x: f32) -> bool {
+    x > 0.0
+}
+#[predicate]
+fn is_seven(x: u8) -> bool {
+    x == 7
+}
+#[predicate]
+fn small(x: f64) -> bool {
+    x.abs() < 0.5
+}
+#[predicate]
+fn norm_above(v: (f32, f32), t: f32) -> bool {
+    v.0 * v.0 + v.1 * v.1 > t
+}
+#[map]
+fn square(x: f32) -> f32 {
+    x * x
+}
+#[map]
+fn with_double(x: f32, k: f32) -> (f32, f32) {
+    (x, x * k)
+}
+#[map]
+fn widen(x: u8, shift: u32) -> u64 {
+    (x as u64) << shift
+}
+#[reduce(identity = 0.0)]
+fn sum(a: f32, b: f32) -> f32 {
+    a + b
+}
+#[reduce(identity = 0)]
+fn sum_u64(a: u64, b: u64) -> u64 {
+    a.wrapping_add(b)
+}
+
+fn gpu() -> Device {
+    Device::cuda(0).expect("these tests need a CUDA GPU")
+}
+
+/// Every predicate operation on the GPU equals the CPU backend.
+fn check_all<P: Predicate<Input = f32>>(gpu: &Device, cpu: &Device, p: P, xs: &[f32], what: &str) {
+    let g = gpu.upload(xs).unwrap();
+    let c = cpu.upload(xs).unwrap();
+    for off in [0usize, 1, 3] {
+        if off > xs.len() {
+            continue;
+        }
+        let (gs, cs) = (g.slice(off..).unwrap(), c.slice(off..).unwrap());
+        let n = xs.len() - off;
+        let tag = format!("{what} n={n} off={off}");
+        assert_eq!(
+            gpu.count(p, &gs).unwrap(),
+            cpu.count(p, &cs).unwrap(),
+            "count {tag}"
+        );
+        assert_eq!(
+            gpu.any(p, &gs).unwrap(),
+            cpu.any(p, &cs).unwrap(),
+            "any {tag}"
+        );
+        assert_eq!(
+            gpu.all(p, &gs).unwrap(),
+            cpu.all(p, &cs).unwrap(),
+            "all {tag}"
+        );
+        assert_eq!(
+            gpu.find_first(p, &gs).unwrap(),
+            cpu.find_first(p, &cs).unwrap(),
+            "find_first {tag}"
+        );
+        assert_eq!(
+            gpu.mask(p, &gs).unwrap().download().unwrap(),
+            cpu.mask(p, &cs).unwrap().download().unwrap(),
+            "mask {tag}"
+        );
+        let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+        let gf = gpu.filter(p, &gs).unwrap();
+        assert_eq!(
+            bits(gf.download().unwrap()),
+            bits(cpu.filter(p, &cs).unwrap().download().unwrap()),
+            "filter {tag}"
+        );
+        let (gk, gr) = gpu.partition(p, &gs).unwrap();
+        let (ck, cr) = cpu.partition(p, &cs).unwrap();
+        assert_eq!(
+            bits(gk.download().unwrap()),
+            bits(ck.download().unwrap()),
+            "partition kept {tag}"
+        );
+        assert_eq!(
+            bits(gr.download().unwrap()),
+            bits(cr.download().unwrap()),
+            "partition rejected {tag}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn predicates_at_edge_sizes_and_selectivities() {
+    let (gpu, cpu) = (gpu(), Device::cpu());
+    let s = seed();
+    eprintln!("seed {s}");
+    let mut r = rng(s);
+    let mut sizes = edge_sizes(4);
+    sizes.extend([8191, 8192, 8193, 3 * 4096 + 17]);
+    for n in sizes {
+        let xs: Vec<f32> = f32::random_vec(&mut r, n, true)
+            .iter()
+            .map(|x| x.abs().min(1.0))
+            .collect();
+        // Selectivities 0%, 1%, 50%, 99%, 100% as thresholds on values in [0, 1].
+        for t in [2.0f32, 0.99, 0.5, 0.01, -1.0] {
+            check_all(&gpu, &cpu, above.with(t), &xs, &format!("above {t}"));
+        }
+        let with_nan: Vec<f32> = f32::random_vec(&mut r, n, true);
+        check_all(
+            &gpu,
+            &cpu,
+            positive,
+            &with_nan,
+            "positive with NaN and infinities",
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn first_match_positions_and_early_exit() {
+    let gpu = gpu();
+    let n = (1usize << 24) + 11;
+    for at in [Some(0usize), Some(1), Some(n / 2), Some(n - 1), None] {
+        let mut xs = vec![-1.0f32; n];
+        if let Some(i) = at {
+            xs[i] = 1.0;
+        }
+        let g = gpu.upload(&xs).unwrap();
+        assert_eq!(gpu.find_first(positive, &g).unwrap(), at, "first at {at:?}");
+        assert_eq!(gpu.any(positive, &g).unwrap(), at.is_some());
+        assert!(!gpu.all(positive, &g).unwrap());
+        assert_eq!(gpu.count(positive, &g).unwrap(), at.is_some() as u64);
+        assert_eq!(
+            gpu.filter(positive, &g).unwrap().download().unwrap(),
+            if at.is_some() { vec![1.0] } else { vec![] }
+        );
+    }
+    let ones = gpu.upload(&vec![1.0f32; n]).unwrap();
+    assert!(gpu.all(positive, &ones).unwrap());
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn other_types_and_fused_maps() {
+    let (gpu, cpu) = (gpu(), Device::cpu());
+    let s = seed();
+    let mut r = rng(s);
+    for n in edge_sizes(1).into_iter().chain([(1 << 22) + 3]) {
+        let bytes: Vec<u8> = u8::random_vec(&mut r, n, true)
+            .iter()
+            .map(|b| b % 16)
+            .collect();
+        let (g, c) = (gpu.upload(&bytes).unwrap(), cpu.upload(&bytes).unwrap());
+        assert_eq!(
+            gpu.count(is_seven, &g).unwrap(),
+            cpu.count(is_seven, &c).unwrap(),
+            "u8 n={n}"
+        );
+        assert_eq!(
+            gpu.filter(is_seven, &g).unwrap().download().unwrap(),
+            cpu.filter(is_seven, &c).unwrap().download().unwrap()
+        );
+        assert_eq!(
+            gpu.find_first(is_seven, &g).unwrap(),
+            cpu.find_first(is_seven, &c).unwrap()
+        );
+        assert_eq!(
+            gpu.reduce(sum_u64, &g.map(widen.with(3))).unwrap(),
+            cpu.reduce(sum_u64, &c.map(widen.with(3))).unwrap(),
+            "fused widen n={n}"
+        );
+        let ds: Vec<f64> = f64::random_vec(&mut r, n, true);
+        let (g, c) = (gpu.upload(&ds).unwrap(), cpu.upload(&ds).unwrap());
+        assert_eq!(gpu.count(small, &g).unwrap(), cpu.count(small, &c).unwrap());
+        let bits = |v: Vec<f64>| v.into_iter().map(f64::to_bits).collect::<Vec<_>>();
+        assert_eq!(
+            bits(gpu.filter(small, &g).unwrap().download().unwrap()),
+            bits(cpu.filter(small, &c).unwrap().download().unwrap())
+        );
+        let fs: Vec<f32> = f32::random_vec(&mut r, n, false);
+        let (g, c) = (gpu.upload(&fs).unwrap(), cpu.upload(&fs).unwrap());
+        let got = gpu.map_reduce(square, sum, &g).unwrap();
+        let want: f64 = fs.iter().map(|&x| (x * x) as f64).sum();
+        assert!(
+            (got as f64 - want).abs() <= 1e-5 * want.max(1e-30),
+            "sum of squares n={n}: {got} vs {want}"
+        );
+        for t in [0.25f32, 4.0] {
+            assert_eq!(
+                gpu.count(above.with(t), &g.map(square)).unwrap(),
+                cpu.count(above.with(t), &c.map(square)).unwrap(),
+                "count(x*x > {t})"
+            );
+        }
+        assert_eq!(
+            gpu.count(norm_above.with(1.0), &g.map(with_double.with(2.0)))
+                .unwrap(),
+            cpu.count(norm_above.with(1.0), &c.map(with_double.with(2.0)))
+                .unwrap(),
+            "tuple map output into a predicate"
+        );
+        let sq = gpu
+            .filter(positive, &g.map(square))
+            .unwrap()
+            .download()
+            .unwrap();
+        let want_sq: Vec<f32> = fs.iter().map(|x| x * x).filter(|&y| y > 0.0).collect();
+        assert_eq!(sq, want_sq, "filter over a map keeps mapped values");
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn large_filter_at_half_selectivity() {
+    let gpu = gpu();
+    let n = 1usize << 28;
+    let xs: Vec<f32> = random_vec_par(seed(), n, false);
+    let g = gpu.upload(&xs).unwrap();
+    let kept = gpu.filter(positive, &g).unwrap();
+    let want: Vec<f32> = xs.iter().copied().filter(|&x| x > 0.0).collect();
+    assert_eq!(kept.len(), want.len());
+    assert!(kept.download().unwrap() == want, "filter 2^28 at ~50%");
+    assert_eq!(gpu.count(positive, &g).unwrap(), want.len() as u64);
+}
