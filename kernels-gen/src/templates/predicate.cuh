@@ -28,6 +28,36 @@ static __device__ __forceinline__ void wd_load_tile(const St& st, wd_u64 base, t
     }
 }
 
+// The same tile read with 16-byte loads: slot j = r * VEC + k of lane l holds element
+// base + (r * 32 + l) * VEC + k (r < WD_ITEMS / VEC). Used, when the tile is whole and aligned,
+// by the operations that do not need a ballot to cover 32 consecutive elements.
+template <class St> struct wd_vec_layout {
+    static constexpr int VEC = (16 / (int)sizeof(typename St::elem_t)) < WD_ITEMS ? 16 / (int)sizeof(typename St::elem_t) : WD_ITEMS;
+    static constexpr int ROWS = WD_ITEMS / VEC;
+};
+template <class St>
+static __device__ __forceinline__ bool wd_tile_vectorizable(const St& st, wd_u64 base) {
+    return 16 % sizeof(typename St::elem_t) == 0 && base + WD_TILE <= st.n && (((wd_u64)(st.p + base)) & 15u) == 0;
+}
+template <class St>
+static __device__ __forceinline__ void wd_load_tile_vec(const St& st, wd_u64 base, typename St::value_t (&v)[WD_ITEMS],
+                                                        bool (&keep)[WD_ITEMS]) {
+    typedef wd_vec_layout<St> L;
+    const unsigned lane = threadIdx.x & 31u;
+    wd_vec16<typename St::elem_t> raw[L::ROWS];
+#pragma unroll
+    for (int r = 0; r < L::ROWS; ++r)
+        raw[r].raw = __ldcs(reinterpret_cast<const uint4*>(st.p + base + ((wd_u64)r * 32u + lane) * L::VEC));
+#pragma unroll
+    for (int r = 0; r < L::ROWS; ++r) {
+#pragma unroll
+        for (int k = 0; k < L::VEC; ++k) {
+            v[r * L::VEC + k] = st.value(raw[r].e[k]);
+            keep[r * L::VEC + k] = st.keep(v[r * L::VEC + k]);
+        }
+    }
+}
+
 struct wd_op_count {
     typedef wd_u64 T;
     static constexpr int redux = WD_REDUX_NONE;
@@ -48,7 +78,8 @@ static __device__ __forceinline__ void wd_count(const St& st, wd_u64* partials, 
     for (wd_u64 t = warp; t < ntiles; t += nwarps) {
         typename St::value_t v[WD_ITEMS];
         bool keep[WD_ITEMS];
-        wd_load_tile(st, t * WD_TILE, v, keep);
+        if (wd_tile_vectorizable(st, t * WD_TILE)) wd_load_tile_vec(st, t * WD_TILE, v, keep);
+        else wd_load_tile(st, t * WD_TILE, v, keep);
 #pragma unroll
         for (int k = 0; k < WD_ITEMS; ++k) count += (wd_u64)__popc(__ballot_sync(WD_FULL_MASK, keep[k]));
     }
@@ -67,12 +98,18 @@ static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigne
         if (*(volatile unsigned int*)flag) return;
         typename St::value_t v[WD_ITEMS];
         bool keep[WD_ITEMS];
-        wd_load_tile(st, t * WD_TILE, v, keep);
         bool hit = false;
+        if (wd_tile_vectorizable(st, t * WD_TILE)) {
+            wd_load_tile_vec(st, t * WD_TILE, v, keep);
 #pragma unroll
-        for (int k = 0; k < WD_ITEMS; ++k) {
-            const bool valid = t * WD_TILE + (wd_u64)k * 32u + lane < st.n;
-            hit |= valid && (keep[k] != negate);
+            for (int k = 0; k < WD_ITEMS; ++k) hit |= keep[k] != negate;
+        } else {
+            wd_load_tile(st, t * WD_TILE, v, keep);
+#pragma unroll
+            for (int k = 0; k < WD_ITEMS; ++k) {
+                const bool valid = t * WD_TILE + (wd_u64)k * 32u + lane < st.n;
+                hit |= valid && (keep[k] != negate);
+            }
         }
         if (__any_sync(WD_FULL_MASK, hit)) {
             if (lane == 0) atomicExch(flag, 1u);
@@ -179,7 +216,9 @@ static __device__ __forceinline__ void wd_compact(const St& st, typename St::val
     const wd_u64 base = (tile * (WD_BLOCK / 32) + warp) * WD_TILE;
     typename St::value_t v[WD_ITEMS];
     bool keep[WD_ITEMS];
-    wd_load_tile(st, base, v, keep);
+    const bool vec = wd_tile_vectorizable(st, base);
+    if (vec) wd_load_tile_vec(st, base, v, keep);
+    else wd_load_tile(st, base, v, keep);
     wd_u32 ballots[WD_ITEMS];
     wd_u64 warp_total = 0;
 #pragma unroll
@@ -217,6 +256,32 @@ static __device__ __forceinline__ void wd_compact(const St& st, typename St::val
     wd_u64 out = block_prefix + warp_counts[warp];
     wd_u64 rej = base - out;  // elements of this warp tile before it, minus those kept
     const wd_u32 below = (1u << lane) - 1u;
+    if (vec) {
+        // Row r holds 32 * VEC consecutive elements, VEC per lane: a kept element's slot is the
+        // kept count of the lanes below plus that of its lane's earlier components.
+        typedef wd_vec_layout<St> L;
+#pragma unroll
+        for (int r = 0; r < L::ROWS; ++r) {
+            unsigned lanes_below = 0, row_total = 0;
+#pragma unroll
+            for (int k = 0; k < L::VEC; ++k) {
+                lanes_below += __popc(ballots[r * L::VEC + k] & below);
+                row_total += __popc(ballots[r * L::VEC + k]);
+            }
+            unsigned mine = 0;
+#pragma unroll
+            for (int k = 0; k < L::VEC; ++k) {
+                const int j = r * L::VEC + k;
+                const unsigned rej_below = lane * L::VEC - lanes_below;
+                if (keep[j]) kept[out + lanes_below + mine] = v[j];
+                else if (rejected != nullptr) rejected[rej + rej_below + (k - mine)] = v[j];
+                mine += keep[j];
+            }
+            out += row_total;
+            rej += 32u * L::VEC - row_total;
+        }
+        return;
+    }
 #pragma unroll
     for (int k = 0; k < WD_ITEMS; ++k) {
         const wd_u32 b = ballots[k];
