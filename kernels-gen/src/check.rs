@@ -1839,17 +1839,17 @@ fn unsupported_expr(e: &syn::Expr) -> (Span, String) {
         E::ForLoop(x) => (
             x.for_token.span,
             "`for` loops are",
-            "the kernel calls the function once per pair of values; express the computation without a loop",
+            "the kernels call the function once per value (or pair of values); express the computation without a loop",
         ),
         E::While(x) => (
             x.while_token.span,
             "`while` loops are",
-            "the kernel calls the function once per pair of values; express the computation without a loop",
+            "the kernels call the function once per value (or pair of values); express the computation without a loop",
         ),
         E::Loop(x) => (
             x.loop_token.span,
             "`loop` is",
-            "the kernel calls the function once per pair of values; express the computation without a loop",
+            "the kernels call the function once per value (or pair of values); express the computation without a loop",
         ),
         E::Closure(x) => (
             x.inputs_begin.span,

@@ -98,3 +98,50 @@ fn generated_cuda() {
     insta::assert_snapshot!("cg_sum_f32", cg_sum_f32.cuda_source());
     insta::assert_snapshot!("cg_argmax", cg_argmax.cuda_source());
 }
+
+mod elements {
+    //! Snapshots of the composed predicate and map-reduce modules (their kernels: votes,
+    //! ballot counting, compaction with look-back, the fused map).
+    use warp_runtime::prelude::*;
+    use warp_runtime::{map_reduce_module, predicate_module};
+
+    #[predicate]
+    fn positive(x: f32) -> bool {
+        x > 0.0
+    }
+
+    #[predicate]
+    fn in_range(x: i32, lo: i32, hi: i32) -> bool {
+        x >= lo && x < hi
+    }
+
+    #[map]
+    fn square(x: f32) -> f32 {
+        x * x
+    }
+
+    #[reduce(identity = 0.0)]
+    fn sum(a: f32, b: f32) -> f32 {
+        a + b
+    }
+
+    #[test]
+    fn composed_cuda() {
+        insta::assert_snapshot!(
+            "predicate_positive_f32",
+            predicate_module::<positive>("f32", None).source
+        );
+        insta::assert_snapshot!(
+            "predicate_in_range_i32",
+            predicate_module::<in_range_with>("i32", None).source
+        );
+        insta::assert_snapshot!(
+            "predicate_positive_over_square",
+            predicate_module::<positive>("f32", Some(&<square as MapOp>::META)).source
+        );
+        insta::assert_snapshot!(
+            "map_reduce_square_sum",
+            map_reduce_module::<square, sum>().source
+        );
+    }
+}

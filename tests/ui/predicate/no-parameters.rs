@@ -1,0 +1,8 @@
+use warp_runtime::prelude::*;
+
+#[predicate]
+fn always() -> bool {
+    true
+}
+
+fn main() {}
