@@ -163,26 +163,8 @@ pub fn device_function(item: syn::ItemFn, file: &str, c_name: &str) -> Result<De
         &mut diags,
     );
     def.file = file.to_string();
-    let checked = match &def.ret {
-        Some(ret) if diags.is_empty() => check::check_function(
-            &def.name().to_string(),
-            &def.params,
-            ret,
-            &def.item.block,
-            &def.file,
-            def.item.sig.fn_token.span,
-            &mut diags,
-        ),
-        _ => None,
-    };
-    match checked {
-        Some(function) if diags.is_empty() => {
-            let unit = ir::Expr {
-                kind: ir::ExprKind::Lit(ir::Lit::Bool(false)),
-                ty: Ty::Scalar(Scalar::Bool),
-                line: 0,
-            };
-            let tuples = emit::collect_tuples(&function, &unit);
+    match check_plain(&def, &mut diags) {
+        Some((function, tuples)) => {
             let text = lower::lower_function(&function, c_name);
             Ok(DeviceFn {
                 function,
@@ -236,26 +218,8 @@ pub fn element_op(
     parse::parse_no_args(name, attr, &mut diags);
     let def = parse::parse_fn(item, kind, parse::Style::Intrinsics, &mut diags);
     parse::check_element_signature(&def, predicate, &mut diags);
-    let checked = match &def.ret {
-        Some(ret) if diags.is_empty() && !def.params.is_empty() => check::check_function(
-            &def.name().to_string(),
-            &def.params,
-            ret,
-            &def.item.block,
-            &def.file,
-            def.item.sig.fn_token.span,
-            &mut diags,
-        ),
-        _ => None,
-    };
-    match checked {
-        Some(function) if diags.is_empty() => {
-            let unit = ir::Expr {
-                kind: ir::ExprKind::Lit(ir::Lit::Bool(false)),
-                ty: Ty::Scalar(Scalar::Bool),
-                line: 0,
-            };
-            let tuples = emit::collect_tuples(&function, &unit);
+    match check_plain(&def, &mut diags) {
+        Some((function, tuples)) => {
             let fragment = lower::lower_function(&function, FRAGMENT_NAME);
             let input = def.params[0].ty.clone();
             let extras = def.params[1..]
@@ -279,6 +243,37 @@ pub fn element_op(
         }
         .into_err(),
     }
+}
+
+/// Checks the body of a function that has parameters and a result (no identity): the checked
+/// function and its tuple types, or `None` when anything was reported.
+fn check_plain(
+    def: &parse::OpDef,
+    diags: &mut Diagnostics,
+) -> Option<(ir::Function, Vec<Vec<Scalar>>)> {
+    let ret = def.ret.as_ref()?;
+    if !diags.is_empty() || def.params.is_empty() && !def.item.sig.inputs.is_empty() {
+        return None;
+    }
+    let function = check::check_function(
+        &def.name().to_string(),
+        &def.params,
+        ret,
+        &def.item.block,
+        &def.file,
+        def.item.sig.fn_token.span,
+        diags,
+    )?;
+    if !diags.is_empty() {
+        return None;
+    }
+    let unit = ir::Expr {
+        kind: ir::ExprKind::Lit(ir::Lit::Bool(false)),
+        ty: Ty::Scalar(Scalar::Bool),
+        line: 0,
+    };
+    let tuples = emit::collect_tuples(&function, &unit);
+    Some((function, tuples))
 }
 
 /// One annotated function found in a Rust source file, with its outcome.
