@@ -36,8 +36,14 @@ pub fn reduce(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-fn expand_reduce(op: &kernels_gen::ReduceOp) -> proc_macro2::TokenStream {
-    let item = &op.def.item;
+/// The value a warp-dsl attribute makes of a function: a unit struct of the function's name
+/// (with its docs and `summary`), whose `call` method is the function as written, plus `extra`
+/// inherent items.
+fn unit_struct(
+    item: &syn::ItemFn,
+    summary: &str,
+    extra: proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
     let name = &item.sig.ident;
     let vis = &item.vis;
     let inputs = &item.sig.inputs;
@@ -45,6 +51,30 @@ fn expand_reduce(op: &kernels_gen::ReduceOp) -> proc_macro2::TokenStream {
     let block = &item.block;
     let (docs, other_attrs): (Vec<_>, Vec<_>) =
         item.attrs.iter().partition(|a| a.path().is_ident("doc"));
+    quote! {
+        #(#docs)*
+        #[doc = ""]
+        #[doc = #summary]
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #vis struct #name;
+
+        impl #name {
+            /// Runs the function, as written, on the CPU.
+            #(#other_attrs)*
+            #[inline]
+            #vis fn call(self, #inputs) #output #block
+
+            #extra
+        }
+    }
+}
+
+fn expand_reduce(op: &kernels_gen::ReduceOp) -> proc_macro2::TokenStream {
+    let item = &op.def.item;
+    let name = &item.sig.ident;
+    let vis = &item.vis;
+    let inputs = &item.sig.inputs;
     let value_ty = match inputs.first() {
         Some(syn::FnArg::Typed(pt)) => &*pt.ty,
         _ => unreachable!("kernels-gen checked two typed parameters"),
@@ -72,20 +102,10 @@ fn expand_reduce(op: &kernels_gen::ReduceOp) -> proc_macro2::TokenStream {
     let identity_fragment = &op.kernels.identity_fragment;
     let type_support = &op.kernels.type_support;
     let value_c = op.value_ty.c_name();
-    quote! {
-        #(#docs)*
-        #[doc = ""]
-        #[doc = #summary]
-        #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        #vis struct #name;
-
-        impl #name {
-            /// Runs the function, as written, on the CPU.
-            #(#other_attrs)*
-            #[inline]
-            #vis fn call(self, #inputs) #output #block
-
+    let unit = unit_struct(
+        item,
+        &summary,
+        quote! {
             /// The CUDA C generated for this operation's kernels.
             #vis const CUDA_SOURCE: &'static str = #source;
 
@@ -93,7 +113,10 @@ fn expand_reduce(op: &kernels_gen::ReduceOp) -> proc_macro2::TokenStream {
             #vis fn cuda_source(self) -> &'static str {
                 Self::CUDA_SOURCE
             }
-        }
+        },
+    );
+    quote! {
+        #unit
 
         impl ::warp_runtime::ReduceOp for #name {
             type Value = #value_ty;
@@ -171,9 +194,6 @@ fn expand_element(op: &kernels_gen::ElementOp, predicate: bool) -> proc_macro2::
     let vis = &item.vis;
     let inputs = &item.sig.inputs;
     let output = &item.sig.output;
-    let block = &item.block;
-    let (docs, other_attrs): (Vec<_>, Vec<_>) =
-        item.attrs.iter().partition(|a| a.path().is_ident("doc"));
     let typed: Vec<&syn::PatType> = inputs
         .iter()
         .filter_map(|a| match a {
@@ -285,21 +305,9 @@ fn expand_element(op: &kernels_gen::ElementOp, predicate: bool) -> proc_macro2::
             }
         }
     };
+    let unit = unit_struct(item, &summary, quote!());
     quote! {
-        #(#docs)*
-        #[doc = ""]
-        #[doc = #summary]
-        #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        #vis struct #name;
-
-        impl #name {
-            /// Runs the function, as written, on the CPU.
-            #(#other_attrs)*
-            #[inline]
-            #vis fn call(self, #inputs) #output #block
-        }
-
+        #unit
         #body_impl
     }
 }
