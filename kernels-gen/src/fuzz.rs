@@ -74,28 +74,15 @@ pub fn generate(seed: u64, count: usize) -> Vec<Program> {
         .collect()
 }
 
-const NUMERIC: [Scalar; 10] = [
-    Scalar::I8,
-    Scalar::I16,
-    Scalar::I32,
-    Scalar::I64,
-    Scalar::U8,
-    Scalar::U16,
-    Scalar::U32,
-    Scalar::U64,
-    Scalar::F32,
-    Scalar::F64,
-];
-const INTS: [Scalar; 8] = [
-    Scalar::I8,
-    Scalar::I16,
-    Scalar::I32,
-    Scalar::I64,
-    Scalar::U8,
-    Scalar::U16,
-    Scalar::U32,
-    Scalar::U64,
-];
+/// The numeric types (every scalar but `bool`, which `ALL_SCALARS` lists first).
+fn numeric() -> &'static [Scalar] {
+    &ALL_SCALARS[1..]
+}
+
+/// The integer types (`ALL_SCALARS` lists them after `bool`, before the floats).
+fn ints() -> &'static [Scalar] {
+    &ALL_SCALARS[1..9]
+}
 
 struct Gen {
     rng: Rng,
@@ -261,7 +248,7 @@ impl Gen {
                 let from = if t.is_int() && self.rng.chance(10) {
                     Scalar::Bool
                 } else {
-                    *self.rng.pick(&NUMERIC)
+                    *self.rng.pick(numeric())
                 };
                 if t != Scalar::Bool {
                     let e = self.scalar(from, d);
@@ -280,7 +267,7 @@ impl Gen {
             }
             3 => {
                 // match on an integer.
-                let st = *self.rng.pick(&INTS);
+                let st = *self.rng.pick(ints());
                 let scrut = self.scalar(st, d);
                 let (l1, l2, l3) = (self.small_lit(st), self.small_lit(st), self.small_lit(st));
                 let (lo, hi) = {
@@ -465,7 +452,7 @@ impl Gen {
             }
             5 => {
                 let a = e(self);
-                let st = *self.rng.pick(&INTS);
+                let st = *self.rng.pick(ints());
                 let s = self.scalar(st, d);
                 format!("({a} {} {s})", self.rng.pick(&["<<", ">>"]))
             }
