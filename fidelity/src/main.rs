@@ -248,43 +248,21 @@ fn ulps() -> Result<(), String> {
                     a.iter().map(|&x| x as f32).collect(),
                     b.iter().map(|&x| x as f32).collect(),
                 );
-                let (da, db) = (
-                    stream.clone_htod(&a32).map_err(|e| e.to_string())?,
-                    stream.clone_htod(&b32).map_err(|e| e.to_string())?,
-                );
-                let mut dout = stream.alloc_zeros::<f32>(n).map_err(|e| e.to_string())?;
-                let n64 = n as u64;
-                let mut l = stream.launch_builder(&func);
-                l.arg(&da).arg(&db).arg(&mut dout).arg(&n64);
-                // SAFETY: k_<f>_f32(const float*, const float*, float*, u64): n elements each.
-                unsafe { l.launch(LaunchConfig::for_num_elems(n as u32)) }
-                    .map_err(|e| e.to_string())?;
-                let g = stream.clone_dtoh(&dout).map_err(|e| e.to_string())?;
-                let w: Vec<f64> = a32
+                let g = run_probe(&stream, &func, &a32, &b32)?;
+                let w = a32
                     .iter()
                     .zip(&b32)
-                    .map(|(&x, &y)| harness::cpu_f32(f, x, y) as f64)
-                    .collect();
-                (g.into_iter().map(f64::from).collect(), w)
+                    .map(|(&x, &y)| harness::cpu_f32(f, x, y) as f64);
+                (g.into_iter().map(f64::from).collect(), w.collect())
             } else {
-                let (da, db) = (
-                    stream.clone_htod(&a).map_err(|e| e.to_string())?,
-                    stream.clone_htod(&b).map_err(|e| e.to_string())?,
-                );
-                let mut dout = stream.alloc_zeros::<f64>(n).map_err(|e| e.to_string())?;
-                let n64 = n as u64;
-                let mut l = stream.launch_builder(&func);
-                l.arg(&da).arg(&db).arg(&mut dout).arg(&n64);
-                // SAFETY: k_<f>_f64(const double*, const double*, double*, u64): n elements each.
-                unsafe { l.launch(LaunchConfig::for_num_elems(n as u32)) }
-                    .map_err(|e| e.to_string())?;
-                let g = stream.clone_dtoh(&dout).map_err(|e| e.to_string())?;
-                let w: Vec<f64> = a
-                    .iter()
-                    .zip(&b)
-                    .map(|(&x, &y)| harness::cpu_f64(f, x, y))
-                    .collect();
-                (g, w)
+                let g = run_probe(&stream, &func, &a, &b)?;
+                (
+                    g,
+                    a.iter()
+                        .zip(&b)
+                        .map(|(&x, &y)| harness::cpu_f64(f, x, y))
+                        .collect(),
+                )
             };
             stream.synchronize().map_err(|e| e.to_string())?;
             let mut max = 0u64;
@@ -309,4 +287,25 @@ fn ulps() -> Result<(), String> {
         "({n} inputs per function and type; moderate values, magnitudes 2^-30..2^30, both signs)"
     );
     Ok(())
+}
+
+/// Runs probe kernel `k(const T* a, const T* b, T* out, u64 n)` over `a` and `b`.
+fn run_probe<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits>(
+    stream: &Arc<cudarc::driver::CudaStream>,
+    func: &cudarc::driver::CudaFunction,
+    a: &[T],
+    b: &[T],
+) -> Result<Vec<T>, String> {
+    let n = a.len();
+    let (da, db) = (
+        stream.clone_htod(a).map_err(|e| e.to_string())?,
+        stream.clone_htod(b).map_err(|e| e.to_string())?,
+    );
+    let mut dout = stream.alloc_zeros::<T>(n).map_err(|e| e.to_string())?;
+    let n64 = n as u64;
+    let mut l = stream.launch_builder(func);
+    l.arg(&da).arg(&db).arg(&mut dout).arg(&n64);
+    // SAFETY: k_<f>_<t>(const T*, const T*, T*, u64) reads and writes n elements of each buffer.
+    unsafe { l.launch(LaunchConfig::for_num_elems(n as u32)) }.map_err(|e| e.to_string())?;
+    stream.clone_dtoh(&dout).map_err(|e| e.to_string())
 }

@@ -1832,25 +1832,16 @@ fn compound_op(op: &syn::BinOp) -> Option<BinOp> {
     })
 }
 
+/// Why loops are refused.
+const NO_LOOPS: &str = "the kernels call the function once per value (or pair of values); express the computation without a loop";
+
 /// The span and message for an expression form the DSL refuses.
 fn unsupported_expr(e: &syn::Expr) -> (Span, String) {
     use syn::Expr as E;
     let (span, what, instead): (Span, &str, &str) = match e {
-        E::ForLoop(x) => (
-            x.for_token.span,
-            "`for` loops are",
-            "the kernels call the function once per value (or pair of values); express the computation without a loop",
-        ),
-        E::While(x) => (
-            x.while_token.span,
-            "`while` loops are",
-            "the kernels call the function once per value (or pair of values); express the computation without a loop",
-        ),
-        E::Loop(x) => (
-            x.loop_token.span,
-            "`loop` is",
-            "the kernels call the function once per value (or pair of values); express the computation without a loop",
-        ),
+        E::ForLoop(x) => (x.for_token.span, "`for` loops are", NO_LOOPS),
+        E::While(x) => (x.while_token.span, "`while` loops are", NO_LOOPS),
+        E::Loop(x) => (x.loop_token.span, "`loop` is", NO_LOOPS),
         E::Closure(x) => (
             x.inputs_begin.span,
             "closures are",

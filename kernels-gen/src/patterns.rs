@@ -21,6 +21,33 @@ pub enum Redux {
 }
 
 impl Redux {
+    /// Every redux operator.
+    pub const ALL: [Redux; 6] = [
+        Redux::Add,
+        Redux::Min,
+        Redux::Max,
+        Redux::And,
+        Redux::Or,
+        Redux::Xor,
+    ];
+
+    /// The name recorded in an operation's metadata (`"add"`, `"min"`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Redux::Add => "add",
+            Redux::Min => "min",
+            Redux::Max => "max",
+            Redux::And => "and",
+            Redux::Or => "or",
+            Redux::Xor => "xor",
+        }
+    }
+
+    /// The operator of a recorded name.
+    pub fn from_name(name: &str) -> Option<Redux> {
+        Redux::ALL.into_iter().find(|r| r.name() == name)
+    }
+
     /// The template constant selecting it.
     pub fn c_const(r: Option<Redux>) -> &'static str {
         match r {

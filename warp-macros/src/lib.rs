@@ -90,7 +90,7 @@ fn expand_reduce(op: &kernels_gen::ReduceOp) -> proc_macro2::TokenStream {
     let name_str = name.to_string();
     let file = &op.function.file;
     let line = op.function.line;
-    let redux = opt(&op.kernels.redux.map(|r| format!("{r:?}").to_lowercase()));
+    let redux = opt(&op.kernels.redux.map(|r| r.name().to_string()));
     let summary = format!(
         "warp-dsl reduction `{name_str}` over `{}`: pass it to `Device::reduce`; `{name_str}.call(a, b)` runs it on the CPU.",
         op.value_ty

@@ -467,15 +467,9 @@ pub fn map_reduce_module<M: MapOp, Op: ReduceOp>() -> &'static OpMeta {
     );
     gpu::composed(key, || {
         let o = &Op::META;
-        let redux = match o.redux {
-            Some("add") => "WD_REDUX_ADD",
-            Some("min") => "WD_REDUX_MIN",
-            Some("max") => "WD_REDUX_MAX",
-            Some("and") => "WD_REDUX_AND",
-            Some("or") => "WD_REDUX_OR",
-            Some("xor") => "WD_REDUX_XOR",
-            _ => "WD_REDUX_NONE",
-        };
+        let redux = kernels_gen::patterns::Redux::c_const(
+            o.redux.and_then(kernels_gen::patterns::Redux::from_name),
+        );
         let opf = kernels_gen::compose::ReduceFragment {
             name: o.name,
             combine: o.combine_fragment,
