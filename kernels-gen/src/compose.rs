@@ -6,7 +6,10 @@
 use std::fmt::Write;
 
 use crate::FRAGMENT_NAME;
-use crate::emit::{PREDICATE_TEMPLATE, PRELUDE, finish_lines, reduce_templates};
+use crate::emit::{
+    AXIS_TEMPLATE, LOOKBACK_TEMPLATE, PREDICATE_TEMPLATE, PRELUDE, SCAN_TEMPLATE, TILES_TEMPLATE,
+    finish_lines, reduce_templates,
+};
 use crate::parse::Style;
 
 /// A `#[map]` or `#[predicate]` as the runtime holds it.
@@ -130,6 +133,8 @@ pub fn predicate_module(elem: &str, map: Option<&FnFragment>, pred: &FnFragment)
     src.push_str(pred.type_support);
     src.push_str(&rename(pred.text, "wd_pred"));
     src.push_str(&reduce_templates(Style::Intrinsics));
+    src.push_str(TILES_TEMPLATE);
+    src.push_str(LOOKBACK_TEMPLATE);
     src.push_str(PREDICATE_TEMPLATE);
     src.push_str(&stage(elem, map, Some(pred)));
     let e = c_scalar(elem);
@@ -158,15 +163,36 @@ wd_k_mask(const {e}* p, wd_u64 n, wd_args a, wd_u32* words) {{
     WD_STAGE;
     wd_mask(st, words);
 }}
-extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
+// 5 resident blocks per SM (48 registers) keep enough loads in flight for 4-byte values.
+extern \"C\" __global__ void __launch_bounds__(WD_BLOCK, sizeof(wd_stage::value_t) <= 4 && sizeof(wd_stage::elem_t) <= 4 ? 5 : 1)
 wd_k_compact(const {e}* p, wd_u64 n, wd_args a, wd_stage::value_t* kept, wd_stage::value_t* rejected,
-             wd_u64* status, unsigned int* tile_counter, wd_u64* count) {{
+             unsigned char* status, unsigned int* queue, wd_u64* count) {{
     WD_STAGE;
-    wd_compact(st, kept, rejected, status, tile_counter, count);
+    wd_compact(st, kept, rejected, status, queue, count);
 }}
 "
     );
     finish_lines(&src, &format!("{}_{elem}", pred.name))
+}
+
+/// The `wd_op` struct (the `Op` of the templates) of a `#[reduce]` operator whose combine and
+/// identity are in the source as `wd_op_combine` / `wd_op_identity`.
+fn op_struct(op: &ReduceFragment) -> String {
+    format!(
+        "
+struct wd_op {{
+    typedef {t} T;
+    static constexpr int redux = {redux};
+    static __device__ __forceinline__ T identity() {{ return wd_op_identity(); }}
+    static __device__ __forceinline__ T combine(T a, T b) {{ return wd_op_combine(a, b); }}
+    struct functor {{
+        __device__ __forceinline__ T operator()(T a, T b) const {{ return wd_op_combine(a, b); }}
+    }};
+}};
+",
+        t = op.value,
+        redux = op.redux
+    )
 }
 
 /// The fused map-reduce kernel: `op` over `map` of elements of `elem`, one read of the input.
@@ -181,24 +207,10 @@ pub fn map_reduce_module(elem: &str, map: &FnFragment, op: &ReduceFragment) -> S
     src.push_str(&rename(op.combine, "wd_op_combine"));
     src.push_str(&rename(op.identity, "wd_op_identity"));
     src.push_str(&reduce_templates(Style::Intrinsics));
-    let t = op.value;
-    let _ = write!(
-        src,
-        "
-struct wd_op {{
-    typedef {t} T;
-    static constexpr int redux = {redux};
-    static __device__ __forceinline__ T identity() {{ return wd_op_identity(); }}
-    static __device__ __forceinline__ T combine(T a, T b) {{ return wd_op_combine(a, b); }}
-    struct functor {{
-        __device__ __forceinline__ T operator()(T a, T b) const {{ return wd_op_combine(a, b); }}
-    }};
-}};
-",
-        redux = op.redux
-    );
+    src.push_str(&op_struct(op));
     src.push_str(&stage(elem, Some(map), None));
     let e = c_scalar(elem);
+    let t = op.value;
     let _ = write!(
         src,
         "
@@ -213,4 +225,190 @@ wd_k_map_reduce(const {e}* p, wd_u64 n, wd_args a, {t}* partials, unsigned int* 
 "
     );
     finish_lines(&src, &format!("{}_{}_{elem}", map.name, op.name))
+}
+
+/// Kernel entry points of an axis module ([`axis_module`]).
+pub const AXIS_KERNELS: [&str; 12] = [
+    "wd_k_scan",
+    "wd_k_rows_g1",
+    "wd_k_rows_g2",
+    "wd_k_rows_g4",
+    "wd_k_rows_g8",
+    "wd_k_rows_g16",
+    "wd_k_rows_warp",
+    "wd_k_rows_block",
+    "wd_k_rows_split",
+    "wd_k_segments",
+    "wd_k_cols",
+    "wd_k_cols_unpadded",
+];
+
+/// What the values of an axis operation are made of.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// The elements themselves.
+    Plain,
+    /// A `#[map]` of each element.
+    Map(&'a FnFragment<'a>),
+    /// `(element, index)` pairs, the index of C type `index` (`"wd_u32"`): the op's value is a
+    /// two-field tuple.
+    Indexed {
+        /// C type of the index.
+        index: &'a str,
+    },
+}
+
+/// The stage of `(element, index)` pairs: `make(e, i)` builds the op's tuple.
+fn indexed_stage(elem: &str, value: &str, index: &str) -> String {
+    let e = c_scalar(elem);
+    format!(
+        "
+// ---- the stage: (element, index) pairs ----
+struct wd_stage {{
+    typedef {e} elem_t;
+    typedef {value} value_t;
+    const {e}* p;
+    wd_u64 n;
+    wd_args a;
+    __device__ __forceinline__ value_t make(elem_t e, wd_u64 i) const {{
+        value_t t;
+        t.f0 = e;
+        t.f1 = ({index})i;
+        return t;
+    }}
+    __device__ __forceinline__ bool keep(value_t) const {{ return true; }}
+}};
+"
+    )
+}
+
+/// Scans and axis reductions of `op` over values made from elements of `elem` by `source`:
+/// inclusive/exclusive scan with decoupled look-back, reductions along rows (sub-warp groups,
+/// a warp, a block or several blocks per row), over CSR segments, and along columns through a
+/// padded shared tile.
+pub fn axis_module(elem: &str, source: Source, op: &ReduceFragment) -> String {
+    let (what, tag) = match source {
+        Source::Plain => (format!("`{elem}`"), String::new()),
+        Source::Map(m) => (
+            format!("map `{}` of `{elem}`", m.name),
+            format!("{}_", m.name),
+        ),
+        Source::Indexed { index } => (
+            format!("(`{elem}`, index) pairs"),
+            format!("indexed_{}_", index.trim_start_matches("wd_")),
+        ),
+    };
+    let mut src = header(&format!(
+        "scans and axis reductions `{}` over {what}",
+        op.name
+    ));
+    if let Source::Map(m) = source {
+        src.push_str(m.type_support);
+        src.push_str(&rename(m.text, "wd_map"));
+    }
+    src.push_str(op.type_support);
+    src.push_str(&rename(op.combine, "wd_op_combine"));
+    src.push_str(&rename(op.identity, "wd_op_identity"));
+    src.push_str(&reduce_templates(Style::Intrinsics));
+    src.push_str(&op_struct(op));
+    match source {
+        Source::Plain => src.push_str(&stage(elem, None, None)),
+        Source::Map(m) => src.push_str(&stage(elem, Some(m), None)),
+        Source::Indexed { index } => src.push_str(&indexed_stage(elem, op.value, index)),
+    }
+    src.push_str(TILES_TEMPLATE);
+    src.push_str(LOOKBACK_TEMPLATE);
+    src.push_str(SCAN_TEMPLATE);
+    src.push_str(AXIS_TEMPLATE);
+    let e = c_scalar(elem);
+    let t = op.value;
+    let _ = write!(
+        src,
+        "
+// ---- kernels ----
+#define WD_STAGE wd_stage st; st.p = p; st.n = n; st.a = a
+extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
+wd_k_scan(const {e}* p, wd_u64 n, wd_args a, {t}* out, unsigned int exclusive, unsigned char* status, unsigned int* queue) {{
+    WD_STAGE;
+    wd_scan<wd_op>(st, out, exclusive != 0, status, queue);
+}}
+"
+    );
+    for g in [1, 2, 4, 8, 16] {
+        let _ = write!(
+            src,
+            "extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
+wd_k_rows_g{g}(const {e}* p, wd_u64 n, wd_args a, wd_u64 rows, wd_u64 cols, {t}* out) {{
+    WD_STAGE;
+    wd_rows_group<wd_op, wd_stage, {g}>(st, rows, cols, out);
+}}
+"
+        );
+    }
+    let _ = write!(
+        src,
+        "extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
+wd_k_rows_warp(const {e}* p, wd_u64 n, wd_args a, wd_u64 rows, wd_u64 cols, {t}* out) {{
+    WD_STAGE;
+    wd_rows_warp<wd_op>(st, rows, cols, out);
+}}
+extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
+wd_k_rows_block(const {e}* p, wd_u64 n, wd_args a, wd_u64 rows, wd_u64 cols, {t}* out) {{
+    WD_STAGE;
+    wd_rows_block<wd_op>(st, rows, cols, out);
+}}
+extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
+wd_k_rows_split(const {e}* p, wd_u64 n, wd_args a, wd_u64 rows, wd_u64 cols, wd_u64 blocks_per_row, {t}* partials,
+                unsigned int* tickets, {t}* out) {{
+    WD_STAGE;
+    wd_rows_split<wd_op>(st, rows, cols, blocks_per_row, partials, tickets, out);
+}}
+extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
+wd_k_segments(const {e}* p, wd_u64 n, wd_args a, const wd_u64* offsets, wd_u64 nseg, {t}* out, unsigned int* bad) {{
+    WD_STAGE;
+    wd_segments<wd_op>(st, offsets, nseg, out, bad);
+}}
+extern \"C\" __global__ void __launch_bounds__(1024)
+wd_k_cols(const {e}* p, wd_u64 n, wd_args a, wd_u64 rows, wd_u64 cols, wd_u64 rows_per_block, {t}* partials,
+          unsigned int* tickets, {t}* out) {{
+    WD_STAGE;
+    wd_cols<wd_op, wd_stage, 1>(st, rows, cols, rows_per_block, partials, tickets, out);
+}}
+// The unpadded [32][32] tile: only for measuring the bank conflicts the padding removes.
+extern \"C\" __global__ void __launch_bounds__(1024)
+wd_k_cols_unpadded(const {e}* p, wd_u64 n, wd_args a, wd_u64 rows, wd_u64 cols, wd_u64 rows_per_block, {t}* partials,
+                   unsigned int* tickets, {t}* out) {{
+    WD_STAGE;
+    wd_cols<wd_op, wd_stage, 0>(st, rows, cols, rows_per_block, partials, tickets, out);
+}}
+"
+    );
+    finish_lines(&src, &format!("axis_{}_{tag}{elem}", op.name))
+}
+
+/// Kernel entry points of a transpose module ([`transpose_module`]).
+pub const TRANSPOSE_KERNELS: [&str; 2] = ["wd_k_transpose", "wd_k_transpose_unpadded"];
+
+/// Transpose of row-major matrices of `elem` through a padded shared tile (and, for the
+/// padding measurement only, an unpadded one).
+pub fn transpose_module(elem: &str) -> String {
+    let mut src = header(&format!("transpose of `{elem}` matrices"));
+    src.push_str(&reduce_templates(Style::Intrinsics));
+    src.push_str(AXIS_TEMPLATE);
+    let e = c_scalar(elem);
+    let _ = write!(
+        src,
+        "
+// ---- kernels ----
+extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
+wd_k_transpose(const {e}* in, {e}* out, wd_u64 rows, wd_u64 cols) {{
+    wd_transpose<{e}, 1>(in, out, rows, cols);
+}}
+extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
+wd_k_transpose_unpadded(const {e}* in, {e}* out, wd_u64 rows, wd_u64 cols) {{
+    wd_transpose<{e}, 0>(in, out, rows, cols);
+}}
+"
+    );
+    finish_lines(&src, &format!("transpose_{elem}"))
 }

@@ -21,6 +21,15 @@ pub const WARP_INTRINSICS: &str = include_str!("templates/warp_intrinsics.cuh");
 pub const WARP_CG: &str = include_str!("templates/warp_cg.cuh");
 /// The predicate patterns: votes, ballot counting and compaction with decoupled look-back.
 pub const PREDICATE_TEMPLATE: &str = include_str!("templates/predicate.cuh");
+/// Warp tiles: their layout and loads (scalar, and 16 bytes at a time).
+pub const TILES_TEMPLATE: &str = include_str!("templates/tiles.cuh");
+/// The single-pass prefix machinery (tile queue, tile status, decoupled look-back, warp scan),
+/// shared by compaction and scan.
+pub const LOOKBACK_TEMPLATE: &str = include_str!("templates/lookback.cuh");
+/// Axis reductions (rows, segments, columns through a padded tile) and transpose.
+pub const AXIS_TEMPLATE: &str = include_str!("templates/axis.cuh");
+/// The scan: thread scan, warp scan with `__shfl_up_sync`, block scan, look-back.
+pub const SCAN_TEMPLATE: &str = include_str!("templates/scan.cuh");
 
 /// The reduction templates with the warp reduce of `style`.
 pub fn reduce_templates(style: Style) -> String {

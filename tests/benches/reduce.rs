@@ -64,6 +64,31 @@ fn square(x: f32) -> f32 {
     x * x
 }
 
+/// Column counts of the row and column sums.
+const AXIS_COLS: [usize; 4] = [32, 256, 4096, 65536];
+const ROWSUM: [&str; 4] = [
+    "rowsum_f32_32",
+    "rowsum_f32_256",
+    "rowsum_f32_4096",
+    "rowsum_f32_65536",
+];
+const COLSUM: [&str; 4] = [
+    "colsum_f32_32",
+    "colsum_f32_256",
+    "colsum_f32_4096",
+    "colsum_f32_65536",
+];
+
+/// The transpose's shape, as the peers choose it: (rows, cols) with cols the largest divisor
+/// of n at most sqrt(n).
+fn transpose_shape(n: usize) -> (usize, usize) {
+    let mut c = n.isqrt().max(1);
+    while !n.is_multiple_of(c) {
+        c -= 1;
+    }
+    (n / c, c)
+}
+
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
@@ -305,10 +330,67 @@ fn main() {
         cpu.reduce(argmax_f32, &cpu.upload(&xs).unwrap().indexed())
             .unwrap()
     );
+
+    // ---- scans and axis reductions (issue 5) ----
+    ours.insert(
+        "scan_i32",
+        gbps(
+            time_ms(&dev, reps, || dev.scan(sum_i32, &dy).map(drop)),
+            2.0 * bytes,
+        ),
+    );
+    let scanned = dev.scan(sum_i32, &dy).unwrap().download().unwrap();
+    let mut acc = 0i32;
+    for (i, (&y, &s)) in ys.iter().zip(&scanned).enumerate() {
+        acc = acc.wrapping_add(y);
+        assert_eq!(s, acc, "scan_i32 at {i}");
+    }
+    drop(scanned);
+    let mut padding: Vec<(String, f64, f64)> = Vec::new();
+    for (i, &c) in AXIS_COLS.iter().enumerate() {
+        let rows = n / c;
+        let m = dx.slice(..rows * c).unwrap();
+        let ms = time_ms(&dev, reps, || dev.reduce_rows(sum_f32, &m, c).map(drop));
+        ours.insert(ROWSUM[i], gbps(ms, ((rows * c + rows) * 4) as f64));
+        let ms = time_ms(&dev, reps, || dev.reduce_cols(sum_f32, &m, c).map(drop));
+        ours.insert(COLSUM[i], gbps(ms, ((rows * c + c) * 4) as f64));
+        let unpadded = time_ms(&dev, reps, || {
+            dev.reduce_cols_unpadded(sum_f32, &m, c).map(drop)
+        });
+        padding.push((format!("reduce_cols {rows}x{c}"), ms, unpadded));
+        // Sanity: a few rows and columns against the CPU, in f64.
+        let r = dev.reduce_rows(sum_f32, &m, c).unwrap().download().unwrap();
+        let k = dev.reduce_cols(sum_f32, &m, c).unwrap().download().unwrap();
+        for row in [0, rows / 2, rows - 1] {
+            let want: f64 = xs[row * c..(row + 1) * c].iter().map(|&x| x as f64).sum();
+            assert!((r[row] as f64 - want).abs() <= 1e-3 * (c as f64).sqrt() + 1e-3);
+        }
+        for col in [0, c / 2, c - 1] {
+            let want: f64 = (0..rows).map(|row| xs[row * c + col] as f64).sum();
+            assert!((k[col] as f64 - want).abs() <= 1e-3 * (rows as f64).sqrt() + 1e-3);
+        }
+    }
+    let (trows, tcols) = transpose_shape(n);
+    let ms = time_ms(&dev, reps, || dev.transpose(&dx, tcols).map(drop));
+    ours.insert("transpose_f32", gbps(ms, 2.0 * bytes));
+    let unpadded = time_ms(&dev, reps, || dev.transpose_unpadded(&dx, tcols).map(drop));
+    padding.push((format!("transpose {trows}x{tcols}"), ms, unpadded));
+    let t = dev.transpose(&dx, tcols).unwrap().download().unwrap();
+    for (r, c) in [
+        (0, 0),
+        (1, 2),
+        (trows - 1, tcols - 1),
+        (trows / 3, tcols / 5),
+    ] {
+        assert_eq!(t[c * trows + r], xs[r * tcols + c]);
+    }
+    drop(t);
     drop((dx, dy));
 
     // ---- peers, same run ----
-    let ops = "copy,sum_f32,sum_i32,max_f32,argmax_f32,sumsq_f32,count_gt0_f32,filter_gt0_f32,any_gt0_first,any_gt0_none";
+    let ops = "copy,sum_f32,sum_i32,max_f32,argmax_f32,sumsq_f32,count_gt0_f32,filter_gt0_f32,any_gt0_first,any_gt0_none,\
+               scan_i32,rowsum_f32_32,rowsum_f32_256,rowsum_f32_4096,rowsum_f32_65536,\
+               colsum_f32_32,colsum_f32_256,colsum_f32_4096,colsum_f32_65536,transpose_f32";
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
     let nvcc = ["/usr/local/cuda/bin/nvcc", "nvcc"]
@@ -318,17 +400,28 @@ fn main() {
         Some(nvcc) => {
             let bin = std::env::temp_dir().join("warp-bench-cub_peers");
             let arch = format!("-arch=sm_{}", dev.arch().unwrap_or(90));
-            let built = Command::new(nvcc)
-                .args([
-                    "-O3",
-                    "-std=c++17",
-                    &arch,
-                    "-I/usr/local/cuda/include/cccl",
-                    "-o",
-                ])
-                .arg(&bin)
-                .arg(format!("{dir}/cub_peers.cu"))
-                .status();
+            // A build from an earlier run on this machine is reused while the source is older.
+            let src = format!("{dir}/cub_peers.cu");
+            let mtime = |p: &std::path::Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+            let fresh = matches!(
+                (mtime(&bin), mtime(std::path::Path::new(&src))),
+                (Some(b), Some(s)) if b > s
+            );
+            let built = if fresh {
+                Ok(std::process::ExitStatus::default())
+            } else {
+                Command::new(nvcc)
+                    .args([
+                        "-O3",
+                        "-std=c++17",
+                        &arch,
+                        "-I/usr/local/cuda/include/cccl",
+                        "-o",
+                    ])
+                    .arg(&bin)
+                    .arg(&src)
+                    .status()
+            };
             if built.is_ok_and(|s| s.success()) {
                 let out = Command::new(&bin)
                     .args([
@@ -394,6 +487,16 @@ fn main() {
         "filter_gt0_f32",
         "any_gt0_none",
         "find_first_gt0_none",
+        "scan_i32",
+        ROWSUM[0],
+        ROWSUM[1],
+        ROWSUM[2],
+        ROWSUM[3],
+        COLSUM[0],
+        COLSUM[1],
+        COLSUM[2],
+        COLSUM[3],
+        "transpose_f32",
         "copy",
     ] {
         let o = ours[op];
@@ -418,6 +521,12 @@ fn main() {
             ratio(c.unwrap_or(0.0)),
             100.0 * o / copy
         );
+    }
+    println!("\nshared-memory padding, same run (ms; see BENCHMARKS.md for the ncu counters):");
+    println!("| kernel | [32][33] padded | [32][32] unpadded | unpadded / padded |");
+    println!("|---|---|---|---|");
+    for (what, p, u) in &padding {
+        println!("| {what} | {p:.4} | {u:.4} | {:.2}x |", u / p);
     }
     println!(
         "\nearly exit, first match at index 0 (times in ms; speed-up over PyTorch's (x > 0).any()):"

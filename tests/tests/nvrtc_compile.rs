@@ -368,3 +368,79 @@ mod elements {
         }
     }
 }
+
+mod axis {
+    //! The composed scan/axis modules and the transpose modules compile for every architecture,
+    //! with the warp scan's `shfl.sync.up`, every entry point present, and no local memory.
+    use super::*;
+    use warp_runtime::{AxisSource, FnMeta, MapOp, axis_module, transpose_module};
+
+    #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
+    fn argmax_u32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+        if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+            b
+        } else {
+            a
+        }
+    }
+    #[reduce(identity = 0)]
+    fn add_u64(a: u64, b: u64) -> u64 {
+        a.wrapping_add(b)
+    }
+    #[map]
+    fn widen(x: u8, s: u32) -> u64 {
+        (x as u64) << s
+    }
+
+    fn all() -> Vec<&'static OpMeta> {
+        vec![
+            axis_module::<sum_f32>("f32", AxisSource::Plain),
+            axis_module::<sum_i32>("i32", AxisSource::Plain),
+            axis_module::<sum_u8>("u8", AxisSource::Plain),
+            axis_module::<max_i16>("i16", AxisSource::Plain),
+            axis_module::<sum_f64>("f64", AxisSource::Plain),
+            axis_module::<argmax_u32>("f32", AxisSource::Indexed("u32", u32::MAX as u64)),
+            axis_module::<add_u64>(
+                "u8",
+                AxisSource::Map(&<widen_with as MapOp>::META as &'static FnMeta, [0; 8]),
+            ),
+            transpose_module("f32"),
+            transpose_module("u8"),
+            transpose_module("f64"),
+        ]
+    }
+
+    #[test]
+    fn axis_modules_compile_with_shfl_up() {
+        if !nvrtc_available() {
+            return;
+        }
+        for meta in all() {
+            for arch in [75u32, 80, 90] {
+                let ptx = warp_runtime::compile::ptx(meta, arch).unwrap_or_else(|e| panic!("{e}"));
+                let kernels: &[&str] = if meta.name.starts_with("transpose") {
+                    &kernels_gen::compose::TRANSPOSE_KERNELS
+                } else {
+                    assert!(
+                        ptx.contains("shfl.sync.up"),
+                        "{} sm_{arch}: the warp scan uses shfl.sync.up",
+                        meta.name
+                    );
+                    &kernels_gen::compose::AXIS_KERNELS
+                };
+                for k in kernels {
+                    assert!(
+                        ptx.contains(&format!(".entry {k}(")),
+                        "{} sm_{arch}: {k}",
+                        meta.name
+                    );
+                }
+                assert!(
+                    !ptx.contains(".local"),
+                    "{} sm_{arch}: local memory (spills or stack arrays)",
+                    meta.name
+                );
+            }
+        }
+    }
+}

@@ -145,3 +145,24 @@ mod elements {
         );
     }
 }
+
+mod axis {
+    //! Snapshots of a composed scan/axis module (warp scan with `__shfl_up_sync`, look-back,
+    //! rows, segments, columns through the `[32][33]` tile) and of a transpose module.
+    use warp_runtime::prelude::*;
+    use warp_runtime::{AxisSource, axis_module, transpose_module};
+
+    #[reduce(identity = 0)]
+    fn add(a: i32, b: i32) -> i32 {
+        a.wrapping_add(b)
+    }
+
+    #[test]
+    fn axis_cuda() {
+        insta::assert_snapshot!(
+            "axis_add_i32",
+            axis_module::<add>("i32", AxisSource::Plain).source
+        );
+        insta::assert_snapshot!("transpose_f32", transpose_module("f32").source);
+    }
+}

@@ -182,6 +182,14 @@ impl Device {
         input.run_reduce(self, op)
     }
 
+    /// The GPU backend (an error on the CPU backend).
+    pub(crate) fn gpu(&self) -> Result<&Gpu> {
+        match &*self.backend {
+            Backend::Gpu(g) => Ok(g),
+            Backend::Cpu => Err(Error::DeviceMismatch),
+        }
+    }
+
     pub(crate) fn check_owner<T: Element>(&self, v: &DeviceVec<T>) -> Result<()> {
         if Arc::ptr_eq(&self.backend, &v.device.backend) {
             Ok(())
@@ -350,7 +358,7 @@ impl<'a, T: Element> DeviceSlice<'a, T> {
 /// `(element, index)` pairs of a view, made on the fly (nothing is materialised).
 #[derive(Clone, Copy, Debug)]
 pub struct Indexed<'a, T: Element> {
-    slice: DeviceSlice<'a, T>,
+    pub(crate) slice: DeviceSlice<'a, T>,
 }
 
 pub(crate) mod sealed {

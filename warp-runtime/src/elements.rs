@@ -94,7 +94,7 @@ impl<M: MapOp> ElementInput for Mapped<'_, M> {
     }
 }
 
-fn fragment(m: &'static FnMeta) -> kernels_gen::compose::FnFragment<'static> {
+pub(crate) fn fragment(m: &'static FnMeta) -> kernels_gen::compose::FnFragment<'static> {
     kernels_gen::compose::FnFragment {
         name: m.name,
         text: m.fragment,
@@ -104,8 +104,22 @@ fn fragment(m: &'static FnMeta) -> kernels_gen::compose::FnFragment<'static> {
     }
 }
 
+/// A `#[reduce]` operator as a fragment for compositions.
+pub(crate) fn reduce_fragment(o: &'static OpMeta) -> kernels_gen::compose::ReduceFragment<'static> {
+    kernels_gen::compose::ReduceFragment {
+        name: o.name,
+        combine: o.combine_fragment,
+        identity: o.identity_fragment,
+        type_support: o.type_support,
+        value: o.value_c,
+        redux: kernels_gen::patterns::Redux::c_const(
+            o.redux.and_then(kernels_gen::patterns::Redux::from_name),
+        ),
+    }
+}
+
 /// Bound arguments of a map and a predicate, in the order the kernel decodes them.
-fn join_args(
+pub(crate) fn join_args(
     map: Option<(&'static FnMeta, [u64; 8])>,
     pred: Option<(&FnMeta, [u64; 8])>,
 ) -> Result<[u64; 8]> {
@@ -134,6 +148,7 @@ pub fn predicate_module<P: Predicate>(
     map: Option<&'static FnMeta>,
 ) -> &'static OpMeta {
     let key = (
+        "predicate",
         map.map(|m| m as *const FnMeta as usize).unwrap_or(0),
         &P::META as *const FnMeta as usize,
         elem,
@@ -171,7 +186,7 @@ impl Device {
         g.predicate::<I::Elem, V>(meta, kind, &buf.slice(s.start..s.start + s.len), &args)
     }
 
-    fn cpu_values<I: ElementInput + ?Sized>(&self, input: &I) -> Result<Vec<I::Value>> {
+    pub(crate) fn cpu_values<I: ElementInput + ?Sized>(&self, input: &I) -> Result<Vec<I::Value>> {
         let s = input.elements();
         self.check_owner(s.vec)?;
         match &s.vec.storage {
@@ -461,23 +476,14 @@ where
 /// The fused map-reduce module of `Op` over `M`'s results: composed once per combination.
 pub fn map_reduce_module<M: MapOp, Op: ReduceOp>() -> &'static OpMeta {
     let key = (
+        "map_reduce",
         &M::META as *const FnMeta as usize,
         &Op::META as *const OpMeta as usize,
         M::Input::NAME,
     );
     gpu::composed(key, || {
         let o = &Op::META;
-        let redux = kernels_gen::patterns::Redux::c_const(
-            o.redux.and_then(kernels_gen::patterns::Redux::from_name),
-        );
-        let opf = kernels_gen::compose::ReduceFragment {
-            name: o.name,
-            combine: o.combine_fragment,
-            identity: o.identity_fragment,
-            type_support: o.type_support,
-            value: o.value_c,
-            redux,
-        };
+        let opf = reduce_fragment(o);
         let source =
             kernels_gen::compose::map_reduce_module(M::Input::NAME, &fragment(&M::META), &opf);
         (

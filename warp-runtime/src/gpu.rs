@@ -206,6 +206,31 @@ impl Gpu {
         Ok(dst)
     }
 
+    /// `len` elements of new device memory, contents unset (0xA5 bytes under `WARP_POISON`),
+    /// and their device address (for kernels that take the output as a raw pointer).
+    pub(crate) fn alloc_raw<T: Element>(&self, len: usize) -> Result<(CudaSlice<T>, u64)> {
+        let bytes = len * std::mem::size_of::<T>();
+        // SAFETY: the caller's kernel writes every element before anything reads it.
+        let buf = unsafe { self.stream.alloc::<T>(len.max(1)) }.map_err(alloc_err(bytes))?;
+        let ptr = {
+            let (ptr, _record) = buf.device_ptr(&self.stream);
+            if self.poison && bytes > 0 {
+                // SAFETY: `ptr` points to the `bytes` bytes just allocated on this stream.
+                unsafe {
+                    cudarc::driver::result::memset_d8_async(
+                        ptr,
+                        0xA5,
+                        bytes,
+                        self.stream.cu_stream(),
+                    )
+                }
+                .map_err(drv("poisoning an output"))?;
+            }
+            ptr
+        };
+        Ok((buf, ptr))
+    }
+
     /// Waits for all queued work.
     pub fn synchronize(&self) -> Result<()> {
         self.stream.synchronize().map_err(drv("synchronizing"))
@@ -264,6 +289,12 @@ impl Gpu {
     }
 
     fn kernel(&self, meta: &OpMeta, name: &'static str) -> Result<Kernel> {
+        self.kernel_sized(meta, name, BLOCK)
+    }
+
+    /// [`Gpu::kernel`] for a kernel launched with `block` threads per block (a kernel is
+    /// always launched with the same block size).
+    fn kernel_sized(&self, meta: &OpMeta, name: &'static str, block: u32) -> Result<Kernel> {
         let key = (meta.source.as_ptr() as usize, name);
         if let Some(k) = self
             .kernels
@@ -278,7 +309,7 @@ impl Gpu {
             .load_function(name)
             .map_err(drv("finding a kernel in its module"))?;
         let blocks_per_sm = func
-            .occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)
+            .occupancy_max_active_blocks_per_multiprocessor(block, 0, None)
             .map_err(drv("querying occupancy"))?
             .max(1);
         let k = Kernel {
@@ -408,7 +439,10 @@ pub(crate) enum PredKind {
 /// Launches kernel `$k` on `$grid` blocks with the arguments pushed by `$push` (a closure-like
 /// block over the builder `$b`), between two timing events when profiling.
 macro_rules! launch_timed {
-    ($self:ident, $k:expr, $grid:expr, |$b:ident| $push:block) => {{
+    ($self:ident, $k:expr, $grid:expr, |$b:ident| $push:block) => {
+        launch_timed!($self, $k, ($grid, 1, 1), BLOCK, |$b| $push)
+    };
+    ($self:ident, $k:expr, $grid:expr, $block:expr, |$b:ident| $push:block) => {{
         let timer = $self.timer()?;
         if let Some((s, _)) = &timer {
             s.record(&$self.stream).map_err(drv("recording an event"))?;
@@ -416,13 +450,13 @@ macro_rules! launch_timed {
         let mut $b = $self.stream.launch_builder(&$k.func);
         $push
         let cfg = LaunchConfig {
-            grid_dim: ($grid, 1, 1),
-            block_dim: (BLOCK, 1, 1),
+            grid_dim: $grid,
+            block_dim: ($block, 1, 1),
             shared_mem_bytes: 0,
         };
         // SAFETY: every use pushes exactly the arguments of the kernel's extern "C" signature
         // in kernels-gen's compose module, with buffers sized for the grid.
-        unsafe { $b.launch(cfg) }.map_err(drv("launching a predicate kernel"))?;
+        unsafe { $b.launch(cfg) }.map_err(drv("launching a kernel"))?;
         if let Some((_, e)) = &timer {
             e.record(&$self.stream).map_err(drv("recording an event"))?;
         }
@@ -525,12 +559,7 @@ impl Gpu {
             }
             PredKind::Compact { partition } => {
                 let k = self.kernel(meta, "wd_k_compact")?;
-                let tiles = n.div_ceil(BLOCK_TILE);
-                if tiles > u32::MAX as usize {
-                    return Err(Error::Shape(format!(
-                        "{n} elements are too many for one compaction"
-                    )));
-                }
+                let (tiles, grid) = self.single_pass_grid(&k, n)?;
                 let bytes = n * std::mem::size_of::<V>();
                 // SAFETY: the first `count` elements are written by the kernel; the rest is
                 // never read (the DeviceVec's length is `count`).
@@ -545,7 +574,7 @@ impl Gpu {
                 let mut tile_counter = self.stream.alloc_zeros::<u32>(1).map_err(alloc_err(4))?;
                 let mut count = zeros(1)?;
                 let null = 0u64;
-                let timer = launch_timed!(self, k, tiles as u32, |b| {
+                let timer = launch_timed!(self, k, grid, |b| {
                     b.arg(input).arg(&n64).arg(args).arg(&mut kept);
                     match &mut rejected {
                         Some(r) => b.arg(r),
@@ -569,8 +598,333 @@ impl Gpu {
     }
 }
 
-/// A composition's key: (first part, second part, kind).
-type ComposedKey = (usize, usize, &'static str);
+/// Bytes of look-back status for `tiles` tiles of values of `value_size` bytes (the layout of
+/// `wd_tile_status` in kernels-gen's lookback template: one packed word per tile for values of
+/// at most 4 bytes; else state words, then aggregates and inclusive prefixes).
+fn status_bytes(tiles: usize, value_size: usize) -> usize {
+    if value_size <= 4 {
+        tiles * 8
+    } else {
+        (tiles * 4).next_multiple_of(16) + 2 * tiles * value_size
+    }
+}
+
+impl Gpu {
+    /// Tiles and persistent blocks for a single-pass kernel over `n` elements: every block is
+    /// resident at once and takes tiles from the kernel's queue.
+    fn single_pass_grid(&self, k: &Kernel, n: usize) -> Result<(usize, u32)> {
+        let tiles = n.div_ceil(BLOCK_TILE);
+        // The tile queue is a u32 counter that every block overshoots once.
+        if tiles >= u32::MAX as usize - MAX_GRID {
+            return Err(Error::Shape(format!(
+                "{n} elements are too many for one single-pass launch"
+            )));
+        }
+        let grid = tiles
+            .min((self.sms * k.blocks_per_sm) as usize)
+            .min(MAX_GRID) as u32;
+        Ok((tiles, grid))
+    }
+
+    /// Scans `input` (inclusive, or exclusive) with the scan kernel of the axis module `meta`
+    /// into the `input.len()` values of `value_size` bytes at device address `out`.
+    pub(crate) fn scan<E: Element>(
+        &self,
+        meta: &OpMeta,
+        input: &CudaView<'_, E>,
+        args: &[u64; 8],
+        out: u64,
+        value_size: usize,
+        exclusive: bool,
+    ) -> Result<()> {
+        let k = self.kernel(meta, "wd_k_scan")?;
+        let n = input.len();
+        let n64 = n as u64;
+        let (tiles, grid) = self.single_pass_grid(&k, n)?;
+        let bytes = status_bytes(tiles, value_size);
+        let mut status = self
+            .stream
+            .alloc_zeros::<u8>(bytes)
+            .map_err(alloc_err(bytes))?;
+        let mut queue = self.stream.alloc_zeros::<u32>(1).map_err(alloc_err(4))?;
+        let exclusive = exclusive as u32;
+        let timer = launch_timed!(self, k, grid, |b| {
+            b.arg(input)
+                .arg(&n64)
+                .arg(args)
+                .arg(&out)
+                .arg(&exclusive)
+                .arg(&mut status)
+                .arg(&mut queue);
+        });
+        self.synchronize()?;
+        self.record_time(timer)
+    }
+}
+
+/// The shape of a row-major matrix.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rows {
+    pub rows: usize,
+    pub cols: usize,
+}
+
+/// Threads per block of the column reduction (32 warps: one per row of the [32][33] tile).
+const COLS_BLOCK: u32 = 1024;
+
+impl Gpu {
+    /// A grid-stride grid of at most `needed` blocks, no more than are resident at once.
+    fn resident_grid(&self, k: &Kernel, needed: usize) -> u32 {
+        needed
+            .max(1)
+            .min((self.sms * k.blocks_per_sm) as usize)
+            .min(MAX_GRID) as u32
+    }
+
+    /// Reduces the rows of `input` (`shape`) into the `shape.rows` values of `value_size`
+    /// bytes at `out`, with the kernel the shape calls for.
+    pub(crate) fn reduce_rows<E: Element>(
+        &self,
+        meta: &OpMeta,
+        input: &CudaView<'_, E>,
+        args: &[u64; 8],
+        shape: Rows,
+        out: u64,
+        value_size: usize,
+    ) -> Result<()> {
+        let Rows { rows, cols } = shape;
+        let esize = std::mem::size_of::<E>();
+        let (r64, c64, n64) = (rows as u64, cols as u64, input.len() as u64);
+        // Elements a lane reads at once: a 16-byte vector when every row starts aligned.
+        let (ptr, _record) = input.device_ptr(&self.stream);
+        let aligned = ptr.is_multiple_of(16) && (cols * esize).is_multiple_of(16);
+        let vec = if aligned { 16 / esize } else { 1 };
+        let group = cols.div_ceil(vec).next_power_of_two();
+        let timer = if group <= 16 {
+            let name = match group {
+                1 => "wd_k_rows_g1",
+                2 => "wd_k_rows_g2",
+                4 => "wd_k_rows_g4",
+                8 => "wd_k_rows_g8",
+                _ => "wd_k_rows_g16",
+            };
+            let k = self.kernel(meta, name)?;
+            let rows_per_block = BLOCK as usize / group;
+            let grid = self.resident_grid(&k, rows.div_ceil(rows_per_block));
+            launch_timed!(self, k, grid, |b| {
+                b.arg(input)
+                    .arg(&n64)
+                    .arg(args)
+                    .arg(&r64)
+                    .arg(&c64)
+                    .arg(&out);
+            })
+        } else if cols <= 8192 {
+            let k = self.kernel(meta, "wd_k_rows_warp")?;
+            let grid = self.resident_grid(&k, rows.div_ceil(BLOCK as usize / 32));
+            launch_timed!(self, k, grid, |b| {
+                b.arg(input)
+                    .arg(&n64)
+                    .arg(args)
+                    .arg(&r64)
+                    .arg(&c64)
+                    .arg(&out);
+            })
+        } else {
+            let k = self.kernel(meta, "wd_k_rows_block")?;
+            let resident = (self.sms * k.blocks_per_sm) as usize;
+            if rows >= resident {
+                let grid = self.resident_grid(&k, rows);
+                launch_timed!(self, k, grid, |b| {
+                    b.arg(input)
+                        .arg(&n64)
+                        .arg(args)
+                        .arg(&r64)
+                        .arg(&c64)
+                        .arg(&out);
+                })
+            } else {
+                // Few long rows: several blocks per row (each at least 16 vectors a thread),
+                // the row's last block combining their partials.
+                let k = self.kernel(meta, "wd_k_rows_split")?;
+                let min_chunk = BLOCK as usize * 16 * (16 / esize);
+                let per_row = resident.div_ceil(rows).min(cols.div_ceil(min_chunk)).max(1);
+                if rows * per_row > u32::MAX as usize {
+                    return Err(Error::Shape(format!("{rows} rows are too many")));
+                }
+                let blocks = rows * per_row;
+                let pbytes = blocks * value_size;
+                // SAFETY: each block writes its partial before the row's last block reads it.
+                let mut partials =
+                    unsafe { self.stream.alloc::<u8>(pbytes) }.map_err(alloc_err(pbytes))?;
+                let mut tickets = self
+                    .stream
+                    .alloc_zeros::<u32>(rows)
+                    .map_err(alloc_err(rows * 4))?;
+                let per_row64 = per_row as u64;
+                launch_timed!(self, k, blocks as u32, |b| {
+                    b.arg(input)
+                        .arg(&n64)
+                        .arg(args)
+                        .arg(&r64)
+                        .arg(&c64)
+                        .arg(&per_row64)
+                        .arg(&mut partials)
+                        .arg(&mut tickets)
+                        .arg(&out);
+                })
+            }
+        };
+        self.synchronize()?;
+        self.record_time(timer)
+    }
+
+    /// Reduces the columns of `input` (`shape`) into the `shape.cols` values at `out`,
+    /// through the padded tile (or, for the padding measurement, the unpadded one).
+    #[allow(clippy::too_many_arguments)] // the launch's own arguments
+    pub(crate) fn reduce_cols<E: Element>(
+        &self,
+        meta: &OpMeta,
+        input: &CudaView<'_, E>,
+        args: &[u64; 8],
+        shape: Rows,
+        out: u64,
+        value_size: usize,
+        padded: bool,
+    ) -> Result<()> {
+        let Rows { rows, cols } = shape;
+        if cols == 0 {
+            return Ok(());
+        }
+        let name = if padded {
+            "wd_k_cols"
+        } else {
+            "wd_k_cols_unpadded"
+        };
+        let k = self.kernel_sized(meta, name, COLS_BLOCK)?;
+        let col_tiles = cols.div_ceil(32);
+        if col_tiles > i32::MAX as usize {
+            return Err(Error::Shape(format!("{cols} columns are too many")));
+        }
+        // Split the rows over enough blocks to fill the GPU a few times over (8 per SM), each
+        // at least 64 rows.
+        let splits = (8 * self.sms as usize)
+            .div_ceil(col_tiles)
+            .min(rows.div_ceil(64))
+            .clamp(1, 65535);
+        let rows_per_block = rows.div_ceil(splits).max(1);
+        let splits = rows.div_ceil(rows_per_block).max(1);
+        let pbytes = if splits > 1 {
+            splits * cols * value_size
+        } else {
+            1
+        };
+        // SAFETY: each block writes its partials before the column tile's last block reads them.
+        let mut partials = unsafe { self.stream.alloc::<u8>(pbytes) }.map_err(alloc_err(pbytes))?;
+        let mut tickets = self
+            .stream
+            .alloc_zeros::<u32>(col_tiles)
+            .map_err(alloc_err(col_tiles * 4))?;
+        let (r64, c64, n64, rpb) = (
+            rows as u64,
+            cols as u64,
+            input.len() as u64,
+            rows_per_block as u64,
+        );
+        let timer = launch_timed!(
+            self,
+            k,
+            (col_tiles as u32, splits as u32, 1),
+            COLS_BLOCK,
+            |b| {
+                b.arg(input)
+                    .arg(&n64)
+                    .arg(args)
+                    .arg(&r64)
+                    .arg(&c64)
+                    .arg(&rpb)
+                    .arg(&mut partials)
+                    .arg(&mut tickets)
+                    .arg(&out);
+            }
+        );
+        self.synchronize()?;
+        self.record_time(timer)
+    }
+
+    /// Reduces the `nseg` CSR segments of `input` into the values at `out`. Returns `true`
+    /// when the kernel found offsets that are out of order or past the input (it reads
+    /// nothing outside the input either way).
+    pub(crate) fn reduce_segments<E: Element>(
+        &self,
+        meta: &OpMeta,
+        input: &CudaView<'_, E>,
+        args: &[u64; 8],
+        offsets: &CudaView<'_, u64>,
+        nseg: usize,
+        out: u64,
+    ) -> Result<bool> {
+        let k = self.kernel(meta, "wd_k_segments")?;
+        let grid = self.resident_grid(&k, nseg.div_ceil(BLOCK as usize / 32));
+        let mut bad = self.stream.alloc_zeros::<u32>(1).map_err(alloc_err(4))?;
+        let (n64, s64) = (input.len() as u64, nseg as u64);
+        let timer = launch_timed!(self, k, grid, |b| {
+            b.arg(input)
+                .arg(&n64)
+                .arg(args)
+                .arg(offsets)
+                .arg(&s64)
+                .arg(&out)
+                .arg(&mut bad);
+        });
+        let flag = self
+            .stream
+            .clone_dtoh(&bad)
+            .map_err(drv("reading a flag"))?;
+        self.synchronize()?;
+        self.record_time(timer)?;
+        Ok(flag[0] != 0)
+    }
+
+    /// Transposes `input` (`shape`) into the `rows * cols` elements at `out`.
+    pub(crate) fn transpose<E: Element>(
+        &self,
+        meta: &OpMeta,
+        input: &CudaView<'_, E>,
+        shape: Rows,
+        out: u64,
+        padded: bool,
+    ) -> Result<()> {
+        let Rows { rows, cols } = shape;
+        let name = if padded {
+            "wd_k_transpose"
+        } else {
+            "wd_k_transpose_unpadded"
+        };
+        let k = self.kernel(meta, name)?;
+        // The template's tile: WD_TRANSPOSE_TILE_ROWS x WD_TRANSPOSE_TILE_COLS (64 x 64).
+        let col_tiles = cols.div_ceil(64);
+        if col_tiles > i32::MAX as usize {
+            return Err(Error::Shape(format!("{cols} columns are too many")));
+        }
+        let row_tiles = rows.div_ceil(64).clamp(1, 65535);
+        let (r64, c64) = (rows as u64, cols as u64);
+        let timer = launch_timed!(
+            self,
+            k,
+            (col_tiles as u32, row_tiles as u32, 1),
+            BLOCK,
+            |b| {
+                b.arg(input).arg(&out).arg(&r64).arg(&c64);
+            }
+        );
+        self.synchronize()?;
+        self.record_time(timer)
+    }
+}
+
+/// A composition's key: (kind of module, first part, second part, element type).
+type ComposedKey = (&'static str, usize, usize, &'static str);
 
 /// Compositions made so far, and their modules' metadata.
 static COMPOSED: std::sync::OnceLock<Mutex<HashMap<ComposedKey, &'static OpMeta>>> =

@@ -53,6 +53,8 @@
 
 #![warn(missing_docs)]
 
+mod arrays;
+mod axis;
 pub mod cache;
 pub mod compile;
 pub mod cpu;
@@ -65,6 +67,8 @@ pub mod nvrtc;
 mod op;
 mod value;
 
+pub use arrays::{DeviceTuples, ValueArray};
+pub use axis::{AxisInput, AxisSource, axis_module, transpose_module};
 pub use device::{Device, DeviceSlice, DeviceVec, Indexed, ReduceInput};
 pub use elements::{AsSlice, ElementInput, Mapped, Split, map_reduce_module, predicate_module};
 pub use error::{Error, Result};
@@ -76,6 +80,7 @@ pub use warp_macros::{map, predicate, reduce};
 /// Everything a program using warp-dsl needs: `use warp_runtime::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Device, DeviceSlice, DeviceVec, Error, MapOp, Predicate, ReduceOp, map, predicate, reduce,
+        Device, DeviceSlice, DeviceTuples, DeviceVec, Error, MapOp, Predicate, ReduceOp,
+        ValueArray, map, predicate, reduce,
     };
 }

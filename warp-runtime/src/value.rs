@@ -3,6 +3,8 @@
 
 use cudarc::driver::{DeviceRepr, ValidAsZeroBits};
 
+use crate::arrays::ValueArray;
+
 mod sealed {
     pub trait Sealed {}
 }
@@ -12,6 +14,10 @@ mod sealed {
 pub trait DeviceValue:
     Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static + sealed::Sealed
 {
+    /// The device array of such values that scans and axis reductions return:
+    /// [`DeviceVec`](crate::DeviceVec) for scalars, [`DeviceTuples`](crate::DeviceTuples) for
+    /// tuples.
+    type Array: ValueArray<Self>;
     /// Size of the C layout in bytes.
     const C_SIZE: usize;
     /// Alignment of the C layout.
@@ -40,6 +46,7 @@ macro_rules! scalar {
     ($($t:ty),*) => {$(
         impl sealed::Sealed for $t {}
         impl DeviceValue for $t {
+            type Array = crate::DeviceVec<$t>;
             const C_SIZE: usize = std::mem::size_of::<$t>();
             const C_ALIGN: usize = std::mem::size_of::<$t>();
             fn read_c(bytes: &[u8]) -> Self {
@@ -72,6 +79,7 @@ index_int!(i8, i16, i32, i64, u8, u16, u32, u64);
 
 impl sealed::Sealed for bool {}
 impl DeviceValue for bool {
+    type Array = crate::DeviceVec<bool>;
     const C_SIZE: usize = 1;
     const C_ALIGN: usize = 1;
     fn read_c(bytes: &[u8]) -> Self {
@@ -93,6 +101,7 @@ macro_rules! tuple {
     ($($name:ident : $idx:tt),+) => {
         impl<$($name: Element),+> sealed::Sealed for ($($name,)+) {}
         impl<$($name: Element),+> DeviceValue for ($($name,)+) {
+            type Array = crate::DeviceTuples<Self>;
             const C_SIZE: usize = {
                 let mut off = 0;
                 let mut align = 1;

@@ -1,0 +1,112 @@
+//! Scans and axis reductions: running sums, row and column sums, CSR segments, a row-wise
+//! argmax and a transpose, on the GPU when there is one (checked against plain Rust), else on
+//! the CPU backend.
+//!
+//!     cargo run --release --example 03_axis
+//!
+//! `--padding` also runs the column reduce and the transpose through unpadded `[32][32]` tiles
+//! (the kernels `ncu` compares with the padded ones; see BENCHMARKS.md).
+
+use warp_runtime::prelude::*;
+
+#[reduce(identity = 0)]
+fn add(a: i64, b: i64) -> i64 {
+    a.wrapping_add(b)
+}
+
+#[reduce(identity = 0.0)]
+fn sum(a: f32, b: f32) -> f32 {
+    a + b
+}
+
+#[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
+fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
+}
+
+fn main() -> warp_runtime::Result<()> {
+    let dev = Device::auto()?;
+    let (rows, cols) = (2048usize, 1000usize);
+    let n = rows * cols;
+    let mut s = 0x2545f4914f6cdd1du64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let xs: Vec<f32> = (0..n)
+        .map(|_| (next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0)
+        .collect();
+    let ks: Vec<i64> = (0..n).map(|_| (next() % 1000) as i64 - 500).collect();
+    let m = dev.upload(&xs)?;
+    let k = dev.upload(&ks)?;
+
+    let running = dev.scan(add, &k)?.download()?;
+    let before = dev.exclusive_scan(add, &k)?.download()?;
+    let row_sums = dev.reduce_rows(sum, &m, cols)?.download()?;
+    let col_sums = dev.reduce_cols(sum, &m, cols)?.download()?;
+    let row_best = dev.reduce_rows(argmax, &m.indexed(), cols)?.download()?;
+    let offsets: Vec<u64> = (0..=rows as u64).map(|r| r * r % (n as u64 + 1)).collect();
+    let mut sorted = offsets.clone();
+    sorted.sort_unstable();
+    let seg_sums = dev
+        .reduce_segments(add, &k, &dev.upload(&sorted)?)?
+        .download()?;
+    let t = dev.transpose(&m, cols)?.download()?;
+    if std::env::args().any(|a| a == "--padding") {
+        dev.reduce_cols_unpadded(sum, &m, cols)?;
+        dev.transpose_unpadded(&m, cols)?;
+    }
+    println!("on {}: a {rows} x {cols} matrix", dev.describe());
+    println!("  scan: last running sum      = {}", running[n - 1]);
+    println!(
+        "  row 0 sum, argmax           = {}, {:?}",
+        row_sums[0], row_best[0]
+    );
+    println!("  column 0 sum                = {}", col_sums[0]);
+    println!("  segments                    = {}", seg_sums.len());
+
+    // Plain Rust is the reference (float sums within rounding: the GPU adds in a tree).
+    let mut ok = true;
+    let mut acc = 0i64;
+    for i in 0..n {
+        ok &= before[i] == acc;
+        acc = acc.wrapping_add(ks[i]);
+        ok &= running[i] == acc;
+    }
+    for r in 0..rows {
+        let row = &xs[r * cols..(r + 1) * cols];
+        let want: f64 = row.iter().map(|&x| x as f64).sum();
+        ok &= (row_sums[r] as f64 - want).abs() < 1e-3;
+        let (mut bv, mut bi) = (f32::NEG_INFINITY, u32::MAX);
+        for (c, &x) in row.iter().enumerate() {
+            (bv, bi) = argmax.call((bv, bi), (x, (r * cols + c) as u32));
+        }
+        ok &= row_best[r] == (bv, bi);
+    }
+    for c in 0..cols {
+        let want: f64 = (0..rows).map(|r| xs[r * cols + c] as f64).sum();
+        ok &= (col_sums[c] as f64 - want).abs() < 1e-3;
+    }
+    for (s, w) in sorted.windows(2).enumerate() {
+        ok &= seg_sums[s] == ks[w[0] as usize..w[1] as usize].iter().sum::<i64>();
+    }
+    for r in 0..rows {
+        for c in 0..cols {
+            ok &= t[c * rows + r] == xs[r * cols + c];
+        }
+    }
+    println!(
+        "  check against plain Rust: {}",
+        if ok { "ok" } else { "MISMATCH" }
+    );
+    if !ok {
+        std::process::exit(1);
+    }
+    Ok(())
+}

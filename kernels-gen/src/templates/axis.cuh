@@ -1,0 +1,435 @@
+// ---- warp-dsl axis patterns: row, segment and column reductions of a row-major matrix; transpose ----
+// A stage `St` provides: typedef elem_t, value_t; pointer `p`, length `n`; value_t
+// make(elem_t, index) (the element, its map, or an (element, flat index) pair). Element (r, c)
+// of a matrix of `rows` rows and `cols` columns is st.p[r * cols + c]; every index is 64-bit. An operation `Op` is the one of
+// reduce.cuh (Op::T == St::value_t). Every loop is a grid-stride loop, so any grid size is
+// correct, and every result is folded in an order fixed by the shape, the grid and the input
+// pointer's alignment: deterministic. Loops around warp or block collectives are warp- or
+// block-uniform; lanes without work contribute Op::identity().
+#ifndef WD_BLOCK
+#define WD_BLOCK 256
+#endif
+// Independent loads in flight per thread in the row and segment folds.
+#ifndef WD_AXIS_UNROLL
+#define WD_AXIS_UNROLL 4
+#endif
+// Short segments (32 elements or fewer) reduced together by one warp.
+#ifndef WD_SEG_WAYS
+#define WD_SEG_WAYS 4
+#endif
+// Rows in flight per thread in the column reduce.
+#ifndef WD_COLS_UNROLL
+#define WD_COLS_UNROLL 8
+#endif
+// Transpose tile (the default for elements of at most 8 bytes; 32 x 32 for wider ones):
+// WD_TRANSPOSE_TILE_ROWS rows by WD_TRANSPOSE_TILE_COLS columns of `in`; 256 threads move
+// 4 * M * N elements each.
+#ifndef WD_TRANSPOSE_M
+#define WD_TRANSPOSE_M 2
+#endif
+#ifndef WD_TRANSPOSE_N
+#define WD_TRANSPOSE_N 2
+#endif
+#define WD_TRANSPOSE_TILE_ROWS (32 * WD_TRANSPOSE_M)
+#define WD_TRANSPOSE_TILE_COLS (32 * WD_TRANSPOSE_N)
+
+// Whether elements of type E can be read as 16-byte vectors, and how many fit in one.
+template <class E> struct wd_axis_vec {
+    static constexpr bool ok = sizeof(E) <= 16 && 16 % sizeof(E) == 0;
+    static constexpr unsigned n = ok ? 16 / (unsigned)sizeof(E) : 1u;
+};
+
+// Range fold: thread t of NT (NT >= 16) folds its share of elements [start, start + len).
+// 16-byte streaming loads, WD_AXIS_UNROLL in flight, between an unaligned head and a tail read
+// element-wise (fewer than one vector each); scalar loads when elements don't fit vectors.
+// Each thread's fold order is fixed by (start alignment, len, NT).
+template <class Op, class St, unsigned NT>
+static __device__ __forceinline__ typename Op::T wd_axis_fold_range(const St& st, wd_u64 start, wd_u64 len, unsigned t) {
+    typedef typename St::elem_t E;
+    typedef typename Op::T T;
+    constexpr unsigned U = WD_AXIS_UNROLL;
+    T acc = Op::identity();
+    const E* p = st.p + start;
+    if constexpr (wd_axis_vec<E>::ok) {
+        constexpr unsigned VEC = wd_axis_vec<E>::n;
+        wd_u64 head = ((16u - ((wd_u64)p & 15u)) & 15u) / sizeof(E);
+        if (head > len) head = len;
+        const wd_u64 nvec = (len - head) / VEC;
+        const wd_u64 tail = head + nvec * VEC + t;
+        // The head and tail elements are loaded first and folded last, so that a short range
+        // costs one memory round trip.
+        const bool has_head = t < head, has_tail = tail < len;
+        E he, te;
+        if (has_head) he = wd_ldcs(p + t);
+        if (has_tail) te = wd_ldcs(p + tail);
+        const uint4* pv = reinterpret_cast<const uint4*>(p + head);
+        for (wd_u64 v = t; v < nvec; v += (wd_u64)U * NT) {
+            wd_vec16<E> r[U];
+#pragma unroll
+            for (unsigned u = 0; u < U; ++u)
+                if (v + (wd_u64)u * NT < nvec) r[u].raw = __ldcs(pv + v + (wd_u64)u * NT);
+#pragma unroll
+            for (unsigned u = 0; u < U; ++u) {
+                if (v + (wd_u64)u * NT < nvec) {
+#pragma unroll
+                    for (unsigned k = 0; k < VEC; ++k)
+                        acc = Op::combine(acc, st.make(r[u].e[k], start + head + (v + (wd_u64)u * NT) * VEC + k));
+                }
+            }
+        }
+        if (has_head) acc = Op::combine(acc, st.make(he, start + t));
+        if (has_tail) acc = Op::combine(acc, st.make(te, start + tail));
+    } else {
+        for (wd_u64 i = t; i < len; i += (wd_u64)U * NT) {
+            E e[U];
+#pragma unroll
+            for (unsigned u = 0; u < U; ++u)
+                if (i + (wd_u64)u * NT < len) e[u] = wd_ldcs(p + i + (wd_u64)u * NT);
+#pragma unroll
+            for (unsigned u = 0; u < U; ++u)
+                if (i + (wd_u64)u * NT < len) acc = Op::combine(acc, st.make(e[u], start + i + (wd_u64)u * NT));
+        }
+    }
+    return acc;
+}
+
+// Short rows: out[r] = fold of row r, each row owned by a group of G lanes (G = 1, 2, ..., 32).
+// 32 / G rows per warp step and WD_AXIS_UNROLL steps per iteration, all loads issued before any
+// combine; a lane folds its G-strided vectors (when every row start is 16-byte aligned) or
+// elements of each row, then an xor-shuffle combine within the group; the group's first lane
+// writes out[row]. Any block size that is a multiple of 32.
+template <class Op, class St, int G>
+static __device__ __forceinline__ void wd_rows_group(const St& st, wd_u64 rows, wd_u64 cols, typename Op::T* out) {
+    static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "wd_rows_group: G must be a power of two <= 32");
+    typedef typename St::elem_t E;
+    typedef typename Op::T T;
+    constexpr unsigned U = WD_AXIS_UNROLL;
+    constexpr unsigned NG = 32u / G;  // rows per warp step
+    constexpr unsigned R = NG * U;    // rows per warp iteration
+    const unsigned lane = threadIdx.x & 31u, g = lane / G, j = lane % G;
+    const wd_u64 warp = ((wd_u64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const wd_u64 nwarps = ((wd_u64)gridDim.x * blockDim.x) >> 5;
+    bool vec = false;
+    if constexpr (wd_axis_vec<E>::ok) vec = (((wd_u64)st.p & 15u) == 0) && ((cols * sizeof(E)) & 15u) == 0;
+    for (wd_u64 base = warp * R; base < rows; base += nwarps * R) {  // warp-uniform
+        T acc[U];
+        const E* rp[U];  // row starts (row 0 for rows past the end, which load nothing)
+        bool ok[U];
+#pragma unroll
+        for (unsigned u = 0; u < U; ++u) {
+            const wd_u64 r = base + (wd_u64)u * NG + g;
+            acc[u] = Op::identity();
+            ok[u] = r < rows;
+            rp[u] = st.p + (ok[u] ? r : 0) * cols;
+        }
+        if constexpr (wd_axis_vec<E>::ok) {
+            if (vec) {
+                constexpr unsigned VEC = wd_axis_vec<E>::n;
+                const wd_u64 nvec = cols / VEC;
+#pragma unroll 1
+                for (wd_u64 v = j; v < nvec; v += G) {
+                    wd_vec16<E> r[U];
+#pragma unroll
+                    for (unsigned u = 0; u < U; ++u)
+                        if (ok[u]) r[u].raw = __ldcs(reinterpret_cast<const uint4*>(rp[u]) + v);
+#pragma unroll
+                    for (unsigned u = 0; u < U; ++u) {
+                        if (ok[u]) {
+#pragma unroll
+                            for (unsigned k = 0; k < VEC; ++k)
+                                acc[u] = Op::combine(acc[u], st.make(r[u].e[k], (wd_u64)(rp[u] - st.p) + v * VEC + k));
+                        }
+                    }
+                }
+            }
+        }
+        if (!vec) {
+#pragma unroll 1
+            for (wd_u64 c = j; c < cols; c += G) {
+                E e[U];
+#pragma unroll
+                for (unsigned u = 0; u < U; ++u)
+                    if (ok[u]) e[u] = wd_ldcs(rp[u] + c);
+#pragma unroll
+                for (unsigned u = 0; u < U; ++u)
+                    if (ok[u]) acc[u] = Op::combine(acc[u], st.make(e[u], (wd_u64)(rp[u] - st.p) + c));
+            }
+        }
+        // All 32 lanes reach here together: width-limited butterfly within each group.
+#pragma unroll
+        for (unsigned u = 0; u < U; ++u) {
+#pragma unroll
+            for (int o = G / 2; o > 0; o >>= 1) acc[u] = Op::combine(acc[u], wd_shfl_xor(acc[u], o));
+        }
+        if (j == 0) {
+#pragma unroll
+            for (unsigned u = 0; u < U; ++u)
+                if (ok[u]) out[base + (wd_u64)u * NG + g] = acc[u];
+        }
+    }
+}
+
+// Medium rows: out[r] = fold of row r, one warp per row (grid-stride by warps).
+// Lanes fold the row with 16-byte loads, WD_AXIS_UNROLL in flight; warp reduce; lane 0 writes
+// out[row]. Any block size that is a multiple of 32.
+template <class Op, class St>
+static __device__ __forceinline__ void wd_rows_warp(const St& st, wd_u64 rows, wd_u64 cols, typename Op::T* out) {
+    const unsigned lane = threadIdx.x & 31u;
+    const wd_u64 warp = ((wd_u64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const wd_u64 nwarps = ((wd_u64)gridDim.x * blockDim.x) >> 5;
+    for (wd_u64 r = warp; r < rows; r += nwarps) {  // warp-uniform
+        typename Op::T acc = wd_axis_fold_range<Op, St, 32>(st, r * cols, cols, lane);
+        acc = wd_warp_reduce<Op>(acc);
+        if (lane == 0) out[r] = acc;
+    }
+}
+
+// Long rows: out[r] = fold of row r, one block of WD_BLOCK threads per row (grid-stride).
+// The threads fold the row with WD_AXIS_UNROLL loads in flight; block reduce; thread 0 writes.
+template <class Op, class St>
+static __device__ __forceinline__ void wd_rows_block(const St& st, wd_u64 rows, wd_u64 cols, typename Op::T* out) {
+    for (wd_u64 r = blockIdx.x; r < rows; r += gridDim.x) {  // block-uniform
+        typename Op::T acc = wd_axis_fold_range<Op, St, WD_BLOCK>(st, r * cols, cols, threadIdx.x);
+        acc = wd_block_reduce<Op>(acc);
+        if (threadIdx.x == 0) out[r] = acc;
+        __syncthreads();  // the block reduce's shared slots are reused by the next row
+    }
+}
+
+// Very long rows: out[r] = fold of row r, split over blocks_per_row blocks of WD_BLOCK threads.
+// Block b (grid-stride over rows * blocks_per_row) folds chunk b % blocks_per_row of row
+// b / blocks_per_row into partials[b]; the row's last block to finish (ticket) combines the
+// row's partials in a fixed order, writes out[row] and re-arms tickets[row].
+template <class Op, class St>
+static __device__ __forceinline__ void wd_rows_split(const St& st, wd_u64 rows, wd_u64 cols, wd_u64 blocks_per_row,
+                                                     typename Op::T* partials, unsigned int* tickets, typename Op::T* out) {
+    typedef typename Op::T T;
+    __shared__ bool am_last;
+    const wd_u64 bpr = blocks_per_row ? blocks_per_row : 1;
+    // Chunks are whole vectors, so every chunk of an aligned row starts aligned.
+    constexpr wd_u64 VEC = wd_axis_vec<typename St::elem_t>::n;
+    const wd_u64 chunk = ((cols + bpr - 1) / bpr + VEC - 1) / VEC * VEC;
+    const wd_u64 nblocks = rows * bpr;
+    for (wd_u64 b = blockIdx.x; b < nblocks; b += gridDim.x) {  // block-uniform
+        const wd_u64 r = b / bpr, part = b - r * bpr;
+        const wd_u64 begin = part * chunk < cols ? part * chunk : cols;
+        const wd_u64 end = begin + chunk < cols ? begin + chunk : cols;
+        T acc = wd_axis_fold_range<Op, St, WD_BLOCK>(st, r * cols + begin, end - begin, threadIdx.x);
+        acc = wd_block_reduce<Op>(acc);
+        if (bpr == 1) {
+            if (threadIdx.x == 0) out[r] = acc;
+            __syncthreads();  // the block reduce's shared slots are reused next iteration
+            continue;
+        }
+        if (threadIdx.x == 0) {
+            partials[b] = acc;
+            __threadfence();
+            am_last = atomicAdd(tickets + r, 1u) == (unsigned)(bpr - 1);
+        }
+        __syncthreads();
+        if (am_last) {
+            __threadfence();
+            acc = Op::identity();
+            for (wd_u64 i = threadIdx.x; i < bpr; i += WD_BLOCK) acc = Op::combine(acc, wd_ldcg(partials + r * bpr + i));
+            acc = wd_block_reduce<Op>(acc);
+            if (threadIdx.x == 0) {
+                out[r] = acc;
+                tickets[r] = 0u;
+            }
+        }
+        __syncthreads();  // am_last and the block reduce's shared slots are reused next iteration
+    }
+}
+
+// CSR segments: out[s] = fold of elements [offsets[s], offsets[s + 1]), one warp per segment.
+// Empty segments (or end < begin) give Op::identity(). A warp takes WD_SEG_WAYS consecutive
+// segments per iteration (grid-stride by warps; lanes load their bounds together and pass them
+// by shuffles): when none is longer than 32, one scalar load per lane for each (WD_SEG_WAYS
+// loads in flight), else one segment after another, lanes striding it with WD_AXIS_UNROLL scalar
+// loads in flight. Lane l folds elements begin + l, begin + l + 32, ... in order; warp reduce;
+// lane 0 writes out[s]. Any block size that is a multiple of 32.
+template <class Op, class St>
+static __device__ __forceinline__ void wd_segments(const St& st, const wd_u64* offsets, wd_u64 nseg, typename Op::T* out,
+                                                   unsigned int* bad) {
+    typedef typename St::elem_t E;
+    typedef typename Op::T T;
+    constexpr unsigned W = WD_SEG_WAYS, U = WD_AXIS_UNROLL;
+    static_assert(W >= 1 && W <= 32, "WD_SEG_WAYS must be in 1..32");
+    const unsigned lane = threadIdx.x & 31u;
+    const wd_u64 warp = ((wd_u64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const wd_u64 nwarps = ((wd_u64)gridDim.x * blockDim.x) >> 5;
+    for (wd_u64 sb = warp * W; sb < nseg; sb += nwarps * W) {  // warp-uniform
+        // Lane l < W holds the bounds of segment sb + l (an empty range past nseg).
+        wd_u64 my_begin = 0, my_end = 0;
+        if (lane < W && sb + lane < nseg) {
+            my_begin = offsets[sb + lane];
+            my_end = offsets[sb + lane + 1];
+        }
+        // Offsets out of order or past the input raise *bad (the runtime reports an error);
+        // nothing outside the input is read either way.
+        if (my_end < my_begin || my_end > st.n) {
+            atomicExch(bad, 1u);
+            if (my_end > st.n) my_end = st.n;
+            if (my_end < my_begin) my_end = my_begin;
+        }
+        if (__all_sync(WD_FULL_MASK, my_end - my_begin <= 32u)) {
+            T v[W];
+            E e[W];
+#pragma unroll
+            for (unsigned w = 0; w < W; ++w) {
+                const wd_u64 b = wd_shfl_idx(my_begin, (int)w), end = wd_shfl_idx(my_end, (int)w);
+                if (b + lane < end) e[w] = wd_ldcs(st.p + b + lane);
+                v[w] = b + lane < end ? st.make(e[w], b + lane) : Op::identity();
+            }
+#pragma unroll
+            for (unsigned w = 0; w < W; ++w) {
+                v[w] = wd_warp_reduce<Op>(v[w]);
+                if (lane == 0 && sb + w < nseg) out[sb + w] = v[w];
+            }
+        } else {
+#pragma unroll 1
+            for (unsigned w = 0; w < W; ++w) {
+                const wd_u64 b = wd_shfl_idx(my_begin, (int)w), end = wd_shfl_idx(my_end, (int)w);
+                T acc = Op::identity();
+                for (wd_u64 i = b + lane; i < end; i += 32u * U) {
+                    E e[U];
+#pragma unroll
+                    for (unsigned u = 0; u < U; ++u)
+                        if (i + 32u * u < end) e[u] = wd_ldcs(st.p + i + 32u * u);
+#pragma unroll
+                    for (unsigned u = 0; u < U; ++u)
+                        if (i + 32u * u < end) acc = Op::combine(acc, st.make(e[u], i + 32u * u));
+                }
+                acc = wd_warp_reduce<Op>(acc);
+                if (lane == 0 && sb + w < nseg) out[sb + w] = acc;
+            }
+        }
+    }
+}
+
+// Tile combine: lane 0 of warp w gets the total over the 32 warps of lane w's values.
+// Warp w brings lane l's value for tile column l through a padded shared tile, then a warp
+// reduce (needs blockDim.x == 1024).
+template <class Op, int PAD>
+static __device__ __forceinline__ typename Op::T wd_axis_tile_combine(typename Op::T (&tile)[32][32 + PAD], typename Op::T v) {
+    const unsigned lane = threadIdx.x & 31u, w = threadIdx.x >> 5;
+    tile[w][lane] = v;
+    __syncthreads();
+    v = tile[lane][w];  // column w: conflict-free with PAD 1, a 32-way bank conflict with PAD 0
+    __syncthreads();    // the tile is free again when this returns
+    return wd_warp_reduce<Op>(v);
+}
+
+// Columns: out[c] = fold of column c over all rows, blocks of 1024 threads (32 warps).
+// blockIdx.x strides over 32-column tiles (c = tile * 32 + lane), blockIdx.y over chunks of
+// rows_per_block rows (0: rows / gridDim.y, rounded up); warp w reads rows w, w + 32, ... of a
+// chunk (32 consecutive elements of a row per warp read, WD_COLS_UNROLL in flight), each thread
+// folds its column; a padded shared tile turns columns into warps for a warp reduce.
+// gridDim.y == 1 writes out[c]; else partials[blockIdx.y * cols + c], and the column tile's
+// last block over y (tickets[tile]) combines them in a fixed order, writes out[c] and re-arms
+// the ticket.
+template <class Op, class St, int PAD>
+static __device__ __forceinline__ void wd_cols(const St& st, wd_u64 rows, wd_u64 cols, wd_u64 rows_per_block,
+                                               typename Op::T* partials, unsigned int* tickets, typename Op::T* out) {
+    typedef typename St::elem_t E;
+    typedef typename Op::T T;
+    constexpr unsigned U = WD_COLS_UNROLL;
+    __shared__ T tile[32][32 + PAD];
+    __shared__ bool am_last;
+    const unsigned lane = threadIdx.x & 31u, w = threadIdx.x >> 5;
+    wd_u64 rpb = rows_per_block;
+    if (rpb == 0) rpb = (rows + gridDim.y - 1) / gridDim.y;
+    if (rpb == 0) rpb = 1;
+    const wd_u64 ntiles = (cols + 31) / 32;
+    const wd_u64 ystride = (wd_u64)gridDim.y * rpb;
+    for (wd_u64 ct = blockIdx.x; ct < ntiles; ct += gridDim.x) {  // block-uniform
+        const wd_u64 c = ct * 32 + lane;
+        const bool col_ok = c < cols;
+        T acc = Op::identity();
+        for (wd_u64 r0 = (wd_u64)blockIdx.y * rpb; r0 < rows; r0 += ystride) {
+            const wd_u64 r1 = r0 + rpb < rows ? r0 + rpb : rows;
+            for (wd_u64 r = r0 + w; r < r1; r += 32u * U) {
+                E e[U];
+#pragma unroll
+                for (unsigned u = 0; u < U; ++u)
+                    if (col_ok && r + 32u * u < r1) e[u] = wd_ldcs(st.p + (r + 32u * u) * cols + c);
+#pragma unroll
+                for (unsigned u = 0; u < U; ++u)
+                    if (col_ok && r + 32u * u < r1) acc = Op::combine(acc, st.make(e[u], (r + 32u * u) * cols + c));
+            }
+        }
+        const wd_u64 cw = ct * 32 + w;  // the column this warp totals
+        acc = wd_axis_tile_combine<Op, PAD>(tile, acc);
+        if (gridDim.y == 1) {
+            if (lane == 0 && cw < cols) out[cw] = acc;
+            continue;
+        }
+        if (lane == 0 && cw < cols) {
+            partials[(wd_u64)blockIdx.y * cols + cw] = acc;
+            __threadfence();
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) am_last = atomicAdd(tickets + ct, 1u) == gridDim.y - 1;
+        __syncthreads();
+        if (am_last) {
+            __threadfence();
+            // Warp w folds rows y = w, w + 32, ... of the partials (coalesced over the tile's
+            // columns), then the tile combine gives each column's total in a fixed order.
+            acc = Op::identity();
+            if (col_ok)
+                for (unsigned y = w; y < gridDim.y; y += 32) acc = Op::combine(acc, wd_ldcg(partials + (wd_u64)y * cols + c));
+            acc = wd_axis_tile_combine<Op, PAD>(tile, acc);
+            if (lane == 0 && cw < cols) out[cw] = acc;
+            if (threadIdx.x == 0) tickets[ct] = 0u;
+        }
+        // am_last is rewritten only after the next tile combine's barriers: no barrier needed.
+    }
+}
+
+// Transpose: out (cols x rows) = in^T (rows x cols) through a padded shared tile.
+// The tile is TR = 32 * M rows by TC = 32 * N columns of `in`; 256 threads (tx = threadIdx.x & 31,
+// ty = threadIdx.x >> 5) move 4 * M * N elements each: warp ty reads tile rows ty + 8k (TC
+// consecutive elements of a row of `in` each) and writes rows of `out` in segments of 32
+// consecutive elements; blockIdx.x strides over column tiles, blockIdx.y over row tiles (both
+// grid-stride); partial tiles are guarded.
+template <class E, int PAD, int M = (sizeof(E) <= 8 ? WD_TRANSPOSE_M : 1), int N = (sizeof(E) <= 8 ? WD_TRANSPOSE_N : 1)>
+static __device__ __forceinline__ void wd_transpose(const E* in, E* out, wd_u64 rows, wd_u64 cols) {
+    constexpr unsigned TR = 32u * M, TC = 32u * N;
+    constexpr unsigned KR = TR / 8u;     // tile rows read per thread
+    constexpr unsigned KW = 4u * M * N;  // 32-element output segments written per warp
+    __shared__ E tile[TR][TC + PAD];
+    const unsigned tx = threadIdx.x & 31u, ty = threadIdx.x >> 5;
+    const wd_u64 nrt = (rows + TR - 1) / TR, nct = (cols + TC - 1) / TC;
+    for (wd_u64 bt = blockIdx.y; bt < nrt; bt += gridDim.y) {      // block-uniform
+        for (wd_u64 ct = blockIdx.x; ct < nct; ct += gridDim.x) {  // block-uniform
+            const wd_u64 r0 = bt * TR, c0 = ct * TC;
+            {
+                E e[KR][N];
+#pragma unroll
+                for (unsigned k = 0; k < KR; ++k) {
+                    const wd_u64 r = r0 + ty + 8u * k;
+#pragma unroll
+                    for (unsigned n = 0; n < N; ++n) {
+                        const wd_u64 c = c0 + tx + 32u * n;
+                        if (r < rows && c < cols) e[k][n] = wd_ldcs(in + r * cols + c);
+                    }
+                }
+#pragma unroll
+                for (unsigned k = 0; k < KR; ++k) {
+#pragma unroll
+                    for (unsigned n = 0; n < N; ++n) tile[ty + 8u * k][tx + 32u * n] = e[k][n];
+                }
+            }
+            __syncthreads();
+            // Segment q = ty + 8k: out row c0 + q / M (a tile column), elements r0 + 32 * (q % M) + tx.
+#pragma unroll
+            for (unsigned k = 0; k < KW; ++k) {
+                const unsigned q = ty + 8u * k;
+                const unsigned i = q / M, s = (q % M) * 32u;
+                const wd_u64 oc = c0 + i, orow = r0 + s + tx;
+                if (oc < cols && orow < rows) out[oc * rows + orow] = tile[s + tx][i];  // PAD 1: conflict-free
+            }
+            __syncthreads();  // the tile is reused by the next iteration
+        }
+    }
+}

@@ -1,0 +1,445 @@
+//! GPU scans and axis reductions against the CPU backend: scans at the edge sizes (and one
+//! above 2^31 elements), rows and columns of shapes 1xN, Nx1 and widths 1 to 33, 1000 and
+//! 65536, ragged CSR segments with empty ones, argmax tuples, maps, misaligned starts, and
+//! transpose. Needs a CUDA GPU.
+
+use warp_runtime::prelude::*;
+use warp_tests::{Random, SameValue, edge_sizes, random_vec_par, rng, seed};
+
+#[reduce(identity = 0)]
+fn add_i32(a: i32, b: i32) -> i32 {
+    a.wrapping_add(b)
+}
+#[reduce(identity = 0)]
+fn add_i64(a: i64, b: i64) -> i64 {
+    a.wrapping_add(b)
+}
+#[reduce(identity = 0)]
+fn add_u8(a: u8, b: u8) -> u8 {
+    a.wrapping_add(b)
+}
+#[reduce(identity = 0)]
+fn add_u64(a: u64, b: u64) -> u64 {
+    a.wrapping_add(b)
+}
+#[reduce(identity = i16::MIN)]
+fn max_i16(a: i16, b: i16) -> i16 {
+    a.max(b)
+}
+#[reduce(identity = 0.0)]
+fn sum_f32(a: f32, b: f32) -> f32 {
+    a + b
+}
+#[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
+fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
+}
+#[reduce(identity = (f64::INFINITY, u64::MAX))]
+fn argmin_f64(a: (f64, u64), b: (f64, u64)) -> (f64, u64) {
+    if b.0 < a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
+}
+#[map]
+fn widen(x: u8, shift: u32) -> u64 {
+    (x as u64) << shift
+}
+
+fn gpu() -> Device {
+    Device::cuda(0).expect("these tests need a CUDA GPU")
+}
+
+fn same<T: SameValue + std::fmt::Debug>(got: &[T], want: &[T], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    if let Some(i) = (0..got.len()).find(|&i| !got[i].same(&want[i])) {
+        panic!(
+            "{what}: first difference at {i}: GPU {:?}, CPU {:?}",
+            got[i], want[i]
+        );
+    }
+}
+
+/// Scan sizes: the edge sizes plus the block tile (4096 elements) -1/+0/+1 and two tiles.
+fn scan_sizes(elem: usize) -> Vec<usize> {
+    let mut s = edge_sizes(elem);
+    s.extend([4095, 4096, 4097, 8191, 8193, 3 * 4096 + 5]);
+    s
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn scans_match_the_cpu_at_edge_sizes() {
+    let (g, c) = (gpu(), Device::cpu());
+    let seed = seed();
+    println!("seed {seed}");
+    let mut r = rng(seed);
+    for n in scan_sizes(4) {
+        let xs = i32::random_vec(&mut r, n, true);
+        let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+        for off in [0, 1, 3] {
+            if off > n {
+                continue;
+            }
+            let (gs, cs) = (gx.slice(off..).unwrap(), cx.slice(off..).unwrap());
+            let what = format!("i32 n={n} off={off}");
+            same(
+                &g.scan(add_i32, &gs).unwrap().download().unwrap(),
+                &c.scan(add_i32, &cs).unwrap().download().unwrap(),
+                &format!("scan {what}"),
+            );
+            same(
+                &g.exclusive_scan(add_i32, &gs).unwrap().download().unwrap(),
+                &c.exclusive_scan(add_i32, &cs).unwrap().download().unwrap(),
+                &format!("exclusive_scan {what}"),
+            );
+        }
+        // Values of 8 bytes (the split look-back status) and narrow ones.
+        let ys = i64::random_vec(&mut r, n, true);
+        same(
+            &g.scan(add_i64, &g.upload(&ys).unwrap())
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.scan(add_i64, &c.upload(&ys).unwrap())
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("scan i64 n={n}"),
+        );
+        let hs = i16::random_vec(&mut r, n, true);
+        same(
+            &g.scan(max_i16, &g.upload(&hs).unwrap())
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.scan(max_i16, &c.upload(&hs).unwrap())
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("running max i16 n={n}"),
+        );
+        // Argmax tuples over (value, index) pairs: the running argmax.
+        let fs = f32::random_vec(&mut r, n, true);
+        let (gf, cf) = (g.upload(&fs).unwrap(), c.upload(&fs).unwrap());
+        same(
+            &g.scan(argmax, &gf.indexed()).unwrap().download().unwrap(),
+            &c.scan(argmax, &cf.indexed()).unwrap().download().unwrap(),
+            &format!("running argmax n={n}"),
+        );
+        // A map fused into the scan.
+        let bs = u8::random_vec(&mut r, n, true);
+        let (gb, cb) = (g.upload(&bs).unwrap(), c.upload(&bs).unwrap());
+        same(
+            &g.exclusive_scan(add_u64, &gb.map(widen.with(8)))
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.exclusive_scan(add_u64, &cb.map(widen.with(8)))
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("exclusive scan of a map n={n}"),
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn float_scans_are_deterministic_and_close() {
+    let g = gpu();
+    let seed = seed();
+    println!("seed {seed}");
+    let xs: Vec<f32> = random_vec_par(seed, (1 << 24) + 11, false);
+    let gx = g.upload(&xs).unwrap();
+    let a = g.scan(sum_f32, &gx).unwrap().download().unwrap();
+    let b = g.scan(sum_f32, &gx).unwrap().download().unwrap();
+    assert!(
+        a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
+        "scan is not deterministic"
+    );
+    let mut acc = 0f64;
+    let mut abs = 0f64;
+    for (i, (&x, &s)) in xs.iter().zip(&a).enumerate() {
+        acc += x as f64;
+        abs += x.abs() as f64;
+        assert!(
+            (s as f64 - acc).abs() <= 1e-5 * abs + 1e-3,
+            "f32 scan at {i}: {s} vs {acc}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn scan_above_2_pow_31_elements() {
+    let g = gpu();
+    let seed = seed();
+    println!("seed {seed}");
+    let n = (1usize << 31) + 12345;
+    let xs: Vec<u8> = random_vec_par(seed, n, true);
+    let gx = g.upload(&xs).unwrap();
+    let out = g.scan(add_u8, &gx.slice(1..).unwrap()).unwrap();
+    assert_eq!(out.len(), n - 1);
+    let got = out.download().unwrap();
+    let mut acc = 0u8;
+    for (i, (&x, &s)) in xs[1..].iter().zip(&got).enumerate() {
+        acc = acc.wrapping_add(x);
+        assert_eq!(s, acc, "u8 scan at {i}");
+    }
+}
+
+/// Rows, columns and the unpadded columns of an `rows x cols` i32 matrix (at offset `off` of
+/// its array), exact against the CPU; and argmax over the same shape.
+fn check_matrix(g: &Device, c: &Device, rows: usize, cols: usize, off: usize, seed: u64) {
+    let n = rows * cols;
+    let xs: Vec<i32> = random_vec_par(seed, n + off, true);
+    let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+    let (gm, cm) = (gx.slice(off..).unwrap(), cx.slice(off..).unwrap());
+    let what = format!("{rows}x{cols} off={off}");
+    let want_rows = c
+        .reduce_rows(add_i32, &cm, cols)
+        .unwrap()
+        .download()
+        .unwrap();
+    same(
+        &g.reduce_rows(add_i32, &gm, cols)
+            .unwrap()
+            .download()
+            .unwrap(),
+        &want_rows,
+        &format!("reduce_rows {what}"),
+    );
+    let want_cols = c
+        .reduce_cols(add_i32, &cm, cols)
+        .unwrap()
+        .download()
+        .unwrap();
+    same(
+        &g.reduce_cols(add_i32, &gm, cols)
+            .unwrap()
+            .download()
+            .unwrap(),
+        &want_cols,
+        &format!("reduce_cols {what}"),
+    );
+    same(
+        &g.reduce_cols_unpadded(add_i32, &gm, cols)
+            .unwrap()
+            .download()
+            .unwrap(),
+        &want_cols,
+        &format!("reduce_cols_unpadded {what}"),
+    );
+    let fs: Vec<f32> = random_vec_par(seed ^ 1, n, true);
+    let (gf, cf) = (g.upload(&fs).unwrap(), c.upload(&fs).unwrap());
+    same(
+        &g.reduce_rows(argmax, &gf.indexed(), cols)
+            .unwrap()
+            .download()
+            .unwrap(),
+        &c.reduce_rows(argmax, &cf.indexed(), cols)
+            .unwrap()
+            .download()
+            .unwrap(),
+        &format!("row argmax {what}"),
+    );
+    same(
+        &g.reduce_cols(argmax, &gf.indexed(), cols)
+            .unwrap()
+            .download()
+            .unwrap(),
+        &c.reduce_cols(argmax, &cf.indexed(), cols)
+            .unwrap()
+            .download()
+            .unwrap(),
+        &format!("column argmax {what}"),
+    );
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn rows_and_columns_match_the_cpu() {
+    let (g, c) = (gpu(), Device::cpu());
+    let seed = seed();
+    println!("seed {seed}");
+    for cols in 1..=33 {
+        for rows in [1, 7, 1000] {
+            for off in [0, 1] {
+                check_matrix(&g, &c, rows, cols, off, seed ^ (cols * 131 + rows) as u64);
+            }
+        }
+    }
+    for (rows, cols) in [
+        (300, 1000),
+        (5, 65536),
+        (600, 65536),
+        (1, 10_000_000),
+        (3, 3_000_001),
+        (1_000_000, 1),
+        (2_000_003, 2),
+        (1, 1),
+        (0, 5),
+    ] {
+        for off in [0, 1] {
+            check_matrix(&g, &c, rows, cols, off, seed ^ (rows * 7 + cols) as u64);
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn f64_argmin_rows_and_columns() {
+    let (g, c) = (gpu(), Device::cpu());
+    let seed = seed();
+    for (rows, cols) in [(33, 17), (1000, 1000), (2, 100_000)] {
+        let xs: Vec<f64> = random_vec_par(seed, rows * cols, true);
+        let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+        same(
+            &g.reduce_rows(argmin_f64, &gx.indexed(), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.reduce_rows(argmin_f64, &cx.indexed(), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("f64 row argmin {rows}x{cols}"),
+        );
+        same(
+            &g.reduce_cols(argmin_f64, &gx.indexed(), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.reduce_cols(argmin_f64, &cx.indexed(), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("f64 column argmin {rows}x{cols}"),
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn ragged_segments_with_empty_ones() {
+    let (g, c) = (gpu(), Device::cpu());
+    let seed = seed();
+    println!("seed {seed}");
+    let mut r = rng(seed);
+    for (nseg, max_len) in [(1usize, 0u64), (1, 5), (100, 3), (10_000, 70), (300, 5000)] {
+        let lens = u64::random_vec(&mut r, nseg, false);
+        let mut offsets = vec![0u64];
+        for (i, l) in lens.iter().enumerate() {
+            // Every fifth segment empty; the rest 0..=max_len long.
+            let len = if i % 5 == 0 { 0 } else { l % (max_len + 1) };
+            offsets.push(offsets.last().unwrap() + len);
+        }
+        let n = *offsets.last().unwrap() as usize + 3;
+        let xs = i64::random_vec(&mut r, n, true);
+        let (go, co) = (g.upload(&offsets).unwrap(), c.upload(&offsets).unwrap());
+        let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+        same(
+            &g.reduce_segments(add_i64, &gx, &go)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.reduce_segments(add_i64, &cx, &co)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("segments nseg={nseg} max_len={max_len}"),
+        );
+        let fs = f32::random_vec(&mut r, n, true);
+        let (gf, cf) = (g.upload(&fs).unwrap(), c.upload(&fs).unwrap());
+        same(
+            &g.reduce_segments(argmax, &gf.indexed(), &go)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.reduce_segments(argmax, &cf.indexed(), &co)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("segment argmax nseg={nseg}"),
+        );
+    }
+    // Bad offsets are an error, not a wrong answer.
+    let xs = g.upload(&[1i64, 2, 3]).unwrap();
+    for bad in [vec![0u64, 2, 1], vec![0u64, 4]] {
+        let o = g.upload(&bad).unwrap();
+        assert!(matches!(
+            g.reduce_segments(add_i64, &xs, &o),
+            Err(Error::Shape(_))
+        ));
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn transposes_match_the_cpu() {
+    let (g, c) = (gpu(), Device::cpu());
+    let seed = seed();
+    for (rows, cols) in [
+        (1, 1),
+        (1, 1000),
+        (1000, 1),
+        (33, 65),
+        (32, 32),
+        (31, 33),
+        (1000, 1000),
+        (3, 1_000_003),
+        (2_000_001, 3),
+        (0, 4),
+    ] {
+        let n = rows * cols;
+        let xs: Vec<f32> = random_vec_par(seed, n + 1, true);
+        let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+        for off in [0, 1] {
+            let (gm, cm) = (
+                gx.slice(off..off + n).unwrap(),
+                cx.slice(off..off + n).unwrap(),
+            );
+            let want = c.transpose(&cm, cols).unwrap().download().unwrap();
+            same(
+                &g.transpose(&gm, cols).unwrap().download().unwrap(),
+                &want,
+                &format!("transpose {rows}x{cols} off={off}"),
+            );
+            same(
+                &g.transpose_unpadded(&gm, cols).unwrap().download().unwrap(),
+                &want,
+                &format!("unpadded transpose {rows}x{cols} off={off}"),
+            );
+        }
+        let bs: Vec<u8> = random_vec_par(seed, n, true);
+        same(
+            &g.transpose(&g.upload(&bs).unwrap(), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.transpose(&c.upload(&bs).unwrap(), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("u8 transpose {rows}x{cols}"),
+        );
+        let ds: Vec<f64> = random_vec_par(seed, n, true);
+        same(
+            &g.transpose(&g.upload(&ds).unwrap(), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.transpose(&c.upload(&ds).unwrap(), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("f64 transpose {rows}x{cols}"),
+        );
+    }
+}
