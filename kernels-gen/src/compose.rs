@@ -228,8 +228,9 @@ wd_k_map_reduce(const {e}* p, wd_u64 n, wd_args a, {t}* partials, unsigned int* 
 }
 
 /// Kernel entry points of an axis module ([`axis_module`]).
-pub const AXIS_KERNELS: [&str; 12] = [
+pub const AXIS_KERNELS: [&str; 13] = [
     "wd_k_scan",
+    "wd_k_scan_tiles",
     "wd_k_rows_g1",
     "wd_k_rows_g2",
     "wd_k_rows_g4",
@@ -328,9 +329,14 @@ pub fn axis_module(elem: &str, source: Source, op: &ReduceFragment) -> String {
 // ---- kernels ----
 #define WD_STAGE wd_stage st; st.p = p; st.n = n; st.a = a
 extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
-wd_k_scan(const {e}* p, wd_u64 n, wd_args a, {t}* out, unsigned int exclusive, unsigned char* status, unsigned int* queue) {{
+wd_k_scan(const {e}* p, wd_u64 n, wd_args a, {t}* out, unsigned int exclusive, unsigned int mode, unsigned char* status,
+          unsigned int* queue) {{
     WD_STAGE;
-    wd_scan<wd_op>(st, out, exclusive != 0, status, queue);
+    wd_scan<wd_op>(st, out, exclusive != 0, mode, status, queue);
+}}
+extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
+wd_k_scan_tiles({t}* vals, wd_u64 n) {{
+    wd_scan_tiles<wd_op>(vals, n);
 }}
 "
     );

@@ -339,6 +339,24 @@ fn main() {
             2.0 * bytes,
         ),
     );
+    // The other tile order (a queue in block start order), and the deterministic three-pass
+    // float scan, for the record.
+    dev.set_tile_queue(true);
+    let queued_scan = time_ms(&dev, reps, || dev.scan(sum_i32, &dy).map(drop));
+    let queued_filter = time_ms(&dev, reps, || dev.filter(positive, &dx).map(drop));
+    dev.set_tile_queue(false);
+    let scan_f32 = time_ms(&dev, reps, || dev.scan(sum_f32, &dx).map(drop));
+    println!(
+        "single-pass tile order: blockIdx.x scan_i32 {:.0} GB/s, filter {:.0} GB/s; queue scan_i32 {:.0} GB/s, filter {:.0} GB/s",
+        ours["scan_i32"],
+        ours["filter_gt0_f32"],
+        gbps(queued_scan, 2.0 * bytes),
+        gbps(queued_filter, bytes + kept * 4.0)
+    );
+    println!(
+        "scan_f32 (deterministic three passes): {:.0} GB/s (bytes read + written)",
+        gbps(scan_f32, 2.0 * bytes)
+    );
     let scanned = dev.scan(sum_i32, &dy).unwrap().download().unwrap();
     let mut acc = 0i32;
     for (i, (&y, &s)) in ys.iter().zip(&scanned).enumerate() {

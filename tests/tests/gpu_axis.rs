@@ -151,6 +151,34 @@ fn scans_match_the_cpu_at_edge_sizes() {
 
 #[test]
 #[ignore = "needs a CUDA GPU"]
+fn both_tile_orders_give_the_same_scans_and_filters() {
+    let g = gpu();
+    let seed = seed();
+    println!("seed {seed}");
+    for n in [1usize, 4097, (1 << 22) + 3] {
+        let xs: Vec<i32> = random_vec_par(seed, n, true);
+        let gx = g.upload(&xs).unwrap();
+        let by_block = g.scan(add_i32, &gx).unwrap().download().unwrap();
+        let f32s: Vec<f32> = random_vec_par(seed ^ 7, n, true);
+        let gf = g.upload(&f32s).unwrap();
+        let float_by_block = g.scan(sum_f32, &gf).unwrap().download().unwrap();
+        g.set_tile_queue(true);
+        let queued = g.scan(add_i32, &gx).unwrap().download().unwrap();
+        let float_queued = g.scan(sum_f32, &gf).unwrap().download().unwrap();
+        g.set_tile_queue(false);
+        same(&queued, &by_block, &format!("queued scan n={n}"));
+        assert!(
+            float_queued
+                .iter()
+                .zip(&float_by_block)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "float scans differ between tile orders (n={n})"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
 fn float_scans_are_deterministic_and_close() {
     let g = gpu();
     let seed = seed();

@@ -243,4 +243,14 @@ fn large_filter_at_half_selectivity() {
     assert_eq!(kept.len(), want.len());
     assert!(kept.download().unwrap() == want, "filter 2^28 at ~50%");
     assert_eq!(gpu.count(positive, &g).unwrap(), want.len() as u64);
+    // The other tile order: tiles from a queue in block start order.
+    gpu.set_tile_queue(true);
+    let (yes, no) = gpu.partition(positive, &g).unwrap();
+    gpu.set_tile_queue(false);
+    assert!(yes.download().unwrap() == want, "queued partition, kept");
+    let rejected: Vec<f32> = xs.iter().copied().filter(|&x| x <= 0.0).collect();
+    assert!(
+        no.download().unwrap() == rejected,
+        "queued partition, rejected"
+    );
 }

@@ -189,8 +189,11 @@ impl Device {
     /// The inclusive scan of `input` with `op`: `out[i] = x[0] + ... + x[i]`, combined in
     /// order. On the GPU: a thread scan, a Kogge-Stone warp scan (`__shfl_up_sync`), a block
     /// scan of warp totals, and one pass over the data with decoupled look-back between
-    /// blocks. Deterministic (the same bits every run). Returns a [`DeviceVec`] for scalar
-    /// operators and a [`DeviceTuples`](crate::DeviceTuples) for tuple ones.
+    /// blocks. Deterministic (the same bits every run): values holding floats, whose rounding
+    /// would depend on how the look-back happens to group tiles, take three passes instead
+    /// (tile aggregates, their scan in a fixed order, then the tiles). Returns a
+    /// [`DeviceVec`] for scalar operators and a [`DeviceTuples`](crate::DeviceTuples) for
+    /// tuple ones.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -245,7 +248,15 @@ impl Device {
                 let l = gpu_input::<Op, I>(self, input)?;
                 let (out, ptr) = Array::<Op>::alloc_gpu(self, n)?;
                 if n > 0 {
-                    g.scan(l.meta, &l.view, &l.args, ptr, Op::Value::C_SIZE, exclusive)?;
+                    g.scan(
+                        l.meta,
+                        &l.view,
+                        &l.args,
+                        ptr,
+                        Op::Value::C_SIZE,
+                        Op::Value::EXACT,
+                        exclusive,
+                    )?;
                 }
                 Ok(out)
             }

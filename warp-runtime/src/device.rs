@@ -117,6 +117,17 @@ impl Device {
         }
     }
 
+    /// How single-pass kernels (compaction, scan) number their tiles: by `blockIdx.x` (the
+    /// default: blocks are dispatched in increasing order, as CUB's look-back also assumes),
+    /// or, with `true`, from an atomic queue in the order blocks start, which needs no
+    /// assumption about dispatch order and costs one atomic per tile. `WARP_TILE_QUEUE=1` sets
+    /// it for new devices.
+    pub fn set_tile_queue(&self, on: bool) {
+        if let Backend::Gpu(g) = &*self.backend {
+            g.set_tile_queue(on);
+        }
+    }
+
     /// GPU time of the last operation while profiling was on: from just before its kernel
     /// starts to just after it ends, excluding reading the result back (`None` on the CPU).
     pub fn last_kernel_ms(&self) -> Option<f32> {

@@ -58,6 +58,8 @@ pub struct Gpu {
     scratch: Mutex<Scratch>,
     reports: Mutex<Vec<(String, LoadReport)>>,
     profiling: AtomicBool,
+    /// Single-pass kernels take tiles from a queue in block start order (else blockIdx.x).
+    tile_queue: AtomicBool,
     last_kernel_ms: Mutex<Option<f32>>,
     poison: bool,
 }
@@ -129,6 +131,9 @@ impl Gpu {
             scratch: Mutex::new(scratch),
             reports: Mutex::new(Vec::new()),
             profiling: AtomicBool::new(false),
+            tile_queue: AtomicBool::new(
+                std::env::var_os("WARP_TILE_QUEUE").is_some_and(|v| v != "0"),
+            ),
             last_kernel_ms: Mutex::new(None),
             poison: std::env::var_os("WARP_POISON").is_some_and(|v| v != "0"),
         })
@@ -157,6 +162,11 @@ impl Gpu {
     /// Turns event timing of each kernel on or off.
     pub fn set_profiling(&self, on: bool) {
         self.profiling.store(on, Ordering::Relaxed);
+    }
+
+    /// Whether single-pass kernels take tiles from a queue (see `Device::set_tile_queue`).
+    pub fn set_tile_queue(&self, on: bool) {
+        self.tile_queue.store(on, Ordering::Relaxed);
     }
 
     /// GPU time of the last timed kernel, in milliseconds.
@@ -559,7 +569,7 @@ impl Gpu {
             }
             PredKind::Compact { partition } => {
                 let k = self.kernel(meta, "wd_k_compact")?;
-                let (tiles, grid) = self.single_pass_grid(&k, n)?;
+                let tiles = self.single_pass_tiles(n)?;
                 let bytes = n * std::mem::size_of::<V>();
                 // SAFETY: the first `count` elements are written by the kernel; the rest is
                 // never read (the DeviceVec's length is `count`).
@@ -571,16 +581,21 @@ impl Gpu {
                     None
                 };
                 let mut status = zeros(tiles)?;
-                let mut tile_counter = self.stream.alloc_zeros::<u32>(1).map_err(alloc_err(4))?;
+                let mut queue = self.tile_queue()?;
                 let mut count = zeros(1)?;
                 let null = 0u64;
-                let timer = launch_timed!(self, k, grid, |b| {
+                let timer = launch_timed!(self, k, tiles as u32, |b| {
                     b.arg(input).arg(&n64).arg(args).arg(&mut kept);
                     match &mut rejected {
                         Some(r) => b.arg(r),
                         None => b.arg(&null),
                     };
-                    b.arg(&mut status).arg(&mut tile_counter).arg(&mut count);
+                    b.arg(&mut status);
+                    match &mut queue {
+                        Some(q) => b.arg(q),
+                        None => b.arg(&null),
+                    };
+                    b.arg(&mut count);
                 });
                 let c = self
                     .stream
@@ -610,24 +625,35 @@ fn status_bytes(tiles: usize, value_size: usize) -> usize {
 }
 
 impl Gpu {
-    /// Tiles and persistent blocks for a single-pass kernel over `n` elements: every block is
-    /// resident at once and takes tiles from the kernel's queue.
-    fn single_pass_grid(&self, k: &Kernel, n: usize) -> Result<(usize, u32)> {
+    /// Tiles (one block each) of a single-pass kernel over `n` elements.
+    fn single_pass_tiles(&self, n: usize) -> Result<usize> {
         let tiles = n.div_ceil(BLOCK_TILE);
-        // The tile queue is a u32 counter that every block overshoots once.
-        if tiles >= u32::MAX as usize - MAX_GRID {
+        if tiles > i32::MAX as usize {
             return Err(Error::Shape(format!(
                 "{n} elements are too many for one single-pass launch"
             )));
         }
-        let grid = tiles
-            .min((self.sms * k.blocks_per_sm) as usize)
-            .min(MAX_GRID) as u32;
-        Ok((tiles, grid))
+        Ok(tiles)
+    }
+
+    /// The tile-order queue of a single-pass launch: a zeroed counter when tiles are taken
+    /// in the order blocks start (`set_tile_queue(true)`), else none (tile = blockIdx.x).
+    fn tile_queue(&self) -> Result<Option<CudaSlice<u32>>> {
+        if self.tile_queue.load(Ordering::Relaxed) {
+            Ok(Some(
+                self.stream.alloc_zeros::<u32>(1).map_err(alloc_err(4))?,
+            ))
+        } else {
+            Ok(None)
+        }
     }
 
     /// Scans `input` (inclusive, or exclusive) with the scan kernel of the axis module `meta`
-    /// into the `input.len()` values of `value_size` bytes at device address `out`.
+    /// into the `input.len()` values of `value_size` bytes at device address `out`. Exact
+    /// values: one pass with decoupled look-back. Others (floats): three passes (tile
+    /// aggregates, their scan in a fixed order, the tiles from their prefixes), so that the
+    /// result does not depend on timing.
+    #[allow(clippy::too_many_arguments)] // the launch's own arguments
     pub(crate) fn scan<E: Element>(
         &self,
         meta: &OpMeta,
@@ -635,28 +661,59 @@ impl Gpu {
         args: &[u64; 8],
         out: u64,
         value_size: usize,
+        exact: bool,
         exclusive: bool,
     ) -> Result<()> {
         let k = self.kernel(meta, "wd_k_scan")?;
         let n = input.len();
         let n64 = n as u64;
-        let (tiles, grid) = self.single_pass_grid(&k, n)?;
-        let bytes = status_bytes(tiles, value_size);
-        let mut status = self
-            .stream
-            .alloc_zeros::<u8>(bytes)
-            .map_err(alloc_err(bytes))?;
-        let mut queue = self.stream.alloc_zeros::<u32>(1).map_err(alloc_err(4))?;
+        let tiles = self.single_pass_tiles(n)?;
         let exclusive = exclusive as u32;
-        let timer = launch_timed!(self, k, grid, |b| {
-            b.arg(input)
-                .arg(&n64)
-                .arg(args)
-                .arg(&out)
-                .arg(&exclusive)
-                .arg(&mut status)
-                .arg(&mut queue);
-        });
+        let mut queue = self.tile_queue()?;
+        let null = 0u64;
+        macro_rules! scan_pass {
+            ($mode:expr, $status:expr) => {{
+                let mode: u32 = $mode;
+                launch_timed!(self, k, tiles as u32, |b| {
+                    b.arg(input)
+                        .arg(&n64)
+                        .arg(args)
+                        .arg(&out)
+                        .arg(&exclusive)
+                        .arg(&mode)
+                        .arg($status);
+                    match &mut queue {
+                        Some(q) => b.arg(q),
+                        None => b.arg(&null),
+                    };
+                })
+            }};
+        }
+        let timer = if exact {
+            let bytes = status_bytes(tiles, value_size);
+            let mut status = self
+                .stream
+                .alloc_zeros::<u8>(bytes)
+                .map_err(alloc_err(bytes))?;
+            scan_pass!(0, &mut status)
+        } else {
+            let bytes = tiles * value_size;
+            // SAFETY: pass 1 writes every tile's aggregate before pass 2 reads them.
+            let mut vals = unsafe { self.stream.alloc::<u8>(bytes) }.map_err(alloc_err(bytes))?;
+            let first = scan_pass!(1, &mut vals);
+            if let Some(q) = &mut queue {
+                self.stream
+                    .memset_zeros(q)
+                    .map_err(drv("re-arming a queue"))?;
+            }
+            let tk = self.kernel(meta, "wd_k_scan_tiles")?;
+            let t64 = tiles as u64;
+            launch_timed!(self, tk, 1, |b| {
+                b.arg(&mut vals).arg(&t64);
+            });
+            let last = scan_pass!(2, &mut vals);
+            first.zip(last).map(|((s, _), (_, e))| (s, e))
+        };
         self.synchronize()?;
         self.record_time(timer)
     }

@@ -18,6 +18,9 @@ pub trait DeviceValue:
     /// [`DeviceVec`](crate::DeviceVec) for scalars, [`DeviceTuples`](crate::DeviceTuples) for
     /// tuples.
     type Array: ValueArray<Self>;
+    /// Whether the value holds no floats: operators on it are exact, so the order in which a
+    /// scan groups values cannot change its result.
+    const EXACT: bool;
     /// Size of the C layout in bytes.
     const C_SIZE: usize;
     /// Alignment of the C layout.
@@ -47,6 +50,7 @@ macro_rules! scalar {
         impl sealed::Sealed for $t {}
         impl DeviceValue for $t {
             type Array = crate::DeviceVec<$t>;
+            const EXACT: bool = !matches!(stringify!($t).as_bytes(), [b'f', ..]);
             const C_SIZE: usize = std::mem::size_of::<$t>();
             const C_ALIGN: usize = std::mem::size_of::<$t>();
             fn read_c(bytes: &[u8]) -> Self {
@@ -80,6 +84,7 @@ index_int!(i8, i16, i32, i64, u8, u16, u32, u64);
 impl sealed::Sealed for bool {}
 impl DeviceValue for bool {
     type Array = crate::DeviceVec<bool>;
+    const EXACT: bool = true;
     const C_SIZE: usize = 1;
     const C_ALIGN: usize = 1;
     fn read_c(bytes: &[u8]) -> Self {
@@ -102,6 +107,7 @@ macro_rules! tuple {
         impl<$($name: Element),+> sealed::Sealed for ($($name,)+) {}
         impl<$($name: Element),+> DeviceValue for ($($name,)+) {
             type Array = crate::DeviceTuples<Self>;
+            const EXACT: bool = $($name::EXACT &&)+ true;
             const C_SIZE: usize = {
                 let mut off = 0;
                 let mut align = 1;
@@ -158,5 +164,17 @@ mod tests {
         let mut buf = vec![0u8; <(f64, u8, i32)>::C_SIZE];
         v.write_c(&mut buf);
         assert_eq!(<(f64, u8, i32)>::read_c(&buf), v);
+    }
+
+    #[test]
+    fn exact_values_hold_no_floats() {
+        let exact = [i32::EXACT, u8::EXACT, bool::EXACT, <(u64, i8)>::EXACT];
+        let inexact = [
+            f32::EXACT,
+            f64::EXACT,
+            <(f32, u32)>::EXACT,
+            <(u8, f64)>::EXACT,
+        ];
+        assert_eq!((exact, inexact), ([true; 4], [false; 4]));
     }
 }

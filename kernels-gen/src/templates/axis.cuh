@@ -279,7 +279,8 @@ static __device__ __forceinline__ void wd_segments(const St& st, const wd_u64* o
             for (unsigned w = 0; w < W; ++w) {
                 const wd_u64 b = wd_shfl_idx(my_begin, (int)w), end = wd_shfl_idx(my_end, (int)w);
                 if (b + lane < end) e[w] = wd_ldcs(st.p + b + lane);
-                v[w] = b + lane < end ? st.make(e[w], b + lane) : Op::identity();
+                // Each value enters as combine(identity, value), as the CPU's fold from the identity.
+                v[w] = b + lane < end ? Op::combine(Op::identity(), st.make(e[w], b + lane)) : Op::identity();
             }
 #pragma unroll
             for (unsigned w = 0; w < W; ++w) {

@@ -1,9 +1,11 @@
-// ---- warp-dsl single-pass prefix: tile queue, tile status and decoupled look-back ----
-// Single-pass kernels (compaction, scan) cut the input into block tiles. Tiles are handed out
-// in order by an atomic counter, so every predecessor of a tile has started and the look-back
-// never waits on a tile that cannot run. Each tile publishes its aggregate, then (once it knows
-// its exclusive prefix) its inclusive prefix; a tile's prefix is found by looking back over
-// its predecessors' published values, 32 at a time, up to the nearest inclusive prefix.
+// ---- warp-dsl single-pass prefix: tile order, tile status and decoupled look-back ----
+// Single-pass kernels (compaction, scan) give each block one tile. A tile's number is its
+// blockIdx.x (blocks are dispatched in increasing order, as CUB's look-back also relies on) or,
+// with a queue counter, taken from it in the order blocks start, so that every predecessor of
+// a tile has started and the look-back never waits on a tile that cannot run. Each tile
+// publishes its aggregate, then (once it knows its exclusive prefix) its inclusive prefix; a
+// tile's prefix is found by looking back over its predecessors' published values, 32 at a
+// time, up to the nearest inclusive prefix.
 #define WD_LB_INVALID 0u
 #define WD_LB_AGGREGATE 1u
 #define WD_LB_PREFIX 2u
@@ -134,27 +136,47 @@ template <class Op> static __device__ __forceinline__ typename Op::T wd_warp_sca
     return v;
 }
 
-// The first tile of this block, from the queue (one barrier).
-static __device__ __forceinline__ wd_u64 wd_queue_first(unsigned int* queue) {
-    __shared__ wd_u64 first;
-    if (threadIdx.x == 0) first = atomicAdd(queue, 1u);
+// This block's tile: blockIdx.x, or the next number from `queue` when it is non-null (one
+// barrier).
+static __device__ __forceinline__ wd_u64 wd_tile_index(unsigned int* queue) {
+    if (queue == nullptr) return blockIdx.x;
+    __shared__ wd_u64 tile;
+    if (threadIdx.x == 0) tile = atomicAdd(queue, 1u);
     __syncthreads();
-    return first;
+    return tile;
 }
+
+// Where a tile's exclusive prefix comes from (called by all of warp 0 with the tile's
+// aggregate): the look-back; or, for the deterministic three-pass scan, nowhere (the aggregate
+// is stored for a separate scan of the tile aggregates) or a given array of tile prefixes.
+template <class Op, class S> struct wd_prefix_look_back {
+    S status;
+    __device__ __forceinline__ typename Op::T operator()(wd_u64 tile, typename Op::T aggregate) const {
+        return wd_tile_prefix<Op>(status, tile, aggregate);
+    }
+};
+template <class Op> struct wd_prefix_store_aggregate {
+    typename Op::T* aggregates;
+    __device__ __forceinline__ typename Op::T operator()(wd_u64 tile, typename Op::T aggregate) const {
+        if ((threadIdx.x & 31u) == 0) aggregates[tile] = aggregate;
+        return Op::identity();
+    }
+};
+template <class Op> struct wd_prefix_given {
+    const typename Op::T* prefixes;
+    __device__ __forceinline__ typename Op::T operator()(wd_u64 tile, typename Op::T) const { return prefixes[tile]; }
+};
 
 // Block-level part of a single-pass tile: every warp brings its aggregate (warp order is
 // tile order); returns, to every thread, the exclusive prefix of its warp's part of `tile`.
-// Warp 0 scans the warp aggregates and does the look-back while warp 1 takes the block's next
-// tile from the queue (`next`). With `total` non-null, the last tile writes the grand total.
-// Contains two barriers; WD_BLOCK >= 64.
-template <class Op, class S>
-static __device__ __forceinline__ typename Op::T wd_block_tile_prefix(const S& status, wd_u64 tile, typename Op::T warp_aggregate,
-                                                                      wd_u64 ntiles, typename Op::T* total,
-                                                                      unsigned int* queue, wd_u64& next) {
+// Warp 0 scans the warp aggregates and gets the tile's prefix from `prefix_of`. With `total`
+// non-null, the last tile writes the grand total. Contains two barriers.
+template <class Op, class P>
+static __device__ __forceinline__ typename Op::T wd_block_tile_prefix(const P& prefix_of, wd_u64 tile, typename Op::T warp_aggregate,
+                                                                      wd_u64 ntiles, typename Op::T* total) {
     typedef typename Op::T T;
     __shared__ T warp_values[WD_BLOCK / 32];
     __shared__ T block_prefix;
-    __shared__ wd_u64 next_tile;
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     if (lane == 0) warp_values[warp] = warp_aggregate;
     __syncthreads();
@@ -164,15 +186,12 @@ static __device__ __forceinline__ typename Op::T wd_block_tile_prefix(const S& s
         const T aggregate = wd_shfl_idx(incl, WD_BLOCK / 32 - 1);
         const T excl = wd_shfl_up(incl, 1u);
         if (lane < WD_BLOCK / 32) warp_values[lane] = lane == 0 ? Op::identity() : excl;
-        const T prefix = wd_tile_prefix<Op>(status, tile, aggregate);
+        const T prefix = prefix_of(tile, aggregate);
         if (lane == 0) {
             block_prefix = prefix;
             if (total != nullptr && tile == ntiles - 1) *total = Op::combine(prefix, aggregate);
         }
-    } else if (threadIdx.x == 32) {
-        next_tile = atomicAdd(queue, 1u);
     }
     __syncthreads();
-    next = next_tile;
     return Op::combine(block_prefix, warp_values[warp]);
 }

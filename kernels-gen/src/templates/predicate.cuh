@@ -192,9 +192,8 @@ static __device__ __forceinline__ unsigned wd_compact_ranks(const St& st, wd_u64
 
 // Order-preserving compaction, single pass: kept values go to `kept` in input order; with
 // `rejected` non-null the others go there, in input order too (partition). `*count` receives
-// the number kept. Persistent blocks take block tiles (WD_BLOCK / 32 warp tiles) from the
-// queue; a tile's offset is its warps' kept counts scanned across the block plus the look-back
-// prefix of the tiles before it.
+// the number kept. One block tile (WD_BLOCK / 32 warp tiles) per block; a tile's offset is its
+// warps' kept counts scanned across the block plus the look-back prefix of the tiles before it.
 template <class St>
 static __device__ __forceinline__ void wd_compact(const St& st, typename St::value_t* kept, typename St::value_t* rejected,
                                                   unsigned char* status_mem, unsigned int* queue, wd_u64* count) {
@@ -203,41 +202,36 @@ static __device__ __forceinline__ void wd_compact(const St& st, typename St::val
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
     const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;
-    const Status status(status_mem, ntiles);
-    wd_u64 tile = wd_queue_first(queue);
-    while (tile < ntiles) {
-        const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE;
-        V v[WD_ITEMS];
-        bool keep[WD_ITEMS];
-        const bool vec = wd_tile_vectorizable(st, base);
-        if (vec) wd_load_tile_vec(st, base, v, keep);
-        else wd_load_tile(st, base, v, keep);
+    const wd_prefix_look_back<wd_op_count, Status> look_back{Status(status_mem, ntiles)};
+    const wd_u64 tile = wd_tile_index(queue);
+    const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE;
+    V v[WD_ITEMS];
+    bool keep[WD_ITEMS];
+    const bool vec = wd_tile_vectorizable(st, base);
+    if (vec) wd_load_tile_vec(st, base, v, keep);
+    else wd_load_tile(st, base, v, keep);
+    if constexpr (wd_compact_staged<St>::value) {
+        __shared__ V staging[WD_BLOCK / 32][WD_TILE];
         const wd_u64 valid = base >= st.n ? 0ull : (st.n - base < WD_TILE ? st.n - base : (wd_u64)WD_TILE);
-        wd_u64 next;
-        if constexpr (wd_compact_staged<St>::value) {
-            __shared__ V staging[WD_BLOCK / 32][WD_TILE];
-            V* seg = staging[warp];
-            const unsigned warp_kept = wd_compact_ranks(st, base, vec, v, keep, [&](unsigned slot, V x, bool k) {
-                seg[k ? slot : WD_TILE - 1u - slot] = x;
-            });
-            const wd_u64 before = wd_block_tile_prefix<wd_op_count>(status, tile, (wd_u64)warp_kept, ntiles, count, queue, next);
-            for (unsigned i = lane; i < warp_kept; i += 32u) kept[before + i] = seg[i];
-            if (rejected != nullptr) {
-                const wd_u64 rej_before = base - before;
-                for (unsigned i = lane; i < valid - warp_kept; i += 32u) rejected[rej_before + i] = seg[WD_TILE - 1u - i];
-            }
-            __syncwarp();
-        } else {
-            wd_u64 warp_kept = 0;
-#pragma unroll
-            for (int k = 0; k < WD_ITEMS; ++k) warp_kept += __popc(__ballot_sync(WD_FULL_MASK, keep[k]));
-            const wd_u64 before = wd_block_tile_prefix<wd_op_count>(status, tile, warp_kept, ntiles, count, queue, next);
+        V* seg = staging[warp];
+        const unsigned warp_kept = wd_compact_ranks(st, base, vec, v, keep, [&](unsigned slot, V x, bool k) {
+            seg[k ? slot : WD_TILE - 1u - slot] = x;
+        });
+        const wd_u64 before = wd_block_tile_prefix<wd_op_count>(look_back, tile, (wd_u64)warp_kept, ntiles, count);
+        for (unsigned i = lane; i < warp_kept; i += 32u) kept[before + i] = seg[i];
+        if (rejected != nullptr) {
             const wd_u64 rej_before = base - before;
-            wd_compact_ranks(st, base, vec, v, keep, [&](unsigned slot, V x, bool k) {
-                if (k) kept[before + slot] = x;
-                else if (rejected != nullptr) rejected[rej_before + slot] = x;
-            });
+            for (unsigned i = lane; i < valid - warp_kept; i += 32u) rejected[rej_before + i] = seg[WD_TILE - 1u - i];
         }
-        tile = next;
+    } else {
+        wd_u64 warp_kept = 0;
+#pragma unroll
+        for (int k = 0; k < WD_ITEMS; ++k) warp_kept += __popc(__ballot_sync(WD_FULL_MASK, keep[k]));
+        const wd_u64 before = wd_block_tile_prefix<wd_op_count>(look_back, tile, warp_kept, ntiles, count);
+        const wd_u64 rej_before = base - before;
+        wd_compact_ranks(st, base, vec, v, keep, [&](unsigned slot, V x, bool k) {
+            if (k) kept[before + slot] = x;
+            else if (rejected != nullptr) rejected[rej_before + slot] = x;
+        });
     }
 }
