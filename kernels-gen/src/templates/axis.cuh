@@ -353,7 +353,7 @@ static __device__ __forceinline__ void wd_cols(const St& st, wd_u64 rows, wd_u64
                 E e[U];
 #pragma unroll
                 for (unsigned u = 0; u < U; ++u)
-                    if (col_ok && r + 32u * u < r1) e[u] = wd_ldcs(st.p + (r + 32u * u) * cols + c);
+                    if (col_ok && r + 32u * u < r1) e[u] = wd_ldcg(st.p + (r + 32u * u) * cols + c);
 #pragma unroll
                 for (unsigned u = 0; u < U; ++u)
                     if (col_ok && r + 32u * u < r1) acc = Op::combine(acc, st.make(e[u], (r + 32u * u) * cols + c));
@@ -412,7 +412,7 @@ static __device__ __forceinline__ void wd_transpose(const E* in, E* out, wd_u64 
 #pragma unroll
                     for (unsigned n = 0; n < N; ++n) {
                         const wd_u64 c = c0 + tx + 32u * n;
-                        if (r < rows && c < cols) e[k][n] = wd_ldcs(in + r * cols + c);
+                        if (r < rows && c < cols) e[k][n] = wd_ldcg(in + r * cols + c);
                     }
                 }
 #pragma unroll

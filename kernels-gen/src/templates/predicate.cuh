@@ -40,16 +40,20 @@ static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigne
     const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
     const unsigned lane = threadIdx.x & 31u;
     for (wd_u64 t = warp; t < ntiles; t += nwarps) {
-        if (*(volatile unsigned int*)flag) return;
+        // The flag is read alongside the tile's loads (its latency hidden behind theirs) and
+        // obeyed after them: a warp reads at most one tile more than it needs.
+        const unsigned int stop = *(volatile unsigned int*)flag;
         typename St::value_t v[WD_ITEMS];
         bool keep[WD_ITEMS];
         bool hit = false;
         if (wd_tile_vectorizable(st, t * WD_TILE)) {
             wd_load_tile_vec(st, t * WD_TILE, v, keep);
+            if (stop) return;
 #pragma unroll
             for (int k = 0; k < WD_ITEMS; ++k) hit |= keep[k] != negate;
         } else {
             wd_load_tile(st, t * WD_TILE, v, keep);
+            if (stop) return;
 #pragma unroll
             for (int k = 0; k < WD_ITEMS; ++k) {
                 const bool valid = t * WD_TILE + (wd_u64)k * 32u + lane < st.n;
@@ -74,12 +78,14 @@ static __device__ __forceinline__ void wd_find_first(const St& st, wd_u64* first
     const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
     const unsigned lane = threadIdx.x & 31u;
     for (wd_u64 t = warp; t < ntiles; t += nwarps) {
-        if (t * WD_TILE >= *(volatile wd_u64*)first) return;
+        // The best index so far is read alongside the tile's loads and obeyed after them.
+        const wd_u64 best = *(volatile wd_u64*)first;
         typename St::value_t v[WD_ITEMS];
         bool keep[WD_ITEMS];
         if (wd_tile_vectorizable(st, t * WD_TILE)) {
             typedef wd_vec_layout<St> L;
             wd_load_tile_vec(st, t * WD_TILE, v, keep);
+            if (t * WD_TILE >= best) return;
 #pragma unroll
             for (int r = 0; r < L::ROWS; ++r) {
                 int k_first = L::VEC;
@@ -98,6 +104,7 @@ static __device__ __forceinline__ void wd_find_first(const St& st, wd_u64* first
             continue;
         }
         wd_load_tile(st, t * WD_TILE, v, keep);
+        if (t * WD_TILE >= best) return;
 #pragma unroll
         for (int k = 0; k < WD_ITEMS; ++k) {
             const unsigned b = __ballot_sync(WD_FULL_MASK, keep[k]);
