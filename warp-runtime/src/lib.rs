@@ -41,7 +41,13 @@
 //! The GPU computes what Rust computes in a release build: integer arithmetic wraps, shifts
 //! mask their amount, float-to-integer casts saturate (NaN gives 0), float `min`/`max` ignore
 //! NaN, `a * b + c` is never fused. Integer division by zero (a panic in Rust) gives 0 on the
-//! GPU. Reductions must be associative and commutative: the GPU combines in a tree.
+//! GPU. Reductions must be associative and commutative: the GPU combines in a tree. Scans
+//! combine in element order (`Device::scan`), so they need associativity only.
+//!
+//! Beyond whole-array reductions: predicates and maps (`count`, `any`, `find_first`, `mask`,
+//! `filter`, `partition`, `map_reduce`), scans (`scan`, `exclusive_scan`), reductions along
+//! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
+//! `reduce_cols`, `reduce_segments`), and `transpose`.
 //!
 //! ## Environment
 //!
