@@ -80,8 +80,8 @@ pub fn axis_module<Op: ReduceOp>(elem: &'static str, source: AxisSource) -> &'st
     let first = match source {
         AxisSource::Plain => 0,
         AxisSource::Map(m, _) => m as *const FnMeta as usize,
-        // Small integers: never the address of a map's metadata.
-        AxisSource::Indexed(index, _) => 1 + index.len() + 8 * (index.as_bytes()[0] as usize),
+        // The index type's name: a static string, never at the address of a map's metadata.
+        AxisSource::Indexed(index, _) => index.as_ptr() as usize,
     };
     let key = ("axis", first, &Op::META as *const OpMeta as usize, elem);
     gpu::composed(key, || {
