@@ -12,27 +12,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use warp_runtime::prelude::*;
-
-#[reduce(identity = 0.0)]
-fn sum_f32(a: f32, b: f32) -> f32 {
-    a + b
-}
-#[reduce(identity = 0)]
-fn sum_i32(a: i32, b: i32) -> i32 {
-    a.wrapping_add(b)
-}
-#[reduce(identity = f32::NEG_INFINITY)]
-fn max_f32(a: f32, b: f32) -> f32 {
-    a.max(b)
-}
-#[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
-fn argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
-        b
-    } else {
-        a
-    }
-}
+use warp_tests::ops::{argmax_f32, max_f32, positive, square, sum_f32, sum_i32};
 
 #[reduce(identity = 0.0, style = "cooperative_groups")]
 fn cg_sum_f32(a: f32, b: f32) -> f32 {
@@ -53,15 +33,6 @@ fn cg_argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
     } else {
         a
     }
-}
-
-#[predicate]
-fn positive(x: f32) -> bool {
-    x > 0.0
-}
-#[map]
-fn square(x: f32) -> f32 {
-    x * x
 }
 
 /// Column counts of the row and column sums.

@@ -1,6 +1,8 @@
 //! Shared helpers of the warp-dsl integration tests: random inputs with special values, the
 //! edge sizes, and value comparison that treats NaN as equal to NaN.
 
+pub mod ops;
+
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

@@ -2,19 +2,12 @@
 //! bad shapes and offsets (the GPU tests compare the GPU against this backend).
 
 use warp_runtime::prelude::*;
+use warp_tests::ops::argmax_f32 as argmax;
 use warp_tests::{Random, rng, seed};
 
 #[reduce(identity = 0)]
 fn add(a: i64, b: i64) -> i64 {
     a.wrapping_add(b)
-}
-#[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
-fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
-        b
-    } else {
-        a
-    }
 }
 #[map]
 fn triple(x: i32) -> i64 {

@@ -1,17 +1,8 @@
 //! Predicates and maps on the CPU backend against plain iterator code.
 
 use warp_runtime::prelude::*;
+use warp_tests::ops::{above, positive, square, sum_f32 as sum};
 use warp_tests::{Random, edge_sizes, rng, seed};
-
-#[predicate]
-fn positive(x: f32) -> bool {
-    x > 0.0
-}
-
-#[predicate]
-fn above(x: f32, t: f32) -> bool {
-    x > t
-}
 
 #[predicate]
 fn odd(x: i32) -> bool {
@@ -19,18 +10,8 @@ fn odd(x: i32) -> bool {
 }
 
 #[map]
-fn square(x: f32) -> f32 {
-    x * x
-}
-
-#[map]
 fn scaled(x: i32, k: i32) -> i64 {
     x as i64 * k as i64
-}
-
-#[reduce(identity = 0.0)]
-fn sum(a: f32, b: f32) -> f32 {
-    a + b
 }
 
 #[reduce(identity = 0)]

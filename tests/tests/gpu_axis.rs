@@ -4,12 +4,9 @@
 //! transpose. Needs a CUDA GPU.
 
 use warp_runtime::prelude::*;
+use warp_tests::ops::{argmax_f32 as argmax, argmin_f64, sum_f32, sum_i32 as add_i32, widen};
 use warp_tests::{Random, SameValue, edge_sizes, random_vec_par, rng, seed};
 
-#[reduce(identity = 0)]
-fn add_i32(a: i32, b: i32) -> i32 {
-    a.wrapping_add(b)
-}
 #[reduce(identity = 0)]
 fn add_i64(a: i64, b: i64) -> i64 {
     a.wrapping_add(b)
@@ -26,31 +23,6 @@ fn add_u64(a: u64, b: u64) -> u64 {
 fn max_i16(a: i16, b: i16) -> i16 {
     a.max(b)
 }
-#[reduce(identity = 0.0)]
-fn sum_f32(a: f32, b: f32) -> f32 {
-    a + b
-}
-#[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
-fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
-        b
-    } else {
-        a
-    }
-}
-#[reduce(identity = (f64::INFINITY, u64::MAX))]
-fn argmin_f64(a: (f64, u64), b: (f64, u64)) -> (f64, u64) {
-    if b.0 < a.0 || (b.0 == a.0 && b.1 < a.1) {
-        b
-    } else {
-        a
-    }
-}
-#[map]
-fn widen(x: u8, shift: u32) -> u64 {
-    (x as u64) << shift
-}
-
 fn gpu() -> Device {
     Device::cuda(0).expect("these tests need a CUDA GPU")
 }

@@ -3,16 +3,9 @@
 //! with bound parameters. Needs a CUDA GPU.
 
 use warp_runtime::prelude::*;
+use warp_tests::ops::{above, positive, square, sum_f32 as sum, widen};
 use warp_tests::{Random, edge_sizes, random_vec_par, rng, seed};
 
-#[predicate]
-fn above(x: f32, t: f32) -> bool {
-    x > t
-}
-#[predicate]
-fn positive(x: f32) -> bool {
-    x > 0.0
-}
 #[predicate]
 fn is_seven(x: u8) -> bool {
     x == 7
@@ -26,20 +19,8 @@ fn norm_above(v: (f32, f32), t: f32) -> bool {
     v.0 * v.0 + v.1 * v.1 > t
 }
 #[map]
-fn square(x: f32) -> f32 {
-    x * x
-}
-#[map]
 fn with_double(x: f32, k: f32) -> (f32, f32) {
     (x, x * k)
-}
-#[map]
-fn widen(x: u8, shift: u32) -> u64 {
-    (x as u64) << shift
-}
-#[reduce(identity = 0.0)]
-fn sum(a: f32, b: f32) -> f32 {
-    a + b
 }
 #[reduce(identity = 0)]
 fn sum_u64(a: u64, b: u64) -> u64 {

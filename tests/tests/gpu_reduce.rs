@@ -3,6 +3,7 @@
 //! Needs a CUDA GPU: `cargo test -- --ignored` there (see shared/gpu/README.md).
 
 use warp_runtime::prelude::*;
+use warp_tests::ops::{argmax_f32, argmin_f64, max_f32, sum_f32};
 use warp_tests::{Random, SameValue, close_sum, edge_sizes, random_vec_par, rng, seed};
 
 macro_rules! int_ops {
@@ -28,14 +29,6 @@ int_ops! {
     u64: sum_u64, min_u64, max_u64, xor_u64;
 }
 
-#[reduce(identity = 0.0)]
-fn sum_f32(a: f32, b: f32) -> f32 {
-    a + b
-}
-#[reduce(identity = f32::NEG_INFINITY)]
-fn max_f32(a: f32, b: f32) -> f32 {
-    a.max(b)
-}
 #[reduce(identity = f32::INFINITY)]
 fn min_f32(a: f32, b: f32) -> f32 {
     a.min(b)
@@ -57,22 +50,6 @@ fn all_b(a: bool, b: bool) -> bool {
     a && b
 }
 
-#[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
-fn argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
-        b
-    } else {
-        a
-    }
-}
-#[reduce(identity = (f64::INFINITY, u64::MAX))]
-fn argmin_f64(a: (f64, u64), b: (f64, u64)) -> (f64, u64) {
-    if b.0 < a.0 || (b.0 == a.0 && b.1 < a.1) {
-        b
-    } else {
-        a
-    }
-}
 #[reduce(identity = (i16::MIN, u32::MAX))]
 fn argmax_i16(a: (i16, u32), b: (i16, u32)) -> (i16, u32) {
     if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {

@@ -315,6 +315,32 @@ impl Device {
         Op: ReduceOp,
         I: AxisInput<Op> + ?Sized,
     {
+        self.reduce_cols_with(op, input, cols, true)
+    }
+
+    /// [`Device::reduce_cols`] through an unpadded `[32][32]` tile: 32-way shared-memory bank
+    /// conflicts. It exists only to measure what the padding saves (see BENCHMARKS.md); the
+    /// results are the same.
+    #[doc(hidden)]
+    pub fn reduce_cols_unpadded<Op, I>(&self, op: Op, input: &I, cols: usize) -> Result<Array<Op>>
+    where
+        Op: ReduceOp,
+        I: AxisInput<Op> + ?Sized,
+    {
+        self.reduce_cols_with(op, input, cols, false)
+    }
+
+    fn reduce_cols_with<Op, I>(
+        &self,
+        op: Op,
+        input: &I,
+        cols: usize,
+        padded: bool,
+    ) -> Result<Array<Op>>
+    where
+        Op: ReduceOp,
+        I: AxisInput<Op> + ?Sized,
+    {
         let rows = rows_of(input.elements().len(), cols)?;
         match &*self.backend {
             Backend::Cpu => {
@@ -331,46 +357,11 @@ impl Device {
                 let l = gpu_input::<Op, I>(self, input)?;
                 let (out, ptr) = Array::<Op>::alloc_gpu(self, cols)?;
                 let shape = Rows { rows, cols };
-                g.reduce_cols(
-                    l.meta,
-                    &l.view,
-                    &l.args,
-                    shape,
-                    ptr,
-                    Op::Value::C_SIZE,
-                    true,
-                )?;
+                let size = Op::Value::C_SIZE;
+                g.reduce_cols(l.meta, &l.view, &l.args, shape, ptr, size, padded)?;
                 Ok(out)
             }
         }
-    }
-
-    /// [`Device::reduce_cols`] through an unpadded `[32][32]` tile: 32-way shared-memory bank
-    /// conflicts. It exists only to measure what the padding saves (see BENCHMARKS.md); the
-    /// results are the same.
-    #[doc(hidden)]
-    pub fn reduce_cols_unpadded<Op, I>(&self, op: Op, input: &I, cols: usize) -> Result<Array<Op>>
-    where
-        Op: ReduceOp,
-        I: AxisInput<Op> + ?Sized,
-    {
-        let rows = rows_of(input.elements().len(), cols)?;
-        let Backend::Gpu(g) = &*self.backend else {
-            return self.reduce_cols(op, input, cols);
-        };
-        let l = gpu_input::<Op, I>(self, input)?;
-        let (out, ptr) = Array::<Op>::alloc_gpu(self, cols)?;
-        let shape = Rows { rows, cols };
-        g.reduce_cols(
-            l.meta,
-            &l.view,
-            &l.args,
-            shape,
-            ptr,
-            Op::Value::C_SIZE,
-            false,
-        )?;
-        Ok(out)
     }
 
     /// Reduces each segment of `input` with `op`: segment `s` is the elements

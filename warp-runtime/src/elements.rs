@@ -186,7 +186,7 @@ impl Device {
         g.predicate::<I::Elem, V>(meta, kind, &buf.slice(s.start..s.start + s.len), &args)
     }
 
-    pub(crate) fn cpu_values<I: ElementInput + ?Sized>(&self, input: &I) -> Result<Vec<I::Value>> {
+    fn cpu_values<I: ElementInput + ?Sized>(&self, input: &I) -> Result<Vec<I::Value>> {
         let s = input.elements();
         self.check_owner(s.vec)?;
         match &s.vec.storage {

@@ -338,9 +338,15 @@ impl Gpu {
     fn grid(&self, k: &Kernel, n: usize, elem_size: usize) -> u32 {
         let vec = (16 / elem_size.max(1)).max(1);
         let per_block = BLOCK as usize * vec;
-        let needed = n.div_ceil(per_block).max(1);
-        let resident = (self.sms * k.blocks_per_sm) as usize;
-        needed.min(resident).min(MAX_GRID) as u32
+        self.resident_grid(k, n.div_ceil(per_block))
+    }
+
+    /// A grid-stride grid of at most `needed` blocks, no more than are resident at once.
+    fn resident_grid(&self, k: &Kernel, needed: usize) -> u32 {
+        needed
+            .max(1)
+            .min((self.sms * k.blocks_per_sm) as usize)
+            .min(MAX_GRID) as u32
     }
 
     /// Runs a reduction kernel `kernel` of `meta` over `input`: one launch, then reads the
@@ -476,10 +482,7 @@ macro_rules! launch_timed {
 
 impl Gpu {
     fn tile_grid(&self, k: &Kernel, n: usize) -> u32 {
-        let warps_needed = n.div_ceil(TILE);
-        let blocks_needed = warps_needed.div_ceil(BLOCK as usize / 32).max(1);
-        let resident = (self.sms * k.blocks_per_sm) as usize;
-        blocks_needed.min(resident).min(MAX_GRID) as u32
+        self.resident_grid(k, n.div_ceil(TILE).div_ceil(BLOCK as usize / 32))
     }
 
     /// Runs predicate kernel `kind` of the composed module `meta` over `input`.
@@ -730,14 +733,6 @@ pub(crate) struct Rows {
 const COLS_BLOCK: u32 = 1024;
 
 impl Gpu {
-    /// A grid-stride grid of at most `needed` blocks, no more than are resident at once.
-    fn resident_grid(&self, k: &Kernel, needed: usize) -> u32 {
-        needed
-            .max(1)
-            .min((self.sms * k.blocks_per_sm) as usize)
-            .min(MAX_GRID) as u32
-    }
-
     /// Reduces the rows of `input` (`shape`) into the `shape.rows` values of `value_size`
     /// bytes at `out`, with the kernel the shape calls for.
     pub(crate) fn reduce_rows<E: Element>(

@@ -1,0 +1,66 @@
+//! Operators shared by the GPU tests, the CPU tests and the benchmark (one definition each;
+//! the macros keep the function's visibility, so they are used from here).
+
+use warp_runtime::prelude::*;
+
+/// f32 sum.
+#[reduce(identity = 0.0)]
+pub fn sum_f32(a: f32, b: f32) -> f32 {
+    a + b
+}
+
+/// Wrapping i32 sum.
+#[reduce(identity = 0)]
+pub fn sum_i32(a: i32, b: i32) -> i32 {
+    a.wrapping_add(b)
+}
+
+/// f32 maximum (NaN ignored, as `f32::max`).
+#[reduce(identity = f32::NEG_INFINITY)]
+pub fn max_f32(a: f32, b: f32) -> f32 {
+    a.max(b)
+}
+
+/// Argmax over `(value, index)` pairs; ties go to the smaller index.
+#[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
+pub fn argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
+}
+
+/// Argmin over `(value, index)` pairs with a 64-bit index; ties go to the smaller index.
+#[reduce(identity = (f64::INFINITY, u64::MAX))]
+pub fn argmin_f64(a: (f64, u64), b: (f64, u64)) -> (f64, u64) {
+    if b.0 < a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
+}
+
+/// `x > 0`.
+#[predicate]
+pub fn positive(x: f32) -> bool {
+    x > 0.0
+}
+
+/// `x > t`, the threshold bound at call time.
+#[predicate]
+pub fn above(x: f32, t: f32) -> bool {
+    x > t
+}
+
+/// `x * x`.
+#[map]
+pub fn square(x: f32) -> f32 {
+    x * x
+}
+
+/// `x` widened to u64 and shifted left by a bound amount.
+#[map]
+pub fn widen(x: u8, shift: u32) -> u64 {
+    (x as u64) << shift
+}
