@@ -52,6 +52,13 @@ pub const PREDICATE_KERNELS: [&str; 5] = [
     "wd_k_mask",
     "wd_k_compact",
 ];
+/// Copies of the stop signal that `wd_k_any` and `wd_k_find_first` read before every tile,
+/// spread over L2 slices so that the reads of all warps do not queue on one (see predicate.cuh).
+/// The signal buffer holds `STOP_COPIES * STOP_STRIDE` bytes; copy 0 is the result.
+pub const STOP_COPIES: usize = 32;
+/// Bytes between two copies of the stop signal.
+pub const STOP_STRIDE: usize = 512;
+
 /// Kernel entry point of a map-reduce module.
 pub const MAP_REDUCE_KERNEL: &str = "wd_k_map_reduce";
 
@@ -135,6 +142,10 @@ pub fn predicate_module(elem: &str, map: Option<&FnFragment>, pred: &FnFragment)
     src.push_str(&reduce_templates(Style::Intrinsics));
     src.push_str(TILES_TEMPLATE);
     src.push_str(LOOKBACK_TEMPLATE);
+    let _ = write!(
+        src,
+        "#define WD_STOP_COPIES {STOP_COPIES}u\n#define WD_STOP_STRIDE {STOP_STRIDE}u\n"
+    );
     src.push_str(PREDICATE_TEMPLATE);
     src.push_str(&stage(elem, map, Some(pred)));
     let e = c_scalar(elem);

@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::loader;
 use crate::op::OpMeta;
 use crate::value::{DeviceValue, Element};
+use kernels_gen::compose::{STOP_COPIES, STOP_STRIDE};
 
 /// The most blocks a reduction launches (bounds the partials buffer).
 const MAX_GRID: usize = 8192;
@@ -528,14 +529,18 @@ impl Gpu {
             PredKind::Any { negate } => {
                 let k = self.kernel(meta, "wd_k_any")?;
                 let grid = self.tile_grid(&k, n);
-                let mut flag = self.stream.alloc_zeros::<u32>(1).map_err(alloc_err(4))?;
+                let words = STOP_COPIES * STOP_STRIDE / 4;
+                let mut flag = self
+                    .stream
+                    .alloc_zeros::<u32>(words)
+                    .map_err(alloc_err(words * 4))?;
                 let neg = negate as u32;
                 let timer = launch_timed!(self, k, grid, |b| {
                     b.arg(input).arg(&n64).arg(args).arg(&neg).arg(&mut flag);
                 });
                 let v = self
                     .stream
-                    .clone_dtoh(&flag)
+                    .clone_dtoh(&flag.slice(0..1))
                     .map_err(drv("reading a vote"))?;
                 self.synchronize()?;
                 self.record_time(timer)?;
@@ -544,13 +549,17 @@ impl Gpu {
             PredKind::FindFirst => {
                 let k = self.kernel(meta, "wd_k_find_first")?;
                 let grid = self.tile_grid(&k, n);
-                let mut first = self.stream.clone_htod(&[u64::MAX]).map_err(alloc_err(8))?;
+                let words = STOP_COPIES * STOP_STRIDE / 8;
+                let mut first = self
+                    .stream
+                    .clone_htod(&vec![u64::MAX; words])
+                    .map_err(alloc_err(words * 8))?;
                 let timer = launch_timed!(self, k, grid, |b| {
                     b.arg(input).arg(&n64).arg(args).arg(&mut first);
                 });
                 let v = self
                     .stream
-                    .clone_dtoh(&first)
+                    .clone_dtoh(&first.slice(0..1))
                     .map_err(drv("reading an index"))?;
                 self.synchronize()?;
                 self.record_time(timer)?;

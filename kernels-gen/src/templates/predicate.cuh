@@ -31,7 +31,23 @@ static __device__ __forceinline__ void wd_count(const St& st, wd_u64* partials, 
     wd_grid_combine<wd_op_count>((threadIdx.x & 31u) == 0 ? count : 0ull, partials, ticket, out);
 }
 
-// any: __any_sync per tile; a hit raises *flag and every warp stops reading once it sees it.
+// ---- stop signals ----
+// `any` and `find_first` warps read a stop signal before every tile. All of them reading one
+// word would queue on a single L2 slice (one read per 2 KiB tile, ~2 G reads/s at full
+// bandwidth, about what one slice serves), so the signal is replicated: WD_STOP_COPIES copies,
+// WD_STOP_STRIDE bytes apart (defined by the module, which the runtime sizes the buffer from).
+// Warp w reads copy w % WD_STOP_COPIES; a setter's lane c writes copy c, so every copy holds the
+// signal (copy 0 is the result).
+template <class T>
+static __device__ __forceinline__ volatile T* wd_stop_copy(T* base, unsigned c) {
+    return (volatile T*)((char*)base + (wd_u64)c * WD_STOP_STRIDE);
+}
+template <class T>
+static __device__ __forceinline__ T wd_stop_read(T* base, wd_u64 warp) {
+    return *wd_stop_copy(base, (unsigned)(warp % WD_STOP_COPIES));
+}
+
+// any: __any_sync per tile; a hit raises the flag and every warp stops reading once it sees it.
 // all(p) is !any(!p): `negate` flips the predicate.
 template <class St>
 static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigned int* flag) {
@@ -41,75 +57,87 @@ static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigne
     const unsigned lane = threadIdx.x & 31u;
     for (wd_u64 t = warp; t < ntiles; t += nwarps) {
         // The flag is read alongside the tile's loads (its latency hidden behind theirs) and
-        // obeyed after them: a warp reads at most one tile more than it needs.
-        const unsigned int stop = *(volatile unsigned int*)flag;
+        // obeyed after the vote over them: a convergent vote cannot sink below the check, so
+        // neither can the loads it consumes. A warp reads at most one tile more than it needs.
+        const unsigned int stop = wd_stop_read(flag, warp);
         typename St::value_t v[WD_ITEMS];
         bool keep[WD_ITEMS];
         bool hit = false;
         if (wd_tile_vectorizable(st, t * WD_TILE)) {
             wd_load_tile_vec(st, t * WD_TILE, v, keep);
-            if (stop) return;
 #pragma unroll
             for (int k = 0; k < WD_ITEMS; ++k) hit |= keep[k] != negate;
         } else {
             wd_load_tile(st, t * WD_TILE, v, keep);
-            if (stop) return;
 #pragma unroll
             for (int k = 0; k < WD_ITEMS; ++k) {
                 const bool valid = t * WD_TILE + (wd_u64)k * 32u + lane < st.n;
                 hit |= valid && (keep[k] != negate);
             }
         }
-        if (__any_sync(WD_FULL_MASK, hit)) {
-            if (lane == 0) atomicExch(flag, 1u);
+        const bool found = __any_sync(WD_FULL_MASK, hit);
+        if (stop) return;
+        if (found) {
+            if (lane < WD_STOP_COPIES) *wd_stop_copy(flag, lane) = 1u;
             return;
         }
     }
 }
 
 // find_first: per tile, the first item row whose ballot is non-zero gives the smallest index
-// (__ffs); atomicMin into *first; warps stop once their tiles start past the best found.
-// Whole aligned tiles are read with 16-byte loads: there the first row (32 * VEC consecutive
-// elements) with a match decides, at its lowest matching lane's first matching component.
+// (__ffs); atomicMin into every copy of *first; warps stop once their tiles start past the best
+// found. Whole aligned tiles are read with 16-byte loads: there the first row (32 * VEC
+// consecutive elements) with a match decides, at its lowest matching lane's first matching
+// component.
 template <class St>
 static __device__ __forceinline__ void wd_find_first(const St& st, wd_u64* first) {
     const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
     const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
     const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
     const unsigned lane = threadIdx.x & 31u;
+    // `i` is warp-uniform: every lane lowers its copy.
+    const auto found = [&](wd_u64 i) {
+        if (lane < WD_STOP_COPIES) atomicMin((unsigned long long*)wd_stop_copy(first, lane), (unsigned long long)i);
+    };
     for (wd_u64 t = warp; t < ntiles; t += nwarps) {
-        // The best index so far is read alongside the tile's loads and obeyed after them.
-        const wd_u64 best = *(volatile wd_u64*)first;
+        // The best index so far is read alongside the tile's loads and obeyed after the
+        // ballots over them (as in wd_any, so that the loads stay ahead of the check).
+        const wd_u64 best = wd_stop_read(first, warp);
         typename St::value_t v[WD_ITEMS];
         bool keep[WD_ITEMS];
         if (wd_tile_vectorizable(st, t * WD_TILE)) {
             typedef wd_vec_layout<St> L;
             wd_load_tile_vec(st, t * WD_TILE, v, keep);
+            int k_first[L::ROWS];
+            unsigned b[L::ROWS];
+#pragma unroll
+            for (int r = 0; r < L::ROWS; ++r) {
+                k_first[r] = L::VEC;
+#pragma unroll
+                for (int k = L::VEC - 1; k >= 0; --k) k_first[r] = keep[r * L::VEC + k] ? k : k_first[r];
+                b[r] = __ballot_sync(WD_FULL_MASK, k_first[r] < L::VEC);
+            }
             if (t * WD_TILE >= best) return;
 #pragma unroll
             for (int r = 0; r < L::ROWS; ++r) {
-                int k_first = L::VEC;
-#pragma unroll
-                for (int k = L::VEC - 1; k >= 0; --k) k_first = keep[r * L::VEC + k] ? k : k_first;
-                const unsigned b = __ballot_sync(WD_FULL_MASK, k_first < L::VEC);
-                if (b) {
-                    const int src = __ffs(b) - 1;
-                    const int k = __shfl_sync(WD_FULL_MASK, k_first, src);
-                    if (lane == 0)
-                        atomicMin((unsigned long long*)first,
-                                  (unsigned long long)(t * WD_TILE + ((wd_u64)r * 32u + (wd_u64)src) * L::VEC + (wd_u64)k));
+                if (b[r]) {
+                    const int src = __ffs(b[r]) - 1;
+                    const int k = __shfl_sync(WD_FULL_MASK, k_first[r], src);
+                    found(t * WD_TILE + ((wd_u64)r * 32u + (wd_u64)src) * L::VEC + (wd_u64)k);
                     return;
                 }
             }
             continue;
         }
         wd_load_tile(st, t * WD_TILE, v, keep);
+        unsigned b[WD_ITEMS];
+#pragma unroll
+        for (int k = 0; k < WD_ITEMS; ++k) b[k] = __ballot_sync(WD_FULL_MASK, keep[k]);
         if (t * WD_TILE >= best) return;
 #pragma unroll
         for (int k = 0; k < WD_ITEMS; ++k) {
-            const unsigned b = __ballot_sync(WD_FULL_MASK, keep[k]);
-            if (b) {
-                if (lane == 0) atomicMin((unsigned long long*)first, (unsigned long long)(t * WD_TILE + (wd_u64)k * 32u + (__ffs(b) - 1)));
+            if (b[k]) {
+                found(t * WD_TILE + (wd_u64)k * 32u + (__ffs(b[k]) - 1));
                 return;
             }
         }
