@@ -238,8 +238,21 @@ wd_k_map_reduce(const {e}* p, wd_u64 n, wd_args a, {t}* partials, unsigned int* 
     finish_lines(&src, &format!("{}_{}_{elem}", map.name, op.name))
 }
 
+/// Segments longer than this many elements are not reduced by one warp (`wd_k_segments`) but
+/// listed for the whole grid (`wd_k_segments_long`).
+pub const SEG_LONG: usize = 8192;
+/// Elements per block-sized chunk of a long segment.
+pub const SEG_CHUNK: usize = 32768;
+
+/// The axis template with the segment sizes it is built for.
+fn axis_template() -> String {
+    format!(
+        "#define WD_SEG_LONG {SEG_LONG}ull\n#define WD_SEG_CHUNK {SEG_CHUNK}ull\n{AXIS_TEMPLATE}"
+    )
+}
+
 /// Kernel entry points of an axis module ([`axis_module`]).
-pub const AXIS_KERNELS: [&str; 13] = [
+pub const AXIS_KERNELS: [&str; 14] = [
     "wd_k_scan",
     "wd_k_scan_tiles",
     "wd_k_rows_g1",
@@ -251,6 +264,7 @@ pub const AXIS_KERNELS: [&str; 13] = [
     "wd_k_rows_block",
     "wd_k_rows_split",
     "wd_k_segments",
+    "wd_k_segments_long",
     "wd_k_cols",
     "wd_k_cols_unpadded",
 ];
@@ -331,7 +345,7 @@ pub fn axis_module(elem: &str, source: Source, op: &ReduceFragment) -> String {
     src.push_str(TILES_TEMPLATE);
     src.push_str(LOOKBACK_TEMPLATE);
     src.push_str(SCAN_TEMPLATE);
-    src.push_str(AXIS_TEMPLATE);
+    src.push_str(&axis_template());
     let e = c_scalar(elem);
     let t = op.value;
     let _ = write!(
@@ -381,9 +395,16 @@ wd_k_rows_split(const {e}* p, wd_u64 n, wd_args a, wd_u64 rows, wd_u64 cols, wd_
     wd_rows_split<wd_op>(st, rows, cols, blocks_per_row, partials, tickets, out);
 }}
 extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
-wd_k_segments(const {e}* p, wd_u64 n, wd_args a, const wd_u64* offsets, wd_u64 nseg, {t}* out, unsigned int* bad) {{
+wd_k_segments(const {e}* p, wd_u64 n, wd_args a, const wd_u64* offsets, wd_u64 nseg, {t}* out, unsigned int* flags,
+              wd_u64* longs, wd_u64 cap) {{
     WD_STAGE;
-    wd_segments<wd_op>(st, offsets, nseg, out, bad);
+    wd_segments<wd_op>(st, offsets, nseg, out, flags, longs, cap);
+}}
+extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
+wd_k_segments_long(const {e}* p, wd_u64 n, wd_args a, const wd_u64* offsets, const wd_u64* segs, const wd_u64* first,
+                   wd_u64 count, {t}* partials, unsigned int* tickets, {t}* out) {{
+    WD_STAGE;
+    wd_segments_long<wd_op>(st, offsets, segs, first, count, partials, tickets, out);
 }}
 extern \"C\" __global__ void __launch_bounds__(1024)
 wd_k_cols(const {e}* p, wd_u64 n, wd_args a, wd_u64 rows, wd_u64 cols, wd_u64 rows_per_block, {t}* partials,
@@ -411,7 +432,7 @@ pub const TRANSPOSE_KERNELS: [&str; 2] = ["wd_k_transpose", "wd_k_transpose_unpa
 pub fn transpose_module(elem: &str) -> String {
     let mut src = header(&format!("transpose of `{elem}` matrices"));
     src.push_str(&reduce_templates(Style::Intrinsics));
-    src.push_str(AXIS_TEMPLATE);
+    src.push_str(&axis_template());
     let e = c_scalar(elem);
     let _ = write!(
         src,

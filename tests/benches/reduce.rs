@@ -359,6 +359,28 @@ fn main() {
             assert!((k[col] as f64 - want).abs() <= 1e-3 * (rows as f64).sqrt() + 1e-3);
         }
     }
+    // CSR segments (bytes: elements + offsets read, sums written): the whole input as one
+    // segment (listed, then reduced by the whole grid in chunks), and many short ones (a warp
+    // each). Not in the peer table: the peers script has no segmented reduce.
+    for len in [n, 100_000, 4096] {
+        let nseg = n.div_ceil(len);
+        let offsets: Vec<u64> = (0..=nseg).map(|i| (i * len).min(n) as u64).collect();
+        let doffs = dev.upload(&offsets).unwrap();
+        let ms = time_ms(&dev, reps, || {
+            dev.reduce_segments(sum_f32, &dx, &doffs).map(drop)
+        });
+        let sums = dev
+            .reduce_segments(sum_f32, &dx, &doffs)
+            .unwrap()
+            .download()
+            .unwrap();
+        let want: f64 = xs[..len.min(n)].iter().map(|&x| x as f64).sum();
+        assert!((sums[0] as f64 - want).abs() <= 1e-3 * (len as f64).sqrt() + 1e-3);
+        println!(
+            "reduce_segments(sum_f32), {nseg} segments of {len}: {:.0} GB/s ({ms:.4} ms)",
+            gbps(ms, (n * 4 + offsets.len() * 8 + nseg * 4) as f64)
+        );
+    }
     let (trows, tcols) = transpose_shape(n);
     let ms = time_ms(&dev, reps, || dev.transpose(&dx, tcols).map(drop));
     ours.insert("transpose_f32", gbps(ms, 2.0 * bytes));

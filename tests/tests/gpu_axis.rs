@@ -332,12 +332,44 @@ fn ragged_segments_with_empty_ones() {
     let seed = seed();
     println!("seed {seed}");
     let mut r = rng(seed);
-    for (nseg, max_len) in [(1usize, 0u64), (1, 5), (100, 3), (10_000, 70), (300, 5000)] {
-        let lens = u64::random_vec(&mut r, nseg, false);
-        let mut offsets = vec![0u64];
-        for (i, l) in lens.iter().enumerate() {
+    // Segments over kernels_gen::compose::SEG_LONG (8192) elements go to the whole grid in
+    // chunks of SEG_CHUNK (32768): random lengths around both, and fixed layouts at the edges.
+    let random = [
+        (1usize, 0u64),
+        (1, 5),
+        (100, 3),
+        (10_000, 70),
+        (300, 5000),
+        (200, 100_000),
+    ];
+    let fixed: [&[u64]; 4] = [
+        &[30_000_000],
+        &[0, 0, 8192, 8193, 32768, 32769, 0, 65536, 65537, 1, 0],
+        &[8193; 40],
+        &[5, 9_000_000, 0, 3, 2_000_000, 8192, 0],
+    ];
+    let layouts = random
+        .iter()
+        .map(|&(nseg, max_len)| {
+            let lens = u64::random_vec(&mut r, nseg, false);
             // Every fifth segment empty; the rest 0..=max_len long.
-            let len = if i % 5 == 0 { 0 } else { l % (max_len + 1) };
+            let lens: Vec<u64> = lens
+                .iter()
+                .enumerate()
+                .map(|(i, l)| if i % 5 == 0 { 0 } else { l % (max_len + 1) })
+                .collect();
+            (lens, format!("nseg={nseg} max_len={max_len}"))
+        })
+        .chain(
+            fixed
+                .iter()
+                .map(|f| (f.to_vec(), format!("lengths {:?}", &f[..f.len().min(4)]))),
+        )
+        .collect::<Vec<_>>();
+    for (lens, what) in layouts {
+        let nseg = lens.len();
+        let mut offsets = vec![0u64];
+        for len in &lens {
             offsets.push(offsets.last().unwrap() + len);
         }
         let n = *offsets.last().unwrap() as usize + 3;
@@ -353,7 +385,7 @@ fn ragged_segments_with_empty_ones() {
                 .unwrap()
                 .download()
                 .unwrap(),
-            &format!("segments nseg={nseg} max_len={max_len}"),
+            &format!("segments {what}"),
         );
         let fs = f32::random_vec(&mut r, n, true);
         let (gf, cf) = (g.upload(&fs).unwrap(), c.upload(&fs).unwrap());
@@ -366,12 +398,16 @@ fn ragged_segments_with_empty_ones() {
                 .unwrap()
                 .download()
                 .unwrap(),
-            &format!("segment argmax nseg={nseg}"),
+            &format!("segment argmax {what} ({nseg} segments)"),
         );
     }
-    // Bad offsets are an error, not a wrong answer.
-    let xs = g.upload(&[1i64, 2, 3]).unwrap();
-    for bad in [vec![0u64, 2, 1], vec![0u64, 4]] {
+    // Bad offsets are an error, not a wrong answer (also when they make long segments overlap).
+    let xs = g.upload(&vec![1i64; 20_000]).unwrap();
+    for bad in [
+        vec![0u64, 2, 1],
+        vec![0u64, 20_001],
+        vec![0u64, 20_000, 0, 20_000, 0, 20_000],
+    ] {
         let o = g.upload(&bad).unwrap();
         assert!(matches!(
             g.reduce_segments(add_i64, &xs, &o),

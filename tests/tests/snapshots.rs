@@ -157,11 +157,22 @@ mod axis {
         a.wrapping_add(b)
     }
 
+    #[reduce(identity = 0.0)]
+    fn sum(a: f32, b: f32) -> f32 {
+        a + b
+    }
+
     #[test]
     fn axis_cuda() {
         insta::assert_snapshot!(
             "axis_add_i32",
             axis_module::<add>("i32", AxisSource::Plain).source
+        );
+        // Float operators reduce a warp with shuffles (integers with redux.sync): the column
+        // reduce that benches/probes/bank_conflicts profiles.
+        insta::assert_snapshot!(
+            "axis_sum_f32",
+            axis_module::<sum>("f32", AxisSource::Plain).source
         );
         insta::assert_snapshot!("transpose_f32", transpose_module("f32").source);
     }

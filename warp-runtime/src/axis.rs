@@ -368,6 +368,10 @@ impl Device {
     /// `offsets[s]..offsets[s + 1]` (CSR offsets: non-decreasing, the last at most the input's
     /// length). Empty segments give the identity. Bad offsets are an [`Error::Shape`].
     ///
+    /// On a GPU, one warp reduces each segment of up to 8192 elements (several of up to 32
+    /// together); longer ones are then split into chunks over the whole grid, so one huge
+    /// segment still runs at close to the full read bandwidth.
+    ///
     /// ```
     /// use warp_runtime::prelude::*;
     /// #[reduce(identity = i64::MIN)]
@@ -415,8 +419,15 @@ impl Device {
                     return Err(Error::DeviceMismatch);
                 };
                 if nseg > 0 {
-                    let bad =
-                        g.reduce_segments(l.meta, &l.view, &l.args, &obuf.slice(..), nseg, ptr)?;
+                    let bad = g.reduce_segments(
+                        l.meta,
+                        &l.view,
+                        &l.args,
+                        &obuf.slice(..),
+                        nseg,
+                        ptr,
+                        Op::Value::C_SIZE,
+                    )?;
                     if bad {
                         check_offsets(&offsets.download()?, n)?;
                     }

@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::loader;
 use crate::op::OpMeta;
 use crate::value::{DeviceValue, Element};
-use kernels_gen::compose::{STOP_COPIES, STOP_STRIDE};
+use kernels_gen::compose::{SEG_CHUNK, SEG_LONG, STOP_COPIES, STOP_STRIDE};
 
 /// The most blocks a reduction launches (bounds the partials buffer).
 const MAX_GRID: usize = 8192;
@@ -915,7 +915,9 @@ impl Gpu {
 
     /// Reduces the `nseg` CSR segments of `input` into the values at `out`. Returns `true`
     /// when the kernel found offsets that are out of order or past the input (it reads
-    /// nothing outside the input either way).
+    /// nothing outside the input either way). Segments longer than `SEG_LONG` elements are
+    /// listed by that kernel and then reduced by the whole grid, in chunks of `SEG_CHUNK`.
+    #[allow(clippy::too_many_arguments)] // the launch's own arguments
     pub(crate) fn reduce_segments<E: Element>(
         &self,
         meta: &OpMeta,
@@ -924,11 +926,20 @@ impl Gpu {
         offsets: &CudaView<'_, u64>,
         nseg: usize,
         out: u64,
+        value_size: usize,
     ) -> Result<bool> {
         let k = self.kernel(meta, "wd_k_segments")?;
         let grid = self.resident_grid(&k, nseg.div_ceil(BLOCK as usize / 32));
-        let mut bad = self.stream.alloc_zeros::<u32>(1).map_err(alloc_err(4))?;
-        let (n64, s64) = (input.len() as u64, nseg as u64);
+        let n = input.len();
+        // flags[0]: bad offsets; flags[1]: segments longer than SEG_LONG, listed in `longs`
+        // as (segment, length) pairs. Valid offsets leave at most n / (SEG_LONG + 1) of them;
+        // the kernel lists no more than `cap` (more means bad offsets, reported instead).
+        let mut flags = self.stream.alloc_zeros::<u32>(2).map_err(alloc_err(8))?;
+        let cap = nseg.min(n / (SEG_LONG + 1)).max(1);
+        // SAFETY: the kernel writes the first 2 * flags[1] entries; only those are read.
+        let mut longs =
+            unsafe { self.stream.alloc::<u64>(2 * cap) }.map_err(alloc_err(16 * cap))?;
+        let (n64, s64, c64) = (n as u64, nseg as u64, cap as u64);
         let timer = launch_timed!(self, k, grid, |b| {
             b.arg(input)
                 .arg(&n64)
@@ -936,15 +947,70 @@ impl Gpu {
                 .arg(offsets)
                 .arg(&s64)
                 .arg(&out)
-                .arg(&mut bad);
+                .arg(&mut flags)
+                .arg(&mut longs)
+                .arg(&c64);
         });
-        let flag = self
+        let f = self
             .stream
-            .clone_dtoh(&bad)
-            .map_err(drv("reading a flag"))?;
+            .clone_dtoh(&flags)
+            .map_err(drv("reading flags"))?;
+        let (bad, count) = (f[0] != 0, f[1] as usize);
+        let timer = if bad || count == 0 {
+            timer
+        } else {
+            // Number the long segments' chunks in one sequence, in segment order.
+            let listed = self
+                .stream
+                .clone_dtoh(&longs.slice(..2 * count))
+                .map_err(drv("reading the long segments"))?;
+            let mut pairs: Vec<(u64, u64)> = listed.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+            pairs.sort_unstable();
+            let segs: Vec<u64> = pairs.iter().map(|p| p.0).collect();
+            let mut first = Vec::with_capacity(count + 1);
+            let mut total = 0u64;
+            for &(_, len) in &pairs {
+                first.push(total);
+                total += len.div_ceil(SEG_CHUNK as u64);
+            }
+            first.push(total);
+            let dsegs = self
+                .stream
+                .clone_htod(&segs)
+                .map_err(alloc_err(8 * count))?;
+            let dfirst = self
+                .stream
+                .clone_htod(&first)
+                .map_err(alloc_err(8 * count + 8))?;
+            let pbytes = total as usize * value_size;
+            // SAFETY: each chunk's block writes its partial before the segment's last block
+            // reads them.
+            let mut partials =
+                unsafe { self.stream.alloc::<u8>(pbytes) }.map_err(alloc_err(pbytes))?;
+            let mut tickets = self
+                .stream
+                .alloc_zeros::<u32>(count)
+                .map_err(alloc_err(4 * count))?;
+            let k2 = self.kernel(meta, "wd_k_segments_long")?;
+            let grid2 = self.resident_grid(&k2, total as usize);
+            let count64 = count as u64;
+            let second = launch_timed!(self, k2, grid2, |b| {
+                b.arg(input)
+                    .arg(&n64)
+                    .arg(args)
+                    .arg(offsets)
+                    .arg(&dsegs)
+                    .arg(&dfirst)
+                    .arg(&count64)
+                    .arg(&mut partials)
+                    .arg(&mut tickets)
+                    .arg(&out);
+            });
+            timer.zip(second).map(|((s, _), (_, e))| (s, e))
+        };
         self.synchronize()?;
         self.record_time(timer)?;
-        Ok(flag[0] != 0)
+        Ok(bad)
     }
 
     /// Transposes `input` (`shape`) into the `rows * cols` elements at `out`.

@@ -196,6 +196,32 @@ static __device__ __forceinline__ void wd_rows_block(const St& st, wd_u64 rows, 
     }
 }
 
+// The end of a fold split over blocks: this block's total `acc` (valid in thread 0) is part
+// `part` of `nparts`, stored at parts[part]; the block that stores the last one (ticket) folds
+// parts[0 .. nparts) in a fixed order, writes *out and re-arms the ticket. Block-uniform.
+template <class Op>
+static __device__ __forceinline__ void wd_split_finish(typename Op::T acc, typename Op::T* parts, wd_u64 part, wd_u64 nparts,
+                                                       unsigned int* ticket, typename Op::T* out) {
+    __shared__ bool am_last;
+    if (threadIdx.x == 0) {
+        parts[part] = acc;
+        __threadfence();
+        am_last = atomicAdd(ticket, 1u) == (unsigned)(nparts - 1);
+    }
+    __syncthreads();
+    if (am_last) {
+        __threadfence();
+        acc = Op::identity();
+        for (wd_u64 i = threadIdx.x; i < nparts; i += WD_BLOCK) acc = Op::combine(acc, wd_ldcg(parts + i));
+        acc = wd_block_reduce<Op>(acc);
+        if (threadIdx.x == 0) {
+            *out = acc;
+            *ticket = 0u;
+        }
+    }
+    __syncthreads();  // am_last and the block reduce's shared slots are reused next iteration
+}
+
 // Very long rows: out[r] = fold of row r, split over blocks_per_row blocks of WD_BLOCK threads.
 // Block b (grid-stride over rows * blocks_per_row) folds chunk b % blocks_per_row of row
 // b / blocks_per_row into partials[b]; the row's last block to finish (ticket) combines the
@@ -204,7 +230,6 @@ template <class Op, class St>
 static __device__ __forceinline__ void wd_rows_split(const St& st, wd_u64 rows, wd_u64 cols, wd_u64 blocks_per_row,
                                                      typename Op::T* partials, unsigned int* tickets, typename Op::T* out) {
     typedef typename Op::T T;
-    __shared__ bool am_last;
     const wd_u64 bpr = blocks_per_row ? blocks_per_row : 1;
     // Chunks are whole vectors, so every chunk of an aligned row starts aligned.
     constexpr wd_u64 VEC = wd_axis_vec<typename St::elem_t>::n;
@@ -221,23 +246,7 @@ static __device__ __forceinline__ void wd_rows_split(const St& st, wd_u64 rows, 
             __syncthreads();  // the block reduce's shared slots are reused next iteration
             continue;
         }
-        if (threadIdx.x == 0) {
-            partials[b] = acc;
-            __threadfence();
-            am_last = atomicAdd(tickets + r, 1u) == (unsigned)(bpr - 1);
-        }
-        __syncthreads();
-        if (am_last) {
-            __threadfence();
-            acc = Op::identity();
-            for (wd_u64 i = threadIdx.x; i < bpr; i += WD_BLOCK) acc = Op::combine(acc, wd_ldcg(partials + r * bpr + i));
-            acc = wd_block_reduce<Op>(acc);
-            if (threadIdx.x == 0) {
-                out[r] = acc;
-                tickets[r] = 0u;
-            }
-        }
-        __syncthreads();  // am_last and the block reduce's shared slots are reused next iteration
+        wd_split_finish<Op>(acc, partials + r * bpr, part, bpr, tickets + r, out + r);
     }
 }
 
@@ -247,10 +256,13 @@ static __device__ __forceinline__ void wd_rows_split(const St& st, wd_u64 rows, 
 // by shuffles): when none is longer than 32, one scalar load per lane for each (WD_SEG_WAYS
 // loads in flight), else one segment after another, lanes striding it with WD_AXIS_UNROLL scalar
 // loads in flight. Lane l folds elements begin + l, begin + l + 32, ... in order; warp reduce;
-// lane 0 writes out[s]. Any block size that is a multiple of 32.
+// lane 0 writes out[s]. Segments longer than WD_SEG_LONG elements are left to the whole grid
+// (wd_segments_long): the pair (s, length) is appended to `longs` (room for `cap` pairs, which
+// valid offsets never exceed) and flags[1] counts them; flags[0] is the bad-offsets flag. Any
+// block size that is a multiple of 32.
 template <class Op, class St>
 static __device__ __forceinline__ void wd_segments(const St& st, const wd_u64* offsets, wd_u64 nseg, typename Op::T* out,
-                                                   unsigned int* bad) {
+                                                   unsigned int* flags, wd_u64* longs, wd_u64 cap) {
     typedef typename St::elem_t E;
     typedef typename Op::T T;
     constexpr unsigned W = WD_SEG_WAYS, U = WD_AXIS_UNROLL;
@@ -268,7 +280,7 @@ static __device__ __forceinline__ void wd_segments(const St& st, const wd_u64* o
         // Offsets out of order or past the input raise *bad (the runtime reports an error);
         // nothing outside the input is read either way.
         if (my_end < my_begin || my_end > st.n) {
-            atomicExch(bad, 1u);
+            atomicExch(flags, 1u);
             if (my_end > st.n) my_end = st.n;
             if (my_end < my_begin) my_end = my_begin;
         }
@@ -291,6 +303,18 @@ static __device__ __forceinline__ void wd_segments(const St& st, const wd_u64* o
 #pragma unroll 1
             for (unsigned w = 0; w < W; ++w) {
                 const wd_u64 b = wd_shfl_idx(my_begin, (int)w), end = wd_shfl_idx(my_end, (int)w);
+                if (end - b > WD_SEG_LONG) {  // warp-uniform
+                    if (lane == 0) {
+                        const wd_u64 i = atomicAdd(flags + 1, 1u);
+                        if (i < cap) {
+                            longs[2 * i] = sb + w;
+                            longs[2 * i + 1] = end - b;
+                        } else {
+                            atomicExch(flags, 1u);  // only overlapping segments get here
+                        }
+                    }
+                    continue;
+                }
                 T acc = Op::identity();
                 for (wd_u64 i = b + lane; i < end; i += 32u * U) {
                     E e[U];
@@ -305,6 +329,38 @@ static __device__ __forceinline__ void wd_segments(const St& st, const wd_u64* o
                 if (lane == 0 && sb + w < nseg) out[sb + w] = acc;
             }
         }
+    }
+}
+
+// CSR segments longer than WD_SEG_LONG, over the whole grid: the runtime numbers their chunks
+// of WD_SEG_CHUNK elements in one sequence; first[k] is the first chunk of listed segment
+// segs[k] (first[count] the total). Blocks take chunks grid-stride; a chunk is folded by the
+// block (16-byte loads) and the segment's partials are combined in chunk order by
+// wd_split_finish (partials[first[k] ..], tickets[k]): deterministic for a given segment.
+template <class Op, class St>
+static __device__ __forceinline__ void wd_segments_long(const St& st, const wd_u64* offsets, const wd_u64* segs,
+                                                        const wd_u64* first, wd_u64 count, typename Op::T* partials,
+                                                        unsigned int* tickets, typename Op::T* out) {
+    const wd_u64 total = first[count];
+    for (wd_u64 g = blockIdx.x; g < total; g += gridDim.x) {  // block-uniform
+        // The listed segment holding chunk g: the last k with first[k] <= g.
+        wd_u64 lo = 0, hi = count - 1;
+        while (lo < hi) {
+            const wd_u64 mid = (lo + hi + 1) / 2;
+            if (first[mid] <= g) lo = mid;
+            else hi = mid - 1;
+        }
+        const wd_u64 s = segs[lo], j = g - first[lo], chunks = first[lo + 1] - first[lo];
+        // The bounds as wd_segments clamped them.
+        const wd_u64 begin = offsets[s];
+        wd_u64 end = offsets[s + 1];
+        if (end > st.n) end = st.n;
+        if (end < begin) end = begin;
+        const wd_u64 c0 = begin + j * WD_SEG_CHUNK;
+        const wd_u64 len = end - c0 < WD_SEG_CHUNK ? end - c0 : WD_SEG_CHUNK;
+        typename Op::T acc = wd_axis_fold_range<Op, St, WD_BLOCK>(st, c0, len, threadIdx.x);
+        acc = wd_block_reduce<Op>(acc);
+        wd_split_finish<Op>(acc, partials + first[lo], j, chunks, tickets + lo, out + s);
     }
 }
 
