@@ -11,7 +11,7 @@ for s in transpose_f32 axis_add_i32 axis_sum_f32; do sed '1,4d' "$snaps/snapshot
 cp "$here"/*.cu "$here"/*.cuh "$build/"
 M=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum
 cd "$build"
-for p in micro transpose cols_i32 cols_f32; do
+for p in micro tma transpose cols_i32 cols_f32; do
   /usr/local/cuda/bin/nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo --fmad=false -o "$p" "$p.cu"
   /usr/local/cuda/bin/ncu --clock-control none --metrics "$M" "./$p" > "$out/ncu_$p.txt" 2>&1
   echo "$p: $out/ncu_$p.txt"
