@@ -252,7 +252,7 @@ fn axis_template() -> String {
 }
 
 /// Kernel entry points of an axis module ([`axis_module`]).
-pub const AXIS_KERNELS: [&str; 14] = [
+pub const AXIS_KERNELS: [&str; 15] = [
     "wd_k_scan",
     "wd_k_scan_tiles",
     "wd_k_rows_g1",
@@ -264,6 +264,7 @@ pub const AXIS_KERNELS: [&str; 14] = [
     "wd_k_rows_block",
     "wd_k_rows_split",
     "wd_k_segments",
+    "wd_k_segments_plan",
     "wd_k_segments_long",
     "wd_k_cols",
     "wd_k_cols_unpadded",
@@ -401,10 +402,14 @@ wd_k_segments(const {e}* p, wd_u64 n, wd_args a, const wd_u64* offsets, wd_u64 n
     wd_segments<wd_op>(st, offsets, nseg, out, flags, longs, cap);
 }}
 extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
-wd_k_segments_long(const {e}* p, wd_u64 n, wd_args a, const wd_u64* offsets, const wd_u64* segs, const wd_u64* first,
-                   wd_u64 count, {t}* partials, unsigned int* tickets, {t}* out) {{
+wd_k_segments_plan(const unsigned int* flags, const wd_u64* longs, wd_u64 cap, wd_u64* first, unsigned int* tickets) {{
+    wd_segments_plan(flags, longs, cap, first, tickets);
+}}
+extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)
+wd_k_segments_long(const {e}* p, wd_u64 n, wd_args a, const wd_u64* offsets, const unsigned int* flags, const wd_u64* longs,
+                   wd_u64 cap, const wd_u64* first, {t}* partials, unsigned int* tickets, {t}* out) {{
     WD_STAGE;
-    wd_segments_long<wd_op>(st, offsets, segs, first, count, partials, tickets, out);
+    wd_segments_long<wd_op>(st, offsets, flags, longs, cap, first, partials, tickets, out);
 }}
 extern \"C\" __global__ void __launch_bounds__(1024)
 wd_k_cols(const {e}* p, wd_u64 n, wd_args a, wd_u64 rows, wd_u64 cols, wd_u64 rows_per_block, {t}* partials,

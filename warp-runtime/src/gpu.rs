@@ -951,63 +951,50 @@ impl Gpu {
                 .arg(&mut longs)
                 .arg(&c64);
         });
+        // The long ones: numbered in chunks by one block, then reduced by the whole grid (both
+        // find the list empty when there is none, or when the offsets are bad).
+        let first_len = cap + 1;
+        // SAFETY: the plan kernel writes first[0 ..= count], the only entries read.
+        let mut first =
+            unsafe { self.stream.alloc::<u64>(first_len) }.map_err(alloc_err(8 * first_len))?;
+        // SAFETY: the plan kernel zeroes tickets[.. count], the only ones used.
+        let mut tickets = unsafe { self.stream.alloc::<u32>(cap) }.map_err(alloc_err(4 * cap))?;
+        // At most first[count] partials are used: n / SEG_CHUNK + count bounds it for valid
+        // offsets (with bad ones the list is empty).
+        let nparts = n.div_ceil(SEG_CHUNK) + cap;
+        let pbytes = nparts * value_size;
+        // SAFETY: each chunk's block writes its partial before the segment's last block reads
+        // the segment's partials.
+        let mut partials = unsafe { self.stream.alloc::<u8>(pbytes) }.map_err(alloc_err(pbytes))?;
+        let plan = self.kernel(meta, "wd_k_segments_plan")?;
+        launch_timed!(self, plan, 1, |b| {
+            b.arg(&flags)
+                .arg(&longs)
+                .arg(&c64)
+                .arg(&mut first)
+                .arg(&mut tickets);
+        });
+        let k2 = self.kernel(meta, "wd_k_segments_long")?;
+        let grid2 = self.resident_grid(&k2, nparts);
+        let second = launch_timed!(self, k2, grid2, |b| {
+            b.arg(input)
+                .arg(&n64)
+                .arg(args)
+                .arg(offsets)
+                .arg(&flags)
+                .arg(&longs)
+                .arg(&c64)
+                .arg(&first)
+                .arg(&mut partials)
+                .arg(&mut tickets)
+                .arg(&out);
+        });
+        let timer = timer.zip(second).map(|((s, _), (_, e))| (s, e));
         let f = self
             .stream
             .clone_dtoh(&flags)
             .map_err(drv("reading flags"))?;
-        let (bad, count) = (f[0] != 0, f[1] as usize);
-        let timer = if bad || count == 0 {
-            timer
-        } else {
-            // Number the long segments' chunks in one sequence, in segment order.
-            let listed = self
-                .stream
-                .clone_dtoh(&longs.slice(..2 * count))
-                .map_err(drv("reading the long segments"))?;
-            let mut pairs: Vec<(u64, u64)> = listed.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-            pairs.sort_unstable();
-            let segs: Vec<u64> = pairs.iter().map(|p| p.0).collect();
-            let mut first = Vec::with_capacity(count + 1);
-            let mut total = 0u64;
-            for &(_, len) in &pairs {
-                first.push(total);
-                total += len.div_ceil(SEG_CHUNK as u64);
-            }
-            first.push(total);
-            let dsegs = self
-                .stream
-                .clone_htod(&segs)
-                .map_err(alloc_err(8 * count))?;
-            let dfirst = self
-                .stream
-                .clone_htod(&first)
-                .map_err(alloc_err(8 * count + 8))?;
-            let pbytes = total as usize * value_size;
-            // SAFETY: each chunk's block writes its partial before the segment's last block
-            // reads them.
-            let mut partials =
-                unsafe { self.stream.alloc::<u8>(pbytes) }.map_err(alloc_err(pbytes))?;
-            let mut tickets = self
-                .stream
-                .alloc_zeros::<u32>(count)
-                .map_err(alloc_err(4 * count))?;
-            let k2 = self.kernel(meta, "wd_k_segments_long")?;
-            let grid2 = self.resident_grid(&k2, total as usize);
-            let count64 = count as u64;
-            let second = launch_timed!(self, k2, grid2, |b| {
-                b.arg(input)
-                    .arg(&n64)
-                    .arg(args)
-                    .arg(offsets)
-                    .arg(&dsegs)
-                    .arg(&dfirst)
-                    .arg(&count64)
-                    .arg(&mut partials)
-                    .arg(&mut tickets)
-                    .arg(&out);
-            });
-            timer.zip(second).map(|((s, _), (_, e))| (s, e))
-        };
+        let bad = f[0] != 0;
         self.synchronize()?;
         self.record_time(timer)?;
         Ok(bad)

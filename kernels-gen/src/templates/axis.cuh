@@ -332,25 +332,45 @@ static __device__ __forceinline__ void wd_segments(const St& st, const wd_u64* o
     }
 }
 
-// CSR segments longer than WD_SEG_LONG, over the whole grid: the runtime numbers their chunks
-// of WD_SEG_CHUNK elements in one sequence; first[k] is the first chunk of listed segment
-// segs[k] (first[count] the total). Blocks take chunks grid-stride; a chunk is folded by the
-// block (16-byte loads) and the segment's partials are combined in chunk order by
-// wd_split_finish (partials[first[k] ..], tickets[k]): deterministic for a given segment.
+// Long CSR segments, numbered (one block): the `count` pairs wd_segments listed (none when it
+// found bad offsets) get first[k] = the number of WD_SEG_CHUNK-element chunks of the listed
+// segments before k, first[count] = all of them; their tickets are zeroed. It uses the block
+// scan of scan.cuh, which axis modules include (transpose modules do not).
+static __device__ __forceinline__ wd_u64 wd_segments_listed(const unsigned int* flags, wd_u64 cap) {
+    return flags[0] ? 0ull : (flags[1] < cap ? (wd_u64)flags[1] : cap);
+}
+#ifdef WD_SCAN_LOOK_BACK
+static __device__ __forceinline__ void wd_segments_plan(const unsigned int* flags, const wd_u64* longs, wd_u64 cap, wd_u64* first,
+                                                        unsigned int* tickets) {
+    const wd_u64 count = wd_segments_listed(flags, cap);
+    for (wd_u64 k = threadIdx.x; k <= count; k += WD_BLOCK) {
+        first[k] = k < count ? (longs[2 * k + 1] + WD_SEG_CHUNK - 1) / WD_SEG_CHUNK : 0ull;
+        if (k < count) tickets[k] = 0u;
+    }
+    __syncthreads();
+    wd_scan_tiles<wd_op_count>(first, count + 1);
+}
+#endif
+
+// Long CSR segments over the whole grid: chunk g of the numbering above belongs to listed
+// segment k (the last k with first[k] <= g), segment s = longs[2 * k]. Blocks take chunks
+// grid-stride; a chunk is folded by the block (16-byte loads) and a segment's partials are
+// combined in chunk order by wd_split_finish (partials[first[k] ..], tickets[k]):
+// deterministic for a given segment.
 template <class Op, class St>
-static __device__ __forceinline__ void wd_segments_long(const St& st, const wd_u64* offsets, const wd_u64* segs,
-                                                        const wd_u64* first, wd_u64 count, typename Op::T* partials,
-                                                        unsigned int* tickets, typename Op::T* out) {
+static __device__ __forceinline__ void wd_segments_long(const St& st, const wd_u64* offsets, const unsigned int* flags,
+                                                        const wd_u64* longs, wd_u64 cap, const wd_u64* first,
+                                                        typename Op::T* partials, unsigned int* tickets, typename Op::T* out) {
+    const wd_u64 count = wd_segments_listed(flags, cap);
     const wd_u64 total = first[count];
     for (wd_u64 g = blockIdx.x; g < total; g += gridDim.x) {  // block-uniform
-        // The listed segment holding chunk g: the last k with first[k] <= g.
         wd_u64 lo = 0, hi = count - 1;
         while (lo < hi) {
             const wd_u64 mid = (lo + hi + 1) / 2;
             if (first[mid] <= g) lo = mid;
             else hi = mid - 1;
         }
-        const wd_u64 s = segs[lo], j = g - first[lo], chunks = first[lo + 1] - first[lo];
+        const wd_u64 s = longs[2 * lo], j = g - first[lo], chunks = first[lo + 1] - first[lo];
         // The bounds as wd_segments clamped them.
         const wd_u64 begin = offsets[s];
         wd_u64 end = offsets[s + 1];

@@ -6,6 +6,18 @@
 // publishes its aggregate, then (once it knows its exclusive prefix) its inclusive prefix; a
 // tile's prefix is found by looking back over its predecessors' published values, 32 at a
 // time, up to the nearest inclusive prefix.
+// Counts and offsets: 64-bit addition as an operation (compaction's kept counts, the chunk
+// numbering of long segments).
+struct wd_op_count {
+    typedef wd_u64 T;
+    static constexpr int redux = WD_REDUX_NONE;
+    static __device__ __forceinline__ T identity() { return 0ull; }
+    static __device__ __forceinline__ T combine(T a, T b) { return a + b; }
+    struct functor {
+        __device__ __forceinline__ T operator()(T a, T b) const { return a + b; }
+    };
+};
+
 #define WD_LB_INVALID 0u
 #define WD_LB_AGGREGATE 1u
 #define WD_LB_PREFIX 2u

@@ -3,16 +3,6 @@
 // value_t value(elem_t) (the map, or the element itself) and bool keep(value_t) (the predicate).
 // Warp tiles and their loads are in tiles.cuh.
 
-struct wd_op_count {
-    typedef wd_u64 T;
-    static constexpr int redux = WD_REDUX_NONE;
-    static __device__ __forceinline__ T identity() { return 0ull; }
-    static __device__ __forceinline__ T combine(T a, T b) { return a + b; }
-    struct functor {
-        __device__ __forceinline__ T operator()(T a, T b) const { return a + b; }
-    };
-};
-
 // count: per warp tile, __popc(__ballot_sync) per item row; then the block and grid combine.
 template <class St>
 static __device__ __forceinline__ void wd_count(const St& st, wd_u64* partials, unsigned int* ticket, wd_u64* out) {
