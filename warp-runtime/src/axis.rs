@@ -154,16 +154,7 @@ where
     Op: ReduceOp,
     I: AxisInput<Op> + ?Sized,
 {
-    let s = input.elements();
-    device.check_owner(s.vec)?;
-    match &s.vec.storage {
-        Storage::Cpu(v) => Ok(v[s.start..s.start + s.len]
-            .par_iter()
-            .enumerate()
-            .map(|(i, &e)| input.value(e, i as u64))
-            .collect()),
-        Storage::Gpu(_) => Err(Error::DeviceMismatch),
-    }
+    device.cpu_map(input.elements(), |e, i| input.value(e, i))
 }
 
 fn fold<Op: ReduceOp>(op: Op, values: &[Op::Value]) -> Op::Value {

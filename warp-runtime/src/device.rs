@@ -5,6 +5,7 @@ use std::ops::{Bound, RangeBounds};
 use std::sync::Arc;
 
 use cudarc::driver::CudaSlice;
+use rayon::prelude::*;
 
 use crate::cpu;
 use crate::error::{Error, Result};
@@ -206,6 +207,24 @@ impl Device {
             Ok(())
         } else {
             Err(Error::DeviceMismatch)
+        }
+    }
+
+    /// `f(element, index in the view)` for every element of a view of this CPU device's
+    /// memory, in parallel: the CPU backend's reading pass.
+    pub(crate) fn cpu_map<T: Element, V: Send>(
+        &self,
+        s: DeviceSlice<'_, T>,
+        f: impl Fn(T, u64) -> V + Sync,
+    ) -> Result<Vec<V>> {
+        self.check_owner(s.vec)?;
+        match &s.vec.storage {
+            Storage::Cpu(v) => Ok(v[s.start..s.start + s.len]
+                .par_iter()
+                .enumerate()
+                .map(|(i, &e)| f(e, i as u64))
+                .collect()),
+            Storage::Gpu(_) => Err(Error::DeviceMismatch),
         }
     }
 }

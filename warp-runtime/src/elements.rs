@@ -187,15 +187,7 @@ impl Device {
     }
 
     fn cpu_values<I: ElementInput + ?Sized>(&self, input: &I) -> Result<Vec<I::Value>> {
-        let s = input.elements();
-        self.check_owner(s.vec)?;
-        match &s.vec.storage {
-            Storage::Cpu(v) => Ok(v[s.start..s.start + s.len]
-                .par_iter()
-                .map(|&e| input.value(e))
-                .collect()),
-            Storage::Gpu(_) => Err(Error::DeviceMismatch),
-        }
+        self.cpu_map(input.elements(), |e, _| input.value(e))
     }
 
     /// How many values satisfy `pred`: ballot + popc per warp, then the block and grid
