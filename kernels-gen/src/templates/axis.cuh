@@ -277,7 +277,7 @@ static __device__ __forceinline__ void wd_segments(const St& st, const wd_u64* o
             my_begin = offsets[sb + lane];
             my_end = offsets[sb + lane + 1];
         }
-        // Offsets out of order or past the input raise *bad (the runtime reports an error);
+        // Offsets out of order or past the input raise flags[0] (the runtime reports an error);
         // nothing outside the input is read either way.
         if (my_end < my_begin || my_end > st.n) {
             atomicExch(flags, 1u);
