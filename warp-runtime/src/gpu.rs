@@ -187,6 +187,8 @@ impl Gpu {
         Ok(Some((ev()?, ev()?)))
     }
 
+    /// Records the time between a profiled operation's events (waiting for the end one, so a
+    /// profiled operation is synchronous; unprofiled ones returning device arrays are not).
     fn record_time(&self, timer: Option<(CudaEvent, CudaEvent)>) -> Result<()> {
         if let Some((start, end)) = timer {
             let ms = start.elapsed_ms(&end).map_err(drv("reading event times"))?;
@@ -575,7 +577,6 @@ impl Gpu {
                 let timer = launch_timed!(self, k, grid, |b| {
                     b.arg(input).arg(&n64).arg(args).arg(&mut out);
                 });
-                self.synchronize()?;
                 self.record_time(timer)?;
                 Ok(PredOut::Mask(out))
             }
@@ -726,7 +727,6 @@ impl Gpu {
             let last = scan_pass!(2, &mut vals);
             first.zip(last).map(|((s, _), (_, e))| (s, e))
         };
-        self.synchronize()?;
         self.record_time(timer)
     }
 }
@@ -836,7 +836,6 @@ impl Gpu {
                 })
             }
         };
-        self.synchronize()?;
         self.record_time(timer)
     }
 
@@ -909,7 +908,6 @@ impl Gpu {
                     .arg(&out);
             }
         );
-        self.synchronize()?;
         self.record_time(timer)
     }
 
@@ -1032,7 +1030,6 @@ impl Gpu {
                 b.arg(input).arg(&out).arg(&r64).arg(&c64);
             }
         );
-        self.synchronize()?;
         self.record_time(timer)
     }
 }

@@ -49,6 +49,12 @@
 //! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
 //! `reduce_cols`, `reduce_segments`), and `transpose`.
 //!
+//! On a GPU, operations that return device arrays (`scan`, `reduce_rows`, `reduce_cols`,
+//! `transpose`, `mask`) queue their kernels on the device's stream and return without waiting,
+//! so several of them run back to back; operations that return host values (`reduce`, `count`,
+//! `any`, ..., and `download`) wait for everything queued before them. A kernel fault would
+//! surface at that wait; `Device::synchronize` waits explicitly.
+//!
 //! ## Environment
 //!
 //! - `WARP_NVRTC_PATH`: the NVRTC library or its folder (otherwise `CUDA_HOME`, `CUDA_PATH`,
