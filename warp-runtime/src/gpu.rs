@@ -10,7 +10,7 @@ use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::sys::{CUdevice_attribute, CUresult};
 use cudarc::driver::{
     CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaView, DevicePtr,
-    LaunchConfig, PushKernelArg,
+    DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
 };
 
 use crate::compile::{self, BLOCK, Origin};
@@ -488,6 +488,15 @@ impl Gpu {
         self.resident_grid(k, n.div_ceil(TILE).div_ceil(BLOCK as usize / 32))
     }
 
+    /// A zeroed stop signal for `wd_k_any` / `wd_k_find_first`: `STOP_COPIES` copies of a `T`,
+    /// `STOP_STRIDE` bytes apart (element 0 is copy 0, the result).
+    fn stop_signal<T: DeviceRepr + ValidAsZeroBits>(&self) -> Result<CudaSlice<T>> {
+        let len = STOP_COPIES * STOP_STRIDE / std::mem::size_of::<T>();
+        self.stream
+            .alloc_zeros::<T>(len)
+            .map_err(alloc_err(STOP_COPIES * STOP_STRIDE))
+    }
+
     /// Runs predicate kernel `kind` of the composed module `meta` over `input`.
     pub(crate) fn predicate<E: Element, V: Element>(
         &self,
@@ -531,11 +540,7 @@ impl Gpu {
             PredKind::Any { negate } => {
                 let k = self.kernel(meta, "wd_k_any")?;
                 let grid = self.tile_grid(&k, n);
-                let words = STOP_COPIES * STOP_STRIDE / 4;
-                let mut flag = self
-                    .stream
-                    .alloc_zeros::<u32>(words)
-                    .map_err(alloc_err(words * 4))?;
+                let mut flag = self.stop_signal::<u32>()?;
                 let neg = negate as u32;
                 let timer = launch_timed!(self, k, grid, |b| {
                     b.arg(input).arg(&n64).arg(args).arg(&neg).arg(&mut flag);
@@ -551,11 +556,8 @@ impl Gpu {
             PredKind::FindFirst => {
                 let k = self.kernel(meta, "wd_k_find_first")?;
                 let grid = self.tile_grid(&k, n);
-                let words = STOP_COPIES * STOP_STRIDE / 8;
-                let mut first = self
-                    .stream
-                    .clone_htod(&vec![u64::MAX; words])
-                    .map_err(alloc_err(words * 8))?;
+                // The complement of the first index (0: none).
+                let mut first = self.stop_signal::<u64>()?;
                 let timer = launch_timed!(self, k, grid, |b| {
                     b.arg(input).arg(&n64).arg(args).arg(&mut first);
                 });
@@ -565,7 +567,7 @@ impl Gpu {
                     .map_err(drv("reading an index"))?;
                 self.synchronize()?;
                 self.record_time(timer)?;
-                Ok(PredOut::First((v[0] != u64::MAX).then_some(v[0])))
+                Ok(PredOut::First((v[0] != 0).then_some(!v[0])))
             }
             PredKind::Mask => {
                 let k = self.kernel(meta, "wd_k_mask")?;

@@ -332,13 +332,14 @@ static __device__ __forceinline__ void wd_segments(const St& st, const wd_u64* o
     }
 }
 
-// Long CSR segments, numbered (one block): the `count` pairs wd_segments listed (none when it
-// found bad offsets) get first[k] = the number of WD_SEG_CHUNK-element chunks of the listed
-// segments before k, first[count] = all of them; their tickets are zeroed. It uses the block
-// scan of scan.cuh, which axis modules include (transpose modules do not).
+// How many long segments wd_segments listed: none when it found bad offsets.
 static __device__ __forceinline__ wd_u64 wd_segments_listed(const unsigned int* flags, wd_u64 cap) {
     return flags[0] ? 0ull : (flags[1] < cap ? (wd_u64)flags[1] : cap);
 }
+// Long CSR segments, numbered (one block): listed pair k gets first[k] = the number of
+// WD_SEG_CHUNK-element chunks of the listed segments before it, first[count] = all of them;
+// their tickets are zeroed. It uses the block scan of scan.cuh, which axis modules include
+// (transpose modules do not).
 #ifdef WD_SCAN_LOOK_BACK
 static __device__ __forceinline__ void wd_segments_plan(const unsigned int* flags, const wd_u64* longs, wd_u64 cap, wd_u64* first,
                                                         unsigned int* tickets) {
@@ -353,7 +354,7 @@ static __device__ __forceinline__ void wd_segments_plan(const unsigned int* flag
 #endif
 
 // Long CSR segments over the whole grid: chunk g of the numbering above belongs to listed
-// segment k (the last k with first[k] <= g), segment s = longs[2 * k]. Blocks take chunks
+// pair k (the last k with first[k] <= g): segment s = longs[2 * k] of length longs[2 * k + 1]. Blocks take chunks
 // grid-stride; a chunk is folded by the block (16-byte loads) and a segment's partials are
 // combined in chunk order by wd_split_finish (partials[first[k] ..], tickets[k]):
 // deterministic for a given segment.
@@ -370,14 +371,10 @@ static __device__ __forceinline__ void wd_segments_long(const St& st, const wd_u
             if (first[mid] <= g) lo = mid;
             else hi = mid - 1;
         }
+        // Listed segments are valid (with bad offsets none is listed): [offsets[s], + length).
         const wd_u64 s = longs[2 * lo], j = g - first[lo], chunks = first[lo + 1] - first[lo];
-        // The bounds as wd_segments clamped them.
-        const wd_u64 begin = offsets[s];
-        wd_u64 end = offsets[s + 1];
-        if (end > st.n) end = st.n;
-        if (end < begin) end = begin;
-        const wd_u64 c0 = begin + j * WD_SEG_CHUNK;
-        const wd_u64 len = end - c0 < WD_SEG_CHUNK ? end - c0 : WD_SEG_CHUNK;
+        const wd_u64 c0 = offsets[s] + j * WD_SEG_CHUNK, rest = longs[2 * lo + 1] - j * WD_SEG_CHUNK;
+        const wd_u64 len = rest < WD_SEG_CHUNK ? rest : WD_SEG_CHUNK;
         typename Op::T acc = wd_axis_fold_range<Op, St, WD_BLOCK>(st, c0, len, threadIdx.x);
         acc = wd_block_reduce<Op>(acc);
         wd_split_finish<Op>(acc, partials + first[lo], j, chunks, tickets + lo, out + s);

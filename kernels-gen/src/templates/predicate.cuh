@@ -75,7 +75,8 @@ static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigne
 }
 
 // find_first: per tile, the first item row whose ballot is non-zero gives the smallest index
-// (__ffs); atomicMin into every copy of *first; warps stop once their tiles start past the best
+// (__ffs); the signal holds its complement (0: nothing found yet, so it starts zeroed like
+// any's), raised with atomicMax in every copy; warps stop once their tiles start past the best
 // found. Whole aligned tiles are read with 16-byte loads: there the first row (32 * VEC
 // consecutive elements) with a match decides, at its lowest matching lane's first matching
 // component.
@@ -85,14 +86,16 @@ static __device__ __forceinline__ void wd_find_first(const St& st, wd_u64* first
     const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
     const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
     const unsigned lane = threadIdx.x & 31u;
-    // `i` is warp-uniform: every lane lowers its copy.
+    // `i` is warp-uniform: every lane raises its copy to ~i.
     const auto found = [&](wd_u64 i) {
-        if (lane < WD_STOP_COPIES) atomicMin((unsigned long long*)wd_stop_copy(first, lane), (unsigned long long)i);
+        if (lane < WD_STOP_COPIES) atomicMax((unsigned long long*)wd_stop_copy(first, lane), (unsigned long long)~i);
     };
     for (wd_u64 t = warp; t < ntiles; t += nwarps) {
-        // The best index so far is read alongside the tile's loads and obeyed after the
-        // ballots over them (as in wd_any, so that the loads stay ahead of the check).
-        const wd_u64 best = wd_stop_read(first, warp);
+        // The best index so far (complemented) is read alongside the tile's loads and obeyed
+        // after the ballots over them (as in wd_any, so that the loads stay ahead of the check).
+        // It is compared as stored (t * WD_TILE >= ~c is ~(t * WD_TILE) <= c): complementing it
+        // on arrival would make the tile's loads wait for it.
+        const wd_u64 found_c = wd_stop_read(first, warp);
         typename St::value_t v[WD_ITEMS];
         bool keep[WD_ITEMS];
         if (wd_tile_vectorizable(st, t * WD_TILE)) {
@@ -107,7 +110,7 @@ static __device__ __forceinline__ void wd_find_first(const St& st, wd_u64* first
                 for (int k = L::VEC - 1; k >= 0; --k) k_first[r] = keep[r * L::VEC + k] ? k : k_first[r];
                 b[r] = __ballot_sync(WD_FULL_MASK, k_first[r] < L::VEC);
             }
-            if (t * WD_TILE >= best) return;
+            if (~(t * WD_TILE) <= found_c) return;
 #pragma unroll
             for (int r = 0; r < L::ROWS; ++r) {
                 if (b[r]) {
@@ -123,7 +126,7 @@ static __device__ __forceinline__ void wd_find_first(const St& st, wd_u64* first
         unsigned b[WD_ITEMS];
 #pragma unroll
         for (int k = 0; k < WD_ITEMS; ++k) b[k] = __ballot_sync(WD_FULL_MASK, keep[k]);
-        if (t * WD_TILE >= best) return;
+        if (~(t * WD_TILE) <= found_c) return;
 #pragma unroll
         for (int k = 0; k < WD_ITEMS; ++k) {
             if (b[k]) {
