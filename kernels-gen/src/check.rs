@@ -8,9 +8,10 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::diag::{Diagnostics, line_of};
-use crate::ir::{BinOp, Block, Builtin, Expr, ExprKind, Function, Lit, Stmt, UnOp, Var, VarId};
+use warp_kernels::builtins::{self, Builtin, ConstPath, Form};
+use warp_kernels::ir::{BinOp, Block, Expr, ExprKind, Function, Lit, Stmt, UnOp, Var, VarId};
 use crate::parse::Param;
-use crate::types::{Scalar, Ty};
+use warp_kernels::types::{Scalar, Ty};
 
 /// A type during inference: known, a literal's variable, a tuple of those, or an error marker
 /// that unifies with anything (so one mistake is reported once).
@@ -161,150 +162,6 @@ impl fmt::Display for ShowTy<'_> {
                 f.write_str(")")
             }
             ITy::Error => f.write_str("{error}"),
-        }
-    }
-}
-
-/// How a built-in's arguments and result relate to the receiver's type.
-#[derive(Clone, Copy)]
-enum ArgTy {
-    Same,
-    U32,
-    I32,
-}
-
-#[derive(Clone, Copy)]
-enum RetTy {
-    Same,
-    Bool,
-    U32,
-    Bits,
-}
-
-/// The built-in methods: name, who may call it, argument types, result type.
-fn builtin_method(name: &str, recv: Scalar) -> Option<(Builtin, &'static [ArgTy], RetTy)> {
-    use ArgTy::*;
-    use Builtin as B;
-    let int = recv.is_int();
-    let sint = recv.is_signed_int();
-    let float = recv.is_float();
-    let num = int || float;
-    let r = match name {
-        "min" if num => (B::Min, &[Same][..], RetTy::Same),
-        "max" if num => (B::Max, &[Same][..], RetTy::Same),
-        "clamp" if num => (B::Clamp, &[Same, Same][..], RetTy::Same),
-        "abs" if sint || float => (B::Abs, &[][..], RetTy::Same),
-        "signum" if sint || float => (B::Signum, &[][..], RetTy::Same),
-        "wrapping_add" if int => (B::WrappingAdd, &[Same][..], RetTy::Same),
-        "wrapping_sub" if int => (B::WrappingSub, &[Same][..], RetTy::Same),
-        "wrapping_mul" if int => (B::WrappingMul, &[Same][..], RetTy::Same),
-        "wrapping_neg" if int => (B::WrappingNeg, &[][..], RetTy::Same),
-        "wrapping_abs" if sint => (B::WrappingAbs, &[][..], RetTy::Same),
-        "saturating_add" if int => (B::SaturatingAdd, &[Same][..], RetTy::Same),
-        "saturating_sub" if int => (B::SaturatingSub, &[Same][..], RetTy::Same),
-        "count_ones" if int => (B::CountOnes, &[][..], RetTy::U32),
-        "count_zeros" if int => (B::CountZeros, &[][..], RetTy::U32),
-        "leading_zeros" if int => (B::LeadingZeros, &[][..], RetTy::U32),
-        "trailing_zeros" if int => (B::TrailingZeros, &[][..], RetTy::U32),
-        "rotate_left" if int => (B::RotateLeft, &[U32][..], RetTy::Same),
-        "rotate_right" if int => (B::RotateRight, &[U32][..], RetTy::Same),
-        "pow" if int => (B::Pow, &[U32][..], RetTy::Same),
-        "is_positive" if sint => (B::IsPositive, &[][..], RetTy::Bool),
-        "is_negative" if sint => (B::IsNegative, &[][..], RetTy::Bool),
-        "sqrt" if float => (B::Sqrt, &[][..], RetTy::Same),
-        "exp" if float => (B::Exp, &[][..], RetTy::Same),
-        "exp2" if float => (B::Exp2, &[][..], RetTy::Same),
-        "ln" if float => (B::Ln, &[][..], RetTy::Same),
-        "log2" if float => (B::Log2, &[][..], RetTy::Same),
-        "log10" if float => (B::Log10, &[][..], RetTy::Same),
-        "sin" if float => (B::Sin, &[][..], RetTy::Same),
-        "cos" if float => (B::Cos, &[][..], RetTy::Same),
-        "tan" if float => (B::Tan, &[][..], RetTy::Same),
-        "tanh" if float => (B::Tanh, &[][..], RetTy::Same),
-        "floor" if float => (B::Floor, &[][..], RetTy::Same),
-        "ceil" if float => (B::Ceil, &[][..], RetTy::Same),
-        "round" if float => (B::Round, &[][..], RetTy::Same),
-        "trunc" if float => (B::Trunc, &[][..], RetTy::Same),
-        "recip" if float => (B::Recip, &[][..], RetTy::Same),
-        "powi" if float => (B::Powi, &[I32][..], RetTy::Same),
-        "powf" if float => (B::Powf, &[Same][..], RetTy::Same),
-        "mul_add" if float => (B::MulAdd, &[Same, Same][..], RetTy::Same),
-        "hypot" if float => (B::Hypot, &[Same][..], RetTy::Same),
-        "atan2" if float => (B::Atan2, &[Same][..], RetTy::Same),
-        "copysign" if float => (B::Copysign, &[Same][..], RetTy::Same),
-        "is_nan" if float => (B::IsNan, &[][..], RetTy::Bool),
-        "is_finite" if float => (B::IsFinite, &[][..], RetTy::Bool),
-        "is_infinite" if float => (B::IsInfinite, &[][..], RetTy::Bool),
-        "is_sign_negative" if float => (B::IsSignNegative, &[][..], RetTy::Bool),
-        "is_sign_positive" if float => (B::IsSignPositive, &[][..], RetTy::Bool),
-        "to_bits" if float => (B::ToBits, &[][..], RetTy::Bits),
-        _ => return None,
-    };
-    Some(r)
-}
-
-const SUPPORTED_METHODS: &str = "min, max, clamp, abs, signum, wrapping_add/sub/mul/neg/abs, \
-saturating_add/sub, count_ones, count_zeros, leading_zeros, trailing_zeros, rotate_left/right, pow, \
-is_positive, is_negative, sqrt, exp, exp2, ln, log2, log10, sin, cos, tan, tanh, floor, ceil, round, \
-trunc, recip, powi, powf, mul_add, hypot, atan2, copysign, is_nan, is_finite, is_infinite, \
-is_sign_negative, is_sign_positive, to_bits";
-
-/// A named constant of a scalar type (`f32::INFINITY`, `u8::MAX`, `std::f64::consts::PI`).
-fn named_constant(ty: Scalar, name: &str, in_consts: bool) -> Option<(Lit, Scalar)> {
-    macro_rules! float_consts {
-        ($t:ident) => {{
-            use std::$t::consts as c;
-            let v: Option<$t> = if in_consts {
-                match name {
-                    "PI" => Some(c::PI),
-                    "TAU" => Some(c::TAU),
-                    "E" => Some(c::E),
-                    "SQRT_2" => Some(c::SQRT_2),
-                    "FRAC_1_SQRT_2" => Some(c::FRAC_1_SQRT_2),
-                    "LN_2" => Some(c::LN_2),
-                    "LN_10" => Some(c::LN_10),
-                    "LOG2_E" => Some(c::LOG2_E),
-                    "LOG10_E" => Some(c::LOG10_E),
-                    "LOG2_10" => Some(c::LOG2_10),
-                    "LOG10_2" => Some(c::LOG10_2),
-                    "FRAC_PI_2" => Some(c::FRAC_PI_2),
-                    "FRAC_PI_3" => Some(c::FRAC_PI_3),
-                    "FRAC_PI_4" => Some(c::FRAC_PI_4),
-                    "FRAC_PI_6" => Some(c::FRAC_PI_6),
-                    "FRAC_PI_8" => Some(c::FRAC_PI_8),
-                    "FRAC_1_PI" => Some(c::FRAC_1_PI),
-                    "FRAC_2_PI" => Some(c::FRAC_2_PI),
-                    "FRAC_2_SQRT_PI" => Some(c::FRAC_2_SQRT_PI),
-                    _ => None,
-                }
-            } else {
-                match name {
-                    "INFINITY" => Some($t::INFINITY),
-                    "NEG_INFINITY" => Some($t::NEG_INFINITY),
-                    "NAN" => Some($t::NAN),
-                    "MAX" => Some($t::MAX),
-                    "MIN" => Some($t::MIN),
-                    "MIN_POSITIVE" => Some($t::MIN_POSITIVE),
-                    "EPSILON" => Some($t::EPSILON),
-                    _ => None,
-                }
-            };
-            v.map(|v| (Lit::Float(v as f64), ty))
-        }};
-    }
-    match ty {
-        Scalar::F32 => float_consts!(f32),
-        Scalar::F64 => float_consts!(f64),
-        _ if in_consts => None,
-        Scalar::Bool => None,
-        int => {
-            let (lo, hi) = int.int_range()?;
-            match name {
-                "MIN" => Some((Lit::Int(lo), int)),
-                "MAX" => Some((Lit::Int(hi), int)),
-                "BITS" => Some((Lit::Int(int.bits() as i128), Scalar::U32)),
-                _ => None,
-            }
         }
     }
 }
@@ -1031,12 +888,12 @@ impl<'d> Checker<'d> {
                     }
                     items.push(x);
                 }
-                if items.len() > crate::types::MAX_TUPLE {
+                if items.len() > warp_kernels::MAX_TUPLE {
                     self.err(
                         t.span(),
                         format!(
                             "tuples of more than {} elements are not supported",
-                            crate::types::MAX_TUPLE
+                            warp_kernels::MAX_TUPLE
                         ),
                     );
                 }
@@ -1232,12 +1089,11 @@ impl<'d> Checker<'d> {
         }
         let strs: Vec<&str> = segs.iter().map(String::as_str).collect();
         let found = match strs.as_slice() {
-            [t, name] => Scalar::from_rust(t).and_then(|s| named_constant(s, name, false)),
-            ["std" | "core", t, "consts", name] => {
-                Scalar::from_rust(t).and_then(|s| named_constant(s, name, true))
+            [t, name] | ["std" | "core", t, name] => {
+                Scalar::from_rust(t).and_then(|s| builtins::constant(s, name, ConstPath::Assoc))
             }
-            ["std" | "core", t, name] => {
-                Scalar::from_rust(t).and_then(|s| named_constant(s, name, false))
+            ["std" | "core", t, "consts", name] => {
+                Scalar::from_rust(t).and_then(|s| builtins::constant(s, name, ConstPath::Consts))
             }
             _ => None,
         };
@@ -1369,50 +1225,52 @@ impl<'d> Checker<'d> {
                 return error_expr(line);
             }
         };
-        let Some((builtin, arg_tys, ret)) = builtin_method(name, s) else {
+        let Some(builtin) = Builtin::lookup(name, Form::Method, s) else {
             self.err(
                 name_span,
                 format!(
-                    "method `{name}` is not supported on `{s}`; the DSL knows: {SUPPORTED_METHODS}"
+                    "method `{name}` is not supported on `{s}`; the DSL knows: {}",
+                    builtins::method_names()
                 ),
             );
             return error_expr(line);
         };
-        if args.len() != arg_tys.len() {
+        self.builtin_args(builtin, name_span, s, vec![recv], args, line)
+    }
+
+    /// Checks the arguments of `builtin` for receiver type `s` (`all` holds the receiver of a
+    /// method, nothing for an associated function) against its row of the table.
+    fn builtin_args(
+        &mut self,
+        builtin: Builtin,
+        name_span: Span,
+        s: Scalar,
+        mut all: Vec<Expr<ITy>>,
+        args: &[&syn::Expr],
+        line: u32,
+    ) -> Expr<ITy> {
+        let m = builtin.method();
+        if args.len() != m.args.len() {
             self.err(
                 name_span,
                 format!(
-                    "`{name}` takes {} argument(s), found {}",
-                    arg_tys.len(),
+                    "`{}` takes {} argument(s), found {}",
+                    m.name,
+                    m.args.len(),
                     args.len()
                 ),
             );
             return error_expr(line);
         }
-        let mut all = vec![recv];
-        for (a, at) in args.iter().zip(arg_tys) {
-            let want = match at {
-                ArgTy::Same => ITy::S(s),
-                ArgTy::U32 => ITy::S(Scalar::U32),
-                ArgTy::I32 => ITy::S(Scalar::I32),
-            };
+        for (a, at) in args.iter().zip(m.args) {
+            let want = ITy::S(at.of(s));
             let x = self.check_expr(a, Some(&want));
             self.unify(&want, &x.ty.clone(), a.span());
             all.push(x);
         }
-        let ty = match ret {
-            RetTy::Same => ITy::S(s),
-            RetTy::Bool => ITy::S(Scalar::Bool),
-            RetTy::U32 => ITy::S(Scalar::U32),
-            RetTy::Bits => ITy::S(if s == Scalar::F32 {
-                Scalar::U32
-            } else {
-                Scalar::U64
-            }),
-        };
         Expr {
             kind: ExprKind::Call(builtin, all),
-            ty,
+            ty: ITy::S(m.ret.of(s)),
             line,
         }
     }
@@ -1431,25 +1289,10 @@ impl<'d> Checker<'d> {
             {
                 let args: Vec<&syn::Expr> = c.args.iter().collect();
                 let name_span = p.path.segments[1].ident.span();
-                if name == "from_bits" && s.is_float() {
-                    if args.len() != 1 {
-                        self.err(name_span, "`from_bits` takes 1 argument");
-                        return error_expr(line);
-                    }
-                    let want = ITy::S(if s == Scalar::F32 {
-                        Scalar::U32
-                    } else {
-                        Scalar::U64
-                    });
-                    let x = self.check_expr(args[0], Some(&want));
-                    self.unify(&want, &x.ty.clone(), args[0].span());
-                    return Expr {
-                        kind: ExprKind::Call(Builtin::FromBits, vec![x]),
-                        ty: ITy::S(s),
-                        line,
-                    };
+                if let Some(b) = Builtin::lookup(name, Form::Assoc, s) {
+                    return self.builtin_args(b, name_span, s, Vec::new(), &args, line);
                 }
-                if builtin_method(name, s).is_some() && !args.is_empty() {
+                if Builtin::lookup(name, Form::Method, s).is_some() && !args.is_empty() {
                     let recv = self.check_expr(args[0], Some(&ITy::S(s)));
                     self.unify(&ITy::S(s), &recv.ty.clone(), args[0].span());
                     return self.builtin_call(name, name_span, recv, &args[1..], line);

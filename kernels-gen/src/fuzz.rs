@@ -14,7 +14,7 @@
 
 use std::fmt::Write;
 
-use crate::types::{ALL_SCALARS, Scalar, Ty};
+use warp_kernels::types::{ALL_SCALARS, Scalar, Ty};
 
 /// A generated program.
 #[derive(Clone, Debug)]

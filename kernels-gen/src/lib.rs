@@ -1,37 +1,35 @@
-//! kernels-gen: the code generator of warp-dsl. A Rust function (as `syn` tokens) goes through
-//! parse -> check -> IR -> lower -> emit and comes out as the CUDA C of warp kernels.
+//! kernels-gen: the front end of warp-dsl. A Rust function (as `syn` tokens) is parsed and
+//! checked into warp-kernels' typed IR, lowered and assembled by warp-kernels, and expanded into
+//! the tokens the attribute macros emit.
 //!
 //! The stages:
 //! - [`parse`]: attribute arguments and the function signature, as DSL types;
-//! - [`check`]: the body, type-inferred like rustc, into the typed [`ir`];
-//! - [`lower`]: IR to a CUDA `__device__` function with Rust semantics;
-//! - [`emit`]: the complete source: prelude, value types, templates, kernels.
+//! - [`check`]: the body, type-inferred like rustc, into the typed IR (`warp_kernels::ir`);
+//! - then warp-kernels lowers it to a CUDA `__device__` function and assembles modules;
+//! - [`expand`]: the tokens of `#[reduce]`, `#[predicate]` and `#[map]` (what warp-macros
+//!   returns), with every failure a spanned compile error;
+//! - [`fuzz`]: random programs of the body language, for the differential fidelity tests.
 //!
 //! ```
 //! let item: syn::ItemFn = syn::parse_quote! { fn sum(a: f32, b: f32) -> f32 { a + b } };
 //! let op = kernels_gen::reduce_op(quote::quote!(identity = 0.0), item).expect("valid");
-//! assert!(op.kernels.source.contains("wd_reduce_sum"));
-//! assert!(op.kernels.source.contains("__shfl_down_sync"));
+//! assert!(op.source.contains("wd_k_reduce"));
+//! assert!(op.source.contains("__shfl_down_sync"));
 //! ```
 
 #![warn(missing_docs)]
 
 pub mod check;
-pub mod compose;
 pub mod diag;
-pub mod emit;
+pub mod expand;
 pub mod fuzz;
-pub mod ir;
-pub mod lower;
 pub mod parse;
-pub mod patterns;
-pub mod types;
 
 use proc_macro2::TokenStream;
 
 pub use diag::Diagnostics;
-pub use emit::ReduceKernels;
-pub use types::{Scalar, Ty};
+pub use warp_kernels::{Scalar, Ty, ir};
+use warp_kernels::module::{FnParts, OpParts};
 
 /// A checked `#[reduce]` operation with its generated kernels.
 #[derive(Debug)]
@@ -44,8 +42,10 @@ pub struct ReduceOp {
     pub value_ty: Ty,
     /// The checked function.
     pub function: ir::Function,
-    /// The generated CUDA.
-    pub kernels: ReduceKernels,
+    /// Its fragments (what compositions are built from).
+    pub parts: OpParts,
+    /// The complete CUDA source of its own module.
+    pub source: String,
 }
 
 /// A failed expansion: every error found, and the item to emit anyway so the rest of the
@@ -106,13 +106,15 @@ pub fn reduce_op_in(
     };
     match (checked, identity_ir, identity, value_ty) {
         (Some(function), Some(id_ir), Some(identity), Some(value_ty)) if diags.is_empty() => {
-            let kernels = emit::reduce_kernels(&function, &id_ir, def.style);
+            let parts = OpParts::new(&function, &id_ir, def.style);
+            let source = parts.module();
             Ok(ReduceOp {
                 def,
                 identity,
                 value_ty,
                 function,
-                kernels,
+                parts,
+                source,
             })
         }
         _ => Failure {
@@ -142,7 +144,7 @@ pub struct DeviceFn {
     pub function: ir::Function,
     /// Its CUDA text (a `static __device__ __forceinline__` function).
     pub text: String,
-    /// The tuple types it uses (their structs come from [`emit::type_support`]).
+    /// The tuple types it uses (their structs come from `warp_kernels::module::type_support`).
     pub tuples: Vec<Vec<Scalar>>,
 }
 
@@ -165,7 +167,7 @@ pub fn device_function(item: syn::ItemFn, file: &str, c_name: &str) -> Result<De
     def.file = file.to_string();
     match check_plain(&def, &mut diags) {
         Some((function, tuples)) => {
-            let text = lower::lower_function(&function, c_name);
+            let text = warp_kernels::lower::lower_function(&function, c_name);
             Ok(DeviceFn {
                 function,
                 text,
@@ -181,27 +183,18 @@ pub fn device_function(item: syn::ItemFn, file: &str, c_name: &str) -> Result<De
 }
 
 /// A checked `#[predicate]` or `#[map]`: its device function as a fragment that the runtime
-/// composes into kernels (the function's name in it is [`FRAGMENT_NAME`]).
+/// composes into kernels.
 #[derive(Debug)]
 pub struct ElementOp {
     /// The parsed definition.
     pub def: parse::OpDef,
     /// The checked function.
     pub function: ir::Function,
-    /// The lowered device function, named [`FRAGMENT_NAME`].
-    pub fragment: String,
-    /// C structs of the tuple types it uses.
-    pub type_support: String,
+    /// Its fragment (the lowered function, its tuple types, its extra parameters' types).
+    pub parts: FnParts,
     /// The element type (first parameter).
     pub input: Ty,
-    /// The result type.
-    pub output: Ty,
-    /// The extra (bound) parameters' types.
-    pub extras: Vec<Scalar>,
 }
-
-/// The placeholder name of the device function in a fragment.
-pub const FRAGMENT_NAME: &str = "WD_FRAGMENT_FN";
 
 /// Runs every stage for `#[predicate] item` (`predicate = true`) or `#[map] item`.
 pub fn element_op(
@@ -219,24 +212,12 @@ pub fn element_op(
     let def = parse::parse_fn(item, kind, parse::Style::Intrinsics, &mut diags);
     parse::check_element_signature(&def, predicate, &mut diags);
     match check_plain(&def, &mut diags) {
-        Some((function, tuples)) => {
-            let fragment = lower::lower_function(&function, FRAGMENT_NAME);
-            let input = def.params[0].ty.clone();
-            let extras = def.params[1..]
-                .iter()
-                .filter_map(|p| p.ty.scalar())
-                .collect();
-            let output = function.ret.clone();
-            Ok(ElementOp {
-                type_support: emit::type_support(&tuples),
-                def,
-                function,
-                fragment,
-                input,
-                output,
-                extras,
-            })
-        }
+        Some((function, _)) => Ok(ElementOp {
+            parts: FnParts::new(&function),
+            input: def.params[0].ty.clone(),
+            def,
+            function,
+        }),
         _ => Failure {
             diagnostics: diags,
             item: Box::new(def.item),
@@ -267,12 +248,7 @@ fn check_plain(
     if !diags.is_empty() {
         return None;
     }
-    let unit = ir::Expr {
-        kind: ir::ExprKind::Lit(ir::Lit::Bool(false)),
-        ty: Ty::Scalar(Scalar::Bool),
-        line: 0,
-    };
-    let tuples = emit::collect_tuples(&function, &unit);
+    let tuples = ir::tuples_used(&function, None);
     Some((function, tuples))
 }
 

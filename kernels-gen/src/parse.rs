@@ -5,7 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
 
 use crate::diag::Diagnostics;
-use crate::types::{MAX_TUPLE, Scalar, Ty};
+use warp_kernels::types::{MAX_TUPLE, Scalar, Ty};
 
 /// The kind of operation an attribute declares.
 #[derive(Clone, Debug)]
@@ -23,34 +23,7 @@ pub enum OpKind {
     Map,
 }
 
-/// Emission style of the warp-level code.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Style {
-    /// Raw intrinsics (`__shfl_down_sync`, `__reduce_add_sync`, ...).
-    #[default]
-    Intrinsics,
-    /// Cooperative groups (`cg::tiled_partition<32>`, `cg::reduce`, `shfl_*` members).
-    CooperativeGroups,
-}
-
-impl Style {
-    /// Parses the value of `style = "..."`.
-    pub fn from_name(name: &str) -> Option<Style> {
-        match name {
-            "intrinsics" => Some(Style::Intrinsics),
-            "cooperative_groups" | "cg" => Some(Style::CooperativeGroups),
-            _ => None,
-        }
-    }
-
-    /// The name used in attributes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Style::Intrinsics => "intrinsics",
-            Style::CooperativeGroups => "cooperative_groups",
-        }
-    }
-}
+pub use warp_kernels::Style;
 
 /// Parses `style = "intrinsics" | "cooperative_groups"` (also `"cg"`).
 fn parse_style(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Style> {
@@ -75,6 +48,8 @@ pub struct Param {
     pub ty: Ty,
     /// Span of the written type.
     pub ty_span: Span,
+    /// The type as written.
+    pub ty_tokens: Box<syn::Type>,
 }
 
 /// An annotated function, parsed.
@@ -245,6 +220,7 @@ pub fn parse_fn(item: syn::ItemFn, kind: OpKind, style: Style, diags: &mut Diagn
                     pat: (*pt.pat).clone(),
                     ty,
                     ty_span: pt.ty.span(),
+                    ty_tokens: pt.ty.clone(),
                 }),
                 Err(e) => diags.push(e),
             },

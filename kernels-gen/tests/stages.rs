@@ -1,8 +1,8 @@
 //! The stages of kernels-gen on small functions: inference, lowering, literals, patterns, errors.
 
 use kernels_gen::ir::ExprKind;
-use kernels_gen::lower::c_literal;
-use kernels_gen::patterns::Redux;
+use warp_kernels::Redux;
+use warp_kernels::lower::c_literal;
 use kernels_gen::{Scalar, Ty, reduce_op};
 use quote::quote;
 
@@ -33,7 +33,7 @@ fn float_literals_take_the_type_of_their_context() {
         quote!(identity = 0.0),
         quote! { fn f(a: f32, b: f32) -> f32 { a * 0.1 + b } },
     );
-    let src = &o.kernels.source;
+    let src = &o.source;
     assert!(
         src.contains("0x1.99999ap-4f /* 0.1 */"),
         "an f32 literal, exact: {src}"
@@ -49,18 +49,18 @@ fn integer_literals_default_to_i32_and_follow_annotations() {
         quote! { fn f(a: u8, b: u8) -> u8 { let k: u8 = 3; a.wrapping_add(b) ^ k } },
     );
     assert!(
-        o.kernels.source.contains("const wd_u32 k = 3u;"),
+        o.source.contains("const wd_u32 k = 3u;"),
         "a u8 lives in a 32-bit register: {}",
-        o.kernels.source
+        o.source
     );
     let o = op(
         quote!(identity = 0),
         quote! { fn f(a: i64, b: i64) -> i64 { a + b + (1 << 4) as i64 } },
     );
     assert!(
-        o.kernels.source.contains("wd_shl<wd_i32>(1, (wd_u32)(4))"),
+        o.source.contains("wd_shl<wd_i32>(1, (wd_u32)(4))"),
         "{}",
-        o.kernels.source
+        o.source
     );
 }
 
@@ -111,9 +111,8 @@ fn value_ifs_become_selects() {
         quote! { fn f(a: i32, b: i32) -> i32 { if a > b && b != 0 { a - b } else { b } } },
     );
     let body = o
-        .kernels
         .source
-        .split("wd_fn_f(")
+        .split("wd_op_combine(")
         .nth(1)
         .unwrap()
         .split('}')
@@ -165,7 +164,7 @@ fn redux_is_recognised() {
             },
             f,
         );
-        assert_eq!(o.kernels.redux, want, "{}", o.function.name);
+        assert_eq!(o.parts.redux, want, "{}", o.function.name);
     }
 }
 
@@ -177,9 +176,9 @@ fn match_desugars_to_an_if_chain() {
     );
     assert!(matches!(o.function.body.value.kind, ExprKind::Block(_)));
     assert!(
-        o.kernels.source.contains("(tmp_ >= 1u) & (tmp_ <= 3u)"),
+        o.source.contains("(tmp_ >= 1u) & (tmp_ <= 3u)"),
         "{}",
-        o.kernels.source
+        o.source
     );
 }
 
@@ -190,11 +189,12 @@ fn tuples_get_structs_and_field_wise_shuffles() {
         quote! { fn f(a: (f64, u16), b: (f64, u16)) -> (f64, u16) { (a.0 + b.0, a.1.max(b.1)) } },
     );
     assert_eq!(o.value_ty, Ty::Tuple(vec![Scalar::F64, Scalar::U16]));
-    let s = &o.kernels.source;
+    let s = &o.source;
     assert!(s.contains("struct wd_tuple_f64_u16 { wd_f64 f0; wd_u16 f1; };"));
     assert!(s.contains("v.f0 = wd_shfl_down(v.f0, x); v.f1 = wd_shfl_down(v.f1, x);"));
-    assert_eq!(o.kernels.indexed.as_deref(), Some("wd_reduce_indexed_f"));
-    assert_eq!(o.kernels.plain, None);
+    // (f64, u16) pairs reduce over f64 elements with their u16 index.
+    assert!(s.contains("t.f1 = (wd_u16)i;"), "{s}");
+    assert_eq!(s.matches("extern \"C\"").count(), 1);
 }
 
 #[test]
@@ -237,11 +237,11 @@ fn line_directives_point_at_the_rust_source() {
     let items = kernels_gen::generate_file(src, "src/demo.rs").unwrap();
     let op = items[0].result.as_ref().unwrap();
     assert!(
-        op.kernels.source.contains("#line 5 \"src/demo.rs\""),
+        op.source.contains("#line 5 \"src/demo.rs\""),
         "{}",
-        op.kernels.source
+        op.source
     );
-    assert!(op.kernels.source.contains("\"warp-dsl/f.cu\""));
+    assert!(op.source.contains("\"warp-dsl/f.cu\""));
 }
 
 #[test]

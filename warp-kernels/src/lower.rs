@@ -5,7 +5,8 @@
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use crate::ir::{BinOp, Block, Builtin, Expr, ExprKind, Function, Lit, Stmt, UnOp, VarId};
+use crate::builtins::Form;
+use crate::ir::{BinOp, Block, Expr, ExprKind, Function, Lit, Stmt, UnOp, VarId};
 use crate::types::{Scalar, Ty};
 
 /// Marker line the emitter replaces with a `#line` back to the generated file.
@@ -425,7 +426,16 @@ impl<'f> Lowerer<'f> {
             ExprKind::Call(b, args) => {
                 let refs: Vec<&Expr> = args.iter().collect();
                 let ops = self.operands(&refs);
-                builtin(*b, &ops, args[0].scalar())
+                let m = b.method();
+                // The type the built-in is of: its receiver, or the type of `T::from_bits(..)`.
+                let t = match m.form {
+                    Form::Method => args[0].scalar(),
+                    Form::Assoc => e.scalar(),
+                };
+                match m.lower.spell(t) {
+                    Some(spell) => spell.render(&ops, t),
+                    None => unreachable!("kernels-gen bug: `{}` on `{t}` passed the checker", m.name),
+                }
             }
             ExprKind::If(c, a, b) => {
                 let cs = self.expr(c);
@@ -557,79 +567,6 @@ fn cast(x: &str, from: Scalar, to: Scalar) -> String {
         return format!("wd_cast<{}>({x})", to.c_name());
     }
     format!("(({})({x}))", to.c_name())
-}
-
-fn builtin(b: Builtin, a: &[String], t: Scalar) -> String {
-    use Builtin as B;
-    let f32 = t == Scalar::F32;
-    let fl = |name32: &str, name64: &str| {
-        if f32 {
-            name32.to_string()
-        } else {
-            name64.to_string()
-        }
-    };
-    let call = |name: String| format!("{name}({})", a.join(", "));
-    // Integer helpers take the Rust type as their template argument.
-    let int = |name: &str| format!("{name}<{}>({})", t.c_name(), a.join(", "));
-    match b {
-        B::Min => call("wd_min".into()),
-        B::Max => call("wd_max".into()),
-        B::Clamp => call("wd_clamp".into()),
-        B::Abs if t.is_float() => call(fl("fabsf", "fabs")),
-        B::Abs | B::WrappingAbs => int("wd_abs"),
-        B::Signum if t.is_float() => call("wd_signum".into()),
-        B::Signum => int("wd_signum"),
-        B::WrappingAdd => int("wd_add"),
-        B::WrappingSub => int("wd_sub"),
-        B::WrappingMul => int("wd_mul"),
-        B::WrappingNeg => int("wd_neg"),
-        B::SaturatingAdd => int("wd_saturating_add"),
-        B::SaturatingSub => int("wd_saturating_sub"),
-        B::CountOnes => int("wd_count_ones"),
-        B::CountZeros => int("wd_count_zeros"),
-        B::LeadingZeros => int("wd_leading_zeros"),
-        B::TrailingZeros => int("wd_trailing_zeros"),
-        B::RotateLeft => int("wd_rotate_left"),
-        B::RotateRight => int("wd_rotate_right"),
-        B::Pow => int("wd_pow"),
-        B::IsPositive => format!("({} > 0)", a[0]),
-        B::IsNegative => format!("({} < 0)", a[0]),
-        B::Sqrt => call(fl("sqrtf", "sqrt")),
-        B::Exp => call(fl("expf", "exp")),
-        B::Exp2 => call(fl("exp2f", "exp2")),
-        B::Ln => call(fl("logf", "log")),
-        B::Log2 => call(fl("log2f", "log2")),
-        B::Log10 => call(fl("log10f", "log10")),
-        B::Sin => call(fl("sinf", "sin")),
-        B::Cos => call(fl("cosf", "cos")),
-        B::Tan => call(fl("tanf", "tan")),
-        B::Tanh => call(fl("tanhf", "tanh")),
-        B::Floor => call(fl("floorf", "floor")),
-        B::Ceil => call(fl("ceilf", "ceil")),
-        B::Round => call(fl("roundf", "round")),
-        B::Trunc => call(fl("truncf", "trunc")),
-        B::Recip => format!("({} / {})", if f32 { "1.0f" } else { "1.0" }, a[0]),
-        B::Powi => call("wd_powi".into()),
-        B::Powf => call(fl("powf", "pow")),
-        B::MulAdd => call(fl("fmaf", "fma")),
-        B::Hypot => call(fl("hypotf", "hypot")),
-        B::Atan2 => call(fl("atan2f", "atan2")),
-        B::Copysign => call(fl("copysignf", "copysign")),
-        B::IsNan => format!("({0} != {0})", a[0]),
-        B::IsFinite => call("isfinite".into()),
-        B::IsInfinite => call("isinf".into()),
-        B::IsSignNegative => format!("(signbit({}) != 0)", a[0]),
-        B::IsSignPositive => format!("(signbit({}) == 0)", a[0]),
-        B::ToBits => call("wd_to_bits".into()),
-        B::FromBits => {
-            if t == Scalar::U32 {
-                call("__uint_as_float".into())
-            } else {
-                format!("__longlong_as_double((wd_i64)({}))", a[0])
-            }
-        }
-    }
 }
 
 /// The variables a function's parameters are bound to (for tests and tools).

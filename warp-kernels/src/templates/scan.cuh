@@ -10,9 +10,7 @@
 // whose result does not depend on how the look-back groups tiles); for floats, whose rounding
 // does, the deterministic three passes: WD_SCAN_AGGREGATES stores each tile's aggregate,
 // wd_scan_tiles scans them in a fixed order, WD_SCAN_GIVEN rescans each tile from its prefix.
-#define WD_SCAN_LOOK_BACK 0
-#define WD_SCAN_AGGREGATES 1
-#define WD_SCAN_GIVEN 2
+// (The mode values are defined by warp_kernels::catalogue::ScanMode.)
 
 // One block tile of the scan; `prefix_of` gives the tile's exclusive prefix (see lookback.cuh).
 template <class Op, class St, class P>

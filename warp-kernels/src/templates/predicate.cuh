@@ -25,7 +25,7 @@ static __device__ __forceinline__ void wd_count(const St& st, wd_u64* partials, 
 // `any` and `find_first` warps read a stop signal before every tile. All of them reading one
 // word would queue on a single L2 slice (one read per 2 KiB tile, ~2 G reads/s at full
 // bandwidth, about what one slice serves), so the signal is replicated: WD_STOP_COPIES copies,
-// WD_STOP_STRIDE bytes apart (defined by the module, which the runtime sizes the buffer from).
+// WD_STOP_STRIDE bytes apart (warp_kernels::catalogue, which the runtime sizes the buffer from).
 // Warp w reads copy w % WD_STOP_COPIES; a setter's lane c writes copy c, so every copy holds the
 // signal (copy 0 is the result).
 template <class T>

@@ -31,7 +31,7 @@ struct wd_op_count {
 #define WD_STATUS_PACK32 1
 #define WD_STATUS_PACK62 2
 template <class T> struct wd_status_kind {
-    static constexpr int value = sizeof(T) <= 4 ? WD_STATUS_PACK32 : WD_STATUS_SPLIT;
+    static constexpr int value = sizeof(T) <= WD_STATUS_PACK_MAX ? WD_STATUS_PACK32 : WD_STATUS_SPLIT;
 };
 
 // Bytes of status storage for `ntiles` tiles (the runtime zero-fills it before each launch).

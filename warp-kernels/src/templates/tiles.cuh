@@ -2,9 +2,6 @@
 // Work is cut into warp tiles of 32 * WD_ITEMS elements: lane l of a warp holds the elements
 // base + k * 32 + l (k < WD_ITEMS), so each ballot covers 32 consecutive elements and every
 // loop is warp-uniform (full-mask votes are always valid; lanes past n vote false).
-#ifndef WD_ITEMS
-#define WD_ITEMS 16
-#endif
 #define WD_TILE (32 * WD_ITEMS)
 
 // Loads a warp tile's elements and their keep flags (independent loads, all in flight).

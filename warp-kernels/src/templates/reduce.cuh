@@ -3,22 +3,9 @@
 // __reduce_*_sync instruction that computes its warp reduction on sm_80+ (WD_REDUX_NONE if none).
 // A source `Src` provides: typedef elem_t, value_t; pointer `p`, length `n`;
 // value_t make(elem_t e, wd_u64 index).
-#ifndef WD_BLOCK
-#define WD_BLOCK 256
-#endif
-#ifndef WD_UNROLL
-#define WD_UNROLL 4
-#endif
 
-#define WD_REDUX_NONE 0
-#define WD_REDUX_ADD 1
-#define WD_REDUX_MIN 2
-#define WD_REDUX_MAX 3
-#define WD_REDUX_AND 4
-#define WD_REDUX_OR 5
-#define WD_REDUX_XOR 6
-
-// @WARP_REDUCE@
+// The WD_REDUX_* values come from warp_kernels::patterns::Redux (the module's defines); the
+// warp reduce (wd_warp_reduce<Op>) of the chosen style comes before this file.
 
 // Block reduce: every warp reduces, lane 0 writes warpSums[warp], one barrier, warp 0 reduces
 // the warp totals. All WD_BLOCK threads call it; thread 0 ends with the block's total.
@@ -117,24 +104,3 @@ static __device__ __forceinline__ void wd_reduce_grid(const Src& src, typename O
                                                       unsigned int* ticket, typename Op::T* out) {
     wd_grid_combine<Op>(wd_thread_reduce<Op>(src), partials, ticket, out);
 }
-
-// Sources: a plain array, and (value, index) pairs made from an array on the fly.
-template <class E> struct wd_src_plain {
-    typedef E elem_t;
-    typedef E value_t;
-    const E* p;
-    wd_u64 n;
-    __device__ __forceinline__ E make(E e, wd_u64) const { return e; }
-};
-template <class E, class I, class T> struct wd_src_indexed {
-    typedef E elem_t;
-    typedef T value_t;
-    const E* p;
-    wd_u64 n;
-    __device__ __forceinline__ T make(E e, wd_u64 i) const {
-        T t;
-        t.f0 = e;
-        t.f1 = (I)i;
-        return t;
-    }
-};

@@ -6,32 +6,13 @@
 // correct, and every result is folded in an order fixed by the shape, the grid and the input
 // pointer's alignment: deterministic. Loops around warp or block collectives are warp- or
 // block-uniform; lanes without work contribute Op::identity().
-#ifndef WD_BLOCK
-#define WD_BLOCK 256
-#endif
-// Independent loads in flight per thread in the row and segment folds.
-#ifndef WD_AXIS_UNROLL
-#define WD_AXIS_UNROLL 4
-#endif
-// Short segments (32 elements or fewer) reduced together by one warp.
-#ifndef WD_SEG_WAYS
-#define WD_SEG_WAYS 4
-#endif
-// Rows in flight per thread in the column reduce.
-#ifndef WD_COLS_UNROLL
-#define WD_COLS_UNROLL 8
-#endif
-// Transpose tile (the default for elements of at most 8 bytes; 32 x 32 for wider ones):
-// WD_TRANSPOSE_TILE_ROWS rows by WD_TRANSPOSE_TILE_COLS columns of `in`; 256 threads move
-// 4 * M * N elements each.
-#ifndef WD_TRANSPOSE_M
-#define WD_TRANSPOSE_M 2
-#endif
-#ifndef WD_TRANSPOSE_N
-#define WD_TRANSPOSE_N 2
-#endif
-#define WD_TRANSPOSE_TILE_ROWS (32 * WD_TRANSPOSE_M)
-#define WD_TRANSPOSE_TILE_COLS (32 * WD_TRANSPOSE_N)
+// Sizes (warp_kernels::catalogue, defined at the top of the module): WD_BLOCK threads per
+// block; WD_AXIS_UNROLL independent loads in flight per thread in the row and segment folds;
+// WD_SEG_WAYS short segments (32 elements or fewer) reduced together by one warp;
+// WD_COLS_UNROLL rows in flight per thread in the column reduce; the transpose tile is
+// 32 * WD_TRANSPOSE_M rows by 32 * WD_TRANSPOSE_N columns of `in` for elements of at most
+// WD_TRANSPOSE_WIDE_MAX bytes (32 x 32 for wider ones), 256 threads moving 4 * M * N elements
+// each.
 
 // Whether elements of type E can be read as 16-byte vectors, and how many fit in one.
 template <class E> struct wd_axis_vec {
@@ -466,7 +447,8 @@ static __device__ __forceinline__ void wd_cols(const St& st, wd_u64 rows, wd_u64
 // consecutive elements of a row of `in` each) and writes rows of `out` in segments of 32
 // consecutive elements; blockIdx.x strides over column tiles, blockIdx.y over row tiles (both
 // grid-stride); partial tiles are guarded.
-template <class E, int PAD, int M = (sizeof(E) <= 8 ? WD_TRANSPOSE_M : 1), int N = (sizeof(E) <= 8 ? WD_TRANSPOSE_N : 1)>
+template <class E, int PAD, int M = (sizeof(E) <= WD_TRANSPOSE_WIDE_MAX ? WD_TRANSPOSE_M : 1),
+          int N = (sizeof(E) <= WD_TRANSPOSE_WIDE_MAX ? WD_TRANSPOSE_N : 1)>
 static __device__ __forceinline__ void wd_transpose(const E* in, E* out, wd_u64 rows, wd_u64 cols) {
     constexpr unsigned TR = 32u * M, TC = 32u * N;
     constexpr unsigned KR = TR / 8u;     // tile rows read per thread

@@ -1,7 +1,7 @@
 //! The typed IR: what the checker makes of a Rust body and the lowering turns into CUDA C.
 //!
 //! The tree is generic over its type annotation: the checker builds it with inference
-//! variables and [`resolve`](crate::check) turns it into `Function<Ty>` once every type is known.
+//! variables and resolves it into `Function<Ty>` once every type is known (kernels-gen's check).
 
 use crate::types::{Scalar, Ty};
 
@@ -187,108 +187,7 @@ impl BinOp {
     }
 }
 
-/// A built-in method or associated function (`x.max(y)`, `f32::from_bits(b)`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Builtin {
-    /// `min(self, other)` (floats drop NaN)
-    Min,
-    /// `max(self, other)` (floats drop NaN)
-    Max,
-    /// `clamp(self, lo, hi)`
-    Clamp,
-    /// `abs` (wrapping for `MIN`)
-    Abs,
-    /// `signum`
-    Signum,
-    /// `wrapping_add`
-    WrappingAdd,
-    /// `wrapping_sub`
-    WrappingSub,
-    /// `wrapping_mul`
-    WrappingMul,
-    /// `wrapping_neg`
-    WrappingNeg,
-    /// `wrapping_abs`
-    WrappingAbs,
-    /// `saturating_add`
-    SaturatingAdd,
-    /// `saturating_sub`
-    SaturatingSub,
-    /// `count_ones` (-> u32)
-    CountOnes,
-    /// `count_zeros` (-> u32)
-    CountZeros,
-    /// `leading_zeros` (-> u32)
-    LeadingZeros,
-    /// `trailing_zeros` (-> u32)
-    TrailingZeros,
-    /// `rotate_left(u32)`
-    RotateLeft,
-    /// `rotate_right(u32)`
-    RotateRight,
-    /// `pow(u32)` (integers, wrapping)
-    Pow,
-    /// `is_positive` (signed integers)
-    IsPositive,
-    /// `is_negative` (signed integers)
-    IsNegative,
-    /// `sqrt`
-    Sqrt,
-    /// `exp`
-    Exp,
-    /// `exp2`
-    Exp2,
-    /// `ln`
-    Ln,
-    /// `log2`
-    Log2,
-    /// `log10`
-    Log10,
-    /// `sin`
-    Sin,
-    /// `cos`
-    Cos,
-    /// `tan`
-    Tan,
-    /// `tanh`
-    Tanh,
-    /// `floor`
-    Floor,
-    /// `ceil`
-    Ceil,
-    /// `round` (half away from zero)
-    Round,
-    /// `trunc`
-    Trunc,
-    /// `recip`
-    Recip,
-    /// `powi(i32)`
-    Powi,
-    /// `powf`
-    Powf,
-    /// `mul_add(a, b)` (fused)
-    MulAdd,
-    /// `hypot`
-    Hypot,
-    /// `atan2`
-    Atan2,
-    /// `copysign`
-    Copysign,
-    /// `is_nan`
-    IsNan,
-    /// `is_finite`
-    IsFinite,
-    /// `is_infinite`
-    IsInfinite,
-    /// `is_sign_negative`
-    IsSignNegative,
-    /// `is_sign_positive`
-    IsSignPositive,
-    /// `to_bits` (f32 -> u32, f64 -> u64)
-    ToBits,
-    /// `from_bits` (u32 -> f32, u64 -> f64), an associated function
-    FromBits,
-}
+pub use crate::builtins::Builtin;
 
 /// Expression kinds.
 #[derive(Clone, Debug, PartialEq)]
@@ -419,4 +318,60 @@ impl Expr<Ty> {
             .scalar()
             .expect("kernels-gen bug: scalar expected where the checker proved one")
     }
+}
+
+/// Every tuple type a function uses (and, optionally, an extra expression such as a
+/// reduction's identity), in a fixed order: the C structs its module needs.
+pub fn tuples_used(f: &Function, extra: Option<&Expr>) -> Vec<Vec<Scalar>> {
+    fn walk_expr(e: &Expr, add: &mut dyn FnMut(&Ty)) {
+        add(&e.ty);
+        match &e.kind {
+            ExprKind::Lit(_) | ExprKind::Var(_) => {}
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) | ExprKind::Field(a, _) => walk_expr(a, add),
+            ExprKind::Binary(_, a, b) => {
+                walk_expr(a, add);
+                walk_expr(b, add);
+            }
+            ExprKind::Call(_, xs) | ExprKind::Tuple(xs) => {
+                xs.iter().for_each(|x| walk_expr(x, add))
+            }
+            ExprKind::If(c, a, b) => {
+                walk_expr(c, add);
+                walk_block(a, add);
+                walk_block(b, add);
+            }
+            ExprKind::Block(b) => walk_block(b, add),
+        }
+    }
+    fn walk_stmt(s: &Stmt, add: &mut dyn FnMut(&Ty)) {
+        match s {
+            Stmt::Let { init, .. } => walk_expr(init, add),
+            Stmt::Assign { value, .. } => walk_expr(value, add),
+            Stmt::If {
+                cond, then, els, ..
+            } => {
+                walk_expr(cond, add);
+                then.iter().chain(els).for_each(|s| walk_stmt(s, add));
+            }
+        }
+    }
+    fn walk_block(b: &Block, add: &mut dyn FnMut(&Ty)) {
+        b.stmts.iter().for_each(|s| walk_stmt(s, add));
+        walk_expr(&b.value, add);
+    }
+    let mut set = std::collections::BTreeSet::new();
+    let mut add = |t: &Ty| {
+        if let Ty::Tuple(items) = t {
+            set.insert(items.clone());
+        }
+    };
+    add(&f.ret);
+    for v in &f.vars {
+        add(&v.ty);
+    }
+    walk_block(&f.body, &mut add);
+    if let Some(e) = extra {
+        walk_expr(e, &mut add);
+    }
+    set.into_iter().collect()
 }

@@ -1,6 +1,6 @@
 //! Pattern recognition on checked IR: which warp instruction computes an operator outright.
 
-use crate::ir::{BinOp, Builtin, Expr, ExprKind, Function};
+use crate::ir::{BinOp, Expr, ExprKind, Function};
 use crate::types::{Scalar, Ty};
 
 /// A warp-wide `__reduce_*_sync` (redux.sync, sm_80+) equivalent to a reduction's operator.
@@ -48,6 +48,14 @@ impl Redux {
         Redux::ALL.into_iter().find(|r| r.name() == name)
     }
 
+    /// The value of its template constant (see [`Redux::c_const`]).
+    pub fn c_value(r: Option<Redux>) -> u64 {
+        match r {
+            None => 0,
+            Some(r) => 1 + Redux::ALL.iter().position(|&x| x == r).unwrap_or(0) as u64,
+        }
+    }
+
     /// The template constant selecting it.
     pub fn c_const(r: Option<Redux>) -> &'static str {
         match r {
@@ -84,12 +92,14 @@ pub fn recognise_redux(f: &Function) -> Option<Redux> {
             BinOp::BitXor => Some(Redux::Xor),
             _ => None,
         },
-        ExprKind::Call(b, args) if args.len() == 2 && is_params(&args[0], &args[1]) => match b {
-            Builtin::WrappingAdd => Some(Redux::Add),
-            Builtin::Min => Some(Redux::Min),
-            Builtin::Max => Some(Redux::Max),
-            _ => None,
-        },
+        ExprKind::Call(b, args) if args.len() == 2 && is_params(&args[0], &args[1]) => {
+            match b.name() {
+                "wrapping_add" => Some(Redux::Add),
+                "min" => Some(Redux::Min),
+                "max" => Some(Redux::Max),
+                _ => None,
+            }
+        }
         ExprKind::If(c, then, els) if then.stmts.is_empty() && els.stmts.is_empty() => {
             let (ExprKind::Binary(op, x, y), ExprKind::Var(tv), ExprKind::Var(ev)) =
                 (&c.kind, &then.value.kind, &els.value.kind)

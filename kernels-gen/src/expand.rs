@@ -1,0 +1,380 @@
+//! The token expansion of the attribute macros: what `#[reduce]`, `#[predicate]` and `#[map]`
+//! turn a function into. warp-macros only forwards to these functions; they never panic (an
+//! internal failure becomes a compile error at the attribute) and always emit the function's
+//! item, so the rest of the crate keeps type-checking after an error.
+//!
+//! The expansion names the runtime's types by absolute paths (`::warp_runtime::...`): the
+//! macros are used through warp-runtime, which re-exports them.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use warp_kernels::module::{FnParts, OpParts};
+use warp_kernels::{Redux, Scalar, Style};
+
+use crate::{ElementOp, Failure, ReduceOp};
+
+/// `#[reduce(attr)] item`.
+pub fn reduce(attr: TokenStream, item: TokenStream) -> TokenStream {
+    guarded(&item, || {
+        let item_fn = match syn::parse2::<syn::ItemFn>(item.clone()) {
+            Ok(f) => f,
+            Err(_) => {
+                return not_a_function(
+                    &item,
+                    "#[reduce] applies to a function: `fn name(a: T, b: T) -> T { ... }`",
+                );
+            }
+        };
+        match crate::reduce_op(attr, item_fn) {
+            Ok(op) => expand_reduce(&op),
+            Err(failure) => failed(&failure),
+        }
+    })
+}
+
+/// `#[predicate(attr)] item`.
+pub fn predicate(attr: TokenStream, item: TokenStream) -> TokenStream {
+    element(attr, item, true)
+}
+
+/// `#[map(attr)] item`.
+pub fn map(attr: TokenStream, item: TokenStream) -> TokenStream {
+    element(attr, item, false)
+}
+
+/// Runs an expansion; a panic inside it (a bug in kernels-gen) becomes a compile error at
+/// the attribute, followed by the item as written.
+pub fn guarded(item: &TokenStream, expand: impl FnOnce() -> TokenStream) -> TokenStream {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(expand)) {
+        Ok(tokens) => tokens,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown failure".into());
+            let err = syn::Error::new(
+                Span::call_site(),
+                format!(
+                    "internal error in warp-dsl's code generator: {what}; this is a bug, please report it with the function"
+                ),
+            )
+            .to_compile_error();
+            quote!(#err #item)
+        }
+    }
+}
+
+fn not_a_function(item: &TokenStream, msg: &str) -> TokenStream {
+    let err = syn::Error::new(Span::call_site(), msg).to_compile_error();
+    quote!(#err #item)
+}
+
+/// Every error at once, and the function as written so the crate keeps type-checking.
+fn failed(failure: &Failure) -> TokenStream {
+    let errors = failure.diagnostics.to_compile_errors();
+    let item = &failure.item;
+    quote!(#errors #item)
+}
+
+fn element(attr: TokenStream, item: TokenStream, predicate: bool) -> TokenStream {
+    guarded(&item, || {
+        let what = if predicate { "predicate" } else { "map" };
+        let item_fn = match syn::parse2::<syn::ItemFn>(item.clone()) {
+            Ok(f) => f,
+            Err(_) => {
+                let msg = format!("#[{what}] applies to a function: `fn name(x: T, ...) -> ...`");
+                return not_a_function(&item, &msg);
+            }
+        };
+        match crate::element_op(attr, item_fn, predicate) {
+            Ok(op) => expand_element(&op, predicate),
+            Err(failure) => failed(&failure),
+        }
+    })
+}
+
+/// The value a warp-dsl attribute makes of a function: a unit struct of the function's name
+/// (with its docs and `summary`), whose `call` method is the function as written, plus `extra`
+/// inherent items.
+fn unit_struct(item: &syn::ItemFn, summary: &str, extra: TokenStream) -> TokenStream {
+    let name = &item.sig.ident;
+    let vis = &item.vis;
+    let inputs = &item.sig.inputs;
+    let output = &item.sig.output;
+    let block = &item.block;
+    let (docs, other_attrs): (Vec<_>, Vec<_>) =
+        item.attrs.iter().partition(|a| a.path().is_ident("doc"));
+    quote! {
+        #(#docs)*
+        #[doc = ""]
+        #[doc = #summary]
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #vis struct #name;
+
+        impl #name {
+            /// Runs the function, as written, on the CPU.
+            #(#other_attrs)*
+            #[inline]
+            #vis fn call(self, #inputs) #output #block
+
+            #extra
+        }
+    }
+}
+
+fn private() -> TokenStream {
+    quote!(::warp_runtime::__private)
+}
+
+fn scalar_tokens(s: Scalar) -> TokenStream {
+    let p = private();
+    let v = format_ident!("{}", format!("{s:?}"));
+    quote!(#p::Scalar::#v)
+}
+
+fn option_redux(r: Option<Redux>) -> TokenStream {
+    let p = private();
+    match r {
+        Some(r) => {
+            let v = format_ident!("{}", format!("{r:?}"));
+            quote!(::core::option::Option::Some(#p::Redux::#v))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn style_tokens(s: Style) -> TokenStream {
+    let p = private();
+    let v = format_ident!("{}", format!("{s:?}"));
+    quote!(#p::Style::#v)
+}
+
+/// The `OpFragment` literal of a reduction.
+fn op_fragment(parts: &OpParts) -> TokenStream {
+    let p = private();
+    let OpParts {
+        name,
+        file,
+        line,
+        value_c,
+        combine,
+        identity,
+        type_support,
+        ..
+    } = parts;
+    let redux = option_redux(parts.redux);
+    let style = style_tokens(parts.style);
+    quote! {
+        #p::OpFragment {
+            name: #name,
+            file: #file,
+            line: #line,
+            value: #value_c,
+            combine: #combine,
+            identity: #identity,
+            type_support: #type_support,
+            redux: #redux,
+            style: #style,
+        }
+    }
+}
+
+/// The `FnFragment` literal of a map or predicate.
+fn fn_fragment(parts: &FnParts) -> TokenStream {
+    let p = private();
+    let FnParts {
+        name,
+        file,
+        line,
+        text,
+        type_support,
+        output_c,
+        ..
+    } = parts;
+    let extras = parts.extras.iter().map(|&s| scalar_tokens(s));
+    quote! {
+        #p::FnFragment {
+            name: #name,
+            file: #file,
+            line: #line,
+            text: #text,
+            type_support: #type_support,
+            output: #output_c,
+            extras: &[#(#extras),*],
+        }
+    }
+}
+
+fn expand_reduce(op: &ReduceOp) -> TokenStream {
+    let item = &op.def.item;
+    let name = &item.sig.ident;
+    let vis = &item.vis;
+    let value_ty = &*op.def.params[0].ty_tokens;
+    let identity = &op.identity;
+    let source = &op.source;
+    let name_str = name.to_string();
+    let summary = format!(
+        "warp-dsl reduction `{name_str}` over `{}`: pass it to `Device::reduce`; `{name_str}.call(a, b)` runs it on the CPU.",
+        op.value_ty
+    );
+    let (a, b) = (format_ident!("a"), format_ident!("b"));
+    let fragment = op_fragment(&op.parts);
+    let unit = unit_struct(
+        item,
+        &summary,
+        quote! {
+            /// The CUDA C generated for this operation's kernels.
+            #vis const CUDA_SOURCE: &'static str = #source;
+
+            /// The CUDA C generated for this operation's kernels.
+            #vis fn cuda_source(self) -> &'static str {
+                Self::CUDA_SOURCE
+            }
+        },
+    );
+    quote! {
+        #unit
+
+        impl ::warp_runtime::ReduceOp for #name {
+            type Value = #value_ty;
+            const META: ::warp_runtime::OpMeta = ::warp_runtime::OpMeta {
+                fragment: #fragment,
+                source: Self::CUDA_SOURCE,
+            };
+            #[inline]
+            fn identity(&self) -> #value_ty {
+                #identity
+            }
+            #[inline]
+            fn combine(&self, #a: #value_ty, #b: #value_ty) -> #value_ty {
+                Self::call(*self, #a, #b)
+            }
+        }
+    }
+}
+
+fn expand_element(op: &ElementOp, predicate: bool) -> TokenStream {
+    let item = &op.def.item;
+    let name = &item.sig.ident;
+    let vis = &item.vis;
+    let input_ty = &*op.def.params[0].ty_tokens;
+    let extra_tys: Vec<&syn::Type> = op.def.params[1..]
+        .iter()
+        .map(|p| &*p.ty_tokens)
+        .collect();
+    let extra_names: Vec<syn::Ident> = (0..extra_tys.len())
+        .map(|i| format_ident!("arg{i}"))
+        .collect();
+    let name_str = name.to_string();
+    let ret_ty = match &item.sig.output {
+        syn::ReturnType::Type(_, t) => quote!(#t),
+        syn::ReturnType::Default => quote!(()),
+    };
+    let fragment = fn_fragment(&op.parts);
+    let meta = quote!(::warp_runtime::FnMeta { fragment: #fragment });
+    let (trait_path, method, out_assoc) = if predicate {
+        (quote!(::warp_runtime::Predicate), quote!(test), quote!())
+    } else {
+        (
+            quote!(::warp_runtime::MapOp),
+            quote!(apply),
+            quote!(type Output = #ret_ty;),
+        )
+    };
+    let bound_name = format_ident!("{}_with", name);
+    let summary = format!(
+        "warp-dsl {} `{name_str}`{}; `{name_str}.call(...)` runs it on the CPU.",
+        if predicate { "predicate" } else { "map" },
+        if extra_tys.is_empty() {
+            String::new()
+        } else {
+            format!(": bind its extra parameters with `{name_str}.with(...)`")
+        }
+    );
+    let x = format_ident!("x");
+    let body_impl = if extra_tys.is_empty() {
+        quote! {
+            impl #trait_path for #name {
+                type Input = #input_ty;
+                #out_assoc
+                const META: ::warp_runtime::FnMeta = #meta;
+                #[inline]
+                fn #method(&self, #x: #input_ty) -> #ret_ty {
+                    Self::call(*self, #x)
+                }
+                fn args(&self) -> [u64; 8] {
+                    [0; 8]
+                }
+            }
+        }
+    } else {
+        let doc_bound = format!(
+            "`{name_str}` with its extra parameters bound (made by `{name_str}.with(...)`)."
+        );
+        let index: Vec<usize> = (0..extra_tys.len()).collect();
+        quote! {
+            impl #name {
+                /// Binds the extra parameters (passed to the kernel at launch: no recompilation).
+                #vis fn with(self, #(#extra_names: #extra_tys),*) -> #bound_name {
+                    #bound_name { #(#extra_names),* }
+                }
+            }
+
+            #[doc = #doc_bound]
+            #[allow(non_camel_case_types)]
+            #[derive(Clone, Copy, Debug, PartialEq)]
+            #vis struct #bound_name {
+                #(#[doc = "A bound parameter."] pub #extra_names: #extra_tys,)*
+            }
+
+            impl #trait_path for #bound_name {
+                type Input = #input_ty;
+                #out_assoc
+                const META: ::warp_runtime::FnMeta = #meta;
+                #[inline]
+                fn #method(&self, #x: #input_ty) -> #ret_ty {
+                    #name::call(#name, #x, #(self.#extra_names),*)
+                }
+                fn args(&self) -> [u64; 8] {
+                    let mut a = [0u64; 8];
+                    #(
+                        a[#index] = ::warp_runtime::ArgBits::to_bits(self.#extra_names);
+                    )*
+                    a
+                }
+            }
+        }
+    };
+    let unit = unit_struct(item, &summary, quote!());
+    quote! {
+        #unit
+        #body_impl
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_a_compile_error_and_keeps_the_item() {
+        let item = quote!(
+            fn f(a: f32, b: f32) -> f32 {
+                a + b
+            }
+        );
+        let out = guarded(&item, || panic!("an invariant broke")).to_string();
+        assert!(out.starts_with(":: core :: compile_error !"), "{out}");
+        assert!(out.contains("internal error in warp-dsl's code generator: an invariant broke"));
+        assert!(out.ends_with(&item.to_string()), "{out}");
+    }
+
+    #[test]
+    fn a_non_function_is_refused() {
+        let out = reduce(quote!(identity = 0), quote!(struct S;)).to_string();
+        assert!(out.contains("#[reduce] applies to a function"), "{out}");
+        assert!(out.contains("struct S"), "{out}");
+    }
+}

@@ -1,0 +1,628 @@
+//! The typed catalogue of kernels: each kernel's entry name, parameter list and block size,
+//! and the constants the CUDA templates share with the runtime (block, tile and chunk sizes),
+//! written once here. Modules get the constants as `#define`s and their `extern "C"`
+//! signatures from these parameter lists, so neither side can drift from the other.
+
+use std::fmt::Write;
+
+use crate::patterns::Redux;
+
+/// Threads per block of every kernel but the column reduction.
+pub const BLOCK: u32 = 256;
+/// 16-byte loads each thread of a reduction keeps in flight.
+pub const UNROLL: u32 = 4;
+/// Elements per lane of a warp tile (predicates, compaction, scan).
+pub const ITEMS: u32 = 16;
+/// Elements of a warp tile: 32 lanes x [`ITEMS`].
+pub const TILE: usize = 32 * ITEMS as usize;
+/// Elements of a block tile of the single-pass kernels (compaction, scan): one warp tile per
+/// warp.
+pub const BLOCK_TILE: usize = TILE * (BLOCK as usize / 32);
+/// Threads per block of the column reduction: 32 warps, one per row of the `[32][33]` tile.
+pub const COLS_BLOCK: u32 = 1024;
+/// Columns of one column-reduction tile (a warp reads 32 consecutive elements of a row).
+pub const COLS_TILE: usize = 32;
+/// Row loads in flight per thread of the column reduction.
+pub const COLS_UNROLL: u32 = 8;
+/// Loads in flight per lane of the row and segment reductions.
+pub const AXIS_UNROLL: u32 = 4;
+/// Segments of up to 32 elements reduced together by one warp.
+pub const SEG_WAYS: u32 = 4;
+/// Segments longer than this many elements are not reduced by one warp (`wd_k_segments`) but
+/// listed for the whole grid (`wd_k_segments_long`).
+pub const SEG_LONG: usize = 8192;
+/// Elements per block-sized chunk of a long segment.
+pub const SEG_CHUNK: usize = 32768;
+/// The transpose tile is `32 * TRANSPOSE_M` rows by `32 * TRANSPOSE_N` columns for elements of
+/// at most [`TRANSPOSE_WIDE_MAX`] bytes, 32 x 32 for wider ones.
+pub const TRANSPOSE_M: u32 = 2;
+/// See [`TRANSPOSE_M`].
+pub const TRANSPOSE_N: u32 = 2;
+/// The widest element (bytes) that takes the large transpose tile.
+pub const TRANSPOSE_WIDE_MAX: usize = 8;
+/// Copies of the stop signal that `wd_k_any` and `wd_k_find_first` read before every tile,
+/// spread over L2 slices so that the reads of all warps do not queue on one (see
+/// predicate.cuh). The signal buffer holds `STOP_COPIES * STOP_STRIDE` bytes; copy 0 is the
+/// result.
+pub const STOP_COPIES: usize = 32;
+/// Bytes between two copies of the stop signal.
+pub const STOP_STRIDE: usize = 512;
+/// Values of at most this many bytes share one 64-bit word with their look-back state.
+pub const STATUS_PACK_MAX: usize = 4;
+
+/// The transpose tile (rows, columns) for elements of `elem_size` bytes.
+pub const fn transpose_tile(elem_size: usize) -> (usize, usize) {
+    if elem_size <= TRANSPOSE_WIDE_MAX {
+        (32 * TRANSPOSE_M as usize, 32 * TRANSPOSE_N as usize)
+    } else {
+        (32, 32)
+    }
+}
+
+/// Bytes of look-back status for `tiles` tiles of values of `value_size` bytes (the layout of
+/// `wd_tile_status` in lookback.cuh: one packed word per tile for values of at most
+/// [`STATUS_PACK_MAX`] bytes; else state words, then 16-byte aligned aggregates and inclusive
+/// prefixes).
+pub const fn status_bytes(tiles: usize, value_size: usize) -> usize {
+    if value_size <= STATUS_PACK_MAX {
+        tiles * 8
+    } else {
+        (tiles * 4).next_multiple_of(16) + 2 * tiles * value_size
+    }
+}
+
+/// What one launch of `wd_k_scan` does (its `mode` argument).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum ScanMode {
+    /// One pass with decoupled look-back (exact operators).
+    LookBack = 0,
+    /// Store each tile's aggregate (first of the three deterministic passes).
+    Aggregates = 1,
+    /// Scan each tile from its given prefix (last of the three passes).
+    Given = 2,
+}
+
+/// Every constant the templates read, as (define, value): emitted at the top of every module.
+pub const DEFINES: &[(&str, u64)] = &[
+    ("WD_BLOCK", BLOCK as u64),
+    ("WD_UNROLL", UNROLL as u64),
+    ("WD_ITEMS", ITEMS as u64),
+    ("WD_COLS_BLOCK", COLS_BLOCK as u64),
+    ("WD_COLS_UNROLL", COLS_UNROLL as u64),
+    ("WD_AXIS_UNROLL", AXIS_UNROLL as u64),
+    ("WD_SEG_WAYS", SEG_WAYS as u64),
+    ("WD_SEG_LONG", SEG_LONG as u64),
+    ("WD_SEG_CHUNK", SEG_CHUNK as u64),
+    ("WD_TRANSPOSE_M", TRANSPOSE_M as u64),
+    ("WD_TRANSPOSE_N", TRANSPOSE_N as u64),
+    ("WD_TRANSPOSE_WIDE_MAX", TRANSPOSE_WIDE_MAX as u64),
+    ("WD_STOP_COPIES", STOP_COPIES as u64),
+    ("WD_STOP_STRIDE", STOP_STRIDE as u64),
+    ("WD_STATUS_PACK_MAX", STATUS_PACK_MAX as u64),
+    ("WD_SCAN_LOOK_BACK", ScanMode::LookBack as u64),
+    ("WD_SCAN_AGGREGATES", ScanMode::Aggregates as u64),
+    ("WD_SCAN_GIVEN", ScanMode::Given as u64),
+];
+
+/// The `#define` block of [`DEFINES`] and of the warp instructions an operator may be
+/// recognised as ([`Redux`]).
+pub fn defines() -> String {
+    let mut s = String::from("// ---- shared constants (warp_kernels::catalogue) ----\n");
+    for (name, value) in DEFINES {
+        let _ = writeln!(s, "#define {name} {value}");
+    }
+    for r in std::iter::once(None).chain(Redux::ALL.map(Some)) {
+        let _ = writeln!(s, "#define {} {}", Redux::c_const(r), Redux::c_value(r));
+    }
+    s
+}
+
+/// What a pointer parameter points to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pointee {
+    /// The module's element type (what the input array holds).
+    Elem,
+    /// The module's value type (what the operator combines, or what compaction keeps).
+    Value,
+    /// Bytes (`unsigned char`).
+    U8,
+    /// `unsigned int` words.
+    U32,
+    /// `wd_u64` words.
+    U64,
+}
+
+/// The type of a kernel parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParamTy {
+    /// A pointer the kernel only reads (`const T*`).
+    In(Pointee),
+    /// A pointer the kernel writes (and may read): `T*`.
+    Out(Pointee),
+    /// A `wd_u64` passed by value.
+    U64,
+    /// An `unsigned int` passed by value.
+    U32,
+    /// The bound arguments of maps and predicates (`wd_args`: eight 64-bit words).
+    Args,
+}
+
+impl ParamTy {
+    /// The C type of the parameter in a module whose element and value types are `elem` and
+    /// `value` (C spellings).
+    pub fn c_type(self, elem: &str, value: &str) -> String {
+        let pointee = |p: Pointee| match p {
+            Pointee::Elem => elem.to_string(),
+            Pointee::Value => value.to_string(),
+            Pointee::U8 => "unsigned char".into(),
+            Pointee::U32 => "unsigned int".into(),
+            Pointee::U64 => "wd_u64".into(),
+        };
+        match self {
+            ParamTy::In(p) => format!("const {}*", pointee(p)),
+            ParamTy::Out(p) => format!("{}*", pointee(p)),
+            ParamTy::U64 => "wd_u64".into(),
+            ParamTy::U32 => "unsigned int".into(),
+            ParamTy::Args => "wd_args".into(),
+        }
+    }
+}
+
+/// A kernel parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// Its C name (the kernel body refers to it).
+    pub name: &'static str,
+    /// Its type.
+    pub ty: ParamTy,
+}
+
+/// Threads per block a kernel is built for (its `__launch_bounds__`) and launched with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threads {
+    /// [`BLOCK`].
+    Block,
+    /// [`COLS_BLOCK`].
+    Cols,
+}
+
+impl Threads {
+    /// The number of threads.
+    pub const fn count(self) -> u32 {
+        match self {
+            Threads::Block => BLOCK,
+            Threads::Cols => COLS_BLOCK,
+        }
+    }
+
+    /// The define that holds it.
+    pub const fn define(self) -> &'static str {
+        match self {
+            Threads::Block => "WD_BLOCK",
+            Threads::Cols => "WD_COLS_BLOCK",
+        }
+    }
+}
+
+/// One kernel entry point.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Kernel {
+    /// The `extern "C"` entry name.
+    pub name: &'static str,
+    /// Its parameters, in order.
+    pub params: &'static [Param],
+    /// Threads per block.
+    pub threads: Threads,
+    /// The minimum resident blocks per SM of `__launch_bounds__`, as a C expression, if any.
+    pub min_blocks: Option<&'static str>,
+    /// The body: C statements calling the templates, naming the parameters (`WD_STAGE` builds
+    /// the module's stage `st` from `p`, `n` and `a`).
+    pub body: &'static str,
+}
+
+impl Kernel {
+    /// The kernel's definition in a module whose element and value types are `elem` and
+    /// `value` (C spellings).
+    pub fn definition(&self, elem: &str, value: &str) -> String {
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|p| format!("{} {}", p.ty.c_type(elem, value), p.name))
+            .collect();
+        let bounds = match self.min_blocks {
+            Some(m) => format!("{}, {m}", self.threads.define()),
+            None => self.threads.define().to_string(),
+        };
+        format!(
+            "extern \"C\" __global__ void __launch_bounds__({bounds})\n{}({}) {{\n{}\n}}\n",
+            self.name,
+            params.join(", "),
+            self.body
+                .lines()
+                .map(|l| format!("    {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    }
+
+    /// The parameter types, in order.
+    pub fn param_types(&self) -> impl Iterator<Item = ParamTy> + '_ {
+        self.params.iter().map(|p| p.ty)
+    }
+}
+
+const fn p(name: &'static str, ty: ParamTy) -> Param {
+    Param { name, ty }
+}
+
+use ParamTy::{Args, In, Out, U32, U64};
+use Pointee::{Elem, Value};
+
+const fn kernel(name: &'static str, params: &'static [Param], body: &'static str) -> Kernel {
+    Kernel {
+        name,
+        params,
+        threads: Threads::Block,
+        min_blocks: None,
+        body,
+    }
+}
+
+// ---- reduction modules ----
+
+/// Grid reduction of the stage's values: per-thread accumulation, warp reduce, `warpSums`,
+/// last-block-done grid combine in the same launch (`partials` holds a value per block).
+pub const REDUCE: Kernel = kernel(
+    "wd_k_reduce",
+    &[
+        p("p", In(Elem)),
+        p("n", U64),
+        p("a", Args),
+        p("partials", Out(Value)),
+        p("ticket", Out(Pointee::U32)),
+        p("out", Out(Value)),
+    ],
+    "WD_STAGE;\nwd_reduce_grid<wd_op>(st, partials, ticket, out);",
+);
+
+/// The kernels of a reduction module.
+pub const REDUCE_KERNELS: &[&Kernel] = &[&REDUCE];
+
+// ---- predicate modules ----
+
+/// Ballot + popc count of kept values, with the grid combine.
+pub const COUNT: Kernel = kernel(
+    "wd_k_count",
+    &[
+        p("p", In(Elem)),
+        p("n", U64),
+        p("a", Args),
+        p("partials", Out(Pointee::U64)),
+        p("ticket", Out(Pointee::U32)),
+        p("out", Out(Pointee::U64)),
+    ],
+    "WD_STAGE;\nwd_count(st, partials, ticket, out);",
+);
+
+/// Whether any value is kept (`negate`: any rejected); stops early. `flag` is the stop signal
+/// ([`STOP_COPIES`] copies, [`STOP_STRIDE`] bytes apart).
+pub const ANY: Kernel = kernel(
+    "wd_k_any",
+    &[
+        p("p", In(Elem)),
+        p("n", U64),
+        p("a", Args),
+        p("negate", U32),
+        p("flag", Out(Pointee::U32)),
+    ],
+    "WD_STAGE;\nwd_any(st, negate != 0, flag);",
+);
+
+/// The first kept index, stored complemented in the stop signal `first` (0: none).
+pub const FIND_FIRST: Kernel = kernel(
+    "wd_k_find_first",
+    &[
+        p("p", In(Elem)),
+        p("n", U64),
+        p("a", Args),
+        p("first", Out(Pointee::U64)),
+    ],
+    "WD_STAGE;\nwd_find_first(st, first);",
+);
+
+/// One bit per value, straight from the ballots.
+pub const MASK: Kernel = kernel(
+    "wd_k_mask",
+    &[
+        p("p", In(Elem)),
+        p("n", U64),
+        p("a", Args),
+        p("words", Out(Pointee::U32)),
+    ],
+    "WD_STAGE;\nwd_mask(st, words);",
+);
+
+/// Single-pass, order-preserving compaction (and partition when `rejected` is not null).
+pub const COMPACT: Kernel = Kernel {
+    name: "wd_k_compact",
+    params: &[
+        p("p", In(Elem)),
+        p("n", U64),
+        p("a", Args),
+        p("kept", Out(Value)),
+        p("rejected", Out(Value)),
+        p("status", Out(Pointee::U8)),
+        p("queue", Out(Pointee::U32)),
+        p("count", Out(Pointee::U64)),
+    ],
+    threads: Threads::Block,
+    // 5 resident blocks per SM (48 registers) keep enough loads in flight for 4-byte values.
+    min_blocks: Some("sizeof(wd_stage::value_t) <= 4 && sizeof(wd_stage::elem_t) <= 4 ? 5 : 1"),
+    body: "WD_STAGE;\nwd_compact(st, kept, rejected, status, queue, count);",
+};
+
+/// The kernels of a predicate module.
+pub const PREDICATE_KERNELS: &[&Kernel] = &[&COUNT, &ANY, &FIND_FIRST, &MASK, &COMPACT];
+
+// ---- scan and axis modules ----
+
+/// The scan: one tile per block, in [`ScanMode`] `mode`.
+pub const SCAN: Kernel = kernel(
+    "wd_k_scan",
+    &[
+        p("p", In(Elem)),
+        p("n", U64),
+        p("a", Args),
+        p("out", Out(Value)),
+        p("exclusive", U32),
+        p("mode", U32),
+        p("status", Out(Pointee::U8)),
+        p("queue", Out(Pointee::U32)),
+    ],
+    "WD_STAGE;\nwd_scan<wd_op>(st, out, exclusive != 0, mode, status, queue);",
+);
+
+/// The middle pass of the deterministic scan: the tile aggregates scanned in order by one block.
+pub const SCAN_TILES: Kernel = kernel(
+    "wd_k_scan_tiles",
+    &[p("vals", Out(Value)), p("n", U64)],
+    "wd_scan_tiles<wd_op>(vals, n);",
+);
+
+const ROWS_PARAMS: &[Param] = &[
+    p("p", In(Elem)),
+    p("n", U64),
+    p("a", Args),
+    p("rows", U64),
+    p("cols", U64),
+    p("out", Out(Value)),
+];
+
+/// Short rows, one lane each (32 rows per warp).
+pub const ROWS_G1: Kernel = kernel(
+    "wd_k_rows_g1",
+    ROWS_PARAMS,
+    "WD_STAGE;\nwd_rows_group<wd_op, wd_stage, 1>(st, rows, cols, out);",
+);
+/// Rows read by groups of 2 lanes.
+pub const ROWS_G2: Kernel = kernel(
+    "wd_k_rows_g2",
+    ROWS_PARAMS,
+    "WD_STAGE;\nwd_rows_group<wd_op, wd_stage, 2>(st, rows, cols, out);",
+);
+/// Rows read by groups of 4 lanes.
+pub const ROWS_G4: Kernel = kernel(
+    "wd_k_rows_g4",
+    ROWS_PARAMS,
+    "WD_STAGE;\nwd_rows_group<wd_op, wd_stage, 4>(st, rows, cols, out);",
+);
+/// Rows read by groups of 8 lanes.
+pub const ROWS_G8: Kernel = kernel(
+    "wd_k_rows_g8",
+    ROWS_PARAMS,
+    "WD_STAGE;\nwd_rows_group<wd_op, wd_stage, 8>(st, rows, cols, out);",
+);
+/// Rows read by groups of 16 lanes.
+pub const ROWS_G16: Kernel = kernel(
+    "wd_k_rows_g16",
+    ROWS_PARAMS,
+    "WD_STAGE;\nwd_rows_group<wd_op, wd_stage, 16>(st, rows, cols, out);",
+);
+/// The sub-warp row kernels, by group width 1, 2, 4, 8, 16.
+pub const ROWS_GROUPS: [&Kernel; 5] = [&ROWS_G1, &ROWS_G2, &ROWS_G4, &ROWS_G8, &ROWS_G16];
+/// A warp per row.
+pub const ROWS_WARP: Kernel = kernel(
+    "wd_k_rows_warp",
+    ROWS_PARAMS,
+    "WD_STAGE;\nwd_rows_warp<wd_op>(st, rows, cols, out);",
+);
+/// A block per row.
+pub const ROWS_BLOCK: Kernel = kernel(
+    "wd_k_rows_block",
+    ROWS_PARAMS,
+    "WD_STAGE;\nwd_rows_block<wd_op>(st, rows, cols, out);",
+);
+/// Several blocks per row; each row's last block combines their partials.
+pub const ROWS_SPLIT: Kernel = kernel(
+    "wd_k_rows_split",
+    &[
+        p("p", In(Elem)),
+        p("n", U64),
+        p("a", Args),
+        p("rows", U64),
+        p("cols", U64),
+        p("blocks_per_row", U64),
+        p("partials", Out(Value)),
+        p("tickets", Out(Pointee::U32)),
+        p("out", Out(Value)),
+    ],
+    "WD_STAGE;\nwd_rows_split<wd_op>(st, rows, cols, blocks_per_row, partials, tickets, out);",
+);
+/// CSR segments of up to [`SEG_LONG`] elements, a warp each; longer ones are listed in
+/// `longs` (`flags[0]`: bad offsets, `flags[1]`: how many were listed).
+pub const SEGMENTS: Kernel = kernel(
+    "wd_k_segments",
+    &[
+        p("p", In(Elem)),
+        p("n", U64),
+        p("a", Args),
+        p("offsets", In(Pointee::U64)),
+        p("nseg", U64),
+        p("out", Out(Value)),
+        p("flags", Out(Pointee::U32)),
+        p("longs", Out(Pointee::U64)),
+        p("cap", U64),
+    ],
+    "WD_STAGE;\nwd_segments<wd_op>(st, offsets, nseg, out, flags, longs, cap);",
+);
+/// One block numbers the long segments' chunks of [`SEG_CHUNK`] elements.
+pub const SEGMENTS_PLAN: Kernel = kernel(
+    "wd_k_segments_plan",
+    &[
+        p("flags", In(Pointee::U32)),
+        p("longs", In(Pointee::U64)),
+        p("cap", U64),
+        p("first", Out(Pointee::U64)),
+        p("tickets", Out(Pointee::U32)),
+    ],
+    "wd_segments_plan(flags, longs, cap, first, tickets);",
+);
+/// The long segments' chunks, a block each, combined in a fixed order.
+pub const SEGMENTS_LONG: Kernel = kernel(
+    "wd_k_segments_long",
+    &[
+        p("p", In(Elem)),
+        p("n", U64),
+        p("a", Args),
+        p("offsets", In(Pointee::U64)),
+        p("flags", In(Pointee::U32)),
+        p("longs", In(Pointee::U64)),
+        p("cap", U64),
+        p("first", In(Pointee::U64)),
+        p("partials", Out(Value)),
+        p("tickets", Out(Pointee::U32)),
+        p("out", Out(Value)),
+    ],
+    "WD_STAGE;\nwd_segments_long<wd_op>(st, offsets, flags, longs, cap, first, partials, tickets, out);",
+);
+
+const COLS_PARAMS: &[Param] = &[
+    p("p", In(Elem)),
+    p("n", U64),
+    p("a", Args),
+    p("rows", U64),
+    p("cols", U64),
+    p("rows_per_block", U64),
+    p("partials", Out(Value)),
+    p("tickets", Out(Pointee::U32)),
+    p("out", Out(Value)),
+];
+
+/// Column reduction: coalesced row loads, the `[32][33]` padded tile combine.
+pub const COLS: Kernel = Kernel {
+    name: "wd_k_cols",
+    params: COLS_PARAMS,
+    threads: Threads::Cols,
+    min_blocks: None,
+    body: "WD_STAGE;\nwd_cols<wd_op, wd_stage, 1>(st, rows, cols, rows_per_block, partials, tickets, out);",
+};
+/// The column reduction through an unpadded `[32][32]` tile: only for measuring the bank
+/// conflicts the padding removes.
+pub const COLS_UNPADDED: Kernel = Kernel {
+    name: "wd_k_cols_unpadded",
+    params: COLS_PARAMS,
+    threads: Threads::Cols,
+    min_blocks: None,
+    body: "WD_STAGE;\nwd_cols<wd_op, wd_stage, 0>(st, rows, cols, rows_per_block, partials, tickets, out);",
+};
+
+/// The kernels of a scan and axis module.
+pub const AXIS_KERNELS: &[&Kernel] = &[
+    &SCAN,
+    &SCAN_TILES,
+    &ROWS_G1,
+    &ROWS_G2,
+    &ROWS_G4,
+    &ROWS_G8,
+    &ROWS_G16,
+    &ROWS_WARP,
+    &ROWS_BLOCK,
+    &ROWS_SPLIT,
+    &SEGMENTS,
+    &SEGMENTS_PLAN,
+    &SEGMENTS_LONG,
+    &COLS,
+    &COLS_UNPADDED,
+];
+
+// ---- transpose modules ----
+
+const TRANSPOSE_PARAMS: &[Param] = &[
+    p("in", In(Elem)),
+    p("out", Out(Elem)),
+    p("rows", U64),
+    p("cols", U64),
+];
+
+/// Transpose through a padded tile of [`transpose_tile`].
+pub const TRANSPOSE: Kernel = kernel(
+    "wd_k_transpose",
+    TRANSPOSE_PARAMS,
+    "wd_transpose<wd_elem_t, 1>(in, out, rows, cols);",
+);
+/// Transpose through an unpadded tile: only for the padding measurement.
+pub const TRANSPOSE_UNPADDED: Kernel = kernel(
+    "wd_k_transpose_unpadded",
+    TRANSPOSE_PARAMS,
+    "wd_transpose<wd_elem_t, 0>(in, out, rows, cols);",
+);
+
+/// The kernels of a transpose module.
+pub const TRANSPOSE_KERNELS: &[&Kernel] = &[&TRANSPOSE, &TRANSPOSE_UNPADDED];
+
+/// Every kernel of the catalogue.
+pub fn all() -> impl Iterator<Item = &'static Kernel> {
+    [
+        REDUCE_KERNELS,
+        PREDICATE_KERNELS,
+        AXIS_KERNELS,
+        TRANSPOSE_KERNELS,
+    ]
+    .into_iter()
+    .flatten()
+    .copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique() {
+        let names: Vec<&str> = all().map(|k| k.name).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len(), "{names:?}");
+    }
+
+    #[test]
+    fn definitions_spell_the_parameters() {
+        let d = REDUCE.definition("wd_f32", "wd_f32");
+        assert!(d.starts_with(
+            "extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)\nwd_k_reduce(const wd_f32* p, wd_u64 n, wd_args a, wd_f32* partials, unsigned int* ticket, wd_f32* out) {"
+        ), "{d}");
+        assert!(COLS.definition("e", "v").contains("__launch_bounds__(WD_COLS_BLOCK)"));
+    }
+
+    #[test]
+    fn derived_sizes() {
+        assert_eq!(TILE, 512);
+        assert_eq!(BLOCK_TILE, 4096);
+        assert_eq!(transpose_tile(4), (64, 64));
+        assert_eq!(transpose_tile(16), (32, 32));
+        assert_eq!(status_bytes(3, 4), 24);
+        assert_eq!(status_bytes(3, 8), 16 + 48);
+    }
+}

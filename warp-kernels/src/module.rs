@@ -1,0 +1,765 @@
+//! The one assembler of CUDA modules, used by the macros (a reduction's own module) and by the
+//! runtime (compositions): fragments of the user's functions in, the complete source of one
+//! module out: the catalogue's constants, the prelude, the user-derived parts (value types,
+//! lowered functions, the operation struct, the stage), the templates, and the kernel entry
+//! points of the catalogue.
+//!
+//! Shared text (constants, prelude, templates) is fenced by marker comments, so that
+//! [`user_view`] can show only what the user's code produced.
+
+use std::fmt::Write;
+
+use crate::catalogue::{self, Kernel};
+use crate::ir::{Expr, Function, tuples_used};
+use crate::lower::{LINE_RESET_MARKER, lower_function};
+use crate::patterns::{Redux, recognise_redux};
+use crate::types::{Scalar, Ty};
+
+/// The prelude every generated source starts with.
+pub const PRELUDE: &str = include_str!("templates/prelude.cuh");
+/// The reduction patterns (block, grid), after the warp reduce of the chosen style.
+pub const REDUCE_TEMPLATE: &str = include_str!("templates/reduce.cuh");
+/// The warp reduce with intrinsics.
+pub const WARP_INTRINSICS: &str = include_str!("templates/warp_intrinsics.cuh");
+/// The warp reduce with cooperative groups.
+pub const WARP_CG: &str = include_str!("templates/warp_cg.cuh");
+/// Warp tiles: their layout and loads (scalar, and 16 bytes at a time).
+pub const TILES_TEMPLATE: &str = include_str!("templates/tiles.cuh");
+/// The single-pass prefix machinery (tile queue, tile status, decoupled look-back), shared by
+/// compaction and scan.
+pub const LOOKBACK_TEMPLATE: &str = include_str!("templates/lookback.cuh");
+/// The predicate patterns: votes, ballot counting and compaction.
+pub const PREDICATE_TEMPLATE: &str = include_str!("templates/predicate.cuh");
+/// The scan: thread scan, warp scan with `__shfl_up_sync`, block scan, look-back.
+pub const SCAN_TEMPLATE: &str = include_str!("templates/scan.cuh");
+/// Axis reductions (rows, segments, columns through a padded tile) and transpose.
+pub const AXIS_TEMPLATE: &str = include_str!("templates/axis.cuh");
+
+/// Every shared text, by file name, in the order modules include them.
+pub const TEMPLATES: [(&str, &str); 9] = [
+    ("prelude.cuh", PRELUDE),
+    ("warp_intrinsics.cuh", WARP_INTRINSICS),
+    ("warp_cg.cuh", WARP_CG),
+    ("reduce.cuh", REDUCE_TEMPLATE),
+    ("tiles.cuh", TILES_TEMPLATE),
+    ("lookback.cuh", LOOKBACK_TEMPLATE),
+    ("predicate.cuh", PREDICATE_TEMPLATE),
+    ("scan.cuh", SCAN_TEMPLATE),
+    ("axis.cuh", AXIS_TEMPLATE),
+];
+
+/// The placeholder name of the device function in a fragment; the assembler renames it.
+pub const FRAGMENT_NAME: &str = "WD_FRAGMENT_FN";
+
+/// Emission style of the warp-level code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Style {
+    /// Raw intrinsics (`__shfl_down_sync`, `__reduce_add_sync`, ...).
+    #[default]
+    Intrinsics,
+    /// Cooperative groups (`cg::tiled_partition<32>`, `cg::reduce`); includes CUDA headers.
+    CooperativeGroups,
+}
+
+impl Style {
+    /// Parses the value of `style = "..."`.
+    pub fn from_name(name: &str) -> Option<Style> {
+        match name {
+            "intrinsics" => Some(Style::Intrinsics),
+            "cooperative_groups" | "cg" => Some(Style::CooperativeGroups),
+            _ => None,
+        }
+    }
+
+    /// The name used in attributes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Style::Intrinsics => "intrinsics",
+            Style::CooperativeGroups => "cooperative_groups",
+        }
+    }
+
+    /// Whether modules of this style include CUDA's headers (NVRTC then needs their folders).
+    pub fn needs_cuda_headers(self) -> bool {
+        self == Style::CooperativeGroups
+    }
+
+    fn warp_template(self) -> (&'static str, &'static str) {
+        match self {
+            Style::Intrinsics => ("warp_intrinsics.cuh", WARP_INTRINSICS),
+            Style::CooperativeGroups => ("warp_cg.cuh", WARP_CG),
+        }
+    }
+}
+
+/// A `#[reduce]` operator as fragments: what its macro records and compositions are built from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpFragment<'a> {
+    /// The function's name.
+    pub name: &'a str,
+    /// Its Rust file (as the compiler names it).
+    pub file: &'a str,
+    /// The line of its `fn`.
+    pub line: u32,
+    /// C type of its value.
+    pub value: &'a str,
+    /// The combine function, named [`FRAGMENT_NAME`].
+    pub combine: &'a str,
+    /// The identity, a function named [`FRAGMENT_NAME`].
+    pub identity: &'a str,
+    /// C structs of the tuple types it uses.
+    pub type_support: &'a str,
+    /// The warp instruction that computes the operator outright, if any.
+    pub redux: Option<Redux>,
+    /// The emission style of its warp reduce.
+    pub style: Style,
+}
+
+/// A `#[map]` or `#[predicate]` as a fragment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FnFragment<'a> {
+    /// The function's name.
+    pub name: &'a str,
+    /// Its Rust file.
+    pub file: &'a str,
+    /// The line of its `fn`.
+    pub line: u32,
+    /// The lowered device function, named [`FRAGMENT_NAME`].
+    pub text: &'a str,
+    /// C structs of its tuple types.
+    pub type_support: &'a str,
+    /// C type of its result.
+    pub output: &'a str,
+    /// The types of its extra parameters, bound at call time.
+    pub extras: &'a [Scalar],
+}
+
+/// A reduction's fragments as generated at macro time (owned); [`OpParts::fragment`] borrows
+/// them as an [`OpFragment`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpParts {
+    /// See [`OpFragment::name`].
+    pub name: String,
+    /// See [`OpFragment::file`].
+    pub file: String,
+    /// See [`OpFragment::line`].
+    pub line: u32,
+    /// The value type.
+    pub value: Ty,
+    /// C type of the value.
+    pub value_c: String,
+    /// See [`OpFragment::combine`].
+    pub combine: String,
+    /// See [`OpFragment::identity`].
+    pub identity: String,
+    /// See [`OpFragment::type_support`].
+    pub type_support: String,
+    /// See [`OpFragment::redux`].
+    pub redux: Option<Redux>,
+    /// See [`OpFragment::style`].
+    pub style: Style,
+}
+
+impl OpParts {
+    /// The fragments of checked function `f` (`fn(T, T) -> T`) with identity `identity`.
+    pub fn new(f: &Function, identity: &Expr, style: Style) -> OpParts {
+        let identity_fn = Function {
+            name: format!("{} (identity)", f.name),
+            params: vec![],
+            ret: f.ret.clone(),
+            vars: vec![],
+            body: crate::ir::Block {
+                stmts: vec![],
+                value: Box::new(identity.clone()),
+            },
+            file: f.file.clone(),
+            line: identity.line,
+        };
+        OpParts {
+            name: f.name.clone(),
+            file: f.file.clone(),
+            line: f.line,
+            value: f.ret.clone(),
+            value_c: f.ret.c_name(),
+            combine: lower_function(f, FRAGMENT_NAME),
+            identity: lower_function(&identity_fn, FRAGMENT_NAME),
+            type_support: type_support(&tuples_used(f, Some(identity))),
+            redux: recognise_redux(f),
+            style,
+        }
+    }
+
+    /// Borrowed.
+    pub fn fragment(&self) -> OpFragment<'_> {
+        OpFragment {
+            name: &self.name,
+            file: &self.file,
+            line: self.line,
+            value: &self.value_c,
+            combine: &self.combine,
+            identity: &self.identity,
+            type_support: &self.type_support,
+            redux: self.redux,
+            style: self.style,
+        }
+    }
+
+    /// The source a reduction's own module reads: its elements (scalar `T`), or `(V, I)` pairs
+    /// made from elements of `V` (`T = (V, I)` with integer `I`); `None` for other tuples,
+    /// which are reduced only through maps and axis operations.
+    pub fn own_source(&self) -> Option<Source<'static>> {
+        match &self.value {
+            Ty::Scalar(s) => Some(Source::Plain(*s)),
+            Ty::Tuple(items) if items.len() == 2 && items[1].is_int() => Some(Source::Indexed {
+                elem: items[0],
+                index: items[1],
+            }),
+            Ty::Tuple(_) => None,
+        }
+    }
+
+    /// The reduction's own module (what `CUDA_SOURCE` holds).
+    pub fn module(&self) -> String {
+        reduce_module(&self.fragment(), self.own_source().as_ref())
+    }
+}
+
+/// A map's or predicate's fragment as generated at macro time (owned).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnParts {
+    /// See [`FnFragment::name`].
+    pub name: String,
+    /// See [`FnFragment::file`].
+    pub file: String,
+    /// See [`FnFragment::line`].
+    pub line: u32,
+    /// See [`FnFragment::text`].
+    pub text: String,
+    /// See [`FnFragment::type_support`].
+    pub type_support: String,
+    /// The result type.
+    pub output: Ty,
+    /// C type of the result.
+    pub output_c: String,
+    /// See [`FnFragment::extras`].
+    pub extras: Vec<Scalar>,
+}
+
+impl FnParts {
+    /// The fragment of checked function `f`, whose first parameter is the element and whose
+    /// other parameters are bound at call time.
+    pub fn new(f: &Function) -> FnParts {
+        FnParts {
+            name: f.name.clone(),
+            file: f.file.clone(),
+            line: f.line,
+            text: lower_function(f, FRAGMENT_NAME),
+            type_support: type_support(&tuples_used(f, None)),
+            output: f.ret.clone(),
+            output_c: f.ret.c_name(),
+            extras: f
+                .params
+                .iter()
+                .skip(1)
+                .filter_map(|&p| f.vars[p].ty.scalar())
+                .collect(),
+        }
+    }
+
+    /// Borrowed.
+    pub fn fragment(&self) -> FnFragment<'_> {
+        FnFragment {
+            name: &self.name,
+            file: &self.file,
+            line: self.line,
+            text: &self.text,
+            type_support: &self.type_support,
+            output: &self.output_c,
+            extras: &self.extras,
+        }
+    }
+}
+
+/// What the values of an operation are made of.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// The elements themselves.
+    Plain(Scalar),
+    /// `(element, index)` pairs, the index of type `index` (the operator's value is a
+    /// two-field tuple).
+    Indexed {
+        /// The element type.
+        elem: Scalar,
+        /// The index type.
+        index: Scalar,
+    },
+    /// A `#[map]` of each element.
+    Map {
+        /// The element type.
+        elem: Scalar,
+        /// The map.
+        map: &'a FnFragment<'a>,
+    },
+}
+
+impl Source<'_> {
+    /// The element type.
+    pub fn elem(&self) -> Scalar {
+        match *self {
+            Source::Plain(e) | Source::Indexed { elem: e, .. } | Source::Map { elem: e, .. } => e,
+        }
+    }
+
+    /// Words for comments (`` `f32` ``, ``map `square` of `f32` ``).
+    fn describe(&self) -> String {
+        match self {
+            Source::Plain(e) => format!("`{e}`"),
+            Source::Indexed { elem, index } => format!("(`{elem}`, `{index}` index) pairs"),
+            Source::Map { elem, map } => format!("map `{}` of `{elem}`", map.name),
+        }
+    }
+
+    /// A tag for file names (``, `square_`, `indexed_u32_`).
+    fn tag(&self) -> String {
+        match self {
+            Source::Plain(_) => String::new(),
+            Source::Indexed { index, .. } => format!("indexed_{index}_"),
+            Source::Map { map, .. } => format!("{}_", map.name),
+        }
+    }
+}
+
+const SHARED_BEGIN: &str = "// ==== shared: ";
+const SHARED_END: &str = "// ==== end shared: ";
+
+/// A module being assembled: shared sections fenced by markers, user-derived text between.
+struct Module {
+    src: String,
+}
+
+impl Module {
+    /// A module whose header comment says `what`: the catalogue's constants and the prelude.
+    fn new(what: &str) -> Module {
+        let mut m = Module {
+            src: format!(
+                "// warp-dsl: {what}, assembled by warp-kernels {}.\n",
+                env!("CARGO_PKG_VERSION")
+            ),
+        };
+        m.shared("constants", &catalogue::defines());
+        m.shared("prelude.cuh", PRELUDE);
+        m
+    }
+
+    fn shared(&mut self, name: &str, text: &str) {
+        let _ = writeln!(self.src, "{SHARED_BEGIN}{name} ====");
+        self.src.push_str(text);
+        if !text.ends_with('\n') {
+            self.src.push('\n');
+        }
+        let _ = writeln!(self.src, "{SHARED_END}{name} ====");
+    }
+
+    fn user(&mut self, text: &str) {
+        self.src.push_str(text);
+    }
+
+    /// A fragment's device function under the name `as_name`.
+    fn function(&mut self, text: &str, as_name: &str) {
+        self.src.push_str(&text.replace(FRAGMENT_NAME, as_name));
+    }
+
+    /// Value types first (each guarded, so several fragments may bring the same tuple).
+    fn type_support(&mut self, parts: &[&str]) {
+        for p in parts {
+            self.src.push_str(p);
+        }
+    }
+
+    fn reduce_templates(&mut self, style: Style) {
+        let (name, warp) = style.warp_template();
+        self.shared(name, warp);
+        self.shared("reduce.cuh", REDUCE_TEMPLATE);
+    }
+
+    fn kernels(&mut self, kernels: &[&Kernel], elem: &str, value: &str) {
+        self.src.push_str("\n// ---- kernels (warp_kernels::catalogue) ----\n");
+        for k in kernels {
+            self.src.push_str(&k.definition(elem, value));
+        }
+    }
+
+    /// The text, with the `#line` resets pointing into `warp-dsl/{file}.cu`.
+    fn finish(self, file: &str) -> String {
+        finish_lines(&self.src, file)
+    }
+}
+
+/// Replaces the `#line` reset markers (written after each lowered function) with directives
+/// pointing back into the generated file `warp-dsl/{name}.cu`.
+pub fn finish_lines(src: &str, name: &str) -> String {
+    let mut out = String::with_capacity(src.len() + 256);
+    for (i, line) in src.lines().enumerate() {
+        if line == LINE_RESET_MARKER {
+            let _ = writeln!(out, "#line {} \"warp-dsl/{name}.cu\"", i + 2);
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The `wd_op` struct (the `Op` of the templates) of a reduction whose combine and identity
+/// are in the module as `wd_op_combine` / `wd_op_identity`.
+fn op_struct(op: &OpFragment) -> String {
+    format!(
+        "
+// ---- the operation ----
+struct wd_op {{
+    typedef {t} T;
+    static constexpr int redux = {redux};
+    static __device__ __forceinline__ T identity() {{ return wd_op_identity(); }}
+    static __device__ __forceinline__ T combine(T a, T b) {{ return wd_op_combine(a, b); }}
+    struct functor {{
+        __device__ __forceinline__ T operator()(T a, T b) const {{ return wd_op_combine(a, b); }}
+    }};
+}};
+",
+        t = op.value,
+        redux = Redux::c_const(op.redux)
+    )
+}
+
+/// The stage struct `wd_stage` (and `WD_STAGE`, which builds `st` from a kernel's `p`, `n`,
+/// `a`): elements of `source`, mapped if it is a map, made into pairs if indexed, tested by
+/// `pred` if any; bound arguments decoded from `a` (the map's first). `value` is the C type
+/// of the values (the operator's, for indexed sources).
+fn stage(source: &Source, pred: Option<&FnFragment>, value: &str) -> String {
+    let e = source.elem().c_name();
+    let args = |f: &FnFragment, first: usize| -> String {
+        f.extras
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!(", wd_arg_decode<{}>::get(a.v[{}])", t.c_name(), first + i))
+            .collect()
+    };
+    let (value_fn, make, nmap) = match source {
+        Source::Plain(_) => (
+            "    __device__ __forceinline__ value_t value(elem_t e) const { return e; }\n"
+                .to_string(),
+            "return value(e);".to_string(),
+            0,
+        ),
+        Source::Map { map, .. } => (
+            format!(
+                "    __device__ __forceinline__ value_t value(elem_t e) const {{ return wd_map(e{}); }}\n",
+                args(map, 0)
+            ),
+            "return value(e);".to_string(),
+            map.extras.len(),
+        ),
+        Source::Indexed { index, .. } => (
+            String::new(),
+            format!(
+                "value_t t;\n        t.f0 = e;\n        t.f1 = ({})i;\n        return t;",
+                index.c_name()
+            ),
+            0,
+        ),
+    };
+    let keep = match pred {
+        Some(p) => format!("return wd_pred(v{});", args(p, nmap)),
+        None => "return true;".into(),
+    };
+    format!(
+        "
+// ---- the stage: {what} ----
+struct wd_stage {{
+    typedef {e} elem_t;
+    typedef {value} value_t;
+    const {e}* p;
+    wd_u64 n;
+    wd_args a;
+{value_fn}    __device__ __forceinline__ bool keep(value_t v) const {{ {keep} }}
+    __device__ __forceinline__ value_t make(elem_t e, wd_u64 i) const {{
+        {make}
+    }}
+}};
+#define WD_STAGE wd_stage st; st.p = p; st.n = n; st.a = a; (void)st
+",
+        what = source.describe(),
+    )
+}
+
+/// The value type of a source's stage when no operator gives it: the element, or the map's
+/// result.
+fn stage_value(source: &Source) -> String {
+    match source {
+        Source::Map { map, .. } => map.output.to_string(),
+        other => other.elem().c_name().to_string(),
+    }
+}
+
+fn map_parts<'a>(source: &Source<'a>) -> Option<&'a FnFragment<'a>> {
+    match source {
+        Source::Map { map, .. } => Some(map),
+        _ => None,
+    }
+}
+
+/// A reduction module: `op` over the values of `source`, one pass (the catalogue's
+/// [`REDUCE_KERNELS`](catalogue::REDUCE_KERNELS)). `None`: the operator's fragments and
+/// templates only (a tuple operator reduced through maps and axis operations).
+pub fn reduce_module(op: &OpFragment, source: Option<&Source>) -> String {
+    let what = match source {
+        Some(s) => format!("reduction `{}` over {}", op.name, s.describe()),
+        None => format!("reduction `{}` over `{}` values", op.name, op.value),
+    };
+    let mut m = Module::new(&what);
+    let map = source.and_then(map_parts);
+    m.type_support(&[map.map_or("", |f| f.type_support), op.type_support]);
+    m.user("\n// ---- the user's functions, lowered ----\n");
+    if let Some(f) = map {
+        m.function(f.text, "wd_map");
+    }
+    m.function(op.combine, "wd_op_combine");
+    m.function(op.identity, "wd_op_identity");
+    m.user(&op_struct(op));
+    if let Some(s) = source {
+        m.user(&stage(s, None, op.value));
+    }
+    m.reduce_templates(op.style);
+    // The operator's own module is named after it; a composition after its parts.
+    let file = match source {
+        Some(Source::Map { elem, map }) => format!("{}_{}_{elem}", map.name, op.name),
+        _ => op.name.to_string(),
+    };
+    if let Some(s) = source {
+        m.kernels(catalogue::REDUCE_KERNELS, s.elem().c_name(), op.value);
+    }
+    m.finish(&file)
+}
+
+/// A predicate module: every predicate kernel (count, any/all, find_first, mask, compact) for
+/// `pred` over the values of `source` (elements or a map of them; not indexed).
+pub fn predicate_module(pred: &FnFragment, source: &Source) -> String {
+    let mut m = Module::new(&format!("predicate `{}` over {}", pred.name, source.describe()));
+    let map = map_parts(source);
+    m.type_support(&[map.map_or("", |f| f.type_support), pred.type_support]);
+    m.user("\n// ---- the user's functions, lowered ----\n");
+    if let Some(f) = map {
+        m.function(f.text, "wd_map");
+    }
+    m.function(pred.text, "wd_pred");
+    m.user(&stage(source, Some(pred), &stage_value(source)));
+    m.reduce_templates(Style::Intrinsics);
+    m.shared("tiles.cuh", TILES_TEMPLATE);
+    m.shared("lookback.cuh", LOOKBACK_TEMPLATE);
+    m.shared("predicate.cuh", PREDICATE_TEMPLATE);
+    m.kernels(
+        catalogue::PREDICATE_KERNELS,
+        source.elem().c_name(),
+        "wd_stage::value_t",
+    );
+    m.finish(&format!("{}_{}{}", pred.name, source.tag(), source.elem()))
+}
+
+/// A scan and axis module: inclusive/exclusive scans, reductions along rows, over CSR
+/// segments and along columns, of `op` over the values of `source`.
+pub fn axis_module(op: &OpFragment, source: &Source) -> String {
+    let mut m = Module::new(&format!(
+        "scans and axis reductions `{}` over {}",
+        op.name,
+        source.describe()
+    ));
+    let map = map_parts(source);
+    m.type_support(&[map.map_or("", |f| f.type_support), op.type_support]);
+    m.user("\n// ---- the user's functions, lowered ----\n");
+    if let Some(f) = map {
+        m.function(f.text, "wd_map");
+    }
+    m.function(op.combine, "wd_op_combine");
+    m.function(op.identity, "wd_op_identity");
+    m.user(&op_struct(op));
+    m.user(&stage(source, None, op.value));
+    m.reduce_templates(Style::Intrinsics);
+    m.shared("tiles.cuh", TILES_TEMPLATE);
+    m.shared("lookback.cuh", LOOKBACK_TEMPLATE);
+    m.shared("scan.cuh", SCAN_TEMPLATE);
+    m.shared("axis.cuh", AXIS_TEMPLATE);
+    m.kernels(catalogue::AXIS_KERNELS, source.elem().c_name(), op.value);
+    m.finish(&format!("axis_{}_{}{}", op.name, source.tag(), source.elem()))
+}
+
+/// A transpose module for row-major matrices of `elem`, through a padded shared tile (and,
+/// for the padding measurement only, an unpadded one).
+pub fn transpose_module(elem: Scalar) -> String {
+    let mut m = Module::new(&format!("transpose of `{elem}` matrices"));
+    let e = elem.c_name();
+    m.user(&format!("\ntypedef {e} wd_elem_t;\n"));
+    m.reduce_templates(Style::Intrinsics);
+    m.shared("axis.cuh", AXIS_TEMPLATE);
+    m.kernels(catalogue::TRANSPOSE_KERNELS, e, e);
+    m.finish(&format!("transpose_{elem}"))
+}
+
+/// A module of plain device functions (lowered by [`lower_function`]) and hand-written
+/// kernels, with the constants, the prelude and the C structs of `tuples`: what tools and
+/// the fidelity tests compile.
+pub fn functions_module(what: &str, file: &str, tuples: &[Vec<Scalar>], body: &str) -> String {
+    let mut m = Module::new(what);
+    m.user(&type_support(tuples));
+    m.user(body);
+    m.finish(file)
+}
+
+/// What a module's own code produced: the module with every shared section (constants,
+/// prelude, templates) replaced by one line naming it, and the `#line` resets (whose numbers
+/// depend on the shared text's length) written `#line _`. What the snapshots show.
+pub fn user_view(source: &str) -> String {
+    let mut out = String::new();
+    let mut skipping: Option<&str> = None;
+    for line in source.lines() {
+        if let Some(name) = skipping {
+            if line.starts_with(SHARED_END) {
+                let _ = writeln!(out, "// [shared: {name}]");
+                skipping = None;
+            }
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix(SHARED_BEGIN) {
+            skipping = Some(rest.trim_end_matches(" ===="));
+            continue;
+        }
+        match line.strip_prefix("#line ") {
+            Some(rest) if rest.contains("\"warp-dsl/") => {
+                let file = rest.split_once(' ').map_or(rest, |(_, f)| f);
+                let _ = writeln!(out, "#line _ {file}");
+            }
+            _ => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// The shared texts once each (the constants, then every template): what the snapshot of
+/// the shared code shows.
+pub fn shared_view() -> String {
+    let mut out = String::new();
+    for (name, text) in [("constants", catalogue::defines().as_str())]
+        .into_iter()
+        .chain(TEMPLATES)
+    {
+        let _ = writeln!(out, "{SHARED_BEGIN}{name} ====");
+        out.push_str(text);
+        let _ = writeln!(out, "{SHARED_END}{name} ====");
+    }
+    out
+}
+
+/// C structs for tuple types, with their maker, the warp exchanges and the coherent load.
+pub fn type_support(tuples: &[Vec<Scalar>]) -> String {
+    let mut s = String::new();
+    if tuples.is_empty() {
+        return s;
+    }
+    s.push_str("\n// ---- tuple types: C structs moved field by field ----\n");
+    for items in tuples {
+        let ty = Ty::Tuple(items.clone());
+        let c = ty.c_name();
+        // Guarded: composed sources may bring the same tuple type from several operations.
+        let _ = writeln!(s, "#ifndef WD_HAVE_{c}\n#define WD_HAVE_{c}");
+        let fields: Vec<String> = items
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("{} f{i};", t.c_name()))
+            .collect();
+        let _ = writeln!(s, "struct {c} {{ {} }};", fields.join(" "));
+        let params: Vec<String> = items
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("{} f{i}", t.c_name()))
+            .collect();
+        let sets: String = (0..items.len())
+            .map(|i| format!(" t.f{i} = f{i};"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "WD_DEV {c} wd_make_{}({}) {{ {c} t;{sets} return t; }}",
+            c.trim_start_matches("wd_"),
+            params.join(", ")
+        );
+        for (fam, arg) in [
+            ("wd_shfl_down", "unsigned"),
+            ("wd_shfl_up", "unsigned"),
+            ("wd_shfl_xor", "int"),
+            ("wd_shfl_idx", "int"),
+        ] {
+            let moves: String = (0..items.len())
+                .map(|i| format!(" v.f{i} = {fam}(v.f{i}, x);"))
+                .collect();
+            let _ = writeln!(s, "WD_DEV {c} {fam}({c} v, {arg} x) {{{moves} return v; }}");
+        }
+        let loads: String = (0..items.len())
+            .map(|i| format!(" v.f{i} = wd_ldcg(&p->f{i});"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "WD_DEV {c} wd_ldcg(const {c}* p) {{ {c} v;{loads} return v; }}"
+        );
+        let _ = writeln!(s, "#endif");
+    }
+    s
+}
+
+/// The `extern "C"` kernel signatures of a source, as (name, C parameter types without the
+/// parameters' names): what the catalogue test compares with the catalogue's parameter lists.
+pub fn kernel_signatures(source: &str) -> Vec<(String, Vec<String>)> {
+    const ENTRY: &str = "extern \"C\" __global__ void";
+    let mut out = Vec::new();
+    for (i, _) in source.match_indices(ENTRY) {
+        let mut s = source[i + ENTRY.len()..].trim_start();
+        if let Some(r) = s.strip_prefix("__launch_bounds__") {
+            let Some(close) = matching_paren(r, r.find('(').unwrap_or(0)) else {
+                continue;
+            };
+            s = &r[close + 1..];
+        }
+        let Some(open) = s.find('(') else { continue };
+        let Some(close) = matching_paren(s, open) else {
+            continue;
+        };
+        let params = s[open + 1..close]
+            .split(',')
+            .map(|x| x.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|x| !x.is_empty())
+            .map(|x| match x.rfind([' ', '*']) {
+                Some(j) => x[..=j].trim().replace(" *", "*"),
+                None => x,
+            })
+            .collect();
+        out.push((s[..open].trim().to_string(), params));
+    }
+    out
+}
+
+fn matching_paren(s: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in s[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
