@@ -89,12 +89,12 @@ fn main() -> warp_runtime::Result<()> {
         for line in argmax
             .cuda_source()
             .lines()
-            .skip_while(|l| !l.contains("the user's function"))
-            .take_while(|l| !l.contains("reduction patterns"))
+            .skip_while(|l| !l.contains("the user's functions"))
+            .take_while(|l| !l.starts_with("// ==== shared"))
         {
             println!("{line}");
         }
-        match warp_runtime::compile::ptx(&<argmax as ReduceOp>::META, 90) {
+        match warp_runtime::toolchain::ptx(&<argmax as ReduceOp>::META.module(), 90) {
             Ok(ptx) => println!(
                 "\nNVRTC compiled it for sm_90: {} lines of PTX, {} warp shuffles",
                 ptx.lines().count(),

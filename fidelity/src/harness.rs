@@ -4,7 +4,7 @@
 use kernels_gen::fuzz::Rng;
 use kernels_gen::{Scalar, Ty};
 use rayon::prelude::*;
-use warp_runtime::nvrtc::{self, Output};
+use warp_runtime::toolchain::{self, Output};
 
 use crate::{Program, parse_ty};
 
@@ -165,20 +165,17 @@ pub fn batch_source(programs: &[&Program], batch: usize) -> Result<String, Strin
         ));
     }
     let tuples: Vec<Vec<Scalar>> = tuples.into_iter().collect();
-    let src = format!(
-        "{}{}\n{fns}\n{kernels}",
-        kernels_gen::emit::PRELUDE,
-        kernels_gen::emit::type_support(&tuples)
-    );
-    Ok(kernels_gen::emit::finish_lines(
-        &src,
+    Ok(warp_kernels::module::functions_module(
+        &format!("fidelity batch {batch}"),
         &format!("fidelity_batch_{batch}"),
+        &tuples,
+        &format!("\n{fns}\n{kernels}"),
     ))
 }
 
 /// The options of the fidelity compiles (those of the product's kernels).
 pub fn options(arch: u32, output: Output) -> Vec<String> {
-    warp_runtime::compile::base_options(arch, output)
+    toolchain::base_options(arch, output)
 }
 
 /// A compiled batch: its programs' names and the CUBIN or PTX image.
@@ -193,12 +190,13 @@ pub fn compile_all(programs: &[&Program], arch: u32, output: Output) -> Result<V
         .map(|(i, batch)| {
             let src = batch_source(batch, i)?;
             let opts = options(arch, output);
-            match nvrtc::compile(&src, &format!("fidelity_batch_{i}.cu"), &opts, output) {
+            match toolchain::compile_source(&src, &format!("fidelity_batch_{i}.cu"), &opts, output)
+            {
                 Ok(Ok(c)) => Ok((batch.iter().map(|p| p.name).collect(), c.image)),
                 Ok(Err(r)) => Err(format!(
                     "batch {i} does not compile:\n{}\n{}",
                     r.log,
-                    nvrtc::numbered(&src)
+                    toolchain::numbered_source(&src)
                 )),
                 Err(e) => Err(format!("NVRTC: {e}")),
             }

@@ -11,7 +11,7 @@ use std::time::Instant;
 use cudarc::driver::{CudaContext, LaunchConfig, PushKernelArg};
 use warp_fidelity::harness::{self, ROWS};
 use warp_fidelity::{PROGRAMS, Program, SEED, parse_ty};
-use warp_runtime::nvrtc::Output;
+use warp_runtime::toolchain::{self, Output};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -111,7 +111,7 @@ fn gpu(programs: &[&Program]) -> ExitCode {
 }
 
 fn run_gpu(programs: &[&Program]) -> Result<usize, String> {
-    if let Err(searched) = warp_runtime::loader::driver() {
+    if let Err(searched) = toolchain::find_driver() {
         return Err(format!(
             "no CUDA driver (looked in {})",
             searched.join(", ")
@@ -195,7 +195,7 @@ fn run_gpu(programs: &[&Program]) -> Result<usize, String> {
 
 fn ulps() -> Result<(), String> {
     use kernels_gen::Scalar;
-    if let Err(searched) = warp_runtime::loader::driver() {
+    if let Err(searched) = toolchain::find_driver() {
         return Err(format!(
             "no CUDA driver (looked in {})",
             searched.join(", ")
@@ -218,10 +218,9 @@ fn ulps() -> Result<(), String> {
             ));
         }
     }
-    let src =
-        kernels_gen::emit::finish_lines(&format!("{}{fns}", kernels_gen::emit::PRELUDE), "probes");
+    let src = warp_kernels::module::functions_module("ulp probes", "probes", &[], &fns);
     let opts = harness::options((major * 10 + minor) as u32, Output::Cubin);
-    let image = match warp_runtime::nvrtc::compile(&src, "probes.cu", &opts, Output::Cubin)
+    let image = match toolchain::compile_source(&src, "probes.cu", &opts, Output::Cubin)
         .map_err(|e| e.to_string())?
     {
         Ok(c) => c.image,

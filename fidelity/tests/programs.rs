@@ -3,11 +3,11 @@
 //! panics, guarded divisions). The GPU comparison itself is `fidelity gpu` (see README.md).
 
 use warp_fidelity::{PROGRAMS, harness};
-use warp_runtime::nvrtc::Output;
+use warp_runtime::toolchain::{self, Output};
 
 #[test]
 fn every_program_compiles_with_nvrtc() {
-    if let Err(e) = warp_runtime::nvrtc::version() {
+    if let Err(e) = toolchain::nvrtc_version() {
         if std::env::var_os("WARP_REQUIRE_NVRTC").is_some_and(|v| v != "0") {
             panic!("WARP_REQUIRE_NVRTC is set but NVRTC cannot be used: {e}");
         }
@@ -59,7 +59,7 @@ fn no_16_bit_negation_or_min_max_in_the_ptx() {
     // ptxas (CUDA 13.0, sm_90) mis-extends `neg.s16` of -32768 and mishandled 16-bit selects
     // and compares in programs the fuzzer found; the generated code keeps narrow integers in
     // opaque 32-bit registers, so these instructions must not appear.
-    if warp_runtime::nvrtc::version().is_err() {
+    if toolchain::nvrtc_version().is_err() {
         return;
     }
     let programs: Vec<_> = PROGRAMS.iter().collect();

@@ -4,8 +4,7 @@
 use std::process::ExitCode;
 
 use kernels_gen::FileItem;
-use warp_runtime::compile;
-use warp_runtime::nvrtc::{self, Output};
+use warp_runtime::toolchain::{self, Output};
 
 const USAGE: &str = "usage: kernels-gen <command> FILE.rs [--arch sm_XY]
 
@@ -100,7 +99,7 @@ fn emit(items: &[FileItem]) -> ExitCode {
     for item in items {
         if let Ok(op) = &item.result {
             println!("// ===== #[{}] {} =====", item.attribute, item.name);
-            print!("{}", op.kernels.source);
+            print!("{}", op.source);
         }
     }
     ExitCode::SUCCESS
@@ -154,7 +153,7 @@ const INSTRUCTIONS: &[(&str, &str)] = &[
 ];
 
 fn check(items: &[FileItem], arch: u32) -> ExitCode {
-    match nvrtc::version() {
+    match toolchain::nvrtc_version() {
         Ok((major, minor)) => println!("NVRTC {major}.{minor}, sm_{arch}"),
         Err(e) => {
             eprintln!("kernels-gen: {e}");
@@ -164,10 +163,10 @@ fn check(items: &[FileItem], arch: u32) -> ExitCode {
     let mut failed = false;
     for item in items {
         let Ok(op) = &item.result else { continue };
-        let k = &op.kernels;
-        let mut opts = compile::base_options(arch, Output::Cubin);
-        if k.needs_cuda_headers {
-            match compile::include_options() {
+        let parts = &op.parts;
+        let mut opts = toolchain::base_options(arch, Output::Cubin);
+        if parts.style.needs_cuda_headers() {
+            match toolchain::include_options() {
                 Ok(inc) => opts.extend(inc),
                 Err(e) => {
                     eprintln!("kernels-gen: {}: {e}", item.name);
@@ -187,8 +186,8 @@ fn check(items: &[FileItem], arch: u32) -> ExitCode {
             .collect();
         opts.push("--ptxas-options=-v".into());
         let file = format!("{}.cu", item.name);
-        let cubin = nvrtc::compile(&k.source, &file, &opts, Output::Cubin);
-        let ptx = nvrtc::compile(&k.source, &file, &ptx_opts, Output::Ptx);
+        let cubin = toolchain::compile_source(&op.source, &file, &opts, Output::Cubin);
+        let ptx = toolchain::compile_source(&op.source, &file, &ptx_opts, Output::Ptx);
         let (log, ptx) = match (cubin, ptx) {
             (Ok(Ok(c)), Ok(Ok(p))) => (c.log, String::from_utf8_lossy(&p.image).into_owned()),
             (Ok(Err(r)), _) | (_, Ok(Err(r))) => {
@@ -196,7 +195,7 @@ fn check(items: &[FileItem], arch: u32) -> ExitCode {
                     "kernels-gen: NVRTC rejected the CUDA of `{}` (a kernels-gen bug):\n{}\n{}",
                     item.name,
                     r.log,
-                    nvrtc::numbered(&k.source)
+                    toolchain::numbered_source(&op.source)
                 );
                 failed = true;
                 continue;
@@ -210,13 +209,15 @@ fn check(items: &[FileItem], arch: u32) -> ExitCode {
             "#[{}] {} ({} style{})",
             item.attribute,
             item.name,
-            k.style.name(),
-            k.redux
+            parts.style.name(),
+            parts
+                .redux
                 .map(|r| format!(", redux.sync {r:?}"))
                 .unwrap_or_default()
         );
         let resources = parse_ptxas(&log);
-        for kernel in [&k.plain, &k.indexed].into_iter().flatten() {
+        let kernels = warp_kernels::module::kernel_signatures(&op.source);
+        for kernel in kernels.iter().map(|(name, _)| name) {
             let r = resources.iter().find(|(n, _)| n == kernel).map(|(_, r)| r);
             let body = ptx_function(&ptx, kernel);
             let found: Vec<String> = INSTRUCTIONS

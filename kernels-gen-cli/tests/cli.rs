@@ -30,8 +30,12 @@ fn emit_prints_the_cuda_of_every_function() {
     let (code, out, err) = kernels_gen(&["emit", &f]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("// ===== #[reduce] sum ====="));
-    assert!(out.contains("wd_reduce_sum("));
-    assert!(out.contains("wd_reduce_indexed_argmax("));
+    assert!(out.contains("// ===== #[reduce] argmax ====="));
+    assert_eq!(out.matches("\nwd_k_reduce(").count(), 2, "{out}");
+    assert!(
+        out.contains("(`f32`, `u32` index) pairs"),
+        "argmax reads indexed pairs"
+    );
     assert!(
         out.contains(&format!("#line 5 \"{f}\"")),
         "line directives point at the file"
@@ -40,7 +44,7 @@ fn emit_prints_the_cuda_of_every_function() {
 
 #[test]
 fn check_reports_resources_and_instructions() {
-    if warp_runtime::nvrtc::version().is_err() {
+    if warp_runtime::toolchain::nvrtc_version().is_err() {
         assert!(
             std::env::var_os("WARP_REQUIRE_NVRTC").is_none(),
             "NVRTC required but missing"
@@ -51,14 +55,13 @@ fn check_reports_resources_and_instructions() {
     let f = write("good.rs", GOOD);
     let (code, out, err) = kernels_gen(&["check", &f, "--arch", "sm_90"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("wd_reduce_sum:"), "{out}");
+    assert_eq!(out.matches("  wd_k_reduce:").count(), 2, "{out}");
     assert!(out.contains("registers"), "{out}");
     assert!(
         out.contains("redux 1") || out.contains("redux "),
         "sum uses redux.sync: {out}"
     );
     assert!(out.contains("16-byte loads"), "{out}");
-    assert!(out.contains("wd_reduce_indexed_argmax:"), "{out}");
     assert!(out.contains("shuffles"), "{out}");
 }
 

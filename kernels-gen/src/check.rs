@@ -8,9 +8,9 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::diag::{Diagnostics, line_of};
+use crate::parse::Param;
 use warp_kernels::builtins::{self, Builtin, ConstPath, Form};
 use warp_kernels::ir::{BinOp, Block, Expr, ExprKind, Function, Lit, Stmt, UnOp, Var, VarId};
-use crate::parse::Param;
 use warp_kernels::types::{Scalar, Ty};
 
 /// A type during inference: known, a literal's variable, a tuple of those, or an error marker
@@ -1229,8 +1229,8 @@ impl<'d> Checker<'d> {
             self.err(
                 name_span,
                 format!(
-                    "method `{name}` is not supported on `{s}`; the DSL knows: {}",
-                    builtins::method_names()
+                    "method `{name}` is not supported on `{s}`; the methods of `{s}` are: {}",
+                    builtins::method_names(s)
                 ),
             );
             return error_expr(line);

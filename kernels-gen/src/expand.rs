@@ -260,10 +260,7 @@ fn expand_element(op: &ElementOp, predicate: bool) -> TokenStream {
     let name = &item.sig.ident;
     let vis = &item.vis;
     let input_ty = &*op.def.params[0].ty_tokens;
-    let extra_tys: Vec<&syn::Type> = op.def.params[1..]
-        .iter()
-        .map(|p| &*p.ty_tokens)
-        .collect();
+    let extra_tys: Vec<&syn::Type> = op.def.params[1..].iter().map(|p| &*p.ty_tokens).collect();
     let extra_names: Vec<syn::Ident> = (0..extra_tys.len())
         .map(|i| format_ident!("arg{i}"))
         .collect();
@@ -373,7 +370,13 @@ mod tests {
 
     #[test]
     fn a_non_function_is_refused() {
-        let out = reduce(quote!(identity = 0), quote!(struct S;)).to_string();
+        let out = reduce(
+            quote!(identity = 0),
+            quote!(
+                struct S;
+            ),
+        )
+        .to_string();
         assert!(out.contains("#[reduce] applies to a function"), "{out}");
         assert!(out.contains("struct S"), "{out}");
     }

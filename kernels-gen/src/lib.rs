@@ -28,8 +28,8 @@ pub mod parse;
 use proc_macro2::TokenStream;
 
 pub use diag::Diagnostics;
-pub use warp_kernels::{Scalar, Ty, ir};
 use warp_kernels::module::{FnParts, OpParts};
+pub use warp_kernels::{Scalar, Ty, ir};
 
 /// A checked `#[reduce]` operation with its generated kernels.
 #[derive(Debug)]

@@ -1,10 +1,10 @@
 //! The stages of kernels-gen on small functions: inference, lowering, literals, patterns, errors.
 
 use kernels_gen::ir::ExprKind;
-use warp_kernels::Redux;
-use warp_kernels::lower::c_literal;
 use kernels_gen::{Scalar, Ty, reduce_op};
 use quote::quote;
+use warp_kernels::Redux;
+use warp_kernels::lower::c_literal;
 
 fn op(attr: proc_macro2::TokenStream, f: proc_macro2::TokenStream) -> kernels_gen::ReduceOp {
     let item: syn::ItemFn = syn::parse2(f).unwrap();

@@ -43,15 +43,19 @@ fn the_function_stays_callable() {
     assert_eq!(count_and_sum.call((1, 10), (2, -3)), (3, 7));
     assert_eq!(max_i64.identity(), i64::MIN);
     assert!(sum_u32.cuda_source().contains("extern \"C\" __global__"));
-    assert_eq!(
-        <sum_u32 as ReduceOp>::META.plain_kernel,
-        Some("wd_reduce_sum_u32")
+    let meta = <sum_u32 as ReduceOp>::META;
+    assert_eq!(meta.fragment.name, "sum_u32");
+    assert_eq!(meta.fragment.value, "wd_u32");
+    assert!(meta.source.contains("\nwd_k_reduce(const wd_u32* p"));
+    let meta = <argmax as ReduceOp>::META;
+    assert!(
+        meta.source.contains("\nwd_k_reduce(const wd_f32* p"),
+        "over f32 elements"
     );
-    assert_eq!(
-        <argmax as ReduceOp>::META.indexed_kernel,
-        Some("wd_reduce_indexed_argmax")
+    assert!(
+        meta.source.contains("t.f1 = (wd_u64)i;"),
+        "made into (value, index) pairs"
     );
-    assert_eq!(<argmax as ReduceOp>::META.plain_kernel, None);
 }
 
 #[test]
@@ -60,7 +64,7 @@ fn cpu_backend_matches_a_sequential_fold() {
     let s = seed();
     let mut r = rng(s);
     let mut sizes = edge_sizes(4);
-    sizes.push(3 * warp_runtime::cpu::CHUNK + 5);
+    sizes.push(3 * warp_runtime::CPU_CHUNK + 5);
     for n in sizes {
         let xs = u32::random_vec(&mut r, n, true);
         let want = xs.iter().fold(0u32, |a, &b| a.wrapping_add(b));

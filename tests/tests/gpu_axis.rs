@@ -332,7 +332,7 @@ fn ragged_segments_with_empty_ones() {
     let seed = seed();
     println!("seed {seed}");
     let mut r = rng(seed);
-    // Segments over kernels_gen::compose::SEG_LONG (8192) elements go to the whole grid in
+    // Segments over warp_kernels::catalogue::SEG_LONG (8192) elements go to the whole grid in
     // chunks of SEG_CHUNK (32768): random lengths around both, and fixed layouts at the edges.
     let random = [
         (1usize, 0u64),

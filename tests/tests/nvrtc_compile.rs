@@ -2,7 +2,9 @@
 //! the intended warp instructions. Runs in CI (no GPU needed, only NVRTC). Without NVRTC the
 //! test fails when WARP_REQUIRE_NVRTC=1 (as the test script sets), else it is skipped loudly.
 
+use warp_kernels::catalogue;
 use warp_runtime::prelude::*;
+use warp_runtime::toolchain::{self, ModuleSource, Origin};
 use warp_runtime::{OpMeta, ReduceOp};
 
 #[reduce(identity = 0.0)]
@@ -126,7 +128,7 @@ fn all() -> Vec<(OpMeta, &'static [&'static str])> {
 }
 
 fn nvrtc_available() -> bool {
-    match warp_runtime::nvrtc::version() {
+    match toolchain::nvrtc_version() {
         Ok(_) => true,
         Err(e) => {
             if std::env::var_os("WARP_REQUIRE_NVRTC").is_some_and(|v| v != "0") {
@@ -144,50 +146,39 @@ fn every_kernel_compiles_for_sm75_sm80_sm90() {
         return;
     }
     for (meta, wanted) in all() {
+        let name = meta.fragment.name;
         for arch in [75u32, 80, 90] {
-            let ptx = warp_runtime::compile::ptx(&meta, arch).unwrap_or_else(|e| panic!("{e}"));
-            let kernels: Vec<&str> = [meta.plain_kernel, meta.indexed_kernel]
-                .into_iter()
-                .flatten()
-                .collect();
-            for kernel in &kernels {
-                assert!(
-                    ptx.contains(&format!(".entry {kernel}(")),
-                    "{}: kernel {kernel} missing for sm_{arch}",
-                    meta.name
-                );
-            }
-            if kernels.is_empty() {
-                // A tuple operator with no array source yet (its source compiles; nothing runs).
+            let ptx = toolchain::ptx(&meta.module(), arch).unwrap_or_else(|e| panic!("{e}"));
+            let has_kernel = meta.source.contains("\nwd_k_reduce(");
+            assert_eq!(
+                ptx.contains(".entry wd_k_reduce("),
+                has_kernel,
+                "{name}: kernel for sm_{arch}"
+            );
+            if !has_kernel {
+                // A tuple operator with no array source (reduced through maps and axes).
                 continue;
             }
             assert!(
                 ptx.contains("shfl.sync") || (arch >= 80 && ptx.contains("redux.sync")),
-                "{} sm_{arch}: no warp exchange",
-                meta.name
+                "{name} sm_{arch}: no warp exchange"
             );
             assert!(
                 ptx.contains("ld.global.cs.v4")
                     || ptx.contains("ld.global.cs.v4.u32")
                     || ptx.contains("ld.global.cs.v4.b32"),
-                "{} sm_{arch}: no 16-byte vector load",
-                meta.name
+                "{name} sm_{arch}: no 16-byte vector load"
             );
             if arch >= 80 {
                 for w in wanted {
-                    assert!(ptx.contains(w), "{} sm_{arch}: PTX lacks `{w}`", meta.name);
+                    assert!(ptx.contains(w), "{name} sm_{arch}: PTX lacks `{w}`");
                 }
             } else {
                 assert!(
                     !ptx.contains("redux.sync"),
-                    "{}: redux.sync does not exist on sm_75",
-                    meta.name
+                    "{name}: redux.sync does not exist on sm_75"
                 );
-                assert!(
-                    ptx.contains("shfl.sync"),
-                    "{} sm_75: shuffles expected",
-                    meta.name
-                );
+                assert!(ptx.contains("shfl.sync"), "{name} sm_75: shuffles expected");
             }
         }
     }
@@ -195,12 +186,13 @@ fn every_kernel_compiles_for_sm75_sm80_sm90() {
 
 #[test]
 fn redux_is_chosen_only_where_exact() {
-    assert_eq!(sum_i32::META.redux, Some("add"));
-    assert_eq!(max_i16::META.redux, Some("max"));
-    assert_eq!(min_u32::META.redux, Some("min"));
-    assert_eq!(sum_i64::META.redux, None, "64-bit: no redux");
-    assert_eq!(sum_f32::META.redux, None, "floats: no redux");
-    assert_eq!(any_b::META.redux, None, "bool: no redux");
+    use warp_kernels::Redux;
+    assert_eq!(sum_i32::META.fragment.redux, Some(Redux::Add));
+    assert_eq!(max_i16::META.fragment.redux, Some(Redux::Max));
+    assert_eq!(min_u32::META.fragment.redux, Some(Redux::Min));
+    assert_eq!(sum_i64::META.fragment.redux, None, "64-bit: no redux");
+    assert_eq!(sum_f32::META.fragment.redux, None, "floats: no redux");
+    assert_eq!(any_b::META.fragment.redux, None, "bool: no redux");
 }
 
 #[test]
@@ -213,11 +205,11 @@ fn cubin_compiles_and_is_cached_on_disk() {
     unsafe {
         std::env::set_var("WARP_CACHE_DIR", &dir);
     }
-    let (img, origin) = warp_runtime::compile::cubin(&argmax::META, 90).unwrap();
-    assert_eq!(origin, warp_runtime::compile::Origin::Compiled);
+    let (img, origin) = toolchain::cubin(&argmax::META.module(), 90).unwrap();
+    assert_eq!(origin, Origin::Compiled);
     assert!(img.starts_with(b"\x7fELF"), "a CUBIN is an ELF image");
-    let (img2, origin2) = warp_runtime::compile::cubin(&argmax::META, 90).unwrap();
-    assert_eq!(origin2, warp_runtime::compile::Origin::DiskCache);
+    let (img2, origin2) = toolchain::cubin(&argmax::META.module(), 90).unwrap();
+    assert_eq!(origin2, Origin::DiskCache);
     assert_eq!(img, img2);
     // A corrupt file is recompiled, not trusted.
     for e in std::fs::read_dir(&dir).unwrap().flatten() {
@@ -226,8 +218,8 @@ fn cubin_compiles_and_is_cached_on_disk() {
         bytes[last] ^= 0xff;
         std::fs::write(e.path(), bytes).unwrap();
     }
-    let (img3, origin3) = warp_runtime::compile::cubin(&argmax::META, 90).unwrap();
-    assert_eq!(origin3, warp_runtime::compile::Origin::Compiled);
+    let (img3, origin3) = toolchain::cubin(&argmax::META.module(), 90).unwrap();
+    assert_eq!(origin3, Origin::Compiled);
     assert_eq!(img, img3);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -244,22 +236,13 @@ fn nvrtc_errors_name_the_rust_function_and_line() {
         return;
     }
     // A generated source with a (simulated) kernels-gen bug inside the lowered user function.
-    let meta = OpMeta {
-        name: "broken",
-        source: "static __device__ int wd_fn_broken(int a, int b) {\n#line 42 \"src/user.rs\"\n    return a + undefined_name;\n}\nextern \"C\" __global__ void k() {}\n",
-        plain_kernel: Some("k"),
-        indexed_kernel: None,
-        redux: None,
-        style: "intrinsics",
+    let module = ModuleSource {
+        name: "broken".into(),
+        location: "src/user.rs:41".into(),
+        source: "static __device__ int wd_fn_broken(int a, int b) {\n#line 42 \"src/user.rs\"\n    return a + undefined_name;\n}\nextern \"C\" __global__ void k() {}\n".into(),
         needs_cuda_headers: false,
-        combine_fragment: "",
-        identity_fragment: "",
-        type_support: "",
-        value_c: "int",
-        file: "src/user.rs",
-        line: 41,
     };
-    let err = warp_runtime::compile::ptx(&meta, 90).expect_err("the source is broken");
+    let err = toolchain::ptx(&module, 90).expect_err("the source is broken");
     let text = err.to_string();
     assert!(matches!(err, warp_runtime::Error::Compile { .. }));
     assert!(
@@ -284,7 +267,7 @@ fn nvrtc_errors_name_the_rust_function_and_line() {
 mod elements {
     //! The composed predicate and map-reduce modules compile, with votes, ballots and popc.
     use super::*;
-    use warp_runtime::{FnMeta, MapOp, Predicate, map_reduce_module, predicate_module};
+    use warp_runtime::{DeviceVec, Mapped, predicate_module, reduce_module};
 
     #[predicate]
     fn positive(x: f32) -> bool {
@@ -311,17 +294,14 @@ mod elements {
         x as u64
     }
 
-    fn all() -> Vec<&'static OpMeta> {
+    fn all() -> Vec<ModuleSource> {
         vec![
-            predicate_module::<positive>("f32", None),
-            predicate_module::<between_with>("i16", None),
-            predicate_module::<positive>("f32", Some(&<square as MapOp>::META)),
-            predicate_module::<big_norm_with>(
-                "f32",
-                Some(&<pair_with as MapOp>::META as &'static FnMeta),
-            ),
-            map_reduce_module::<square, sum_f32>(),
-            map_reduce_module::<widen, sum_u64_op>(),
+            predicate_module::<positive, DeviceVec<f32>>(),
+            predicate_module::<between_with, DeviceVec<i16>>(),
+            predicate_module::<positive, Mapped<'static, square>>(),
+            predicate_module::<big_norm_with, Mapped<'static, pair_with>>(),
+            reduce_module::<sum_f32, Mapped<'static, square>>(),
+            reduce_module::<sum_u64_op, Mapped<'static, widen>>(),
         ]
     }
 
@@ -335,29 +315,24 @@ mod elements {
         if !nvrtc_available() {
             return;
         }
-        let _ = <positive as Predicate>::META;
-        for meta in all() {
+        for m in all() {
             for arch in [75u32, 80, 90] {
-                let ptx = warp_runtime::compile::ptx(meta, arch).unwrap_or_else(|e| panic!("{e}"));
+                let ptx = toolchain::ptx(&m, arch).unwrap_or_else(|e| panic!("{e}"));
+                let meta = &m;
                 if meta.source.contains("wd_k_count(") {
-                    for k in [
-                        "wd_k_count",
-                        "wd_k_any",
-                        "wd_k_find_first",
-                        "wd_k_mask",
-                        "wd_k_compact",
-                    ] {
+                    for k in catalogue::PREDICATE_KERNELS {
                         assert!(
-                            ptx.contains(&format!(".entry {k}(")),
-                            "{} sm_{arch}: {k}",
-                            meta.name
+                            ptx.contains(&format!(".entry {}(", k.name)),
+                            "{} sm_{arch}: {}",
+                            meta.name,
+                            k.name
                         );
                     }
                     for w in ["vote.sync.ballot", "vote.sync.any", "popc", "shfl.sync"] {
                         assert!(ptx.contains(w), "{} sm_{arch}: PTX lacks `{w}`", meta.name);
                     }
                 } else {
-                    assert!(ptx.contains(".entry wd_k_map_reduce("), "{}", meta.name);
+                    assert!(ptx.contains(".entry wd_k_reduce("), "{}", meta.name);
                     assert!(
                         ptx.contains("ld.global.cs.v4"),
                         "{}: fused map reads 16 bytes at a time",
@@ -373,7 +348,7 @@ mod axis {
     //! The composed scan/axis modules and the transpose modules compile for every architecture,
     //! with the warp scan's `shfl.sync.up`, every entry point present, and no local memory.
     use super::*;
-    use warp_runtime::{AxisSource, FnMeta, MapOp, axis_module, transpose_module};
+    use warp_runtime::{DeviceVec, Indexed, Mapped, axis_module, transpose_module};
 
     #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
     fn argmax_u32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
@@ -392,21 +367,18 @@ mod axis {
         (x as u64) << s
     }
 
-    fn all() -> Vec<&'static OpMeta> {
+    fn all() -> Vec<ModuleSource> {
         vec![
-            axis_module::<sum_f32>("f32", AxisSource::Plain),
-            axis_module::<sum_i32>("i32", AxisSource::Plain),
-            axis_module::<sum_u8>("u8", AxisSource::Plain),
-            axis_module::<max_i16>("i16", AxisSource::Plain),
-            axis_module::<sum_f64>("f64", AxisSource::Plain),
-            axis_module::<argmax_u32>("f32", AxisSource::Indexed("u32", u32::MAX as u64)),
-            axis_module::<add_u64>(
-                "u8",
-                AxisSource::Map(&<widen_with as MapOp>::META as &'static FnMeta, [0; 8]),
-            ),
-            transpose_module("f32"),
-            transpose_module("u8"),
-            transpose_module("f64"),
+            axis_module::<sum_f32, DeviceVec<f32>>(),
+            axis_module::<sum_i32, DeviceVec<i32>>(),
+            axis_module::<sum_u8, DeviceVec<u8>>(),
+            axis_module::<max_i16, DeviceVec<i16>>(),
+            axis_module::<sum_f64, DeviceVec<f64>>(),
+            axis_module::<argmax_u32, Indexed<'static, f32>>(),
+            axis_module::<add_u64, Mapped<'static, widen_with>>(),
+            transpose_module::<f32>(),
+            transpose_module::<u8>(),
+            transpose_module::<f64>(),
         ]
     }
 
@@ -415,24 +387,26 @@ mod axis {
         if !nvrtc_available() {
             return;
         }
-        for meta in all() {
+        for m in all() {
+            let meta = &m;
             for arch in [75u32, 80, 90] {
-                let ptx = warp_runtime::compile::ptx(meta, arch).unwrap_or_else(|e| panic!("{e}"));
-                let kernels: &[&str] = if meta.name.starts_with("transpose") {
-                    &kernels_gen::compose::TRANSPOSE_KERNELS
+                let ptx = toolchain::ptx(meta, arch).unwrap_or_else(|e| panic!("{e}"));
+                let kernels = if meta.name.starts_with("transpose") {
+                    catalogue::TRANSPOSE_KERNELS
                 } else {
                     assert!(
                         ptx.contains("shfl.sync.up"),
                         "{} sm_{arch}: the warp scan uses shfl.sync.up",
                         meta.name
                     );
-                    &kernels_gen::compose::AXIS_KERNELS
+                    catalogue::AXIS_KERNELS
                 };
                 for k in kernels {
                     assert!(
-                        ptx.contains(&format!(".entry {k}(")),
-                        "{} sm_{arch}: {k}",
-                        meta.name
+                        ptx.contains(&format!(".entry {}(", k.name)),
+                        "{} sm_{arch}: {}",
+                        meta.name,
+                        k.name
                     );
                 }
                 assert!(

@@ -1,8 +1,17 @@
-//! Snapshots of the CUDA generated for representative reductions, one file each under
-//! `tests/snapshots/`: a diff there shows every change to the code generator.
+//! Snapshots of the CUDA generated for representative operations, one file each under
+//! `tests/snapshots/`: per module only what the user's code produced (the lowered functions,
+//! the operation and stage structs, the kernel entry points), with the shared constants,
+//! prelude and templates snapshotted once, separately (`shared`). A diff there shows every
+//! change to the code generator, where it happens.
 //! Update with `INSTA_UPDATE=always cargo test -p warp-tests --test snapshots` and review.
 
+use warp_kernels::module::{shared_view, user_view};
 use warp_runtime::prelude::*;
+
+/// The snapshot of a module: its user-derived parts.
+fn view(source: &str) -> String {
+    user_view(source)
+}
 
 /// Float sum: shuffles, vector loads, the grid combine.
 #[reduce(identity = 0.0)]
@@ -87,23 +96,46 @@ fn cg_argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
 
 #[test]
 fn generated_cuda() {
-    insta::assert_snapshot!("sum_f32", sum_f32.cuda_source());
-    insta::assert_snapshot!("sum_i32", sum_i32.cuda_source());
-    insta::assert_snapshot!("max_f32", max_f32.cuda_source());
-    insta::assert_snapshot!("argmax", argmax.cuda_source());
-    insta::assert_snapshot!("argmin_f64", argmin_f64.cuda_source());
-    insta::assert_snapshot!("min_u8", min_u8.cuda_source());
-    insta::assert_snapshot!("mix_u16", mix_u16.cuda_source());
-    insta::assert_snapshot!("any", any.cuda_source());
-    insta::assert_snapshot!("cg_sum_f32", cg_sum_f32.cuda_source());
-    insta::assert_snapshot!("cg_argmax", cg_argmax.cuda_source());
+    insta::assert_snapshot!("sum_f32", view(sum_f32.cuda_source()));
+    insta::assert_snapshot!("sum_i32", view(sum_i32.cuda_source()));
+    insta::assert_snapshot!("max_f32", view(max_f32.cuda_source()));
+    insta::assert_snapshot!("argmax", view(argmax.cuda_source()));
+    insta::assert_snapshot!("argmin_f64", view(argmin_f64.cuda_source()));
+    insta::assert_snapshot!("min_u8", view(min_u8.cuda_source()));
+    insta::assert_snapshot!("mix_u16", view(mix_u16.cuda_source()));
+    insta::assert_snapshot!("any", view(any.cuda_source()));
+    insta::assert_snapshot!("cg_sum_f32", view(cg_sum_f32.cuda_source()));
+    insta::assert_snapshot!("cg_argmax", view(cg_argmax.cuda_source()));
+}
+
+/// The shared constants, prelude and templates, once.
+#[test]
+fn shared_cuda() {
+    insta::assert_snapshot!("shared", shared_view());
+}
+
+/// Every module's snapshot is small: the shared text is not repeated in them.
+#[test]
+fn snapshots_hold_only_what_the_user_code_produced() {
+    for src in [
+        sum_f32.cuda_source(),
+        argmin_f64.cuda_source(),
+        mix_u16.cuda_source(),
+        cg_argmax.cuda_source(),
+    ] {
+        let v = view(src);
+        assert!(v.lines().count() <= 200, "{v}");
+        assert!(!v.contains("wd_block_reduce"), "templates are shared: {v}");
+        assert!(v.contains("// [shared: reduce.cuh]"));
+    }
 }
 
 mod elements {
     //! Snapshots of the composed predicate and map-reduce modules (their kernels: votes,
     //! ballot counting, compaction with look-back, the fused map).
+    use super::view;
     use warp_runtime::prelude::*;
-    use warp_runtime::{map_reduce_module, predicate_module};
+    use warp_runtime::{Mapped, predicate_module, reduce_module};
 
     #[predicate]
     fn positive(x: f32) -> bool {
@@ -129,19 +161,19 @@ mod elements {
     fn composed_cuda() {
         insta::assert_snapshot!(
             "predicate_positive_f32",
-            predicate_module::<positive>("f32", None).source
+            view(&predicate_module::<positive, DeviceVec<f32>>().source)
         );
         insta::assert_snapshot!(
             "predicate_in_range_i32",
-            predicate_module::<in_range_with>("i32", None).source
+            view(&predicate_module::<in_range_with, DeviceVec<i32>>().source)
         );
         insta::assert_snapshot!(
             "predicate_positive_over_square",
-            predicate_module::<positive>("f32", Some(&<square as MapOp>::META)).source
+            view(&predicate_module::<positive, Mapped<'static, square>>().source)
         );
         insta::assert_snapshot!(
             "map_reduce_square_sum",
-            map_reduce_module::<square, sum>().source
+            view(&reduce_module::<sum, Mapped<'static, square>>().source)
         );
     }
 }
@@ -149,8 +181,9 @@ mod elements {
 mod axis {
     //! Snapshots of a composed scan/axis module (warp scan with `__shfl_up_sync`, look-back,
     //! rows, segments, columns through the `[32][33]` tile) and of a transpose module.
+    use super::view;
     use warp_runtime::prelude::*;
-    use warp_runtime::{AxisSource, axis_module, transpose_module};
+    use warp_runtime::{axis_module, transpose_module};
 
     #[reduce(identity = 0)]
     fn add(a: i32, b: i32) -> i32 {
@@ -166,14 +199,14 @@ mod axis {
     fn axis_cuda() {
         insta::assert_snapshot!(
             "axis_add_i32",
-            axis_module::<add>("i32", AxisSource::Plain).source
+            view(&axis_module::<add, DeviceVec<i32>>().source)
         );
         // Float operators reduce a warp with shuffles (integers with redux.sync): the column
         // reduce that benches/probes/bank_conflicts profiles.
         insta::assert_snapshot!(
             "axis_sum_f32",
-            axis_module::<sum>("f32", AxisSource::Plain).source
+            view(&axis_module::<sum, DeviceVec<f32>>().source)
         );
-        insta::assert_snapshot!("transpose_f32", transpose_module("f32").source);
+        insta::assert_snapshot!("transpose_f32", view(&transpose_module::<f32>().source));
     }
 }

@@ -613,7 +613,10 @@ mod tests {
         assert!(d.starts_with(
             "extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)\nwd_k_reduce(const wd_f32* p, wd_u64 n, wd_args a, wd_f32* partials, unsigned int* ticket, wd_f32* out) {"
         ), "{d}");
-        assert!(COLS.definition("e", "v").contains("__launch_bounds__(WD_COLS_BLOCK)"));
+        assert!(
+            COLS.definition("e", "v")
+                .contains("__launch_bounds__(WD_COLS_BLOCK)")
+        );
     }
 
     #[test]

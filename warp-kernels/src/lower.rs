@@ -434,7 +434,9 @@ impl<'f> Lowerer<'f> {
                 };
                 match m.lower.spell(t) {
                     Some(spell) => spell.render(&ops, t),
-                    None => unreachable!("kernels-gen bug: `{}` on `{t}` passed the checker", m.name),
+                    None => {
+                        unreachable!("kernels-gen bug: `{}` on `{t}` passed the checker", m.name)
+                    }
                 }
             }
             ExprKind::If(c, a, b) => {

@@ -383,7 +383,8 @@ impl Module {
     }
 
     fn kernels(&mut self, kernels: &[&Kernel], elem: &str, value: &str) {
-        self.src.push_str("\n// ---- kernels (warp_kernels::catalogue) ----\n");
+        self.src
+            .push_str("\n// ---- kernels (warp_kernels::catalogue) ----\n");
         for k in kernels {
             self.src.push_str(&k.definition(elem, value));
         }
@@ -544,7 +545,11 @@ pub fn reduce_module(op: &OpFragment, source: Option<&Source>) -> String {
 /// A predicate module: every predicate kernel (count, any/all, find_first, mask, compact) for
 /// `pred` over the values of `source` (elements or a map of them; not indexed).
 pub fn predicate_module(pred: &FnFragment, source: &Source) -> String {
-    let mut m = Module::new(&format!("predicate `{}` over {}", pred.name, source.describe()));
+    let mut m = Module::new(&format!(
+        "predicate `{}` over {}",
+        pred.name,
+        source.describe()
+    ));
     let map = map_parts(source);
     m.type_support(&[map.map_or("", |f| f.type_support), pred.type_support]);
     m.user("\n// ---- the user's functions, lowered ----\n");
@@ -589,7 +594,12 @@ pub fn axis_module(op: &OpFragment, source: &Source) -> String {
     m.shared("scan.cuh", SCAN_TEMPLATE);
     m.shared("axis.cuh", AXIS_TEMPLATE);
     m.kernels(catalogue::AXIS_KERNELS, source.elem().c_name(), op.value);
-    m.finish(&format!("axis_{}_{}{}", op.name, source.tag(), source.elem()))
+    m.finish(&format!(
+        "axis_{}_{}{}",
+        op.name,
+        source.tag(),
+        source.elem()
+    ))
 }
 
 /// A transpose module for row-major matrices of `elem`, through a padded shared tile (and,

@@ -23,7 +23,7 @@
 //!     assert_eq!(dev.reduce(sum, &xs)?, 7.0);
 //!     assert_eq!(dev.reduce(argmax, &xs.indexed())?, (4.0, 1));
 //!     assert_eq!(sum.call(1.0, 2.0), 3.0);              // the function itself, on the CPU
-//!     assert!(sum.cuda_source().contains("wd_reduce_sum")); // the generated CUDA C
+//!     assert!(sum.cuda_source().contains("wd_k_reduce")); // the generated CUDA C
 //!     Ok(())
 //! }
 //! ```
@@ -65,29 +65,36 @@
 
 #![warn(missing_docs)]
 
+// The layers, from the bottom: values and operators; the toolchain (driver and NVRTC, compile,
+// cache); the backends (CPU; CUDA: context and stream, modules, the typed launcher, each
+// family's launches); the device; arrays and inputs; the operations, one file per family.
 mod arrays;
-mod axis;
-pub mod cache;
-pub mod compile;
-pub mod cpu;
+mod backend;
 mod device;
-mod elements;
 mod error;
-mod gpu;
-pub mod loader;
-pub mod nvrtc;
-mod op;
-mod value;
+mod inputs;
+mod operations;
+mod operators;
+pub mod toolchain;
+mod values;
 
-pub use arrays::{DeviceTuples, ValueArray};
-pub use axis::{AxisInput, AxisSource, axis_module, transpose_module};
-pub use device::{Device, DeviceSlice, DeviceVec, Indexed, ReduceInput};
-pub use elements::{AsSlice, ElementInput, Mapped, Split, map_reduce_module, predicate_module};
+pub use arrays::{ArrayOf, DeviceSlice, DeviceTuples, DeviceVec, ValueArray};
+pub use backend::cpu::CHUNK as CPU_CHUNK;
+pub use backend::cuda::LoadReport;
+pub use device::Device;
 pub use error::{Error, Result};
-pub use gpu::LoadReport;
-pub use op::{ArgBits, FnMeta, MapOp, OpMeta, Predicate, ReduceOp};
-pub use value::{DeviceValue, Element, IndexInt};
+pub use inputs::{AsSlice, AxisInput, ElementInput, Indexed, Mapped, ReduceInput};
+pub use operations::{Split, axis_module, predicate_module, reduce_module, transpose_module};
+pub use operators::{ArgBits, FnMeta, MapOp, OpMeta, Predicate, ReduceOp};
+pub use values::{DeviceValue, Element, IndexInt};
 pub use warp_macros::{map, predicate, reduce};
+
+/// What the macros' expansions name; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::inputs::{IndexKey, Stage};
+    pub use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Style};
+}
 
 /// Everything a program using warp-dsl needs: `use warp_runtime::prelude::*;`.
 pub mod prelude {

@@ -321,7 +321,7 @@ static __device__ __forceinline__ wd_u64 wd_segments_listed(const unsigned int* 
 // WD_SEG_CHUNK-element chunks of the listed segments before it, first[count] = all of them;
 // their tickets are zeroed. It uses the block scan of scan.cuh, which axis modules include
 // (transpose modules do not).
-#ifdef WD_SCAN_LOOK_BACK
+#ifdef WD_HAVE_SCAN
 static __device__ __forceinline__ void wd_segments_plan(const unsigned int* flags, const wd_u64* longs, wd_u64 cap, wd_u64* first,
                                                         unsigned int* tickets) {
     const wd_u64 count = wd_segments_listed(flags, cap);

@@ -11,6 +11,7 @@
 // does, the deterministic three passes: WD_SCAN_AGGREGATES stores each tile's aggregate,
 // wd_scan_tiles scans them in a fixed order, WD_SCAN_GIVEN rescans each tile from its prefix.
 // (The mode values are defined by warp_kernels::catalogue::ScanMode.)
+#define WD_HAVE_SCAN 1
 
 // One block tile of the scan; `prefix_of` gives the tile's exclusive prefix (see lookback.cuh).
 template <class Op, class St, class P>

@@ -1,9 +1,13 @@
 //! Arrays of operator values: a [`DeviceVec`] for scalars, a [`DeviceTuples`] for tuples;
-//! [`ValueArray`] is what scans and axis reductions return for an operator's value type.
+//! [`ValueArray`] is what scans and axis reductions return for an operator's value type, and
+//! [`ArrayOf`] picks it.
 
-use crate::device::{Device, DeviceVec, Storage};
+use cudarc::driver::CudaViewMut;
+
+use super::DeviceVec;
+use crate::device::Device;
 use crate::error::Result;
-use crate::value::{DeviceValue, Element};
+use crate::values::{DeviceValue, Element};
 
 mod sealed {
     pub trait Sealed {}
@@ -21,13 +25,42 @@ pub trait ValueArray<T: DeviceValue>: sealed::Sealed + Sized + std::fmt::Debug {
     /// Copies the values back to the host.
     fn download(&self) -> Result<Vec<T>>;
     /// An array of `len` values on `device`'s GPU, contents unset (poisoned under
-    /// `WARP_POISON`), and the device address of its first value.
+    /// `WARP_POISON`): for kernels that write every value.
     #[doc(hidden)]
-    fn alloc_gpu(device: &Device, len: usize) -> Result<(Self, u64)>;
+    fn alloc_gpu(device: &Device, len: usize) -> Result<Self>;
+    /// The GPU bytes of the values, in C layout, writable.
+    #[doc(hidden)]
+    fn gpu_bytes(&mut self) -> Result<CudaViewMut<'_, u8>>;
     /// The array of `values` on `device`.
     #[doc(hidden)]
     fn from_values(device: &Device, values: &[T]) -> Result<Self>;
 }
+
+/// The device array a scan or axis reduction returns for values of this type:
+/// [`DeviceVec`] for scalars, [`DeviceTuples`] for tuples.
+pub trait ArrayOf: DeviceValue {
+    /// The array type.
+    type Array: ValueArray<Self>;
+}
+
+impl<T: Element> ArrayOf for T {
+    type Array = DeviceVec<T>;
+}
+
+macro_rules! tuple_array {
+    ($($name:ident),+) => {
+        impl<$($name: Element),+> ArrayOf for ($($name,)+) {
+            type Array = DeviceTuples<Self>;
+        }
+    };
+}
+tuple_array!(A, B);
+tuple_array!(A, B, C);
+tuple_array!(A, B, C, D);
+tuple_array!(A, B, C, D, E);
+tuple_array!(A, B, C, D, E, F);
+tuple_array!(A, B, C, D, E, F, G);
+tuple_array!(A, B, C, D, E, F, G, H);
 
 impl<T: Element> sealed::Sealed for DeviceVec<T> {}
 impl<T: Element> ValueArray<T> for DeviceVec<T> {
@@ -37,9 +70,11 @@ impl<T: Element> ValueArray<T> for DeviceVec<T> {
     fn download(&self) -> Result<Vec<T>> {
         DeviceVec::download(self)
     }
-    fn alloc_gpu(device: &Device, len: usize) -> Result<(Self, u64)> {
-        let (buf, ptr) = device.gpu()?.alloc_raw::<T>(len)?;
-        Ok((DeviceVec::from_storage(device, Storage::Gpu(buf), len), ptr))
+    fn alloc_gpu(device: &Device, len: usize) -> Result<Self> {
+        DeviceVec::alloc_gpu(device, len)
+    }
+    fn gpu_bytes(&mut self) -> Result<CudaViewMut<'_, u8>> {
+        self.gpu_bytes_mut()
     }
     fn from_values(device: &Device, values: &[T]) -> Result<Self> {
         device.upload(values)
@@ -105,16 +140,15 @@ impl<T: DeviceValue> ValueArray<T> for DeviceTuples<T> {
     fn download(&self) -> Result<Vec<T>> {
         DeviceTuples::download(self)
     }
-    fn alloc_gpu(device: &Device, len: usize) -> Result<(Self, u64)> {
-        let (bytes, ptr) = DeviceVec::<u8>::alloc_gpu(device, len * T::C_SIZE)?;
-        Ok((
-            DeviceTuples {
-                bytes,
-                len,
-                _values: std::marker::PhantomData,
-            },
-            ptr,
-        ))
+    fn alloc_gpu(device: &Device, len: usize) -> Result<Self> {
+        Ok(DeviceTuples {
+            bytes: DeviceVec::alloc_gpu(device, len * T::C_SIZE)?,
+            len,
+            _values: std::marker::PhantomData,
+        })
+    }
+    fn gpu_bytes(&mut self) -> Result<CudaViewMut<'_, u8>> {
+        self.bytes.gpu_mut()
     }
     fn from_values(device: &Device, values: &[T]) -> Result<Self> {
         let mut bytes = vec![0u8; values.len() * T::C_SIZE];

@@ -1,22 +1,32 @@
 //! Compiling generated CUDA: the options every kernel is built with, NVRTC through the disk
 //! cache, and compile errors reported against the user's Rust function.
 
-use crate::cache;
+use std::borrow::Cow;
+
+use super::cache;
+use super::loader;
+use super::nvrtc::{self, Output};
 use crate::error::{Error, Result};
-use crate::loader;
-use crate::nvrtc::{self, Output};
-use crate::op::OpMeta;
 
-/// Threads per block of the reduction kernels.
-pub const BLOCK: u32 = 256;
-/// 16-byte loads each thread keeps in flight.
-pub const UNROLL: u32 = 4;
+/// One module's CUDA source and what reports about it need: what is compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleSource {
+    /// A name for messages and file names (`sum`, `positive_square_f32`).
+    pub name: String,
+    /// `file:line` of the user's function it was generated from.
+    pub location: String,
+    /// The complete CUDA source.
+    pub source: Cow<'static, str>,
+    /// Whether the source includes CUDA's headers (cooperative groups): NVRTC then needs the
+    /// toolkit's include folders.
+    pub needs_cuda_headers: bool,
+}
 
-/// The NVRTC options for `meta` on `arch` (`90` for sm_90): [`base_options`], plus the CUDA
+/// The NVRTC options for `module` on `arch` (`90` for sm_90): [`base_options`], plus the CUDA
 /// include folders when the source includes CUDA headers.
-pub fn options_for(meta: &OpMeta, arch: u32, output: Output) -> Result<Vec<String>> {
+fn options_for(module: &ModuleSource, arch: u32, output: Output) -> Result<Vec<String>> {
     let mut opts = base_options(arch, output);
-    if meta.needs_cuda_headers {
+    if module.needs_cuda_headers {
         opts.extend(include_options()?);
     }
     Ok(opts)
@@ -37,7 +47,8 @@ pub fn include_options() -> Result<Vec<String>> {
 
 /// The NVRTC options every kernel is built with, for `arch` (`90` for sm_90). Floating-point
 /// contraction is off: Rust never fuses `a * b + c`, so neither does the generated code
-/// (`mul_add` is explicit).
+/// (`mul_add` is explicit). The kernels' sizes are in the source itself (the catalogue's
+/// defines), not in the options.
 pub fn base_options(arch: u32, output: Output) -> Vec<String> {
     let target = match output {
         Output::Cubin => format!("--gpu-architecture=sm_{arch}"),
@@ -48,33 +59,31 @@ pub fn base_options(arch: u32, output: Output) -> Vec<String> {
         "-std=c++17".into(),
         "--fmad=false".into(),
         "-lineinfo".into(),
-        format!("-DWD_BLOCK={BLOCK}"),
-        format!("-DWD_UNROLL={UNROLL}"),
     ]
 }
 
-fn compile_error(meta: &OpMeta, log: String, options: Vec<String>) -> Error {
+fn compile_error(module: &ModuleSource, log: String, options: Vec<String>) -> Error {
     Error::Compile {
-        op: meta.name.to_string(),
-        location: format!("{}:{}", meta.file, meta.line),
+        op: module.name.clone(),
+        location: module.location.clone(),
         log,
         options,
-        numbered_source: nvrtc::numbered(meta.source),
+        numbered_source: nvrtc::numbered(&module.source),
     }
 }
 
-/// Compiles an operation's source to PTX for `compute_{arch}` (no cache): what tests and tools
+/// Compiles a module's source to PTX for `compute_{arch}` (no cache): what tests and tools
 /// use to check the instructions the kernels contain.
-pub fn ptx(meta: &OpMeta, arch: u32) -> Result<String> {
-    let opts = options_for(meta, arch, Output::Ptx)?;
+pub fn ptx(module: &ModuleSource, arch: u32) -> Result<String> {
+    let opts = options_for(module, arch, Output::Ptx)?;
     match nvrtc::compile(
-        meta.source,
-        &format!("{}.cu", meta.name),
+        &module.source,
+        &format!("{}.cu", module.name),
         &opts,
         Output::Ptx,
     )? {
         Ok(c) => Ok(String::from_utf8_lossy(&c.image).into_owned()),
-        Err(r) => Err(compile_error(meta, r.log, opts)),
+        Err(r) => Err(compile_error(module, r.log, opts)),
     }
 }
 
@@ -87,10 +96,11 @@ pub enum Origin {
     DiskCache,
 }
 
-/// The machine code (or, for a GPU newer than NVRTC, PTX) of an operation for `sm_{arch}`, from the disk cache or NVRTC (whose
-/// output is then cached). Returns the image and where it came from.
-pub fn cubin(meta: &OpMeta, arch: u32) -> Result<(Vec<u8>, Origin)> {
-    let opts = options_for(meta, arch, Output::Cubin)?;
+/// The machine code (or, for a GPU newer than NVRTC, PTX) of a module for `sm_{arch}`, from
+/// the disk cache or NVRTC (whose output is then cached). Returns the image and where it came
+/// from.
+pub fn cubin(module: &ModuleSource, arch: u32) -> Result<(Vec<u8>, Origin)> {
+    let opts = options_for(module, arch, Output::Cubin)?;
     let nvrtc_id = match loader::nvrtc_location() {
         Some(p) => {
             let md = std::fs::metadata(&p).ok();
@@ -105,7 +115,7 @@ pub fn cubin(meta: &OpMeta, arch: u32) -> Result<(Vec<u8>, Origin)> {
         None => "system".to_string(),
     };
     let key = cache::Key::new(&[
-        meta.source.as_bytes(),
+        module.source.as_bytes(),
         opts.join("\0").as_bytes(),
         &arch.to_le_bytes(),
         nvrtc_id.as_bytes(),
@@ -129,9 +139,14 @@ pub fn cubin(meta: &OpMeta, arch: u32) -> Result<(Vec<u8>, Origin)> {
                     "this NVRTC cannot compile for sm_{arch} (it supports {supported:?})"
                 ))
             })?;
-        (options_for(meta, best as u32, Output::Ptx)?, Output::Ptx)
+        (options_for(module, best as u32, Output::Ptx)?, Output::Ptx)
     };
-    match nvrtc::compile(meta.source, &format!("{}.cu", meta.name), &opts, output)? {
+    match nvrtc::compile(
+        &module.source,
+        &format!("{}.cu", module.name),
+        &opts,
+        output,
+    )? {
         Ok(mut c) => {
             if output == Output::Ptx {
                 c.image.push(0); // the driver takes PTX as a C string
@@ -143,7 +158,7 @@ pub fn cubin(meta: &OpMeta, arch: u32) -> Result<(Vec<u8>, Origin)> {
             }
             Ok((c.image, Origin::Compiled))
         }
-        Err(r) => Err(compile_error(meta, r.log, opts)),
+        Err(r) => Err(compile_error(module, r.log, opts)),
     }
 }
 

@@ -1,37 +1,40 @@
-//! Operator traits: what `#[reduce]` implements for the value it makes of a function.
+//! Operators: the traits `#[reduce]`, `#[predicate]` and `#[map]` implement for the values
+//! they make of functions, and the generated code those carry.
 
-use crate::value::{DeviceValue, Element};
+use warp_kernels::{FnFragment, OpFragment};
 
-/// What the generated code knows about an operation: its CUDA source and kernel names.
+use crate::toolchain::ModuleSource;
+use crate::values::{DeviceValue, Element};
+
+/// What `#[reduce]` generates for an operator: its fragments (what compositions with maps,
+/// scans and axis reductions are built from) and the complete CUDA source of its own module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OpMeta {
-    /// The function's name.
-    pub name: &'static str,
-    /// The complete CUDA source (compiled by NVRTC exactly as it is).
+    /// The operator's fragments.
+    pub fragment: OpFragment<'static>,
+    /// Its own module: the reduction over plain elements (scalar values) or over
+    /// `(element, index)` pairs (`(V, I)` values), compiled by NVRTC exactly as it is.
     pub source: &'static str,
-    /// Kernel over a plain array of values.
-    pub plain_kernel: Option<&'static str>,
-    /// Kernel over `(array[i], i)` pairs.
-    pub indexed_kernel: Option<&'static str>,
-    /// The warp instruction (`redux.sync`) chosen for the operator, if any.
-    pub redux: Option<&'static str>,
-    /// The warp-level style: `"intrinsics"` or `"cooperative_groups"`.
-    pub style: &'static str,
-    /// Whether the source includes CUDA's headers (cooperative groups); NVRTC then needs the
-    /// toolkit's include folders (see `loader::cuda_include_dirs`).
-    pub needs_cuda_headers: bool,
-    /// The combine function as a fragment for compositions (`map_reduce`).
-    pub combine_fragment: &'static str,
-    /// The identity as a fragment for compositions.
-    pub identity_fragment: &'static str,
-    /// C structs of the operator's tuple types.
-    pub type_support: &'static str,
-    /// C type of the value.
-    pub value_c: &'static str,
-    /// The Rust file of the function.
-    pub file: &'static str,
-    /// The line of the function.
-    pub line: u32,
+}
+
+impl OpMeta {
+    /// The operator's own module, as the toolchain compiles it.
+    pub fn module(&self) -> ModuleSource {
+        ModuleSource {
+            name: self.fragment.name.to_string(),
+            location: format!("{}:{}", self.fragment.file, self.fragment.line),
+            source: std::borrow::Cow::Borrowed(self.source),
+            needs_cuda_headers: self.fragment.style.needs_cuda_headers(),
+        }
+    }
+}
+
+/// What `#[predicate]` and `#[map]` generate: the function as a fragment of CUDA that the
+/// runtime composes into kernels, with its types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FnMeta {
+    /// The function's fragment.
+    pub fragment: FnFragment<'static>,
 }
 
 /// A reduction operator: an associative and commutative `combine` with an identity. Made by
@@ -45,7 +48,7 @@ pub struct OpMeta {
 ///
 /// assert_eq!(add.call(2, 3), 5);
 /// assert_eq!(add.identity(), 0);
-/// assert!(add.cuda_source().contains("__shfl_down_sync"));
+/// assert!(add.cuda_source().contains("__shfl_down_sync")); // 64-bit: no redux.sync
 /// ```
 pub trait ReduceOp: Copy + Send + Sync + 'static {
     /// The value type `T` of `fn(T, T) -> T`.
@@ -56,26 +59,6 @@ pub trait ReduceOp: Copy + Send + Sync + 'static {
     fn identity(&self) -> Self::Value;
     /// The operator (the user's function, on the CPU).
     fn combine(&self, a: Self::Value, b: Self::Value) -> Self::Value;
-}
-
-/// What `#[predicate]` and `#[map]` generate: the function as a fragment of CUDA that the
-/// runtime composes into kernels, with its types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FnMeta {
-    /// The function's name.
-    pub name: &'static str,
-    /// The lowered device function (named by a placeholder the composer replaces).
-    pub fragment: &'static str,
-    /// C structs of its tuple types.
-    pub type_support: &'static str,
-    /// C type of its result.
-    pub output_c: &'static str,
-    /// Rust names of the types of its extra (bound) parameters.
-    pub extras: &'static [&'static str],
-    /// The Rust file of the function.
-    pub file: &'static str,
-    /// The line of the function.
-    pub line: u32,
 }
 
 /// A predicate over elements: made by `#[predicate]` from `fn(x: T, extra...) -> bool` (with

@@ -2,8 +2,7 @@
 //! ([`DeviceValue`], scalars and tuples), with the C layout the GPU writes them in.
 
 use cudarc::driver::{DeviceRepr, ValidAsZeroBits};
-
-use crate::arrays::ValueArray;
+use warp_kernels::Scalar;
 
 mod sealed {
     pub trait Sealed {}
@@ -14,10 +13,6 @@ mod sealed {
 pub trait DeviceValue:
     Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static + sealed::Sealed
 {
-    /// The device array of such values that scans and axis reductions return:
-    /// [`DeviceVec`](crate::DeviceVec) for scalars, [`DeviceTuples`](crate::DeviceTuples) for
-    /// tuples.
-    type Array: ValueArray<Self>;
     /// Whether the value holds no floats: operators on it are exact, so the order in which a
     /// scan groups values cannot change its result.
     const EXACT: bool;
@@ -35,6 +30,9 @@ pub trait DeviceValue:
 pub trait Element: DeviceValue + DeviceRepr + ValidAsZeroBits + Default {
     /// The Rust name.
     const NAME: &'static str;
+    /// The DSL type.
+    #[doc(hidden)]
+    const SCALAR: Scalar;
 }
 
 /// An integer type usable as the index of an indexed reduction.
@@ -46,10 +44,9 @@ pub trait IndexInt: Element {
 }
 
 macro_rules! scalar {
-    ($($t:ty),*) => {$(
+    ($($t:ty: $s:ident),*) => {$(
         impl sealed::Sealed for $t {}
         impl DeviceValue for $t {
-            type Array = crate::DeviceVec<$t>;
             const EXACT: bool = !matches!(stringify!($t).as_bytes(), [b'f', ..]);
             const C_SIZE: usize = std::mem::size_of::<$t>();
             const C_ALIGN: usize = std::mem::size_of::<$t>();
@@ -64,10 +61,11 @@ macro_rules! scalar {
         }
         impl Element for $t {
             const NAME: &'static str = stringify!($t);
+            const SCALAR: Scalar = Scalar::$s;
         }
     )*};
 }
-scalar!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+scalar!(i8: I8, i16: I16, i32: I32, i64: I64, u8: U8, u16: U16, u32: U32, u64: U64, f32: F32, f64: F64);
 
 macro_rules! index_int {
     ($($t:ty),*) => {$(
@@ -83,7 +81,6 @@ index_int!(i8, i16, i32, i64, u8, u16, u32, u64);
 
 impl sealed::Sealed for bool {}
 impl DeviceValue for bool {
-    type Array = crate::DeviceVec<bool>;
     const EXACT: bool = true;
     const C_SIZE: usize = 1;
     const C_ALIGN: usize = 1;
@@ -96,6 +93,7 @@ impl DeviceValue for bool {
 }
 impl Element for bool {
     const NAME: &'static str = "bool";
+    const SCALAR: Scalar = Scalar::Bool;
 }
 
 const fn align_up(x: usize, a: usize) -> usize {
@@ -106,7 +104,6 @@ macro_rules! tuple {
     ($($name:ident : $idx:tt),+) => {
         impl<$($name: Element),+> sealed::Sealed for ($($name,)+) {}
         impl<$($name: Element),+> DeviceValue for ($($name,)+) {
-            type Array = crate::DeviceTuples<Self>;
             const EXACT: bool = $($name::EXACT &&)+ true;
             const C_SIZE: usize = {
                 let mut off = 0;

@@ -4,8 +4,8 @@
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::sync::OnceLock;
 
+use super::loader;
 use crate::error::{Error, Result};
-use crate::loader;
 
 type Program = *mut c_void;
 type Status = c_int;

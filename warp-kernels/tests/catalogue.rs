@@ -1,0 +1,159 @@
+//! The catalogue against the CUDA: every kernel's parameter list matches the `extern "C"`
+//! signature in the modules the assembler writes, every module holds exactly its family's
+//! kernels, and the constants the runtime shares with the templates are defined only by the
+//! catalogue. No GPU and no NVRTC needed.
+
+use warp_kernels::catalogue::{self, DEFINES, Kernel};
+use warp_kernels::module::{
+    TEMPLATES, axis_module, kernel_signatures, predicate_module, reduce_module, transpose_module,
+};
+use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Source, Style};
+
+fn op(value: &'static str) -> OpFragment<'static> {
+    OpFragment {
+        name: "op",
+        file: "test.rs",
+        line: 1,
+        value,
+        combine: "static __device__ __forceinline__ wd_f32 WD_FRAGMENT_FN(wd_f32 a, wd_f32 b) { return a + b; }\n",
+        identity: "static __device__ __forceinline__ wd_f32 WD_FRAGMENT_FN() { return 0.0f; }\n",
+        type_support: "",
+        redux: None,
+        style: Style::Intrinsics,
+    }
+}
+
+const MAP: FnFragment<'static> = FnFragment {
+    name: "m",
+    file: "test.rs",
+    line: 2,
+    text: "static __device__ __forceinline__ wd_f32 WD_FRAGMENT_FN(wd_u8 x, wd_f32 k) { return k; }\n",
+    type_support: "",
+    output: "wd_f32",
+    extras: &[Scalar::F32],
+};
+
+/// The signatures of `source` are exactly `kernels`, with the parameter types of their
+/// catalogue entries rendered for elements `elem` and values `value`.
+fn check(source: &str, kernels: &[&Kernel], elem: &str, value: &str) {
+    let found = kernel_signatures(source);
+    let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
+    let want: Vec<&str> = kernels.iter().map(|k| k.name).collect();
+    assert_eq!(names, want, "the module's kernels");
+    for ((name, params), k) in found.iter().zip(kernels) {
+        let want: Vec<String> = k.param_types().map(|t| t.c_type(elem, value)).collect();
+        assert_eq!(params, &want, "the parameters of {name}");
+    }
+}
+
+#[test]
+fn reduction_modules_match_the_catalogue() {
+    let o = op("wd_f32");
+    check(
+        &reduce_module(&o, Some(&Source::Plain(Scalar::F32))),
+        catalogue::REDUCE_KERNELS,
+        "wd_f32",
+        "wd_f32",
+    );
+    let map = Source::Map {
+        elem: Scalar::U8,
+        map: &MAP,
+    };
+    check(
+        &reduce_module(&o, Some(&map)),
+        catalogue::REDUCE_KERNELS,
+        "wd_u8",
+        "wd_f32",
+    );
+    check(&reduce_module(&o, None), &[], "", "");
+}
+
+#[test]
+fn predicate_modules_match_the_catalogue() {
+    let pred = FnFragment {
+        name: "p",
+        text: "static __device__ __forceinline__ bool WD_FRAGMENT_FN(wd_f32 x) { return x > 0.0f; }\n",
+        output: "bool",
+        extras: &[],
+        ..MAP
+    };
+    for source in [
+        Source::Plain(Scalar::F32),
+        Source::Map {
+            elem: Scalar::U8,
+            map: &MAP,
+        },
+    ] {
+        check(
+            &predicate_module(&pred, &source),
+            catalogue::PREDICATE_KERNELS,
+            source.elem().c_name(),
+            "wd_stage::value_t",
+        );
+    }
+}
+
+#[test]
+fn axis_and_transpose_modules_match_the_catalogue() {
+    check(
+        &axis_module(&op("wd_f32"), &Source::Plain(Scalar::F32)),
+        catalogue::AXIS_KERNELS,
+        "wd_f32",
+        "wd_f32",
+    );
+    check(
+        &axis_module(
+            &op("wd_tuple_f32_u32"),
+            &Source::Indexed {
+                elem: Scalar::F32,
+                index: Scalar::U32,
+            },
+        ),
+        catalogue::AXIS_KERNELS,
+        "wd_f32",
+        "wd_tuple_f32_u32",
+    );
+    for e in [Scalar::U8, Scalar::F64] {
+        check(
+            &transpose_module(e),
+            catalogue::TRANSPOSE_KERNELS,
+            e.c_name(),
+            e.c_name(),
+        );
+    }
+}
+
+#[test]
+fn a_drifted_signature_is_caught() {
+    let src = reduce_module(&op("wd_f32"), Some(&Source::Plain(Scalar::F32)));
+    let drifted = src.replace("wd_args a, wd_f32* partials", "wd_f32* partials, wd_args a");
+    let result =
+        std::panic::catch_unwind(|| check(&drifted, catalogue::REDUCE_KERNELS, "wd_f32", "wd_f32"));
+    assert!(result.is_err(), "swapped parameters must fail the check");
+}
+
+#[test]
+fn shared_constants_are_defined_by_the_catalogue_only() {
+    for (file, text) in TEMPLATES {
+        for (name, _) in DEFINES {
+            assert!(
+                !text.contains(&format!("#define {name} ")),
+                "{file} defines {name}, which the catalogue owns"
+            );
+        }
+        for r in [None, Some(Redux::Add)] {
+            let c = Redux::c_const(r);
+            assert!(
+                !text.contains(&format!("#define {c} ")),
+                "{file} defines {c}"
+            );
+        }
+    }
+    let defines = catalogue::defines();
+    assert!(defines.contains(&format!("#define WD_BLOCK {}\n", catalogue::BLOCK)));
+    assert!(defines.contains(&format!(
+        "#define WD_STOP_STRIDE {}\n",
+        catalogue::STOP_STRIDE
+    )));
+    assert!(defines.contains("#define WD_REDUX_XOR 6\n"));
+}

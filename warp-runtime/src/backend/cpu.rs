@@ -1,0 +1,191 @@
+//! The CPU backend: every operation computed with the user's own Rust functions, in parallel
+//! with rayon, in a fixed chunking so results do not depend on the thread count. Each function
+//! reads elements through `value(element, index)`, which applies the input's map or makes its
+//! `(element, index)` pairs.
+
+use rayon::prelude::*;
+
+use crate::operators::ReduceOp;
+
+/// Elements folded sequentially by one task of a CPU reduction: results are combined chunk
+/// by chunk in this fixed chunking, whatever the thread count.
+pub const CHUNK: usize = 1 << 16;
+
+/// The values of `data` (element, index in `data`), in order.
+fn values<E: Copy + Sync, V: Send>(data: &[E], value: impl Fn(E, u64) -> V + Sync) -> Vec<V> {
+    data.par_iter()
+        .enumerate()
+        .map(|(i, &e)| value(e, i as u64))
+        .collect()
+}
+
+/// Folds the values of `data` with `op`: each chunk from the identity, then the chunk results
+/// in order.
+pub(crate) fn reduce<Op: ReduceOp, E: Copy + Sync>(
+    op: Op,
+    data: &[E],
+    value: impl Fn(E, u64) -> Op::Value + Sync,
+) -> Op::Value {
+    let partials: Vec<Op::Value> = data
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(ci, c)| {
+            let base = (ci * CHUNK) as u64;
+            c.iter().enumerate().fold(op.identity(), |a, (j, &x)| {
+                op.combine(a, value(x, base + j as u64))
+            })
+        })
+        .collect();
+    partials
+        .into_iter()
+        .fold(op.identity(), |a, x| op.combine(a, x))
+}
+
+/// How many values satisfy `keep`.
+pub(crate) fn count<E: Copy + Sync, V>(
+    data: &[E],
+    value: impl Fn(E, u64) -> V + Sync,
+    keep: impl Fn(V) -> bool + Sync,
+) -> u64 {
+    data.par_iter()
+        .enumerate()
+        .filter(|&(i, &e)| keep(value(e, i as u64)))
+        .count() as u64
+}
+
+/// Whether any value satisfies `keep`.
+pub(crate) fn any<E: Copy + Sync, V>(
+    data: &[E],
+    value: impl Fn(E, u64) -> V + Sync,
+    keep: impl Fn(V) -> bool + Sync,
+) -> bool {
+    data.par_iter()
+        .enumerate()
+        .any(|(i, &e)| keep(value(e, i as u64)))
+}
+
+/// The index of the first value satisfying `keep`.
+pub(crate) fn find_first<E: Copy + Sync, V>(
+    data: &[E],
+    value: impl Fn(E, u64) -> V + Sync,
+    keep: impl Fn(V) -> bool + Sync,
+) -> Option<usize> {
+    data.par_iter()
+        .enumerate()
+        .position_first(|(i, &e)| keep(value(e, i as u64)))
+}
+
+/// One bit per value, set where `keep` holds: word `w` holds values `32w..32w+32`.
+pub(crate) fn mask<E: Copy + Sync, V>(
+    data: &[E],
+    value: impl Fn(E, u64) -> V + Sync,
+    keep: impl Fn(V) -> bool + Sync,
+) -> Vec<u32> {
+    data.par_chunks(32)
+        .enumerate()
+        .map(|(w, c)| {
+            c.iter().enumerate().fold(0u32, |word, (j, &e)| {
+                word | ((keep(value(e, (w * 32 + j) as u64)) as u32) << j)
+            })
+        })
+        .collect()
+}
+
+/// The values satisfying `keep` and, when `partition`, the others, each in input order.
+pub(crate) fn compact<E: Copy + Sync, V: Copy + Send + Sync>(
+    data: &[E],
+    value: impl Fn(E, u64) -> V + Sync,
+    keep: impl Fn(V) -> bool + Sync,
+    partition: bool,
+) -> (Vec<V>, Option<Vec<V>>) {
+    let values = values(data, value);
+    let kept = values.par_iter().copied().filter(|&v| keep(v)).collect();
+    let rejected = partition.then(|| values.par_iter().copied().filter(|&v| !keep(v)).collect());
+    (kept, rejected)
+}
+
+/// The inclusive (or exclusive) scan of the values with `op`, combined in order.
+pub(crate) fn scan<Op: ReduceOp, E: Copy + Sync>(
+    op: Op,
+    data: &[E],
+    value: impl Fn(E, u64) -> Op::Value + Sync,
+    exclusive: bool,
+) -> Vec<Op::Value> {
+    let mut acc = op.identity();
+    data.iter()
+        .enumerate()
+        .map(|(i, &e)| {
+            let before = acc;
+            acc = op.combine(acc, value(e, i as u64));
+            if exclusive { before } else { acc }
+        })
+        .collect()
+}
+
+fn fold<Op: ReduceOp>(op: Op, values: impl Iterator<Item = Op::Value>) -> Op::Value {
+    values.fold(op.identity(), |a, x| op.combine(a, x))
+}
+
+/// One value per row of the `cols`-column row-major matrix of values.
+pub(crate) fn reduce_rows<Op: ReduceOp, E: Copy + Sync>(
+    op: Op,
+    data: &[E],
+    value: impl Fn(E, u64) -> Op::Value + Sync,
+    cols: usize,
+) -> Vec<Op::Value> {
+    data.par_chunks(cols)
+        .enumerate()
+        .map(|(r, row)| {
+            let base = r * cols;
+            fold(
+                op,
+                row.iter()
+                    .enumerate()
+                    .map(|(c, &e)| value(e, (base + c) as u64)),
+            )
+        })
+        .collect()
+}
+
+/// One value per column of the `cols`-column row-major matrix of values.
+pub(crate) fn reduce_cols<Op: ReduceOp, E: Copy + Sync>(
+    op: Op,
+    data: &[E],
+    value: impl Fn(E, u64) -> Op::Value + Sync,
+    cols: usize,
+) -> Vec<Op::Value> {
+    let rows = data.len().checked_div(cols).unwrap_or(0);
+    (0..cols)
+        .into_par_iter()
+        .map(|c| {
+            fold(
+                op,
+                (0..rows).map(|r| value(data[r * cols + c], (r * cols + c) as u64)),
+            )
+        })
+        .collect()
+}
+
+/// One value per CSR segment `offsets[s]..offsets[s + 1]` (offsets already checked).
+pub(crate) fn reduce_segments<Op: ReduceOp, E: Copy + Sync>(
+    op: Op,
+    data: &[E],
+    value: impl Fn(E, u64) -> Op::Value + Sync,
+    offsets: &[u64],
+) -> Vec<Op::Value> {
+    offsets
+        .par_windows(2)
+        .map(|w| {
+            let (lo, hi) = (w[0] as usize, w[1] as usize);
+            fold(op, (lo..hi).map(|i| value(data[i], i as u64)))
+        })
+        .collect()
+}
+
+/// The transpose of the `rows x cols` row-major matrix `m`.
+pub(crate) fn transpose<T: Copy + Send + Sync>(m: &[T], rows: usize, cols: usize) -> Vec<T> {
+    (0..cols * rows)
+        .into_par_iter()
+        .map(|i| m[(i % rows) * cols + i / rows])
+        .collect()
+}

@@ -1,0 +1,366 @@
+//! Launch code of the axis reductions: rows (sub-warp groups, a warp, a block or several
+//! blocks per row), columns through the padded tile, and CSR segments (short ones a warp
+//! each, long ones chunked over the whole grid).
+
+use cudarc::driver::{CudaView, CudaViewMut, DevicePtr};
+
+use warp_kernels::catalogue::{
+    self, BLOCK, COLS, COLS_TILE, COLS_UNPADDED, Kernel, ROWS_BLOCK, ROWS_GROUPS, ROWS_SPLIT,
+    ROWS_WARP, SEG_CHUNK, SEG_LONG, SEGMENTS, SEGMENTS_LONG, SEGMENTS_PLAN,
+};
+
+use super::launch::{Args, Elems, Grid, In, Out, Staged, Values, ValuesOut, kernel_args};
+use super::{Gpu, drv};
+use crate::error::{Error, Result};
+use crate::values::Element;
+
+kernel_args! {
+    /// The row kernels of one row per group, warp or block.
+    struct RowsArgs ['v, E] ['v, E] for [
+        catalogue::ROWS_G1, catalogue::ROWS_G2, catalogue::ROWS_G4, catalogue::ROWS_G8,
+        catalogue::ROWS_G16, ROWS_WARP, ROWS_BLOCK,
+    ] {
+        p: Elems<'v, E>,
+        n: u64,
+        a: Args,
+        rows: u64,
+        cols: u64,
+        out: Values<'v>,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_rows_split`: several blocks per row.
+    struct RowsSplitArgs ['v, E] ['v, E] for [ROWS_SPLIT] {
+        p: Elems<'v, E>,
+        n: u64,
+        a: Args,
+        rows: u64,
+        cols: u64,
+        blocks_per_row: u64,
+        partials: Values<'v>,
+        tickets: Out<'v, u32>,
+        out: Values<'v>,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_cols` and its unpadded twin.
+    struct ColsArgs ['v, E] ['v, E] for [COLS, COLS_UNPADDED] {
+        p: Elems<'v, E>,
+        n: u64,
+        a: Args,
+        rows: u64,
+        cols: u64,
+        rows_per_block: u64,
+        partials: Values<'v>,
+        tickets: Out<'v, u32>,
+        out: Values<'v>,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_segments`.
+    struct SegmentsArgs ['v, E] ['v, E] for [SEGMENTS] {
+        p: Elems<'v, E>,
+        n: u64,
+        a: Args,
+        offsets: In<'v, u64>,
+        nseg: u64,
+        out: Values<'v>,
+        flags: Out<'v, u32>,
+        longs: Out<'v, u64>,
+        cap: u64,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_segments_plan`.
+    struct SegmentsPlanArgs ['v] ['v] for [SEGMENTS_PLAN] {
+        flags: In<'v, u32>,
+        longs: In<'v, u64>,
+        cap: u64,
+        first: Out<'v, u64>,
+        tickets: Out<'v, u32>,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_segments_long`.
+    struct SegmentsLongArgs ['v, E] ['v, E] for [SEGMENTS_LONG] {
+        p: Elems<'v, E>,
+        n: u64,
+        a: Args,
+        offsets: In<'v, u64>,
+        flags: In<'v, u32>,
+        longs: In<'v, u64>,
+        cap: u64,
+        first: In<'v, u64>,
+        partials: Values<'v>,
+        tickets: Out<'v, u32>,
+        out: Values<'v>,
+    }
+}
+
+/// The shape of a row-major matrix.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rows {
+    pub(crate) rows: usize,
+    pub(crate) cols: usize,
+}
+
+impl Gpu {
+    /// Reduces the rows of the matrix `s` reads (`shape`) into `out` (`shape.rows` values),
+    /// with the kernel the shape calls for.
+    pub(crate) fn reduce_rows<E: Element>(
+        &self,
+        s: Staged<'_, '_, E>,
+        shape: Rows,
+        out: ValuesOut<'_>,
+    ) -> Result<()> {
+        let Rows { rows, cols } = shape;
+        let Staged {
+            module: m,
+            input,
+            args,
+        } = s;
+        let ValuesOut {
+            bytes: out,
+            value_size,
+        } = out;
+        let esize = std::mem::size_of::<E>();
+        // Elements a lane reads at once: a 16-byte vector when every row starts aligned.
+        let aligned = {
+            let (ptr, _record) = input.device_ptr(&self.stream);
+            ptr.is_multiple_of(16) && (cols * esize).is_multiple_of(16)
+        };
+        let vec = if aligned { 16 / esize } else { 1 };
+        let group = cols.div_ceil(vec).next_power_of_two();
+        let n = input.len() as u64;
+        let one_per = |k: &'static Kernel, rows_per_block: usize, out: CudaViewMut<'_, u8>| {
+            let grid = self.resident_grid(&m.function(k)?, rows.div_ceil(rows_per_block));
+            let mut args = RowsArgs {
+                p: Elems(input.slice(..)),
+                n,
+                a: Args(args),
+                rows: rows as u64,
+                cols: cols as u64,
+                out: Values::At(out),
+            };
+            let timer = self.start_timing()?;
+            self.launch(m, k, grid, &mut args)?;
+            self.stop_timing(timer)
+        };
+        if group <= 16 {
+            let k = ROWS_GROUPS[group.trailing_zeros() as usize];
+            return one_per(k, BLOCK as usize / group, out);
+        }
+        if cols <= 8192 {
+            return one_per(&ROWS_WARP, BLOCK as usize / 32, out);
+        }
+        let f = m.function(&ROWS_BLOCK)?;
+        let resident = (self.sms * f.blocks_per_sm) as usize;
+        if rows >= resident {
+            return one_per(&ROWS_BLOCK, 1, out);
+        }
+        // Few long rows: several blocks per row (each at least 16 vectors a thread), the
+        // row's last block combining their partials.
+        let min_chunk = BLOCK as usize * 16 * (16 / esize);
+        let per_row = resident.div_ceil(rows).min(cols.div_ceil(min_chunk)).max(1);
+        if rows * per_row > u32::MAX as usize {
+            return Err(Error::Shape(format!("{rows} rows are too many")));
+        }
+        let blocks = rows * per_row;
+        // Each block writes its partial before the row's last block reads it.
+        let mut partials = self.alloc::<u8>(blocks * value_size)?;
+        let mut tickets = self.zeros::<u32>(rows)?;
+        let timer = self.start_timing()?;
+        self.launch(
+            m,
+            &ROWS_SPLIT,
+            blocks as u32,
+            &mut RowsSplitArgs {
+                p: Elems(input.slice(..)),
+                n,
+                a: Args(args),
+                rows: rows as u64,
+                cols: cols as u64,
+                blocks_per_row: per_row as u64,
+                partials: Values::At(partials.as_view_mut()),
+                tickets: Out::At(tickets.as_view_mut()),
+                out: Values::At(out),
+            },
+        )?;
+        self.stop_timing(timer)
+    }
+
+    /// Reduces the columns of the matrix `s` reads (`shape`) into `out` (`shape.cols` values),
+    /// through the padded tile (or, for the padding measurement, the unpadded one).
+    pub(crate) fn reduce_cols<E: Element>(
+        &self,
+        s: Staged<'_, '_, E>,
+        shape: Rows,
+        out: ValuesOut<'_>,
+        padded: bool,
+    ) -> Result<()> {
+        let Rows { rows, cols } = shape;
+        let m = s.module;
+        if cols == 0 {
+            return Ok(());
+        }
+        let k = if padded { &COLS } else { &COLS_UNPADDED };
+        m.function(k)?;
+        let col_tiles = cols.div_ceil(COLS_TILE);
+        if col_tiles > i32::MAX as usize {
+            return Err(Error::Shape(format!("{cols} columns are too many")));
+        }
+        // Split the rows over enough blocks to fill the GPU a few times over (8 per SM), each
+        // at least 64 rows.
+        let splits = (8 * self.sms as usize)
+            .div_ceil(col_tiles)
+            .min(rows.div_ceil(64))
+            .clamp(1, 65535);
+        let rows_per_block = rows.div_ceil(splits).max(1);
+        let splits = rows.div_ceil(rows_per_block).max(1);
+        // Each block writes its partials before the column tile's last block reads them.
+        let mut partials = self.alloc::<u8>(if splits > 1 {
+            splits * cols * out.value_size
+        } else {
+            1
+        })?;
+        let mut tickets = self.zeros::<u32>(col_tiles)?;
+        let timer = self.start_timing()?;
+        self.launch(
+            m,
+            k,
+            Grid(col_tiles as u32, splits as u32),
+            &mut ColsArgs {
+                p: s.elems(),
+                n: s.input.len() as u64,
+                a: Args(s.args),
+                rows: rows as u64,
+                cols: cols as u64,
+                rows_per_block: rows_per_block as u64,
+                partials: Values::At(partials.as_view_mut()),
+                tickets: Out::At(tickets.as_view_mut()),
+                out: Values::At(out.bytes),
+            },
+        )?;
+        self.stop_timing(timer)
+    }
+
+    /// Reduces the CSR segments (`offsets`, one more than segments) of the elements `s`
+    /// reads into `out` (a value per segment).
+    /// Returns `true` when the kernel found offsets that are out of order or past the input
+    /// (it reads nothing outside the input either way). Segments longer than `SEG_LONG`
+    /// elements are listed by that kernel and then reduced by the whole grid, in chunks of
+    /// `SEG_CHUNK`.
+    pub(crate) fn reduce_segments<E: Element>(
+        &self,
+        s: Staged<'_, '_, E>,
+        offsets: CudaView<'_, u64>,
+        out: ValuesOut<'_>,
+    ) -> Result<bool> {
+        let Staged {
+            module: m,
+            input,
+            args,
+        } = s;
+        let ValuesOut {
+            bytes: mut out,
+            value_size,
+        } = out;
+        let nseg = offsets.len() - 1;
+        let grid = self.resident_grid(&m.function(&SEGMENTS)?, nseg.div_ceil(BLOCK as usize / 32));
+        let n = input.len();
+        // flags[0]: bad offsets; flags[1]: segments longer than SEG_LONG, listed in `longs`
+        // as (segment, length) pairs. Valid offsets leave at most n / (SEG_LONG + 1) of them;
+        // the kernel lists no more than `cap` (more means bad offsets, reported instead).
+        let mut flags = self.zeros::<u32>(2)?;
+        let cap = nseg.min(n / (SEG_LONG + 1)).max(1);
+        // The kernel writes the first 2 * flags[1] entries; only those are read.
+        let mut longs = self.alloc::<u64>(2 * cap)?;
+        let timer = self.start_timing()?;
+        self.launch(
+            m,
+            &SEGMENTS,
+            grid,
+            &mut SegmentsArgs {
+                p: Elems(input.slice(..)),
+                n: n as u64,
+                a: Args(args),
+                offsets: In(offsets.slice(..)),
+                nseg: nseg as u64,
+                out: Values::At(out.slice_mut(..)),
+                flags: Out::At(flags.as_view_mut()),
+                longs: Out::At(longs.as_view_mut()),
+                cap: cap as u64,
+            },
+        )?;
+        // The long ones: numbered in chunks by one block, then reduced by the whole grid (both
+        // find the list empty when there is none, or when the offsets are bad).
+        // The plan kernel writes first[0 ..= count] and zeroes tickets[.. count], the only
+        // entries used.
+        let mut first = self.alloc::<u64>(cap + 1)?;
+        let mut tickets = self.alloc::<u32>(cap)?;
+        // At most first[count] partials are used: n / SEG_CHUNK + count bounds it for valid
+        // offsets (with bad ones the list is empty). Each chunk's block writes its partial
+        // before the segment's last block reads the segment's partials.
+        let nparts = n.div_ceil(SEG_CHUNK) + cap;
+        let mut partials = self.alloc::<u8>(nparts * value_size)?;
+        self.launch(
+            m,
+            &SEGMENTS_PLAN,
+            1,
+            &mut SegmentsPlanArgs {
+                flags: In(flags.slice(..)),
+                longs: In(longs.slice(..)),
+                cap: cap as u64,
+                first: Out::At(first.as_view_mut()),
+                tickets: Out::At(tickets.as_view_mut()),
+            },
+        )?;
+        let grid2 = self.resident_grid(&m.function(&SEGMENTS_LONG)?, nparts);
+        self.launch(
+            m,
+            &SEGMENTS_LONG,
+            grid2,
+            &mut SegmentsLongArgs {
+                p: Elems(input),
+                n: n as u64,
+                a: Args(args),
+                offsets: In(offsets),
+                flags: In(flags.slice(..)),
+                longs: In(longs.slice(..)),
+                cap: cap as u64,
+                first: In(first.slice(..)),
+                partials: Values::At(partials.as_view_mut()),
+                tickets: Out::At(tickets.as_view_mut()),
+                out: Values::At(out),
+            },
+        )?;
+        self.stop_timing(timer)?;
+        let f = self
+            .stream
+            .clone_dtoh(&flags)
+            .map_err(drv("reading flags"))?;
+        self.synchronize()?;
+        Ok(f[0] != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::launch::tests::check;
+    use super::*;
+
+    #[test]
+    fn arguments_match_the_catalogue() {
+        check::<RowsArgs<'_, f32>>();
+        check::<RowsSplitArgs<'_, f32>>();
+        check::<ColsArgs<'_, f32>>();
+        check::<SegmentsArgs<'_, f32>>();
+        check::<SegmentsPlanArgs<'_>>();
+        check::<SegmentsLongArgs<'_, f32>>();
+    }
+}

@@ -1,0 +1,278 @@
+//! The one typed launcher: a launch names a catalogue kernel and passes a struct of typed
+//! arguments whose parameter types are checked against the kernel's parameter list (the
+//! `extern "C"` signature the module assembler writes from the same list), plus event timing.
+
+use cudarc::driver::{
+    CudaEvent, CudaView, CudaViewMut, DeviceRepr, LaunchArgs, LaunchConfig, PushKernelArg,
+};
+use warp_kernels::catalogue::{Kernel, ParamTy, Pointee};
+
+use super::modules::Module;
+use super::{Gpu, drv};
+use crate::error::Result;
+
+/// A kernel argument: a Rust value and the catalogue parameter type it fills.
+pub(crate) trait KernelArg {
+    /// The parameter type.
+    const TY: ParamTy;
+    /// Pushes the argument (device pointers with cudarc's stream-ordering records).
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>);
+}
+
+/// A struct of a kernel's arguments, in its parameter order (made by `kernel_args!`).
+pub(crate) trait KernelArgs {
+    /// The catalogue kernels these arguments can launch.
+    const KERNELS: &'static [&'static Kernel];
+    /// The parameter types of the fields, in order.
+    const SIGNATURE: &'static [ParamTy];
+    /// Pushes every field, in order.
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>);
+}
+
+/// Defines a struct of kernel arguments and its [`KernelArgs`] (signature derived from the
+/// fields' types). `[generics] [generics as used]` follow the name.
+macro_rules! kernel_args {
+    ($(#[$doc:meta])* struct $name:ident [$($gen:tt)*] [$($used:tt)*] for [$($k:path),+ $(,)?] {
+        $($field:ident: $ty:ty),+ $(,)?
+    }) => {
+        $(#[$doc])*
+        pub(crate) struct $name<$($gen)*> {
+            $(pub(crate) $field: $ty),+
+        }
+        impl<$($gen)*> $crate::backend::cuda::launch::KernelArgs for $name<$($used)*> {
+            const KERNELS: &'static [&'static ::warp_kernels::catalogue::Kernel] = &[$(&$k),+];
+            const SIGNATURE: &'static [::warp_kernels::catalogue::ParamTy] =
+                &[$(<$ty as $crate::backend::cuda::launch::KernelArg>::TY),+];
+            fn push<'a>(&'a mut self, b: &mut ::cudarc::driver::LaunchArgs<'a>) {
+                let Self { $($field),+ } = self;
+                $($crate::backend::cuda::launch::KernelArg::push($field, b);)+
+            }
+        }
+    };
+}
+pub(crate) use kernel_args;
+
+impl KernelArg for u64 {
+    const TY: ParamTy = ParamTy::U64;
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
+        b.arg(&*self);
+    }
+}
+
+impl KernelArg for u32 {
+    const TY: ParamTy = ParamTy::U32;
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
+        b.arg(&*self);
+    }
+}
+
+/// The bound arguments of maps and predicates (`wd_args`).
+pub(crate) struct Args(pub(crate) [u64; 8]);
+
+impl KernelArg for Args {
+    const TY: ParamTy = ParamTy::Args;
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
+        b.arg(&self.0);
+    }
+}
+
+/// The input elements (`const E*`).
+pub(crate) struct Elems<'v, E>(pub(crate) CudaView<'v, E>);
+
+impl<E> KernelArg for Elems<'_, E> {
+    const TY: ParamTy = ParamTy::In(Pointee::Elem);
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
+        b.arg(&self.0);
+    }
+}
+
+/// Output elements (`E*`: the transpose's).
+pub(crate) struct ElemsOut<'v, E>(pub(crate) CudaViewMut<'v, E>);
+
+impl<E> KernelArg for ElemsOut<'_, E> {
+    const TY: ParamTy = ParamTy::Out(Pointee::Elem);
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
+        b.arg(&mut self.0);
+    }
+}
+
+/// Operator values (`T*`), as their bytes in C layout; `Null` passes a null pointer (a
+/// partition's rejected values, when only filtering).
+pub(crate) enum Values<'v> {
+    At(CudaViewMut<'v, u8>),
+    Null(u64),
+}
+
+impl KernelArg for Values<'_> {
+    const TY: ParamTy = ParamTy::Out(Pointee::Value);
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
+        match self {
+            Values::At(v) => b.arg(v),
+            Values::Null(zero) => b.arg(&*zero),
+        };
+    }
+}
+
+/// A word type of buffers the kernels use for counts, flags and status.
+pub(crate) trait Word: DeviceRepr {
+    const POINTEE: Pointee;
+}
+impl Word for u8 {
+    const POINTEE: Pointee = Pointee::U8;
+}
+impl Word for u32 {
+    const POINTEE: Pointee = Pointee::U32;
+}
+impl Word for u64 {
+    const POINTEE: Pointee = Pointee::U64;
+}
+
+/// Words the kernel only reads (`const W*`).
+pub(crate) struct In<'v, W>(pub(crate) CudaView<'v, W>);
+
+impl<W: Word> KernelArg for In<'_, W> {
+    const TY: ParamTy = ParamTy::In(W::POINTEE);
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
+        b.arg(&self.0);
+    }
+}
+
+/// Words the kernel writes (`W*`); `Null` passes a null pointer (an unused tile queue).
+pub(crate) enum Out<'v, W> {
+    At(CudaViewMut<'v, W>),
+    Null(u64),
+}
+
+impl<W: Word> KernelArg for Out<'_, W> {
+    const TY: ParamTy = ParamTy::Out(W::POINTEE);
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
+        match self {
+            Out::At(v) => b.arg(v),
+            Out::Null(zero) => b.arg(&*zero),
+        };
+    }
+}
+
+/// What a family's launch reads: a module, the elements its stage reads, and the bound
+/// arguments of its map and predicate.
+pub(crate) struct Staged<'m, 'v, E> {
+    /// The module.
+    pub(crate) module: &'m Module,
+    /// The elements.
+    pub(crate) input: CudaView<'v, E>,
+    /// The bound arguments.
+    pub(crate) args: [u64; 8],
+}
+
+impl<E> Staged<'_, '_, E> {
+    /// The elements again (a new view of them).
+    pub(crate) fn elems(&self) -> Elems<'_, E> {
+        Elems(self.input.slice(..))
+    }
+}
+
+/// Where a family writes operator values: their bytes, `value_size` each.
+pub(crate) struct ValuesOut<'o> {
+    /// The bytes.
+    pub(crate) bytes: CudaViewMut<'o, u8>,
+    /// Bytes of one value.
+    pub(crate) value_size: usize,
+}
+
+/// Launch geometry: blocks in x and y (the block size is the kernel's own).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Grid(pub(crate) u32, pub(crate) u32);
+
+impl From<u32> for Grid {
+    fn from(x: u32) -> Grid {
+        Grid(x, 1)
+    }
+}
+
+/// The events around a timed operation (none when profiling is off).
+pub(crate) struct Timing(Option<(CudaEvent, CudaEvent)>);
+
+impl Gpu {
+    /// Launches catalogue kernel `kernel` of module `m` on `grid` with `args`.
+    pub(crate) fn launch<A: KernelArgs>(
+        &self,
+        m: &Module,
+        kernel: &'static Kernel,
+        grid: impl Into<Grid>,
+        args: &mut A,
+    ) -> Result<()> {
+        debug_assert!(
+            A::KERNELS.iter().any(|k| k.name == kernel.name)
+                && A::SIGNATURE.iter().copied().eq(kernel.param_types()),
+            "arguments of {} do not fit its catalogue entry",
+            kernel.name
+        );
+        let f = m.function(kernel)?;
+        let Grid(x, y) = grid.into();
+        let mut b = self.stream.launch_builder(&f.func);
+        args.push(&mut b);
+        let cfg = LaunchConfig {
+            grid_dim: (x, y, 1),
+            block_dim: (kernel.threads.count(), 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: `args` holds exactly the kernel's parameters in order, with the types of its
+        // catalogue entry (the struct's signature is derived from its fields' types and tested
+        // against every kernel it launches, and the module's `extern "C"` signature is written
+        // from the same entry); each family sizes its buffers for the grid it launches, and
+        // the borrowed buffers outlive the launch on this stream.
+        unsafe { b.launch(cfg) }.map_err(drv("launching a kernel"))?;
+        Ok(())
+    }
+
+    /// Starts timing an operation (records an event when profiling is on).
+    pub(crate) fn start_timing(&self) -> Result<Timing> {
+        if !self.profiling.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(Timing(None));
+        }
+        let ev = || {
+            self.ctx
+                .new_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT))
+                .map_err(drv("creating an event"))
+        };
+        let (start, end) = (ev()?, ev()?);
+        start
+            .record(&self.stream)
+            .map_err(drv("recording an event"))?;
+        Ok(Timing(Some((start, end))))
+    }
+
+    /// Ends timing an operation: its GPU time becomes [`Gpu::last_kernel_ms`] (waiting for its
+    /// end, so a profiled operation is synchronous; unprofiled ones are not).
+    pub(crate) fn stop_timing(&self, t: Timing) -> Result<()> {
+        if let Some((start, end)) = t.0 {
+            end.record(&self.stream)
+                .map_err(drv("recording an event"))?;
+            let ms = start.elapsed_ms(&end).map_err(drv("reading event times"))?;
+            *self
+                .last_kernel_ms
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()) = Some(ms);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Every argument struct's signature equals the parameter list of every catalogue kernel
+    /// it launches: a wrong order, a missing or extra argument fails here, without a GPU.
+    pub(crate) fn check<A: KernelArgs>() {
+        for k in A::KERNELS {
+            let want: Vec<ParamTy> = k.param_types().collect();
+            assert_eq!(
+                A::SIGNATURE,
+                &want[..],
+                "the arguments of {} do not match its catalogue entry",
+                k.name
+            );
+        }
+    }
+}

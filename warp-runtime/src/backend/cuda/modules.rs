@@ -1,0 +1,156 @@
+//! The module cache of a device: modules keyed by the Rust types they are generated from,
+//! obtained from memory, then the disk cache, then NVRTC; their kernels with the occupancy
+//! each is launched at.
+
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use cudarc::driver::{CudaFunction, CudaModule};
+use warp_kernels::catalogue::Kernel;
+
+use super::{Gpu, drv};
+use crate::error::Result;
+use crate::toolchain::{self, ModuleSource, Origin};
+
+/// What a module holds (with the types in [`ModuleKey`], it names one module).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ModuleKind {
+    /// A reduction: the operator's own module, or a map composed with it.
+    Reduce,
+    /// The predicate kernels.
+    Predicate,
+    /// Scans and axis reductions.
+    Axis,
+    /// Transpose.
+    Transpose,
+}
+
+/// A module's identity: its kind and the Rust types it is generated from (the operator, the
+/// map or index, the element; `()` where there is none). Types, not addresses: two uses of
+/// the same operator always find the same module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ModuleKey {
+    kind: ModuleKind,
+    types: [TypeId; 3],
+}
+
+impl ModuleKey {
+    /// The key of a `kind` module generated from `types`.
+    pub(crate) fn new(kind: ModuleKind, types: [TypeId; 3]) -> ModuleKey {
+        ModuleKey { kind, types }
+    }
+}
+
+/// How the module of one operation was obtained, for start-up reporting.
+#[derive(Clone, Copy, Debug)]
+pub struct LoadReport {
+    /// Disk cache or NVRTC.
+    pub origin: Origin,
+    /// Seconds spent finding or compiling the image and loading the module.
+    pub seconds: f64,
+}
+
+/// A kernel of a loaded module, ready to launch.
+#[derive(Clone, Debug)]
+pub(crate) struct Function {
+    pub(crate) func: CudaFunction,
+    /// Resident blocks per SM at the kernel's block size (from the occupancy calculator).
+    pub(crate) blocks_per_sm: u32,
+}
+
+/// A loaded module and the kernels looked up in it so far.
+pub(crate) struct Module {
+    module: Arc<CudaModule>,
+    functions: Mutex<HashMap<&'static str, Function>>,
+}
+
+impl Module {
+    /// Kernel `k` of the module (looked up once).
+    pub(crate) fn function(&self, k: &'static Kernel) -> Result<Function> {
+        let mut map = self.functions.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = map.get(k.name) {
+            return Ok(f.clone());
+        }
+        let func = self
+            .module
+            .load_function(k.name)
+            .map_err(drv("finding a kernel in its module"))?;
+        let blocks_per_sm = func
+            .occupancy_max_active_blocks_per_multiprocessor(k.threads.count(), 0, None)
+            .map_err(drv("querying occupancy"))?
+            .max(1);
+        let f = Function {
+            func,
+            blocks_per_sm,
+        };
+        map.insert(k.name, f.clone());
+        Ok(f)
+    }
+}
+
+/// The modules of one device.
+#[derive(Default)]
+pub(crate) struct Cache {
+    modules: Mutex<HashMap<ModuleKey, Arc<Module>>>,
+    reports: Mutex<Vec<(String, LoadReport)>>,
+}
+
+impl Cache {
+    pub(crate) fn reports(&self) -> Vec<(String, LoadReport)> {
+        self.reports.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+}
+
+impl Gpu {
+    /// The module `key` names; `source` builds its CUDA the first time (then it is compiled
+    /// or read from the disk cache, and loaded).
+    pub(crate) fn module(
+        &self,
+        key: ModuleKey,
+        source: impl FnOnce() -> ModuleSource,
+    ) -> Result<Arc<Module>> {
+        if let Some(m) = self
+            .modules
+            .modules
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return Ok(m.clone());
+        }
+        // Compile outside the lock: other threads may use other modules meanwhile.
+        let t0 = Instant::now();
+        let source = source();
+        let (image, origin) = toolchain::cubin(&source, self.arch)?;
+        self.ctx
+            .bind_to_thread()
+            .map_err(drv("binding the context"))?;
+        let module = self
+            .ctx
+            .load_module(cudarc::nvrtc::Ptx::from_binary(image))
+            .map_err(drv("loading a module"))?;
+        let report = LoadReport {
+            origin,
+            seconds: t0.elapsed().as_secs_f64(),
+        };
+        if let Ok(mut r) = self.modules.reports.lock() {
+            r.push((source.name, report));
+        }
+        let mut map = self
+            .modules
+            .modules
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        Ok(map
+            .entry(key)
+            .or_insert_with(|| {
+                Arc::new(Module {
+                    module,
+                    functions: Mutex::new(HashMap::new()),
+                })
+            })
+            .clone())
+    }
+}

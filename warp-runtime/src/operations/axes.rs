@@ -1,0 +1,213 @@
+//! Axis reductions: along the rows and the columns of a row-major matrix, and over CSR
+//! segments, with any `#[reduce]` operator.
+
+use super::scans::Array;
+use super::{axis_key, axis_module, map_args, rows_of};
+use crate::arrays::{ArrayOf, DeviceVec, ValueArray};
+use crate::backend::Backend;
+use crate::backend::cpu;
+use crate::backend::cuda::{Rows, Staged, ValuesOut};
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::inputs::ReduceInput;
+use crate::operators::ReduceOp;
+use crate::values::DeviceValue;
+
+/// Which axis reduction to run.
+#[derive(Clone, Copy)]
+enum Axis {
+    Rows,
+    Cols { padded: bool },
+}
+
+impl Device {
+    /// Reduces each row of the row-major matrix `input` (`cols` columns; its length must be a
+    /// whole number of rows, else [`Error::Shape`]) with `op`: one value per row. The kernel
+    /// is chosen by shape: several rows per warp with width-limited shuffles for short rows, a
+    /// warp per row, a block per row, or several blocks per row for very long rows.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[reduce(identity = 0.0)]
+    /// fn sum(a: f32, b: f32) -> f32 { a + b }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let m = dev.upload(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?; // 2 x 3
+    /// assert_eq!(dev.reduce_rows(sum, &m, 3)?.download()?, vec![6.0, 15.0]);
+    /// assert_eq!(dev.reduce_cols(sum, &m, 3)?.download()?, vec![5.0, 7.0, 9.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn reduce_rows<Op, I>(&self, op: Op, input: &I, cols: usize) -> Result<Array<Op>>
+    where
+        Op: ReduceOp,
+        Op::Value: ArrayOf,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        self.reduce_axis(op, input, cols, Axis::Rows)
+    }
+
+    /// Reduces each column of the row-major matrix `input` (`cols` columns) with `op`: one
+    /// value per column. Loads are coalesced along rows; the threads sharing a column combine
+    /// through a `[32][33]` padded shared tile (no bank conflicts).
+    pub fn reduce_cols<Op, I>(&self, op: Op, input: &I, cols: usize) -> Result<Array<Op>>
+    where
+        Op: ReduceOp,
+        Op::Value: ArrayOf,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        self.reduce_axis(op, input, cols, Axis::Cols { padded: true })
+    }
+
+    /// [`Device::reduce_cols`] through an unpadded `[32][32]` tile: 32-way shared-memory bank
+    /// conflicts. It exists only to measure what the padding saves (see BENCHMARKS.md); the
+    /// results are the same.
+    #[doc(hidden)]
+    pub fn reduce_cols_unpadded<Op, I>(&self, op: Op, input: &I, cols: usize) -> Result<Array<Op>>
+    where
+        Op: ReduceOp,
+        Op::Value: ArrayOf,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        self.reduce_axis(op, input, cols, Axis::Cols { padded: false })
+    }
+
+    fn reduce_axis<Op, I>(&self, op: Op, input: &I, cols: usize, axis: Axis) -> Result<Array<Op>>
+    where
+        Op: ReduceOp,
+        Op::Value: ArrayOf,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        let view = input.elements();
+        self.check_owner(&view)?;
+        input.validate()?;
+        let rows = rows_of(view.len(), cols)?;
+        let len = match axis {
+            Axis::Rows => rows,
+            Axis::Cols { .. } => cols,
+        };
+        match &*self.backend {
+            Backend::Cpu => {
+                let (data, value) = (view.cpu()?, |e, i| input.value(e, i));
+                let out = match axis {
+                    Axis::Rows if rows == 0 => Vec::new(),
+                    Axis::Rows => cpu::reduce_rows(op, data, value, cols),
+                    Axis::Cols { .. } => cpu::reduce_cols(op, data, value, cols),
+                };
+                Array::<Op>::from_values(self, &out)
+            }
+            Backend::Gpu(g) => {
+                let mut out = Array::<Op>::alloc_gpu(self, len)?;
+                if len > 0 {
+                    let module = g.module(axis_key::<Op, I>(), axis_module::<Op, I>)?;
+                    let s = Staged {
+                        module: &module,
+                        input: view.gpu()?,
+                        args: map_args(I::STAGE, input.args())?,
+                    };
+                    let o = ValuesOut {
+                        bytes: out.gpu_bytes()?,
+                        value_size: Op::Value::C_SIZE,
+                    };
+                    let shape = Rows { rows, cols };
+                    match axis {
+                        Axis::Rows => g.reduce_rows(s, shape, o)?,
+                        Axis::Cols { padded } => g.reduce_cols(s, shape, o, padded)?,
+                    }
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    /// Reduces each segment of `input` with `op`: segment `s` is the elements
+    /// `offsets[s]..offsets[s + 1]` (CSR offsets: non-decreasing, the last at most the input's
+    /// length). Empty segments give the identity. Bad offsets are an [`Error::Shape`].
+    ///
+    /// On a GPU, one warp reduces each segment of up to 8192 elements (several of up to 32
+    /// together); longer ones are then split into chunks over the whole grid, so one huge
+    /// segment still runs at close to the full read bandwidth.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[reduce(identity = i64::MIN)]
+    /// fn max(a: i64, b: i64) -> i64 { a.max(b) }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[4i64, 1, 9, 2, 7])?;
+    /// let offsets = dev.upload(&[0u64, 2, 2, 5])?; // [4, 1], [], [9, 2, 7]
+    /// assert_eq!(dev.reduce_segments(max, &xs, &offsets)?.download()?, vec![4, i64::MIN, 9]);
+    /// # Ok(()) }
+    /// ```
+    pub fn reduce_segments<Op, I>(
+        &self,
+        op: Op,
+        input: &I,
+        offsets: &DeviceVec<u64>,
+    ) -> Result<Array<Op>>
+    where
+        Op: ReduceOp,
+        Op::Value: ArrayOf,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        let view = input.elements();
+        let offs = offsets.as_slice();
+        self.check_owner(&view)?;
+        self.check_owner(&offs)?;
+        input.validate()?;
+        let n = view.len();
+        if offsets.is_empty() {
+            return Err(Error::Shape(
+                "CSR offsets need at least one entry (segments + 1)".into(),
+            ));
+        }
+        let nseg = offsets.len() - 1;
+        match &*self.backend {
+            Backend::Cpu => {
+                let o = offs.cpu()?;
+                check_offsets(o, n)?;
+                let out = cpu::reduce_segments(op, view.cpu()?, |e, i| input.value(e, i), o);
+                Array::<Op>::from_values(self, &out)
+            }
+            Backend::Gpu(g) => {
+                let mut out = Array::<Op>::alloc_gpu(self, nseg)?;
+                if nseg > 0 {
+                    let module = g.module(axis_key::<Op, I>(), axis_module::<Op, I>)?;
+                    let bad = g.reduce_segments(
+                        Staged {
+                            module: &module,
+                            input: view.gpu()?,
+                            args: map_args(I::STAGE, input.args())?,
+                        },
+                        offs.gpu()?,
+                        ValuesOut {
+                            bytes: out.gpu_bytes()?,
+                            value_size: Op::Value::C_SIZE,
+                        },
+                    )?;
+                    if bad {
+                        // The kernel found them bad: say how.
+                        check_offsets(&offsets.download()?, n)?;
+                    }
+                }
+                Ok(out)
+            }
+        }
+    }
+}
+
+/// Checks CSR offsets against an input of `n` elements.
+fn check_offsets(o: &[u64], n: usize) -> Result<()> {
+    if let Some(w) = o.windows(2).position(|w| w[1] < w[0]) {
+        return Err(Error::Shape(format!(
+            "CSR offsets decrease at segment {w}: {} then {}",
+            o[w],
+            o[w + 1]
+        )));
+    }
+    match o.last() {
+        Some(&last) if last > n as u64 => Err(Error::Shape(format!(
+            "the last CSR offset ({last}) is past the input's {n} elements"
+        ))),
+        _ => Ok(()),
+    }
+}

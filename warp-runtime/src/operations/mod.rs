@@ -1,0 +1,223 @@
+//! The operations, one file per family (reduce, predicates, scans, axes and segments,
+//! transpose): each validates its arguments once, then runs on the device's backend. This file
+//! says which module each operation's input needs (keyed by Rust types) and builds its source
+//! with warp-kernels' assembler; the functions here also show those sources to users.
+
+mod axes;
+mod predicates;
+mod reduce;
+mod scans;
+mod transpose;
+
+pub use predicates::Split;
+
+use std::any::TypeId;
+use std::borrow::Cow;
+
+use warp_kernels::{Scalar, Source, Style, module};
+
+use crate::backend::cuda::{ModuleKey, ModuleKind};
+use crate::inputs::{ElementInput, ReduceInput, Stage};
+use crate::operators::{FnMeta, OpMeta, Predicate, ReduceOp};
+use crate::toolchain::ModuleSource;
+use crate::values::Element;
+
+/// The warp-kernels source of values made by `stage` from elements of `elem`.
+fn source(stage: Stage, elem: Scalar) -> Source<'static> {
+    match stage {
+        Stage::Plain => Source::Plain(elem),
+        Stage::Map(m) => Source::Map {
+            elem,
+            map: &m.fragment,
+        },
+        Stage::Indexed(index, _) => Source::Indexed { elem, index },
+    }
+}
+
+fn location(name: &str, file: &str, line: u32) -> (String, String) {
+    (name.to_string(), format!("{file}:{line}"))
+}
+
+fn composed(
+    (name, location): (String, String),
+    source: String,
+    needs_cuda_headers: bool,
+) -> ModuleSource {
+    ModuleSource {
+        name,
+        location,
+        source: Cow::Owned(source),
+        needs_cuda_headers,
+    }
+}
+
+/// The key of the reduction module of `Op` over inputs `I`.
+pub(crate) fn reduce_key<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Reduce,
+        [
+            TypeId::of::<Op>(),
+            TypeId::of::<I::Key>(),
+            TypeId::of::<I::Elem>(),
+        ],
+    )
+}
+
+/// The CUDA module `Device::reduce(op, input)` runs for an `op` of type `Op` and an input of
+/// type `I`: the operator's own module (`Op::META.source`) for arrays, views and
+/// `indexed()` pairs, or a module composed with the input's map for `xs.map(f)`.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::{DeviceVec, Mapped, reduce_module};
+/// #[reduce(identity = 0.0)]
+/// fn sum(a: f32, b: f32) -> f32 { a + b }
+/// #[map]
+/// fn square(x: f32) -> f32 { x * x }
+/// assert_eq!(reduce_module::<sum, DeviceVec<f32>>().source, sum.cuda_source());
+/// assert!(reduce_module::<sum, Mapped<'static, square>>().source.contains("wd_map"));
+/// ```
+pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSource {
+    let op = &Op::META.fragment;
+    match I::STAGE {
+        Stage::Map(m) => {
+            let text =
+                module::reduce_module(op, Some(&source(I::STAGE, <I::Elem as Element>::SCALAR)));
+            let f = &m.fragment;
+            composed(
+                location(&format!("{}_{}", f.name, op.name), f.file, f.line),
+                text,
+                op.style.needs_cuda_headers(),
+            )
+        }
+        _ => Op::META.module(),
+    }
+}
+
+/// The key of the predicate module of `P` over inputs `I`.
+pub(crate) fn predicate_key<P: Predicate, I: ElementInput + ?Sized>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Predicate,
+        [
+            TypeId::of::<P>(),
+            TypeId::of::<I::Map>(),
+            TypeId::of::<I::Elem>(),
+        ],
+    )
+}
+
+/// The CUDA module of the predicate operations (`count`, `any`, `all`, `find_first`, `mask`,
+/// `filter`, `partition`) of a predicate of type `P` over inputs of type `I`.
+pub fn predicate_module<P: Predicate, I: ElementInput<Value = P::Input> + ?Sized>() -> ModuleSource
+{
+    let p: &FnMeta = &P::META;
+    let stage = match I::MAP {
+        Some(m) => Stage::Map(m),
+        None => Stage::Plain,
+    };
+    let text = module::predicate_module(&p.fragment, &source(stage, <I::Elem as Element>::SCALAR));
+    let name = match I::MAP {
+        Some(m) => format!("{}_{}", m.fragment.name, p.fragment.name),
+        None => p.fragment.name.to_string(),
+    };
+    composed(
+        location(&name, p.fragment.file, p.fragment.line),
+        text,
+        false,
+    )
+}
+
+/// The key of the scan and axis module of `Op` over inputs `I`.
+pub(crate) fn axis_key<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Axis,
+        [
+            TypeId::of::<Op>(),
+            TypeId::of::<I::Key>(),
+            TypeId::of::<I::Elem>(),
+        ],
+    )
+}
+
+/// The CUDA module of the scans and axis reductions (`scan`, `exclusive_scan`,
+/// `reduce_rows`, `reduce_cols`, `reduce_segments`) of an operator of type `Op` over inputs of
+/// type `I`.
+pub fn axis_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSource {
+    let op: &OpMeta = &Op::META;
+    let text = module::axis_module(
+        &op.fragment,
+        &source(I::STAGE, <I::Elem as Element>::SCALAR),
+    );
+    composed(
+        location(
+            &format!("axis_{}", op.fragment.name),
+            op.fragment.file,
+            op.fragment.line,
+        ),
+        text,
+        Style::Intrinsics.needs_cuda_headers(),
+    )
+}
+
+/// The key of the transpose module of `T`.
+pub(crate) fn transpose_key<T: Element>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Transpose,
+        [TypeId::of::<T>(), TypeId::of::<()>(), TypeId::of::<()>()],
+    )
+}
+
+/// The CUDA module of `transpose` for elements of type `T`.
+pub fn transpose_module<T: Element>() -> ModuleSource {
+    composed(
+        location(&format!("transpose_{}", T::NAME), file!(), line!()),
+        module::transpose_module(T::SCALAR),
+        false,
+    )
+}
+
+/// `len / cols` when `cols` divides it: the number of rows of a row-major matrix.
+fn rows_of(len: usize, cols: usize) -> crate::Result<usize> {
+    if cols == 0 {
+        return Err(crate::Error::Shape(
+            "a matrix needs at least one column".into(),
+        ));
+    }
+    if !len.is_multiple_of(cols) {
+        return Err(crate::Error::Shape(format!(
+            "{len} elements are not a whole number of rows of {cols} columns"
+        )));
+    }
+    Ok(len / cols)
+}
+
+/// Bound arguments of a map and a predicate, in the order the kernel decodes them (the map's
+/// first).
+fn join_args(
+    map: Option<(&'static FnMeta, [u64; 8])>,
+    pred: Option<(&FnMeta, [u64; 8])>,
+) -> crate::Result<[u64; 8]> {
+    let mut out = [0u64; 8];
+    let mut i = 0;
+    for (meta, args) in [map, pred].into_iter().flatten() {
+        for a in args.iter().take(meta.fragment.extras.len()) {
+            if i == 8 {
+                return Err(crate::Error::Unsupported(
+                    "more than 8 bound parameters in one composition (map and predicate together)"
+                        .into(),
+                ));
+            }
+            out[i] = *a;
+            i += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// The bound arguments of an input's map (or none).
+fn map_args(stage: Stage, args: [u64; 8]) -> crate::Result<[u64; 8]> {
+    match stage {
+        Stage::Map(m) => join_args(Some((m, args)), None),
+        _ => Ok([0; 8]),
+    }
+}
