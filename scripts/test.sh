@@ -17,5 +17,10 @@ export WARP_CUDA_INCLUDE="$PWD/$wheel_dir/nvidia/cu13/include"
 export WARP_REQUIRE_NVRTC=1
 export WARP_CACHE_DIR="$PWD/target/warp-kernel-cache"
 cargo fmt --all -- --check
+# The runtime links no syn, quote or proc-macro2 (they run inside the compiler only).
+if cargo tree -p warp-runtime -e normal,no-proc-macro --prefix none | grep -E '^(syn|quote|proc-macro2) '; then
+  echo "test.sh: warp-runtime links a syn-family crate (see ARCHITECTURE.md)" >&2
+  exit 1
+fi
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
