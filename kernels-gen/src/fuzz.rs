@@ -2,18 +2,27 @@
 //! differential fidelity tests (each one is compiled by rustc for the CPU and by kernels-gen +
 //! NVRTC for the GPU, and the two are compared on edge and random inputs).
 //!
+//! The built-in calls come from the table `warp_kernels::builtins::METHODS`: every row is
+//! called on the receiver types it admits, with arguments of its argument types, following the
+//! row's `Fuzz` recipe; the named constants among the literals are the rows of
+//! `builtins::CONSTANTS` marked `fuzz` (and the `std::T::consts` rows). A new row is generated
+//! without any change here, unless it needs a new recipe.
+//!
 //! Every program is valid Rust that cannot panic when built without overflow checks (as the
 //! DSL specifies: release semantics): divisions are guarded against zero and `MIN / -1`,
-//! `clamp` bounds are ordered literals. Operations whose Rust result is itself unspecified are
-//! kept out of the comparison: float `min`/`max` get their operands' zero signs normalised
-//! (`(x + 0.0)`; Rust may return either zero), and the NaN sign or payload is never observed
-//! (`to_bits`, `is_sign_*` and `copysign` see NaN replaced first). Transcendental functions
-//! (`exp`, `sin`, ...) and `powi` are not generated: their last bits differ by design (see the
-//! fidelity page; rustc even computes `powi` differently when its arguments are constants);
-//! `sqrt`, `mul_add` and the rounding functions are exact on both sides and are generated.
+//! `clamp` bounds are ordered literals (`Fuzz::OrderedBounds`), `pow` exponents are below 40
+//! (`Fuzz::SmallExponent`). Operations whose Rust result is itself unspecified are kept out of
+//! the comparison: float `min`/`max` get their operands' zero signs normalised (`(x + 0.0)`;
+//! Rust may return either zero; `Fuzz::NormalisedZeros`), and the NaN sign or payload is never
+//! observed (`to_bits`, `is_sign_*` and `copysign` see NaN replaced first; `Fuzz::NoNan`).
+//! Transcendental functions (`exp`, `sin`, ...) and `powi` are not generated (`Fuzz::Never`):
+//! their last bits differ by design (see the fidelity page; rustc even computes `powi`
+//! differently when its arguments are constants); `sqrt`, `mul_add` and the rounding functions
+//! are exact on both sides and are generated.
 
 use std::fmt::Write;
 
+use warp_kernels::builtins::{CONSTANTS, ConstPath, Constant, Form, Fuzz, METHODS, Method};
 use warp_kernels::types::{ALL_SCALARS, Scalar, Ty};
 
 /// A generated program.
@@ -63,14 +72,7 @@ impl Rng {
 /// `count` programs from `seed` (the same arguments give the same programs).
 pub fn generate(seed: u64, count: usize) -> Vec<Program> {
     (0..count)
-        .map(|i| {
-            let mut g = Gen {
-                rng: Rng::new(seed ^ (i as u64).wrapping_mul(0xd1b5_4a32_d192_ed03)),
-                vars: Vec::new(),
-                next_var: 0,
-            };
-            g.program(&format!("fz_{i}"))
-        })
+        .map(|i| Gen::new(seed, i).program(&format!("fz_{i}")))
         .collect()
 }
 
@@ -89,9 +91,21 @@ struct Gen {
     /// Variables in scope: (name, type, mutable).
     vars: Vec<(String, Ty, bool)>,
     next_var: usize,
+    /// How many calls of each row of `METHODS` were written.
+    calls: Vec<u32>,
 }
 
 impl Gen {
+    /// The generator of program `i` of `seed`.
+    fn new(seed: u64, i: usize) -> Gen {
+        Gen {
+            rng: Rng::new(seed ^ (i as u64).wrapping_mul(0xd1b5_4a32_d192_ed03)),
+            vars: Vec::new(),
+            next_var: 0,
+            calls: vec![0; METHODS.len()],
+        }
+    }
+
     fn program(&mut self, name: &str) -> Program {
         let params = vec![*self.rng.pick(&ALL_SCALARS), *self.rng.pick(&ALL_SCALARS)];
         let ret = self.any_ty();
@@ -321,8 +335,9 @@ impl Gen {
             s if s.is_int() => {
                 let (lo, hi) = s.int_range().expect("int");
                 match self.rng.below(8) {
-                    0 => format!("{s}::MIN"),
-                    1 => format!("{s}::MAX"),
+                    0 | 1 => self
+                        .named_constant(s, |c| c.fuzz)
+                        .unwrap_or_else(|| format!("0{s}")),
                     2 => format!("0{s}"),
                     3 if s.is_signed_int() => format!("(-1{s})"),
                     4 => format!("{}{s}", self.rng.below(8)),
@@ -340,39 +355,32 @@ impl Gen {
                     }
                 }
             }
-            s => {
-                let special = [
-                    "NAN",
-                    "INFINITY",
-                    "NEG_INFINITY",
-                    "MIN_POSITIVE",
-                    "EPSILON",
-                    "MAX",
-                    "MIN",
-                ];
-                match self.rng.below(10) {
-                    0 => format!("{s}::{}", self.rng.pick(&special)),
-                    1 => format!("(-0.0{s})"),
-                    2 => format!("{}.0{s}", self.rng.below(5)),
-                    3 => format!(
-                        "1e-{}{s}",
-                        if s == Scalar::F32 {
-                            38 + self.rng.below(7)
-                        } else {
-                            300 + self.rng.below(20)
-                        }
-                    ),
-                    4 => format!("{}.5{s}", self.rng.below(300)),
-                    5 => format!("std::{s}::consts::PI"),
-                    _ => {
-                        let m = (self.rng.next_u64() % 1_000_000) as f64 / 1e5;
-                        let e = self.rng.below(21) as i32 - 10;
-                        let neg = self.rng.chance(50);
-                        let lit = format!("{m}e{e}{s}");
-                        if neg { format!("(-{lit})") } else { lit }
+            s => match self.rng.below(10) {
+                0 => self
+                    .named_constant(s, |c| c.fuzz)
+                    .unwrap_or_else(|| format!("0{s}")),
+                1 => format!("(-0.0{s})"),
+                2 => format!("{}.0{s}", self.rng.below(5)),
+                3 => format!(
+                    "1e-{}{s}",
+                    if s == Scalar::F32 {
+                        38 + self.rng.below(7)
+                    } else {
+                        300 + self.rng.below(20)
                     }
+                ),
+                4 => format!("{}.5{s}", self.rng.below(300)),
+                5 => self
+                    .named_constant(s, |c| c.path == ConstPath::Consts)
+                    .unwrap_or_else(|| format!("0{s}")),
+                _ => {
+                    let m = (self.rng.next_u64() % 1_000_000) as f64 / 1e5;
+                    let e = self.rng.below(21) as i32 - 10;
+                    let neg = self.rng.chance(50);
+                    let lit = format!("{m}e{e}{s}");
+                    if neg { format!("(-{lit})") } else { lit }
                 }
-            }
+            },
         }
     }
 
@@ -406,24 +414,7 @@ impl Gen {
                 format!("({a} {} {b})", self.rng.pick(&["&&", "||", "&", "|", "^"]))
             }
             4 => format!("(!{})", self.scalar(Scalar::Bool, d)),
-            5 | 6 => {
-                let f = *self.rng.pick(&[Scalar::F32, Scalar::F64]);
-                let x = self.scalar(f, d);
-                match self.rng.below(5) {
-                    0 => format!("({x}).is_nan()"),
-                    1 => format!("({x}).is_finite()"),
-                    2 => format!("({x}).is_infinite()"),
-                    3 => format!("{{ let s: {f} = {x}; !s.is_nan() && s.is_sign_negative() }}"),
-                    _ => format!("{{ let s: {f} = {x}; !s.is_nan() && s.is_sign_positive() }}"),
-                }
-            }
-            _ => {
-                let s = *self
-                    .rng
-                    .pick(&[Scalar::I8, Scalar::I16, Scalar::I32, Scalar::I64]);
-                let x = self.scalar(s, d);
-                format!("({x}).{}()", self.rng.pick(&["is_positive", "is_negative"]))
-            }
+            _ => return self.builtin_call(Scalar::Bool, d),
         })
     }
 
@@ -458,71 +449,7 @@ impl Gen {
             }
             6 if signed => format!("(-{})", e(self)),
             6 => format!("(!{})", e(self)),
-            7 => {
-                let (a, b) = (e(self), e(self));
-                let m = *self.rng.pick(&[
-                    "wrapping_add",
-                    "wrapping_sub",
-                    "wrapping_mul",
-                    "saturating_add",
-                    "saturating_sub",
-                    "min",
-                    "max",
-                ]);
-                format!("({a}).{m}({b})")
-            }
-            8 => {
-                let a = e(self);
-                let (x, y) = (self.small_val(t), self.small_val(t));
-                let (lo, hi) = (x.min(y), x.max(y));
-                let lit = |v: i128| {
-                    if v < 0 {
-                        format!("({v}{t})")
-                    } else {
-                        format!("{v}{t}")
-                    }
-                };
-                format!("({a}).clamp({}, {})", lit(lo), lit(hi))
-            }
-            9 if signed => {
-                let a = e(self);
-                format!(
-                    "({a}).{}()",
-                    self.rng
-                        .pick(&["abs", "wrapping_abs", "signum", "wrapping_neg"])
-                )
-            }
-            9 => format!("({}).wrapping_neg()", e(self)),
-            10 => {
-                let a = e(self);
-                let m = *self.rng.pick(&[
-                    "count_ones",
-                    "count_zeros",
-                    "leading_zeros",
-                    "trailing_zeros",
-                ]);
-                format!("(({a}).{m}() as {t})")
-            }
-            11 => {
-                let a = e(self);
-                let n = self.scalar(Scalar::U32, d);
-                format!(
-                    "({a}).{}({n})",
-                    self.rng.pick(&["rotate_left", "rotate_right"])
-                )
-            }
-            12 => {
-                let a = e(self);
-                let n = self.scalar(Scalar::U32, d);
-                format!("({a}).pow(({n}) % 40)")
-            }
-            13 => {
-                let f = *self.rng.pick(&[Scalar::F32, Scalar::F64]);
-                let x = self.scalar(f, d);
-                format!(
-                    "{{ let s: {f} = {x}; if s.is_nan() {{ 0 }} else {{ s.to_bits() as {t} }} }}"
-                )
-            }
+            7..=13 => return self.builtin_call(t, d),
             _ => return None,
         })
     }
@@ -535,47 +462,232 @@ impl Gen {
                 format!("({a} {} {b})", self.rng.pick(&["+", "-", "*", "/", "%"]))
             }
             4 => format!("(-{})", e(self)),
-            5 => {
-                let a = e(self);
-                let m = *self.rng.pick(&[
-                    "abs", "sqrt", "floor", "ceil", "round", "trunc", "recip", "signum",
-                ]);
-                format!("({a}).{m}()")
-            }
-            6 => {
-                let (a, b, c) = (e(self), e(self), e(self));
-                format!("({a}).mul_add({b}, {c})")
-            }
-            7 => {
-                let (a, b) = (e(self), e(self));
-                let m = *self.rng.pick(&["min", "max"]);
-                format!("(({a}) + 0.0{t}).{m}(({b}) + 0.0{t})")
-            }
-            8 => {
-                let a = e(self);
-                let (x, y) = (
-                    self.rng.below(2000) as f64 / 100.0 - 10.0,
-                    self.rng.below(2000) as f64 / 100.0 - 10.0,
-                );
-                let (lo, hi) = (x.min(y), x.max(y));
-                format!("({a}).clamp({lo:?}{t}, {hi:?}{t})")
-            }
-            10 => {
-                let (a, b) = (e(self), e(self));
-                format!(
-                    "{{ let s: {t} = {b}; ({a}).copysign(if s.is_nan() {{ 1.0 }} else {{ s }}) }}"
-                )
-            }
-            11 => {
-                let bits = if t == Scalar::F32 {
-                    Scalar::U32
-                } else {
-                    Scalar::U64
-                };
-                let u = self.scalar(bits, d);
-                format!("{t}::from_bits({u})")
-            }
+            5..=11 => return self.builtin_call(t, d),
             _ => return None,
         })
+    }
+
+    /// A call of a built-in (a row of [`METHODS`]) standing for a value of type `t`, following
+    /// the row's [`Fuzz`] recipe; `None` when no row yields `t`. The row is drawn first, then
+    /// its receiver type (see [`callers_of`]); a result of another type is cast to `t`.
+    fn builtin_call(&mut self, t: Scalar, d: u32) -> Option<String> {
+        let rows = callers_of(t);
+        if rows.is_empty() {
+            return None;
+        }
+        let (i, receivers) = self.rng.pick(&rows).clone();
+        let r = *self.rng.pick(&receivers);
+        self.calls[i] += 1;
+        let m = &METHODS[i];
+        let call = self.call(m, r, d);
+        Some(if m.ret.of(r) == t {
+            call
+        } else {
+            format!("({call} as {t})")
+        })
+    }
+
+    /// The call of row `m` on receiver type `r`: its operands (the receiver first, for a
+    /// method) generated as its recipe says.
+    fn call(&mut self, m: &Method, r: Scalar, d: u32) -> String {
+        let mut tys = Vec::new();
+        if m.form == Form::Method {
+            tys.push(r);
+        }
+        // The operands from here on are the arguments after the receiver.
+        let first_arg = tys.len();
+        tys.extend(m.args.iter().map(|a| a.of(r)));
+        let mut lets = String::new();
+        let ops: Vec<String> = match m.fuzz {
+            Fuzz::Any => tys.iter().map(|&s| self.scalar(s, d)).collect(),
+            Fuzz::NormalisedZeros => tys
+                .iter()
+                .map(|&s| {
+                    let x = self.scalar(s, d);
+                    // Rust's float `min`/`max` may return either zero: make both `+0.0`.
+                    if s.is_float() {
+                        format!("({x}) + 0.0{s}")
+                    } else {
+                        x
+                    }
+                })
+                .collect(),
+            Fuzz::OrderedBounds => {
+                let mut ops: Vec<String> = tys[..first_arg]
+                    .iter()
+                    .map(|&s| self.scalar(s, d))
+                    .collect();
+                ops.extend(self.ordered_literals(&tys[first_arg..]));
+                ops
+            }
+            Fuzz::SmallExponent => {
+                let mut ops: Vec<String> = tys[..first_arg]
+                    .iter()
+                    .map(|&s| self.scalar(s, d))
+                    .collect();
+                for &s in &tys[first_arg..] {
+                    let n = self.scalar(s, d);
+                    ops.push(format!("({n}) % 40"));
+                }
+                ops
+            }
+            Fuzz::NoNan => tys
+                .iter()
+                .map(|&s| {
+                    let x = self.scalar(s, d);
+                    if !s.is_float() {
+                        return x;
+                    }
+                    // The NaN's sign and payload are unspecified in Rust: replace it first.
+                    let v = self.fresh();
+                    let _ = write!(lets, "let {v}: {s} = {x}; ");
+                    format!("if {v}.is_nan() {{ 1.0{s} }} else {{ {v} }}")
+                })
+                .collect(),
+            Fuzz::Never => unreachable!("`{}` is not generated", m.name),
+        };
+        // A method is also callable as an associated function (`f32::max(x, y)`).
+        let text = if m.form == Form::Method && self.rng.chance(80) {
+            format!("({}).{}({})", ops[0], m.name, ops[1..].join(", "))
+        } else {
+            format!("{r}::{}({})", m.name, ops.join(", "))
+        };
+        if lets.is_empty() {
+            text
+        } else {
+            format!("{{ {lets}{text} }}")
+        }
+    }
+
+    /// Literals of types `tys` (bounds, all of one type) in ascending order: small integers,
+    /// or floats in `-10.0..10.0`.
+    fn ordered_literals(&mut self, tys: &[Scalar]) -> Vec<String> {
+        let Some(&t) = tys.first() else {
+            return Vec::new();
+        };
+        if t.is_int() {
+            let mut vs: Vec<i128> = tys.iter().map(|&s| self.small_val(s)).collect();
+            vs.sort();
+            vs.iter()
+                .zip(tys)
+                .map(|(v, s)| {
+                    if *v < 0 {
+                        format!("({v}{s})")
+                    } else {
+                        format!("{v}{s}")
+                    }
+                })
+                .collect()
+        } else {
+            let mut vs: Vec<f64> = tys
+                .iter()
+                .map(|_| self.rng.below(2000) as f64 / 100.0 - 10.0)
+                .collect();
+            vs.sort_by(f64::total_cmp);
+            vs.iter()
+                .zip(tys)
+                .map(|(v, s)| format!("{v:?}{s}"))
+                .collect()
+        }
+    }
+
+    /// A named constant of type `t` from the rows of [`CONSTANTS`] that `keep` admits
+    /// (`T::MAX`, `f32::NAN`, `std::f64::consts::PI`, `i64::BITS` for a `u32`): the row is drawn
+    /// first, then the type it is named on.
+    fn named_constant(&mut self, t: Scalar, keep: impl Fn(&Constant) -> bool) -> Option<String> {
+        let rows: Vec<(&Constant, Vec<Scalar>)> = CONSTANTS
+            .iter()
+            .filter(|c| keep(c))
+            .filter_map(|c| {
+                let owners: Vec<Scalar> = ALL_SCALARS
+                    .iter()
+                    .copied()
+                    .filter(|&o| c.on.admits(o) && (c.value)(o).1 == t)
+                    .collect();
+                (!owners.is_empty()).then_some((c, owners))
+            })
+            .collect();
+        if rows.is_empty() {
+            return None;
+        }
+        let (c, owners) = self.rng.pick(&rows);
+        let owner = *self.rng.pick(owners);
+        Some(match c.path {
+            ConstPath::Assoc => format!("{owner}::{}", c.name),
+            ConstPath::Consts => format!("std::{owner}::consts::{}", c.name),
+        })
+    }
+}
+
+/// The rows of [`METHODS`] the fuzzer may call for a value of type `t` (every row but those
+/// marked [`Fuzz::Never`]), each with the receiver types to call it on. A row whose result type
+/// is its receiver's (`max`, `sqrt`, `from_bits`) is called on `t` itself; any other row
+/// (`count_ones`, `to_bits`, `is_nan`) on every receiver it admits whose result is `t` or, when
+/// `t` is numeric, any number (cast to `t` then).
+fn callers_of(t: Scalar) -> Vec<(usize, Vec<Scalar>)> {
+    METHODS
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.fuzz != Fuzz::Never)
+        .filter_map(|(i, m)| {
+            let admitted = ALL_SCALARS
+                .iter()
+                .copied()
+                .filter(|&r| m.receivers.admits(r));
+            let same = admitted.clone().all(|r| m.ret.of(r) == r);
+            let receivers: Vec<Scalar> = admitted
+                .filter(|&r| {
+                    let out = m.ret.of(r);
+                    if same {
+                        r == t
+                    } else {
+                        out == t || (t.is_numeric() && out.is_numeric())
+                    }
+                })
+                .collect();
+            (!receivers.is_empty()).then_some((i, receivers))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table drives the fuzzer: every row not marked `Never` is called, and its name is
+    /// in the programs.
+    #[test]
+    fn every_fuzzed_row_is_generated() {
+        let mut calls = vec![0u32; METHODS.len()];
+        let mut text = String::new();
+        for i in 0..3000 {
+            let mut g = Gen::new(5, i);
+            text.push_str(&g.program(&format!("fz_{i}")).source);
+            for (n, c) in calls.iter_mut().zip(&g.calls) {
+                *n += c;
+            }
+        }
+        for (m, n) in METHODS.iter().zip(&calls) {
+            if m.fuzz == Fuzz::Never {
+                assert_eq!(*n, 0, "`{}` is marked Never", m.name);
+                continue;
+            }
+            assert!(*n > 0, "`{}` was never generated", m.name);
+            let (dot, path) = (format!(".{}(", m.name), format!("::{}(", m.name));
+            assert!(
+                text.contains(&dot) || text.contains(&path),
+                "`{}` not in the programs",
+                m.name
+            );
+        }
+    }
+
+    /// The named constants of the table's `fuzz` rows are all written.
+    #[test]
+    fn fuzzed_constants_are_generated() {
+        let text: String = generate(5, 3000).into_iter().map(|p| p.source).collect();
+        for c in CONSTANTS.iter().filter(|c| c.fuzz) {
+            assert!(text.contains(&format!("::{}", c.name)), "`{}`", c.name);
+        }
     }
 }
