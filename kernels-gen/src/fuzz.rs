@@ -8,17 +8,21 @@
 //! `builtins::CONSTANTS` marked `fuzz` (and the `std::T::consts` rows). A new row is generated
 //! without any change here, unless it needs a new recipe.
 //!
-//! Every program is valid Rust that cannot panic when built without overflow checks (as the
-//! DSL specifies: release semantics): divisions are guarded against zero and `MIN / -1`,
-//! `clamp` bounds are ordered literals (`Fuzz::OrderedBounds`), `pow` exponents are below 40
-//! (`Fuzz::SmallExponent`). Operations whose Rust result is itself unspecified are kept out of
-//! the comparison: float `min`/`max` get their operands' zero signs normalised (`(x + 0.0)`;
-//! Rust may return either zero; `Fuzz::NormalisedZeros`), and the NaN sign or payload is never
-//! observed (`to_bits`, `is_sign_*` and `copysign` see NaN replaced first; `Fuzz::NoNan`).
-//! Transcendental functions (`exp`, `sin`, ...) and `powi` are not generated (`Fuzz::Never`):
-//! their last bits differ by design (see the fidelity page; rustc even computes `powi`
-//! differently when its arguments are constants); `sqrt`, `mul_add` and the rounding functions
-//! are exact on both sides and are generated.
+//! Every program is valid Rust that rustc accepts and that cannot panic when built without
+//! overflow checks (as the DSL specifies: release semantics). rustc rejects an overflow it can
+//! see while compiling, with or without overflow checks (`arithmetic_overflow`,
+//! `overflowing_literals`): an integer `+`, `-`, `*` or `-x` whose operands it may know is
+//! written as its `wrapping_*` method, and a shift amount it may know is masked to the width
+//! (both compute what the operator does; see `E`). Divisions are guarded against zero and
+//! `MIN / -1`, `clamp` bounds are ordered literals (`Fuzz::OrderedBounds`), `pow` exponents are
+//! below 40 (`Fuzz::SmallExponent`). Operations whose Rust result is itself unspecified are
+//! kept out of the comparison: float `min`/`max` get their operands' zero signs normalised
+//! (`(x + 0.0)`; Rust may return either zero; `Fuzz::NormalisedZeros`), and the NaN sign or
+//! payload is never observed (`to_bits`, `is_sign_*` and `copysign` see NaN replaced first;
+//! `Fuzz::NoNan`). Transcendental functions (`exp`, `sin`, ...) and `powi` are not generated
+//! (`Fuzz::Never`): their last bits differ by design (see the fidelity page; rustc even
+//! computes `powi` differently when its arguments are constants); `sqrt`, `mul_add` and the
+//! rounding functions are exact on both sides and are generated.
 
 use std::fmt::Write;
 
@@ -86,10 +90,75 @@ fn ints() -> &'static [Scalar] {
     &ALL_SCALARS[1..9]
 }
 
+/// A generated expression: its text, and whether rustc may know its value while compiling.
+///
+/// rustc's known-panics lint (deny by default, with or without overflow checks) evaluates
+/// literals, constants, operators, casts and the locals bound to them, and rejects an integer
+/// `+`, `-`, `*` or `-x` that it finds to overflow, and a shift by an amount it finds too large.
+/// It sees through neither the parameters nor calls (methods, `T::from_bits`). Where both
+/// operands may be known, the generator writes the overflow-free spelling of the same operation
+/// instead: the `wrapping_*` method (what the operator computes without overflow checks), or
+/// the shift amount masked to the width (what the shift does with it anyway).
+#[derive(Clone, Debug)]
+struct E {
+    text: String,
+    /// `false` only when rustc cannot know the value: a parameter, a call's result, an
+    /// operator or cast with an operand it cannot know, an `if` or `match` with no branch it can
+    /// know. (Conservative: `true` may be a value rustc does not track.)
+    known: bool,
+}
+
+impl E {
+    fn new(text: String, known: bool) -> E {
+        E { text, known }
+    }
+
+    /// A literal or constant.
+    fn known(text: String) -> E {
+        E { text, known: true }
+    }
+
+    /// An expression rustc cannot know (a call's result).
+    fn unknown(text: String) -> E {
+        E { text, known: false }
+    }
+}
+
+impl std::fmt::Display for E {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// A variable in scope.
+#[derive(Clone, Debug)]
+struct Local {
+    name: String,
+    ty: Ty,
+    mutable: bool,
+    /// Whether rustc may know its value (any value it was given may be known).
+    known: bool,
+}
+
+impl Local {
+    fn new(name: String, ty: Ty, mutable: bool, known: bool) -> Local {
+        Local {
+            name,
+            ty,
+            mutable,
+            known,
+        }
+    }
+
+    fn expr(&self) -> E {
+        E::new(self.name.clone(), self.known)
+    }
+}
+
 struct Gen {
     rng: Rng,
-    /// Variables in scope: (name, type, mutable).
-    vars: Vec<(String, Ty, bool)>,
+    /// Variables in scope.
+    vars: Vec<Local>,
     next_var: usize,
     /// How many calls of each row of `METHODS` were written.
     calls: Vec<u32>,
@@ -110,8 +179,8 @@ impl Gen {
         let params = vec![*self.rng.pick(&ALL_SCALARS), *self.rng.pick(&ALL_SCALARS)];
         let ret = self.any_ty();
         self.vars = vec![
-            ("a".into(), Ty::Scalar(params[0]), false),
-            ("b".into(), Ty::Scalar(params[1]), false),
+            Local::new("a".into(), Ty::Scalar(params[0]), false, false),
+            Local::new("b".into(), Ty::Scalar(params[1]), false, false),
         ];
         let mut body = String::new();
         for _ in 0..self.rng.below(5) {
@@ -146,11 +215,8 @@ impl Gen {
     }
 
     fn statement(&mut self, out: &mut String) {
-        let mutable_vars: Vec<(String, Ty)> = self
-            .vars
-            .iter()
-            .filter(|v| v.2)
-            .map(|v| (v.0.clone(), v.1.clone()))
+        let mutable: Vec<usize> = (0..self.vars.len())
+            .filter(|&i| self.vars[i].mutable)
             .collect();
         match self.rng.below(10) {
             0..=4 => {
@@ -163,7 +229,7 @@ impl Gen {
                     "    let {}{name}: {ty} = {e};",
                     if m { "mut " } else { "" }
                 );
-                self.vars.push((name, ty, m));
+                self.vars.push(Local::new(name, ty, m, e.known));
             }
             5 => {
                 // Tuple destructuring.
@@ -172,16 +238,21 @@ impl Gen {
                 let e = self.expr(&ty, 3);
                 let (x, y) = (self.fresh(), self.fresh());
                 let _ = writeln!(out, "    let ({x}, {y}) = {e};");
-                self.vars.push((x, Ty::Scalar(items[0]), false));
-                self.vars.push((y, Ty::Scalar(items[1]), false));
+                self.vars
+                    .push(Local::new(x, Ty::Scalar(items[0]), false, e.known));
+                self.vars
+                    .push(Local::new(y, Ty::Scalar(items[1]), false, e.known));
             }
-            6 | 7 if !mutable_vars.is_empty() => {
-                let (name, ty) = self.rng.pick(&mutable_vars).clone();
+            6 | 7 if !mutable.is_empty() => {
+                let i = *self.rng.pick(&mutable);
+                let (name, ty) = (self.vars[i].name.clone(), self.vars[i].ty.clone());
                 let e = self.expr(&ty, 3);
                 let _ = writeln!(out, "    {name} = {e};");
+                self.vars[i].known |= e.known;
             }
-            8 if !mutable_vars.is_empty() => {
-                let (name, ty) = self.rng.pick(&mutable_vars).clone();
+            8 if !mutable.is_empty() => {
+                let i = *self.rng.pick(&mutable);
+                let (name, ty) = (self.vars[i].name.clone(), self.vars[i].ty.clone());
                 let c = self.expr(&Ty::Scalar(Scalar::Bool), 2);
                 let e1 = self.expr(&ty, 2);
                 let e2 = self.expr(&ty, 2);
@@ -190,12 +261,15 @@ impl Gen {
                         out,
                         "    if {c} {{\n        {name} = {e1};\n    }} else {{\n        {name} = {e2};\n    }}"
                     );
+                    self.vars[i].known |= e1.known || e2.known;
                 } else {
                     let _ = writeln!(out, "    if {c} {{\n        {name} = {e1};\n    }}");
+                    self.vars[i].known |= e1.known;
                 }
             }
-            9 if !mutable_vars.is_empty() => {
-                let (name, ty) = self.rng.pick(&mutable_vars).clone();
+            9 if !mutable.is_empty() => {
+                let i = *self.rng.pick(&mutable);
+                let (name, ty) = (self.vars[i].name.clone(), self.vars[i].ty.clone());
                 if let Ty::Scalar(s) = ty
                     && s.is_numeric()
                 {
@@ -206,22 +280,30 @@ impl Gen {
                     };
                     let op = *self.rng.pick(ops);
                     let e = self.expr(&ty, 2);
-                    let _ = writeln!(out, "    {name} {op} {e};");
+                    match wrapping_method(op) {
+                        Some(m) if s.is_int() && self.vars[i].known && e.known => {
+                            let _ = writeln!(out, "    {name} = {name}.{m}({e});");
+                        }
+                        _ => {
+                            let _ = writeln!(out, "    {name} {op} {e};");
+                        }
+                    }
                 }
             }
             _ => {}
         }
     }
 
-    fn vars_of(&self, ty: &Ty) -> Vec<String> {
+    /// The variables of type `ty` in scope.
+    fn vars_of(&self, ty: &Ty) -> Vec<E> {
         self.vars
             .iter()
-            .filter(|v| &v.1 == ty)
-            .map(|v| v.0.clone())
+            .filter(|v| &v.ty == ty)
+            .map(Local::expr)
             .collect()
     }
 
-    fn expr(&mut self, ty: &Ty, depth: u32) -> String {
+    fn expr(&mut self, ty: &Ty, depth: u32) -> E {
         match ty {
             Ty::Tuple(items) => {
                 let vars = self.vars_of(ty);
@@ -232,79 +314,33 @@ impl Gen {
                     let c = self.expr(&Ty::Scalar(Scalar::Bool), depth - 1);
                     let a = self.expr(ty, depth - 1);
                     let b = self.expr(ty, depth - 1);
-                    return format!("(if {c} {{ {a} }} else {{ {b} }})");
+                    return E::new(
+                        format!("(if {c} {{ {a} }} else {{ {b} }})"),
+                        a.known || b.known,
+                    );
                 }
-                let parts: Vec<String> = items
+                let parts: Vec<E> = items
                     .iter()
                     .map(|s| self.expr(&Ty::Scalar(*s), depth.saturating_sub(1)))
                     .collect();
-                format!("({})", parts.join(", "))
+                let texts: Vec<&str> = parts.iter().map(|p| p.text.as_str()).collect();
+                E::new(
+                    format!("({})", texts.join(", ")),
+                    parts.iter().any(|p| p.known),
+                )
             }
             Ty::Scalar(s) => self.scalar(*s, depth),
         }
     }
 
-    fn scalar(&mut self, t: Scalar, depth: u32) -> String {
+    fn scalar(&mut self, t: Scalar, depth: u32) -> E {
         let ty = Ty::Scalar(t);
         if depth == 0 || self.rng.chance(15) {
             return self.leaf(t);
         }
         let d = depth - 1;
-        // Shared productions.
-        match self.rng.below(12) {
-            0 => {
-                let c = self.scalar(Scalar::Bool, d);
-                let a = self.scalar(t, d);
-                let b = self.scalar(t, d);
-                return format!("(if {c} {{ {a} }} else {{ {b} }})");
-            }
-            1 => {
-                let from = if t.is_int() && self.rng.chance(10) {
-                    Scalar::Bool
-                } else {
-                    *self.rng.pick(numeric())
-                };
-                if t != Scalar::Bool {
-                    let e = self.scalar(from, d);
-                    return format!("({e} as {t})");
-                }
-            }
-            2 => {
-                // A block with a local.
-                let lt = *self.rng.pick(&ALL_SCALARS);
-                let init = self.scalar(lt, d);
-                let name = self.fresh();
-                self.vars.push((name.clone(), Ty::Scalar(lt), false));
-                let body = self.scalar(t, d);
-                self.vars.pop();
-                return format!("{{ let {name}: {lt} = {init}; {body} }}");
-            }
-            3 => {
-                // match on an integer.
-                let st = *self.rng.pick(ints());
-                let scrut = self.scalar(st, d);
-                let (l1, l2, l3) = (self.small_lit(st), self.small_lit(st), self.small_lit(st));
-                let (lo, hi) = {
-                    let (x, y) = (self.small_val(st), self.small_val(st));
-                    (x.min(y), x.max(y))
-                };
-                let arms = [
-                    self.scalar(t, d),
-                    self.scalar(t, d),
-                    self.scalar(t, d),
-                    self.scalar(t, d),
-                ];
-                return format!(
-                    "(match {scrut} {{ {l1} => {}, {l2} | {l3} => {}, {lo}{st}..={hi}{st} => {}, _ => {} }})",
-                    arms[0], arms[1], arms[2], arms[3]
-                );
-            }
-            4 => {
-                let tt = Ty::Tuple(vec![t, *self.rng.pick(&ALL_SCALARS)]);
-                let tup = self.expr(&tt, d);
-                return format!("{tup}.0");
-            }
-            _ => {}
+        if let Some(e) = self.shared(t, d) {
+            return e;
         }
         match t {
             Scalar::Bool => self.bool_expr(d),
@@ -321,12 +357,83 @@ impl Gen {
         })
     }
 
-    fn leaf(&mut self, t: Scalar) -> String {
+    /// The productions of every type: `if`, casts, blocks, `match`, tuple fields (`None` in the
+    /// other cases, 7 of 12 or 8 for `bool`).
+    fn shared(&mut self, t: Scalar, d: u32) -> Option<E> {
+        Some(match self.rng.below(12) {
+            0 => {
+                let c = self.scalar(Scalar::Bool, d);
+                let a = self.scalar(t, d);
+                let b = self.scalar(t, d);
+                E::new(
+                    format!("(if {c} {{ {a} }} else {{ {b} }})"),
+                    a.known || b.known,
+                )
+            }
+            1 => {
+                let from = if t.is_int() && self.rng.chance(10) {
+                    Scalar::Bool
+                } else {
+                    *self.rng.pick(numeric())
+                };
+                if t == Scalar::Bool {
+                    return None;
+                }
+                let e = self.scalar(from, d);
+                E::new(format!("({e} as {t})"), e.known)
+            }
+            2 => {
+                // A block with a local.
+                let lt = *self.rng.pick(&ALL_SCALARS);
+                let init = self.scalar(lt, d);
+                let name = self.fresh();
+                self.vars
+                    .push(Local::new(name.clone(), Ty::Scalar(lt), false, init.known));
+                let body = self.scalar(t, d);
+                self.vars.pop();
+                E::new(
+                    format!("{{ let {name}: {lt} = {init}; {body} }}"),
+                    body.known,
+                )
+            }
+            3 => {
+                // match on an integer.
+                let st = *self.rng.pick(ints());
+                let scrut = self.scalar(st, d);
+                let (l1, l2, l3) = (self.small_lit(st), self.small_lit(st), self.small_lit(st));
+                let (lo, hi) = {
+                    let (x, y) = (self.small_val(st), self.small_val(st));
+                    (x.min(y), x.max(y))
+                };
+                let arms = [
+                    self.scalar(t, d),
+                    self.scalar(t, d),
+                    self.scalar(t, d),
+                    self.scalar(t, d),
+                ];
+                E::new(
+                    format!(
+                        "(match {scrut} {{ {l1} => {}, {l2} | {l3} => {}, {lo}{st}..={hi}{st} => {}, _ => {} }})",
+                        arms[0], arms[1], arms[2], arms[3]
+                    ),
+                    arms.iter().any(|a| a.known),
+                )
+            }
+            4 => {
+                let tt = Ty::Tuple(vec![t, *self.rng.pick(&ALL_SCALARS)]);
+                let tup = self.expr(&tt, d);
+                E::new(format!("{tup}.0"), tup.known)
+            }
+            _ => return None,
+        })
+    }
+
+    fn leaf(&mut self, t: Scalar) -> E {
         let vars = self.vars_of(&Ty::Scalar(t));
         if !vars.is_empty() && self.rng.chance(60) {
             return self.rng.pick(&vars).clone();
         }
-        self.literal(t)
+        E::known(self.literal(t))
     }
 
     fn literal(&mut self, t: Scalar) -> String {
@@ -399,37 +506,51 @@ impl Gen {
         }
     }
 
-    fn bool_expr(&mut self, d: u32) -> Option<String> {
+    fn bool_expr(&mut self, d: u32) -> Option<E> {
         Some(match self.rng.below(9) {
             0..=2 => {
                 let u = *self.rng.pick(&ALL_SCALARS);
                 let a = self.scalar(u, d);
                 let b = self.scalar(u, d);
                 let op = *self.rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
-                format!("({a} {op} {b})")
+                E::new(format!("({a} {op} {b})"), a.known && b.known)
             }
             3 => {
                 let a = self.scalar(Scalar::Bool, d);
                 let b = self.scalar(Scalar::Bool, d);
-                format!("({a} {} {b})", self.rng.pick(&["&&", "||", "&", "|", "^"]))
+                let op = *self.rng.pick(&["&&", "||", "&", "|", "^"]);
+                // `&&` and `||` branch: either side may be the value.
+                let known = if op.len() == 2 {
+                    a.known || b.known
+                } else {
+                    a.known && b.known
+                };
+                E::new(format!("({a} {op} {b})"), known)
             }
-            4 => format!("(!{})", self.scalar(Scalar::Bool, d)),
+            4 => {
+                let a = self.scalar(Scalar::Bool, d);
+                E::new(format!("(!{a})"), a.known)
+            }
             _ => return self.builtin_call(Scalar::Bool, d),
         })
     }
 
-    fn int_expr(&mut self, t: Scalar, d: u32) -> Option<String> {
+    fn int_expr(&mut self, t: Scalar, d: u32) -> Option<E> {
         let signed = t.is_signed_int();
         let e = |g: &mut Gen| g.scalar(t, d);
         Some(match self.rng.below(16) {
             0..=3 => {
                 let (a, b) = (e(self), e(self));
-                format!(
-                    "({a} {} {b})",
-                    self.rng.pick(&["+", "-", "*", "&", "|", "^"])
-                )
+                let op = *self.rng.pick(&["+", "-", "*", "&", "|", "^"]);
+                match wrapping_method(op) {
+                    // rustc would reject a known overflow: the same operation, as a call.
+                    Some(m) if a.known && b.known => E::unknown(format!("({a}).{m}({b})")),
+                    _ => E::new(format!("({a} {op} {b})"), a.known && b.known),
+                }
             }
             4 => {
+                // rustc sees the guard as well as the operands: a known `d` takes the branch
+                // the guard allows.
                 let (a, b) = (e(self), e(self));
                 let op = *self.rng.pick(&["/", "%"]);
                 let guard = if signed {
@@ -437,31 +558,59 @@ impl Gen {
                 } else {
                     format!("d == 0{t}")
                 };
-                format!(
-                    "{{ let n: {t} = {a}; let d: {t} = {b}; if {guard} {{ n }} else {{ n {op} d }} }}"
+                E::new(
+                    format!(
+                        "{{ let n: {t} = {a}; let d: {t} = {b}; if {guard} {{ n }} else {{ n {op} d }} }}"
+                    ),
+                    a.known,
                 )
             }
             5 => {
                 let a = e(self);
                 let st = *self.rng.pick(ints());
-                let s = self.scalar(st, d);
-                format!("({a} {} {s})", self.rng.pick(&["<<", ">>"]))
+                let n = self.scalar(st, d);
+                let op = *self.rng.pick(&["<<", ">>"]);
+                let known = a.known && n.known;
+                if n.known {
+                    // A known amount of `t`'s width or more is rejected: mask it, as the
+                    // shift does anyway without overflow checks.
+                    let mask = t.bits() - 1;
+                    E::new(format!("({a} {op} (({n}) & {mask}{st}))"), known)
+                } else {
+                    E::new(format!("({a} {op} {n})"), known)
+                }
             }
-            6 if signed => format!("(-{})", e(self)),
-            6 => format!("(!{})", e(self)),
+            6 if signed => {
+                let a = e(self);
+                if a.known {
+                    // `-(-128i8)` and `-i8::MIN` are rejected (an out-of-range literal, a
+                    // known overflow).
+                    E::unknown(format!("({a}).wrapping_neg()"))
+                } else {
+                    E::new(format!("(-{a})"), false)
+                }
+            }
+            6 => {
+                let a = e(self);
+                E::new(format!("(!{a})"), a.known)
+            }
             7..=13 => return self.builtin_call(t, d),
             _ => return None,
         })
     }
 
-    fn float_expr(&mut self, t: Scalar, d: u32) -> Option<String> {
+    fn float_expr(&mut self, t: Scalar, d: u32) -> Option<E> {
         let e = |g: &mut Gen| g.scalar(t, d);
         Some(match self.rng.below(14) {
             0..=3 => {
                 let (a, b) = (e(self), e(self));
-                format!("({a} {} {b})", self.rng.pick(&["+", "-", "*", "/", "%"]))
+                let op = *self.rng.pick(&["+", "-", "*", "/", "%"]);
+                E::new(format!("({a} {op} {b})"), a.known && b.known)
             }
-            4 => format!("(-{})", e(self)),
+            4 => {
+                let a = e(self);
+                E::new(format!("(-{a})"), a.known)
+            }
             5..=11 => return self.builtin_call(t, d),
             _ => return None,
         })
@@ -470,7 +619,7 @@ impl Gen {
     /// A call of a built-in (a row of [`METHODS`]) standing for a value of type `t`, following
     /// the row's [`Fuzz`] recipe; `None` when no row yields `t`. The row is drawn first, then
     /// its receiver type (see [`callers_of`]); a result of another type is cast to `t`.
-    fn builtin_call(&mut self, t: Scalar, d: u32) -> Option<String> {
+    fn builtin_call(&mut self, t: Scalar, d: u32) -> Option<E> {
         let rows = callers_of(t);
         if rows.is_empty() {
             return None;
@@ -480,11 +629,12 @@ impl Gen {
         self.calls[i] += 1;
         let m = &METHODS[i];
         let call = self.call(m, r, d);
-        Some(if m.ret.of(r) == t {
+        // rustc does not evaluate calls: the value is unknown to it.
+        Some(E::unknown(if m.ret.of(r) == t {
             call
         } else {
             format!("({call} as {t})")
-        })
+        }))
     }
 
     /// The call of row `m` on receiver type `r`: its operands (the receiver first, for a
@@ -499,11 +649,11 @@ impl Gen {
         tys.extend(m.args.iter().map(|a| a.of(r)));
         let mut lets = String::new();
         let ops: Vec<String> = match m.fuzz {
-            Fuzz::Any => tys.iter().map(|&s| self.scalar(s, d)).collect(),
+            Fuzz::Any => tys.iter().map(|&s| self.scalar(s, d).text).collect(),
             Fuzz::NormalisedZeros => tys
                 .iter()
                 .map(|&s| {
-                    let x = self.scalar(s, d);
+                    let x = self.scalar(s, d).text;
                     // Rust's float `min`/`max` may return either zero: make both `+0.0`.
                     if s.is_float() {
                         format!("({x}) + 0.0{s}")
@@ -515,7 +665,7 @@ impl Gen {
             Fuzz::OrderedBounds => {
                 let mut ops: Vec<String> = tys[..first_arg]
                     .iter()
-                    .map(|&s| self.scalar(s, d))
+                    .map(|&s| self.scalar(s, d).text)
                     .collect();
                 ops.extend(self.ordered_literals(&tys[first_arg..]));
                 ops
@@ -523,10 +673,10 @@ impl Gen {
             Fuzz::SmallExponent => {
                 let mut ops: Vec<String> = tys[..first_arg]
                     .iter()
-                    .map(|&s| self.scalar(s, d))
+                    .map(|&s| self.scalar(s, d).text)
                     .collect();
                 for &s in &tys[first_arg..] {
-                    let n = self.scalar(s, d);
+                    let n = self.scalar(s, d).text;
                     ops.push(format!("({n}) % 40"));
                 }
                 ops
@@ -534,7 +684,7 @@ impl Gen {
             Fuzz::NoNan => tys
                 .iter()
                 .map(|&s| {
-                    let x = self.scalar(s, d);
+                    let x = self.scalar(s, d).text;
                     if !s.is_float() {
                         return x;
                     }
@@ -619,6 +769,17 @@ impl Gen {
     }
 }
 
+/// The `wrapping_*` method that computes integer operator `op` (`+` or `+=`) as it does without
+/// overflow checks, for the operators that can overflow.
+fn wrapping_method(op: &str) -> Option<&'static str> {
+    match op.trim_end_matches('=') {
+        "+" => Some("wrapping_add"),
+        "-" => Some("wrapping_sub"),
+        "*" => Some("wrapping_mul"),
+        _ => None,
+    }
+}
+
 /// The rows of [`METHODS`] the fuzzer may call for a value of type `t` (every row but those
 /// marked [`Fuzz::Never`]), each with the receiver types to call it on. A row whose result type
 /// is its receiver's (`max`, `sqrt`, `from_bits`) is called on `t` itself; any other row
@@ -679,6 +840,20 @@ mod tests {
                 "`{}` not in the programs",
                 m.name
             );
+        }
+    }
+
+    /// Regression: seed 771 wrote `(-(-128i8))`, which rustc rejects (`-(-128i8)` reads the
+    /// literal `128i8`, out of range); a known operand of `-` is negated with `wrapping_neg`.
+    #[test]
+    fn no_negated_negative_int_literal() {
+        for p in generate(771, 4000) {
+            let negated_int_literal = p.source.match_indices("-(-").any(|(i, _)| {
+                let rest = &p.source[i + 3..];
+                let digits = rest.chars().take_while(char::is_ascii_digit).count();
+                digits > 0 && rest[digits..].starts_with(['i', 'u'])
+            });
+            assert!(!negated_int_literal, "{}", p.source);
         }
     }
 
