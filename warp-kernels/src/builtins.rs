@@ -410,7 +410,8 @@ pub struct Constant {
     pub on: Receivers,
     /// Its value and type for type `T` (`BITS` is a `u32` whatever `T`).
     pub value: fn(Scalar) -> (Lit, Scalar),
-    /// Whether the fuzzer writes it as a literal.
+    /// Whether the fuzzer writes it where it draws a named constant of the type (the
+    /// `std::T::consts` rows, marked `false`, are drawn where it writes a math constant).
     pub fuzz: bool,
 }
 

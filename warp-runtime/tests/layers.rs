@@ -87,17 +87,24 @@ fn modules_use_only_lower_layers() {
     let mut wrong = Vec::new();
     for (module, used) in &uses {
         let Some(mine) = layer(module) else {
-            wrong.push(format!("{module} is in no layer (add it to LAYERS and ARCHITECTURE.md)"));
+            wrong.push(format!(
+                "{module} is in no layer (add it to LAYERS and ARCHITECTURE.md)"
+            ));
             continue;
         };
         for (u, file) in used {
             if layer(u).is_some_and(|l| l >= mine) {
-                wrong.push(format!("{file}: `{module}` uses `{u}`, which is not below it"));
+                wrong.push(format!(
+                    "{file}: `{module}` uses `{u}`, which is not below it"
+                ));
             }
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert!(uses.contains_key("operations"), "the scan found the imports");
+    assert!(
+        uses.contains_key("operations"),
+        "the scan found the imports"
+    );
 }
 
 #[test]
