@@ -295,50 +295,59 @@ fn expand_element(op: &ElementOp, predicate: bool) -> TokenStream {
         quote! {
             impl #trait_path for #name {
                 type Input = #input_ty;
+                type Key = #name;
                 #out_assoc
                 const META: ::warp_runtime::FnMeta = #meta;
                 #[inline]
                 fn #method(&self, #x: #input_ty) -> #ret_ty {
                     Self::call(*self, #x)
                 }
-                fn args(&self) -> [u64; 8] {
-                    [0; 8]
+                fn args(&self) -> ::warp_runtime::BoundArgs {
+                    ::warp_runtime::BoundArgs::default()
                 }
             }
         }
     } else {
         let doc_bound = format!(
-            "`{name_str}` with its extra parameters bound (made by `{name_str}.with(...)`)."
+            "`{name_str}` with its extra parameters bound (made by `{name_str}.with(...)`): each a value (the default type) or a device-resident result (`DeviceScalar`)."
         );
-        let index: Vec<usize> = (0..extra_tys.len()).collect();
+        let generics: Vec<syn::Ident> = (0..extra_tys.len())
+            .map(|i| format_ident!("A{i}"))
+            .collect();
+        let binds: Vec<syn::Ident> = (0..extra_tys.len())
+            .map(|i| format_ident!("B{i}"))
+            .collect();
         quote! {
             impl #name {
-                /// Binds the extra parameters (passed to the kernel at launch: no recompilation).
-                #vis fn with(self, #(#extra_names: #extra_tys),*) -> #bound_name {
-                    #bound_name { #(#extra_names),* }
+                /// Binds the extra parameters, each a value or a device-resident result
+                /// (`&DeviceScalar`), passed to the kernel at launch: no recompilation.
+                #vis fn with<#(#binds: ::warp_runtime::Bind<#extra_tys>),*>(
+                    self,
+                    #(#extra_names: #binds),*
+                ) -> #bound_name<#(#binds::Arg),*> {
+                    #bound_name { #(#extra_names: ::warp_runtime::Bind::into_arg(#extra_names)),* }
                 }
             }
 
             #[doc = #doc_bound]
             #[allow(non_camel_case_types)]
             #[derive(Clone, Copy, Debug, PartialEq)]
-            #vis struct #bound_name {
-                #(#[doc = "A bound parameter."] pub #extra_names: #extra_tys,)*
+            #vis struct #bound_name<#(#generics = #extra_tys),*> {
+                #(#[doc = "A bound parameter."] pub #extra_names: #generics,)*
             }
 
-            impl #trait_path for #bound_name {
+            impl<#(#generics: ::warp_runtime::BoundArg<#extra_tys>),*> #trait_path for #bound_name<#(#generics),*> {
                 type Input = #input_ty;
+                type Key = #name;
                 #out_assoc
                 const META: ::warp_runtime::FnMeta = #meta;
                 #[inline]
                 fn #method(&self, #x: #input_ty) -> #ret_ty {
-                    #name::call(#name, #x, #(self.#extra_names),*)
+                    #name::call(#name, #x, #(::warp_runtime::BoundArg::value(&self.#extra_names)),*)
                 }
-                fn args(&self) -> [u64; 8] {
-                    let mut a = [0u64; 8];
-                    #(
-                        a[#index] = ::warp_runtime::ArgBits::to_bits(self.#extra_names);
-                    )*
+                fn args(&self) -> ::warp_runtime::BoundArgs {
+                    let mut a = ::warp_runtime::BoundArgs::default();
+                    #( ::warp_runtime::BoundArg::push(&self.#extra_names, &mut a); )*
                     a
                 }
             }

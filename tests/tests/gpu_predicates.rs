@@ -43,39 +43,39 @@ fn check_all<P: Predicate<Input = f32>>(gpu: &Device, cpu: &Device, p: P, xs: &[
         let n = xs.len() - off;
         let tag = format!("{what} n={n} off={off}");
         assert_eq!(
-            gpu.count(p, &gs).unwrap(),
-            cpu.count(p, &cs).unwrap(),
+            gpu.count(p.clone(), &gs).unwrap(),
+            cpu.count(p.clone(), &cs).unwrap(),
             "count {tag}"
         );
         assert_eq!(
-            gpu.any(p, &gs).unwrap(),
-            cpu.any(p, &cs).unwrap(),
+            gpu.any(p.clone(), &gs).unwrap(),
+            cpu.any(p.clone(), &cs).unwrap(),
             "any {tag}"
         );
         assert_eq!(
-            gpu.all(p, &gs).unwrap(),
-            cpu.all(p, &cs).unwrap(),
+            gpu.all(p.clone(), &gs).unwrap(),
+            cpu.all(p.clone(), &cs).unwrap(),
             "all {tag}"
         );
         assert_eq!(
-            gpu.find_first(p, &gs).unwrap(),
-            cpu.find_first(p, &cs).unwrap(),
+            gpu.find_first(p.clone(), &gs).unwrap(),
+            cpu.find_first(p.clone(), &cs).unwrap(),
             "find_first {tag}"
         );
         assert_eq!(
-            gpu.mask(p, &gs).unwrap().download().unwrap(),
-            cpu.mask(p, &cs).unwrap().download().unwrap(),
+            gpu.mask(p.clone(), &gs).unwrap().download().unwrap(),
+            cpu.mask(p.clone(), &cs).unwrap().download().unwrap(),
             "mask {tag}"
         );
         let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
-        let gf = gpu.filter(p, &gs).unwrap();
+        let gf = gpu.filter(p.clone(), &gs).unwrap();
         assert_eq!(
             bits(gf.download().unwrap()),
-            bits(cpu.filter(p, &cs).unwrap().download().unwrap()),
+            bits(cpu.filter(p.clone(), &cs).unwrap().download().unwrap()),
             "filter {tag}"
         );
-        let (gk, gr) = gpu.partition(p, &gs).unwrap();
-        let (ck, cr) = cpu.partition(p, &cs).unwrap();
+        let (gk, gr) = gpu.partition(p.clone(), &gs).unwrap();
+        let (ck, cr) = cpu.partition(p.clone(), &cs).unwrap();
         assert_eq!(
             bits(gk.download().unwrap()),
             bits(ck.download().unwrap()),

@@ -362,8 +362,51 @@ pub const COMPACT: Kernel = Kernel {
     body: "WD_STAGE;\nwd_compact(st, kept, rejected, status, queue, count);",
 };
 
+/// `any`'s result (`all`'s with `negate`) as a bool in a result slot, from its stop signal.
+pub const VOTE_RESULT: Kernel = kernel(
+    "wd_k_vote_result",
+    &[
+        p("flag", In(Pointee::U32)),
+        p("negate", U32),
+        p("out", Out(Pointee::U8)),
+    ],
+    "wd_vote_result(flag, negate, out);",
+);
+
+/// `find_first`'s result (the complemented index; 0: none) in a result slot.
+pub const FIRST_RESULT: Kernel = kernel(
+    "wd_k_first_result",
+    &[p("first", In(Pointee::U64)), p("out", Out(Pointee::U64))],
+    "wd_first_result(first, out);",
+);
+
 /// The kernels of a predicate module.
-pub const PREDICATE_KERNELS: &[&Kernel] = &[&COUNT, &ANY, &FIND_FIRST, &MASK, &COMPACT];
+pub const PREDICATE_KERNELS: &[&Kernel] = &[
+    &COUNT,
+    &ANY,
+    &FIND_FIRST,
+    &MASK,
+    &COMPACT,
+    &VOTE_RESULT,
+    &FIRST_RESULT,
+];
+
+// ---- map modules ----
+
+/// Every value of the stage (a map of the elements) written out.
+pub const MAP: Kernel = kernel(
+    "wd_k_map",
+    &[
+        p("p", In(Elem)),
+        p("n", U64),
+        p("a", Args),
+        p("out", Out(Value)),
+    ],
+    "WD_STAGE;\nwd_map_all(st, out);",
+);
+
+/// The kernels of a map module.
+pub const MAP_KERNELS: &[&Kernel] = &[&MAP];
 
 // ---- scan and axis modules ----
 
@@ -586,6 +629,7 @@ pub fn all() -> impl Iterator<Item = &'static Kernel> {
     [
         REDUCE_KERNELS,
         PREDICATE_KERNELS,
+        MAP_KERNELS,
         AXIS_KERNELS,
         TRANSPOSE_KERNELS,
     ]

@@ -34,9 +34,11 @@ pub const PREDICATE_TEMPLATE: &str = include_str!("templates/predicate.cuh");
 pub const SCAN_TEMPLATE: &str = include_str!("templates/scan.cuh");
 /// Axis reductions (rows, segments, columns through a padded tile) and transpose.
 pub const AXIS_TEMPLATE: &str = include_str!("templates/axis.cuh");
+/// The map: every value of a stage written out.
+pub const MAP_TEMPLATE: &str = include_str!("templates/map.cuh");
 
 /// Every shared text, by file name, in the order modules include them.
-pub const TEMPLATES: [(&str, &str); 9] = [
+pub const TEMPLATES: [(&str, &str); 10] = [
     ("prelude.cuh", PRELUDE),
     ("warp_intrinsics.cuh", WARP_INTRINSICS),
     ("warp_cg.cuh", WARP_CG),
@@ -46,6 +48,7 @@ pub const TEMPLATES: [(&str, &str); 9] = [
     ("predicate.cuh", PREDICATE_TEMPLATE),
     ("scan.cuh", SCAN_TEMPLATE),
     ("axis.cuh", AXIS_TEMPLATE),
+    ("map.cuh", MAP_TEMPLATE),
 ];
 
 /// The placeholder name of the device function in a fragment; the assembler renames it.
@@ -442,7 +445,7 @@ fn stage(source: &Source, pred: Option<&FnFragment>, value: &str) -> String {
         f.extras
             .iter()
             .enumerate()
-            .map(|(i, t)| format!(", wd_arg_decode<{}>::get(a.v[{}])", t.c_name(), first + i))
+            .map(|(i, t)| format!(", wd_arg<{}>(a, {})", t.c_name(), first + i))
             .collect()
     };
     let (value_fn, make, nmap) = match source {
@@ -568,6 +571,19 @@ pub fn predicate_module(pred: &FnFragment, source: &Source) -> String {
         "wd_stage::value_t",
     );
     m.finish(&format!("{}_{}{}", pred.name, source.tag(), source.elem()))
+}
+
+/// A map module: `map` of every element of `elem` written out (`Device::map`).
+pub fn map_module(map: &FnFragment, elem: Scalar) -> String {
+    let source = Source::Map { elem, map };
+    let mut m = Module::new(&format!("map `{}` of `{elem}`", map.name));
+    m.type_support(&[map.type_support]);
+    m.user("\n// ---- the user's functions, lowered ----\n");
+    m.function(map.text, "wd_map");
+    m.user(&stage(&source, None, map.output));
+    m.shared("map.cuh", MAP_TEMPLATE);
+    m.kernels(catalogue::MAP_KERNELS, elem.c_name(), map.output);
+    m.finish(&format!("map_{}_{elem}", map.name))
 }
 
 /// A scan and axis module: inclusive/exclusive scans, reductions along rows, over CSR

@@ -61,6 +61,93 @@ impl Device {
         })
     }
 
+    /// A device running every operation on the caller's cudarc `stream` (and its context):
+    /// kernels the caller queues on that stream and ours run in order, with no
+    /// synchronisation added. Arrays of the context (`CudaSlice`, `CudaView`, `DeviceVec`s
+    /// of other devices of the context) are inputs and outputs of its operations; across
+    /// streams, cudarc's event tracking orders their reads and writes (unless the caller
+    /// turned it off) and [`Device::wait_for`] orders the rest.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use warp_runtime::{cudarc, Device};
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let ctx = cudarc::driver::CudaContext::new(0).expect("a GPU");
+    /// let stream: Arc<cudarc::driver::CudaStream> = ctx.new_stream().expect("a stream");
+    /// let dev = Device::from_stream(stream.clone())?;
+    /// # Ok(()) }
+    /// ```
+    pub fn from_stream(stream: Arc<cudarc::driver::CudaStream>) -> Result<Device> {
+        Ok(Device {
+            backend: Arc::new(Backend::Gpu(Gpu::from_stream(stream)?)),
+        })
+    }
+
+    /// Another device of this one's GPU on the caller's `stream` (a stream of the same
+    /// context), sharing this device's compiled modules. An error for a stream of another
+    /// context, and on the CPU backend.
+    pub fn with_stream(&self, stream: Arc<cudarc::driver::CudaStream>) -> Result<Device> {
+        Ok(Device {
+            backend: Arc::new(Backend::Gpu(self.gpu()?.with_stream(stream)?)),
+        })
+    }
+
+    /// Another device of this one's GPU on a new stream, sharing its compiled modules: the
+    /// two run their operations concurrently. Their memory is shared (arrays of one are
+    /// inputs of the other); order work between them with [`Device::wait_for`]. On the CPU
+    /// backend, another handle to the CPU backend.
+    pub fn fork(&self) -> Result<Device> {
+        match &*self.backend {
+            Backend::Gpu(g) => Ok(Device {
+                backend: Arc::new(Backend::Gpu(g.fork()?)),
+            }),
+            Backend::Cpu => Ok(self.clone()),
+        }
+    }
+
+    /// Makes the work queued on this device from now on wait for all the work queued on
+    /// `other` so far (an event on `other`'s stream; nothing waits on the host). `other` must
+    /// be a device of the same GPU (else [`Error::DeviceMismatch`]); on the CPU backend there
+    /// is nothing to order.
+    pub fn wait_for(&self, other: &Device) -> Result<()> {
+        match (&*self.backend, &*other.backend) {
+            (Backend::Gpu(a), Backend::Gpu(b)) => {
+                if a.context().cu_ctx() != b.context().cu_ctx() {
+                    return Err(Error::DeviceMismatch);
+                }
+                a.wait(&b.record()?)
+            }
+            (Backend::Cpu, Backend::Cpu) => Ok(()),
+            _ => Err(Error::DeviceMismatch),
+        }
+    }
+
+    /// The cudarc stream the device's operations run on (`None` on the CPU backend).
+    pub fn cuda_stream(&self) -> Option<Arc<cudarc::driver::CudaStream>> {
+        match &*self.backend {
+            Backend::Gpu(g) => Some(g.stream().clone()),
+            Backend::Cpu => None,
+        }
+    }
+
+    /// The cudarc context of the device's GPU (`None` on the CPU backend).
+    pub fn cuda_context(&self) -> Option<Arc<cudarc::driver::CudaContext>> {
+        match &*self.backend {
+            Backend::Gpu(g) => Some(g.context().clone()),
+            Backend::Cpu => None,
+        }
+    }
+
+    /// Device allocations this device's operations have made so far (outputs they return,
+    /// and growth of their cached scratch and result slots). A loop of `_into` operations
+    /// makes none once warm.
+    pub fn allocations(&self) -> u64 {
+        match &*self.backend {
+            Backend::Gpu(g) => g.allocations(),
+            Backend::Cpu => 0,
+        }
+    }
+
     /// The CPU backend: every operation runs the Rust functions themselves, in parallel.
     pub fn cpu() -> Device {
         Device {
@@ -144,8 +231,12 @@ impl Device {
         }
     }
 
-    /// Whether `other` is this very device (the same backend, not only the same GPU).
-    pub(crate) fn same(&self, other: &Device) -> bool {
-        Arc::ptr_eq(&self.backend, &other.backend)
+    /// Whether `other`'s memory is this device's: the same device, or a device of the same
+    /// GPU context (another stream).
+    pub(crate) fn shares_memory_with(&self, other: &Device) -> bool {
+        match (&*self.backend, &*other.backend) {
+            (Backend::Gpu(a), Backend::Gpu(b)) => a.context().cu_ctx() == b.context().cu_ctx(),
+            _ => Arc::ptr_eq(&self.backend, &other.backend),
+        }
     }
 }

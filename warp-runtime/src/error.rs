@@ -64,18 +64,24 @@ pub enum Error {
         #[source]
         source: cudarc::driver::DriverError,
     },
-    /// The GPU is out of memory.
-    #[error("out of GPU memory allocating {bytes} bytes")]
+    /// The GPU is out of memory. The device stays usable (nothing was allocated).
+    #[error("out of GPU memory allocating {bytes} bytes ({free} bytes free)")]
     OutOfMemory {
         /// The size asked for.
         bytes: usize,
+        /// The device memory free when the allocation failed, as the driver reports it.
+        free: usize,
     },
     /// An argument's shape or range is invalid (a slice out of bounds, too many elements for an
     /// index type, ...).
     #[error("invalid argument: {0}")]
     Shape(String),
-    /// Data from one `Device` was given to another.
-    #[error("the data was uploaded to a different Device than the one asked to run the operation")]
+    /// Data of one device was given to another: a GPU's memory to the CPU backend or to
+    /// another GPU (another CUDA context), or CPU-backend memory to a GPU. Devices on the
+    /// same GPU context (several streams) share their memory.
+    #[error(
+        "the data lives on a different device (another GPU or context, or the CPU backend) than the one asked to run the operation"
+    )]
     DeviceMismatch,
     /// The operation has no kernel for this input (for example an indexed reduction over a
     /// non-tuple operator).

@@ -3,11 +3,12 @@
 
 use std::marker::PhantomData;
 
+use cudarc::driver::{CudaSlice, CudaView};
 use warp_kernels::Scalar;
 
-use crate::arrays::{DeviceSlice, DeviceVec};
+use crate::arrays::{DeviceSlice, DeviceVec, Elements};
 use crate::error::{Error, Result};
-use crate::operators::{FnMeta, MapOp, ReduceOp};
+use crate::operators::{BoundArgs, FnMeta, MapOp, ReduceOp};
 use crate::values::{DeviceValue, Element, IndexInt};
 
 mod sealed {
@@ -16,16 +17,16 @@ mod sealed {
 use sealed::Sealed;
 
 /// `(element, index)` pairs of a view, made on the fly (nothing is materialised).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Indexed<'a, T: Element> {
-    pub(crate) slice: DeviceSlice<'a, T>,
+    pub(crate) elems: Elements<'a, T>,
 }
 
 /// A map applied on the fly to the elements of a view: `xs.map(f)`. Nothing is materialised;
 /// the operation consuming it reads each element once and applies `f` in registers.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Mapped<'a, M: MapOp> {
-    pub(crate) slice: DeviceSlice<'a, M::Input>,
+    pub(crate) elems: Elements<'a, M::Input>,
     pub(crate) map: M,
 }
 
@@ -46,17 +47,61 @@ impl<T: Element> DeviceVec<T> {
 impl<'a, T: Element> DeviceSlice<'a, T> {
     /// The `(element, index)` pairs of the view; indices count from the view's start.
     pub fn indexed(&self) -> Indexed<'a, T> {
-        Indexed { slice: *self }
+        Indexed {
+            elems: self.elements(),
+        }
     }
 
     /// The elements of the view mapped by `map`, lazily.
     pub fn map<M: MapOp<Input = T>>(&self, map: M) -> Mapped<'a, M> {
-        Mapped { slice: *self, map }
+        Mapped {
+            elems: self.elements(),
+            map,
+        }
+    }
+}
+
+/// `indexed()` and `map()` for the caller's cudarc memory (`CudaSlice`, `CudaView`), as
+/// arrays and views of a `DeviceVec` have them: `dev.reduce(argmax, &slice.indexed())`.
+pub trait CudaInput<T: Element> {
+    /// The `(element, index)` pairs; indices count from the view's start.
+    fn indexed(&self) -> Indexed<'_, T>;
+    /// The elements mapped by `map`, lazily.
+    fn map<M: MapOp<Input = T>>(&self, map: M) -> Mapped<'_, M>;
+}
+
+impl<T: Element> CudaInput<T> for CudaSlice<T> {
+    fn indexed(&self) -> Indexed<'_, T> {
+        Indexed {
+            elems: Elements::cuda(self.as_view()),
+        }
+    }
+    fn map<M: MapOp<Input = T>>(&self, map: M) -> Mapped<'_, M> {
+        Mapped {
+            elems: Elements::cuda(self.as_view()),
+            map,
+        }
+    }
+}
+
+impl<T: Element> CudaInput<T> for CudaView<'_, T> {
+    fn indexed(&self) -> Indexed<'_, T> {
+        Indexed {
+            elems: Elements::cuda(self.slice(..)),
+        }
+    }
+    fn map<M: MapOp<Input = T>>(&self, map: M) -> Mapped<'_, M> {
+        Mapped {
+            elems: Elements::cuda(self.slice(..)),
+            map,
+        }
     }
 }
 
 impl<T: Element> Sealed for DeviceVec<T> {}
 impl<T: Element> Sealed for DeviceSlice<'_, T> {}
+impl<T: Element> Sealed for CudaSlice<T> {}
+impl<T: Element> Sealed for CudaView<'_, T> {}
 impl<T: Element> Sealed for Indexed<'_, T> {}
 impl<M: MapOp> Sealed for Mapped<'_, M> {}
 
@@ -72,8 +117,9 @@ pub enum Stage {
     Indexed(Scalar, u64),
 }
 
-/// An input of the element operations (predicates, `map_reduce`): an array, a view, or a
-/// mapped view. Its values are `Value`s made from stored `Elem`s.
+/// An input of the element operations (predicates, `map`): an array, a view, the caller's
+/// cudarc memory (`CudaSlice`, `CudaView`), or a mapped view of any of them. Its values are
+/// `Value`s made from stored `Elem`s.
 pub trait ElementInput: Sealed + Sync {
     /// The stored element type.
     type Elem: Element;
@@ -87,56 +133,52 @@ pub trait ElementInput: Sealed + Sync {
     const MAP: Option<&'static FnMeta>;
     /// The stored elements.
     #[doc(hidden)]
-    fn elements(&self) -> DeviceSlice<'_, Self::Elem>;
-    /// The map's bound arguments, as the bits the kernel decodes.
+    fn elements(&self) -> Elements<'_, Self::Elem>;
+    /// The map's bound arguments.
     #[doc(hidden)]
-    fn args(&self) -> [u64; 8];
+    fn args(&self) -> BoundArgs;
     /// The value of an element (on the CPU).
     #[doc(hidden)]
     fn value(&self, e: Self::Elem) -> Self::Value;
 }
 
-impl<T: Element> ElementInput for DeviceVec<T> {
-    type Elem = T;
-    type Value = T;
-    type Map = ();
-    const MAP: Option<&'static FnMeta> = None;
-    fn elements(&self) -> DeviceSlice<'_, T> {
-        self.as_slice()
-    }
-    fn args(&self) -> [u64; 8] {
-        [0; 8]
-    }
-    fn value(&self, e: T) -> T {
-        e
-    }
+/// Arrays, views and the caller's memory: their elements are their values.
+macro_rules! plain_input {
+    ($($t:ty => |$s:ident| $elems:expr;)*) => {$(
+        impl<T: Element> ElementInput for $t {
+            type Elem = T;
+            type Value = T;
+            type Map = ();
+            const MAP: Option<&'static FnMeta> = None;
+            fn elements(&self) -> Elements<'_, T> {
+                let $s = self;
+                $elems
+            }
+            fn args(&self) -> BoundArgs {
+                BoundArgs::default()
+            }
+            fn value(&self, e: T) -> T {
+                e
+            }
+        }
+    )*};
 }
-
-impl<T: Element> ElementInput for DeviceSlice<'_, T> {
-    type Elem = T;
-    type Value = T;
-    type Map = ();
-    const MAP: Option<&'static FnMeta> = None;
-    fn elements(&self) -> DeviceSlice<'_, T> {
-        *self
-    }
-    fn args(&self) -> [u64; 8] {
-        [0; 8]
-    }
-    fn value(&self, e: T) -> T {
-        e
-    }
+plain_input! {
+    DeviceVec<T> => |s| s.as_slice().elements();
+    DeviceSlice<'_, T> => |s| s.elements();
+    CudaSlice<T> => |s| Elements::cuda(s.as_view());
+    CudaView<'_, T> => |s| Elements::cuda(s.slice(..));
 }
 
 impl<M: MapOp> ElementInput for Mapped<'_, M> {
     type Elem = M::Input;
     type Value = M::Output;
-    type Map = M;
+    type Map = M::Key;
     const MAP: Option<&'static FnMeta> = Some(&M::META);
-    fn elements(&self) -> DeviceSlice<'_, M::Input> {
-        self.slice
+    fn elements(&self) -> Elements<'_, M::Input> {
+        self.elems.clone()
     }
-    fn args(&self) -> [u64; 8] {
+    fn args(&self) -> BoundArgs {
         self.map.args()
     }
     fn value(&self, e: M::Input) -> M::Output {
@@ -148,9 +190,10 @@ impl<M: MapOp> ElementInput for Mapped<'_, M> {
 #[doc(hidden)]
 pub struct IndexKey<I>(PhantomData<I>);
 
-/// An input of reductions, scans and axis reductions with `Op`: a `DeviceVec<Op::Value>` or
-/// a view of one, a mapped view `xs.map(f)` whose map returns `Op::Value`, or `xs.indexed()`
-/// when `Op::Value` is `(V, I)` (argmax, ...; the index is the position in the input).
+/// An input of reductions, scans and axis reductions with `Op`: a `DeviceVec<Op::Value>`, a
+/// view of one, the caller's `CudaSlice<Op::Value>` or `CudaView`, a mapped view `xs.map(f)`
+/// whose map returns `Op::Value`, or `xs.indexed()` when `Op::Value` is `(V, I)` (argmax,
+/// ...; the index is the position in the input).
 pub trait ReduceInput<Op: ReduceOp>: Sealed + Sync {
     /// The stored element type.
     type Elem: Element;
@@ -163,10 +206,10 @@ pub trait ReduceInput<Op: ReduceOp>: Sealed + Sync {
     const STAGE: Stage;
     /// The stored elements.
     #[doc(hidden)]
-    fn elements(&self) -> DeviceSlice<'_, Self::Elem>;
-    /// The bound arguments of the map, as the bits the kernel decodes.
+    fn elements(&self) -> Elements<'_, Self::Elem>;
+    /// The bound arguments of the map.
     #[doc(hidden)]
-    fn args(&self) -> [u64; 8];
+    fn args(&self) -> BoundArgs;
     /// The value of element `e` at position `i` (on the CPU).
     #[doc(hidden)]
     fn value(&self, e: Self::Elem, i: u64) -> Op::Value;
@@ -191,10 +234,10 @@ where
         Some(m) => Stage::Map(m),
         None => Stage::Plain,
     };
-    fn elements(&self) -> DeviceSlice<'_, In::Elem> {
+    fn elements(&self) -> Elements<'_, In::Elem> {
         ElementInput::elements(self)
     }
-    fn args(&self) -> [u64; 8] {
+    fn args(&self) -> BoundArgs {
         ElementInput::args(self)
     }
     fn value(&self, e: In::Elem, _: u64) -> Op::Value {
@@ -206,17 +249,17 @@ impl<V: Element, I: IndexInt, Op: ReduceOp<Value = (V, I)>> ReduceInput<Op> for 
     type Elem = V;
     type Key = IndexKey<I>;
     const STAGE: Stage = Stage::Indexed(I::SCALAR, I::MAX_INDEX);
-    fn elements(&self) -> DeviceSlice<'_, V> {
-        self.slice
+    fn elements(&self) -> Elements<'_, V> {
+        self.elems.clone()
     }
-    fn args(&self) -> [u64; 8] {
-        [0; 8]
+    fn args(&self) -> BoundArgs {
+        BoundArgs::default()
     }
     fn value(&self, e: V, i: u64) -> (V, I) {
         (e, I::from_index(i))
     }
     fn validate(&self) -> Result<()> {
-        let n = self.slice.len();
+        let n = self.elems.len();
         if n > 0 && (n - 1) as u64 > I::MAX_INDEX {
             return Err(Error::Shape(format!(
                 "{n} elements cannot be indexed with `{}` (largest index {}); use a wider index type",
@@ -228,18 +271,41 @@ impl<V: Element, I: IndexInt, Op: ReduceOp<Value = (V, I)>> ReduceInput<Op> for 
     }
 }
 
-/// Arrays and views (what `map_reduce` and `transpose` take).
+/// Arrays and views, and the caller's cudarc memory (what `map_reduce`, `map` and
+/// `transpose` take).
 pub trait AsSlice<T: Element>: Sealed {
-    /// The view.
-    fn as_view(&self) -> DeviceSlice<'_, T>;
+    /// The elements.
+    #[doc(hidden)]
+    fn elements(&self) -> Elements<'_, T>;
 }
 impl<T: Element> AsSlice<T> for DeviceVec<T> {
-    fn as_view(&self) -> DeviceSlice<'_, T> {
-        self.as_slice()
+    fn elements(&self) -> Elements<'_, T> {
+        self.as_slice().elements()
     }
 }
 impl<T: Element> AsSlice<T> for DeviceSlice<'_, T> {
-    fn as_view(&self) -> DeviceSlice<'_, T> {
-        *self
+    fn elements(&self) -> Elements<'_, T> {
+        DeviceSlice::elements(self)
+    }
+}
+impl<T: Element> AsSlice<T> for CudaSlice<T> {
+    fn elements(&self) -> Elements<'_, T> {
+        Elements::cuda(self.as_view())
+    }
+}
+impl<T: Element> AsSlice<T> for CudaView<'_, T> {
+    fn elements(&self) -> Elements<'_, T> {
+        Elements::cuda(self.slice(..))
+    }
+}
+
+/// A mapped view of an [`AsSlice`] input (what `map_reduce` builds).
+pub(crate) fn mapped<'a, M: MapOp, S: AsSlice<M::Input> + ?Sized>(
+    s: &'a S,
+    map: M,
+) -> Mapped<'a, M> {
+    Mapped {
+        elems: s.elements(),
+        map,
     }
 }

@@ -65,9 +65,10 @@
 
 #![warn(missing_docs)]
 
-// The layers, from the bottom: values and operators; the toolchain (driver and NVRTC, compile,
-// cache); the backends (CPU; CUDA: context and stream, modules, the typed launcher, each
-// family's launches); the device; arrays and inputs; the operations, one file per family.
+// The layers, from the bottom: values; the toolchain (driver and NVRTC, compile, cache); the
+// backends (CPU; CUDA: context and stream, memory, modules, the typed launcher, each family's
+// launches); the device; arrays (and device-resident results); operators; inputs; the
+// operations, one file per family.
 mod arrays;
 mod backend;
 mod device;
@@ -78,14 +79,23 @@ mod operators;
 pub mod toolchain;
 mod values;
 
-pub use arrays::{ArrayOf, DeviceSlice, DeviceTuples, DeviceVec, ValueArray};
+pub use arrays::{
+    ArrayOf, DeviceScalar, DeviceSlice, DeviceTuples, DeviceVec, OutputArray, Readout, ValueArray,
+};
 pub use backend::cpu::CHUNK as CPU_CHUNK;
 pub use backend::cuda::LoadReport;
+/// The cudarc the runtime is built on, so that callers name the same types (`CudaSlice`,
+/// `CudaStream`, ...).
+pub use cudarc;
 pub use device::Device;
 pub use error::{Error, Result};
-pub use inputs::{AsSlice, AxisInput, ElementInput, Indexed, Mapped, ReduceInput};
-pub use operations::{Split, axis_module, predicate_module, reduce_module, transpose_module};
-pub use operators::{ArgBits, FnMeta, MapOp, OpMeta, Predicate, ReduceOp};
+pub use inputs::{AsSlice, AxisInput, CudaInput, ElementInput, Indexed, Mapped, ReduceInput};
+pub use operations::{
+    Split, axis_module, map_module, predicate_module, reduce_module, transpose_module,
+};
+pub use operators::{
+    ArgBits, Bind, BoundArg, BoundArgs, FnMeta, MapOp, OpMeta, Predicate, ReduceOp,
+};
 pub use values::{DeviceValue, Element, IndexInt};
 pub use warp_macros::{map, predicate, reduce};
 
@@ -99,7 +109,7 @@ pub mod __private {
 /// Everything a program using warp-dsl needs: `use warp_runtime::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Device, DeviceSlice, DeviceTuples, DeviceVec, Error, MapOp, Predicate, ReduceOp,
-        ValueArray, map, predicate, reduce,
+        CudaInput, Device, DeviceScalar, DeviceSlice, DeviceTuples, DeviceVec, Error, MapOp,
+        OutputArray, Predicate, ReduceOp, ValueArray, map, predicate, reduce,
     };
 }

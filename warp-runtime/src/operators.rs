@@ -1,8 +1,11 @@
 //! Operators: the traits `#[reduce]`, `#[predicate]` and `#[map]` implement for the values
 //! they make of functions, and the generated code those carry.
 
+use std::sync::Arc;
+
 use warp_kernels::{FnFragment, OpFragment};
 
+use crate::arrays::{DeviceScalar, Held, ScalarInner};
 use crate::toolchain::ModuleSource;
 use crate::values::{DeviceValue, Element};
 
@@ -77,15 +80,20 @@ pub trait ReduceOp: Copy + Send + Sync + 'static {
 /// assert!(above.call(2.0, 1.0));
 /// # Ok(()) }
 /// ```
-pub trait Predicate: Copy + Send + Sync + 'static {
+pub trait Predicate: Clone + Send + Sync + 'static {
     /// The element type.
     type Input: DeviceValue;
+    /// The function's own type (its unit struct): what its kernels' module is keyed by, so
+    /// that every binding of it shares one module.
+    #[doc(hidden)]
+    type Key: 'static;
     /// The generated code.
     const META: FnMeta;
     /// The predicate (the user's function, on the CPU).
     fn test(&self, x: Self::Input) -> bool;
-    /// The bound extra parameters, as the bits the kernel decodes.
-    fn args(&self) -> [u64; 8];
+    /// The bound extra parameters, as the kernel receives them.
+    #[doc(hidden)]
+    fn args(&self) -> BoundArgs;
 }
 
 /// A map over elements: made by `#[map]` from `fn(x: T, extra...) -> U`; fused into the reading
@@ -106,17 +114,146 @@ pub trait Predicate: Copy + Send + Sync + 'static {
 /// assert_eq!(dev.reduce(sum, &xs.map(square))?, 14.0);
 /// # Ok(()) }
 /// ```
-pub trait MapOp: Copy + Send + Sync + 'static {
+pub trait MapOp: Clone + Send + Sync + 'static {
     /// The element type.
     type Input: Element;
+    /// The function's own type (its unit struct): what its kernels' modules are keyed by.
+    #[doc(hidden)]
+    type Key: 'static;
     /// The result type.
     type Output: DeviceValue;
     /// The generated code.
     const META: FnMeta;
     /// The map (the user's function, on the CPU).
     fn apply(&self, x: Self::Input) -> Self::Output;
-    /// The bound extra parameters, as the bits the kernel decodes.
-    fn args(&self) -> [u64; 8];
+    /// The bound extra parameters, as the kernel receives them.
+    #[doc(hidden)]
+    fn args(&self) -> BoundArgs;
+}
+
+/// What an extra parameter of type `T` of a predicate or map can be bound to with
+/// `name.with(...)`: a value of `T`, or a result an `_on_device` operation left on the device
+/// (`&DeviceScalar<T>` or `DeviceScalar<T>`), which the kernel reads there with no round trip
+/// to the host: `above.with(0.5)`, `above.with(&threshold)`.
+pub trait Bind<T> {
+    /// How the bound predicate or map holds it.
+    type Arg: BoundArg<T>;
+    /// Into that.
+    fn into_arg(self) -> Self::Arg;
+}
+
+/// A bound parameter of type `T` as a bound predicate or map holds it (see [`Bind`]): the
+/// value itself (`Copy`, so the bound predicate is too), or a [`DeviceScalar<T>`].
+pub trait BoundArg<T>: Clone + Send + Sync + std::fmt::Debug + 'static {
+    /// The value, for the function on the CPU (`call`, `test`, `apply`): a device-resident one
+    /// is read, waiting for the work that computes it.
+    ///
+    /// # Panics
+    ///
+    /// When reading a device-resident value fails (a CUDA driver error). A `Device`'s
+    /// operations never call this for a GPU's results: their kernels read them on the device.
+    fn value(&self) -> T;
+    /// Appends the parameter to the kernel's arguments.
+    #[doc(hidden)]
+    fn push(&self, args: &mut BoundArgs);
+}
+
+impl<T: ArgBits + DeviceValue> Bind<T> for T {
+    type Arg = T;
+    fn into_arg(self) -> T {
+        self
+    }
+}
+
+impl<T: ArgBits + DeviceValue> Bind<T> for &DeviceScalar<T> {
+    type Arg = DeviceScalar<T>;
+    fn into_arg(self) -> DeviceScalar<T> {
+        self.clone()
+    }
+}
+
+impl<T: ArgBits + DeviceValue> Bind<T> for DeviceScalar<T> {
+    type Arg = DeviceScalar<T>;
+    fn into_arg(self) -> DeviceScalar<T> {
+        self
+    }
+}
+
+impl<T: ArgBits + DeviceValue> BoundArg<T> for T {
+    fn value(&self) -> T {
+        *self
+    }
+    fn push(&self, args: &mut BoundArgs) {
+        args.push_bits(self.to_bits());
+    }
+}
+
+impl<T: ArgBits + DeviceValue> BoundArg<T> for DeviceScalar<T> {
+    fn value(&self) -> T {
+        match self.get() {
+            Ok(v) => v,
+            Err(e) => panic!("reading a bound device-resident parameter failed: {e}"),
+        }
+    }
+    fn push(&self, args: &mut BoundArgs) {
+        match &self.inner().held {
+            Held::Host(bytes) => args.push_bits(T::read_c(bytes).to_bits()),
+            Held::Gpu { slot, .. } => {
+                let i = args.len.min(7);
+                args.indirect |= 1 << i;
+                args.push_bits(slot.ptr);
+                args.scalars.push(self.inner().clone());
+            }
+        }
+    }
+}
+
+/// The bound parameters of a map or a predicate as its kernel receives them: up to eight
+/// words, each a value's bits or the device address of a result slot, and the results they
+/// come from.
+#[doc(hidden)]
+#[derive(Clone, Default)]
+pub struct BoundArgs {
+    pub(crate) bits: [u64; 8],
+    pub(crate) indirect: u32,
+    pub(crate) len: usize,
+    pub(crate) scalars: Vec<Arc<ScalarInner>>,
+}
+
+impl BoundArgs {
+    /// Appends a word (at most eight, which the macros enforce for one function).
+    fn push_bits(&mut self, bits: u64) {
+        self.bits[self.len.min(7)] = bits;
+        self.len += 1;
+    }
+
+    /// The parameters of a map followed by those of a predicate (the order the kernel decodes
+    /// them in); at most eight in all.
+    pub(crate) fn join(first: BoundArgs, then: &BoundArgs) -> crate::Result<BoundArgs> {
+        if first.len + then.len > 8 {
+            return Err(crate::Error::Unsupported(
+                "more than 8 bound parameters in one composition (map and predicate together)"
+                    .into(),
+            ));
+        }
+        let mut out = first;
+        for i in 0..then.len {
+            out.bits[out.len + i] = then.bits[i];
+        }
+        out.indirect |= then.indirect << out.len;
+        out.len += then.len;
+        out.scalars.extend(then.scalars.iter().cloned());
+        Ok(out)
+    }
+}
+
+impl std::fmt::Debug for BoundArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoundArgs")
+            .field("bits", &&self.bits[..self.len])
+            .field("indirect", &self.indirect)
+            .finish()
+    }
 }
 
 /// A scalar passed to a kernel as the 64 bits of a `u64` (floats by their bit pattern).

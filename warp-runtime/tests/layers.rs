@@ -8,10 +8,10 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["values", "toolchain"],
-    &["operators"],
     &["backend"],
     &["device"],
     &["arrays"],
+    &["operators"],
     &["inputs"],
     &["operations"],
 ];

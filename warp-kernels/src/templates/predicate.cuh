@@ -263,3 +263,12 @@ static __device__ __forceinline__ void wd_compact(const St& st, typename St::val
         });
     }
 }
+
+// The results of wd_any and wd_find_first moved into a result slot (one thread): `any` (with
+// `negate`: `all`) as a bool, the first index as stored (complemented; 0: none).
+static __device__ __forceinline__ void wd_vote_result(const unsigned int* flag, unsigned int negate, unsigned char* out) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) *out = (unsigned char)((flag[0] != 0u) != (negate != 0u));
+}
+static __device__ __forceinline__ void wd_first_result(const wd_u64* first, wd_u64* out) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) *out = first[0];
+}

@@ -253,19 +253,31 @@ WD_FTOI_NARROW(wd_ftoi_i16, wd_i32, -32768, 32767)
 WD_FTOI_NARROW(wd_ftoi_u8, wd_u32, 0, 255)
 WD_FTOI_NARROW(wd_ftoi_u16, wd_u32, 0, 65535)
 
-// ---- arguments bound at call time: each scalar travels as the 64 bits of a u64 ----
+// ---- arguments bound at call time: each scalar travels as the 64 bits of a u64, or, when
+// its bit of `indirect` is set, as the device address of a result slot holding it (a result
+// another kernel left on the device) ----
 struct wd_args {
     wd_u64 v[8];
+    wd_u32 indirect;
 };
 template <class T> struct wd_arg_decode {
     static __device__ __forceinline__ WD_REG(T) get(wd_u64 x) { return wd_cast<T>(x); }
+    static __device__ __forceinline__ WD_REG(T) load(wd_u64 p) { return (WD_REG(T))(*(const T*)p); }
 };
 template <> struct wd_arg_decode<bool> {
     static __device__ __forceinline__ bool get(wd_u64 x) { return x != 0; }
+    static __device__ __forceinline__ bool load(wd_u64 p) { return *(const wd_u8*)p != 0; }
 };
 template <> struct wd_arg_decode<wd_f32> {
     static __device__ __forceinline__ wd_f32 get(wd_u64 x) { return __uint_as_float((wd_u32)x); }
+    static __device__ __forceinline__ wd_f32 load(wd_u64 p) { return *(const wd_f32*)p; }
 };
 template <> struct wd_arg_decode<wd_f64> {
     static __device__ __forceinline__ wd_f64 get(wd_u64 x) { return __longlong_as_double((wd_i64)x); }
+    static __device__ __forceinline__ wd_f64 load(wd_u64 p) { return *(const wd_f64*)p; }
 };
+// Bound argument `i` of type T.
+template <class T>
+static __device__ __forceinline__ decltype(wd_arg_decode<T>::get(0ull)) wd_arg(const wd_args& a, int i) {
+    return ((a.indirect >> i) & 1u) ? wd_arg_decode<T>::load(a.v[i]) : wd_arg_decode<T>::get(a.v[i]);
+}

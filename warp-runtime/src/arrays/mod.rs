@@ -1,17 +1,25 @@
 //! Arrays on a device: [`DeviceVec`] and its views [`DeviceSlice`], arrays of tuples
-//! ([`DeviceTuples`]), and the transfers between the host and a `Device`.
+//! ([`DeviceTuples`]), results left on the device ([`DeviceScalar`]), where operations write
+//! arrays ([`OutputArray`]), the caller's cudarc memory, and the transfers between the host
+//! and a `Device`.
 
+mod output;
+mod scalar;
 mod tuples;
 
 use std::ops::{Bound, RangeBounds};
 
-use cudarc::driver::{CudaSlice, CudaView, CudaViewMut};
+use cudarc::driver::{CudaSlice, CudaView, CudaViewMut, DeviceSlice as _};
 
 use crate::backend::Backend;
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::values::Element;
 
+pub use output::OutputArray;
+pub(crate) use output::{Target, write_host};
+pub use scalar::{DeviceScalar, Readout};
+pub(crate) use scalar::{Held, ScalarInner};
 pub use tuples::{ArrayOf, DeviceTuples, ValueArray};
 
 /// Where a `DeviceVec`'s elements are.
@@ -103,15 +111,6 @@ impl<T: Element> DeviceVec<T> {
             Storage::Cpu(_) => Err(Error::DeviceMismatch),
         }
     }
-
-    /// The GPU memory of the whole array, writable (for the kernels that fill it).
-    pub(crate) fn gpu_mut(&mut self) -> Result<CudaViewMut<'_, T>> {
-        let len = self.len;
-        match &mut self.storage {
-            Storage::Gpu(s) => Ok(s.slice_mut(0..len)),
-            Storage::Cpu(_) => Err(Error::DeviceMismatch),
-        }
-    }
 }
 
 /// A view of part of a [`DeviceVec`].
@@ -174,17 +173,12 @@ impl<'a, T: Element> DeviceSlice<'a, T> {
         })
     }
 
-    /// Copies the elements back to the host.
+    /// Copies the elements back to the host (waiting for the work queued before).
     pub fn download(&self) -> Result<Vec<T>> {
         match &self.vec.storage {
             Storage::Cpu(v) => Ok(v[self.start..self.start + self.len].to_vec()),
             Storage::Gpu(_) => self.vec.device.gpu()?.download(&self.gpu()?),
         }
-    }
-
-    /// The device holding it.
-    pub(crate) fn device(&self) -> &'a Device {
-        &self.vec.device
     }
 
     /// The view's GPU memory (an error for CPU memory).
@@ -202,9 +196,170 @@ impl<'a, T: Element> DeviceSlice<'a, T> {
             Storage::Gpu(_) => Err(Error::DeviceMismatch),
         }
     }
+
+    /// The view as the operations read it.
+    pub(crate) fn elements(&self) -> Elements<'a, T> {
+        Elements {
+            data: match &self.vec.storage {
+                Storage::Gpu(s) => Data::Gpu(s.slice(self.start..self.start + self.len)),
+                Storage::Cpu(v) => Data::Cpu(&v[self.start..self.start + self.len]),
+            },
+            owner: Owner::Device(&self.vec.device),
+        }
+    }
+}
+
+/// Elements an operation reads, wherever they are: a view of a `DeviceVec`, or the caller's
+/// cudarc memory (`CudaSlice`, `CudaView`).
+#[doc(hidden)]
+pub struct Elements<'a, T> {
+    data: Data<'a, T>,
+    owner: Owner<'a>,
+}
+
+enum Data<'a, T> {
+    Gpu(CudaView<'a, T>),
+    Cpu(&'a [T]),
+}
+
+/// Whose memory elements are.
+#[derive(Clone, Copy)]
+enum Owner<'a> {
+    /// A `Device`'s (the same device, or a device of the same GPU context, may read it).
+    Device(&'a Device),
+    /// The caller's memory of a CUDA context (its raw handle, as an address).
+    Context(usize),
+}
+
+impl<T> Clone for Elements<'_, T> {
+    fn clone(&self) -> Self {
+        Elements {
+            data: match &self.data {
+                Data::Gpu(v) => Data::Gpu(v.slice(..)),
+                Data::Cpu(s) => Data::Cpu(s),
+            },
+            owner: self.owner,
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for Elements<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Elements(len {})", self.len())
+    }
+}
+
+impl<'a, T> Elements<'a, T> {
+    /// The caller's GPU memory.
+    pub(crate) fn cuda(view: CudaView<'a, T>) -> Elements<'a, T> {
+        let owner = Owner::Context(view.stream().context().cu_ctx() as usize);
+        Elements {
+            data: Data::Gpu(view),
+            owner,
+        }
+    }
+
+    /// Number of elements.
+    pub(crate) fn len(&self) -> usize {
+        match &self.data {
+            Data::Gpu(v) => v.len(),
+            Data::Cpu(s) => s.len(),
+        }
+    }
+
+    /// `true` when empty.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The GPU memory (an error for CPU memory).
+    pub(crate) fn gpu(&self) -> Result<CudaView<'a, T>> {
+        match &self.data {
+            Data::Gpu(v) => Ok(v.slice(..)),
+            Data::Cpu(_) => Err(Error::DeviceMismatch),
+        }
+    }
+
+    /// The CPU memory (an error for GPU memory).
+    pub(crate) fn cpu(&self) -> Result<&'a [T]> {
+        match &self.data {
+            Data::Cpu(s) => Ok(s),
+            Data::Gpu(_) => Err(Error::DeviceMismatch),
+        }
+    }
+}
+
+impl<T: Element> DeviceVec<T> {
+    /// The caller's cudarc memory as a `DeviceVec` of `device`, without a copy: `slice` must
+    /// be memory of `device`'s GPU context (else [`Error::DeviceMismatch`]). Operations on
+    /// `device` then run on its stream; cudarc's event tracking keeps the order of reads and
+    /// writes across streams (unless the caller turned it off).
+    ///
+    /// ```no_run
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cuda(0)?;
+    /// let stream = dev.cuda_stream().expect("a GPU");
+    /// let raw = stream.clone_htod(&[1.0f32, 2.0]).expect("copied");
+    /// let xs = DeviceVec::from_cuda(&dev, raw)?;     // the same memory
+    /// let back: cudarc::driver::CudaSlice<f32> = xs.into_cuda()?; // and back
+    /// # Ok(()) }
+    /// ```
+    pub fn from_cuda(device: &Device, slice: CudaSlice<T>) -> Result<DeviceVec<T>> {
+        let gpu = device.gpu()?;
+        if !gpu.owns(slice.context()) {
+            return Err(Error::DeviceMismatch);
+        }
+        let len = slice.len();
+        Ok(DeviceVec::from_storage(device, Storage::Gpu(slice), len))
+    }
+
+    /// The array's GPU memory as a cudarc `CudaSlice`, without a copy (an error on the CPU
+    /// backend). Its length is the array's, also for `filter` results (which live at the
+    /// start of an allocation sized for the whole input). Work queued on the device that
+    /// writes it is ordered before the slice's later uses on other streams (cudarc's events).
+    pub fn into_cuda(self) -> Result<CudaSlice<T>> {
+        let len = self.len;
+        match self.storage {
+            Storage::Gpu(s) if s.len() == len => Ok(s),
+            Storage::Gpu(s) => {
+                let stream = s.stream().clone();
+                let ptr = s.leak();
+                // SAFETY: `ptr` is the start of the allocation, which holds more than `len`
+                // elements of `T`, written by this device's kernels; the new slice owns it
+                // (and frees it) from now on.
+                let mut t = unsafe { stream.upgrade_device_ptr::<T>(ptr, len) };
+                // Records the slice's write event after the work queued so far.
+                let _ = cudarc::driver::DevicePtrMut::device_ptr_mut(&mut t, &stream);
+                Ok(t)
+            }
+            Storage::Cpu(_) => Err(Error::DeviceMismatch),
+        }
+    }
+
+    /// Keeps the first `len` elements (of a compaction's worst-case output).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+        if let Storage::Cpu(v) = &mut self.storage {
+            v.truncate(self.len);
+        }
+    }
 }
 
 impl Device {
+    /// A new array of `len` elements for an operation to write (unset on a GPU, zero on the
+    /// CPU backend).
+    pub(crate) fn new_array<T: Element>(&self, len: usize) -> Result<DeviceVec<T>> {
+        match &*self.backend {
+            Backend::Gpu(_) => DeviceVec::alloc_gpu(self, len),
+            Backend::Cpu => Ok(DeviceVec::from_storage(
+                self,
+                Storage::Cpu(vec![T::default(); len]),
+                len,
+            )),
+        }
+    }
+
     /// Copies `data` to the device.
     pub fn upload<T: Element>(&self, data: &[T]) -> Result<DeviceVec<T>> {
         let storage = match &*self.backend {
@@ -216,17 +371,29 @@ impl Device {
 
     /// A copy of `src` (or of a view) in new memory of this device.
     pub fn copy<T: Element>(&self, src: &DeviceSlice<'_, T>) -> Result<DeviceVec<T>> {
-        self.check_owner(src)?;
+        let elems = src.elements();
+        self.check_elements(&elems)?;
         let storage = match &*self.backend {
-            Backend::Gpu(g) => Storage::Gpu(g.duplicate(&src.gpu()?)?),
-            Backend::Cpu => Storage::Cpu(src.cpu()?.to_vec()),
+            Backend::Gpu(g) => Storage::Gpu(g.duplicate(&elems.gpu()?)?),
+            Backend::Cpu => Storage::Cpu(elems.cpu()?.to_vec()),
         };
         Ok(DeviceVec::from_storage(self, storage, src.len))
     }
 
     /// An error unless `view` is memory of this device.
     pub(crate) fn check_owner<T: Element>(&self, view: &DeviceSlice<'_, T>) -> Result<()> {
-        if self.same(view.device()) {
+        self.check_elements(&view.elements())
+    }
+
+    /// An error unless `elems` is memory this device may read: its own, a device's of the
+    /// same GPU context, or the caller's memory of that context.
+    pub(crate) fn check_elements<T>(&self, elems: &Elements<'_, T>) -> Result<()> {
+        let ok = match (elems.owner, &*self.backend) {
+            (Owner::Device(d), _) => self.shares_memory_with(d),
+            (Owner::Context(ctx), Backend::Gpu(g)) => g.context().cu_ctx() as usize == ctx,
+            (Owner::Context(_), Backend::Cpu) => false,
+        };
+        if ok {
             Ok(())
         } else {
             Err(Error::DeviceMismatch)

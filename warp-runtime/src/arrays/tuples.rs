@@ -2,8 +2,6 @@
 //! [`ValueArray`] is what scans and axis reductions return for an operator's value type, and
 //! [`ArrayOf`] picks it.
 
-use cudarc::driver::CudaViewMut;
-
 use super::DeviceVec;
 use crate::device::Device;
 use crate::error::Result;
@@ -15,22 +13,15 @@ mod sealed {
 
 /// An array of `T` on a device, as scans and axis reductions return it: [`DeviceVec<T>`] when
 /// `T` is a scalar, [`DeviceTuples<T>`] when it is a tuple (`(f32, u32)` for argmax, ...).
-pub trait ValueArray<T: DeviceValue>: sealed::Sealed + Sized + std::fmt::Debug {
-    /// Number of values.
-    fn len(&self) -> usize;
-    /// `true` when empty.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
+pub trait ValueArray<T: DeviceValue>:
+    super::OutputArray<T> + sealed::Sealed + Sized + std::fmt::Debug
+{
     /// Copies the values back to the host.
     fn download(&self) -> Result<Vec<T>>;
     /// An array of `len` values on `device`'s GPU, contents unset (poisoned under
     /// `WARP_POISON`): for kernels that write every value.
     #[doc(hidden)]
     fn alloc_gpu(device: &Device, len: usize) -> Result<Self>;
-    /// The GPU bytes of the values, in C layout, writable.
-    #[doc(hidden)]
-    fn gpu_bytes(&mut self) -> Result<CudaViewMut<'_, u8>>;
     /// The array of `values` on `device`.
     #[doc(hidden)]
     fn from_values(device: &Device, values: &[T]) -> Result<Self>;
@@ -64,17 +55,11 @@ tuple_array!(A, B, C, D, E, F, G, H);
 
 impl<T: Element> sealed::Sealed for DeviceVec<T> {}
 impl<T: Element> ValueArray<T> for DeviceVec<T> {
-    fn len(&self) -> usize {
-        DeviceVec::len(self)
-    }
     fn download(&self) -> Result<Vec<T>> {
         DeviceVec::download(self)
     }
     fn alloc_gpu(device: &Device, len: usize) -> Result<Self> {
         DeviceVec::alloc_gpu(device, len)
-    }
-    fn gpu_bytes(&mut self) -> Result<CudaViewMut<'_, u8>> {
-        self.gpu_bytes_mut()
     }
     fn from_values(device: &Device, values: &[T]) -> Result<Self> {
         device.upload(values)
@@ -99,7 +84,7 @@ impl<T: Element> ValueArray<T> for DeviceVec<T> {
 /// # Ok(()) }
 /// ```
 pub struct DeviceTuples<T: DeviceValue> {
-    bytes: DeviceVec<u8>,
+    pub(super) bytes: DeviceVec<u8>,
     len: usize,
     _values: std::marker::PhantomData<T>,
 }
@@ -134,9 +119,6 @@ impl<T: DeviceValue> DeviceTuples<T> {
 
 impl<T: DeviceValue> sealed::Sealed for DeviceTuples<T> {}
 impl<T: DeviceValue> ValueArray<T> for DeviceTuples<T> {
-    fn len(&self) -> usize {
-        self.len
-    }
     fn download(&self) -> Result<Vec<T>> {
         DeviceTuples::download(self)
     }
@@ -146,9 +128,6 @@ impl<T: DeviceValue> ValueArray<T> for DeviceTuples<T> {
             len,
             _values: std::marker::PhantomData,
         })
-    }
-    fn gpu_bytes(&mut self) -> Result<CudaViewMut<'_, u8>> {
-        self.bytes.gpu_mut()
     }
     fn from_values(device: &Device, values: &[T]) -> Result<Self> {
         let mut bytes = vec![0u8; values.len() * T::C_SIZE];

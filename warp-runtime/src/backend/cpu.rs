@@ -1,18 +1,27 @@
 //! The CPU backend: every operation computed with the user's own Rust functions, in parallel
 //! with rayon, in a fixed chunking so results do not depend on the thread count. Each function
 //! reads elements through `value(element, index)`, which applies the input's map or makes its
-//! `(element, index)` pairs.
+//! `(element, index)` pairs, and folds with an operator given as its identity and combine.
 
 use rayon::prelude::*;
 
-use crate::operators::ReduceOp;
+/// A reduction operator on the CPU: its identity and its combine (the user's function).
+pub(crate) trait Fold<V>: Sync {
+    /// The identity.
+    fn identity(&self) -> V;
+    /// The combine.
+    fn combine(&self, a: V, b: V) -> V;
+}
 
 /// Elements folded sequentially by one task of a CPU reduction: results are combined chunk
 /// by chunk in this fixed chunking, whatever the thread count.
 pub const CHUNK: usize = 1 << 16;
 
-/// The values of `data` (element, index in `data`), in order.
-fn values<E: Copy + Sync, V: Send>(data: &[E], value: impl Fn(E, u64) -> V + Sync) -> Vec<V> {
+/// The values of `data` (element, index in `data`), in order: a map.
+pub(crate) fn values<E: Copy + Sync, V: Send>(
+    data: &[E],
+    value: impl Fn(E, u64) -> V + Sync,
+) -> Vec<V> {
     data.par_iter()
         .enumerate()
         .map(|(i, &e)| value(e, i as u64))
@@ -21,12 +30,12 @@ fn values<E: Copy + Sync, V: Send>(data: &[E], value: impl Fn(E, u64) -> V + Syn
 
 /// Folds the values of `data` with `op`: each chunk from the identity, then the chunk results
 /// in order.
-pub(crate) fn reduce<Op: ReduceOp, E: Copy + Sync>(
-    op: Op,
+pub(crate) fn reduce<V: Copy + Send + Sync, E: Copy + Sync>(
+    op: &impl Fold<V>,
     data: &[E],
-    value: impl Fn(E, u64) -> Op::Value + Sync,
-) -> Op::Value {
-    let partials: Vec<Op::Value> = data
+    value: impl Fn(E, u64) -> V + Sync,
+) -> V {
+    let partials: Vec<V> = data
         .par_chunks(CHUNK)
         .enumerate()
         .map(|(ci, c)| {
@@ -105,12 +114,12 @@ pub(crate) fn compact<E: Copy + Sync, V: Copy + Send + Sync>(
 }
 
 /// The inclusive (or exclusive) scan of the values with `op`, combined in order.
-pub(crate) fn scan<Op: ReduceOp, E: Copy + Sync>(
-    op: Op,
+pub(crate) fn scan<V: Copy + Send + Sync, E: Copy + Sync>(
+    op: &impl Fold<V>,
     data: &[E],
-    value: impl Fn(E, u64) -> Op::Value + Sync,
+    value: impl Fn(E, u64) -> V + Sync,
     exclusive: bool,
-) -> Vec<Op::Value> {
+) -> Vec<V> {
     let mut acc = op.identity();
     data.iter()
         .enumerate()
@@ -122,17 +131,17 @@ pub(crate) fn scan<Op: ReduceOp, E: Copy + Sync>(
         .collect()
 }
 
-fn fold<Op: ReduceOp>(op: Op, values: impl Iterator<Item = Op::Value>) -> Op::Value {
+fn fold<V>(op: &impl Fold<V>, values: impl Iterator<Item = V>) -> V {
     values.fold(op.identity(), |a, x| op.combine(a, x))
 }
 
 /// One value per row of the `cols`-column row-major matrix of values.
-pub(crate) fn reduce_rows<Op: ReduceOp, E: Copy + Sync>(
-    op: Op,
+pub(crate) fn reduce_rows<V: Copy + Send + Sync, E: Copy + Sync>(
+    op: &impl Fold<V>,
     data: &[E],
-    value: impl Fn(E, u64) -> Op::Value + Sync,
+    value: impl Fn(E, u64) -> V + Sync,
     cols: usize,
-) -> Vec<Op::Value> {
+) -> Vec<V> {
     data.par_chunks(cols)
         .enumerate()
         .map(|(r, row)| {
@@ -148,12 +157,12 @@ pub(crate) fn reduce_rows<Op: ReduceOp, E: Copy + Sync>(
 }
 
 /// One value per column of the `cols`-column row-major matrix of values.
-pub(crate) fn reduce_cols<Op: ReduceOp, E: Copy + Sync>(
-    op: Op,
+pub(crate) fn reduce_cols<V: Copy + Send + Sync, E: Copy + Sync>(
+    op: &impl Fold<V>,
     data: &[E],
-    value: impl Fn(E, u64) -> Op::Value + Sync,
+    value: impl Fn(E, u64) -> V + Sync,
     cols: usize,
-) -> Vec<Op::Value> {
+) -> Vec<V> {
     let rows = data.len().checked_div(cols).unwrap_or(0);
     (0..cols)
         .into_par_iter()
@@ -167,12 +176,12 @@ pub(crate) fn reduce_cols<Op: ReduceOp, E: Copy + Sync>(
 }
 
 /// One value per CSR segment `offsets[s]..offsets[s + 1]` (offsets already checked).
-pub(crate) fn reduce_segments<Op: ReduceOp, E: Copy + Sync>(
-    op: Op,
+pub(crate) fn reduce_segments<V: Copy + Send + Sync, E: Copy + Sync>(
+    op: &impl Fold<V>,
     data: &[E],
-    value: impl Fn(E, u64) -> Op::Value + Sync,
+    value: impl Fn(E, u64) -> V + Sync,
     offsets: &[u64],
-) -> Vec<Op::Value> {
+) -> Vec<V> {
     offsets
         .par_windows(2)
         .map(|w| {

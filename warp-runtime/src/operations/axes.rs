@@ -1,10 +1,9 @@
 //! Axis reductions: along the rows and the columns of a row-major matrix, and over CSR
-//! segments, with any `#[reduce]` operator.
+//! segments, with any `#[reduce]` operator, into a new array or the caller's (`_into`).
 
 use super::scans::Array;
-use super::{axis_key, axis_module, map_args, rows_of};
-use crate::arrays::{ArrayOf, DeviceVec, ValueArray};
-use crate::backend::Backend;
+use super::{axis_key, axis_module, gpu_bytes, map_args, rows_of};
+use crate::arrays::{ArrayOf, DeviceVec, OutputArray, Target, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::{Rows, Staged, ValuesOut};
 use crate::device::Device;
@@ -24,7 +23,8 @@ impl Device {
     /// Reduces each row of the row-major matrix `input` (`cols` columns; its length must be a
     /// whole number of rows, else [`Error::Shape`]) with `op`: one value per row. The kernel
     /// is chosen by shape: several rows per warp with width-limited shuffles for short rows, a
-    /// warp per row, a block per row, or several blocks per row for very long rows.
+    /// warp per row, a block per row, or several blocks per row for very long rows. Returns
+    /// without waiting for the kernels.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -43,19 +43,54 @@ impl Device {
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
     {
-        self.reduce_axis(op, input, cols, Axis::Rows)
+        let rows = rows_of(input.elements().len(), cols)?;
+        let mut out = self.value_array::<Op::Value>(rows)?;
+        self.reduce_axis(op, input, cols, Axis::Rows, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::reduce_rows`] into `out` (a value per row), allocating nothing.
+    pub fn reduce_rows_into<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        cols: usize,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        self.reduce_axis(op, input, cols, Axis::Rows, out)
     }
 
     /// Reduces each column of the row-major matrix `input` (`cols` columns) with `op`: one
     /// value per column. Loads are coalesced along rows; the threads sharing a column combine
-    /// through a `[32][33]` padded shared tile (no bank conflicts).
+    /// through a `[32][33]` padded shared tile (no bank conflicts). Returns without waiting.
     pub fn reduce_cols<Op, I>(&self, op: Op, input: &I, cols: usize) -> Result<Array<Op>>
     where
         Op: ReduceOp,
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
     {
-        self.reduce_axis(op, input, cols, Axis::Cols { padded: true })
+        self.reduce_cols_as(op, input, cols, true)
+    }
+
+    /// [`Device::reduce_cols`] into `out` (a value per column), allocating nothing.
+    pub fn reduce_cols_into<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        cols: usize,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        self.reduce_axis(op, input, cols, Axis::Cols { padded: true }, out)
     }
 
     /// [`Device::reduce_cols`] through an unpadded `[32][32]` tile: 32-way shared-memory bank
@@ -68,60 +103,91 @@ impl Device {
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
     {
-        self.reduce_axis(op, input, cols, Axis::Cols { padded: false })
+        self.reduce_cols_as(op, input, cols, false)
     }
 
-    fn reduce_axis<Op, I>(&self, op: Op, input: &I, cols: usize, axis: Axis) -> Result<Array<Op>>
+    fn reduce_cols_as<Op, I>(
+        &self,
+        op: Op,
+        input: &I,
+        cols: usize,
+        padded: bool,
+    ) -> Result<Array<Op>>
     where
         Op: ReduceOp,
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
     {
-        let view = input.elements();
-        self.check_owner(&view)?;
+        rows_of(input.elements().len(), cols)?;
+        let mut out = self.value_array::<Op::Value>(cols)?;
+        self.reduce_axis(op, input, cols, Axis::Cols { padded }, &mut out)?;
+        Ok(out)
+    }
+
+    fn reduce_axis<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        cols: usize,
+        axis: Axis,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        let elems = input.elements();
+        self.check_elements(&elems)?;
         input.validate()?;
-        let rows = rows_of(view.len(), cols)?;
-        let len = match axis {
-            Axis::Rows => rows,
-            Axis::Cols { .. } => cols,
+        let args = map_args(I::STAGE, input.args());
+        self.check_bound(&args)?;
+        let rows = rows_of(elems.len(), cols)?;
+        let (len, what) = match axis {
+            Axis::Rows => (rows, "reduce_rows"),
+            Axis::Cols { .. } => (cols, "reduce_cols"),
         };
-        match &*self.backend {
-            Backend::Cpu => {
-                let (data, value) = (view.cpu()?, |e, i| input.value(e, i));
-                let out = match axis {
-                    Axis::Rows if rows == 0 => Vec::new(),
-                    Axis::Rows => cpu::reduce_rows(op, data, value, cols),
-                    Axis::Cols { .. } => cpu::reduce_cols(op, data, value, cols),
+        let target = self.output(out, len, what)?;
+        if len == 0 {
+            return Ok(());
+        }
+        match target {
+            Target::Cpu(bytes, _) => {
+                let (data, value) = (elems.cpu()?, |e, i| input.value(e, i));
+                let v = match axis {
+                    Axis::Rows => cpu::reduce_rows(&op, data, value, cols),
+                    Axis::Cols { .. } => cpu::reduce_cols(&op, data, value, cols),
                 };
-                Array::<Op>::from_values(self, &out)
+                write_host(bytes, &v);
+                Ok(())
             }
-            Backend::Gpu(g) => {
-                let mut out = Array::<Op>::alloc_gpu(self, len)?;
-                if len > 0 {
-                    let module = g.module(axis_key::<Op, I>(), axis_module::<Op, I>)?;
+            t => {
+                let g = self.gpu()?;
+                let module = g.module(axis_key::<Op, I>(), axis_module::<Op, I>)?;
+                let o = ValuesOut {
+                    bytes: gpu_bytes(t)?,
+                    value_size: Op::Value::C_SIZE,
+                };
+                self.with_bound(g, &args, |args| {
                     let s = Staged {
                         module: &module,
-                        input: view.gpu()?,
-                        args: map_args(I::STAGE, input.args())?,
-                    };
-                    let o = ValuesOut {
-                        bytes: out.gpu_bytes()?,
-                        value_size: Op::Value::C_SIZE,
+                        input: elems.gpu()?,
+                        args,
                     };
                     let shape = Rows { rows, cols };
                     match axis {
-                        Axis::Rows => g.reduce_rows(s, shape, o)?,
-                        Axis::Cols { padded } => g.reduce_cols(s, shape, o, padded)?,
+                        Axis::Rows => g.reduce_rows(s, shape, o),
+                        Axis::Cols { padded } => g.reduce_cols(s, shape, o, padded),
                     }
-                }
-                Ok(out)
+                })
             }
         }
     }
 
     /// Reduces each segment of `input` with `op`: segment `s` is the elements
     /// `offsets[s]..offsets[s + 1]` (CSR offsets: non-decreasing, the last at most the input's
-    /// length). Empty segments give the identity. Bad offsets are an [`Error::Shape`].
+    /// length). Empty segments give the identity. Bad offsets are an [`Error::Shape`] (so the
+    /// GPU form waits for its kernels, to check them).
     ///
     /// On a GPU, one warp reduces each segment of up to 8192 elements (several of up to 32
     /// together); longer ones are then split into chunks over the whole grid, so one huge
@@ -149,47 +215,73 @@ impl Device {
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
     {
-        let view = input.elements();
+        let mut out = self.value_array::<Op::Value>(offsets.len().saturating_sub(1))?;
+        self.reduce_segments_into(op, input, offsets, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::reduce_segments`] into `out` (a value per segment), allocating nothing.
+    pub fn reduce_segments_into<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        offsets: &DeviceVec<u64>,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        let elems = input.elements();
         let offs = offsets.as_slice();
-        self.check_owner(&view)?;
+        self.check_elements(&elems)?;
         self.check_owner(&offs)?;
         input.validate()?;
-        let n = view.len();
+        let args = map_args(I::STAGE, input.args());
+        self.check_bound(&args)?;
+        let n = elems.len();
         if offsets.is_empty() {
             return Err(Error::Shape(
                 "CSR offsets need at least one entry (segments + 1)".into(),
             ));
         }
         let nseg = offsets.len() - 1;
-        match &*self.backend {
-            Backend::Cpu => {
+        let target = self.output(out, nseg, "reduce_segments")?;
+        match target {
+            Target::Cpu(bytes, _) => {
                 let o = offs.cpu()?;
                 check_offsets(o, n)?;
-                let out = cpu::reduce_segments(op, view.cpu()?, |e, i| input.value(e, i), o);
-                Array::<Op>::from_values(self, &out)
+                let v = cpu::reduce_segments(&op, elems.cpu()?, |e, i| input.value(e, i), o);
+                write_host(bytes, &v);
+                Ok(())
             }
-            Backend::Gpu(g) => {
-                let mut out = Array::<Op>::alloc_gpu(self, nseg)?;
-                if nseg > 0 {
-                    let module = g.module(axis_key::<Op, I>(), axis_module::<Op, I>)?;
-                    let bad = g.reduce_segments(
+            t => {
+                if nseg == 0 {
+                    return Ok(());
+                }
+                let g = self.gpu()?;
+                let module = g.module(axis_key::<Op, I>(), axis_module::<Op, I>)?;
+                let o = ValuesOut {
+                    bytes: gpu_bytes(t)?,
+                    value_size: Op::Value::C_SIZE,
+                };
+                let bad = self.with_bound(g, &args, |args| {
+                    g.reduce_segments(
                         Staged {
                             module: &module,
-                            input: view.gpu()?,
-                            args: map_args(I::STAGE, input.args())?,
+                            input: elems.gpu()?,
+                            args,
                         },
                         offs.gpu()?,
-                        ValuesOut {
-                            bytes: out.gpu_bytes()?,
-                            value_size: Op::Value::C_SIZE,
-                        },
-                    )?;
-                    if bad {
-                        // The kernel found them bad: say how.
-                        check_offsets(&offsets.download()?, n)?;
-                    }
+                        o,
+                    )
+                })?;
+                if bad {
+                    // The kernel found them bad: say how.
+                    check_offsets(&offsets.download()?, n)?;
                 }
-                Ok(out)
+                Ok(())
             }
         }
     }

@@ -11,16 +11,27 @@ mod transpose;
 
 pub use predicates::Split;
 
+mod map;
+
 use std::any::TypeId;
 use std::borrow::Cow;
+use std::sync::Arc;
 
+use cudarc::driver::CudaViewMut;
 use warp_kernels::{Scalar, Source, Style, module};
 
-use crate::backend::cuda::{ModuleKey, ModuleKind};
+use crate::arrays::{DeviceScalar, Held, Target};
+use crate::backend::Backend;
+use crate::backend::cpu;
+use crate::backend::cuda::launch::WdArgs;
+use crate::backend::cuda::memory::SLOT_BYTES;
+use crate::backend::cuda::{Gpu, ModuleKey, ModuleKind};
+use crate::device::Device;
+use crate::error::{Error, Result};
 use crate::inputs::{ElementInput, ReduceInput, Stage};
-use crate::operators::{FnMeta, OpMeta, Predicate, ReduceOp};
+use crate::operators::{BoundArgs, FnMeta, MapOp, OpMeta, Predicate, ReduceOp};
 use crate::toolchain::ModuleSource;
-use crate::values::Element;
+use crate::values::{DeviceValue, Element};
 
 /// The warp-kernels source of values made by `stage` from elements of `elem`.
 fn source(stage: Stage, elem: Scalar) -> Source<'static> {
@@ -127,6 +138,28 @@ pub fn predicate_module<P: Predicate, I: ElementInput<Value = P::Input> + ?Sized
     )
 }
 
+/// The key of the map module of `M` over elements `E`.
+pub(crate) fn map_key<M: MapOp>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Map,
+        [
+            TypeId::of::<M>(),
+            TypeId::of::<()>(),
+            TypeId::of::<M::Input>(),
+        ],
+    )
+}
+
+/// The CUDA module of `map` (`Device::map`, `Device::map_into`) with a map of type `M`.
+pub fn map_module<M: MapOp>() -> ModuleSource {
+    let f = &M::META.fragment;
+    composed(
+        location(&format!("map_{}", f.name), f.file, f.line),
+        module::map_module(f, M::Input::SCALAR),
+        false,
+    )
+}
+
 /// The key of the scan and axis module of `Op` over inputs `I`.
 pub(crate) fn axis_key<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleKey {
     ModuleKey::new(
@@ -177,47 +210,101 @@ pub fn transpose_module<T: Element>() -> ModuleSource {
 }
 
 /// `len / cols` when `cols` divides it: the number of rows of a row-major matrix.
-fn rows_of(len: usize, cols: usize) -> crate::Result<usize> {
+fn rows_of(len: usize, cols: usize) -> Result<usize> {
     if cols == 0 {
-        return Err(crate::Error::Shape(
-            "a matrix needs at least one column".into(),
-        ));
+        return Err(Error::Shape("a matrix needs at least one column".into()));
     }
     if !len.is_multiple_of(cols) {
-        return Err(crate::Error::Shape(format!(
+        return Err(Error::Shape(format!(
             "{len} elements are not a whole number of rows of {cols} columns"
         )));
     }
     Ok(len / cols)
 }
 
-/// Bound arguments of a map and a predicate, in the order the kernel decodes them (the map's
-/// first).
-fn join_args(
-    map: Option<(&'static FnMeta, [u64; 8])>,
-    pred: Option<(&FnMeta, [u64; 8])>,
-) -> crate::Result<[u64; 8]> {
-    let mut out = [0u64; 8];
-    let mut i = 0;
-    for (meta, args) in [map, pred].into_iter().flatten() {
-        for a in args.iter().take(meta.fragment.extras.len()) {
-            if i == 8 {
-                return Err(crate::Error::Unsupported(
-                    "more than 8 bound parameters in one composition (map and predicate together)"
-                        .into(),
-                ));
-            }
-            out[i] = *a;
-            i += 1;
-        }
+/// A `#[reduce]` operator is the CPU backend's fold.
+impl<Op: ReduceOp> cpu::Fold<Op::Value> for Op {
+    fn identity(&self) -> Op::Value {
+        ReduceOp::identity(self)
     }
-    Ok(out)
+    fn combine(&self, a: Op::Value, b: Op::Value) -> Op::Value {
+        ReduceOp::combine(self, a, b)
+    }
 }
 
 /// The bound arguments of an input's map (or none).
-fn map_args(stage: Stage, args: [u64; 8]) -> crate::Result<[u64; 8]> {
+fn map_args(stage: Stage, args: BoundArgs) -> BoundArgs {
     match stage {
-        Stage::Map(m) => join_args(Some((m, args)), None),
-        _ => Ok([0; 8]),
+        Stage::Map(_) => args,
+        _ => BoundArgs::default(),
+    }
+}
+
+impl Device {
+    /// Checks that bound arguments are usable here: device-resident ones must be results of
+    /// this GPU context (on the CPU backend, of the CPU backend: no GPU results).
+    fn check_bound(&self, args: &BoundArgs) -> Result<()> {
+        for s in &args.scalars {
+            if !self.shares_memory_with(&s.device) {
+                return Err(Error::DeviceMismatch);
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `launch` on GPU `g` with `args` bound: this device's stream first waits for the
+    /// device-resident arguments computed on other streams, and after the launch those
+    /// streams wait for it (so their result slots are not reused before it has read them).
+    fn with_bound<R>(
+        &self,
+        g: &Gpu,
+        args: &BoundArgs,
+        launch: impl FnOnce(WdArgs) -> Result<R>,
+    ) -> Result<R> {
+        self.check_bound(args)?;
+        let mut others = Vec::new();
+        for s in &args.scalars {
+            let producer = s.device.gpu()?;
+            if !Arc::ptr_eq(producer.stream(), g.stream()) {
+                if let Held::Gpu { slot, .. } = &s.held {
+                    g.wait(slot.event())?;
+                }
+                others.push(producer);
+            }
+        }
+        let r = launch(WdArgs {
+            v: args.bits,
+            indirect: args.indirect,
+        })?;
+        if !others.is_empty() {
+            let done = g.record()?;
+            for p in others {
+                p.wait(&done)?;
+            }
+        }
+        Ok(r)
+    }
+
+    /// A device-resident result holding `value` (the result of an operation on empty input).
+    fn scalar_of<T: DeviceValue>(&self, value: T) -> Result<DeviceScalar<T>> {
+        let mut bytes = [0u8; SLOT_BYTES];
+        value.write_c(&mut bytes);
+        match &*self.backend {
+            Backend::Cpu => Ok(DeviceScalar::on_host(self, &bytes[..T::C_SIZE])),
+            Backend::Gpu(g) => {
+                let slot = g.slot()?;
+                g.write_slot(&slot, &bytes[..T::C_SIZE])?;
+                Ok(DeviceScalar::on_gpu(self, slot))
+            }
+        }
+    }
+}
+
+/// Where a GPU operation writes: the bytes of a GPU target (the CPU ones are handled by the
+/// CPU path).
+fn gpu_bytes(t: Target<'_>) -> Result<CudaViewMut<'_, u8>> {
+    match t {
+        Target::Gpu(bytes, _) => Ok(bytes),
+        Target::Cpu(..) => Err(Error::DeviceMismatch),
     }
 }

@@ -1,77 +1,75 @@
-//! Predicates: `count`, `any`, `all`, `find_first`, `mask`, `filter` and `partition` over
-//! arrays, views and mapped views (votes, ballot counting, single-pass compaction).
+//! Predicates: `count`, `any`, `all`, `find_first` (and their `_on_device` forms), `mask`,
+//! `filter` and `partition` (and their `_into` forms) over arrays, views, the caller's cudarc
+//! memory and mapped views (votes, ballot counting, single-pass compaction).
 
 use std::sync::Arc;
 
-use cudarc::driver::CudaView;
-
-use super::{join_args, predicate_key, predicate_module};
-use crate::arrays::{DeviceVec, Storage};
+use super::{gpu_bytes, predicate_key, predicate_module};
+use crate::arrays::{DeviceScalar, DeviceVec, Elements, OutputArray, Target};
 use crate::backend::Backend;
 use crate::backend::cpu;
-use crate::backend::cuda::{Gpu, Module, Staged};
+use crate::backend::cuda::{CompactOut, Gpu, Module, Staged};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::ElementInput;
-use crate::operators::Predicate;
-use crate::values::Element;
-
-/// A predicate launch: the GPU, the module, the elements, the bound arguments.
-struct PredLaunch<'a, E> {
-    gpu: &'a Gpu,
-    module: Arc<Module>,
-    input: CudaView<'a, E>,
-    args: [u64; 8],
-}
-
-impl<'a, E> PredLaunch<'a, E> {
-    fn staged(&self) -> Staged<'_, 'a, E> {
-        Staged {
-            module: &self.module,
-            input: self.input.slice(..),
-            args: self.args,
-        }
-    }
-}
+use crate::operators::{BoundArgs, Predicate};
+use crate::values::{DeviceValue, Element};
 
 /// The two halves of a partition: (kept, rejected), each in input order.
 pub type Split<T> = (DeviceVec<T>, DeviceVec<T>);
 
+/// What every predicate operation starts from: the input's elements (checked to be this
+/// device's) and the bound arguments of its map and of the predicate, in kernel order.
+struct PredInput<'a, E> {
+    elems: Elements<'a, E>,
+    args: BoundArgs,
+}
+
+/// Which vote.
+#[derive(Clone, Copy)]
+enum Vote {
+    Any,
+    All,
+}
+
 impl Device {
-    /// The GPU, the module and the bound arguments of `pred` over `input`.
-    fn staged<'a, I, P>(&'a self, pred: P, input: &'a I) -> Result<PredLaunch<'a, I::Elem>>
+    /// Validates a predicate's input once.
+    fn pred_input<'a, I, P>(&self, pred: &P, input: &'a I) -> Result<PredInput<'a, I::Elem>>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        let gpu = self.gpu()?;
-        Ok(PredLaunch {
-            gpu,
-            module: gpu.module(predicate_key::<P, I>(), predicate_module::<P, I>)?,
-            input: input.elements().gpu()?,
-            args: join_args(
-                I::MAP.map(|m| (m, input.args())),
-                Some((&P::META, pred.args())),
-            )?,
+        let elems = input.elements();
+        self.check_elements(&elems)?;
+        let args = BoundArgs::join(input.args(), &pred.args())?;
+        self.check_bound(&args)?;
+        Ok(PredInput { elems, args })
+    }
+
+    /// Runs `launch` with the predicate module of `P` over `I` on GPU `g`.
+    fn pred_launch<I, P, R>(
+        &self,
+        g: &Gpu,
+        p: &PredInput<'_, I::Elem>,
+        launch: impl FnOnce(Staged<'_, '_, I::Elem>) -> Result<R>,
+    ) -> Result<R>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+    {
+        let module: Arc<Module> = g.module(predicate_key::<P, I>(), predicate_module::<P, I>)?;
+        self.with_bound(g, &p.args, |args| {
+            launch(Staged {
+                module: &module,
+                input: p.elems.gpu()?,
+                args,
+            })
         })
     }
 
-    /// The elements of `input` on the CPU backend, checked to be this device's: `None` on a
-    /// GPU. An error when `input` is another device's.
-    fn predicate_input<'a, I: ElementInput + ?Sized>(
-        &self,
-        input: &'a I,
-    ) -> Result<Option<&'a [I::Elem]>> {
-        let view = input.elements();
-        self.check_owner(&view)?;
-        match &*self.backend {
-            Backend::Cpu => Ok(Some(view.cpu()?)),
-            Backend::Gpu(_) => Ok(None),
-        }
-    }
-
     /// How many values satisfy `pred`: ballot + popc per warp, then the block and grid
-    /// combine; one pass over the input.
+    /// combine; one pass over the input. Waits for the result
+    /// ([`Device::count_on_device`] does not).
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -88,168 +86,327 @@ impl Device {
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        let cpu = self.predicate_input(input)?;
-        if input.elements().is_empty() {
-            return Ok(0);
+        self.count_on_device(pred, input)?.get()
+    }
+
+    /// [`Device::count`], the result left on the device without waiting (see
+    /// [`DeviceScalar`]).
+    pub fn count_on_device<I, P>(&self, pred: P, input: &I) -> Result<DeviceScalar<u64>>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+    {
+        let p = self.pred_input(&pred, input)?;
+        if p.elems.is_empty() {
+            return self.scalar_of(0u64);
         }
-        if let Some(data) = cpu {
-            return Ok(cpu::count(data, |e, _| input.value(e), |v| pred.test(v)));
+        match &*self.backend {
+            Backend::Cpu => {
+                let c = cpu::count(p.elems.cpu()?, |e, _| input.value(e), |v| pred.test(v));
+                self.scalar_of(c)
+            }
+            Backend::Gpu(g) => {
+                let slot = g.slot()?;
+                self.pred_launch::<I, P, _>(g, &p, |s| g.count(s, &slot))?;
+                Ok(DeviceScalar::on_gpu(self, slot))
+            }
         }
-        let l = self.staged(pred, input)?;
-        l.gpu.count(l.staged())
     }
 
     /// Whether any value satisfies `pred` (warp votes; every warp stops reading once the
-    /// answer is known). False for an empty input.
+    /// answer is known). False for an empty input. Waits for the result.
     pub fn any<I, P>(&self, pred: P, input: &I) -> Result<bool>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        self.vote(pred, input, false)
+        self.vote(pred, input, Vote::Any)?.get()
+    }
+
+    /// [`Device::any`], the result left on the device without waiting.
+    pub fn any_on_device<I, P>(&self, pred: P, input: &I) -> Result<DeviceScalar<bool>>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+    {
+        self.vote(pred, input, Vote::Any)
     }
 
     /// Whether every value satisfies `pred` (true for an empty input); stops early at the
-    /// first value that does not.
+    /// first value that does not. Waits for the result.
     pub fn all<I, P>(&self, pred: P, input: &I) -> Result<bool>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        self.vote(pred, input, true).map(|any_fails| !any_fails)
+        self.vote(pred, input, Vote::All)?.get()
     }
 
-    /// Whether any value's `pred` differs from `negate`.
-    fn vote<I, P>(&self, pred: P, input: &I, negate: bool) -> Result<bool>
+    /// [`Device::all`], the result left on the device without waiting.
+    pub fn all_on_device<I, P>(&self, pred: P, input: &I) -> Result<DeviceScalar<bool>>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        let cpu = self.predicate_input(input)?;
-        if input.elements().is_empty() {
-            return Ok(false);
+        self.vote(pred, input, Vote::All)
+    }
+
+    fn vote<I, P>(&self, pred: P, input: &I, vote: Vote) -> Result<DeviceScalar<bool>>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+    {
+        let p = self.pred_input(&pred, input)?;
+        // `all` is "no value fails": a vote for a value that does not satisfy `pred`.
+        let negate = matches!(vote, Vote::All);
+        if p.elems.is_empty() {
+            return self.scalar_of(negate);
         }
-        if let Some(data) = cpu {
-            return Ok(cpu::any(
-                data,
-                |e, _| input.value(e),
-                |v| pred.test(v) != negate,
-            ));
+        match &*self.backend {
+            Backend::Cpu => {
+                let hit = cpu::any(
+                    p.elems.cpu()?,
+                    |e, _| input.value(e),
+                    |v| pred.test(v) != negate,
+                );
+                self.scalar_of(hit != negate)
+            }
+            Backend::Gpu(g) => {
+                let slot = g.slot()?;
+                self.pred_launch::<I, P, _>(g, &p, |s| g.any(s, negate, &slot))?;
+                Ok(DeviceScalar::on_gpu(self, slot))
+            }
         }
-        let l = self.staged(pred, input)?;
-        l.gpu.any(l.staged(), negate)
     }
 
     /// The index of the first value satisfying `pred`, if any (ballot + ffs; warps stop once a
-    /// lower index is known).
+    /// lower index is known). Waits for the result.
     pub fn find_first<I, P>(&self, pred: P, input: &I) -> Result<Option<usize>>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        let cpu = self.predicate_input(input)?;
-        if input.elements().is_empty() {
-            return Ok(None);
+        self.find_first_on_device(pred, input)?.get()
+    }
+
+    /// [`Device::find_first`], the result left on the device without waiting.
+    pub fn find_first_on_device<I, P>(
+        &self,
+        pred: P,
+        input: &I,
+    ) -> Result<DeviceScalar<Option<usize>>>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+    {
+        let p = self.pred_input(&pred, input)?;
+        // The device form is the complement of the index, 0 for none.
+        let stored = |i: Option<usize>| i.map_or(0u64, |i| !(i as u64));
+        if p.elems.is_empty() {
+            return self.scalar_of(0u64).map(retype);
         }
-        if let Some(data) = cpu {
-            return Ok(cpu::find_first(
-                data,
-                |e, _| input.value(e),
-                |v| pred.test(v),
-            ));
+        match &*self.backend {
+            Backend::Cpu => {
+                let i = cpu::find_first(p.elems.cpu()?, |e, _| input.value(e), |v| pred.test(v));
+                self.scalar_of(stored(i)).map(retype)
+            }
+            Backend::Gpu(g) => {
+                let slot = g.slot()?;
+                self.pred_launch::<I, P, _>(g, &p, |s| g.find_first(s, &slot))?;
+                Ok(DeviceScalar::on_gpu(self, slot))
+            }
         }
-        let l = self.staged(pred, input)?;
-        Ok(l.gpu.find_first(l.staged())?.map(|i| i as usize))
     }
 
     /// One bit per value, set where `pred` holds: word `w` holds values `32w..32w+32`, bit `j`
     /// value `32w + j` (written straight from the warp ballots); bits past the last value are
-    /// 0.
+    /// 0. Returns without waiting for the kernel.
     pub fn mask<I, P>(&self, pred: P, input: &I) -> Result<DeviceVec<u32>>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        let cpu = self.predicate_input(input)?;
-        let n = input.elements().len();
-        if let Some(data) = cpu {
-            return self.upload(&cpu::mask(data, |e, _| input.value(e), |v| pred.test(v)));
+        let words = input.elements().len().div_ceil(32);
+        let mut out = self.new_array::<u32>(words)?;
+        self.mask_into(pred, input, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::mask`] into `out` (`ceil(n / 32)` words), allocating nothing.
+    pub fn mask_into<I, P, O>(&self, pred: P, input: &I, out: &mut O) -> Result<()>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+        O: OutputArray<u32> + ?Sized,
+    {
+        let p = self.pred_input(&pred, input)?;
+        let words = p.elems.len().div_ceil(32);
+        let target = self.output(out, words, "mask")?;
+        if p.elems.is_empty() {
+            return Ok(());
         }
-        if n == 0 {
-            return self.upload(&[]);
+        match target {
+            Target::Cpu(bytes, _) => {
+                let m = cpu::mask(p.elems.cpu()?, |e, _| input.value(e), |v| pred.test(v));
+                crate::arrays::write_host(bytes, &m);
+                Ok(())
+            }
+            Target::Gpu(mut bytes, _) => {
+                let g = self.gpu()?;
+                // SAFETY: the words' bytes viewed as words again (the view is 4-byte aligned,
+                // `words` of them).
+                let view = unsafe { bytes.transmute_mut::<u32>(words) }
+                    .ok_or_else(|| Error::Shape("mask output too small".into()))?;
+                self.pred_launch::<I, P, _>(g, &p, |s| g.mask(s, view))
+            }
         }
-        let l = self.staged(pred, input)?;
-        let words = l.gpu.mask(l.staged())?;
-        Ok(DeviceVec::from_storage(
-            self,
-            Storage::Gpu(words),
-            n.div_ceil(32),
-        ))
     }
 
     /// The values satisfying `pred`, in input order, as a new array of exactly their number:
     /// single-pass compaction (ballot + popc for each lane's slot, a block scan of warp counts,
-    /// decoupled look-back between blocks).
+    /// decoupled look-back between blocks). Waits for the count.
     pub fn filter<I, P>(&self, pred: P, input: &I) -> Result<DeviceVec<I::Value>>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
         I::Value: Element,
     {
-        self.compact(pred, input, false).map(|(kept, _)| kept)
+        let n = input.elements().len();
+        let mut kept = self.new_array::<I::Value>(n)?;
+        let count = self.compact_into(pred, input, &mut kept, None)?.get()? as usize;
+        kept.truncate(count);
+        Ok(kept)
     }
 
-    /// The values satisfying `pred` and the others, each in input order, in one pass.
+    /// The values satisfying `pred` and the others, each in input order, in one pass. Waits
+    /// for the count.
     pub fn partition<I, P>(&self, pred: P, input: &I) -> Result<Split<I::Value>>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
         I::Value: Element,
     {
-        let (kept, rejected) = self.compact(pred, input, true)?;
-        // `compact` returns the rejected values when partitioning.
-        let rejected = rejected.ok_or_else(|| {
-            Error::Unsupported("internal: a partition without its rejected values".into())
-        })?;
+        let n = input.elements().len();
+        let mut kept = self.new_array::<I::Value>(n)?;
+        let mut rejected = self.new_array::<I::Value>(n)?;
+        let count = self
+            .compact_into(pred, input, &mut kept, Some(&mut rejected))?
+            .get()? as usize;
+        kept.truncate(count);
+        rejected.truncate(n - count);
         Ok((kept, rejected))
     }
 
-    /// (kept, rejected when partitioning).
-    #[allow(clippy::type_complexity)]
-    fn compact<I, P>(
-        &self,
-        pred: P,
-        input: &I,
-        partition: bool,
-    ) -> Result<(DeviceVec<I::Value>, Option<DeviceVec<I::Value>>)>
+    /// [`Device::filter`] into `out`, which has room for every input value (at least as many
+    /// as the input): the kept values are its first `count` ones, `count` a result left on the
+    /// device (the rest of `out` is unspecified). Allocates nothing, waits for nothing.
+    pub fn filter_into<I, P, O>(&self, pred: P, input: &I, out: &mut O) -> Result<DeviceScalar<u64>>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
         I::Value: Element,
+        O: OutputArray<I::Value> + ?Sized,
     {
-        let cpu = self.predicate_input(input)?;
-        let n = input.elements().len();
-        if let Some(data) = cpu {
-            let (kept, rejected) =
-                cpu::compact(data, |e, _| input.value(e), |v| pred.test(v), partition);
-            return Ok((
-                self.upload(&kept)?,
-                rejected.map(|r| self.upload(&r)).transpose()?,
-            ));
-        }
-        if n == 0 {
-            return Ok((
-                self.upload(&[])?,
-                partition.then(|| self.upload(&[])).transpose()?,
-            ));
-        }
-        let l = self.staged(pred, input)?;
-        let c = l.gpu.compact::<I::Elem, I::Value>(l.staged(), partition)?;
-        let count = c.count as usize;
-        let kept = DeviceVec::from_storage(self, Storage::Gpu(c.kept), count);
-        let rejected = c
-            .rejected
-            .map(|r| DeviceVec::from_storage(self, Storage::Gpu(r), n - count));
-        Ok((kept, rejected))
+        self.compact_into(pred, input, out, None)
     }
+
+    /// [`Device::partition`] into `kept` and `rejected`, each with room for every input value:
+    /// the kept values are the first `count` of `kept`, the others the first `n - count` of
+    /// `rejected`, `count` a result left on the device. Allocates nothing, waits for nothing.
+    pub fn partition_into<I, P, O>(
+        &self,
+        pred: P,
+        input: &I,
+        kept: &mut O,
+        rejected: &mut O,
+    ) -> Result<DeviceScalar<u64>>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+        I::Value: Element,
+        O: OutputArray<I::Value> + ?Sized,
+    {
+        self.compact_into(pred, input, kept, Some(rejected))
+    }
+
+    fn compact_into<I, P, O>(
+        &self,
+        pred: P,
+        input: &I,
+        kept: &mut O,
+        rejected: Option<&mut O>,
+    ) -> Result<DeviceScalar<u64>>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+        I::Value: Element,
+        O: OutputArray<I::Value> + ?Sized,
+    {
+        let p = self.pred_input(&pred, input)?;
+        let n = p.elems.len();
+        let room = |o: &O| {
+            if o.len() < n {
+                Err(Error::Shape(format!(
+                    "a compaction output holds {} values; the input has {n}",
+                    o.len()
+                )))
+            } else {
+                Ok(o.len())
+            }
+        };
+        let kept_t = {
+            let len = room(kept)?;
+            self.output(kept, len, "filter")?
+        };
+        let rejected_t = match rejected {
+            Some(r) => {
+                let len = room(r)?;
+                Some(self.output(r, len, "partition")?)
+            }
+            None => None,
+        };
+        if n == 0 {
+            return self.scalar_of(0u64);
+        }
+        match &*self.backend {
+            Backend::Cpu => {
+                let (k, r) = cpu::compact(
+                    p.elems.cpu()?,
+                    |e, _| input.value(e),
+                    |v| pred.test(v),
+                    rejected_t.is_some(),
+                );
+                write_values(kept_t, &k)?;
+                if let (Some(t), Some(r)) = (rejected_t, r) {
+                    write_values(t, &r)?;
+                }
+                self.scalar_of(k.len() as u64)
+            }
+            Backend::Gpu(g) => {
+                let out = CompactOut {
+                    kept: gpu_bytes(kept_t)?,
+                    rejected: rejected_t.map(gpu_bytes).transpose()?,
+                };
+                let slot = g.slot()?;
+                self.pred_launch::<I, P, _>(g, &p, |s| g.compact(s, out, &slot))?;
+                Ok(DeviceScalar::on_gpu(self, slot))
+            }
+        }
+    }
+}
+
+/// Writes values computed on the CPU at the start of a CPU target.
+fn write_values<V: DeviceValue>(t: Target<'_>, values: &[V]) -> Result<()> {
+    match t {
+        Target::Cpu(bytes, _) => {
+            crate::arrays::write_host(bytes, values);
+            Ok(())
+        }
+        Target::Gpu(..) => Err(Error::DeviceMismatch),
+    }
+}
+
+/// A result stored as a `u64` read as what it stands for.
+fn retype<T>(s: DeviceScalar<u64>) -> DeviceScalar<T> {
+    s.retype()
 }

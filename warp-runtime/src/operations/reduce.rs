@@ -1,21 +1,25 @@
-//! Reductions: `reduce` over arrays, views, `(element, index)` pairs and mapped views, and
-//! `map_reduce`, its fused spelling.
+//! Reductions: `reduce` over arrays, views, the caller's cudarc memory, `(element, index)`
+//! pairs and mapped views, `map_reduce` (its fused spelling), and their `_on_device` forms,
+//! which leave the result on the device without waiting.
 
 use super::{map_args, reduce_key, reduce_module};
+use crate::arrays::DeviceScalar;
 use crate::backend::Backend;
 use crate::backend::cpu;
-use crate::backend::cuda::launch::Staged;
+use crate::backend::cuda::Staged;
 use crate::device::Device;
 use crate::error::Result;
-use crate::inputs::{AsSlice, ReduceInput};
+use crate::inputs::{AsSlice, ReduceInput, mapped};
 use crate::operators::{MapOp, ReduceOp};
+use crate::values::DeviceValue;
 
 impl Device {
     /// Reduces `input` with `op`: one pass over the data (warp shuffles, a block combine, a
     /// grid combine in the same launch on the GPU). The input is a `DeviceVec`, a view of one,
-    /// `xs.indexed()` for `(value, index)` operators such as argmax, or `xs.map(f)` (the map
-    /// fused into the same pass). Empty input gives the identity. Deterministic: the same
-    /// input gives the same bits on the same device.
+    /// the caller's `CudaSlice`/`CudaView`, `xs.indexed()` for `(value, index)` operators
+    /// such as argmax, or `xs.map(f)` (the map fused into the same pass). Empty input gives
+    /// the identity. Deterministic: the same input gives the same bits on the same device.
+    /// Waits for the result ([`Device::reduce_on_device`] does not).
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -36,21 +40,47 @@ impl Device {
         op: Op,
         input: &I,
     ) -> Result<Op::Value> {
-        let view = input.elements();
-        self.check_owner(&view)?;
+        self.reduce_on_device(op, input)?.get()
+    }
+
+    /// [`Device::reduce`], the result left on the device: queues the kernel and returns
+    /// without waiting. Read it with [`DeviceScalar::get`], or bind it as a parameter of a
+    /// later map or predicate (`above.with(&total)`).
+    pub fn reduce_on_device<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>(
+        &self,
+        op: Op,
+        input: &I,
+    ) -> Result<DeviceScalar<Op::Value>> {
+        let elems = input.elements();
+        self.check_elements(&elems)?;
         input.validate()?;
-        if view.is_empty() {
-            return Ok(op.identity());
+        let args = map_args(I::STAGE, input.args());
+        if elems.is_empty() {
+            self.check_bound(&args)?;
+            return self.scalar_of(op.identity());
         }
         match &*self.backend {
-            Backend::Cpu => Ok(cpu::reduce(op, view.cpu()?, |e, i| input.value(e, i))),
+            Backend::Cpu => {
+                self.check_bound(&args)?;
+                let v = cpu::reduce(&op, elems.cpu()?, |e, i| input.value(e, i));
+                let mut bytes = vec![0u8; Op::Value::C_SIZE];
+                v.write_c(&mut bytes);
+                Ok(DeviceScalar::on_host(self, &bytes))
+            }
             Backend::Gpu(g) => {
                 let module = g.module(reduce_key::<Op, I>(), reduce_module::<Op, I>)?;
-                g.reduce(Staged {
-                    module: &module,
-                    input: view.gpu()?,
-                    args: map_args(I::STAGE, input.args())?,
-                })
+                let slot = g.slot()?;
+                self.with_bound(g, &args, |args| {
+                    g.reduce(
+                        Staged {
+                            module: &module,
+                            input: elems.gpu()?,
+                            args,
+                        },
+                        &slot,
+                    )
+                })?;
+                Ok(DeviceScalar::on_gpu(self, slot))
             }
         }
     }
@@ -75,6 +105,22 @@ impl Device {
         Op: ReduceOp,
         S: AsSlice<M::Input> + ?Sized,
     {
-        self.reduce(op, &input.as_view().map(map))
+        self.reduce(op, &mapped(input, map))
+    }
+
+    /// [`Device::map_reduce`], the result left on the device (see
+    /// [`Device::reduce_on_device`]).
+    pub fn map_reduce_on_device<M, Op, S>(
+        &self,
+        map: M,
+        op: Op,
+        input: &S,
+    ) -> Result<DeviceScalar<Op::Value>>
+    where
+        M: MapOp<Output = Op::Value>,
+        Op: ReduceOp,
+        S: AsSlice<M::Input> + ?Sized,
+    {
+        self.reduce_on_device(op, &mapped(input, map))
     }
 }

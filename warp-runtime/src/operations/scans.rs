@@ -1,10 +1,10 @@
 //! Scans: inclusive and exclusive, with any `#[reduce]` operator, over the inputs of
-//! reductions.
+//! reductions, into a new array or the caller's (`_into`).
 
-use super::{axis_key, axis_module, map_args};
-use crate::arrays::{ArrayOf, ValueArray};
-use crate::backend::Backend;
+use super::{axis_key, axis_module, gpu_bytes, map_args};
+use crate::arrays::{ArrayOf, OutputArray, Target, ValueArray, write_host};
 use crate::backend::cpu;
+use crate::backend::cuda::memory::SLOT_BYTES;
 use crate::backend::cuda::{ScanShape, Staged, ValuesOut};
 use crate::device::Device;
 use crate::error::Result;
@@ -23,7 +23,7 @@ impl Device {
     /// would depend on how the look-back happens to group tiles, take three passes instead
     /// (tile aggregates, their scan in a fixed order, then the tiles). Returns a
     /// [`DeviceVec`](crate::DeviceVec) for scalar operators and a
-    /// [`DeviceTuples`](crate::DeviceTuples) for tuple ones.
+    /// [`DeviceTuples`](crate::DeviceTuples) for tuple ones, without waiting for the kernels.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -34,6 +34,9 @@ impl Device {
     /// let xs = dev.upload(&[1, 2, 3, 4])?;
     /// assert_eq!(dev.scan(add, &xs)?.download()?, vec![1, 3, 6, 10]);
     /// assert_eq!(dev.exclusive_scan(add, &xs)?.download()?, vec![0, 1, 3, 6]);
+    /// let mut out = dev.upload(&[0; 4])?;
+    /// dev.scan_into(add, &xs, &mut out)?; // into the caller's array: allocates nothing
+    /// assert_eq!(out.download()?, vec![1, 3, 6, 10]);
     /// # Ok(()) }
     /// ```
     pub fn scan<Op, I>(&self, op: Op, input: &I) -> Result<Array<Op>>
@@ -42,7 +45,9 @@ impl Device {
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
     {
-        self.run_scan(op, input, false)
+        let mut out = self.value_array::<Op::Value>(input.elements().len())?;
+        self.run_scan(op, input, &mut out, false)?;
+        Ok(out)
     }
 
     /// The exclusive scan of `input` with `op`: `out[0]` is the identity and
@@ -53,45 +58,83 @@ impl Device {
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
     {
-        self.run_scan(op, input, true)
+        let mut out = self.value_array::<Op::Value>(input.elements().len())?;
+        self.run_scan(op, input, &mut out, true)?;
+        Ok(out)
     }
 
-    fn run_scan<Op, I>(&self, op: Op, input: &I, exclusive: bool) -> Result<Array<Op>>
+    /// [`Device::scan`] into `out` (as long as the input), allocating nothing.
+    pub fn scan_into<Op, I, O>(&self, op: Op, input: &I, out: &mut O) -> Result<()>
     where
         Op: ReduceOp,
-        Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
     {
-        let view = input.elements();
-        self.check_owner(&view)?;
+        self.run_scan(op, input, out, false)
+    }
+
+    /// [`Device::exclusive_scan`] into `out` (as long as the input), allocating nothing.
+    pub fn exclusive_scan_into<Op, I, O>(&self, op: Op, input: &I, out: &mut O) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        self.run_scan(op, input, out, true)
+    }
+
+    fn run_scan<Op, I, O>(&self, op: Op, input: &I, out: &mut O, exclusive: bool) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        let elems = input.elements();
+        self.check_elements(&elems)?;
         input.validate()?;
-        match &*self.backend {
-            Backend::Cpu => {
-                let out = cpu::scan(op, view.cpu()?, |e, i| input.value(e, i), exclusive);
-                Array::<Op>::from_values(self, &out)
+        let args = map_args(I::STAGE, input.args());
+        self.check_bound(&args)?;
+        let target = self.output(out, elems.len(), "scan")?;
+        if elems.is_empty() {
+            return Ok(());
+        }
+        match target {
+            Target::Cpu(bytes, _) => {
+                let v = cpu::scan(&op, elems.cpu()?, |e, i| input.value(e, i), exclusive);
+                write_host(bytes, &v);
+                Ok(())
             }
-            Backend::Gpu(g) => {
-                let mut out = Array::<Op>::alloc_gpu(self, view.len())?;
-                if !view.is_empty() {
-                    let module = g.module(axis_key::<Op, I>(), axis_module::<Op, I>)?;
+            t => {
+                let g = self.gpu()?;
+                let module = g.module(axis_key::<Op, I>(), axis_module::<Op, I>)?;
+                let bytes = gpu_bytes(t)?;
+                self.with_bound(g, &args, |args| {
                     g.scan(
                         Staged {
                             module: &module,
-                            input: view.gpu()?,
-                            args: map_args(I::STAGE, input.args())?,
+                            input: elems.gpu()?,
+                            args,
                         },
                         ValuesOut {
-                            bytes: out.gpu_bytes()?,
+                            bytes,
                             value_size: Op::Value::C_SIZE,
                         },
                         ScanShape {
                             exact: Op::Value::EXACT,
                             exclusive,
                         },
-                    )?;
-                }
-                Ok(out)
+                    )
+                })
             }
+        }
+    }
+
+    /// A new array of `len` values for an operation to write.
+    pub(super) fn value_array<V: ArrayOf>(&self, len: usize) -> Result<V::Array> {
+        if self.is_gpu() {
+            V::Array::alloc_gpu(self, len)
+        } else {
+            V::Array::from_values(self, &vec![V::read_c(&[0u8; SLOT_BYTES]); len])
         }
     }
 }

@@ -1,12 +1,12 @@
-//! Transpose of a row-major matrix through a padded shared tile.
+//! Transpose of a row-major matrix through a padded shared tile, into a new array or the
+//! caller's (`_into`).
 
-use super::{rows_of, transpose_key, transpose_module};
-use crate::arrays::DeviceVec;
-use crate::backend::Backend;
+use super::{gpu_bytes, rows_of, transpose_key, transpose_module};
+use crate::arrays::{DeviceVec, OutputArray, Target, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::Rows;
 use crate::device::Device;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::inputs::AsSlice;
 use crate::values::Element;
 
@@ -15,8 +15,7 @@ impl Device {
     /// row-major matrix. Through a padded shared tile (64 x 65 elements for elements of up to
     /// 8 bytes), so that both the reads and the writes are coalesced and shared memory has no
     /// bank conflicts. Its length must be a whole number of rows (else [`Error::Shape`]).
-    ///
-    /// [`Error::Shape`]: crate::Error::Shape
+    /// Returns without waiting for the kernel.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -31,7 +30,19 @@ impl Device {
         input: &S,
         cols: usize,
     ) -> Result<DeviceVec<T>> {
-        self.transpose_with(input, cols, true)
+        let mut out = self.new_array::<T>(input.elements().len())?;
+        self.transpose_with(input, cols, true, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::transpose`] into `out` (as long as the input), allocating nothing.
+    pub fn transpose_into<T, S, O>(&self, input: &S, cols: usize, out: &mut O) -> Result<()>
+    where
+        T: Element,
+        S: AsSlice<T> + ?Sized,
+        O: OutputArray<T> + ?Sized,
+    {
+        self.transpose_with(input, cols, true, out)
     }
 
     /// [`Device::transpose`] through an unpadded tile (bank conflicts), for the padding
@@ -42,33 +53,44 @@ impl Device {
         input: &S,
         cols: usize,
     ) -> Result<DeviceVec<T>> {
-        self.transpose_with(input, cols, false)
+        let mut out = self.new_array::<T>(input.elements().len())?;
+        self.transpose_with(input, cols, false, &mut out)?;
+        Ok(out)
     }
 
-    fn transpose_with<T: Element, S: AsSlice<T> + ?Sized>(
+    fn transpose_with<T, S, O>(
         &self,
         input: &S,
         cols: usize,
         padded: bool,
-    ) -> Result<DeviceVec<T>> {
-        let s = input.as_view();
-        self.check_owner(&s)?;
-        let rows = rows_of(s.len(), cols)?;
-        match &*self.backend {
-            Backend::Cpu => self.upload(&cpu::transpose(s.cpu()?, rows, cols)),
-            Backend::Gpu(g) => {
-                let mut out = DeviceVec::<T>::alloc_gpu(self, s.len())?;
-                if !s.is_empty() {
-                    let module = g.module(transpose_key::<T>(), transpose_module::<T>)?;
-                    g.transpose(
-                        &module,
-                        s.gpu()?,
-                        Rows { rows, cols },
-                        out.gpu_mut()?,
-                        padded,
-                    )?;
-                }
-                Ok(out)
+        out: &mut O,
+    ) -> Result<()>
+    where
+        T: Element,
+        S: AsSlice<T> + ?Sized,
+        O: OutputArray<T> + ?Sized,
+    {
+        let elems = input.elements();
+        self.check_elements(&elems)?;
+        let rows = rows_of(elems.len(), cols)?;
+        let target = self.output(out, elems.len(), "transpose")?;
+        if elems.is_empty() {
+            return Ok(());
+        }
+        match target {
+            Target::Cpu(bytes, _) => {
+                write_host(bytes, &cpu::transpose(elems.cpu()?, rows, cols));
+                Ok(())
+            }
+            t => {
+                let g = self.gpu()?;
+                let module = g.module(transpose_key::<T>(), transpose_module::<T>)?;
+                let mut bytes = gpu_bytes(t)?;
+                // SAFETY: the output's bytes viewed as its elements again (the view covers
+                // them exactly, aligned as the allocation).
+                let view = unsafe { bytes.transmute_mut::<T>(elems.len()) }
+                    .ok_or_else(|| Error::Shape("transpose output too small".into()))?;
+                g.transpose(&module, elems.gpu()?, Rows { rows, cols }, view, padded)
             }
         }
     }

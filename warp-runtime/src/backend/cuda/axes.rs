@@ -159,7 +159,7 @@ impl Gpu {
             return one_per(&ROWS_WARP, BLOCK as usize / 32, out);
         }
         let f = m.function(&ROWS_BLOCK)?;
-        let resident = (self.sms * f.blocks_per_sm) as usize;
+        let resident = (self.shared.sms * f.blocks_per_sm) as usize;
         if rows >= resident {
             return one_per(&ROWS_BLOCK, 1, out);
         }
@@ -172,26 +172,26 @@ impl Gpu {
         }
         let blocks = rows * per_row;
         // Each block writes its partial before the row's last block reads it.
-        let mut partials = self.alloc::<u8>(blocks * value_size)?;
-        let mut tickets = self.zeros::<u32>(rows)?;
-        let timer = self.start_timing()?;
-        self.launch(
-            m,
-            &ROWS_SPLIT,
-            blocks as u32,
-            &mut RowsSplitArgs {
-                p: Elems(input.slice(..)),
-                n,
-                a: Args(args),
-                rows: rows as u64,
-                cols: cols as u64,
-                blocks_per_row: per_row as u64,
-                partials: Values::At(partials.as_view_mut()),
-                tickets: Out::At(tickets.as_view_mut()),
-                out: Values::At(out),
-            },
-        )?;
-        self.stop_timing(timer)
+        self.with_scratch(&[rows * 4], &[blocks * value_size], |r| {
+            let timer = self.start_timing()?;
+            self.launch(
+                m,
+                &ROWS_SPLIT,
+                blocks as u32,
+                &mut RowsSplitArgs {
+                    p: Elems(input.slice(..)),
+                    n,
+                    a: Args(args),
+                    rows: rows as u64,
+                    cols: cols as u64,
+                    blocks_per_row: per_row as u64,
+                    partials: Values::Raw(r.at(1)),
+                    tickets: Out::raw(r.at(0)),
+                    out: Values::At(out),
+                },
+            )?;
+            self.stop_timing(timer)
+        })
     }
 
     /// Reduces the columns of the matrix `s` reads (`shape`) into `out` (`shape.cols` values),
@@ -216,37 +216,38 @@ impl Gpu {
         }
         // Split the rows over enough blocks to fill the GPU a few times over (8 per SM), each
         // at least 64 rows.
-        let splits = (8 * self.sms as usize)
+        let splits = (8 * self.shared.sms as usize)
             .div_ceil(col_tiles)
             .min(rows.div_ceil(64))
             .clamp(1, 65535);
         let rows_per_block = rows.div_ceil(splits).max(1);
         let splits = rows.div_ceil(rows_per_block).max(1);
         // Each block writes its partials before the column tile's last block reads them.
-        let mut partials = self.alloc::<u8>(if splits > 1 {
+        let partials = if splits > 1 {
             splits * cols * out.value_size
         } else {
-            1
-        })?;
-        let mut tickets = self.zeros::<u32>(col_tiles)?;
-        let timer = self.start_timing()?;
-        self.launch(
-            m,
-            k,
-            Grid(col_tiles as u32, splits as u32),
-            &mut ColsArgs {
-                p: s.elems(),
-                n: s.input.len() as u64,
-                a: Args(s.args),
-                rows: rows as u64,
-                cols: cols as u64,
-                rows_per_block: rows_per_block as u64,
-                partials: Values::At(partials.as_view_mut()),
-                tickets: Out::At(tickets.as_view_mut()),
-                out: Values::At(out.bytes),
-            },
-        )?;
-        self.stop_timing(timer)
+            0
+        };
+        self.with_scratch(&[col_tiles * 4], &[partials], |r| {
+            let timer = self.start_timing()?;
+            self.launch(
+                m,
+                k,
+                Grid(col_tiles as u32, splits as u32),
+                &mut ColsArgs {
+                    p: s.elems(),
+                    n: s.input.len() as u64,
+                    a: Args(s.args),
+                    rows: rows as u64,
+                    cols: cols as u64,
+                    rows_per_block: rows_per_block as u64,
+                    partials: Values::Raw(r.at(1)),
+                    tickets: Out::raw(r.at(0)),
+                    out: Values::At(out.bytes),
+                },
+            )?;
+            self.stop_timing(timer)
+        })
     }
 
     /// Reduces the CSR segments (`offsets`, one more than segments) of the elements `s`
@@ -276,76 +277,82 @@ impl Gpu {
         // flags[0]: bad offsets; flags[1]: segments longer than SEG_LONG, listed in `longs`
         // as (segment, length) pairs. Valid offsets leave at most n / (SEG_LONG + 1) of them;
         // the kernel lists no more than `cap` (more means bad offsets, reported instead).
-        let mut flags = self.zeros::<u32>(2)?;
         let cap = nseg.min(n / (SEG_LONG + 1)).max(1);
-        // The kernel writes the first 2 * flags[1] entries; only those are read.
-        let mut longs = self.alloc::<u64>(2 * cap)?;
-        let timer = self.start_timing()?;
-        self.launch(
-            m,
-            &SEGMENTS,
-            grid,
-            &mut SegmentsArgs {
-                p: Elems(input.slice(..)),
-                n: n as u64,
-                a: Args(args),
-                offsets: In(offsets.slice(..)),
-                nseg: nseg as u64,
-                out: Values::At(out.slice_mut(..)),
-                flags: Out::At(flags.as_view_mut()),
-                longs: Out::At(longs.as_view_mut()),
-                cap: cap as u64,
-            },
-        )?;
-        // The long ones: numbered in chunks by one block, then reduced by the whole grid (both
-        // find the list empty when there is none, or when the offsets are bad).
-        // The plan kernel writes first[0 ..= count] and zeroes tickets[.. count], the only
-        // entries used.
-        let mut first = self.alloc::<u64>(cap + 1)?;
-        let mut tickets = self.alloc::<u32>(cap)?;
         // At most first[count] partials are used: n / SEG_CHUNK + count bounds it for valid
-        // offsets (with bad ones the list is empty). Each chunk's block writes its partial
-        // before the segment's last block reads the segment's partials.
+        // offsets (with bad ones the list is empty).
         let nparts = n.div_ceil(SEG_CHUNK) + cap;
-        let mut partials = self.alloc::<u8>(nparts * value_size)?;
-        self.launch(
-            m,
-            &SEGMENTS_PLAN,
-            1,
-            &mut SegmentsPlanArgs {
-                flags: In(flags.slice(..)),
-                longs: In(longs.slice(..)),
-                cap: cap as u64,
-                first: Out::At(first.as_view_mut()),
-                tickets: Out::At(tickets.as_view_mut()),
-            },
-        )?;
-        let grid2 = self.resident_grid(&m.function(&SEGMENTS_LONG)?, nparts);
-        self.launch(
-            m,
-            &SEGMENTS_LONG,
-            grid2,
-            &mut SegmentsLongArgs {
-                p: Elems(input),
-                n: n as u64,
-                a: Args(args),
-                offsets: In(offsets),
-                flags: In(flags.slice(..)),
-                longs: In(longs.slice(..)),
-                cap: cap as u64,
-                first: In(first.slice(..)),
-                partials: Values::At(partials.as_view_mut()),
-                tickets: Out::At(tickets.as_view_mut()),
-                out: Values::At(out),
-            },
-        )?;
-        self.stop_timing(timer)?;
-        let f = self
-            .stream
-            .clone_dtoh(&flags)
-            .map_err(drv("reading flags"))?;
-        self.synchronize()?;
-        Ok(f[0] != 0)
+        // Zeroed: flags. Unset: longs (the kernel writes the first 2 * flags[1] entries, the
+        // only ones read), first (the plan kernel writes first[0 ..= count]), tickets (the plan
+        // kernel zeroes tickets[.. count], the only ones used), partials (each chunk's block
+        // writes its partial before the segment's last block reads them).
+        let unset = [16 * cap, 8 * (cap + 1), 4 * cap, nparts * value_size];
+        self.with_scratch(&[8], &unset, |r| {
+            let (flags, longs, first, tickets, partials) =
+                (r.at(0), r.at(1), r.at(2), r.at(3), r.at(4));
+            let timer = self.start_timing()?;
+            self.launch(
+                m,
+                &SEGMENTS,
+                grid,
+                &mut SegmentsArgs {
+                    p: Elems(input.slice(..)),
+                    n: n as u64,
+                    a: Args(args),
+                    offsets: In::At(offsets.slice(..)),
+                    nseg: nseg as u64,
+                    out: Values::At(out.slice_mut(..)),
+                    flags: Out::raw(flags),
+                    longs: Out::raw(longs),
+                    cap: cap as u64,
+                },
+            )?;
+            // The long ones: numbered in chunks by one block, then reduced by the whole grid
+            // (both find the list empty when there is none, or when the offsets are bad).
+            self.launch(
+                m,
+                &SEGMENTS_PLAN,
+                1,
+                &mut SegmentsPlanArgs {
+                    flags: In::raw(flags),
+                    longs: In::raw(longs),
+                    cap: cap as u64,
+                    first: Out::raw(first),
+                    tickets: Out::raw(tickets),
+                },
+            )?;
+            let grid2 = self.resident_grid(&m.function(&SEGMENTS_LONG)?, nparts);
+            self.launch(
+                m,
+                &SEGMENTS_LONG,
+                grid2,
+                &mut SegmentsLongArgs {
+                    p: Elems(input.slice(..)),
+                    n: n as u64,
+                    a: Args(args),
+                    offsets: In::At(offsets.slice(..)),
+                    flags: In::raw(flags),
+                    longs: In::raw(longs),
+                    cap: cap as u64,
+                    first: In::raw(first),
+                    partials: Values::Raw(partials),
+                    tickets: Out::raw(tickets),
+                    out: Values::At(out.slice_mut(..)),
+                },
+            )?;
+            self.stop_timing(timer)?;
+            // Whether the offsets were bad: flags[0], read once the kernels are done.
+            self.synchronize()?;
+            let mut f = [0u32; 1];
+            self.shared
+                .ctx
+                .bind_to_thread()
+                .map_err(drv("binding the context"))?;
+            // SAFETY: `flags` is this operation's scratch, written by the kernel above, which
+            // has completed (the stream was synchronized).
+            unsafe { cudarc::driver::result::memcpy_dtoh_sync(&mut f, flags) }
+                .map_err(drv("reading flags"))?;
+            Ok(f[0] != 0)
+        })
     }
 }
 

@@ -66,8 +66,21 @@ impl KernelArg for u32 {
     }
 }
 
+/// The bound arguments of maps and predicates as the kernels take them (`wd_args`): eight
+/// 64-bit words, and the mask of those that are device addresses of result slots.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct WdArgs {
+    pub(crate) v: [u64; 8],
+    pub(crate) indirect: u32,
+}
+
+// SAFETY: `WdArgs` is `repr(C)` plain data with the layout of the C struct `wd_args`
+// (`wd_u64 v[8]; wd_u32 indirect;`, 72 bytes with its tail padding).
+unsafe impl DeviceRepr for WdArgs {}
+
 /// The bound arguments of maps and predicates (`wd_args`).
-pub(crate) struct Args(pub(crate) [u64; 8]);
+pub(crate) struct Args(pub(crate) WdArgs);
 
 impl KernelArg for Args {
     const TY: ParamTy = ParamTy::Args;
@@ -96,11 +109,12 @@ impl<E> KernelArg for ElemsOut<'_, E> {
     }
 }
 
-/// Operator values (`T*`), as their bytes in C layout; `Null` passes a null pointer (a
-/// partition's rejected values, when only filtering).
+/// Operator values (`T*`), as their bytes in C layout: a tracked view (memory the caller may
+/// use on other streams), or a raw device address of the device's own memory (scratch, a
+/// result slot; 0 is a null pointer: a partition's rejected values, when only filtering).
 pub(crate) enum Values<'v> {
     At(CudaViewMut<'v, u8>),
-    Null(u64),
+    Raw(u64),
 }
 
 impl KernelArg for Values<'_> {
@@ -108,7 +122,7 @@ impl KernelArg for Values<'_> {
     fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
         match self {
             Values::At(v) => b.arg(v),
-            Values::Null(zero) => b.arg(&*zero),
+            Values::Raw(ptr) => b.arg(&*ptr),
         };
     }
 }
@@ -127,20 +141,41 @@ impl Word for u64 {
     const POINTEE: Pointee = Pointee::U64;
 }
 
-/// Words the kernel only reads (`const W*`).
-pub(crate) struct In<'v, W>(pub(crate) CudaView<'v, W>);
+/// Words the kernel only reads (`const W*`): a tracked view, or the device's own memory.
+pub(crate) enum In<'v, W> {
+    At(CudaView<'v, W>),
+    Raw(u64, std::marker::PhantomData<W>),
+}
+
+impl<W> In<'_, W> {
+    /// The device's own memory at `ptr`.
+    pub(crate) fn raw(ptr: u64) -> Self {
+        In::Raw(ptr, std::marker::PhantomData)
+    }
+}
 
 impl<W: Word> KernelArg for In<'_, W> {
     const TY: ParamTy = ParamTy::In(W::POINTEE);
     fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
-        b.arg(&self.0);
+        match self {
+            In::At(v) => b.arg(&*v),
+            In::Raw(ptr, _) => b.arg(&*ptr),
+        };
     }
 }
 
-/// Words the kernel writes (`W*`); `Null` passes a null pointer (an unused tile queue).
+/// Words the kernel writes (`W*`): a tracked view, or a raw device address of the device's
+/// own memory (0: a null pointer, an unused tile queue).
 pub(crate) enum Out<'v, W> {
     At(CudaViewMut<'v, W>),
-    Null(u64),
+    Raw(u64, std::marker::PhantomData<W>),
+}
+
+impl<W> Out<'_, W> {
+    /// The device's own memory at `ptr` (0: null).
+    pub(crate) fn raw(ptr: u64) -> Self {
+        Out::Raw(ptr, std::marker::PhantomData)
+    }
 }
 
 impl<W: Word> KernelArg for Out<'_, W> {
@@ -148,7 +183,7 @@ impl<W: Word> KernelArg for Out<'_, W> {
     fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
         match self {
             Out::At(v) => b.arg(v),
-            Out::Null(zero) => b.arg(&*zero),
+            Out::Raw(ptr, _) => b.arg(&*ptr),
         };
     }
 }
@@ -161,7 +196,7 @@ pub(crate) struct Staged<'m, 'v, E> {
     /// The elements.
     pub(crate) input: CudaView<'v, E>,
     /// The bound arguments.
-    pub(crate) args: [u64; 8],
+    pub(crate) args: WdArgs,
 }
 
 impl<E> Staged<'_, '_, E> {
@@ -231,7 +266,8 @@ impl Gpu {
             return Ok(Timing(None));
         }
         let ev = || {
-            self.ctx
+            self.shared
+                .ctx
                 .new_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT))
                 .map_err(drv("creating an event"))
         };

@@ -1,54 +1,73 @@
-//! The CUDA backend: one device's context and stream over cudarc, its settings, memory and
-//! transfers. Modules and their cache are in `modules`, the one typed launcher in `launch`,
-//! and each family's launch code in its own file.
+//! The CUDA backend: one device's stream over cudarc (and what the devices on one context
+//! share: the context, its properties and its modules), settings, memory and transfers.
+//! Modules and their cache are in `modules`, the device's own scratch and result slots in
+//! `memory`, the one typed launcher in `launch`, and each family's launch code in its own file.
 
 mod axes;
 pub(crate) mod launch;
+mod map;
+pub(crate) mod memory;
 mod modules;
 mod predicates;
 mod reduce;
 mod scans;
 mod transpose;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::sys::{CUdevice_attribute, CUresult};
-use cudarc::driver::{
-    CudaContext, CudaSlice, CudaStream, CudaView, DevicePtr, DeviceRepr, ValidAsZeroBits,
-};
+use cudarc::driver::{CudaContext, CudaEvent, CudaSlice, CudaStream, CudaView, DeviceRepr};
 
 use crate::error::{Error, Result};
 use crate::toolchain;
-use crate::values::Element;
 
 pub(crate) use axes::Rows;
 pub(crate) use launch::{Staged, ValuesOut};
 pub use modules::LoadReport;
 pub(crate) use modules::{Module, ModuleKey, ModuleKind};
+pub(crate) use predicates::CompactOut;
 pub(crate) use scans::ScanShape;
 
 /// The most blocks a grid-combined reduction launches (bounds the partials buffer).
 const MAX_GRID: usize = 8192;
-/// The largest operator value (8 fields of 8 bytes).
-const MAX_VALUE_BYTES: usize = 64;
 
-/// The scratch of the one-launch grid reductions: a partial value per block and the
-/// last-block ticket (the kernels re-arm it to zero).
-struct Scratch {
-    partials: CudaSlice<u8>,
-    ticket: CudaSlice<u32>,
-}
-
-/// One CUDA device and the stream its operations run on.
-pub struct Gpu {
+/// What the devices on one CUDA context share.
+pub(crate) struct Shared {
     ctx: Arc<CudaContext>,
-    stream: Arc<CudaStream>,
     name: String,
     arch: u32,
     sms: u32,
     modules: modules::Cache,
-    scratch: Mutex<Scratch>,
+}
+
+impl Shared {
+    fn new(ctx: Arc<CudaContext>) -> Result<Shared> {
+        let (major, minor) = ctx
+            .compute_capability()
+            .map_err(drv("querying the compute capability"))?;
+        let name = ctx.name().map_err(drv("querying the device name"))?;
+        let sms = ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(drv("querying the SM count"))? as u32;
+        Ok(Shared {
+            ctx,
+            name,
+            arch: (major * 10 + minor) as u32,
+            sms,
+            modules: modules::Cache::default(),
+        })
+    }
+}
+
+/// One CUDA device and the stream its operations run on.
+pub struct Gpu {
+    shared: Arc<Shared>,
+    stream: Arc<CudaStream>,
+    grid_scratch: memory::GridScratch,
+    arena: Mutex<Option<memory::Block>>,
+    slots: Arc<Mutex<memory::SlotPool>>,
+    allocations: AtomicU64,
     profiling: AtomicBool,
     /// Single-pass kernels take tiles from a queue in block start order (else blockIdx.x).
     tile_queue: AtomicBool,
@@ -58,7 +77,11 @@ pub struct Gpu {
 
 impl std::fmt::Debug for Gpu {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Gpu({}, sm_{}, {} SMs)", self.name, self.arch, self.sms)
+        write!(
+            f,
+            "Gpu({}, sm_{}, {} SMs)",
+            self.shared.name, self.shared.arch, self.shared.sms
+        )
     }
 }
 
@@ -67,11 +90,16 @@ fn drv(context: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> Err
     move |e| Error::driver(context, e)
 }
 
-/// Maps an allocation's driver error: out of memory becomes [`Error::OutOfMemory`].
-fn alloc_err(bytes: usize) -> impl FnOnce(cudarc::driver::DriverError) -> Error {
+/// Maps an allocation's driver error: out of memory becomes [`Error::OutOfMemory`] with the
+/// memory free on `stream`'s device.
+fn alloc_err(
+    stream: &CudaStream,
+    bytes: usize,
+) -> impl FnOnce(cudarc::driver::DriverError) -> Error + '_ {
     move |e| {
         if e.0 == CUresult::CUDA_ERROR_OUT_OF_MEMORY {
-            Error::OutOfMemory { bytes }
+            let free = stream.context().mem_get_info().map_or(0, |(free, _)| free);
+            Error::OutOfMemory { bytes, free }
         } else {
             Error::driver("allocation", e)
         }
@@ -79,7 +107,8 @@ fn alloc_err(bytes: usize) -> impl FnOnce(cudarc::driver::DriverError) -> Error 
 }
 
 impl Gpu {
-    /// Opens device `ordinal`: loads the driver (without `LD_LIBRARY_PATH`), creates the context.
+    /// Opens device `ordinal` on a new stream: loads the driver (without `LD_LIBRARY_PATH`),
+    /// creates the context.
     pub fn new(ordinal: usize) -> Result<Gpu> {
         if let Err(searched) = toolchain::driver() {
             return Err(Error::NoGpu {
@@ -97,31 +126,44 @@ impl Gpu {
                     .into(),
             })?
             .map_err(drv("creating the CUDA context"))?;
-        // SAFETY: every operation of this Device runs on its one stream, so cudarc's
-        // cross-stream event tracking is not needed.
-        unsafe { ctx.disable_event_tracking() };
         let stream = ctx.new_stream().map_err(drv("creating a stream"))?;
-        let (major, minor) = ctx
-            .compute_capability()
-            .map_err(drv("querying the compute capability"))?;
-        let name = ctx.name().map_err(drv("querying the device name"))?;
-        let sms = ctx
-            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-            .map_err(drv("querying the SM count"))? as u32;
-        let scratch = Scratch {
-            partials: stream
-                .alloc_zeros::<u8>(MAX_GRID * MAX_VALUE_BYTES)
-                .map_err(alloc_err(MAX_GRID * MAX_VALUE_BYTES))?,
-            ticket: stream.alloc_zeros::<u32>(1).map_err(alloc_err(4))?,
-        };
+        Gpu::on(Arc::new(Shared::new(ctx)?), stream)
+    }
+
+    /// The device of `stream`'s context, running on `stream`.
+    pub fn from_stream(stream: Arc<CudaStream>) -> Result<Gpu> {
+        let shared = Arc::new(Shared::new(stream.context().clone())?);
+        Gpu::on(shared, stream)
+    }
+
+    /// Another device of this one's context on `stream` (a stream of the same context),
+    /// sharing its modules.
+    pub fn with_stream(&self, stream: Arc<CudaStream>) -> Result<Gpu> {
+        if stream.context().cu_ctx() != self.shared.ctx.cu_ctx() {
+            return Err(Error::DeviceMismatch);
+        }
+        Gpu::on(self.shared.clone(), stream)
+    }
+
+    /// Another device of this one's context on a new stream.
+    pub fn fork(&self) -> Result<Gpu> {
+        let stream = self
+            .shared
+            .ctx
+            .new_stream()
+            .map_err(drv("creating a stream"))?;
+        Gpu::on(self.shared.clone(), stream)
+    }
+
+    fn on(shared: Arc<Shared>, stream: Arc<CudaStream>) -> Result<Gpu> {
+        let grid_scratch = memory::GridScratch::new(&stream, MAX_GRID * memory::SLOT_BYTES)?;
         Ok(Gpu {
-            ctx,
+            shared,
             stream,
-            name,
-            arch: (major * 10 + minor) as u32,
-            sms,
-            modules: modules::Cache::default(),
-            scratch: Mutex::new(scratch),
+            grid_scratch,
+            arena: Mutex::new(None),
+            slots: Arc::new(Mutex::new(memory::SlotPool::default())),
+            allocations: AtomicU64::new(0),
             profiling: AtomicBool::new(false),
             tile_queue: AtomicBool::new(
                 std::env::var_os("WARP_TILE_QUEUE").is_some_and(|v| v != "0"),
@@ -133,22 +175,43 @@ impl Gpu {
 
     /// The device's name.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.shared.name
     }
 
     /// Compute capability as `major * 10 + minor`.
     pub fn arch(&self) -> u32 {
-        self.arch
+        self.shared.arch
     }
 
     /// Number of SMs.
     pub fn sm_count(&self) -> u32 {
-        self.sms
+        self.shared.sms
+    }
+
+    /// The stream operations run on.
+    pub(crate) fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// The context.
+    pub(crate) fn context(&self) -> &Arc<CudaContext> {
+        &self.shared.ctx
+    }
+
+    /// Whether memory of context `ctx` is this device's (the same CUDA context).
+    pub(crate) fn owns(&self, ctx: &CudaContext) -> bool {
+        ctx.cu_ctx() == self.shared.ctx.cu_ctx()
     }
 
     /// How each module was obtained so far.
     pub fn load_reports(&self) -> Vec<(String, LoadReport)> {
-        self.modules.reports()
+        self.shared.modules.reports()
+    }
+
+    /// Device allocations operations made so far (outputs they return, and scratch or
+    /// result-slot growth); `_into` forms in a steady loop make none.
+    pub(crate) fn allocations(&self) -> u64 {
+        self.allocations.load(Ordering::Relaxed)
     }
 
     /// Turns event timing of each operation on or off.
@@ -174,11 +237,21 @@ impl Gpu {
         self.stream.synchronize().map_err(drv("synchronizing"))
     }
 
+    /// An event recorded on the stream now: it completes when the work queued so far has.
+    pub(crate) fn record(&self) -> Result<CudaEvent> {
+        self.stream
+            .record_event(None)
+            .map_err(drv("recording an event"))
+    }
+
+    /// Makes the work queued on this device from now on wait for `event`.
+    pub(crate) fn wait(&self, event: &CudaEvent) -> Result<()> {
+        self.stream.wait(event).map_err(drv("waiting for an event"))
+    }
+
     /// A copy of `src` in new device memory (timed as an operation).
-    pub(crate) fn duplicate<T: Element>(&self, src: &CudaView<'_, T>) -> Result<CudaSlice<T>> {
-        let bytes = std::mem::size_of_val(src);
-        // SAFETY: every element is written by the copy below before anything reads it.
-        let mut dst = unsafe { self.stream.alloc::<T>(src.len()) }.map_err(alloc_err(bytes))?;
+    pub(crate) fn duplicate<T: DeviceRepr>(&self, src: &CudaView<'_, T>) -> Result<CudaSlice<T>> {
+        let mut dst = self.alloc::<T>(src.len())?;
         if !src.is_empty() {
             let timer = self.start_timing()?;
             self.stream
@@ -193,11 +266,12 @@ impl Gpu {
     /// `len` elements of new device memory, contents unset (0xA5 bytes under `WARP_POISON`).
     pub(crate) fn alloc<T: DeviceRepr>(&self, len: usize) -> Result<CudaSlice<T>> {
         let bytes = len * std::mem::size_of::<T>();
+        self.count_allocation();
         // SAFETY: the caller's kernel writes every element before anything reads it (poisoned
         // bytes stand for "unset" under WARP_POISON).
-        let buf = unsafe { self.stream.alloc::<T>(len.max(1)) }.map_err(alloc_err(bytes))?;
+        let buf = unsafe { self.stream.alloc::<T>(len) }.map_err(alloc_err(&self.stream, bytes))?;
         if self.poison && bytes > 0 {
-            let (ptr, _record) = buf.device_ptr(&self.stream);
+            let (ptr, _record) = cudarc::driver::DevicePtr::device_ptr(&buf, &self.stream);
             // SAFETY: `ptr` points to the `bytes` bytes just allocated on this stream.
             unsafe {
                 cudarc::driver::result::memset_d8_async(ptr, 0xA5, bytes, self.stream.cu_stream())
@@ -207,31 +281,19 @@ impl Gpu {
         Ok(buf)
     }
 
-    /// `len` zeroed elements of new device memory.
-    pub(crate) fn zeros<T: DeviceRepr + ValidAsZeroBits>(
-        &self,
-        len: usize,
-    ) -> Result<CudaSlice<T>> {
-        self.stream
-            .alloc_zeros::<T>(len.max(1))
-            .map_err(alloc_err(len * std::mem::size_of::<T>()))
-    }
-
     /// Copies `data` to new device memory.
-    pub(crate) fn upload<T: Element>(&self, data: &[T]) -> Result<CudaSlice<T>> {
+    pub(crate) fn upload<T: DeviceRepr>(&self, data: &[T]) -> Result<CudaSlice<T>> {
         if data.is_empty() {
             return self.alloc(0);
         }
+        self.count_allocation();
         self.stream
             .clone_htod(data)
-            .map_err(alloc_err(std::mem::size_of_val(data)))
+            .map_err(alloc_err(&self.stream, std::mem::size_of_val(data)))
     }
 
     /// Copies device memory to the host, waiting for it.
-    pub(crate) fn download<T: DeviceRepr + Default + Clone>(
-        &self,
-        view: &CudaView<'_, T>,
-    ) -> Result<Vec<T>> {
+    pub(crate) fn download<T: DeviceRepr>(&self, view: &CudaView<'_, T>) -> Result<Vec<T>> {
         if view.is_empty() {
             return Ok(Vec::new());
         }
@@ -243,12 +305,26 @@ impl Gpu {
         Ok(v)
     }
 
+    /// Copies `bytes.len()` bytes at device address `ptr` to the host, synchronously, after
+    /// `ready` (the event of the work that wrote them) completed: waits for that work only.
+    pub(crate) fn read_bytes(&self, ptr: u64, ready: &CudaEvent, bytes: &mut [u8]) -> Result<()> {
+        ready.synchronize().map_err(drv("waiting for a result"))?;
+        self.shared
+            .ctx
+            .bind_to_thread()
+            .map_err(drv("binding the context"))?;
+        // SAFETY: `ptr` addresses at least `bytes.len()` bytes of a result slot whose writer
+        // (`ready`) has completed; the synchronous copy finishes before this returns.
+        unsafe { cudarc::driver::result::memcpy_dtoh_sync(bytes, ptr) }
+            .map_err(drv("reading a result"))
+    }
+
     /// A grid of at most `needed` blocks, no more than `f`'s kernel has resident at once
     /// (its grid-stride loops do the rest).
     fn resident_grid(&self, f: &modules::Function, needed: usize) -> u32 {
         needed
             .max(1)
-            .min((self.sms * f.blocks_per_sm) as usize)
+            .min((self.shared.sms * f.blocks_per_sm) as usize)
             .min(MAX_GRID) as u32
     }
 }

@@ -21,6 +21,8 @@ pub(crate) enum ModuleKind {
     Reduce,
     /// The predicate kernels.
     Predicate,
+    /// A map written out.
+    Map,
     /// Scans and axis reductions.
     Axis,
     /// Transpose.
@@ -112,6 +114,7 @@ impl Gpu {
         source: impl FnOnce() -> ModuleSource,
     ) -> Result<Arc<Module>> {
         if let Some(m) = self
+            .shared
             .modules
             .modules
             .lock()
@@ -123,11 +126,13 @@ impl Gpu {
         // Compile outside the lock: other threads may use other modules meanwhile.
         let t0 = Instant::now();
         let source = source();
-        let (image, origin) = toolchain::cubin(&source, self.arch)?;
-        self.ctx
+        let (image, origin) = toolchain::cubin(&source, self.shared.arch)?;
+        self.shared
+            .ctx
             .bind_to_thread()
             .map_err(drv("binding the context"))?;
         let module = self
+            .shared
             .ctx
             .load_module(cudarc::nvrtc::Ptx::from_binary(image))
             .map_err(drv("loading a module"))?;
@@ -135,10 +140,11 @@ impl Gpu {
             origin,
             seconds: t0.elapsed().as_secs_f64(),
         };
-        if let Ok(mut r) = self.modules.reports.lock() {
+        if let Ok(mut r) = self.shared.modules.reports.lock() {
             r.push((source.name, report));
         }
         let mut map = self
+            .shared
             .modules
             .modules
             .lock()

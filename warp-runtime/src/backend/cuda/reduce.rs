@@ -1,12 +1,13 @@
-//! Launch code of the reductions: one grid-combined launch over a module's stage, then the
-//! result read back.
+//! Launch code of the reductions: one grid-combined launch over a module's stage, the result
+//! written into a result slot.
 
 use warp_kernels::catalogue::{BLOCK, REDUCE};
 
 use super::launch::{Args, Elems, Out, Staged, Values, kernel_args};
-use super::{Gpu, MAX_GRID, Scratch, drv};
+use super::memory::Slot;
+use super::{Gpu, MAX_GRID};
 use crate::error::Result;
-use crate::values::{DeviceValue, Element};
+use crate::values::Element;
 
 kernel_args! {
     /// `wd_k_reduce`: elements, bound arguments, a partial per block, the last-block ticket,
@@ -34,44 +35,29 @@ impl Gpu {
         self.resident_grid(f, n.div_ceil(BLOCK as usize * vec))
     }
 
-    /// Reduces the values `s` reads with its reduction module: one launch, then the result
-    /// read back.
-    pub(crate) fn reduce<V: DeviceValue, E: Element>(&self, s: Staged<'_, '_, E>) -> Result<V> {
-        let Staged {
-            module: m,
-            input,
-            args,
-        } = s;
-        let f = m.function(&REDUCE)?;
-        let n = input.len();
+    /// Reduces the values `s` reads with its reduction module into `slot`: one launch,
+    /// nothing waited for (the slot's event is recorded after it).
+    pub(crate) fn reduce<E: Element>(&self, s: Staged<'_, '_, E>, slot: &Slot) -> Result<()> {
+        let f = s.module.function(&REDUCE)?;
+        let n = s.input.len();
         let grid = self.vector_grid(&f, n, std::mem::size_of::<E>());
         debug_assert!(grid as usize <= MAX_GRID);
-        let mut out = self.alloc::<u8>(V::C_SIZE)?;
         let timer = self.start_timing()?;
-        {
-            let mut scratch = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
-            let Scratch { partials, ticket } = &mut *scratch;
-            self.launch(
-                m,
-                &REDUCE,
-                grid,
-                &mut ReduceArgs {
-                    p: Elems(input),
-                    n: n as u64,
-                    a: Args(args),
-                    partials: Values::At(partials.as_view_mut()),
-                    ticket: Out::At(ticket.as_view_mut()),
-                    out: Values::At(out.as_view_mut()),
-                },
-            )?;
-        }
-        self.stop_timing(timer)?;
-        let bytes = self
-            .stream
-            .clone_dtoh(&out)
-            .map_err(drv("reading a reduction result"))?;
-        self.synchronize()?;
-        Ok(V::read_c(&bytes))
+        self.launch(
+            s.module,
+            &REDUCE,
+            grid,
+            &mut ReduceArgs {
+                p: Elems(s.input),
+                n: n as u64,
+                a: Args(s.args),
+                partials: Values::Raw(self.grid_scratch.partials.ptr),
+                ticket: Out::raw(self.grid_scratch.ticket.ptr),
+                out: Values::Raw(slot.ptr),
+            },
+        )?;
+        self.written(slot)?;
+        self.stop_timing(timer)
     }
 }
 

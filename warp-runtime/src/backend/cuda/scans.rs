@@ -1,11 +1,10 @@
 //! Launch code of the scans: one pass with decoupled look-back for exact operators, three
 //! deterministic passes for floats.
 
-use cudarc::driver::CudaViewMut;
 use warp_kernels::catalogue::{SCAN, SCAN_TILES, ScanMode, status_bytes};
 
+use super::Gpu;
 use super::launch::{Args, Elems, Out, Staged, Values, ValuesOut, kernel_args};
-use super::{Gpu, drv};
 use crate::error::Result;
 use crate::values::Element;
 
@@ -42,10 +41,10 @@ pub(crate) struct ScanShape {
 }
 
 impl Gpu {
-    /// Scans the values `s` reads into `out` (one value per element).
-    /// Exact values: one pass with decoupled look-back. Others (floats): three passes (tile
-    /// aggregates, their scan in a fixed order, the tiles from their prefixes), so that the
-    /// result does not depend on timing.
+    /// Scans the values `s` reads into `out` (one value per element). Exact values: one pass
+    /// with decoupled look-back. Others (floats): three passes (tile aggregates, their scan
+    /// in a fixed order, the tiles from their prefixes), so that the result does not depend
+    /// on timing.
     pub(crate) fn scan<E: Element>(
         &self,
         s: Staged<'_, '_, E>,
@@ -57,8 +56,8 @@ impl Gpu {
         let value_size = out.value_size;
         let mut out = out.bytes;
         let tiles = self.single_pass_tiles(n)?;
-        let mut queue = self.tile_queue()?;
-        let mut pass = |mode: ScanMode, status: CudaViewMut<'_, u8>, queue: Out<'_, u32>| {
+        let queue = self.queue_bytes();
+        let mut pass = |mode: ScanMode, status: u64, queue: Out<'_, u32>| {
             self.launch(
                 m,
                 &SCAN,
@@ -70,51 +69,36 @@ impl Gpu {
                     out: Values::At(out.slice_mut(..)),
                     exclusive: shape.exclusive as u32,
                     mode: mode as u32,
-                    status: Out::At(status),
+                    status: Out::raw(status),
                     queue,
                 },
             )
         };
-        fn queue_arg(q: &mut Option<cudarc::driver::CudaSlice<u32>>) -> Out<'_, u32> {
-            match q {
-                Some(q) => Out::At(q.as_view_mut()),
-                None => Out::Null(0),
-            }
-        }
         if shape.exact {
-            let mut status = self.zeros::<u8>(status_bytes(tiles, value_size))?;
-            let timer = self.start_timing()?;
-            pass(
-                ScanMode::LookBack,
-                status.as_view_mut(),
-                queue_arg(&mut queue),
-            )?;
-            self.stop_timing(timer)
+            self.with_scratch(&[status_bytes(tiles, value_size), queue], &[], |r| {
+                let timer = self.start_timing()?;
+                pass(ScanMode::LookBack, r.at(0), Gpu::queue_arg(queue, r.at(1)))?;
+                self.stop_timing(timer)
+            })
         } else {
-            // Pass 1 writes every tile's aggregate before pass 2 reads them.
-            let mut vals = self.alloc::<u8>(tiles * value_size)?;
-            let timer = self.start_timing()?;
-            pass(
-                ScanMode::Aggregates,
-                vals.as_view_mut(),
-                queue_arg(&mut queue),
-            )?;
-            if let Some(q) = &mut queue {
-                self.stream
-                    .memset_zeros(q)
-                    .map_err(drv("re-arming a queue"))?;
-            }
-            self.launch(
-                m,
-                &SCAN_TILES,
-                1,
-                &mut ScanTilesArgs {
-                    vals: Values::At(vals.as_view_mut()),
-                    n: tiles as u64,
-                },
-            )?;
-            pass(ScanMode::Given, vals.as_view_mut(), queue_arg(&mut queue))?;
-            self.stop_timing(timer)
+            // Pass 1 writes every tile's aggregate before pass 2 reads them; each pass takes
+            // tiles from its own zeroed queue.
+            self.with_scratch(&[queue, queue], &[tiles * value_size], |r| {
+                let vals = r.at(2);
+                let timer = self.start_timing()?;
+                pass(ScanMode::Aggregates, vals, Gpu::queue_arg(queue, r.at(0)))?;
+                self.launch(
+                    m,
+                    &SCAN_TILES,
+                    1,
+                    &mut ScanTilesArgs {
+                        vals: Values::Raw(vals),
+                        n: tiles as u64,
+                    },
+                )?;
+                pass(ScanMode::Given, vals, Gpu::queue_arg(queue, r.at(1)))?;
+                self.stop_timing(timer)
+            })
         }
     }
 }

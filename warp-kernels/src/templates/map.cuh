@@ -1,0 +1,18 @@
+// ---- warp-dsl map: the stage's value of every element written out ----
+// Grid-stride over elements, WD_UNROLL independent coalesced loads in flight per thread, then
+// their values stored (coalesced: consecutive threads, consecutive elements).
+template <class St>
+static __device__ __forceinline__ void wd_map_all(const St& st, typename St::value_t* out) {
+    const wd_u64 n = st.n;
+    const wd_u64 tid = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x;
+    const wd_u64 nthreads = (wd_u64)gridDim.x * WD_BLOCK;
+    wd_u64 i = tid;
+    for (; i + (WD_UNROLL - 1) * nthreads < n; i += WD_UNROLL * nthreads) {
+        typename St::elem_t e[WD_UNROLL];
+#pragma unroll
+        for (int u = 0; u < WD_UNROLL; ++u) e[u] = wd_ldcs(st.p + i + u * nthreads);
+#pragma unroll
+        for (int u = 0; u < WD_UNROLL; ++u) out[i + u * nthreads] = st.make(e[u], i + u * nthreads);
+    }
+    for (; i < n; i += nthreads) out[i] = st.make(wd_ldcs(st.p + i), i);
+}

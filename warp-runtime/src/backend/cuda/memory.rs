@@ -1,0 +1,224 @@
+//! A device's own memory: the persistent grid-combine scratch, the scratch arena that the
+//! operations' temporaries are carved from (grown only when an operation needs more than ever
+//! before), and the pool of result slots that device-resident results live in. Kernels get
+//! this memory as raw device addresses: it is used only on the device's own stream, so it
+//! needs none of cudarc's cross-stream event tracking.
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+
+use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DevicePtr};
+
+use super::{Gpu, alloc_err, drv};
+use crate::error::Result;
+
+/// Alignment of every arena region and result slot.
+pub(crate) const ALIGN: usize = 256;
+/// Bytes of one result slot (the largest operator value: 8 fields of 8 bytes).
+pub(crate) const SLOT_BYTES: usize = 64;
+/// Result slots per chunk of the pool.
+const SLOTS_PER_CHUNK: usize = 256;
+
+/// Device memory with its address taken once (reading the address of a tracked `CudaSlice`
+/// records an event; these buffers never need one).
+pub(crate) struct Block {
+    _buf: CudaSlice<u8>,
+    pub(crate) ptr: u64,
+    pub(crate) len: usize,
+}
+
+impl Block {
+    fn new(stream: &Arc<CudaStream>, len: usize) -> Result<Block> {
+        let len = len.max(ALIGN);
+        // SAFETY: the memory is used only for scratch the kernels write before reading (or
+        // zero first, see `Gpu::scratch`).
+        let buf = unsafe { stream.alloc::<u8>(len) }.map_err(alloc_err(stream, len))?;
+        let ptr = {
+            let (ptr, _record) = buf.device_ptr(stream);
+            ptr
+        };
+        Ok(Block {
+            _buf: buf,
+            ptr,
+            len,
+        })
+    }
+}
+
+/// The partials (a value per block) and last-block ticket of the one-launch grid reductions;
+/// the kernels re-arm the ticket to zero, so it is zeroed once.
+pub(crate) struct GridScratch {
+    pub(crate) partials: Block,
+    pub(crate) ticket: Block,
+}
+
+impl GridScratch {
+    pub(crate) fn new(stream: &Arc<CudaStream>, partials: usize) -> Result<GridScratch> {
+        let s = GridScratch {
+            partials: Block::new(stream, partials)?,
+            ticket: Block::new(stream, 4)?,
+        };
+        // SAFETY: the ticket block was just allocated on this stream, `len` bytes.
+        unsafe {
+            cudarc::driver::result::memset_d8_async(
+                s.ticket.ptr,
+                0,
+                s.ticket.len,
+                stream.cu_stream(),
+            )
+        }
+        .map_err(drv("zeroing scratch"))?;
+        Ok(s)
+    }
+}
+
+/// Regions of the scratch arena for one operation, as device addresses (256-byte aligned).
+pub(crate) struct Regions {
+    pub(crate) ptrs: Vec<u64>,
+}
+
+impl Regions {
+    /// The address of region `i`.
+    pub(crate) fn at(&self, i: usize) -> u64 {
+        self.ptrs[i]
+    }
+}
+
+/// The free result slots of a device, and the chunks they are carved from.
+#[derive(Default)]
+pub(crate) struct SlotPool {
+    chunks: Vec<Block>,
+    free: Vec<(u64, CudaEvent)>,
+}
+
+/// A result slot: `SLOT_BYTES` bytes of device memory and the event recorded after the work
+/// that writes it; back in its pool when dropped.
+pub(crate) struct Slot {
+    pub(crate) ptr: u64,
+    event: Option<CudaEvent>,
+    pool: Arc<Mutex<SlotPool>>,
+}
+
+impl Slot {
+    /// The event that completes once the slot's value is written.
+    pub(crate) fn event(&self) -> &CudaEvent {
+        // `event` is `None` only during drop.
+        self.event
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("a live slot has its event"))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        // Later users of the slot are stream-ordered after its producer (they run on the same
+        // stream); cross-stream readers made the producer's stream wait for them.
+        if let Some(event) = self.event.take() {
+            self.pool
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .free
+                .push((self.ptr, event));
+        }
+    }
+}
+
+impl Gpu {
+    /// Scratch regions of `zeroed` and then `unset` byte sizes for one operation, carved from
+    /// the device's arena (grown, which is an allocation, only when this operation needs more
+    /// than any before). The zeroed ones are cleared with one memset on the stream. The
+    /// arena's lock is held while `body` enqueues its work: operations on one device are
+    /// stream-ordered, so the next one's use of the arena comes after.
+    pub(crate) fn with_scratch<R>(
+        &self,
+        zeroed: &[usize],
+        unset: &[usize],
+        body: impl FnOnce(&Regions) -> Result<R>,
+    ) -> Result<R> {
+        let mut arena = self.arena.lock().unwrap_or_else(|e| e.into_inner());
+        let round = |n: usize| n.next_multiple_of(ALIGN);
+        let zero_bytes: usize = zeroed.iter().map(|&n| round(n)).sum();
+        let total = zero_bytes + unset.iter().map(|&n| round(n)).sum::<usize>();
+        if arena.as_ref().is_none_or(|a| a.len < total) {
+            // Drop the old arena first (freed in stream order after the work that used it).
+            *arena = None;
+            self.count_allocation();
+            *arena = Some(Block::new(&self.stream, total.next_power_of_two())?);
+        }
+        let base = arena.as_ref().map_or(0, |a| a.ptr);
+        let mut ptrs = Vec::with_capacity(zeroed.len() + unset.len());
+        let mut off = 0u64;
+        for &n in zeroed.iter().chain(unset) {
+            ptrs.push(base + off);
+            off += round(n) as u64;
+        }
+        if zero_bytes > 0 {
+            // SAFETY: the first `zero_bytes` bytes of the arena belong to this operation.
+            unsafe {
+                cudarc::driver::result::memset_d8_async(
+                    base,
+                    0,
+                    zero_bytes,
+                    self.stream.cu_stream(),
+                )
+            }
+            .map_err(drv("zeroing scratch"))?;
+        }
+        body(&Regions { ptrs })
+    }
+
+    /// A result slot for a device-resident result (from the pool; a new chunk of slots when
+    /// none is free).
+    pub(crate) fn slot(&self) -> Result<Slot> {
+        let mut pool = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        if pool.free.is_empty() {
+            self.count_allocation();
+            let chunk = Block::new(&self.stream, SLOT_BYTES * SLOTS_PER_CHUNK)?;
+            for i in (0..SLOTS_PER_CHUNK).rev() {
+                let event = self
+                    .shared
+                    .ctx
+                    .new_event(None)
+                    .map_err(drv("creating an event"))?;
+                pool.free.push((chunk.ptr + (i * SLOT_BYTES) as u64, event));
+            }
+            pool.chunks.push(chunk);
+        }
+        let (ptr, event) = pool
+            .free
+            .pop()
+            .ok_or_else(|| crate::error::Error::Unsupported("no result slot".into()))?;
+        Ok(Slot {
+            ptr,
+            event: Some(event),
+            pool: self.slots.clone(),
+        })
+    }
+
+    /// Writes `bytes` into `slot` (in stream order) and marks it written.
+    pub(crate) fn write_slot(&self, slot: &Slot, bytes: &[u8]) -> Result<()> {
+        self.shared
+            .ctx
+            .bind_to_thread()
+            .map_err(drv("binding the context"))?;
+        // SAFETY: the slot holds `SLOT_BYTES >= bytes.len()` bytes; a copy from pageable host
+        // memory has read `bytes` when the call returns.
+        unsafe {
+            cudarc::driver::result::memcpy_htod_async(slot.ptr, bytes, self.stream.cu_stream())
+        }
+        .map_err(drv("writing a result"))?;
+        self.written(slot)
+    }
+
+    /// Marks `slot` written by the work queued so far (records its event on the stream).
+    pub(crate) fn written(&self, slot: &Slot) -> Result<()> {
+        slot.event()
+            .record(&self.stream)
+            .map_err(drv("recording an event"))
+    }
+
+    /// Counts one device allocation made by an operation (see `Device::allocations`).
+    pub(crate) fn count_allocation(&self) {
+        self.allocations.fetch_add(1, Ordering::Relaxed);
+    }
+}

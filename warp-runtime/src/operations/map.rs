@@ -1,0 +1,80 @@
+//! Maps written out: `map` of every element into a new array or the caller's (`_into`).
+
+use super::{gpu_bytes, map_key, map_module};
+use crate::arrays::{ArrayOf, OutputArray, Target, write_host};
+use crate::backend::cpu;
+use crate::backend::cuda::{Staged, ValuesOut};
+use crate::device::Device;
+use crate::error::Result;
+use crate::inputs::AsSlice;
+use crate::operators::MapOp;
+use crate::values::DeviceValue;
+
+impl Device {
+    /// `map` of every element of `input`, written out: a [`DeviceVec`](crate::DeviceVec) for
+    /// a scalar result, a [`DeviceTuples`](crate::DeviceTuples) for a tuple one. One pass;
+    /// returns without waiting for the kernel. (Consumers that only read the mapped values
+    /// take `xs.map(f)` instead, fused, with nothing written.)
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[map]
+    /// fn scale(x: f32, k: f32) -> f32 { x * k }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[1.0f32, 2.0, 3.0])?;
+    /// assert_eq!(dev.map(scale.with(2.0), &xs)?.download()?, vec![2.0, 4.0, 6.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn map<M, S>(&self, map: M, input: &S) -> Result<<M::Output as ArrayOf>::Array>
+    where
+        M: MapOp,
+        M::Output: ArrayOf,
+        S: AsSlice<M::Input> + ?Sized,
+    {
+        let mut out = self.value_array::<M::Output>(input.elements().len())?;
+        self.map_into(map, input, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::map`] into `out` (as long as the input), allocating nothing.
+    pub fn map_into<M, S, O>(&self, map: M, input: &S, out: &mut O) -> Result<()>
+    where
+        M: MapOp,
+        S: AsSlice<M::Input> + ?Sized,
+        O: OutputArray<M::Output> + ?Sized,
+    {
+        let elems = input.elements();
+        self.check_elements(&elems)?;
+        let args = map.args();
+        self.check_bound(&args)?;
+        let target = self.output(out, elems.len(), "map")?;
+        if elems.is_empty() {
+            return Ok(());
+        }
+        match target {
+            Target::Cpu(bytes, _) => {
+                write_host(bytes, &cpu::values(elems.cpu()?, |e, _| map.apply(e)));
+                Ok(())
+            }
+            t => {
+                let g = self.gpu()?;
+                let module = g.module(map_key::<M>(), map_module::<M>)?;
+                let bytes = gpu_bytes(t)?;
+                self.with_bound(g, &args, |args| {
+                    g.map_values(
+                        Staged {
+                            module: &module,
+                            input: elems.gpu()?,
+                            args,
+                        },
+                        ValuesOut {
+                            bytes,
+                            value_size: M::Output::C_SIZE,
+                        },
+                    )
+                })
+            }
+        }
+    }
+}
