@@ -97,6 +97,115 @@ fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     }
 }
 
+/// Median event time (ms) of `body` on `stream`, after 3 warm-ups.
+fn stream_ms(
+    stream: &std::sync::Arc<warp_runtime::cudarc::driver::CudaStream>,
+    reps: usize,
+    mut body: impl FnMut(),
+) -> f64 {
+    use warp_runtime::cudarc::driver::sys::CUevent_flags;
+    let ctx = stream.context();
+    let ev = || {
+        ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+            .unwrap()
+    };
+    for _ in 0..3 {
+        body();
+    }
+    let mut t = Vec::new();
+    for _ in 0..reps {
+        let (a, b) = (ev(), ev());
+        a.record(stream).unwrap();
+        body();
+        b.record(stream).unwrap();
+        t.push(a.elapsed_ms(&b).unwrap() as f64);
+    }
+    median(t)
+}
+
+/// A kernel launched with cudarc writing `n` floats, then `reduce_on_device`,
+/// `count_on_device` and `scan_into` on the same stream, results left on the device: the
+/// time of 100 iterations against the sum of the same kernels timed alone, and the host time
+/// of enqueuing one device-resident reduce.
+fn pipeline(dev: &Device, n: usize, reps: usize) {
+    use warp_tests::interop::{fill, fill_kernel};
+    let Some(stream) = dev.cuda_stream() else {
+        return;
+    };
+    let f = fill_kernel(&stream);
+    // SAFETY (bench): `fill` writes every element before anything reads it, and `scan_into`
+    // writes every element of `out`.
+    let (mut buf, mut out) = unsafe {
+        (
+            stream.alloc::<f32>(n).unwrap(),
+            stream.alloc::<f32>(n).unwrap(),
+        )
+    };
+    fill(&stream, &f, &mut buf, 1);
+    let fill_ms = stream_ms(&stream, reps, || fill(&stream, &f, &mut buf, 2));
+    let reduce_ms = stream_ms(&stream, reps, || {
+        drop(dev.reduce_on_device(sum_f32, &buf).unwrap())
+    });
+    let count_ms = stream_ms(&stream, reps, || {
+        drop(dev.count_on_device(positive, &buf).unwrap())
+    });
+    let scan_ms = stream_ms(&stream, reps, || {
+        dev.scan_into(sum_i32, &buf.map(to_i32), &mut out_i32(&mut out))
+            .unwrap()
+    });
+    let alone = fill_ms + reduce_ms + count_ms + scan_ms;
+    let iters = 100;
+    let mut last = None;
+    let piped = stream_ms(&stream, 5, || {
+        for i in 0..iters {
+            fill(&stream, &f, &mut buf, i as u32);
+            let total = dev.reduce_on_device(sum_f32, &buf).unwrap();
+            let count = dev.count_on_device(positive, &buf).unwrap();
+            dev.scan_into(sum_i32, &buf.map(to_i32), &mut out_i32(&mut out))
+                .unwrap();
+            last = Some((total, count));
+        }
+    }) / iters as f64;
+    let (total, count) = last.unwrap();
+    let (total, count) = (total.get().unwrap(), count.get().unwrap());
+    assert!(count > 0 && total.is_finite());
+    println!(
+        "pipeline (cudarc fill of {n} floats, reduce_on_device, count_on_device, scan_into; same stream): {piped:.4} ms per iteration over {iters}; the kernels alone {alone:.4} ms (fill {fill_ms:.4}, reduce {reduce_ms:.4}, count {count_ms:.4}, scan {scan_ms:.4}): {:.3}x",
+        piped / alone
+    );
+    // Host cost of enqueuing one device-resident reduce (a small input, so the GPU keeps up).
+    let small = &buf.slice(..1 << 16);
+    let mut t = Vec::new();
+    for i in 0..1100 {
+        let t0 = Instant::now();
+        let r = dev.reduce_on_device(sum_f32, small).unwrap();
+        let dt = t0.elapsed().as_secs_f64() * 1e6;
+        if i >= 100 {
+            t.push(dt);
+        }
+        drop(r);
+    }
+    dev.synchronize().unwrap();
+    println!(
+        "enqueue reduce_on_device (host clock, median of 1000 calls): {:.2} us",
+        median(t)
+    );
+}
+
+/// The scan's output viewed as `i32`s (the pipeline scans the floats truncated to integers).
+fn out_i32(
+    out: &mut warp_runtime::cudarc::driver::CudaSlice<f32>,
+) -> warp_runtime::cudarc::driver::CudaViewMut<'_, i32> {
+    let n = out.len();
+    // SAFETY (bench): every bit pattern is an i32; the view covers the slice.
+    unsafe { out.transmute_mut::<i32>(n) }.unwrap()
+}
+
+#[map]
+fn to_i32(x: f32) -> i32 {
+    (x * 1000.0) as i32
+}
+
 fn startup_child() {
     let t0 = Instant::now();
     let dev = Device::cuda(0).expect("GPU");
@@ -397,6 +506,9 @@ fn main() {
     }
     drop(t);
     drop((dx, dy));
+
+    // ---- the caller's stream: a cudarc kernel and ours in one pipeline (issue 11) ----
+    pipeline(&dev, n, reps);
 
     // ---- peers, same run ----
     let ops = "copy,sum_f32,sum_i32,max_f32,argmax_f32,sumsq_f32,count_gt0_f32,filter_gt0_f32,any_gt0_first,any_gt0_none,\

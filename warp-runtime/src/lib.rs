@@ -49,11 +49,45 @@
 //! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
 //! `reduce_cols`, `reduce_segments`), and `transpose`.
 //!
-//! On a GPU, operations that return device arrays (`scan`, `reduce_rows`, `reduce_cols`,
-//! `transpose`, `mask`) queue their kernels on the device's stream and return without waiting,
-//! so several of them run back to back; operations that return host values (`reduce`, `count`,
-//! `any`, ..., and `download`) wait for everything queued before them. A kernel fault would
-//! surface at that wait; `Device::synchronize` waits explicitly.
+//! ## Streams, the caller's memory, and what waits
+//!
+//! A `Device` on a GPU runs its operations on one CUDA stream: its own (`Device::cuda`), the
+//! caller's cudarc stream (`Device::from_stream`, `dev.with_stream(stream)`), or a new one of
+//! the same GPU (`dev.fork()`). The runtime is built on the re-exported [`cudarc`], and every
+//! operation takes the caller's `&CudaSlice<T>` and `CudaView<'_, T>` as inputs (borrowed;
+//! `.map(f)` and `.indexed()` through [`CudaInput`]); the `_into` forms write into a
+//! `DeviceVec`, `DeviceTuples`, `CudaSlice` or `CudaViewMut`; `DeviceVec::from_cuda` and
+//! `DeviceVec::into_cuda` convert without copying. Memory is shared by every device of one
+//! GPU context.
+//!
+//! What waits, on a GPU:
+//!
+//! - On one `Device`, work runs in the order it was called (one stream).
+//! - Operations that return host values wait for their result, and so for the work queued
+//!   before them on that device: `reduce`, `map_reduce`, `count`, `any`, `all`,
+//!   `find_first`, `filter` and `partition` (for the count), `reduce_segments` (to check the
+//!   offsets), and `download`. A kernel fault surfaces at such a wait.
+//! - Nothing else waits: the `_on_device` forms (`reduce_on_device`, `count_on_device`, ...)
+//!   return a [`DeviceScalar`], the `_into` forms write the caller's arrays, and `scan`,
+//!   `map`, `reduce_rows`, `reduce_cols`, `transpose` and `mask` return device arrays, all
+//!   with their kernels queued. `DeviceScalar::get` waits for the work computing that result
+//!   (and what was queued before it on its device), not for work queued after it;
+//!   `Device::synchronize` waits for everything.
+//! - A `DeviceScalar` bound as a parameter (`above.with(&total)`) is read by the kernel on the
+//!   device. On the device that computed it, the kernel runs after; on another device of the
+//!   GPU, that device's stream waits for it (an event), and the producer's stream waits for
+//!   the kernel before reusing the result's memory.
+//! - Across devices (streams), arrays carry cudarc's events: a kernel reading a `DeviceVec` or
+//!   `CudaSlice` waits for the writes queued on it on other streams, and a kernel writing it
+//!   waits for earlier reads and writes (cudarc's event tracking, on by default; a caller who
+//!   turned it off orders by hand). For anything else, `b.wait_for(&a)` makes the work queued
+//!   on `b` afterwards wait for all the work queued on `a` so far.
+//! - Each device keeps its own scratch and result slots (cached, grown only when an operation
+//!   needs more than before): a loop of `_into` and `_on_device` operations allocates no
+//!   device memory once warm (`Device::allocations` counts). Running out of memory is an
+//!   [`Error::OutOfMemory`] naming the bytes asked for and free; the device stays usable.
+//!
+//! On the CPU backend everything runs at once and `DeviceScalar`s hold their values.
 //!
 //! ## Environment
 //!
