@@ -40,6 +40,12 @@ fn gpu() -> Device {
     Device::cuda(0).expect("a CUDA GPU (run with --ignored on the GPU machine)")
 }
 
+/// The tests of this file one at a time: some read the GPU's free memory, one fills it.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn sum_of(xs: &[f32]) -> (f64, f64) {
     (
         xs.iter().map(|&x| x as f64).sum(),
@@ -56,6 +62,7 @@ fn ptr_of<T>(s: &CudaSlice<T>) -> u64 {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn caller_memory_is_an_input_and_converts_without_copies() {
+    let _serial = serial();
     let dev = gpu();
     let stream = dev.cuda_stream().expect("a GPU device has a stream");
     let s = seed();
@@ -115,6 +122,7 @@ fn caller_memory_is_an_input_and_converts_without_copies() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn operations_run_on_the_callers_stream_with_a_cudarc_kernel() {
+    let _serial = serial();
     let owner = gpu();
     let ctx = owner.cuda_context().unwrap();
     let stream = ctx.new_stream().expect("a stream");
@@ -153,6 +161,7 @@ fn operations_run_on_the_callers_stream_with_a_cudarc_kernel() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn device_results_are_read_later_and_bound_as_parameters() {
+    let _serial = serial();
     let dev = gpu();
     let cpu = Device::cpu();
     let s = seed();
@@ -226,6 +235,7 @@ fn device_results_are_read_later_and_bound_as_parameters() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn two_streams_order_their_reads_and_writes() {
+    let _serial = serial();
     let a = gpu();
     let b = a.fork().expect("a second stream");
     let n = (1 << 24) + 3;
@@ -277,6 +287,7 @@ fn above_i(x: i32, t: i32) -> bool {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn two_devices_run_concurrently() {
+    let _serial = serial();
     let a = gpu();
     let b = a.fork().unwrap();
     let n = 1 << 24;
@@ -331,6 +342,7 @@ fn two_devices_run_concurrently() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn into_forms_in_a_loop_allocate_nothing() {
+    let _serial = serial();
     let dev = gpu();
     let n = (1 << 20) + 9;
     let cols = 1000;
@@ -398,6 +410,7 @@ fn into_forms_in_a_loop_allocate_nothing() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn out_of_memory_on_the_new_paths_is_an_error() {
+    let _serial = serial();
     let dev = gpu();
     let fork = dev.fork().unwrap();
     let ctx = dev.cuda_context().unwrap();

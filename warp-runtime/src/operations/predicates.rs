@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::{gpu_bytes, predicate_key, predicate_module};
-use crate::arrays::{DeviceScalar, DeviceVec, Elements, OutputArray, Target};
+use crate::arrays::{DeviceScalar, DeviceVec, Elements, OutputArray, Readout, Target};
 use crate::backend::Backend;
 use crate::backend::cpu;
 use crate::backend::cuda::{CompactOut, Gpu, Module, Staged};
@@ -120,7 +120,7 @@ impl Device {
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        self.vote(pred, input, Vote::Any)?.get()
+        self.vote(pred, input, Vote::Any, false)?.value()
     }
 
     /// [`Device::any`], the result left on the device without waiting.
@@ -129,7 +129,7 @@ impl Device {
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        self.vote(pred, input, Vote::Any)
+        self.vote(pred, input, Vote::Any, true)?.scalar(self)
     }
 
     /// Whether every value satisfies `pred` (true for an empty input); stops early at the
@@ -139,7 +139,7 @@ impl Device {
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        self.vote(pred, input, Vote::All)?.get()
+        self.vote(pred, input, Vote::All, false)?.value()
     }
 
     /// [`Device::all`], the result left on the device without waiting.
@@ -148,10 +148,11 @@ impl Device {
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        self.vote(pred, input, Vote::All)
+        self.vote(pred, input, Vote::All, true)?.scalar(self)
     }
 
-    fn vote<I, P>(&self, pred: P, input: &I, vote: Vote) -> Result<DeviceScalar<bool>>
+    /// A vote; `on_device`: the result left on the device, else read back.
+    fn vote<I, P>(&self, pred: P, input: &I, vote: Vote, on_device: bool) -> Result<Answer<bool>>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
@@ -160,7 +161,7 @@ impl Device {
         // `all` is "no value fails": a vote for a value that does not satisfy `pred`.
         let negate = matches!(vote, Vote::All);
         if p.elems.is_empty() {
-            return self.scalar_of(negate);
+            return Ok(Answer::Host(negate));
         }
         match &*self.backend {
             Backend::Cpu => {
@@ -169,12 +170,16 @@ impl Device {
                     |e, _| input.value(e),
                     |v| pred.test(v) != negate,
                 );
-                self.scalar_of(hit != negate)
+                Ok(Answer::Host(hit != negate))
+            }
+            Backend::Gpu(g) if on_device => {
+                let slot = g.slot()?;
+                self.pred_launch::<I, P, _>(g, &p, |s| g.any(s, negate, Some(&slot)))?;
+                Ok(Answer::Device(DeviceScalar::on_gpu(self, slot)))
             }
             Backend::Gpu(g) => {
-                let slot = g.slot()?;
-                self.pred_launch::<I, P, _>(g, &p, |s| g.any(s, negate, &slot))?;
-                Ok(DeviceScalar::on_gpu(self, slot))
+                let hit = self.pred_launch::<I, P, _>(g, &p, |s| g.any(s, negate, None))?;
+                Ok(Answer::Host(hit.unwrap_or(false) != negate))
             }
         }
     }
@@ -186,7 +191,7 @@ impl Device {
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        self.find_first_on_device(pred, input)?.get()
+        self.first(pred, input, false)?.value()
     }
 
     /// [`Device::find_first`], the result left on the device without waiting.
@@ -199,21 +204,34 @@ impl Device {
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
+        self.first(pred, input, true)?.scalar(self)
+    }
+
+    /// `find_first`; `on_device`: the result left on the device, else read back.
+    fn first<I, P>(&self, pred: P, input: &I, on_device: bool) -> Result<Answer<Option<usize>>>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+    {
         let p = self.pred_input(&pred, input)?;
-        // The device form is the complement of the index, 0 for none.
-        let stored = |i: Option<usize>| i.map_or(0u64, |i| !(i as u64));
         if p.elems.is_empty() {
-            return self.scalar_of(0u64).map(retype);
+            return Ok(Answer::Host(None));
         }
         match &*self.backend {
-            Backend::Cpu => {
-                let i = cpu::find_first(p.elems.cpu()?, |e, _| input.value(e), |v| pred.test(v));
-                self.scalar_of(stored(i)).map(retype)
+            Backend::Cpu => Ok(Answer::Host(cpu::find_first(
+                p.elems.cpu()?,
+                |e, _| input.value(e),
+                |v| pred.test(v),
+            ))),
+            Backend::Gpu(g) if on_device => {
+                let slot = g.slot()?;
+                self.pred_launch::<I, P, _>(g, &p, |s| g.find_first(s, Some(&slot)))?;
+                Ok(Answer::Device(DeviceScalar::on_gpu(self, slot)))
             }
             Backend::Gpu(g) => {
-                let slot = g.slot()?;
-                self.pred_launch::<I, P, _>(g, &p, |s| g.find_first(s, &slot))?;
-                Ok(DeviceScalar::on_gpu(self, slot))
+                let c = self.pred_launch::<I, P, _>(g, &p, |s| g.find_first(s, None))?;
+                // Stored complemented, 0 for none.
+                Ok(Answer::Host(c.filter(|&c| c != 0).map(|c| !c as usize)))
             }
         }
     }
@@ -406,7 +424,41 @@ fn write_values<V: DeviceValue>(t: Target<'_>, values: &[V]) -> Result<()> {
     }
 }
 
-/// A result stored as a `u64` read as what it stands for.
-fn retype<T>(s: DeviceScalar<u64>) -> DeviceScalar<T> {
-    s.retype()
+/// A result read back, or left on the device.
+enum Answer<T> {
+    Host(T),
+    Device(DeviceScalar<T>),
+}
+
+impl<T: Readout + DeviceValue> Answer<T> {
+    fn value(self) -> Result<T> {
+        match self {
+            Answer::Host(v) => Ok(v),
+            Answer::Device(s) => s.get(),
+        }
+    }
+
+    fn scalar(self, device: &Device) -> Result<DeviceScalar<T>> {
+        match self {
+            Answer::Host(v) => device.scalar_of(v),
+            Answer::Device(s) => Ok(s),
+        }
+    }
+}
+
+impl Answer<Option<usize>> {
+    fn value(self) -> Result<Option<usize>> {
+        match self {
+            Answer::Host(v) => Ok(v),
+            Answer::Device(s) => s.get(),
+        }
+    }
+
+    fn scalar(self, device: &Device) -> Result<DeviceScalar<Option<usize>>> {
+        match self {
+            // The device form is the complement of the index, 0 for none.
+            Answer::Host(v) => Ok(device.scalar_of(v.map_or(0u64, |i| !(i as u64)))?.retype()),
+            Answer::Device(s) => Ok(s),
+        }
+    }
 }

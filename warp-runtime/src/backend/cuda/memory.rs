@@ -88,7 +88,8 @@ impl Regions {
 #[derive(Default)]
 pub(crate) struct SlotPool {
     chunks: Vec<Block>,
-    free: Vec<(u64, CudaEvent)>,
+    /// Free slots and their events (created the first time a slot is used).
+    free: Vec<(u64, Option<CudaEvent>)>,
 }
 
 /// A result slot: `SLOT_BYTES` bytes of device memory and the event recorded after the work
@@ -118,7 +119,7 @@ impl Drop for Slot {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .free
-                .push((self.ptr, event));
+                .push((self.ptr, Some(event)));
         }
     }
 }
@@ -174,20 +175,25 @@ impl Gpu {
         if pool.free.is_empty() {
             self.count_allocation();
             let chunk = Block::new(&self.stream, SLOT_BYTES * SLOTS_PER_CHUNK)?;
-            for i in (0..SLOTS_PER_CHUNK).rev() {
-                let event = self
-                    .shared
-                    .ctx
-                    .new_event(None)
-                    .map_err(drv("creating an event"))?;
-                pool.free.push((chunk.ptr + (i * SLOT_BYTES) as u64, event));
-            }
+            pool.free.extend(
+                (0..SLOTS_PER_CHUNK)
+                    .rev()
+                    .map(|i| (chunk.ptr + (i * SLOT_BYTES) as u64, None)),
+            );
             pool.chunks.push(chunk);
         }
         let (ptr, event) = pool
             .free
             .pop()
             .ok_or_else(|| crate::error::Error::Unsupported("no result slot".into()))?;
+        let event = match event {
+            Some(e) => e,
+            None => self
+                .shared
+                .ctx
+                .new_event(None)
+                .map_err(drv("creating an event"))?,
+        };
         Ok(Slot {
             ptr,
             event: Some(event),
