@@ -24,6 +24,11 @@ fn above(x: f32, t: f32) -> bool {
     x > t
 }
 
+#[map]
+fn scaled(x: f32, k: f32) -> f32 {
+    x * k
+}
+
 /// Two kernels of the caller's own: `wave` writes `out[i] = sin(i / 1000)`, `twice` doubles
 /// `x` into `out`.
 const KERNELS: &str = r#"
@@ -98,8 +103,9 @@ fn run_on_gpu(dev: &Device, stream: &Arc<CudaStream>, n: usize) -> warp_runtime:
     let total = dev.reduce_on_device(sum, &data)?; // a DeviceScalar
     let prefix = dev.scan(sum, &data)?; // a DeviceVec, queued
     let positive = dev.count_on_device(above.with(0.0), &data)?;
-    // The kernel of this count reads `total` on the device: no round trip.
-    let above_total = dev.count_on_device(above.with(&total), &data)?;
+    // The mean, and a count whose kernel reads it on the device: no round trip.
+    let mean = dev.map_reduce_on_device(scaled.with(1.0 / n as f32), sum, &data)?;
+    let above_mean = dev.count_on_device(above.with(&mean), &data)?;
 
     // 3. warp-dsl's output handed back to a cudarc kernel, without a copy.
     let prefix: CudaSlice<f32> = prefix.into_cuda()?;
@@ -114,17 +120,20 @@ fn run_on_gpu(dev: &Device, stream: &Arc<CudaStream>, n: usize) -> warp_runtime:
     // 4. Read the results (each waits for its own kernels only).
     let last = stream.clone_dtoh(&doubled.slice(n - 1..)).expect("copied")[0];
     println!(
-        "sum {:.4} (= the scan's last value {:.4}); {} of {n} values are positive, {} above the sum",
+        "sum {:.4} (= the scan's last value {:.4}); {} of {n} values are positive, {} above the mean {:.6}",
         total.get()?,
         last / 2.0,
         positive.get()?,
-        above_total.get()?
+        above_mean.get()?,
+        mean.get()?
     );
     let host: Vec<f32> = (0..n).map(|i| (i as f32 / 1000.0).sin()).collect();
     let want: f64 = host.iter().map(|&x| x as f64).sum();
+    let mean_host = mean.get()?; // the device's own rounding of the mean
     let ok = (total.get()? as f64 - want).abs() < 1e-2 * want.abs().max(1.0)
         && ((last / 2.0) as f64 - want).abs() < 1e-2 * want.abs().max(1.0)
-        && positive.get()? == host.iter().filter(|&&x| x > 0.0).count() as u64;
+        && positive.get()? == host.iter().filter(|&&x| x > 0.0).count() as u64
+        && above_mean.get()? == host.iter().filter(|&&x| x > mean_host).count() as u64;
     println!(
         "check against the host: {}",
         if ok { "ok" } else { "MISMATCH" }
