@@ -133,7 +133,11 @@ fn run_on_gpu(dev: &Device, stream: &Arc<CudaStream>, n: usize) -> warp_runtime:
     let ok = (total.get()? as f64 - want).abs() < 1e-2 * want.abs().max(1.0)
         && ((last / 2.0) as f64 - want).abs() < 1e-2 * want.abs().max(1.0)
         && positive.get()? == host.iter().filter(|&&x| x > 0.0).count() as u64
-        && above_mean.get()? == host.iter().filter(|&&x| x > mean_host).count() as u64;
+        // (sinf and Rust's sin may differ in the last bit near the mean)
+        && above_mean
+            .get()?
+            .abs_diff(host.iter().filter(|&&x| x > mean_host).count() as u64)
+            <= 2;
     println!(
         "check against the host: {}",
         if ok { "ok" } else { "MISMATCH" }
