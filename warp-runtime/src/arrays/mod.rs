@@ -189,14 +189,6 @@ impl<'a, T: Element> DeviceSlice<'a, T> {
         }
     }
 
-    /// The view's CPU memory (an error for GPU memory).
-    pub(crate) fn cpu(&self) -> Result<&'a [T]> {
-        match &self.vec.storage {
-            Storage::Cpu(v) => Ok(&v[self.start..self.start + self.len]),
-            Storage::Gpu(_) => Err(Error::DeviceMismatch),
-        }
-    }
-
     /// The view as the operations read it.
     pub(crate) fn elements(&self) -> Elements<'a, T> {
         Elements {
@@ -378,11 +370,6 @@ impl Device {
             Backend::Cpu => Storage::Cpu(elems.cpu()?.to_vec()),
         };
         Ok(DeviceVec::from_storage(self, storage, src.len))
-    }
-
-    /// An error unless `view` is memory of this device.
-    pub(crate) fn check_owner<T: Element>(&self, view: &DeviceSlice<'_, T>) -> Result<()> {
-        self.check_elements(&view.elements())
     }
 
     /// An error unless `elems` is memory this device may read: its own, a device's of the

@@ -3,12 +3,12 @@
 
 use super::scans::Array;
 use super::{axis_key, axis_module, gpu_bytes, map_args, rows_of};
-use crate::arrays::{ArrayOf, DeviceVec, OutputArray, Target, write_host};
+use crate::arrays::{ArrayOf, OutputArray, Target, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::{Rows, Staged, ValuesOut};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::inputs::ReduceInput;
+use crate::inputs::{AsSlice, ReduceInput};
 use crate::operators::ReduceOp;
 use crate::values::DeviceValue;
 
@@ -185,8 +185,8 @@ impl Device {
     }
 
     /// Reduces each segment of `input` with `op`: segment `s` is the elements
-    /// `offsets[s]..offsets[s + 1]` (CSR offsets: non-decreasing, the last at most the input's
-    /// length). Empty segments give the identity. Bad offsets are an [`Error::Shape`] (so the
+    /// `offsets[s]..offsets[s + 1]` (CSR offsets, a `DeviceVec<u64>`, a view, or the caller's
+    /// `CudaSlice<u64>`: non-decreasing, the last at most the input's length). Empty segments give the identity. Bad offsets are an [`Error::Shape`] (so the
     /// GPU form waits for its kernels, to check them).
     ///
     /// On a GPU, one warp reduces each segment of up to 8192 elements (several of up to 32
@@ -204,49 +204,47 @@ impl Device {
     /// assert_eq!(dev.reduce_segments(max, &xs, &offsets)?.download()?, vec![4, i64::MIN, 9]);
     /// # Ok(()) }
     /// ```
-    pub fn reduce_segments<Op, I>(
-        &self,
-        op: Op,
-        input: &I,
-        offsets: &DeviceVec<u64>,
-    ) -> Result<Array<Op>>
+    pub fn reduce_segments<Op, I, S>(&self, op: Op, input: &I, offsets: &S) -> Result<Array<Op>>
     where
         Op: ReduceOp,
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
+        S: AsSlice<u64> + ?Sized,
     {
-        let mut out = self.value_array::<Op::Value>(offsets.len().saturating_sub(1))?;
+        let segments = offsets.elements().len().saturating_sub(1);
+        let mut out = self.value_array::<Op::Value>(segments)?;
         self.reduce_segments_into(op, input, offsets, &mut out)?;
         Ok(out)
     }
 
     /// [`Device::reduce_segments`] into `out` (a value per segment), allocating nothing.
-    pub fn reduce_segments_into<Op, I, O>(
+    pub fn reduce_segments_into<Op, I, S, O>(
         &self,
         op: Op,
         input: &I,
-        offsets: &DeviceVec<u64>,
+        offsets: &S,
         out: &mut O,
     ) -> Result<()>
     where
         Op: ReduceOp,
         I: ReduceInput<Op> + ?Sized,
+        S: AsSlice<u64> + ?Sized,
         O: OutputArray<Op::Value> + ?Sized,
     {
         let elems = input.elements();
-        let offs = offsets.as_slice();
+        let offs = offsets.elements();
         self.check_elements(&elems)?;
-        self.check_owner(&offs)?;
+        self.check_elements(&offs)?;
         input.validate()?;
         let args = map_args(I::STAGE, input.args());
         self.check_bound(&args)?;
         let n = elems.len();
-        if offsets.is_empty() {
+        if offs.is_empty() {
             return Err(Error::Shape(
                 "CSR offsets need at least one entry (segments + 1)".into(),
             ));
         }
-        let nseg = offsets.len() - 1;
+        let nseg = offs.len() - 1;
         let target = self.output(out, nseg, "reduce_segments")?;
         match target {
             Target::Cpu(bytes, _) => {
@@ -279,7 +277,7 @@ impl Device {
                 })?;
                 if bad {
                     // The kernel found them bad: say how.
-                    check_offsets(&offsets.download()?, n)?;
+                    check_offsets(&g.download(&offs.gpu()?)?, n)?;
                 }
                 Ok(())
             }
