@@ -191,6 +191,7 @@ fn fn_fragment(parts: &FnParts) -> TokenStream {
         text,
         type_support,
         output_c,
+        inputs,
         ..
     } = parts;
     let extras = parts.extras.iter().map(|&s| scalar_tokens(s));
@@ -202,6 +203,7 @@ fn fn_fragment(parts: &FnParts) -> TokenStream {
             text: #text,
             type_support: #type_support,
             output: #output_c,
+            inputs: #inputs,
             extras: &[#(#extras),*],
         }
     }
@@ -259,8 +261,15 @@ fn expand_element(op: &ElementOp, predicate: bool) -> TokenStream {
     let item = &op.def.item;
     let name = &item.sig.ident;
     let vis = &item.vis;
-    let input_ty = &*op.def.params[0].ty_tokens;
-    let extra_tys: Vec<&syn::Type> = op.def.params[1..].iter().map(|p| &*p.ty_tokens).collect();
+    let n = op.inputs;
+    let element_tys: Vec<&syn::Type> = op.def.params[..n].iter().map(|p| &*p.ty_tokens).collect();
+    let input_ty = if n == 1 {
+        let t = element_tys[0];
+        quote!(#t)
+    } else {
+        quote!((#(#element_tys,)*))
+    };
+    let extra_tys: Vec<&syn::Type> = op.def.params[n..].iter().map(|p| &*p.ty_tokens).collect();
     let extra_names: Vec<syn::Ident> = (0..extra_tys.len())
         .map(|i| format_ident!("arg{i}"))
         .collect();
@@ -291,6 +300,13 @@ fn expand_element(op: &ElementOp, predicate: bool) -> TokenStream {
         }
     );
     let x = format_ident!("x");
+    // The element as the function's leading parameters: `x`, or `x.0, x.1, ...` when zipped.
+    let elements = if n == 1 {
+        quote!(#x)
+    } else {
+        let fields = (0..n).map(syn::Index::from);
+        quote!(#(#x.#fields),*)
+    };
     let body_impl = if extra_tys.is_empty() {
         quote! {
             impl #trait_path for #name {
@@ -300,7 +316,7 @@ fn expand_element(op: &ElementOp, predicate: bool) -> TokenStream {
                 const META: ::warp_runtime::FnMeta = #meta;
                 #[inline]
                 fn #method(&self, #x: #input_ty) -> #ret_ty {
-                    Self::call(*self, #x)
+                    Self::call(*self, #elements)
                 }
                 fn args(&self) -> ::warp_runtime::BoundArgs {
                     ::warp_runtime::BoundArgs::default()
@@ -343,7 +359,7 @@ fn expand_element(op: &ElementOp, predicate: bool) -> TokenStream {
                 const META: ::warp_runtime::FnMeta = #meta;
                 #[inline]
                 fn #method(&self, #x: #input_ty) -> #ret_ty {
-                    #name::call(#name, #x, #(::warp_runtime::BoundArg::value(&self.#extra_names)),*)
+                    #name::call(#name, #elements, #(::warp_runtime::BoundArg::value(&self.#extra_names)),*)
                 }
                 fn args(&self) -> ::warp_runtime::BoundArgs {
                     let mut a = ::warp_runtime::BoundArgs::default();

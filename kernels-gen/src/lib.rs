@@ -192,8 +192,11 @@ pub struct ElementOp {
     pub function: ir::Function,
     /// Its fragment (the lowered function, its tuple types, its extra parameters' types).
     pub parts: FnParts,
-    /// The element type (first parameter).
+    /// The element type: the first parameter's, or the tuple of the first `inputs`
+    /// parameters' types (one per zipped array).
     pub input: Ty,
+    /// How many leading parameters are elements (of zipped arrays when more than one).
+    pub inputs: usize,
 }
 
 /// Runs every stage for `#[predicate] item` (`predicate = true`) or `#[map] item`.
@@ -208,13 +211,23 @@ pub fn element_op(
     } else {
         ("map", parse::OpKind::Map)
     };
-    parse::parse_no_args(name, attr, &mut diags);
+    let inputs = parse::parse_element_args(name, attr, &mut diags);
     let def = parse::parse_fn(item, kind, parse::Style::Intrinsics, &mut diags);
-    parse::check_element_signature(&def, predicate, &mut diags);
+    parse::check_element_signature(&def, predicate, inputs, &mut diags);
+    let inputs = inputs.0;
     match check_plain(&def, &mut diags) {
         Some((function, _)) => Ok(ElementOp {
-            parts: FnParts::new(&function),
-            input: def.params[0].ty.clone(),
+            parts: FnParts::new(&function, inputs),
+            input: match inputs {
+                1 => def.params[0].ty.clone(),
+                n => Ty::Tuple(
+                    def.params[..n]
+                        .iter()
+                        .filter_map(|p| p.ty.scalar())
+                        .collect(),
+                ),
+            },
+            inputs,
             def,
             function,
         }),

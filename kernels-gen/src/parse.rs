@@ -293,19 +293,56 @@ pub fn check_reduce_signature(def: &OpDef, diags: &mut Diagnostics) {
     }
 }
 
-/// Parses the (empty) arguments of `#[predicate]` and `#[map]`.
-pub fn parse_no_args(name: &str, args: TokenStream, diags: &mut Diagnostics) {
-    if !args.is_empty() {
-        diags.error(
-            args.clone().into_iter().next().map(|t| t.span()).unwrap_or_else(Span::call_site),
-            format!("`#[{name}]` takes no arguments; extra parameters of the function become arguments bound at call time"),
-        );
+/// The most arrays one map or predicate reads, zipped.
+pub const MAX_INPUTS: usize = warp_kernels::catalogue::MAX_INPUTS;
+
+/// Parses the arguments of `#[predicate]` and `#[map]`: optionally `inputs = N` (1 to
+/// [`MAX_INPUTS`]), the number of leading parameters that are elements of zipped arrays.
+/// Returns `N` and the span of its literal.
+pub fn parse_element_args(name: &str, args: TokenStream, diags: &mut Diagnostics) -> (usize, Span) {
+    let mut inputs = (1, Span::call_site());
+    let mut seen = false;
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("inputs") {
+            let lit: syn::LitInt = meta.value()?.parse()?;
+            if seen {
+                return Err(meta.error("`inputs` given twice"));
+            }
+            seen = true;
+            match lit.base10_parse::<usize>() {
+                Ok(n) if (1..=MAX_INPUTS).contains(&n) => {
+                    inputs = (n, lit.span());
+                    Ok(())
+                }
+                _ => Err(syn::Error::new(
+                    lit.span(),
+                    format!(
+                        "`inputs` is the number of zipped arrays the {name} reads: 1 to {MAX_INPUTS}"
+                    ),
+                )),
+            }
+        } else {
+            Err(meta.error(format!(
+                "unknown `{name}` option `{}`; the only option is `inputs = N` (the number of leading parameters that are elements of N zipped arrays); other parameters are bound at call time",
+                path_text(&meta.path)
+            )))
+        }
+    });
+    if let Err(e) = syn::parse::Parser::parse2(parser, args) {
+        diags.push(e);
     }
+    inputs
 }
 
-/// Checks the signature of a predicate or map: at least one parameter (the element), the
-/// extra parameters scalars, and for a predicate a `bool` result.
-pub fn check_element_signature(def: &OpDef, predicate: bool, diags: &mut Diagnostics) {
+/// Checks the signature of a predicate or map: `inputs` element parameters first (scalars,
+/// one per zipped array, when more than one; the element may be a tuple when one), the extra
+/// parameters scalars, and for a predicate a `bool` result.
+pub fn check_element_signature(
+    def: &OpDef,
+    predicate: bool,
+    (inputs, inputs_span): (usize, Span),
+    diags: &mut Diagnostics,
+) {
     let sig = &def.item.sig;
     let what = if predicate { "predicate" } else { "map" };
     if sig.inputs.is_empty() {
@@ -315,12 +352,33 @@ pub fn check_element_signature(def: &OpDef, predicate: bool, diags: &mut Diagnos
         );
         return;
     }
-    for p in def.params.iter().skip(1) {
+    if sig.inputs.len() < inputs {
+        diags.error(
+            inputs_span,
+            format!(
+                "`inputs = {inputs}` takes the elements of {inputs} zipped arrays as the first {inputs} parameters, but `{}` has {}",
+                def.name(),
+                sig.inputs.len()
+            ),
+        );
+        return;
+    }
+    if def.params.len() != sig.inputs.len() {
+        return; // a parameter type already failed to parse
+    }
+    for (i, p) in def.params.iter().enumerate() {
         if let Ty::Tuple(_) = p.ty {
-            diags.error(
-                p.ty_span,
-                "extra parameters are bound at call time and must be scalars; only the first parameter (the element) may be a tuple",
-            );
+            if i >= inputs {
+                diags.error(
+                    p.ty_span,
+                    "extra parameters are bound at call time and must be scalars; only the element parameters may be tuples",
+                );
+            } else if inputs > 1 {
+                diags.error(
+                    p.ty_span,
+                    "the elements of zipped arrays are scalars: each of the first `inputs` parameters takes one array's element",
+                );
+            }
         }
     }
     if predicate

@@ -103,6 +103,19 @@ fn map_expansion() {
 }
 
 #[test]
+fn zipped_predicate_expansion() {
+    let out = kernels_gen::expand::predicate(
+        quote!(inputs = 2),
+        quote! {
+            fn close(x: f32, y: f32, tol: f32) -> bool {
+                (x - y).abs() <= tol
+            }
+        },
+    );
+    insta::assert_snapshot!("predicate_close_zipped", pretty(out));
+}
+
+#[test]
 fn errors_are_compile_errors_before_the_item() {
     let out = kernels_gen::expand::reduce(
         quote!(),

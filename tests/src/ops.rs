@@ -64,3 +64,55 @@ pub fn square(x: f32) -> f32 {
 pub fn widen(x: u8, shift: u32) -> u64 {
     (x as u64) << shift
 }
+
+/// `x * y`: the map of a dot product over two zipped arrays.
+#[map(inputs = 2)]
+pub fn mul(x: f32, y: f32) -> f32 {
+    x * y
+}
+
+/// `(x - y)^2`: the map of a squared distance.
+#[map(inputs = 2)]
+pub fn sq_diff(x: f32, y: f32) -> f32 {
+    let d = x - y;
+    d * d
+}
+
+/// `|x - y| <= atol + rtol * |y|`, NumPy's `isclose` (NaN is never close; equal infinities
+/// are).
+#[predicate(inputs = 2)]
+pub fn close(x: f32, y: f32, rtol: f32, atol: f32) -> bool {
+    x == y || (x - y).abs() <= atol + rtol * y.abs()
+}
+
+/// `y > t` over zipped `(x, y)`: selects `x` where `y` is above the threshold.
+#[predicate(inputs = 2)]
+pub fn second_above(x: f32, y: f32, t: f32) -> bool {
+    let _ = x;
+    y > t
+}
+
+/// A mixed-width row: `a + b * c` with `flag` choosing the sign.
+#[map(inputs = 4)]
+pub fn mixed(a: f64, b: f32, c: u16, flag: bool) -> f64 {
+    let v = a + (b as f64) * (c as f64);
+    if flag { -v } else { v }
+}
+
+/// f64 sum.
+#[reduce(identity = 0.0)]
+pub fn sum_f64(a: f64, b: f64) -> f64 {
+    a + b
+}
+
+/// `x < y` over zipped `(i32, u8)` rows.
+#[predicate(inputs = 2)]
+pub fn below(x: i32, y: u8) -> bool {
+    x < y as i32
+}
+
+/// Sums of pairs: reduces zipped `(i32, i32)` rows as tuples.
+#[reduce(identity = (0, 0))]
+pub fn sum_pairs(a: (i32, i32), b: (i32, i32)) -> (i32, i32) {
+    (a.0.wrapping_add(b.0), a.1.wrapping_add(b.1))
+}

@@ -46,10 +46,11 @@ fn the_function_stays_callable() {
     let meta = <sum_u32 as ReduceOp>::META;
     assert_eq!(meta.fragment.name, "sum_u32");
     assert_eq!(meta.fragment.value, "wd_u32");
-    assert!(meta.source.contains("\nwd_k_reduce(const wd_u32* p"));
+    assert!(meta.source.contains("\nwd_k_reduce(wd_in in"));
+    assert!(meta.source.contains("typedef wd_u32 elem_t;"));
     let meta = <argmax as ReduceOp>::META;
     assert!(
-        meta.source.contains("\nwd_k_reduce(const wd_f32* p"),
+        meta.source.contains("typedef wd_f32 elem_t;"),
         "over f32 elements"
     );
     assert!(

@@ -418,3 +418,70 @@ mod axis {
         }
     }
 }
+
+mod zipped {
+    //! Modules over zipped arrays compile for every architecture, with a vector load of every
+    //! array (16 bytes of the widest) and no local memory.
+    use super::*;
+    use warp_runtime::{
+        DeviceVec, Keeping, Mapped, axis_module, map_module, predicate_module, reduce_module,
+    };
+    use warp_tests::ops::{
+        below, close_with, mixed, mul, second_above_with, sq_diff, sum_f32 as sum, sum_f64,
+        sum_pairs,
+    };
+
+    type Pair<'a> = (&'a DeviceVec<f32>, &'a DeviceVec<f32>);
+
+    fn all() -> Vec<(ModuleSource, &'static [&'static str])> {
+        let v4: &[&str] = &["ld.global.cs.v4"];
+        vec![
+            (reduce_module::<sum, Mapped<'static, mul>>(), v4),
+            (reduce_module::<sum, Mapped<'static, sq_diff>>(), v4),
+            (
+                reduce_module::<sum_f64, Mapped<'static, mixed>>(),
+                &[
+                    "ld.global.cs.v4",
+                    "ld.global.cs.v2",
+                    "ld.global.cs.u32",
+                    "ld.global.cs.u16",
+                ],
+            ),
+            (
+                reduce_module::<sum_pairs, (&'static DeviceVec<i32>, &'static DeviceVec<i32>)>(),
+                v4,
+            ),
+            (predicate_module::<close_with, Pair<'static>>(), v4),
+            (
+                predicate_module::<second_above_with, Keeping<'static, (f32, f32), 0>>(),
+                v4,
+            ),
+            (
+                predicate_module::<below, (&'static DeviceVec<i32>, &'static DeviceVec<u8>)>(),
+                &[],
+            ),
+            (map_module::<mul>(), &[]),
+            (axis_module::<sum, Mapped<'static, mul>>(), v4),
+        ]
+    }
+
+    #[test]
+    fn zipped_modules_compile_with_vector_loads_of_every_array() {
+        if !nvrtc_available() {
+            return;
+        }
+        for (m, wanted) in all() {
+            for arch in [75u32, 80, 90] {
+                let ptx = toolchain::ptx(&m, arch).unwrap_or_else(|e| panic!("{e}"));
+                for w in wanted {
+                    assert!(ptx.contains(w), "{} sm_{arch}: PTX lacks `{w}`", m.name);
+                }
+                assert!(
+                    !ptx.contains(".local"),
+                    "{} sm_{arch}: local memory (spills or stack arrays)",
+                    m.name
+                );
+            }
+        }
+    }
+}

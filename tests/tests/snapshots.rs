@@ -135,7 +135,7 @@ mod elements {
     //! ballot counting, compaction with look-back, the fused map).
     use super::view;
     use warp_runtime::prelude::*;
-    use warp_runtime::{Mapped, predicate_module, reduce_module};
+    use warp_runtime::{Keeping, Mapped, predicate_module, reduce_module};
 
     #[predicate]
     fn positive(x: f32) -> bool {
@@ -174,6 +174,30 @@ mod elements {
         insta::assert_snapshot!(
             "map_reduce_square_sum",
             view(&reduce_module::<sum, Mapped<'static, square>>().source)
+        );
+    }
+
+    /// `|x - y| <= tol` over two zipped arrays.
+    #[predicate(inputs = 2)]
+    fn near(x: f32, y: u16, tol: f32) -> bool {
+        (x - y as f32).abs() <= tol
+    }
+
+    /// A dot product's map.
+    #[map(inputs = 2)]
+    fn mul(x: f32, y: f32) -> f32 {
+        x * y
+    }
+
+    #[test]
+    fn zipped_cuda() {
+        insta::assert_snapshot!(
+            "predicate_near_zipped_keep_0",
+            view(&predicate_module::<near_with, Keeping<'static, (f32, u16), 0>>().source)
+        );
+        insta::assert_snapshot!(
+            "map_reduce_mul_sum_zipped",
+            view(&reduce_module::<sum, Mapped<'static, mul>>().source)
         );
     }
 }

@@ -47,6 +47,8 @@ pub const TRANSPOSE_WIDE_MAX: usize = 8;
 pub const STOP_COPIES: usize = 32;
 /// Bytes between two copies of the stop signal.
 pub const STOP_STRIDE: usize = 512;
+/// The most arrays one stage reads, zipped (the slots of `wd_in`).
+pub const MAX_INPUTS: usize = 4;
 /// Values of at most this many bytes share one 64-bit word with their look-back state.
 pub const STATUS_PACK_MAX: usize = 4;
 
@@ -100,6 +102,7 @@ pub const DEFINES: &[(&str, u64)] = &[
     ("WD_STOP_COPIES", STOP_COPIES as u64),
     ("WD_STOP_STRIDE", STOP_STRIDE as u64),
     ("WD_STATUS_PACK_MAX", STATUS_PACK_MAX as u64),
+    ("WD_MAX_INPUTS", MAX_INPUTS as u64),
     ("WD_SCAN_LOOK_BACK", ScanMode::LookBack as u64),
     ("WD_SCAN_AGGREGATES", ScanMode::Aggregates as u64),
     ("WD_SCAN_GIVEN", ScanMode::Given as u64),
@@ -146,6 +149,9 @@ pub enum ParamTy {
     U32,
     /// The bound arguments of maps and predicates (`wd_args`: eight 64-bit words).
     Args,
+    /// The arrays the module's stage reads (`wd_in`: the device addresses of up to four
+    /// equally long arrays, zipped; unused ones null).
+    Input,
 }
 
 impl ParamTy {
@@ -165,6 +171,7 @@ impl ParamTy {
             ParamTy::U64 => "wd_u64".into(),
             ParamTy::U32 => "unsigned int".into(),
             ParamTy::Args => "wd_args".into(),
+            ParamTy::Input => "wd_in".into(),
         }
     }
 }
@@ -217,7 +224,7 @@ pub struct Kernel {
     /// The minimum resident blocks per SM of `__launch_bounds__`, as a C expression, if any.
     pub min_blocks: Option<&'static str>,
     /// The body: C statements calling the templates, naming the parameters (`WD_STAGE` builds
-    /// the module's stage `st` from `p`, `n` and `a`).
+    /// the module's stage `st` from `in`, `n` and `a`).
     pub body: &'static str,
 }
 
@@ -256,7 +263,7 @@ const fn p(name: &'static str, ty: ParamTy) -> Param {
     Param { name, ty }
 }
 
-use ParamTy::{Args, In, Out, U32, U64};
+use ParamTy::{Args, In, Input, Out, U32, U64};
 use Pointee::{Elem, Value};
 
 const fn kernel(name: &'static str, params: &'static [Param], body: &'static str) -> Kernel {
@@ -276,7 +283,7 @@ const fn kernel(name: &'static str, params: &'static [Param], body: &'static str
 pub const REDUCE: Kernel = kernel(
     "wd_k_reduce",
     &[
-        p("p", In(Elem)),
+        p("in", Input),
         p("n", U64),
         p("a", Args),
         p("partials", Out(Value)),
@@ -295,7 +302,7 @@ pub const REDUCE_KERNELS: &[&Kernel] = &[&REDUCE];
 pub const COUNT: Kernel = kernel(
     "wd_k_count",
     &[
-        p("p", In(Elem)),
+        p("in", Input),
         p("n", U64),
         p("a", Args),
         p("partials", Out(Pointee::U64)),
@@ -310,7 +317,7 @@ pub const COUNT: Kernel = kernel(
 pub const ANY: Kernel = kernel(
     "wd_k_any",
     &[
-        p("p", In(Elem)),
+        p("in", Input),
         p("n", U64),
         p("a", Args),
         p("negate", U32),
@@ -323,7 +330,7 @@ pub const ANY: Kernel = kernel(
 pub const FIND_FIRST: Kernel = kernel(
     "wd_k_find_first",
     &[
-        p("p", In(Elem)),
+        p("in", Input),
         p("n", U64),
         p("a", Args),
         p("first", Out(Pointee::U64)),
@@ -335,7 +342,7 @@ pub const FIND_FIRST: Kernel = kernel(
 pub const MASK: Kernel = kernel(
     "wd_k_mask",
     &[
-        p("p", In(Elem)),
+        p("in", Input),
         p("n", U64),
         p("a", Args),
         p("words", Out(Pointee::U32)),
@@ -347,7 +354,7 @@ pub const MASK: Kernel = kernel(
 pub const COMPACT: Kernel = Kernel {
     name: "wd_k_compact",
     params: &[
-        p("p", In(Elem)),
+        p("in", Input),
         p("n", U64),
         p("a", Args),
         p("kept", Out(Value)),
@@ -397,7 +404,7 @@ pub const PREDICATE_KERNELS: &[&Kernel] = &[
 pub const MAP: Kernel = kernel(
     "wd_k_map",
     &[
-        p("p", In(Elem)),
+        p("in", Input),
         p("n", U64),
         p("a", Args),
         p("out", Out(Value)),
@@ -414,7 +421,7 @@ pub const MAP_KERNELS: &[&Kernel] = &[&MAP];
 pub const SCAN: Kernel = kernel(
     "wd_k_scan",
     &[
-        p("p", In(Elem)),
+        p("in", Input),
         p("n", U64),
         p("a", Args),
         p("out", Out(Value)),
@@ -434,7 +441,7 @@ pub const SCAN_TILES: Kernel = kernel(
 );
 
 const ROWS_PARAMS: &[Param] = &[
-    p("p", In(Elem)),
+    p("in", Input),
     p("n", U64),
     p("a", Args),
     p("rows", U64),
@@ -490,7 +497,7 @@ pub const ROWS_BLOCK: Kernel = kernel(
 pub const ROWS_SPLIT: Kernel = kernel(
     "wd_k_rows_split",
     &[
-        p("p", In(Elem)),
+        p("in", Input),
         p("n", U64),
         p("a", Args),
         p("rows", U64),
@@ -507,7 +514,7 @@ pub const ROWS_SPLIT: Kernel = kernel(
 pub const SEGMENTS: Kernel = kernel(
     "wd_k_segments",
     &[
-        p("p", In(Elem)),
+        p("in", Input),
         p("n", U64),
         p("a", Args),
         p("offsets", In(Pointee::U64)),
@@ -535,7 +542,7 @@ pub const SEGMENTS_PLAN: Kernel = kernel(
 pub const SEGMENTS_LONG: Kernel = kernel(
     "wd_k_segments_long",
     &[
-        p("p", In(Elem)),
+        p("in", Input),
         p("n", U64),
         p("a", Args),
         p("offsets", In(Pointee::U64)),
@@ -551,7 +558,7 @@ pub const SEGMENTS_LONG: Kernel = kernel(
 );
 
 const COLS_PARAMS: &[Param] = &[
-    p("p", In(Elem)),
+    p("in", Input),
     p("n", U64),
     p("a", Args),
     p("rows", U64),
@@ -655,7 +662,7 @@ mod tests {
     fn definitions_spell_the_parameters() {
         let d = REDUCE.definition("wd_f32", "wd_f32");
         assert!(d.starts_with(
-            "extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)\nwd_k_reduce(const wd_f32* p, wd_u64 n, wd_args a, wd_f32* partials, unsigned int* ticket, wd_f32* out) {"
+            "extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)\nwd_k_reduce(wd_in in, wd_u64 n, wd_args a, wd_f32* partials, unsigned int* ticket, wd_f32* out) {"
         ), "{d}");
         assert!(
             COLS.definition("e", "v")

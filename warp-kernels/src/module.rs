@@ -133,6 +133,9 @@ pub struct FnFragment<'a> {
     pub type_support: &'a str,
     /// C type of its result.
     pub output: &'a str,
+    /// How many leading parameters are the element (1; 2 to 4 for zipped arrays, whose
+    /// elements it takes one per parameter).
+    pub inputs: usize,
     /// The types of its extra parameters, bound at call time.
     pub extras: &'a [Scalar],
 }
@@ -210,9 +213,9 @@ impl OpParts {
     /// The source a reduction's own module reads: its elements (scalar `T`), or `(V, I)` pairs
     /// made from elements of `V` (`T = (V, I)` with integer `I`); `None` for other tuples,
     /// which are reduced only through maps and axis operations.
-    pub fn own_source(&self) -> Option<Source<'static>> {
+    pub fn own_source(&self) -> Option<Source<'_>> {
         match &self.value {
-            Ty::Scalar(s) => Some(Source::Plain(*s)),
+            Ty::Scalar(s) => Some(Source::Plain(std::slice::from_ref(s))),
             Ty::Tuple(items) if items.len() == 2 && items[1].is_int() => Some(Source::Indexed {
                 elem: items[0],
                 index: items[1],
@@ -244,26 +247,32 @@ pub struct FnParts {
     pub output: Ty,
     /// C type of the result.
     pub output_c: String,
+    /// See [`FnFragment::inputs`].
+    pub inputs: usize,
     /// See [`FnFragment::extras`].
     pub extras: Vec<Scalar>,
 }
 
 impl FnParts {
-    /// The fragment of checked function `f`, whose first parameter is the element and whose
-    /// other parameters are bound at call time.
-    pub fn new(f: &Function) -> FnParts {
+    /// The fragment of checked function `f`, whose first `inputs` parameters are the element
+    /// (one per zipped array when more than one) and whose other parameters are bound at call
+    /// time.
+    pub fn new(f: &Function, inputs: usize) -> FnParts {
+        // (The zipped row of a several-input function is the stage's type: the module brings it.)
+        let tuples = tuples_used(f, None);
         FnParts {
             name: f.name.clone(),
             file: f.file.clone(),
             line: f.line,
             text: lower_function(f, FRAGMENT_NAME),
-            type_support: type_support(&tuples_used(f, None)),
+            type_support: type_support(&tuples),
             output: f.ret.clone(),
             output_c: f.ret.c_name(),
+            inputs,
             extras: f
                 .params
                 .iter()
-                .skip(1)
+                .skip(inputs)
                 .filter_map(|&p| f.vars[p].ty.scalar())
                 .collect(),
         }
@@ -278,6 +287,7 @@ impl FnParts {
             text: &self.text,
             type_support: &self.type_support,
             output: &self.output_c,
+            inputs: self.inputs,
             extras: &self.extras,
         }
     }
@@ -286,8 +296,10 @@ impl FnParts {
 /// What the values of an operation are made of.
 #[derive(Clone, Copy, Debug)]
 pub enum Source<'a> {
-    /// The elements themselves.
-    Plain(Scalar),
+    /// The elements themselves: of one array (the element), or of 2 to
+    /// [`MAX_INPUTS`](catalogue::MAX_INPUTS) equally long arrays zipped (a tuple, one field per
+    /// array).
+    Plain(&'a [Scalar]),
     /// `(element, index)` pairs, the index of type `index` (the operator's value is a
     /// two-field tuple).
     Indexed {
@@ -296,39 +308,67 @@ pub enum Source<'a> {
         /// The index type.
         index: Scalar,
     },
-    /// A `#[map]` of each element.
+    /// A `#[map]` of each element (of one array, or of zipped arrays).
     Map {
-        /// The element type.
-        elem: Scalar,
+        /// The element type of each array.
+        elem: &'a [Scalar],
         /// The map.
         map: &'a FnFragment<'a>,
     },
 }
 
 impl Source<'_> {
-    /// The element type.
-    pub fn elem(&self) -> Scalar {
-        match *self {
-            Source::Plain(e) | Source::Indexed { elem: e, .. } | Source::Map { elem: e, .. } => e,
+    /// The element type of each array read.
+    pub fn columns(&self) -> &[Scalar] {
+        match self {
+            Source::Plain(c) | Source::Map { elem: c, .. } => c,
+            Source::Indexed { elem, .. } => std::slice::from_ref(elem),
         }
+    }
+
+    /// The C type of one element: the array's scalar, or the tuple of zipped arrays' scalars.
+    pub fn elem_c(&self) -> String {
+        row_ty(self.columns()).c_name()
     }
 
     /// Words for comments (`` `f32` ``, ``map `square` of `f32` ``).
     fn describe(&self) -> String {
+        let cols = |c: &[Scalar]| match c {
+            [one] => format!("`{one}`"),
+            many => format!("zipped `{}`", row_ty(many)),
+        };
         match self {
-            Source::Plain(e) => format!("`{e}`"),
+            Source::Plain(c) => cols(c),
             Source::Indexed { elem, index } => format!("(`{elem}`, `{index}` index) pairs"),
-            Source::Map { elem, map } => format!("map `{}` of `{elem}`", map.name),
+            Source::Map { elem, map } => format!("map `{}` of {}", map.name, cols(elem)),
         }
     }
 
-    /// A tag for file names (``, `square_`, `indexed_u32_`).
+    /// A tag for file names (`f32`, `square_f32`, `indexed_u32_f32`, `f32_f32`).
     fn tag(&self) -> String {
+        let cols: Vec<&str> = self.columns().iter().map(|c| c.rust_name()).collect();
+        let cols = cols.join("_");
         match self {
-            Source::Plain(_) => String::new(),
-            Source::Indexed { index, .. } => format!("indexed_{index}_"),
-            Source::Map { map, .. } => format!("{}_", map.name),
+            Source::Plain(_) => cols,
+            Source::Indexed { index, .. } => format!("indexed_{index}_{cols}"),
+            Source::Map { map, .. } => format!("{}_{cols}", map.name),
         }
+    }
+
+    /// The tuple types a stage of this source needs beyond its functions' own: the zipped row.
+    fn row_support(&self) -> String {
+        match self.columns() {
+            [_] => String::new(),
+            many => type_support(&[many.to_vec()]),
+        }
+    }
+}
+
+/// The type of one element of `cols` zipped arrays (the scalar itself for one array).
+fn row_ty(cols: &[Scalar]) -> Ty {
+    match cols {
+        [one] => Ty::Scalar(*one),
+        many => Ty::Tuple(many.to_vec()),
     }
 }
 
@@ -435,19 +475,116 @@ struct wd_op {{
     )
 }
 
-/// The stage struct `wd_stage` (and `WD_STAGE`, which builds `st` from a kernel's `p`, `n`,
-/// `a`): elements of `source`, mapped if it is a map, made into pairs if indexed, tested by
-/// `pred` if any; bound arguments decoded from `a` (the map's first). `value` is the C type
-/// of the values (the operator's, for indexed sources).
-fn stage(source: &Source, pred: Option<&FnFragment>, value: &str) -> String {
-    let e = source.elem().c_name();
-    let args = |f: &FnFragment, first: usize| -> String {
-        f.extras
+/// The readers of a stage over the arrays `cols` (zipped when more than one): their pointers
+/// `p0..`, `VEC` (elements per vector: 16 bytes of the widest array), and the loads the
+/// templates use, each written once here for every array: `load` (streaming), `load_l2`
+/// (through L2 only), `at` (plain), `load_vec` (a vector of every array), `aligned` (whether a
+/// vector of every array can start at element `i`) and `head` (elements from `i` to the first
+/// place where one can, or `WD_NO_VEC` when the arrays' alignments disagree).
+fn readers(cols: &[Scalar]) -> String {
+    let widest = cols.iter().map(|c| c.size()).max().unwrap_or(1);
+    let vec = 16 / widest;
+    let mut s = format!("    static constexpr int VEC = {vec};\n");
+    for (k, c) in cols.iter().enumerate() {
+        let _ = writeln!(s, "    const {}* p{k};", c.c_name());
+    }
+    let one = cols.len() == 1;
+    let gather = |load: &dyn Fn(usize) -> String| -> String {
+        if one {
+            format!("return {};", load(0))
+        } else {
+            let sets: String = (0..cols.len())
+                .map(|k| format!(" e.f{k} = {};", load(k)))
+                .collect();
+            format!("elem_t e;{sets} return e;")
+        }
+    };
+    let fun = |sig: &str, body: String| {
+        format!("    __device__ __forceinline__ {sig} const {{ {body} }}\n")
+    };
+    s.push_str(&fun(
+        "elem_t load(wd_u64 i)",
+        gather(&|k| format!("wd_ldcs(p{k} + i)")),
+    ));
+    s.push_str(&fun(
+        "elem_t load_l2(wd_u64 i)",
+        gather(&|k| format!("wd_ldcg(p{k} + i)")),
+    ));
+    s.push_str(&fun("elem_t at(wd_u64 i)", gather(&|k| format!("p{k}[i]"))));
+    let mut lv = String::new();
+    for (k, c) in cols.iter().enumerate() {
+        let _ = writeln!(
+            lv,
+            "        const wd_vec<{t}, VEC> v{k} = wd_ldcs_vec<{t}, VEC>(p{k} + i);",
+            t = c.c_name()
+        );
+    }
+    let moves: String = if one {
+        "e[k] = v0.e[k];".into()
+    } else {
+        (0..cols.len())
+            .map(|k| format!(" e[k].f{k} = v{k}.e[k];"))
+            .collect::<String>()
+            .trim_start()
+            .to_string()
+    };
+    let _ = write!(
+        s,
+        "    __device__ __forceinline__ void load_vec(wd_u64 i, elem_t (&e)[VEC]) const {{\n{lv}#pragma unroll\n        for (int k = 0; k < VEC; ++k) {{ {moves} }}\n    }}\n"
+    );
+    let aligned: Vec<String> = cols
+        .iter()
+        .enumerate()
+        .map(|(k, c)| format!("wd_vec_aligned<{}, VEC>(p{k} + i)", c.c_name()))
+        .collect();
+    s.push_str(&fun(
+        "bool aligned(wd_u64 i)",
+        format!("return {};", aligned.join(" && ")),
+    ));
+    let head0 = format!("wd_vec_head<{}, VEC>(p0 + i)", cols[0].c_name());
+    let head = if one {
+        format!("return {head0};")
+    } else {
+        let rest: Vec<String> = cols
             .iter()
             .enumerate()
-            .map(|(i, t)| format!(", wd_arg<{}>(a, {})", t.c_name(), first + i))
-            .collect()
+            .skip(1)
+            .map(|(k, c)| format!("wd_vec_aligned<{}, VEC>(p{k} + i + h)", c.c_name()))
+            .collect();
+        format!(
+            "const wd_u64 h = {head0}; return {} ? h : WD_NO_VEC;",
+            rest.join(" && ")
+        )
     };
+    s.push_str(&fun("wd_u64 head(wd_u64 i)", head));
+    s
+}
+
+/// The arguments of a call of `f` on value `v` (field by field for a zipped element) followed
+/// by its bound arguments, decoded from `a` from word `first` on.
+fn call_args(f: &FnFragment, v: &str, first: usize) -> String {
+    let mut out = if f.inputs > 1 {
+        (0..f.inputs)
+            .map(|k| format!("{v}.f{k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        v.to_string()
+    };
+    for (i, t) in f.extras.iter().enumerate() {
+        let _ = write!(out, ", wd_arg<{}>(a, {})", t.c_name(), first + i);
+    }
+    out
+}
+
+/// The stage struct `wd_stage` (and `WD_STAGE`, which builds `st` from a kernel's `in`, `n`,
+/// `a`): elements of `source` (one array, or several zipped), mapped if it is a map, made into
+/// pairs if indexed, tested by `pred` if any; bound arguments decoded from `a` (the map's
+/// first). `value` is the C type of the values (the operator's, for indexed sources). `pick`:
+/// what compaction writes is field `pick` of the (zipped) value, not the whole value.
+fn stage(source: &Source, pred: Option<&FnFragment>, value: &str, pick: Option<usize>) -> String {
+    let cols = source.columns();
+    let e = source.elem_c();
     let (value_fn, make, nmap) = match source {
         Source::Plain(_) => (
             "    __device__ __forceinline__ value_t value(elem_t e) const { return e; }\n"
@@ -457,8 +594,8 @@ fn stage(source: &Source, pred: Option<&FnFragment>, value: &str) -> String {
         ),
         Source::Map { map, .. } => (
             format!(
-                "    __device__ __forceinline__ value_t value(elem_t e) const {{ return wd_map(e{}); }}\n",
-                args(map, 0)
+                "    __device__ __forceinline__ value_t value(elem_t e) const {{ return wd_map({}); }}\n",
+                call_args(map, "e", 0)
             ),
             "return value(e);".to_string(),
             map.extras.len(),
@@ -473,26 +610,35 @@ fn stage(source: &Source, pred: Option<&FnFragment>, value: &str) -> String {
         ),
     };
     let keep = match pred {
-        Some(p) => format!("return wd_pred(v{});", args(p, nmap)),
+        Some(p) => format!("return wd_pred({});", call_args(p, "v", nmap)),
         None => "return true;".into(),
     };
+    let (out_t, out) = match pick {
+        Some(k) => (cols[k].c_name().to_string(), format!("return v.f{k};")),
+        None => ("value_t".to_string(), "return v;".to_string()),
+    };
+    let sets: String = (0..cols.len())
+        .map(|k| format!(" st.p{k} = (const {}*)in.p[{k}];", cols[k].c_name()))
+        .collect();
     format!(
         "
 // ---- the stage: {what} ----
 struct wd_stage {{
     typedef {e} elem_t;
     typedef {value} value_t;
-    const {e}* p;
-    wd_u64 n;
+    typedef {out_t} out_t;
+{readers}    wd_u64 n;
     wd_args a;
 {value_fn}    __device__ __forceinline__ bool keep(value_t v) const {{ {keep} }}
     __device__ __forceinline__ value_t make(elem_t e, wd_u64 i) const {{
         {make}
     }}
+    __device__ __forceinline__ out_t out(value_t v) const {{ {out} }}
 }};
-#define WD_STAGE wd_stage st; st.p = p; st.n = n; st.a = a; (void)st
+#define WD_STAGE wd_stage st;{sets} st.n = n; st.a = a; (void)st
 ",
         what = source.describe(),
+        readers = readers(cols),
     )
 }
 
@@ -501,7 +647,7 @@ struct wd_stage {{
 fn stage_value(source: &Source) -> String {
     match source {
         Source::Map { map, .. } => map.output.to_string(),
-        other => other.elem().c_name().to_string(),
+        other => other.elem_c(),
     }
 }
 
@@ -522,7 +668,8 @@ pub fn reduce_module(op: &OpFragment, source: Option<&Source>) -> String {
     };
     let mut m = Module::new(&what);
     let map = source.and_then(map_parts);
-    m.type_support(&[map.map_or("", |f| f.type_support), op.type_support]);
+    let row = source.map_or(String::new(), |s| s.row_support());
+    m.type_support(&[&row, map.map_or("", |f| f.type_support), op.type_support]);
     m.user("\n// ---- the user's functions, lowered ----\n");
     if let Some(f) = map {
         m.function(f.text, "wd_map");
@@ -531,59 +678,70 @@ pub fn reduce_module(op: &OpFragment, source: Option<&Source>) -> String {
     m.function(op.identity, "wd_op_identity");
     m.user(&op_struct(op));
     if let Some(s) = source {
-        m.user(&stage(s, None, op.value));
+        m.user(&stage(s, None, op.value, None));
     }
     m.reduce_templates(op.style);
     // The operator's own module is named after it; a composition after its parts.
     let file = match source {
-        Some(Source::Map { elem, map }) => format!("{}_{}_{elem}", map.name, op.name),
+        Some(s @ Source::Map { map, .. }) => format!(
+            "{}_{}{}",
+            map.name,
+            op.name,
+            s.tag().trim_start_matches(map.name)
+        ),
         _ => op.name.to_string(),
     };
     if let Some(s) = source {
-        m.kernels(catalogue::REDUCE_KERNELS, s.elem().c_name(), op.value);
+        m.kernels(catalogue::REDUCE_KERNELS, &s.elem_c(), op.value);
     }
     m.finish(&file)
 }
 
 /// A predicate module: every predicate kernel (count, any/all, find_first, mask, compact) for
-/// `pred` over the values of `source` (elements or a map of them; not indexed).
-pub fn predicate_module(pred: &FnFragment, source: &Source) -> String {
+/// `pred` over the values of `source` (elements, zipped elements, or a map of them; not
+/// indexed). `pick`: compaction keeps field `pick` of each zipped element (the element of
+/// that array) instead of the whole element.
+pub fn predicate_module(pred: &FnFragment, source: &Source, pick: Option<usize>) -> String {
+    let picked = pick.map_or(String::new(), |k| format!(", keeping array {k}"));
     let mut m = Module::new(&format!(
-        "predicate `{}` over {}",
+        "predicate `{}` over {}{picked}",
         pred.name,
         source.describe()
     ));
     let map = map_parts(source);
-    m.type_support(&[map.map_or("", |f| f.type_support), pred.type_support]);
+    let row = source.row_support();
+    m.type_support(&[&row, map.map_or("", |f| f.type_support), pred.type_support]);
     m.user("\n// ---- the user's functions, lowered ----\n");
     if let Some(f) = map {
         m.function(f.text, "wd_map");
     }
     m.function(pred.text, "wd_pred");
-    m.user(&stage(source, Some(pred), &stage_value(source)));
+    m.user(&stage(source, Some(pred), &stage_value(source), pick));
     m.reduce_templates(Style::Intrinsics);
     m.shared("tiles.cuh", TILES_TEMPLATE);
     m.shared("lookback.cuh", LOOKBACK_TEMPLATE);
     m.shared("predicate.cuh", PREDICATE_TEMPLATE);
     m.kernels(
         catalogue::PREDICATE_KERNELS,
-        source.elem().c_name(),
-        "wd_stage::value_t",
+        &source.elem_c(),
+        "wd_stage::out_t",
     );
-    m.finish(&format!("{}_{}{}", pred.name, source.tag(), source.elem()))
+    let picked = pick.map_or(String::new(), |k| format!("_keep{k}"));
+    m.finish(&format!("{}_{}{picked}", pred.name, source.tag()))
 }
 
-/// A map module: `map` of every element of `elem` written out (`Device::map`).
-pub fn map_module(map: &FnFragment, elem: Scalar) -> String {
+/// A map module: `map` of every element of `elem` (one array, or several zipped) written out
+/// (`Device::map`).
+pub fn map_module(map: &FnFragment, elem: &[Scalar]) -> String {
     let source = Source::Map { elem, map };
-    let mut m = Module::new(&format!("map `{}` of `{elem}`", map.name));
-    m.type_support(&[map.type_support]);
+    let mut m = Module::new(&source.describe());
+    m.type_support(&[&source.row_support(), map.type_support]);
     m.user("\n// ---- the user's functions, lowered ----\n");
     m.function(map.text, "wd_map");
-    m.user(&stage(&source, None, map.output));
+    m.user(&stage(&source, None, map.output, None));
     m.shared("map.cuh", MAP_TEMPLATE);
-    m.kernels(catalogue::MAP_KERNELS, elem.c_name(), map.output);
-    m.finish(&format!("map_{}_{elem}", map.name))
+    m.kernels(catalogue::MAP_KERNELS, &source.elem_c(), map.output);
+    m.finish(&format!("map_{}", source.tag()))
 }
 
 /// A scan and axis module: inclusive/exclusive scans, reductions along rows, over CSR
@@ -595,7 +753,8 @@ pub fn axis_module(op: &OpFragment, source: &Source) -> String {
         source.describe()
     ));
     let map = map_parts(source);
-    m.type_support(&[map.map_or("", |f| f.type_support), op.type_support]);
+    let row = source.row_support();
+    m.type_support(&[&row, map.map_or("", |f| f.type_support), op.type_support]);
     m.user("\n// ---- the user's functions, lowered ----\n");
     if let Some(f) = map {
         m.function(f.text, "wd_map");
@@ -603,19 +762,14 @@ pub fn axis_module(op: &OpFragment, source: &Source) -> String {
     m.function(op.combine, "wd_op_combine");
     m.function(op.identity, "wd_op_identity");
     m.user(&op_struct(op));
-    m.user(&stage(source, None, op.value));
+    m.user(&stage(source, None, op.value, None));
     m.reduce_templates(Style::Intrinsics);
     m.shared("tiles.cuh", TILES_TEMPLATE);
     m.shared("lookback.cuh", LOOKBACK_TEMPLATE);
     m.shared("scan.cuh", SCAN_TEMPLATE);
     m.shared("axis.cuh", AXIS_TEMPLATE);
-    m.kernels(catalogue::AXIS_KERNELS, source.elem().c_name(), op.value);
-    m.finish(&format!(
-        "axis_{}_{}{}",
-        op.name,
-        source.tag(),
-        source.elem()
-    ))
+    m.kernels(catalogue::AXIS_KERNELS, &source.elem_c(), op.value);
+    m.finish(&format!("axis_{}_{}", op.name, source.tag()))
 }
 
 /// A transpose module for row-major matrices of `elem`, through a padded shared tile (and,

@@ -30,6 +30,7 @@ const MAP: FnFragment<'static> = FnFragment {
     text: "static __device__ __forceinline__ wd_f32 WD_FRAGMENT_FN(wd_u8 x, wd_f32 k) { return k; }\n",
     type_support: "",
     output: "wd_f32",
+    inputs: 1,
     extras: &[Scalar::F32],
 };
 
@@ -50,13 +51,13 @@ fn check(source: &str, kernels: &[&Kernel], elem: &str, value: &str) {
 fn reduction_modules_match_the_catalogue() {
     let o = op("wd_f32");
     check(
-        &reduce_module(&o, Some(&Source::Plain(Scalar::F32))),
+        &reduce_module(&o, Some(&Source::Plain(&[Scalar::F32]))),
         catalogue::REDUCE_KERNELS,
         "wd_f32",
         "wd_f32",
     );
     let map = Source::Map {
-        elem: Scalar::U8,
+        elem: &[Scalar::U8],
         map: &MAP,
     };
     check(
@@ -77,18 +78,36 @@ fn predicate_modules_match_the_catalogue() {
         extras: &[],
         ..MAP
     };
+    let zipped = FnFragment {
+        text: "static __device__ __forceinline__ bool WD_FRAGMENT_FN(wd_f32 x, wd_u16 y) { return x > 0.0f; }\n",
+        inputs: 2,
+        ..pred
+    };
+    for (source, pick) in [
+        (Source::Plain(&[Scalar::F32, Scalar::U16]), Some(1)),
+        (Source::Plain(&[Scalar::F32, Scalar::U16]), None),
+    ] {
+        let src = predicate_module(&zipped, &source, pick);
+        check(
+            &src,
+            catalogue::PREDICATE_KERNELS,
+            &source.elem_c(),
+            "wd_stage::out_t",
+        );
+        assert!(src.contains("wd_pred(v.f0, v.f1)"), "{src}");
+    }
     for source in [
-        Source::Plain(Scalar::F32),
+        Source::Plain(&[Scalar::F32]),
         Source::Map {
-            elem: Scalar::U8,
+            elem: &[Scalar::U8],
             map: &MAP,
         },
     ] {
         check(
-            &predicate_module(&pred, &source),
+            &predicate_module(&pred, &source, None),
             catalogue::PREDICATE_KERNELS,
-            source.elem().c_name(),
-            "wd_stage::value_t",
+            &source.elem_c(),
+            "wd_stage::out_t",
         );
     }
 }
@@ -96,7 +115,7 @@ fn predicate_modules_match_the_catalogue() {
 #[test]
 fn axis_and_transpose_modules_match_the_catalogue() {
     check(
-        &axis_module(&op("wd_f32"), &Source::Plain(Scalar::F32)),
+        &axis_module(&op("wd_f32"), &Source::Plain(&[Scalar::F32])),
         catalogue::AXIS_KERNELS,
         "wd_f32",
         "wd_f32",
@@ -125,7 +144,7 @@ fn axis_and_transpose_modules_match_the_catalogue() {
 
 #[test]
 fn a_drifted_signature_is_caught() {
-    let src = reduce_module(&op("wd_f32"), Some(&Source::Plain(Scalar::F32)));
+    let src = reduce_module(&op("wd_f32"), Some(&Source::Plain(&[Scalar::F32])));
     let drifted = src.replace("wd_args a, wd_f32* partials", "wd_f32* partials, wd_args a");
     let result =
         std::panic::catch_unwind(|| check(&drifted, catalogue::REDUCE_KERNELS, "wd_f32", "wd_f32"));

@@ -9,7 +9,7 @@ use warp_kernels::Scalar;
 use crate::arrays::{DeviceSlice, DeviceVec, Elements};
 use crate::error::{Error, Result};
 use crate::operators::{BoundArgs, FnMeta, MapOp, ReduceOp};
-use crate::values::{DeviceValue, Element, IndexInt};
+use crate::values::{DeviceValue, Element, IndexInt, Row};
 
 mod sealed {
     pub trait Sealed {}
@@ -121,16 +121,23 @@ pub enum Stage {
 /// cudarc memory (`CudaSlice`, `CudaView`), or a mapped view of any of them. Its values are
 /// `Value`s made from stored `Elem`s.
 pub trait ElementInput: Sealed + Sync {
-    /// The stored element type.
-    type Elem: Element;
+    /// The stored element type (a tuple, one field per array, for zipped arrays).
+    type Elem: Row;
     /// The type of the values the operations see (the map's result, or the element).
     type Value: DeviceValue;
-    /// The map's type (`()` without one): part of the key of the kernels' module.
+    /// What compaction (`filter`, `partition`) keeps of each value: the value, or one array's
+    /// element of zipped arrays made by [`Zip::keep`].
+    type Kept: DeviceValue;
+    /// The map's type (`()` without one; what compaction keeps for [`Zip::keep`]): part of
+    /// the key of the kernels' module.
     #[doc(hidden)]
     type Map: 'static;
     /// The map's generated code, if any.
     #[doc(hidden)]
     const MAP: Option<&'static FnMeta>;
+    /// The zipped array whose elements compaction keeps ([`Zip::keep`]), if any.
+    #[doc(hidden)]
+    const KEEP: Option<usize>;
     /// The stored elements.
     #[doc(hidden)]
     fn elements(&self) -> Elements<'_, Self::Elem>;
@@ -140,6 +147,9 @@ pub trait ElementInput: Sealed + Sync {
     /// The value of an element (on the CPU).
     #[doc(hidden)]
     fn value(&self, e: Self::Elem) -> Self::Value;
+    /// What compaction keeps of a value (on the CPU).
+    #[doc(hidden)]
+    fn kept(v: Self::Value) -> Self::Kept;
 }
 
 /// Arrays, views and the caller's memory: their elements are their values.
@@ -148,8 +158,10 @@ macro_rules! plain_input {
         impl<T: Element> ElementInput for $t {
             type Elem = T;
             type Value = T;
+            type Kept = T;
             type Map = ();
             const MAP: Option<&'static FnMeta> = None;
+            const KEEP: Option<usize> = None;
             fn elements(&self) -> Elements<'_, T> {
                 let $s = self;
                 $elems
@@ -159,6 +171,16 @@ macro_rules! plain_input {
             }
             fn value(&self, e: T) -> T {
                 e
+            }
+            fn kept(v: T) -> T {
+                v
+            }
+        }
+        impl<T: Element> Array for $t {
+            type Elem = T;
+            fn array(&self) -> Elements<'_, T> {
+                let $s = self;
+                $elems
             }
         }
     )*};
@@ -170,11 +192,182 @@ plain_input! {
     CudaView<'_, T> => |s| Elements::cuda(s.slice(..));
 }
 
+/// One array an input can zip: a `DeviceVec`, a view of one, or the caller's `CudaSlice` or
+/// `CudaView`.
+pub trait Array: Sealed + Sync {
+    /// The element type.
+    type Elem: Element;
+    /// The elements.
+    #[doc(hidden)]
+    fn array(&self) -> Elements<'_, Self::Elem>;
+}
+
+/// Equally long arrays read together, a tuple of references to 2 to 4 [`Array`]s: the
+/// element of `(&xs, &ys)` at `i` is `(xs[i], ys[i])`, what a `#[map(inputs = 2)]` or
+/// `#[predicate(inputs = 2)]` takes. Arrays of different lengths are an [`Error::Shape`] of the
+/// operation. `.map(f)` maps them lazily (as arrays' `.map`), `.keep::<K>()` makes compaction
+/// (`filter`, `partition`) keep array `K`'s elements.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// #[map(inputs = 2)]
+/// fn mul(x: f32, y: f32) -> f32 { x * y }
+/// #[reduce(identity = 0.0)]
+/// fn sum(a: f32, b: f32) -> f32 { a + b }
+/// #[predicate(inputs = 2)]
+/// fn above(x: f32, y: f32, t: f32) -> bool { y > t }
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let xs = dev.upload(&[1.0f32, 2.0, 3.0])?;
+/// let ys = dev.upload(&[4.0f32, 5.0, 6.0])?;
+/// assert_eq!(dev.map_reduce(mul, sum, &(&xs, &ys))?, 32.0);          // a dot product
+/// assert_eq!(dev.reduce(sum, &(&xs, &ys).map(mul))?, 32.0);          // the same
+/// assert_eq!(dev.count(above.with(4.5), &(&xs, &ys))?, 2);
+/// let kept = dev.filter(above.with(4.5), &(&xs, &ys).keep::<0>())?; // xs where ys > 4.5
+/// assert_eq!(kept.download()?, [2.0, 3.0]);
+/// let short = dev.upload(&[1.0f32])?;
+/// assert!(matches!(dev.count(above.with(0.0), &(&xs, &short)), Err(Error::Shape(_))));
+/// # Ok(()) }
+/// ```
+pub trait Zip: Sealed + Sync {
+    /// One element of each array.
+    type Row: Row;
+    /// The zipped elements.
+    #[doc(hidden)]
+    fn zipped(&self) -> Elements<'_, Self::Row>;
+    /// The zipped elements mapped by `map` (which takes one element of each array), lazily:
+    /// `dev.reduce(sum, &(&xs, &ys).map(mul))` runs one fused kernel reading each array once.
+    fn map<M: MapOp<Input = Self::Row>>(&self, map: M) -> Mapped<'_, M> {
+        Mapped {
+            elems: self.zipped(),
+            map,
+        }
+    }
+    /// The zipped elements, of which compaction (`filter`, `partition` and their `_into`
+    /// forms) keeps array `K`'s: `dev.filter(p, &(&a, &b).keep::<0>())` is the elements of
+    /// `a` whose row `(a[i], b[i])` satisfies `p`. Other operations see the rows.
+    fn keep<const K: usize>(&self) -> Keeping<'_, Self::Row, K>
+    where
+        Self::Row: Field<K>,
+    {
+        Keeping {
+            elems: self.zipped(),
+        }
+    }
+}
+
+/// Field `K` of a zipped row (the element of array `K`).
+#[diagnostic::on_unimplemented(
+    message = "`keep::<{K}>()`: zipped arrays `{Self}` have no array {K}",
+    label = "arrays are numbered from 0"
+)]
+pub trait Field<const K: usize>: Row {
+    /// Its type.
+    type Out: Element;
+    /// The field.
+    #[doc(hidden)]
+    fn field(self) -> Self::Out;
+}
+
+/// Zipped arrays whose compaction keeps array `K`'s elements: made by [`Zip::keep`].
+#[derive(Clone, Debug)]
+pub struct Keeping<'a, R: Row, const K: usize> {
+    pub(crate) elems: Elements<'a, R>,
+}
+
+macro_rules! zipped {
+    ($zip:ident: $($a:ident $i:tt),+) => {
+        impl<'r, $($a: Array),+> Sealed for ($(&'r $a,)+) {}
+        impl<'r, $($a: Array),+> Zip for ($(&'r $a,)+) {
+            type Row = ($($a::Elem,)+);
+            fn zipped(&self) -> Elements<'_, Self::Row> {
+                crate::arrays::$zip($(self.$i.array()),+)
+            }
+        }
+        impl<'r, $($a: Array),+> ElementInput for ($(&'r $a,)+) {
+            type Elem = ($($a::Elem,)+);
+            type Value = ($($a::Elem,)+);
+            type Kept = ($($a::Elem,)+);
+            type Map = ();
+            const MAP: Option<&'static FnMeta> = None;
+            const KEEP: Option<usize> = None;
+            fn elements(&self) -> Elements<'_, Self::Elem> {
+                self.zipped()
+            }
+            fn args(&self) -> BoundArgs {
+                BoundArgs::default()
+            }
+            fn value(&self, e: Self::Elem) -> Self::Value {
+                e
+            }
+            fn kept(v: Self::Value) -> Self::Kept {
+                v
+            }
+        }
+        impl<'r, $($a: Array),+> AsSlice<($($a::Elem,)+)> for ($(&'r $a,)+) {
+            fn elements(&self) -> Elements<'_, ($($a::Elem,)+)> {
+                self.zipped()
+            }
+        }
+    };
+}
+zipped!(zip2: A 0, B 1);
+zipped!(zip3: A 0, B 1, C 2);
+zipped!(zip4: A 0, B 1, C 2, D 3);
+
+macro_rules! field {
+    ($k:tt => $out:ident of $($a:ident),+) => {
+        impl<$($a: Element),+> Field<$k> for ($($a,)+) {
+            type Out = $out;
+            fn field(self) -> $out {
+                self.$k
+            }
+        }
+    };
+}
+field!(0 => A of A, B);
+field!(1 => B of A, B);
+field!(0 => A of A, B, C);
+field!(1 => B of A, B, C);
+field!(2 => C of A, B, C);
+field!(0 => A of A, B, C, D);
+field!(1 => B of A, B, C, D);
+field!(2 => C of A, B, C, D);
+field!(3 => D of A, B, C, D);
+
+impl<R: Row, const K: usize> Sealed for Keeping<'_, R, K> {}
+impl<R: Row + Field<K>, const K: usize> ElementInput for Keeping<'_, R, K> {
+    type Elem = R;
+    type Value = R;
+    type Kept = <R as Field<K>>::Out;
+    type Map = KeepKey<K>;
+    const MAP: Option<&'static FnMeta> = None;
+    const KEEP: Option<usize> = Some(K);
+    fn elements(&self) -> Elements<'_, R> {
+        self.elems.clone()
+    }
+    fn args(&self) -> BoundArgs {
+        BoundArgs::default()
+    }
+    fn value(&self, e: R) -> R {
+        e
+    }
+    fn kept(v: R) -> Self::Kept {
+        v.field()
+    }
+}
+
+/// The key part of zipped arrays whose compaction keeps array `K`.
+#[doc(hidden)]
+pub struct KeepKey<const K: usize>;
+
 impl<M: MapOp> ElementInput for Mapped<'_, M> {
     type Elem = M::Input;
     type Value = M::Output;
+    type Kept = M::Output;
     type Map = M::Key;
     const MAP: Option<&'static FnMeta> = Some(&M::META);
+    const KEEP: Option<usize> = None;
     fn elements(&self) -> Elements<'_, M::Input> {
         self.elems.clone()
     }
@@ -183,6 +376,9 @@ impl<M: MapOp> ElementInput for Mapped<'_, M> {
     }
     fn value(&self, e: M::Input) -> M::Output {
         self.map.apply(e)
+    }
+    fn kept(v: M::Output) -> M::Output {
+        v
     }
 }
 
@@ -195,8 +391,8 @@ pub struct IndexKey<I>(PhantomData<I>);
 /// whose map returns `Op::Value`, or `xs.indexed()` when `Op::Value` is `(V, I)` (argmax,
 /// ...; the index is the position in the input).
 pub trait ReduceInput<Op: ReduceOp>: Sealed + Sync {
-    /// The stored element type.
-    type Elem: Element;
+    /// The stored element type (a tuple, one field per array, for zipped arrays).
+    type Elem: Row;
     /// What the values are made of, beyond the element type: part of the key of the
     /// kernels' module (`()`, the map's type, or the index type).
     #[doc(hidden)]
@@ -271,31 +467,20 @@ impl<V: Element, I: IndexInt, Op: ReduceOp<Value = (V, I)>> ReduceInput<Op> for 
     }
 }
 
-/// Arrays and views, and the caller's cudarc memory (what `map_reduce`, `map` and
-/// `transpose` take).
-pub trait AsSlice<T: Element>: Sealed {
+/// Arrays and views, the caller's cudarc memory, and zipped arrays (`(&xs, &ys)`: what
+/// `map_reduce` and `map` take; `transpose` and segment offsets take single arrays).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not hold elements of type `{T}`",
+    label = "expected arrays of `{T}` (zipped arrays: one array per element of the tuple, in order)"
+)]
+pub trait AsSlice<T: Row>: Sealed {
     /// The elements.
     #[doc(hidden)]
     fn elements(&self) -> Elements<'_, T>;
 }
-impl<T: Element> AsSlice<T> for DeviceVec<T> {
-    fn elements(&self) -> Elements<'_, T> {
-        self.as_slice().elements()
-    }
-}
-impl<T: Element> AsSlice<T> for DeviceSlice<'_, T> {
-    fn elements(&self) -> Elements<'_, T> {
-        DeviceSlice::elements(self)
-    }
-}
-impl<T: Element> AsSlice<T> for CudaSlice<T> {
-    fn elements(&self) -> Elements<'_, T> {
-        Elements::cuda(self.as_view())
-    }
-}
-impl<T: Element> AsSlice<T> for CudaView<'_, T> {
-    fn elements(&self) -> Elements<'_, T> {
-        Elements::cuda(self.slice(..))
+impl<A: Array> AsSlice<A::Elem> for A {
+    fn elements(&self) -> Elements<'_, A::Elem> {
+        self.array()
     }
 }
 

@@ -123,20 +123,23 @@ pub use backend::cuda::LoadReport;
 pub use cudarc;
 pub use device::Device;
 pub use error::{Error, Result};
-pub use inputs::{AsSlice, AxisInput, CudaInput, ElementInput, Indexed, Mapped, ReduceInput};
+pub use inputs::{
+    Array, AsSlice, AxisInput, CudaInput, ElementInput, Field, Indexed, Keeping, Mapped,
+    ReduceInput, Zip,
+};
 pub use operations::{
     Split, axis_module, map_module, predicate_module, reduce_module, transpose_module,
 };
 pub use operators::{
     ArgBits, Bind, BoundArg, BoundArgs, FnMeta, MapOp, OpMeta, Predicate, ReduceOp,
 };
-pub use values::{DeviceValue, Element, IndexInt};
+pub use values::{DeviceValue, Element, IndexInt, Row};
 pub use warp_macros::{map, predicate, reduce};
 
 /// What the macros' expansions name; not part of the API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::inputs::{IndexKey, Stage};
+    pub use crate::inputs::{IndexKey, KeepKey, Stage};
     pub use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Style};
 }
 
@@ -144,6 +147,6 @@ pub mod __private {
 pub mod prelude {
     pub use crate::{
         CudaInput, Device, DeviceScalar, DeviceSlice, DeviceTuples, DeviceVec, Error, MapOp,
-        OutputArray, Predicate, ReduceOp, ValueArray, map, predicate, reduce,
+        OutputArray, Predicate, ReduceOp, ValueArray, Zip, map, predicate, reduce,
     };
 }

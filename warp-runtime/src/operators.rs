@@ -7,7 +7,7 @@ use warp_kernels::{FnFragment, OpFragment};
 
 use crate::arrays::{DeviceScalar, Held, ScalarInner};
 use crate::toolchain::ModuleSource;
-use crate::values::{DeviceValue, Element};
+use crate::values::{DeviceValue, Row};
 
 /// What `#[reduce]` generates for an operator: its fragments (what compositions with maps,
 /// scans and axis reductions are built from) and the complete CUDA source of its own module.
@@ -115,8 +115,8 @@ pub trait Predicate: Clone + Send + Sync + 'static {
 /// # Ok(()) }
 /// ```
 pub trait MapOp: Clone + Send + Sync + 'static {
-    /// The element type.
-    type Input: Element;
+    /// The element type (a tuple of the zipped arrays' elements for `#[map(inputs = N)]`).
+    type Input: Row;
     /// The function's own type (its unit struct): what its kernels' modules are keyed by.
     #[doc(hidden)]
     type Key: 'static;

@@ -1,5 +1,6 @@
-//! Value types: the scalars a `DeviceVec` holds ([`Element`]) and the values operators produce
-//! ([`DeviceValue`], scalars and tuples), with the C layout the GPU writes them in.
+//! Value types: the scalars a `DeviceVec` holds ([`Element`]), the elements of zipped arrays
+//! ([`Row`]) and the values operators produce ([`DeviceValue`], scalars and tuples), with the
+//! C layout the GPU writes them in.
 
 use cudarc::driver::{DeviceRepr, ValidAsZeroBits};
 use warp_kernels::Scalar;
@@ -147,6 +148,30 @@ tuple!(A: 0, B: 1, C: 2, D: 3, E: 4);
 tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, F: 5);
 tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, F: 5, G: 6);
 tuple!(A: 0, B: 1, C: 2, D: 3, E: 4, F: 5, G: 6, H: 7);
+
+/// One element of each array an operation reads: a scalar [`Element`] (one array), or a
+/// tuple of 2 to 4 of them (that many equally long arrays, zipped: `(&xs, &ys)`). The element
+/// type of a map or predicate with `inputs = N`.
+pub trait Row: DeviceValue {
+    /// The element type of each array, in order.
+    #[doc(hidden)]
+    const COLUMNS: &'static [Scalar];
+}
+
+impl<T: Element> Row for T {
+    const COLUMNS: &'static [Scalar] = &[T::SCALAR];
+}
+
+macro_rules! row {
+    ($($name:ident),+) => {
+        impl<$($name: Element),+> Row for ($($name,)+) {
+            const COLUMNS: &'static [Scalar] = &[$($name::SCALAR),+];
+        }
+    };
+}
+row!(A, B);
+row!(A, B, C);
+row!(A, B, C, D);
 
 #[cfg(test)]
 mod tests {

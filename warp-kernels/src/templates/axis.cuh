@@ -1,7 +1,8 @@
 // ---- warp-dsl axis patterns: row, segment and column reductions of a row-major matrix; transpose ----
-// A stage `St` provides: typedef elem_t, value_t; pointer `p`, length `n`; value_t
-// make(elem_t, index) (the element, its map, or an (element, flat index) pair). Element (r, c)
-// of a matrix of `rows` rows and `cols` columns is st.p[r * cols + c]; every index is 64-bit. An operation `Op` is the one of
+// A stage `St` (the module's stage struct) provides: typedef elem_t, value_t; length `n`; its
+// readers (load, load_l2, at, VEC, load_vec, aligned, head); value_t make(elem_t, index) (the
+// element, its map, or an (element, flat index) pair). Element (r, c) of a matrix of `rows`
+// rows and `cols` columns is element r * cols + c; every index is 64-bit. An operation `Op` is the one of
 // reduce.cuh (Op::T == St::value_t). Every loop is a grid-stride loop, so any grid size is
 // correct, and every result is folded in an order fixed by the shape, the grid and the input
 // pointer's alignment: deterministic. Loops around warp or block collectives are warp- or
@@ -14,15 +15,9 @@
 // WD_TRANSPOSE_WIDE_MAX bytes (32 x 32 for wider ones), 256 threads moving 4 * M * N elements
 // each.
 
-// Whether elements of type E can be read as 16-byte vectors, and how many fit in one.
-template <class E> struct wd_axis_vec {
-    static constexpr bool ok = sizeof(E) <= 16 && 16 % sizeof(E) == 0;
-    static constexpr unsigned n = ok ? 16 / (unsigned)sizeof(E) : 1u;
-};
-
 // Range fold: thread t of NT (NT >= 16) folds its share of elements [start, start + len).
-// 16-byte streaming loads, WD_AXIS_UNROLL in flight, between an unaligned head and a tail read
-// element-wise (fewer than one vector each); scalar loads when elements don't fit vectors.
+// Streaming vector loads, WD_AXIS_UNROLL in flight, between an unaligned head and a tail read
+// element-wise (fewer than one vector each); element loads when zipped arrays' alignments differ.
 // Each thread's fold order is fixed by (start alignment, len, NT).
 template <class Op, class St, unsigned NT>
 static __device__ __forceinline__ typename Op::T wd_axis_fold_range(const St& st, wd_u64 start, wd_u64 len, unsigned t) {
@@ -30,10 +25,9 @@ static __device__ __forceinline__ typename Op::T wd_axis_fold_range(const St& st
     typedef typename Op::T T;
     constexpr unsigned U = WD_AXIS_UNROLL;
     T acc = Op::identity();
-    const E* p = st.p + start;
-    if constexpr (wd_axis_vec<E>::ok) {
-        constexpr unsigned VEC = wd_axis_vec<E>::n;
-        wd_u64 head = ((16u - ((wd_u64)p & 15u)) & 15u) / sizeof(E);
+    wd_u64 head = st.head(start);
+    if (head != WD_NO_VEC) {
+        constexpr unsigned VEC = St::VEC;
         if (head > len) head = len;
         const wd_u64 nvec = (len - head) / VEC;
         const wd_u64 tail = head + nvec * VEC + t;
@@ -41,20 +35,21 @@ static __device__ __forceinline__ typename Op::T wd_axis_fold_range(const St& st
         // costs one memory round trip.
         const bool has_head = t < head, has_tail = tail < len;
         E he, te;
-        if (has_head) he = wd_ldcs(p + t);
-        if (has_tail) te = wd_ldcs(p + tail);
-        const uint4* pv = reinterpret_cast<const uint4*>(p + head);
+        if (has_head) he = st.load(start + t);
+        if (has_tail) te = st.load(start + tail);
+        const wd_u64 vbase = start + head;
+#pragma unroll 2
         for (wd_u64 v = t; v < nvec; v += (wd_u64)U * NT) {
-            wd_vec16<E> r[U];
+            E r[U][VEC];
 #pragma unroll
             for (unsigned u = 0; u < U; ++u)
-                if (v + (wd_u64)u * NT < nvec) r[u].raw = __ldcs(pv + v + (wd_u64)u * NT);
+                if (v + (wd_u64)u * NT < nvec) st.load_vec(vbase + (v + (wd_u64)u * NT) * VEC, r[u]);
 #pragma unroll
             for (unsigned u = 0; u < U; ++u) {
                 if (v + (wd_u64)u * NT < nvec) {
 #pragma unroll
                     for (unsigned k = 0; k < VEC; ++k)
-                        acc = Op::combine(acc, st.make(r[u].e[k], start + head + (v + (wd_u64)u * NT) * VEC + k));
+                        acc = Op::combine(acc, st.make(r[u][k], vbase + (v + (wd_u64)u * NT) * VEC + k));
                 }
             }
         }
@@ -65,7 +60,7 @@ static __device__ __forceinline__ typename Op::T wd_axis_fold_range(const St& st
             E e[U];
 #pragma unroll
             for (unsigned u = 0; u < U; ++u)
-                if (i + (wd_u64)u * NT < len) e[u] = wd_ldcs(p + i + (wd_u64)u * NT);
+                if (i + (wd_u64)u * NT < len) e[u] = st.load(start + i + (wd_u64)u * NT);
 #pragma unroll
             for (unsigned u = 0; u < U; ++u)
                 if (i + (wd_u64)u * NT < len) acc = Op::combine(acc, st.make(e[u], start + i + (wd_u64)u * NT));
@@ -90,36 +85,32 @@ static __device__ __forceinline__ void wd_rows_group(const St& st, wd_u64 rows, 
     const unsigned lane = threadIdx.x & 31u, g = lane / G, j = lane % G;
     const wd_u64 warp = ((wd_u64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     const wd_u64 nwarps = ((wd_u64)gridDim.x * blockDim.x) >> 5;
-    bool vec = false;
-    if constexpr (wd_axis_vec<E>::ok) vec = (((wd_u64)st.p & 15u) == 0) && ((cols * sizeof(E)) & 15u) == 0;
+    const bool vec = st.aligned(0) && cols % St::VEC == 0;
     for (wd_u64 base = warp * R; base < rows; base += nwarps * R) {  // warp-uniform
         T acc[U];
-        const E* rp[U];  // row starts (row 0 for rows past the end, which load nothing)
+        wd_u64 rp[U];  // row starts (row 0 for rows past the end, which load nothing)
         bool ok[U];
 #pragma unroll
         for (unsigned u = 0; u < U; ++u) {
             const wd_u64 r = base + (wd_u64)u * NG + g;
             acc[u] = Op::identity();
             ok[u] = r < rows;
-            rp[u] = st.p + (ok[u] ? r : 0) * cols;
+            rp[u] = (ok[u] ? r : 0) * cols;
         }
-        if constexpr (wd_axis_vec<E>::ok) {
-            if (vec) {
-                constexpr unsigned VEC = wd_axis_vec<E>::n;
-                const wd_u64 nvec = cols / VEC;
+        if (vec) {
+            constexpr unsigned VEC = St::VEC;
+            const wd_u64 nvec = cols / VEC;
 #pragma unroll 1
-                for (wd_u64 v = j; v < nvec; v += G) {
-                    wd_vec16<E> r[U];
+            for (wd_u64 v = j; v < nvec; v += G) {
+                E r[U][VEC];
 #pragma unroll
-                    for (unsigned u = 0; u < U; ++u)
-                        if (ok[u]) r[u].raw = __ldcs(reinterpret_cast<const uint4*>(rp[u]) + v);
+                for (unsigned u = 0; u < U; ++u)
+                    if (ok[u]) st.load_vec(rp[u] + v * VEC, r[u]);
 #pragma unroll
-                    for (unsigned u = 0; u < U; ++u) {
-                        if (ok[u]) {
+                for (unsigned u = 0; u < U; ++u) {
+                    if (ok[u]) {
 #pragma unroll
-                            for (unsigned k = 0; k < VEC; ++k)
-                                acc[u] = Op::combine(acc[u], st.make(r[u].e[k], (wd_u64)(rp[u] - st.p) + v * VEC + k));
-                        }
+                        for (unsigned k = 0; k < VEC; ++k) acc[u] = Op::combine(acc[u], st.make(r[u][k], rp[u] + v * VEC + k));
                     }
                 }
             }
@@ -130,10 +121,10 @@ static __device__ __forceinline__ void wd_rows_group(const St& st, wd_u64 rows, 
                 E e[U];
 #pragma unroll
                 for (unsigned u = 0; u < U; ++u)
-                    if (ok[u]) e[u] = wd_ldcs(rp[u] + c);
+                    if (ok[u]) e[u] = st.load(rp[u] + c);
 #pragma unroll
                 for (unsigned u = 0; u < U; ++u)
-                    if (ok[u]) acc[u] = Op::combine(acc[u], st.make(e[u], (wd_u64)(rp[u] - st.p) + c));
+                    if (ok[u]) acc[u] = Op::combine(acc[u], st.make(e[u], rp[u] + c));
             }
         }
         // All 32 lanes reach here together: width-limited butterfly within each group.
@@ -213,7 +204,7 @@ static __device__ __forceinline__ void wd_rows_split(const St& st, wd_u64 rows, 
     typedef typename Op::T T;
     const wd_u64 bpr = blocks_per_row ? blocks_per_row : 1;
     // Chunks are whole vectors, so every chunk of an aligned row starts aligned.
-    constexpr wd_u64 VEC = wd_axis_vec<typename St::elem_t>::n;
+    constexpr wd_u64 VEC = St::VEC;
     const wd_u64 chunk = ((cols + bpr - 1) / bpr + VEC - 1) / VEC * VEC;
     const wd_u64 nblocks = rows * bpr;
     for (wd_u64 b = blockIdx.x; b < nblocks; b += gridDim.x) {  // block-uniform
@@ -271,7 +262,7 @@ static __device__ __forceinline__ void wd_segments(const St& st, const wd_u64* o
 #pragma unroll
             for (unsigned w = 0; w < W; ++w) {
                 const wd_u64 b = wd_shfl_idx(my_begin, (int)w), end = wd_shfl_idx(my_end, (int)w);
-                if (b + lane < end) e[w] = wd_ldcs(st.p + b + lane);
+                if (b + lane < end) e[w] = st.load(b + lane);
                 // Each value enters as combine(identity, value), as the CPU's fold from the identity.
                 v[w] = b + lane < end ? Op::combine(Op::identity(), st.make(e[w], b + lane)) : Op::identity();
             }
@@ -301,7 +292,7 @@ static __device__ __forceinline__ void wd_segments(const St& st, const wd_u64* o
                     E e[U];
 #pragma unroll
                     for (unsigned u = 0; u < U; ++u)
-                        if (i + 32u * u < end) e[u] = wd_ldcs(st.p + i + 32u * u);
+                        if (i + 32u * u < end) e[u] = st.load(i + 32u * u);
 #pragma unroll
                     for (unsigned u = 0; u < U; ++u)
                         if (i + 32u * u < end) acc = Op::combine(acc, st.make(e[u], i + 32u * u));
@@ -407,7 +398,7 @@ static __device__ __forceinline__ void wd_cols(const St& st, wd_u64 rows, wd_u64
                 E e[U];
 #pragma unroll
                 for (unsigned u = 0; u < U; ++u)
-                    if (col_ok && r + 32u * u < r1) e[u] = wd_ldcg(st.p + (r + 32u * u) * cols + c);
+                    if (col_ok && r + 32u * u < r1) e[u] = st.load_l2((r + 32u * u) * cols + c);
 #pragma unroll
                 for (unsigned u = 0; u < U; ++u)
                     if (col_ok && r + 32u * u < r1) acc = Op::combine(acc, st.make(e[u], (r + 32u * u) * cols + c));

@@ -10,9 +10,9 @@ static __device__ __forceinline__ void wd_map_all(const St& st, typename St::val
     for (; i + (WD_UNROLL - 1) * nthreads < n; i += WD_UNROLL * nthreads) {
         typename St::elem_t e[WD_UNROLL];
 #pragma unroll
-        for (int u = 0; u < WD_UNROLL; ++u) e[u] = wd_ldcs(st.p + i + u * nthreads);
+        for (int u = 0; u < WD_UNROLL; ++u) e[u] = st.load(i + u * nthreads);
 #pragma unroll
         for (int u = 0; u < WD_UNROLL; ++u) out[i + u * nthreads] = st.make(e[u], i + u * nthreads);
     }
-    for (; i < n; i += nthreads) out[i] = st.make(wd_ldcs(st.p + i), i);
+    for (; i < n; i += nthreads) out[i] = st.make(st.load(i), i);
 }

@@ -1,6 +1,8 @@
 // ---- warp-dsl predicate patterns: votes, ballot counting, ballot compaction, look-back ----
-// A stage `St` provides: typedef elem_t, value_t; pointer `p`, length `n`;
-// value_t value(elem_t) (the map, or the element itself) and bool keep(value_t) (the predicate).
+// A stage `St` (the module's stage struct) provides: typedef elem_t, value_t, out_t; length
+// `n`; its readers; value_t value(elem_t) (the map, or the element itself), bool keep(value_t)
+// (the predicate) and out_t out(value_t) (what compaction writes: the value, or one array's
+// element of a zipped row).
 // Warp tiles and their loads are in tiles.cuh.
 
 // count: per warp tile, __popc(__ballot_sync) per item row; then the block and grid combine.
@@ -166,7 +168,7 @@ static __device__ __forceinline__ void wd_mask(const St& st, wd_u32* words) {
 // the front, rejected ones from the back, both in order) and then written out coalesced, once
 // the tile's prefix is known. Values over 8 bytes (64 KiB of staging) are scattered directly.
 template <class St> struct wd_compact_staged {
-    static constexpr bool value = sizeof(typename St::value_t) <= 8;
+    static constexpr bool value = sizeof(typename St::out_t) <= 8;
 };
 
 // A warp's kept (and rejected) values of one warp tile, in order: calls put(slot, value, kept)
@@ -196,8 +198,8 @@ static __device__ __forceinline__ unsigned wd_compact_ranks(const St& st, wd_u64
 #pragma unroll
             for (int k = 0; k < L::VEC; ++k) {
                 const int j = r * L::VEC + k;
-                if (keep[j]) put(kept + lanes_below + mine, v[j], true);
-                else put(rej + rej_below + (k - mine), v[j], false);
+                if (keep[j]) put(kept + lanes_below + mine, st.out(v[j]), true);
+                else put(rej + rej_below + (k - mine), st.out(v[j]), false);
                 mine += keep[j];
             }
             kept += row_total;
@@ -210,8 +212,8 @@ static __device__ __forceinline__ unsigned wd_compact_ranks(const St& st, wd_u64
         const wd_u32 b = __ballot_sync(WD_FULL_MASK, keep[k]);
         const unsigned before = __popc(b & below);
         const wd_u64 i = base + (wd_u64)k * 32u + lane;
-        if (keep[k]) put(kept + before, v[k], true);
-        else if (i < st.n) put(rej + (lane - before), v[k], false);
+        if (keep[k]) put(kept + before, st.out(v[k]), true);
+        else if (i < st.n) put(rej + (lane - before), st.out(v[k]), false);
         kept += __popc(b);
         rej += 32u - __popc(b);
     }
@@ -223,9 +225,9 @@ static __device__ __forceinline__ unsigned wd_compact_ranks(const St& st, wd_u64
 // the number kept. One block tile (WD_BLOCK / 32 warp tiles) per block; a tile's offset is its
 // warps' kept counts scanned across the block plus the look-back prefix of the tiles before it.
 template <class St>
-static __device__ __forceinline__ void wd_compact(const St& st, typename St::value_t* kept, typename St::value_t* rejected,
+static __device__ __forceinline__ void wd_compact(const St& st, typename St::out_t* kept, typename St::out_t* rejected,
                                                   unsigned char* status_mem, unsigned int* queue, wd_u64* count) {
-    typedef typename St::value_t V;
+    typedef typename St::out_t V;
     typedef wd_tile_status<wd_u64, WD_STATUS_PACK62> Status;
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
@@ -233,7 +235,7 @@ static __device__ __forceinline__ void wd_compact(const St& st, typename St::val
     const wd_prefix_look_back<wd_op_count, Status> look_back{Status(status_mem, ntiles)};
     const wd_u64 tile = wd_tile_index(queue);
     const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE;
-    V v[WD_ITEMS];
+    typename St::value_t v[WD_ITEMS];
     bool keep[WD_ITEMS];
     const bool vec = wd_tile_vectorizable(st, base);
     if (vec) wd_load_tile_vec(st, base, v, keep);

@@ -54,6 +54,42 @@ WD_DEV bool wd_ldcg(const bool* p) { return __ldcg((const wd_u8*)p) != 0; }
 template <class T> WD_DEV T wd_ldcs(const T* p) { return __ldcs(p); }
 WD_DEV bool wd_ldcs(const bool* p) { return __ldcs((const wd_u8*)p) != 0; }
 
+// ---- vectors: VEC consecutive elements of one array moved by one load of VEC * sizeof(E)
+// bytes (16 at most), from an address aligned to that size ----
+template <int B> struct wd_raw;
+template <> struct wd_raw<16> { typedef uint4 t; };
+template <> struct wd_raw<8> { typedef uint2 t; };
+template <> struct wd_raw<4> { typedef unsigned int t; };
+template <> struct wd_raw<2> { typedef unsigned short t; };
+template <> struct wd_raw<1> { typedef unsigned char t; };
+template <class E, int VEC> union wd_vec {
+    typename wd_raw<VEC * (int)sizeof(E)>::t raw;
+    E e[VEC];
+};
+// A streaming load of the vector at p.
+template <class E, int VEC> WD_DEV wd_vec<E, VEC> wd_ldcs_vec(const E* p) {
+    wd_vec<E, VEC> v;
+    v.raw = __ldcs(reinterpret_cast<const typename wd_raw<VEC * (int)sizeof(E)>::t*>(p));
+    return v;
+}
+// Whether a vector can start at p.
+template <class E, int VEC> WD_DEV bool wd_vec_aligned(const E* p) {
+    return ((wd_u64)p & (wd_u64)(VEC * sizeof(E) - 1)) == 0;
+}
+// Elements from p to the first address where a vector can start.
+template <class E, int VEC> WD_DEV wd_u64 wd_vec_head(const E* p) {
+    constexpr wd_u64 B = VEC * sizeof(E);
+    return ((B - ((wd_u64)p & (B - 1))) & (B - 1)) / sizeof(E);
+}
+// What a stage's head() returns when its arrays cannot be read as vectors together (zipped
+// arrays whose alignments differ): the templates then read element by element.
+#define WD_NO_VEC (~0ull)
+
+// ---- the arrays a stage reads: up to four device addresses (one per zipped array) ----
+struct wd_in {
+    const void* p[WD_MAX_INPUTS];
+};
+
 // ---- integer arithmetic with Rust's (release-build) semantics ----
 // Every integer lives in a register of at least 32 bits: `wd_int<T>::reg` (int or unsigned int
 // for the 8- and 16-bit types, canonical: sign- or zero-extended from the type's width). The

@@ -1,8 +1,8 @@
 // ---- warp-dsl reduction patterns: thread -> warp -> block -> grid, each written once ----
 // An operation `Op` provides: typedef T; identity(); combine(a, b); and `redux`, the
 // __reduce_*_sync instruction that computes its warp reduction on sm_80+ (WD_REDUX_NONE if none).
-// A source `Src` provides: typedef elem_t, value_t; pointer `p`, length `n`;
-// value_t make(elem_t e, wd_u64 index).
+// A source `Src` is a module's stage (see the stage struct the assembler writes): typedef
+// elem_t, value_t; length `n`; VEC; load/at/load_vec/head; value_t make(elem_t e, wd_u64 index).
 
 // The WD_REDUX_* values come from warp_kernels::patterns::Redux (the module's defines); the
 // warp reduce (wd_warp_reduce<Op>) of the chosen style comes before this file.
@@ -22,49 +22,56 @@ template <class Op> static __device__ __forceinline__ typename Op::T wd_block_re
     return v;
 }
 
-// One 16-byte vector of elements.
-template <class E> union wd_vec16 {
-    uint4 raw;
-    E e[16 / sizeof(E)];
-};
-
-// Thread reduce: grid-stride over 16-byte vectors, WD_UNROLL independent loads in flight per
-// thread; the unaligned head and the tail (fewer than one vector each) are read element-wise.
-// Every element is folded into `acc` exactly once, in an order fixed by (n, grid): deterministic.
+// Thread reduce: grid-stride over vectors (St::VEC elements of every array, 16 bytes of the
+// widest), WD_UNROLL independent loads in flight per thread; the unaligned head and the tail
+// (fewer than one vector each) are read element-wise, and so is everything when zipped arrays'
+// alignments differ. Every element is folded into `acc` exactly once, in an order fixed by
+// (n, grid, alignment): deterministic.
 template <class Op, class Src> static __device__ __forceinline__ typename Op::T wd_thread_reduce(const Src& src) {
     typedef typename Src::elem_t E;
     typedef typename Op::T T;
-    constexpr unsigned VEC = 16 / sizeof(E);
+    constexpr unsigned VEC = Src::VEC;
     const wd_u64 n = src.n;
     const wd_u64 tid = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x;
     const wd_u64 nthreads = (wd_u64)gridDim.x * WD_BLOCK;
     T acc = Op::identity();
-    wd_u64 head = ((16u - ((wd_u64)src.p & 15u)) & 15u) / sizeof(E);
+    wd_u64 head = src.head(0);
+    if (head == WD_NO_VEC) {
+        wd_u64 i = tid;
+        for (; i + (WD_UNROLL - 1) * nthreads < n; i += WD_UNROLL * nthreads) {
+            E e[WD_UNROLL];
+#pragma unroll
+            for (int u = 0; u < WD_UNROLL; ++u) e[u] = src.load(i + u * nthreads);
+#pragma unroll
+            for (int u = 0; u < WD_UNROLL; ++u) acc = Op::combine(acc, src.make(e[u], i + u * nthreads));
+        }
+        for (; i < n; i += nthreads) acc = Op::combine(acc, src.make(src.load(i), i));
+        return acc;
+    }
     if (head > n) head = n;
-    if (tid < head) acc = Op::combine(acc, src.make(src.p[tid], tid));
+    if (tid < head) acc = Op::combine(acc, src.make(src.at(tid), tid));
     const wd_u64 nvec = (n - head) / VEC;
-    const uint4* pv = reinterpret_cast<const uint4*>(src.p + head);
     wd_u64 v = tid;
     for (; v + (WD_UNROLL - 1) * nthreads < nvec; v += WD_UNROLL * nthreads) {
-        wd_vec16<E> r[WD_UNROLL];
+        E r[WD_UNROLL][VEC];
 #pragma unroll
-        for (int u = 0; u < WD_UNROLL; ++u) r[u].raw = __ldcs(pv + v + u * nthreads);
+        for (int u = 0; u < WD_UNROLL; ++u) src.load_vec(head + (v + u * nthreads) * VEC, r[u]);
 #pragma unroll
         for (int u = 0; u < WD_UNROLL; ++u) {
             const wd_u64 base = head + (v + u * nthreads) * VEC;
 #pragma unroll
-            for (unsigned k = 0; k < VEC; ++k) acc = Op::combine(acc, src.make(r[u].e[k], base + k));
+            for (unsigned k = 0; k < VEC; ++k) acc = Op::combine(acc, src.make(r[u][k], base + k));
         }
     }
     for (; v < nvec; v += nthreads) {
-        wd_vec16<E> r;
-        r.raw = __ldcs(pv + v);
+        E r[VEC];
+        src.load_vec(head + v * VEC, r);
         const wd_u64 base = head + v * VEC;
 #pragma unroll
-        for (unsigned k = 0; k < VEC; ++k) acc = Op::combine(acc, src.make(r.e[k], base + k));
+        for (unsigned k = 0; k < VEC; ++k) acc = Op::combine(acc, src.make(r[k], base + k));
     }
     const wd_u64 t = head + nvec * VEC + tid;
-    if (t < n) acc = Op::combine(acc, src.make(src.p[t], t));
+    if (t < n) acc = Op::combine(acc, src.make(src.at(t), t));
     return acc;
 }
 

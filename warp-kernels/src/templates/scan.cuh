@@ -27,21 +27,20 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
     const bool whole = wd_tile_vectorizable(st, base);
     T v[WD_ITEMS];
     if (whole) {
-        wd_vec16<E> raw[L::ROWS];
+        E raw[L::ROWS][L::VEC];
 #pragma unroll
-        for (int r = 0; r < L::ROWS; ++r)
-            raw[r].raw = __ldcs(reinterpret_cast<const uint4*>(st.p + base + ((wd_u64)r * 32u + lane) * L::VEC));
+        for (int r = 0; r < L::ROWS; ++r) st.load_vec(base + ((wd_u64)r * 32u + lane) * L::VEC, raw[r]);
 #pragma unroll
         for (int r = 0; r < L::ROWS; ++r)
 #pragma unroll
             for (int k = 0; k < L::VEC; ++k)
                 v[r * L::VEC + k] =
-                    Op::combine(Op::identity(), st.make(raw[r].e[k], base + ((wd_u64)r * 32u + lane) * L::VEC + (wd_u64)k));
+                    Op::combine(Op::identity(), st.make(raw[r][k], base + ((wd_u64)r * 32u + lane) * L::VEC + (wd_u64)k));
     } else {
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j) {
             const wd_u64 i = base + ((wd_u64)(j / L::VEC) * 32u + lane) * L::VEC + (wd_u64)(j % L::VEC);
-            v[j] = i < st.n ? Op::combine(Op::identity(), st.make(wd_ldcs(st.p + i), i)) : Op::identity();
+            v[j] = i < st.n ? Op::combine(Op::identity(), st.make(st.load(i), i)) : Op::identity();
         }
     }
     // Rows: thread scan, warp scan of lane totals, then each slot's prefix within the tile.
@@ -69,11 +68,11 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
 #pragma unroll
     for (int j = 0; j < WD_ITEMS; ++j) v[j] = Op::combine(prefix, v[j]);
     bool stored = false;
-    if constexpr (sizeof(T) == sizeof(E)) {
+    if constexpr (L::VEC * sizeof(T) == 16) {
         if (whole && (((wd_u64)(out + base)) & 15u) == 0) {
 #pragma unroll
             for (int r = 0; r < L::ROWS; ++r) {
-                wd_vec16<T> w;
+                wd_vec<T, L::VEC> w;
 #pragma unroll
                 for (int k = 0; k < L::VEC; ++k) w.e[k] = v[r * L::VEC + k];
                 __stcs(reinterpret_cast<uint4*>(out + base + ((wd_u64)r * 32u + lane) * L::VEC), w.raw);

@@ -13,7 +13,7 @@ static __device__ __forceinline__ void wd_load_tile(const St& st, wd_u64 base, t
 #pragma unroll
     for (int k = 0; k < WD_ITEMS; ++k) {
         const wd_u64 i = base + (wd_u64)k * 32u + lane;
-        e[k] = i < st.n ? wd_ldcs(st.p + i) : st.p[0];
+        e[k] = i < st.n ? st.load(i) : st.at(0);
     }
 #pragma unroll
     for (int k = 0; k < WD_ITEMS; ++k) {
@@ -23,33 +23,32 @@ static __device__ __forceinline__ void wd_load_tile(const St& st, wd_u64 base, t
     }
 }
 
-// The same tile read with 16-byte loads: slot j = r * VEC + k of lane l holds element
+// The same tile read as vectors (16 bytes of the widest array at a time): slot j = r * VEC + k of lane l holds element
 // base + (r * 32 + l) * VEC + k (r < WD_ITEMS / VEC). Used, when the tile is whole and aligned,
 // by the operations that do not need a ballot to cover 32 consecutive elements.
 template <class St> struct wd_vec_layout {
-    static constexpr int VEC = (16 / (int)sizeof(typename St::elem_t)) < WD_ITEMS ? 16 / (int)sizeof(typename St::elem_t) : WD_ITEMS;
+    static_assert(St::VEC <= WD_ITEMS, "a vector holds at most WD_ITEMS elements");
+    static constexpr int VEC = St::VEC;
     static constexpr int ROWS = WD_ITEMS / VEC;
 };
 template <class St>
 static __device__ __forceinline__ bool wd_tile_vectorizable(const St& st, wd_u64 base) {
-    return 16 % sizeof(typename St::elem_t) == 0 && base + WD_TILE <= st.n && (((wd_u64)(st.p + base)) & 15u) == 0;
+    return base + WD_TILE <= st.n && st.aligned(base);
 }
 template <class St>
 static __device__ __forceinline__ void wd_load_tile_vec(const St& st, wd_u64 base, typename St::value_t (&v)[WD_ITEMS],
                                                         bool (&keep)[WD_ITEMS]) {
     typedef wd_vec_layout<St> L;
     const unsigned lane = threadIdx.x & 31u;
-    wd_vec16<typename St::elem_t> raw[L::ROWS];
+    typename St::elem_t raw[L::ROWS][L::VEC];
 #pragma unroll
-    for (int r = 0; r < L::ROWS; ++r)
-        raw[r].raw = __ldcs(reinterpret_cast<const uint4*>(st.p + base + ((wd_u64)r * 32u + lane) * L::VEC));
+    for (int r = 0; r < L::ROWS; ++r) st.load_vec(base + ((wd_u64)r * 32u + lane) * L::VEC, raw[r]);
 #pragma unroll
     for (int r = 0; r < L::ROWS; ++r) {
 #pragma unroll
         for (int k = 0; k < L::VEC; ++k) {
-            v[r * L::VEC + k] = st.value(raw[r].e[k]);
+            v[r * L::VEC + k] = st.value(raw[r][k]);
             keep[r * L::VEC + k] = st.keep(v[r * L::VEC + k]);
         }
     }
 }
-

@@ -7,11 +7,13 @@ mod output;
 mod scalar;
 mod tuples;
 
+use std::borrow::Cow;
 use std::ops::{Bound, RangeBounds};
 
 use cudarc::driver::{CudaSlice, CudaView, CudaViewMut, DeviceSlice as _};
 
 use crate::backend::Backend;
+pub(crate) use crate::backend::cuda::Columns;
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::values::Element;
@@ -191,27 +193,54 @@ impl<'a, T: Element> DeviceSlice<'a, T> {
 
     /// The view as the operations read it.
     pub(crate) fn elements(&self) -> Elements<'a, T> {
-        Elements {
-            data: match &self.vec.storage {
-                Storage::Gpu(s) => Data::Gpu(s.slice(self.start..self.start + self.len)),
-                Storage::Cpu(v) => Data::Cpu(&v[self.start..self.start + self.len]),
+        let owner = Owner::Device(&self.vec.device);
+        match &self.vec.storage {
+            Storage::Gpu(s) => {
+                Elements::gpu_column(s.slice(self.start..self.start + self.len), owner)
+            }
+            Storage::Cpu(v) => Elements {
+                data: Data::Cpu(Cow::Borrowed(&v[self.start..self.start + self.len])),
+                owners: vec![owner],
             },
-            owner: Owner::Device(&self.vec.device),
         }
     }
 }
 
-/// Elements an operation reads, wherever they are: a view of a `DeviceVec`, or the caller's
-/// cudarc memory (`CudaSlice`, `CudaView`).
+/// Elements an operation reads, wherever they are: a view of a `DeviceVec` or the caller's
+/// cudarc memory (`CudaSlice`, `CudaView`), or several such arrays zipped (rows `R` that are
+/// tuples, one field per array).
 #[doc(hidden)]
-pub struct Elements<'a, T> {
-    data: Data<'a, T>,
-    owner: Owner<'a>,
+pub struct Elements<'a, R: Clone> {
+    data: Data<'a, R>,
+    /// Whose memory each array is.
+    owners: Vec<Owner<'a>>,
 }
 
-enum Data<'a, T> {
-    Gpu(CudaView<'a, T>),
-    Cpu(&'a [T]),
+enum Data<'a, R: Clone> {
+    /// One view per array, as bytes (each holds `len` elements of its type).
+    Gpu(Columns<'a>),
+    /// The rows (zipped arrays' rows are gathered on the host).
+    Cpu(Cow<'a, [R]>),
+    /// Arrays that cannot be zipped: every operation reports it.
+    Invalid(Invalid),
+}
+
+/// Why arrays cannot be zipped.
+#[derive(Clone, Debug)]
+enum Invalid {
+    /// Their lengths differ (the message says how) or a view could not be made.
+    Shape(String),
+    /// Some are on a GPU and some on the CPU backend.
+    Backends,
+}
+
+impl Invalid {
+    fn error(&self) -> Error {
+        match self {
+            Invalid::Shape(m) => Error::Shape(m.clone()),
+            Invalid::Backends => Error::DeviceMismatch,
+        }
+    }
 }
 
 /// Whose memory elements are.
@@ -223,39 +252,80 @@ enum Owner<'a> {
     Context(usize),
 }
 
-impl<T> Clone for Elements<'_, T> {
+impl<R: Clone> Clone for Elements<'_, R> {
     fn clone(&self) -> Self {
         Elements {
             data: match &self.data {
-                Data::Gpu(v) => Data::Gpu(v.slice(..)),
-                Data::Cpu(s) => Data::Cpu(s),
+                Data::Gpu(c) => Data::Gpu(Columns {
+                    views: c.views.iter().map(|v| v.slice(..)).collect(),
+                    sizes: c.sizes.clone(),
+                    len: c.len,
+                }),
+                Data::Cpu(s) => Data::Cpu(s.clone()),
+                Data::Invalid(e) => Data::Invalid(e.clone()),
             },
-            owner: self.owner,
+            owners: self.owners.clone(),
         }
     }
 }
 
-impl<T> std::fmt::Debug for Elements<'_, T> {
+impl<R: Clone> std::fmt::Debug for Elements<'_, R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Elements(len {})", self.len())
+        write!(
+            f,
+            "Elements(len {}, {} arrays)",
+            self.len(),
+            self.owners.len()
+        )
     }
 }
 
-impl<'a, T> Elements<'a, T> {
+impl<'a, T: Element> Elements<'a, T> {
+    /// One GPU array.
+    fn gpu_column(view: CudaView<'a, T>, owner: Owner<'a>) -> Elements<'a, T> {
+        let len = view.len();
+        // SAFETY: every `Element` is plain data without invalid bit patterns as bytes; the byte
+        // view covers exactly the `len` elements of `view` and keeps its lifetime and events.
+        let bytes = unsafe { view.transmute::<u8>(len * std::mem::size_of::<T>()) };
+        let data = match bytes {
+            Some(b) => Data::Gpu(Columns {
+                views: vec![b],
+                sizes: vec![std::mem::size_of::<T>()],
+                len,
+            }),
+            None => Data::Invalid(Invalid::Shape(
+                "a device array could not be viewed as bytes".into(),
+            )),
+        };
+        Elements {
+            data,
+            owners: vec![owner],
+        }
+    }
+
     /// The caller's GPU memory.
     pub(crate) fn cuda(view: CudaView<'a, T>) -> Elements<'a, T> {
         let owner = Owner::Context(view.stream().context().cu_ctx() as usize);
-        Elements {
-            data: Data::Gpu(view),
-            owner,
-        }
+        Elements::gpu_column(view, owner)
     }
 
-    /// Number of elements.
+    /// The GPU memory of the one array (an error for CPU memory).
+    pub(crate) fn gpu(&self) -> Result<CudaView<'a, T>> {
+        let cols = self.columns()?;
+        // SAFETY: the bytes are those of `len` elements of `T` (made by `gpu_column` from a
+        // view of `T`), so viewing them as `T` again is exact.
+        unsafe { cols.views[0].transmute::<T>(cols.len) }
+            .ok_or_else(|| Error::Shape("a device array could not be viewed as elements".into()))
+    }
+}
+
+impl<'a, R: Clone> Elements<'a, R> {
+    /// Number of elements (of each array).
     pub(crate) fn len(&self) -> usize {
         match &self.data {
-            Data::Gpu(v) => v.len(),
+            Data::Gpu(c) => c.len,
             Data::Cpu(s) => s.len(),
+            Data::Invalid(_) => 0,
         }
     }
 
@@ -264,22 +334,67 @@ impl<'a, T> Elements<'a, T> {
         self.len() == 0
     }
 
-    /// The GPU memory (an error for CPU memory).
-    pub(crate) fn gpu(&self) -> Result<CudaView<'a, T>> {
+    /// The GPU arrays (an error for CPU memory).
+    pub(crate) fn columns(&self) -> Result<Columns<'a>> {
         match &self.data {
-            Data::Gpu(v) => Ok(v.slice(..)),
+            Data::Gpu(c) => Ok(Columns {
+                views: c.views.iter().map(|v| v.slice(..)).collect(),
+                sizes: c.sizes.clone(),
+                len: c.len,
+            }),
             Data::Cpu(_) => Err(Error::DeviceMismatch),
+            Data::Invalid(e) => Err(e.error()),
         }
     }
 
-    /// The CPU memory (an error for GPU memory).
-    pub(crate) fn cpu(&self) -> Result<&'a [T]> {
+    /// The rows in CPU memory (an error for GPU memory).
+    pub(crate) fn cpu(&self) -> Result<&[R]> {
         match &self.data {
             Data::Cpu(s) => Ok(s),
             Data::Gpu(_) => Err(Error::DeviceMismatch),
+            Data::Invalid(e) => Err(e.error()),
         }
     }
 }
+
+/// Zips equally long arrays into one input of tuple rows (`zip2`, `zip3`, `zip4`).
+macro_rules! zip_elements {
+    ($fn:ident: $($t:ident $v:ident $i:tt),+) => {
+        /// Zips equally long arrays: a length mismatch, or arrays on different backends, make
+        /// every operation on the result fail with [`Error::Shape`] / [`Error::DeviceMismatch`].
+        pub(crate) fn $fn<'a, $($t: Element),+>($($v: Elements<'a, $t>),+) -> Elements<'a, ($($t,)+)> {
+            let lens = [$($v.len()),+];
+            let mut owners = Vec::new();
+            $( owners.extend($v.owners.iter().copied()); )+
+            let invalid = |e| Elements { data: Data::Invalid(e), owners: owners.clone() };
+            $( if let Data::Invalid(e) = &$v.data { return invalid(e.clone()); } )+
+            if lens.iter().any(|&l| l != lens[0]) {
+                return invalid(Invalid::Shape(format!(
+                    "zipped arrays must be equally long; their lengths are {lens:?}"
+                )));
+            }
+            match ($(&$v.data,)+) {
+                ($(Data::Gpu($v),)+) => {
+                    let mut views = Vec::new();
+                    let mut sizes = Vec::new();
+                    $(
+                        views.extend($v.views.iter().map(|v| v.slice(..)));
+                        sizes.extend($v.sizes.iter().copied());
+                    )+
+                    Elements { data: Data::Gpu(Columns { views, sizes, len: lens[0] }), owners }
+                }
+                ($(Data::Cpu($v),)+) => {
+                    let rows = (0..lens[0]).map(|i| ($($v[i],)+)).collect();
+                    Elements { data: Data::Cpu(Cow::Owned(rows)), owners }
+                }
+                _ => invalid(Invalid::Backends),
+            }
+        }
+    };
+}
+zip_elements!(zip2: A a 0, B b 1);
+zip_elements!(zip3: A a 0, B b 1, C c 2);
+zip_elements!(zip4: A a 0, B b 1, C c 2, D d 3);
 
 impl<T: Element> DeviceVec<T> {
     /// The caller's cudarc memory as a `DeviceVec` of `device`, without a copy: `slice` must
@@ -374,16 +489,20 @@ impl Device {
 
     /// An error unless `elems` is memory this device may read: its own, a device's of the
     /// same GPU context, or the caller's memory of that context.
-    pub(crate) fn check_elements<T>(&self, elems: &Elements<'_, T>) -> Result<()> {
-        let ok = match (elems.owner, &*self.backend) {
-            (Owner::Device(d), _) => self.shares_memory_with(d),
-            (Owner::Context(ctx), Backend::Gpu(g)) => g.context().cu_ctx() as usize == ctx,
-            (Owner::Context(_), Backend::Cpu) => false,
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(Error::DeviceMismatch)
+    pub(crate) fn check_elements<R: Clone>(&self, elems: &Elements<'_, R>) -> Result<()> {
+        if let Data::Invalid(e) = &elems.data {
+            return Err(e.error());
         }
+        for owner in &elems.owners {
+            let ok = match (*owner, &*self.backend) {
+                (Owner::Device(d), _) => self.shares_memory_with(d),
+                (Owner::Context(ctx), Backend::Gpu(g)) => g.context().cu_ctx() as usize == ctx,
+                (Owner::Context(_), Backend::Cpu) => false,
+            };
+            if !ok {
+                return Err(Error::DeviceMismatch);
+            }
+        }
+        Ok(())
     }
 }

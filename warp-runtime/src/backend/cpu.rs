@@ -100,16 +100,30 @@ pub(crate) fn mask<E: Copy + Sync, V>(
         .collect()
 }
 
-/// The values satisfying `keep` and, when `partition`, the others, each in input order.
-pub(crate) fn compact<E: Copy + Sync, V: Copy + Send + Sync>(
+/// What `out` makes of the values satisfying `keep` and, when `partition`, of the others, each
+/// in input order.
+pub(crate) fn compact<E: Copy + Sync, V: Copy + Send + Sync, K: Send>(
     data: &[E],
     value: impl Fn(E, u64) -> V + Sync,
     keep: impl Fn(V) -> bool + Sync,
+    out: impl Fn(V) -> K + Sync,
     partition: bool,
-) -> (Vec<V>, Option<Vec<V>>) {
+) -> (Vec<K>, Option<Vec<K>>) {
     let values = values(data, value);
-    let kept = values.par_iter().copied().filter(|&v| keep(v)).collect();
-    let rejected = partition.then(|| values.par_iter().copied().filter(|&v| !keep(v)).collect());
+    let kept = values
+        .par_iter()
+        .copied()
+        .filter(|&v| keep(v))
+        .map(&out)
+        .collect();
+    let rejected = partition.then(|| {
+        values
+            .par_iter()
+            .copied()
+            .filter(|&v| !keep(v))
+            .map(&out)
+            .collect()
+    });
     (kept, rejected)
 }
 

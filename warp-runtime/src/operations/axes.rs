@@ -171,7 +171,7 @@ impl Device {
                 self.with_bound(g, &args, |args| {
                     let s = Staged {
                         module: &module,
-                        input: elems.gpu()?,
+                        input: elems.columns()?,
                         args,
                     };
                     let shape = Rows { rows, cols };
@@ -268,7 +268,7 @@ impl Device {
                     g.reduce_segments(
                         Staged {
                             module: &module,
-                            input: elems.gpu()?,
+                            input: elems.columns()?,
                             args,
                         },
                         offs.gpu()?,

@@ -65,7 +65,7 @@ impl Device {
                     g.map_values(
                         Staged {
                             module: &module,
-                            input: elems.gpu()?,
+                            input: elems.columns()?,
                             args,
                         },
                         ValuesOut {

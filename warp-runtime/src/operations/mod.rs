@@ -31,17 +31,21 @@ use crate::error::{Error, Result};
 use crate::inputs::{ElementInput, ReduceInput, Stage};
 use crate::operators::{BoundArgs, FnMeta, MapOp, OpMeta, Predicate, ReduceOp};
 use crate::toolchain::ModuleSource;
-use crate::values::{DeviceValue, Element};
+use crate::values::{DeviceValue, Element, Row};
 
-/// The warp-kernels source of values made by `stage` from elements of `elem`.
-fn source(stage: Stage, elem: Scalar) -> Source<'static> {
+/// The warp-kernels source of values made by `stage` from elements of the arrays `cols`
+/// (zipped when more than one).
+fn source(stage: Stage, cols: &'static [Scalar]) -> Source<'static> {
     match stage {
-        Stage::Plain => Source::Plain(elem),
+        Stage::Plain => Source::Plain(cols),
         Stage::Map(m) => Source::Map {
-            elem,
+            elem: cols,
             map: &m.fragment,
         },
-        Stage::Indexed(index, _) => Source::Indexed { elem, index },
+        Stage::Indexed(index, _) => Source::Indexed {
+            elem: cols[0],
+            index,
+        },
     }
 }
 
@@ -90,10 +94,10 @@ pub(crate) fn reduce_key<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleK
 /// ```
 pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSource {
     let op = &Op::META.fragment;
+    let cols = <I::Elem as Row>::COLUMNS;
     match I::STAGE {
         Stage::Map(m) => {
-            let text =
-                module::reduce_module(op, Some(&source(I::STAGE, <I::Elem as Element>::SCALAR)));
+            let text = module::reduce_module(op, Some(&source(I::STAGE, cols)));
             let f = &m.fragment;
             composed(
                 location(&format!("{}_{}", f.name, op.name), f.file, f.line),
@@ -101,6 +105,12 @@ pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSourc
                 op.style.needs_cuda_headers(),
             )
         }
+        // Zipped arrays reduced as tuples: a module of their own.
+        Stage::Plain if cols.len() > 1 => composed(
+            location(op.name, op.file, op.line),
+            module::reduce_module(op, Some(&source(I::STAGE, cols))),
+            op.style.needs_cuda_headers(),
+        ),
         _ => Op::META.module(),
     }
 }
@@ -126,7 +136,11 @@ pub fn predicate_module<P: Predicate, I: ElementInput<Value = P::Input> + ?Sized
         Some(m) => Stage::Map(m),
         None => Stage::Plain,
     };
-    let text = module::predicate_module(&p.fragment, &source(stage, <I::Elem as Element>::SCALAR));
+    let text = module::predicate_module(
+        &p.fragment,
+        &source(stage, <I::Elem as Row>::COLUMNS),
+        I::KEEP,
+    );
     let name = match I::MAP {
         Some(m) => format!("{}_{}", m.fragment.name, p.fragment.name),
         None => p.fragment.name.to_string(),
@@ -155,7 +169,7 @@ pub fn map_module<M: MapOp>() -> ModuleSource {
     let f = &M::META.fragment;
     composed(
         location(&format!("map_{}", f.name), f.file, f.line),
-        module::map_module(f, M::Input::SCALAR),
+        module::map_module(f, <M::Input as Row>::COLUMNS),
         false,
     )
 }
@@ -177,10 +191,7 @@ pub(crate) fn axis_key<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleKey
 /// type `I`.
 pub fn axis_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSource {
     let op: &OpMeta = &Op::META;
-    let text = module::axis_module(
-        &op.fragment,
-        &source(I::STAGE, <I::Elem as Element>::SCALAR),
-    );
+    let text = module::axis_module(&op.fragment, &source(I::STAGE, <I::Elem as Row>::COLUMNS));
     composed(
         location(
             &format!("axis_{}", op.fragment.name),

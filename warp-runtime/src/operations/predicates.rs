@@ -20,7 +20,7 @@ pub type Split<T> = (DeviceVec<T>, DeviceVec<T>);
 
 /// What every predicate operation starts from: the input's elements (checked to be this
 /// device's) and the bound arguments of its map and of the predicate, in kernel order.
-struct PredInput<'a, E> {
+struct PredInput<'a, E: Clone> {
     elems: Elements<'a, E>,
     args: BoundArgs,
 }
@@ -51,7 +51,7 @@ impl Device {
         &self,
         g: &Gpu,
         p: &PredInput<'_, I::Elem>,
-        launch: impl FnOnce(Staged<'_, '_, I::Elem>) -> Result<R>,
+        launch: impl FnOnce(Staged<'_, '_>) -> Result<R>,
     ) -> Result<R>
     where
         I: ElementInput + ?Sized,
@@ -61,7 +61,7 @@ impl Device {
         self.with_bound(g, &p.args, |args| {
             launch(Staged {
                 module: &module,
-                input: p.elems.gpu()?,
+                input: p.elems.columns()?,
                 args,
             })
         })
@@ -282,15 +282,17 @@ impl Device {
 
     /// The values satisfying `pred`, in input order, as a new array of exactly their number:
     /// single-pass compaction (ballot + popc for each lane's slot, a block scan of warp counts,
-    /// decoupled look-back between blocks). Waits for the count.
-    pub fn filter<I, P>(&self, pred: P, input: &I) -> Result<DeviceVec<I::Value>>
+    /// decoupled look-back between blocks). Waits for the count. Over zipped arrays made by
+    /// [`Zip::keep`](crate::Zip::keep), `(&a, &b).keep::<K>()`, it keeps array `K`'s elements
+    /// of the rows that satisfy `pred`.
+    pub fn filter<I, P>(&self, pred: P, input: &I) -> Result<DeviceVec<I::Kept>>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
-        I::Value: Element,
+        I::Kept: Element,
     {
         let n = input.elements().len();
-        let mut kept = self.new_array::<I::Value>(n)?;
+        let mut kept = self.new_array::<I::Kept>(n)?;
         let count = self.compact_into(pred, input, &mut kept, None)?.get()? as usize;
         kept.truncate(count);
         Ok(kept)
@@ -298,15 +300,15 @@ impl Device {
 
     /// The values satisfying `pred` and the others, each in input order, in one pass. Waits
     /// for the count.
-    pub fn partition<I, P>(&self, pred: P, input: &I) -> Result<Split<I::Value>>
+    pub fn partition<I, P>(&self, pred: P, input: &I) -> Result<Split<I::Kept>>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
-        I::Value: Element,
+        I::Kept: Element,
     {
         let n = input.elements().len();
-        let mut kept = self.new_array::<I::Value>(n)?;
-        let mut rejected = self.new_array::<I::Value>(n)?;
+        let mut kept = self.new_array::<I::Kept>(n)?;
+        let mut rejected = self.new_array::<I::Kept>(n)?;
         let count = self
             .compact_into(pred, input, &mut kept, Some(&mut rejected))?
             .get()? as usize;
@@ -322,8 +324,8 @@ impl Device {
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
-        I::Value: Element,
-        O: OutputArray<I::Value> + ?Sized,
+        I::Kept: Element,
+        O: OutputArray<I::Kept> + ?Sized,
     {
         self.compact_into(pred, input, out, None)
     }
@@ -341,8 +343,8 @@ impl Device {
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
-        I::Value: Element,
-        O: OutputArray<I::Value> + ?Sized,
+        I::Kept: Element,
+        O: OutputArray<I::Kept> + ?Sized,
     {
         self.compact_into(pred, input, kept, Some(rejected))
     }
@@ -357,8 +359,8 @@ impl Device {
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
-        I::Value: Element,
-        O: OutputArray<I::Value> + ?Sized,
+        I::Kept: Element,
+        O: OutputArray<I::Kept> + ?Sized,
     {
         let p = self.pred_input(&pred, input)?;
         let n = p.elems.len();
@@ -392,6 +394,7 @@ impl Device {
                     p.elems.cpu()?,
                     |e, _| input.value(e),
                     |v| pred.test(v),
+                    I::kept,
                     rejected_t.is_some(),
                 );
                 write_values(kept_t, &k)?;

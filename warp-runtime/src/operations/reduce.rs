@@ -74,7 +74,7 @@ impl Device {
                     g.reduce(
                         Staged {
                             module: &module,
-                            input: elems.gpu()?,
+                            input: elems.columns()?,
                             args,
                         },
                         &slot,

@@ -112,7 +112,7 @@ impl Device {
                     g.scan(
                         Staged {
                             module: &module,
-                            input: elems.gpu()?,
+                            input: elems.columns()?,
                             args,
                         },
                         ValuesOut {

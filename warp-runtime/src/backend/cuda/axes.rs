@@ -2,25 +2,24 @@
 //! blocks per row), columns through the padded tile, and CSR segments (short ones a warp
 //! each, long ones chunked over the whole grid).
 
-use cudarc::driver::{CudaView, CudaViewMut, DevicePtr};
+use cudarc::driver::{CudaView, CudaViewMut};
 
 use warp_kernels::catalogue::{
     self, BLOCK, COLS, COLS_TILE, COLS_UNPADDED, Kernel, ROWS_BLOCK, ROWS_GROUPS, ROWS_SPLIT,
     ROWS_WARP, SEG_CHUNK, SEG_LONG, SEGMENTS, SEGMENTS_LONG, SEGMENTS_PLAN,
 };
 
-use super::launch::{Args, Elems, Grid, In, Out, Staged, Values, ValuesOut, kernel_args};
+use super::launch::{Args, Grid, In, Input, Out, Staged, Values, ValuesOut, kernel_args};
 use super::{Gpu, drv};
 use crate::error::{Error, Result};
-use crate::values::Element;
 
 kernel_args! {
     /// The row kernels of one row per group, warp or block.
-    struct RowsArgs ['v, E] ['v, E] for [
+    struct RowsArgs ['v] ['v] for [
         catalogue::ROWS_G1, catalogue::ROWS_G2, catalogue::ROWS_G4, catalogue::ROWS_G8,
         catalogue::ROWS_G16, ROWS_WARP, ROWS_BLOCK,
     ] {
-        p: Elems<'v, E>,
+        input: Input<'v>,
         n: u64,
         a: Args,
         rows: u64,
@@ -31,8 +30,8 @@ kernel_args! {
 
 kernel_args! {
     /// `wd_k_rows_split`: several blocks per row.
-    struct RowsSplitArgs ['v, E] ['v, E] for [ROWS_SPLIT] {
-        p: Elems<'v, E>,
+    struct RowsSplitArgs ['v] ['v] for [ROWS_SPLIT] {
+        input: Input<'v>,
         n: u64,
         a: Args,
         rows: u64,
@@ -46,8 +45,8 @@ kernel_args! {
 
 kernel_args! {
     /// `wd_k_cols` and its unpadded twin.
-    struct ColsArgs ['v, E] ['v, E] for [COLS, COLS_UNPADDED] {
-        p: Elems<'v, E>,
+    struct ColsArgs ['v] ['v] for [COLS, COLS_UNPADDED] {
+        input: Input<'v>,
         n: u64,
         a: Args,
         rows: u64,
@@ -61,8 +60,8 @@ kernel_args! {
 
 kernel_args! {
     /// `wd_k_segments`.
-    struct SegmentsArgs ['v, E] ['v, E] for [SEGMENTS] {
-        p: Elems<'v, E>,
+    struct SegmentsArgs ['v] ['v] for [SEGMENTS] {
+        input: Input<'v>,
         n: u64,
         a: Args,
         offsets: In<'v, u64>,
@@ -87,8 +86,8 @@ kernel_args! {
 
 kernel_args! {
     /// `wd_k_segments_long`.
-    struct SegmentsLongArgs ['v, E] ['v, E] for [SEGMENTS_LONG] {
-        p: Elems<'v, E>,
+    struct SegmentsLongArgs ['v] ['v] for [SEGMENTS_LONG] {
+        input: Input<'v>,
         n: u64,
         a: Args,
         offsets: In<'v, u64>,
@@ -112,9 +111,9 @@ pub(crate) struct Rows {
 impl Gpu {
     /// Reduces the rows of the matrix `s` reads (`shape`) into `out` (`shape.rows` values),
     /// with the kernel the shape calls for.
-    pub(crate) fn reduce_rows<E: Element>(
+    pub(crate) fn reduce_rows(
         &self,
-        s: Staged<'_, '_, E>,
+        s: Staged<'_, '_>,
         shape: Rows,
         out: ValuesOut<'_>,
     ) -> Result<()> {
@@ -128,19 +127,18 @@ impl Gpu {
             bytes: out,
             value_size,
         } = out;
-        let esize = std::mem::size_of::<E>();
-        // Elements a lane reads at once: a 16-byte vector when every row starts aligned.
-        let aligned = {
-            let (ptr, _record) = input.device_ptr(&self.stream);
-            ptr.is_multiple_of(16) && (cols * esize).is_multiple_of(16)
-        };
+        let esize = input.widest();
+        // Elements a lane reads at once: a vector (16 bytes of the widest array) when every
+        // row of every array starts aligned (the kernels' test, `aligned(0)` and whole vectors
+        // per row).
+        let aligned = input.vector_aligned(&self.stream) && cols.is_multiple_of(16 / esize);
         let vec = if aligned { 16 / esize } else { 1 };
         let group = cols.div_ceil(vec).next_power_of_two();
         let n = input.len() as u64;
         let one_per = |k: &'static Kernel, rows_per_block: usize, out: CudaViewMut<'_, u8>| {
             let grid = self.resident_grid(&m.function(k)?, rows.div_ceil(rows_per_block));
             let mut args = RowsArgs {
-                p: Elems(input.slice(..)),
+                input: input.arg(&self.stream),
                 n,
                 a: Args(args),
                 rows: rows as u64,
@@ -179,7 +177,7 @@ impl Gpu {
                 &ROWS_SPLIT,
                 blocks as u32,
                 &mut RowsSplitArgs {
-                    p: Elems(input.slice(..)),
+                    input: input.arg(&self.stream),
                     n,
                     a: Args(args),
                     rows: rows as u64,
@@ -196,9 +194,9 @@ impl Gpu {
 
     /// Reduces the columns of the matrix `s` reads (`shape`) into `out` (`shape.cols` values),
     /// through the padded tile (or, for the padding measurement, the unpadded one).
-    pub(crate) fn reduce_cols<E: Element>(
+    pub(crate) fn reduce_cols(
         &self,
-        s: Staged<'_, '_, E>,
+        s: Staged<'_, '_>,
         shape: Rows,
         out: ValuesOut<'_>,
         padded: bool,
@@ -235,7 +233,7 @@ impl Gpu {
                 k,
                 Grid(col_tiles as u32, splits as u32),
                 &mut ColsArgs {
-                    p: s.elems(),
+                    input: s.arrays(&self.stream),
                     n: s.input.len() as u64,
                     a: Args(s.args),
                     rows: rows as u64,
@@ -256,9 +254,9 @@ impl Gpu {
     /// (it reads nothing outside the input either way). Segments longer than `SEG_LONG`
     /// elements are listed by that kernel and then reduced by the whole grid, in chunks of
     /// `SEG_CHUNK`.
-    pub(crate) fn reduce_segments<E: Element>(
+    pub(crate) fn reduce_segments(
         &self,
-        s: Staged<'_, '_, E>,
+        s: Staged<'_, '_>,
         offsets: CudaView<'_, u64>,
         out: ValuesOut<'_>,
     ) -> Result<bool> {
@@ -295,7 +293,7 @@ impl Gpu {
                 &SEGMENTS,
                 grid,
                 &mut SegmentsArgs {
-                    p: Elems(input.slice(..)),
+                    input: input.arg(&self.stream),
                     n: n as u64,
                     a: Args(args),
                     offsets: In::At(offsets.slice(..)),
@@ -326,7 +324,7 @@ impl Gpu {
                 &SEGMENTS_LONG,
                 grid2,
                 &mut SegmentsLongArgs {
-                    p: Elems(input.slice(..)),
+                    input: input.arg(&self.stream),
                     n: n as u64,
                     a: Args(args),
                     offsets: In::At(offsets.slice(..)),
@@ -363,11 +361,11 @@ mod tests {
 
     #[test]
     fn arguments_match_the_catalogue() {
-        check::<RowsArgs<'_, f32>>();
-        check::<RowsSplitArgs<'_, f32>>();
-        check::<ColsArgs<'_, f32>>();
-        check::<SegmentsArgs<'_, f32>>();
+        check::<RowsArgs<'_>>();
+        check::<RowsSplitArgs<'_>>();
+        check::<ColsArgs<'_>>();
+        check::<SegmentsArgs<'_>>();
         check::<SegmentsPlanArgs<'_>>();
-        check::<SegmentsLongArgs<'_, f32>>();
+        check::<SegmentsLongArgs<'_>>();
     }
 }

@@ -3,9 +3,10 @@
 //! `extern "C"` signature the module assembler writes from the same list), plus event timing.
 
 use cudarc::driver::{
-    CudaEvent, CudaView, CudaViewMut, DeviceRepr, LaunchArgs, LaunchConfig, PushKernelArg,
+    CudaEvent, CudaStream, CudaView, CudaViewMut, DevicePtr, DeviceRepr, LaunchArgs, LaunchConfig,
+    PushKernelArg, SyncOnDrop,
 };
-use warp_kernels::catalogue::{Kernel, ParamTy, Pointee};
+use warp_kernels::catalogue::{Kernel, MAX_INPUTS, ParamTy, Pointee};
 
 use super::modules::Module;
 use super::{Gpu, drv};
@@ -89,7 +90,34 @@ impl KernelArg for Args {
     }
 }
 
-/// The input elements (`const E*`).
+/// The arrays a stage reads (`wd_in`: one device address per zipped array, unused ones null),
+/// by value.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct WdIn {
+    pub(crate) p: [u64; MAX_INPUTS],
+}
+
+// SAFETY: `WdIn` is `repr(C)` plain data with the layout of the C struct `wd_in`
+// (`const void* p[WD_MAX_INPUTS];` with 64-bit pointers).
+unsafe impl DeviceRepr for WdIn {}
+
+/// The arrays a stage reads, as the kernel takes them: their addresses, taken with cudarc's
+/// stream ordering (the launch's stream waits for earlier writes of each array; the guards
+/// record the reads once dropped, after the launch).
+pub(crate) struct Input<'s> {
+    raw: WdIn,
+    _reads: Vec<SyncOnDrop<'s>>,
+}
+
+impl KernelArg for Input<'_> {
+    const TY: ParamTy = ParamTy::Input;
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
+        b.arg(&self.raw);
+    }
+}
+
+/// Elements of one array (`const E*`: the transpose's input).
 pub(crate) struct Elems<'v, E>(pub(crate) CudaView<'v, E>);
 
 impl<E> KernelArg for Elems<'_, E> {
@@ -188,21 +216,65 @@ impl<W: Word> KernelArg for Out<'_, W> {
     }
 }
 
-/// What a family's launch reads: a module, the elements its stage reads, and the bound
+/// What a family's launch reads: a module, the arrays its stage reads, and the bound
 /// arguments of its map and predicate.
-pub(crate) struct Staged<'m, 'v, E> {
+pub(crate) struct Staged<'m, 'v> {
     /// The module.
     pub(crate) module: &'m Module,
-    /// The elements.
-    pub(crate) input: CudaView<'v, E>,
+    /// The arrays (one, or several zipped).
+    pub(crate) input: Columns<'v>,
     /// The bound arguments.
     pub(crate) args: WdArgs,
 }
 
-impl<E> Staged<'_, '_, E> {
-    /// The elements again (a new view of them).
-    pub(crate) fn elems(&self) -> Elems<'_, E> {
-        Elems(self.input.slice(..))
+impl Staged<'_, '_> {
+    /// The arrays as a kernel argument of a launch on `stream`.
+    pub(crate) fn arrays<'s>(&'s self, stream: &'s CudaStream) -> Input<'s> {
+        self.input.arg(stream)
+    }
+}
+
+/// The GPU arrays an operation's kernels read: one byte view per array (zipped when more than
+/// one), each of `len` elements of `sizes[k]` bytes.
+pub(crate) struct Columns<'a> {
+    pub(crate) views: Vec<CudaView<'a, u8>>,
+    pub(crate) sizes: Vec<usize>,
+    pub(crate) len: usize,
+}
+
+impl Columns<'_> {
+    /// Bytes of the widest array's element (what vector loads are sized by).
+    pub(crate) fn widest(&self) -> usize {
+        self.sizes.iter().copied().max().unwrap_or(1)
+    }
+
+    /// Number of elements of each array.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+impl Columns<'_> {
+    /// The arrays as a kernel argument of a launch on `stream`.
+    pub(crate) fn arg<'s>(&'s self, stream: &'s CudaStream) -> Input<'s> {
+        let mut raw = WdIn::default();
+        let mut reads = Vec::with_capacity(self.views.len());
+        for (k, v) in self.views.iter().enumerate() {
+            let (ptr, read) = v.device_ptr(stream);
+            raw.p[k] = ptr;
+            reads.push(read);
+        }
+        Input { raw, _reads: reads }
+    }
+
+    /// Whether a vector (16 bytes of the widest array) of every array can start at element 0,
+    /// as the stage's `aligned(0)` computes it.
+    pub(crate) fn vector_aligned(&self, stream: &CudaStream) -> bool {
+        let vec = 16 / self.widest();
+        self.views.iter().zip(&self.sizes).all(|(v, &size)| {
+            let (ptr, _read) = v.device_ptr(stream);
+            ptr.is_multiple_of((vec * size) as u64)
+        })
     }
 }
 

@@ -4,14 +4,13 @@
 use warp_kernels::catalogue::{BLOCK, MAP};
 
 use super::Gpu;
-use super::launch::{Args, Elems, Staged, Values, ValuesOut, kernel_args};
+use super::launch::{Args, Input, Staged, Values, ValuesOut, kernel_args};
 use crate::error::Result;
-use crate::values::Element;
 
 kernel_args! {
     /// `wd_k_map`.
-    struct MapArgs ['v, E] ['v, E] for [MAP] {
-        p: Elems<'v, E>,
+    struct MapArgs ['v] ['v] for [MAP] {
+        input: Input<'v>,
         n: u64,
         a: Args,
         out: Values<'v>,
@@ -20,11 +19,7 @@ kernel_args! {
 
 impl Gpu {
     /// Writes the values `s` reads (its map of the elements) into `out`.
-    pub(crate) fn map_values<E: Element>(
-        &self,
-        s: Staged<'_, '_, E>,
-        out: ValuesOut<'_>,
-    ) -> Result<()> {
+    pub(crate) fn map_values(&self, s: Staged<'_, '_>, out: ValuesOut<'_>) -> Result<()> {
         let n = s.input.len();
         let f = s.module.function(&MAP)?;
         let grid = self.resident_grid(&f, n.div_ceil(BLOCK as usize));
@@ -34,7 +29,7 @@ impl Gpu {
             &MAP,
             grid,
             &mut MapArgs {
-                p: Elems(s.input),
+                input: s.arrays(&self.stream),
                 n: n as u64,
                 a: Args(s.args),
                 out: Values::At(out.bytes),
@@ -48,6 +43,6 @@ impl Gpu {
 mod tests {
     #[test]
     fn arguments_match_the_catalogue() {
-        super::super::launch::tests::check::<super::MapArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::MapArgs<'_>>();
     }
 }

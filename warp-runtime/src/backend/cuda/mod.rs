@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::toolchain;
 
 pub(crate) use axes::Rows;
-pub(crate) use launch::{Staged, ValuesOut};
+pub(crate) use launch::{Columns, Staged, ValuesOut};
 pub use modules::LoadReport;
 pub(crate) use modules::{Module, ModuleKey, ModuleKind};
 pub(crate) use predicates::CompactOut;

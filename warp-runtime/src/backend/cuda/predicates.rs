@@ -10,16 +10,15 @@ use warp_kernels::catalogue::{
 };
 
 use super::Gpu;
-use super::launch::{Args, Elems, In, Out, Staged, Values, kernel_args};
+use super::launch::{Args, In, Input, Out, Staged, Values, kernel_args};
 use super::memory::Slot;
 use super::modules::Function;
 use crate::error::{Error, Result};
-use crate::values::Element;
 
 kernel_args! {
     /// `wd_k_count`.
-    struct CountArgs ['v, E] ['v, E] for [COUNT] {
-        p: Elems<'v, E>,
+    struct CountArgs ['v] ['v] for [COUNT] {
+        input: Input<'v>,
         n: u64,
         a: Args,
         partials: Out<'v, u64>,
@@ -30,8 +29,8 @@ kernel_args! {
 
 kernel_args! {
     /// `wd_k_any`.
-    struct AnyArgs ['v, E] ['v, E] for [ANY] {
-        p: Elems<'v, E>,
+    struct AnyArgs ['v] ['v] for [ANY] {
+        input: Input<'v>,
         n: u64,
         a: Args,
         negate: u32,
@@ -41,8 +40,8 @@ kernel_args! {
 
 kernel_args! {
     /// `wd_k_find_first`.
-    struct FindFirstArgs ['v, E] ['v, E] for [FIND_FIRST] {
-        p: Elems<'v, E>,
+    struct FindFirstArgs ['v] ['v] for [FIND_FIRST] {
+        input: Input<'v>,
         n: u64,
         a: Args,
         first: Out<'v, u64>,
@@ -51,8 +50,8 @@ kernel_args! {
 
 kernel_args! {
     /// `wd_k_mask`.
-    struct MaskArgs ['v, E] ['v, E] for [MASK] {
-        p: Elems<'v, E>,
+    struct MaskArgs ['v] ['v] for [MASK] {
+        input: Input<'v>,
         n: u64,
         a: Args,
         words: Out<'v, u32>,
@@ -78,8 +77,8 @@ kernel_args! {
 
 kernel_args! {
     /// `wd_k_compact`.
-    struct CompactArgs ['v, E] ['v, E] for [COMPACT] {
-        p: Elems<'v, E>,
+    struct CompactArgs ['v] ['v] for [COMPACT] {
+        input: Input<'v>,
         n: u64,
         a: Args,
         kept: Values<'v>,
@@ -130,12 +129,12 @@ impl Gpu {
     }
 
     /// How many values of `s` its predicate keeps, into `slot`.
-    pub(crate) fn count<E: Element>(&self, s: Staged<'_, '_, E>, slot: &Slot) -> Result<()> {
+    pub(crate) fn count(&self, s: Staged<'_, '_>, slot: &Slot) -> Result<()> {
         let n = s.input.len();
         let grid = self.tile_grid(&s.module.function(&COUNT)?, n);
         let timer = self.start_timing()?;
         let mut args = CountArgs {
-            p: s.elems(),
+            input: s.arrays(&self.stream),
             n: n as u64,
             a: Args(s.args),
             partials: Out::raw(self.grid_scratch.partials.ptr),
@@ -150,9 +149,9 @@ impl Gpu {
     /// Whether its predicate keeps any value of `s` (with `negate`: rejects any): the vote,
     /// stopping early, into a stop signal; then, with a `slot`, moved there as a bool
     /// (`negate`: `all`) without waiting, or else read back (waiting) and returned.
-    pub(crate) fn any<E: Element>(
+    pub(crate) fn any(
         &self,
-        s: Staged<'_, '_, E>,
+        s: Staged<'_, '_>,
         negate: bool,
         slot: Option<&Slot>,
     ) -> Result<Option<bool>> {
@@ -161,7 +160,7 @@ impl Gpu {
         self.with_scratch(&[STOP_COPIES * STOP_STRIDE], &[], |r| {
             let timer = self.start_timing()?;
             let mut args = AnyArgs {
-                p: s.elems(),
+                input: s.arrays(&self.stream),
                 n: n as u64,
                 a: Args(s.args),
                 negate: negate as u32,
@@ -186,17 +185,13 @@ impl Gpu {
 
     /// The first index of `s` its predicate keeps, stored complemented (0: none): into `slot`
     /// without waiting, or else read back (waiting) and returned.
-    pub(crate) fn find_first<E: Element>(
-        &self,
-        s: Staged<'_, '_, E>,
-        slot: Option<&Slot>,
-    ) -> Result<Option<u64>> {
+    pub(crate) fn find_first(&self, s: Staged<'_, '_>, slot: Option<&Slot>) -> Result<Option<u64>> {
         let n = s.input.len();
         let grid = self.tile_grid(&s.module.function(&FIND_FIRST)?, n);
         self.with_scratch(&[STOP_COPIES * STOP_STRIDE], &[], |r| {
             let timer = self.start_timing()?;
             let mut args = FindFirstArgs {
-                p: s.elems(),
+                input: s.arrays(&self.stream),
                 n: n as u64,
                 a: Args(s.args),
                 first: Out::raw(r.at(0)),
@@ -229,16 +224,12 @@ impl Gpu {
     }
 
     /// One bit per value of `s`, set where its predicate holds, into `words`.
-    pub(crate) fn mask<E: Element>(
-        &self,
-        s: Staged<'_, '_, E>,
-        words: CudaViewMut<'_, u32>,
-    ) -> Result<()> {
+    pub(crate) fn mask(&self, s: Staged<'_, '_>, words: CudaViewMut<'_, u32>) -> Result<()> {
         let n = s.input.len();
         let grid = self.tile_grid(&s.module.function(&MASK)?, n);
         let timer = self.start_timing()?;
         let mut args = MaskArgs {
-            p: s.elems(),
+            input: s.arrays(&self.stream),
             n: n as u64,
             a: Args(s.args),
             words: Out::At(words),
@@ -249,9 +240,9 @@ impl Gpu {
 
     /// The values of `s` its predicate keeps (and, when partitioning, the others), in order,
     /// into `out`; the number kept into `slot`.
-    pub(crate) fn compact<E: Element>(
+    pub(crate) fn compact(
         &self,
-        s: Staged<'_, '_, E>,
+        s: Staged<'_, '_>,
         out: CompactOut<'_>,
         slot: &Slot,
     ) -> Result<()> {
@@ -261,7 +252,7 @@ impl Gpu {
         self.with_scratch(&[tiles * 8, queue], &[], |r| {
             let timer = self.start_timing()?;
             let mut args = CompactArgs {
-                p: s.elems(),
+                input: s.arrays(&self.stream),
                 n: n as u64,
                 a: Args(s.args),
                 kept: Values::At(out.kept),
@@ -287,11 +278,11 @@ mod tests {
 
     #[test]
     fn arguments_match_the_catalogue() {
-        check::<CountArgs<'_, f32>>();
-        check::<AnyArgs<'_, f32>>();
-        check::<FindFirstArgs<'_, f32>>();
-        check::<MaskArgs<'_, f32>>();
-        check::<CompactArgs<'_, f32>>();
+        check::<CountArgs<'_>>();
+        check::<AnyArgs<'_>>();
+        check::<FindFirstArgs<'_>>();
+        check::<MaskArgs<'_>>();
+        check::<CompactArgs<'_>>();
         check::<VoteResultArgs<'_>>();
         check::<FirstResultArgs<'_>>();
     }

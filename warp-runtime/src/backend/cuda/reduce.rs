@@ -3,17 +3,16 @@
 
 use warp_kernels::catalogue::{BLOCK, REDUCE};
 
-use super::launch::{Args, Elems, Out, Staged, Values, kernel_args};
+use super::launch::{Args, Input, Out, Staged, Values, kernel_args};
 use super::memory::Slot;
 use super::{Gpu, MAX_GRID};
 use crate::error::Result;
-use crate::values::Element;
 
 kernel_args! {
     /// `wd_k_reduce`: elements, bound arguments, a partial per block, the last-block ticket,
     /// the result.
-    struct ReduceArgs ['v, E] ['v, E] for [REDUCE] {
-        p: Elems<'v, E>,
+    struct ReduceArgs ['v] ['v] for [REDUCE] {
+        input: Input<'v>,
         n: u64,
         a: Args,
         partials: Values<'v>,
@@ -37,10 +36,10 @@ impl Gpu {
 
     /// Reduces the values `s` reads with its reduction module into `slot`: one launch,
     /// nothing waited for (the slot's event is recorded after it).
-    pub(crate) fn reduce<E: Element>(&self, s: Staged<'_, '_, E>, slot: &Slot) -> Result<()> {
+    pub(crate) fn reduce(&self, s: Staged<'_, '_>, slot: &Slot) -> Result<()> {
         let f = s.module.function(&REDUCE)?;
         let n = s.input.len();
-        let grid = self.vector_grid(&f, n, std::mem::size_of::<E>());
+        let grid = self.vector_grid(&f, n, s.input.widest());
         debug_assert!(grid as usize <= MAX_GRID);
         let timer = self.start_timing()?;
         self.launch(
@@ -48,7 +47,7 @@ impl Gpu {
             &REDUCE,
             grid,
             &mut ReduceArgs {
-                p: Elems(s.input),
+                input: s.arrays(&self.stream),
                 n: n as u64,
                 a: Args(s.args),
                 partials: Values::Raw(self.grid_scratch.partials.ptr),
@@ -65,6 +64,6 @@ impl Gpu {
 mod tests {
     #[test]
     fn arguments_match_the_catalogue() {
-        super::super::launch::tests::check::<super::ReduceArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::ReduceArgs<'_>>();
     }
 }

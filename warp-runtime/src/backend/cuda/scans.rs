@@ -4,15 +4,14 @@
 use warp_kernels::catalogue::{SCAN, SCAN_TILES, ScanMode, status_bytes};
 
 use super::Gpu;
-use super::launch::{Args, Elems, Out, Staged, Values, ValuesOut, kernel_args};
+use super::launch::{Args, Input, Out, Staged, Values, ValuesOut, kernel_args};
 use crate::error::Result;
-use crate::values::Element;
 
 kernel_args! {
     /// `wd_k_scan`: one pass in `mode` (a [`ScanMode`]); `status` is the look-back status, or
     /// the tile aggregates in the three-pass modes.
-    struct ScanArgs ['v, E] ['v, E] for [SCAN] {
-        p: Elems<'v, E>,
+    struct ScanArgs ['v] ['v] for [SCAN] {
+        input: Input<'v>,
         n: u64,
         a: Args,
         out: Values<'v>,
@@ -45,9 +44,9 @@ impl Gpu {
     /// with decoupled look-back. Others (floats): three passes (tile aggregates, their scan
     /// in a fixed order, the tiles from their prefixes), so that the result does not depend
     /// on timing.
-    pub(crate) fn scan<E: Element>(
+    pub(crate) fn scan(
         &self,
-        s: Staged<'_, '_, E>,
+        s: Staged<'_, '_>,
         out: ValuesOut<'_>,
         shape: ScanShape,
     ) -> Result<()> {
@@ -63,7 +62,7 @@ impl Gpu {
                 &SCAN,
                 tiles as u32,
                 &mut ScanArgs {
-                    p: s.elems(),
+                    input: s.arrays(&self.stream),
                     n: n as u64,
                     a: Args(s.args),
                     out: Values::At(out.slice_mut(..)),
@@ -110,7 +109,7 @@ mod tests {
 
     #[test]
     fn arguments_match_the_catalogue() {
-        check::<ScanArgs<'_, f32>>();
+        check::<ScanArgs<'_>>();
         check::<ScanTilesArgs<'_>>();
     }
 }
