@@ -110,6 +110,7 @@ fn check_pair(gpu: &Device, cpu: &Device, xs: &[f32], ys: &[f32], ox: usize, oy:
 }
 
 #[test]
+#[ignore = "needs a CUDA GPU"]
 fn pairs_match_the_cpu_at_edge_sizes_and_alignments() {
     let (gpu, cpu) = (gpu(), Device::cpu());
     let s = seed();
@@ -130,6 +131,7 @@ fn pairs_match_the_cpu_at_edge_sizes_and_alignments() {
 }
 
 #[test]
+#[ignore = "needs a CUDA GPU"]
 fn equal_arrays_are_all_close_and_first_mismatch_is_found() {
     let gpu = gpu();
     let n = 1 << 24;
@@ -175,6 +177,7 @@ fn views(
 }
 
 #[test]
+#[ignore = "needs a CUDA GPU"]
 fn mixed_widths_and_tuples_of_zipped_rows() {
     let (gpu, cpu) = (gpu(), Device::cpu());
     let s = seed();
@@ -272,6 +275,7 @@ fn mixed_widths_and_tuples_of_zipped_rows() {
 }
 
 #[test]
+#[ignore = "needs a CUDA GPU"]
 fn mismatched_lengths_are_shape_errors_on_the_gpu() {
     let gpu = gpu();
     let xs = gpu.upload(&[1.0f32; 100]).unwrap();
