@@ -74,3 +74,12 @@ fn rg_div_by_neg_zero_selected(a: u32, b: u8) -> (f32, f32) {
     let q = (3.92971e-4f32, 0u16).0 / (match u64::MAX { 6u64 => f32::MIN_POSITIVE, 0u64..=11u64 => 0.54789e7f32, _ => (-0.0f32) });
     (q, q.clamp(-9.12f32, 8.23f32))
 }
+
+// fz_6333: `0 <= i64::MIN.abs()` (abs wraps to MIN) came out true on the GPU: ptxas takes the
+// result of `abs.s64` to be non-negative.
+fn rg_fz_6333(a: i64, b: u32) -> u64 {
+    (if ((if i32::is_negative(i32::MIN) { ((u32::MIN).count_ones() as i64) } else { (31021i16 as i64) }) <= ((match 34282u16 { 3u16 => i64::MAX, 5u16 | 0u16 => a, 9u16..=10u16 => a, _ => a })).abs()) { { let v1: f64 = (if (4.0f64).is_finite() { (if false { 6.49613e8f64 } else { 2.0f64 }) } else { (if true { f64::MIN_POSITIVE } else { 22.5f64 }) }); (if v1.is_nan() { 1.0f64 } else { v1 }).to_bits() } } else { 7210487645332096966u64 })
+}
+fn rg_abs_min_compare(a: i64, b: i32) -> (bool, bool, i64, i32) {
+    (0 <= a.abs(), 0 <= b.abs(), a.abs(), b.abs())
+}

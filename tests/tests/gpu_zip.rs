@@ -14,8 +14,12 @@ fn gpu() -> Device {
     Device::cuda(0).expect("these tests need a CUDA GPU")
 }
 
+/// The bits of each value, every NaN as the canonical one (a NaN the GPU computes, such as
+/// `0 * inf`, has other payload bits than the CPU's: docs/fidelity.md).
 fn bits(v: &[f32]) -> Vec<u32> {
-    v.iter().map(|x| x.to_bits()).collect()
+    v.iter()
+        .map(|x| if x.is_nan() { f32::NAN.to_bits() } else { x.to_bits() })
+        .collect()
 }
 
 /// Every operation over `(xs[ox..ox+n], ys[oy..oy+n])` on the GPU equals the CPU backend.

@@ -185,7 +185,25 @@ template <class T> WD_DEV WD_REG(T) wd_shr(WD_REG(T) a, wd_u32 s) { return a >> 
 template <class T> WD_DEV T wd_min(T a, T b) { return b < a ? b : a; }
 template <class T> WD_DEV T wd_max(T a, T b) { return a <= b ? b : a; }
 template <class T> WD_DEV T wd_clamp(T x, T lo, T hi) { return x < lo ? lo : (x > hi ? hi : x); }
-template <class T> WD_DEV WD_REG(T) wd_abs(WD_REG(T) a) { return a < 0 ? wd_neg<T>(a) : a; }
+// `abs` wraps at MIN (MIN.abs() == MIN in a release build). The negation passes through an
+// opaque register so that the compiler does not form `abs.s32`/`abs.s64`, whose result ptxas
+// (CUDA 13.0, sm_90) takes to be non-negative: `0 <= i64::MIN.abs()` came out true (found by the
+// fidelity fuzzer, fz_6333).
+WD_DEV wd_u64 wd_opaque(wd_u64 x) {
+    asm("" : "+l"(x));
+    return x;
+}
+template <class T> WD_DEV WD_REG(T) wd_abs(WD_REG(T) a) {
+    if constexpr (wd_int<T>::bits == 64) {
+        const WD_REG(T) n = (WD_REG(T))wd_opaque((wd_u64)0 - (wd_u64)a);
+        return a < 0 ? n : a;
+    } else if constexpr (wd_int<T>::bits == 32) {
+        const WD_REG(T) n = (WD_REG(T))wd_opaque((wd_u32)0 - (wd_u32)a);
+        return a < 0 ? n : a;
+    } else {
+        return a < 0 ? wd_neg<T>(a) : a;
+    }
+}
 template <class T> WD_DEV WD_REG(T) wd_signum(WD_REG(T) a) { return (WD_REG(T))((a > 0) - (a < 0)); }
 template <class T> WD_DEV WD_REG(T) wd_saturating_add(WD_REG(T) a, WD_REG(T) b) {
     WD_REG(T) r = wd_add<T>(a, b);
