@@ -55,13 +55,13 @@ fn main() {
         out,
         "/// Seed the programs were generated from.\npub const SEED: u64 = {seed};"
     );
-    out.push_str("#[allow(warnings, arithmetic_overflow, unconditional_panic, clippy::all)]\nmod programs {\n");
+    out.push_str("#[allow(warnings, arithmetic_overflow, unconditional_panic, clippy::all)]\nmod programs {\n    use warp_runtime::half::{bf16, f16};\n");
     for p in &programs {
         out.push_str("pub ");
         out.push_str(&p.source);
     }
     out.push_str("}\n");
-    out.push_str("#[allow(unused, clippy::all)]\nmod runners {\n    use super::programs::*;\n    use warp_runtime::DeviceValue;\n");
+    out.push_str("#[allow(unused, clippy::all)]\nmod runners {\n    use super::programs::*;\n    use warp_runtime::DeviceValue;\n    use warp_runtime::half::{bf16, f16};\n");
     for p in &programs {
         let (a, b, r) = (p.params[0], p.params[1], &p.ret);
         let _ = writeln!(

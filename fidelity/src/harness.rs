@@ -78,6 +78,35 @@ pub fn edge_values(t: Scalar) -> Vec<Vec<u8>> {
             v.into_iter().map(|x| x.to_ne_bytes().to_vec()).collect()
         }};
     }
+    macro_rules! halves {
+        ($t:ident) => {{
+            use warp_runtime::half::$t;
+            let v = [
+                $t::ZERO,
+                $t::NEG_ZERO,
+                $t::ONE,
+                $t::NEG_ONE,
+                $t::from_f32(0.5),
+                $t::from_f32(-2.5),
+                $t::from_f32(1.0 / 3.0),
+                $t::NAN,
+                $t::from_bits($t::NAN.to_bits() | 1),
+                $t::from_bits(0x7c01),
+                $t::INFINITY,
+                $t::NEG_INFINITY,
+                $t::MIN_POSITIVE,
+                $t::MIN_POSITIVE_SUBNORMAL,
+                $t::MAX_SUBNORMAL,
+                $t::MAX,
+                $t::MIN,
+                $t::EPSILON,
+                $t::from_f32(255.5),
+                $t::from_f32(65504.0),
+                $t::from_f32(-4096.0),
+            ];
+            v.into_iter().map(|x| x.to_ne_bytes().to_vec()).collect()
+        }};
+    }
     match t {
         Scalar::Bool => vec![vec![0], vec![1]],
         Scalar::I8 => ints!(i8),
@@ -90,6 +119,8 @@ pub fn edge_values(t: Scalar) -> Vec<Vec<u8>> {
         Scalar::U64 => ints!(u64),
         Scalar::F32 => floats!(f32),
         Scalar::F64 => floats!(f64),
+        Scalar::F16 => halves!(f16),
+        Scalar::BF16 => halves!(bf16),
     }
 }
 
@@ -243,6 +274,15 @@ pub fn same(t: &Ty, x: &[u8], y: &[u8]) -> bool {
                 );
                 (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits()
             }
+            Scalar::F16 | Scalar::BF16 => {
+                let nan_mask = if s == Scalar::F16 { 0x7C00 } else { 0x7F80 };
+                let (a, b) = (
+                    u16::from_ne_bytes(a.try_into().unwrap()),
+                    u16::from_ne_bytes(b.try_into().unwrap()),
+                );
+                let nan = |x: u16| (x & 0x7FFF) > nan_mask;
+                (nan(a) && nan(b)) || a == b
+            }
             Scalar::Bool => (a[0] != 0) == (b[0] != 0),
             _ => a == b,
         }
@@ -279,6 +319,16 @@ pub fn show(t: &Ty, x: &[u8]) -> String {
                     "{:?} ({:#018x})",
                     f64::from_ne_bytes(b.try_into().unwrap()),
                     u64::from_ne_bytes(b.try_into().unwrap())
+                ),
+                Scalar::F16 => format!(
+                    "{:?} ({:#06x})",
+                    warp_runtime::half::f16::from_ne_bytes(b.try_into().unwrap()),
+                    u16::from_ne_bytes(b.try_into().unwrap())
+                ),
+                Scalar::BF16 => format!(
+                    "{:?} ({:#06x})",
+                    warp_runtime::half::bf16::from_ne_bytes(b.try_into().unwrap()),
+                    u16::from_ne_bytes(b.try_into().unwrap())
                 ),
             }
         })

@@ -27,7 +27,7 @@
 use std::fmt::Write;
 
 use warp_kernels::builtins::{CONSTANTS, ConstPath, Constant, Form, Fuzz, METHODS, Method};
-use warp_kernels::types::{ALL_SCALARS, Scalar, Ty};
+use warp_kernels::types::{ALL_SCALARS, HALVES, Scalar, Ty};
 
 /// A generated program.
 #[derive(Clone, Debug)]
@@ -80,7 +80,25 @@ pub fn generate(seed: u64, count: usize) -> Vec<Program> {
         .collect()
 }
 
-/// The numeric types (every scalar but `bool`, which `ALL_SCALARS` lists first).
+/// Every scalar type the programs use: Rust's primitives and the `half` crate's `f16`/`bf16`
+/// (which the programs import; they take no `as` casts and no literals).
+const SCALARS: [Scalar; 13] = [
+    ALL_SCALARS[0],
+    ALL_SCALARS[1],
+    ALL_SCALARS[2],
+    ALL_SCALARS[3],
+    ALL_SCALARS[4],
+    ALL_SCALARS[5],
+    ALL_SCALARS[6],
+    ALL_SCALARS[7],
+    ALL_SCALARS[8],
+    ALL_SCALARS[9],
+    ALL_SCALARS[10],
+    HALVES[0],
+    HALVES[1],
+];
+
+/// The numeric types (every primitive scalar but `bool`, which `ALL_SCALARS` lists first).
 fn numeric() -> &'static [Scalar] {
     &ALL_SCALARS[1..]
 }
@@ -176,7 +194,7 @@ impl Gen {
     }
 
     fn program(&mut self, name: &str) -> Program {
-        let params = vec![*self.rng.pick(&ALL_SCALARS), *self.rng.pick(&ALL_SCALARS)];
+        let params = vec![*self.rng.pick(&SCALARS), *self.rng.pick(&SCALARS)];
         let ret = self.any_ty();
         self.vars = vec![
             Local::new("a".into(), Ty::Scalar(params[0]), false, false),
@@ -203,9 +221,9 @@ impl Gen {
     fn any_ty(&mut self) -> Ty {
         if self.rng.chance(15) {
             let n = 2 + self.rng.below(2);
-            Ty::Tuple((0..n).map(|_| *self.rng.pick(&ALL_SCALARS)).collect())
+            Ty::Tuple((0..n).map(|_| *self.rng.pick(&SCALARS)).collect())
         } else {
-            Ty::Scalar(*self.rng.pick(&ALL_SCALARS))
+            Ty::Scalar(*self.rng.pick(&SCALARS))
         }
     }
 
@@ -233,7 +251,7 @@ impl Gen {
             }
             5 => {
                 // Tuple destructuring.
-                let items: Vec<Scalar> = (0..2).map(|_| *self.rng.pick(&ALL_SCALARS)).collect();
+                let items: Vec<Scalar> = (0..2).map(|_| *self.rng.pick(&SCALARS)).collect();
                 let ty = Ty::Tuple(items.clone());
                 let e = self.expr(&ty, 3);
                 let (x, y) = (self.fresh(), self.fresh());
@@ -345,6 +363,7 @@ impl Gen {
         match t {
             Scalar::Bool => self.bool_expr(d),
             s if s.is_int() => self.int_expr(s, d),
+            s if s.is_half() => self.half_expr(s, d),
             s => self.float_expr(s, d),
         }
         .unwrap_or_else(|| {
@@ -376,7 +395,8 @@ impl Gen {
                 } else {
                     *self.rng.pick(numeric())
                 };
-                if t == Scalar::Bool {
+                // No `as` into `bool` or the halves (not primitives).
+                if t == Scalar::Bool || t.is_half() {
                     return None;
                 }
                 let e = self.scalar(from, d);
@@ -384,7 +404,7 @@ impl Gen {
             }
             2 => {
                 // A block with a local.
-                let lt = *self.rng.pick(&ALL_SCALARS);
+                let lt = *self.rng.pick(&SCALARS);
                 let init = self.scalar(lt, d);
                 let name = self.fresh();
                 self.vars
@@ -420,7 +440,7 @@ impl Gen {
                 )
             }
             4 => {
-                let tt = Ty::Tuple(vec![t, *self.rng.pick(&ALL_SCALARS)]);
+                let tt = Ty::Tuple(vec![t, *self.rng.pick(&SCALARS)]);
                 let tup = self.expr(&tt, d);
                 E::new(format!("{tup}.0"), tup.known)
             }
@@ -439,6 +459,20 @@ impl Gen {
     fn literal(&mut self, t: Scalar) -> String {
         match t {
             Scalar::Bool => (if self.rng.chance(50) { "true" } else { "false" }).into(),
+            // The halves have no literals: a named constant, or a rounded f32/f64 literal.
+            s if s.is_half() => match self.rng.below(4) {
+                0 => self
+                    .named_constant(s, |c| c.fuzz)
+                    .unwrap_or_else(|| format!("{s}::ZERO")),
+                1 if s == Scalar::BF16 => {
+                    let x = self.literal(Scalar::F64);
+                    format!("{s}::from_f64({x})")
+                }
+                _ => {
+                    let x = self.literal(Scalar::F32);
+                    format!("{s}::from_f32({x})")
+                }
+            },
             s if s.is_int() => {
                 let (lo, hi) = s.int_range().expect("int");
                 match self.rng.below(8) {
@@ -509,7 +543,7 @@ impl Gen {
     fn bool_expr(&mut self, d: u32) -> Option<E> {
         Some(match self.rng.below(9) {
             0..=2 => {
-                let u = *self.rng.pick(&ALL_SCALARS);
+                let u = *self.rng.pick(&SCALARS);
                 let a = self.scalar(u, d);
                 let b = self.scalar(u, d);
                 let op = *self.rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
@@ -616,6 +650,34 @@ impl Gen {
         })
     }
 
+    /// Expressions of `f16`/`bf16`: the `half` crate's arithmetic (through f32, rounded back;
+    /// never known to rustc: they are calls), negation, and conversions from f32 (and f64 for
+    /// bf16).
+    fn half_expr(&mut self, t: Scalar, d: u32) -> Option<E> {
+        let e = |g: &mut Gen| g.scalar(t, d);
+        Some(match self.rng.below(13) {
+            0..=3 => {
+                let (a, b) = (e(self), e(self));
+                let op = *self.rng.pick(&["+", "-", "*", "/", "%"]);
+                E::unknown(format!("({a} {op} {b})"))
+            }
+            4 => {
+                let a = e(self);
+                E::unknown(format!("(-{a})"))
+            }
+            5 | 6 => {
+                let x = self.scalar(Scalar::F32, d);
+                E::unknown(format!("{t}::from_f32({x})"))
+            }
+            7 if t == Scalar::BF16 => {
+                let x = self.scalar(Scalar::F64, d);
+                E::unknown(format!("{t}::from_f64({x})"))
+            }
+            7..=11 => return self.builtin_call(t, d),
+            _ => return None,
+        })
+    }
+
     /// A call of a built-in (a row of [`METHODS`]) standing for a value of type `t`, following
     /// the row's [`Fuzz`] recipe; `None` when no row yields `t`. The row is drawn first, then
     /// its receiver type (see [`callers_of`]); a result of another type is cast to `t`.
@@ -685,13 +747,18 @@ impl Gen {
                 .iter()
                 .map(|&s| {
                     let x = self.scalar(s, d).text;
-                    if !s.is_float() {
+                    if !s.is_float() && !s.is_half() {
                         return x;
                     }
                     // The NaN's sign and payload are unspecified in Rust: replace it first.
                     let v = self.fresh();
                     let _ = write!(lets, "let {v}: {s} = {x}; ");
-                    format!("if {v}.is_nan() {{ 1.0{s} }} else {{ {v} }}")
+                    let one = if s.is_half() {
+                        format!("{s}::ONE")
+                    } else {
+                        format!("1.0{s}")
+                    };
+                    format!("if {v}.is_nan() {{ {one} }} else {{ {v} }}")
                 })
                 .collect(),
             Fuzz::Never => unreachable!("`{}` is not generated", m.name),
@@ -715,6 +782,19 @@ impl Gen {
         let Some(&t) = tys.first() else {
             return Vec::new();
         };
+        if t.is_half() {
+            // `from_f32` keeps the order (ties allowed: `clamp` takes `lo <= hi`).
+            let mut vs: Vec<f32> = tys
+                .iter()
+                .map(|_| self.rng.below(2000) as f32 / 100.0 - 10.0)
+                .collect();
+            vs.sort_by(f32::total_cmp);
+            return vs
+                .iter()
+                .zip(tys)
+                .map(|(v, s)| format!("{s}::from_f32({v:?}f32)"))
+                .collect();
+        }
         if t.is_int() {
             let mut vs: Vec<i128> = tys.iter().map(|&s| self.small_val(s)).collect();
             vs.sort();
@@ -749,7 +829,7 @@ impl Gen {
             .iter()
             .filter(|c| keep(c))
             .filter_map(|c| {
-                let owners: Vec<Scalar> = ALL_SCALARS
+                let owners: Vec<Scalar> = SCALARS
                     .iter()
                     .copied()
                     .filter(|&o| c.on.admits(o) && (c.value)(o).1 == t)
@@ -791,10 +871,7 @@ fn callers_of(t: Scalar) -> Vec<(usize, Vec<Scalar>)> {
         .enumerate()
         .filter(|(_, m)| m.fuzz != Fuzz::Never)
         .filter_map(|(i, m)| {
-            let admitted = ALL_SCALARS
-                .iter()
-                .copied()
-                .filter(|&r| m.receivers.admits(r));
+            let admitted = SCALARS.iter().copied().filter(|&r| m.receivers.admits(r));
             let same = admitted.clone().all(|r| m.ret.of(r) == r);
             let receivers: Vec<Scalar> = admitted
                 .filter(|&r| {

@@ -128,6 +128,19 @@ pub fn parse_type(ty: &syn::Type) -> Result<Ty, syn::Error> {
             {
                 return Ok(Ty::Scalar(s));
             }
+            // `half::f16`, `half::bf16` (and through warp-runtime's re-export).
+            let segs: Vec<String> = p
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            if let [.., krate, name] = segs.as_slice()
+                && krate == "half"
+                && let Some(s) = Scalar::from_rust(name).filter(|s| s.is_half())
+            {
+                return Ok(Ty::Scalar(s));
+            }
             Err(unsupported_type(ty))
         }
         syn::Type::Tuple(t) => {
@@ -176,7 +189,7 @@ fn unsupported_type(ty: &syn::Type) -> syn::Error {
     syn::Error::new(
         ty.span(),
         format!(
-            "unsupported type `{text}`; the DSL takes `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `bool` and flat tuples of these"
+            "unsupported type `{text}`; the DSL takes `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `bool`, `half`'s `f16` and `bf16`, and flat tuples of these"
         ),
     )
 }

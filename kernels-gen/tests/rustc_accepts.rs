@@ -26,7 +26,7 @@ fn rustc_accepts_generated_programs() {
         .unwrap_or(1000);
     let mut src = String::from("#![allow(unused, clippy::all)]\n");
     for seed in &seeds {
-        let _ = writeln!(src, "mod seed_{seed} {{");
+        let _ = writeln!(src, "mod seed_{seed} {{\n    use half::{{bf16, f16}};");
         for p in kernels_gen::fuzz::generate(*seed, count) {
             src.push_str(&p.source);
         }
@@ -37,10 +37,16 @@ fn rustc_accepts_generated_programs() {
     let file = dir.join("programs.rs");
     std::fs::write(&file, &src).expect("write the programs");
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    // The programs use the `half` crate's f16/bf16: the rlib this test binary was built with.
+    let (deps, half) = half_rlib();
     let out = Command::new(&rustc)
         .args(["--edition", "2024", "--crate-type", "lib"])
         .args(["-C", "overflow-checks=off", "-o"])
         .arg(dir.join("programs.rlib"))
+        .arg("-L")
+        .arg(format!("dependency={}", deps.display()))
+        .arg("--extern")
+        .arg(format!("half={}", half.display()))
         .arg(&file)
         .output()
         .unwrap_or_else(|e| panic!("cannot run `{rustc}`: {e}"));
@@ -53,4 +59,23 @@ fn rustc_accepts_generated_programs() {
         errors.len(),
         stderr.chars().take(6000).collect::<String>()
     );
+}
+
+/// The folder of this test's dependencies and the newest `half` rlib in it (kernels-gen depends
+/// on `half` through warp-kernels, so cargo built it there).
+fn half_rlib() -> (std::path::PathBuf, std::path::PathBuf) {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let deps = exe.parent().expect("the deps folder").to_path_buf();
+    let half = std::fs::read_dir(&deps)
+        .expect("the deps folder is readable")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("libhalf-") && n.ends_with(".rlib"))
+        })
+        .max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok())
+        .expect("a libhalf rlib beside the test binary");
+    (deps, half)
 }

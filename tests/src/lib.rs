@@ -71,6 +71,34 @@ macro_rules! random_float {
 }
 random_float!(f32, f64);
 
+macro_rules! random_half {
+    ($($t:ty),*) => {$(
+        impl Random for $t {
+            /// Mostly in [-1, 1); with `specials`, also NaN, infinities, -0.0, subnormals, MAX,
+            /// MIN and any bit pattern.
+            fn random_vec(rng: &mut SmallRng, n: usize, specials: bool) -> Vec<Self> {
+                (0..n)
+                    .map(|_| {
+                        if specials && rng.random_ratio(1, 64) {
+                            [<$t>::NAN, <$t>::INFINITY, <$t>::NEG_INFINITY, <$t>::NEG_ZERO,
+                             <$t>::MIN_POSITIVE_SUBNORMAL, <$t>::MAX, <$t>::MIN,
+                             <$t>::from_bits(rng.random())][rng.random_range(0..8)]
+                        } else {
+                            <$t>::from_f32(rng.random::<f32>() * 2.0 - 1.0)
+                        }
+                    })
+                    .collect()
+            }
+        }
+        impl SameValue for $t {
+            fn same(&self, o: &Self) -> bool {
+                (self.is_nan() && o.is_nan()) || self.to_bits() == o.to_bits()
+            }
+        }
+    )*};
+}
+random_half!(warp_runtime::half::f16, warp_runtime::half::bf16);
+
 impl Random for bool {
     fn random_vec(rng: &mut SmallRng, n: usize, _specials: bool) -> Vec<Self> {
         (0..n).map(|_| rng.random_ratio(1, 3)).collect()

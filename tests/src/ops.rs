@@ -116,3 +116,41 @@ pub fn below(x: i32, y: u8) -> bool {
 pub fn sum_pairs(a: (i32, i32), b: (i32, i32)) -> (i32, i32) {
     (a.0.wrapping_add(b.0), a.1.wrapping_add(b.1))
 }
+
+/// An f16 widened to f32 (what a sum over f16 activations accumulates).
+#[map]
+pub fn widen_f16(x: f16) -> f32 {
+    x.to_f32()
+}
+
+/// A bf16 widened to f32.
+#[map]
+pub fn widen_bf16(x: bf16) -> f32 {
+    x.to_f32()
+}
+
+/// The maximum of f16 values (`half`'s `max`: NaN ignored).
+#[reduce(identity = f16::NEG_INFINITY)]
+pub fn max_f16(a: f16, b: f16) -> f16 {
+    a.max(b)
+}
+
+/// An f16 sum in f16 (each addition rounded to f16, as `half` adds).
+#[reduce(identity = f16::ZERO)]
+pub fn sum_f16(a: f16, b: f16) -> f16 {
+    a + b
+}
+
+/// `x > t` on bf16 values.
+#[predicate]
+pub fn bf16_above(x: bf16, t: bf16) -> bool {
+    x > t
+}
+
+/// f32 rounded to bf16 and f16, and the f16 error of the bf16 rounding.
+#[map]
+pub fn round_both(x: f32) -> (bf16, f16, f32) {
+    let b = bf16::from_f32(x);
+    let h = f16::from_f32(x);
+    (b, h, h.to_f32() - b.to_f32())
+}

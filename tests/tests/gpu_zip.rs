@@ -18,7 +18,13 @@ fn gpu() -> Device {
 /// `0 * inf`, has other payload bits than the CPU's: docs/fidelity.md).
 fn bits(v: &[f32]) -> Vec<u32> {
     v.iter()
-        .map(|x| if x.is_nan() { f32::NAN.to_bits() } else { x.to_bits() })
+        .map(|x| {
+            if x.is_nan() {
+                f32::NAN.to_bits()
+            } else {
+                x.to_bits()
+            }
+        })
         .collect()
 }
 

@@ -485,3 +485,61 @@ mod zipped {
         }
     }
 }
+
+mod halves {
+    //! Modules over f16 and bf16 compile for every architecture, with 16-byte loads of 2-byte
+    //! elements where the operation reads vectors, and no local memory.
+    use super::*;
+    use warp_runtime::{
+        DeviceVec, Mapped, axis_module, map_module, predicate_module, reduce_module,
+        transpose_module,
+    };
+    use warp_tests::ops::{
+        bf16_above_with, max_f16, round_both, sum_f16, sum_f32 as sum, widen_bf16, widen_f16,
+    };
+
+    #[map(inputs = 2)]
+    fn scale(x: f16, w: f32) -> f32 {
+        x.to_f32() * w
+    }
+
+    fn all() -> Vec<(ModuleSource, &'static [&'static str])> {
+        let v4: &[&str] = &["ld.global.cs.v4"];
+        vec![
+            (reduce_module::<sum, Mapped<'static, widen_f16>>(), v4),
+            (reduce_module::<sum, Mapped<'static, widen_bf16>>(), v4),
+            (
+                reduce_module::<sum, Mapped<'static, scale>>(),
+                &["ld.global.cs.v4", "ld.global.cs.v2"],
+            ),
+            (max_f16::META.module(), v4),
+            (sum_f16::META.module(), v4),
+            (predicate_module::<bf16_above_with, DeviceVec<bf16>>(), v4),
+            (axis_module::<sum_f16, DeviceVec<f16>>(), &["shfl.sync.up"]),
+            (axis_module::<max_f16, DeviceVec<f16>>(), &[]),
+            (map_module::<round_both>(), &[]),
+            (transpose_module::<f16>(), &[]),
+            (transpose_module::<bf16>(), &[]),
+        ]
+    }
+
+    #[test]
+    fn half_modules_compile() {
+        if !nvrtc_available() {
+            return;
+        }
+        for (m, wanted) in all() {
+            for arch in [75u32, 80, 90] {
+                let ptx = toolchain::ptx(&m, arch).unwrap_or_else(|e| panic!("{e}"));
+                for w in wanted {
+                    assert!(ptx.contains(w), "{} sm_{arch}: PTX lacks `{w}`", m.name);
+                }
+                assert!(
+                    !ptx.contains(".local"),
+                    "{} sm_{arch}: local memory (spills or stack arrays)",
+                    m.name
+                );
+            }
+        }
+    }
+}

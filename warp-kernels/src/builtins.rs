@@ -20,6 +20,10 @@ pub enum Receivers {
     SignedOrFloat,
     /// `f32`, `f64`.
     Float,
+    /// `f16`, `bf16` (the `half` crate's).
+    Half,
+    /// `bf16` only.
+    Bf16,
 }
 
 impl Receivers {
@@ -31,6 +35,8 @@ impl Receivers {
             Receivers::SignedInt => s.is_signed_int(),
             Receivers::SignedOrFloat => s.is_signed_int() || s.is_float(),
             Receivers::Float => s.is_float(),
+            Receivers::Half => s.is_half(),
+            Receivers::Bf16 => s == Scalar::BF16,
         }
     }
 }
@@ -44,8 +50,13 @@ pub enum ArgTy {
     U32,
     /// `i32`.
     I32,
-    /// The unsigned integer of `T`'s width (`u32` for `f32`, `u64` for `f64`).
+    /// The unsigned integer of `T`'s width (`u32` for `f32`, `u64` for `f64`, `u16` for
+    /// the halves).
     Bits,
+    /// `f32`.
+    F32,
+    /// `f64`.
+    F64,
 }
 
 impl ArgTy {
@@ -56,6 +67,8 @@ impl ArgTy {
             ArgTy::U32 => Scalar::U32,
             ArgTy::I32 => Scalar::I32,
             ArgTy::Bits => bits_of(t),
+            ArgTy::F32 => Scalar::F32,
+            ArgTy::F64 => Scalar::F64,
         }
     }
 }
@@ -71,6 +84,10 @@ pub enum RetTy {
     U32,
     /// The unsigned integer of `T`'s width.
     Bits,
+    /// `f32`.
+    F32,
+    /// `f64`.
+    F64,
 }
 
 impl RetTy {
@@ -81,15 +98,17 @@ impl RetTy {
             RetTy::Bool => Scalar::Bool,
             RetTy::U32 => Scalar::U32,
             RetTy::Bits => bits_of(t),
+            RetTy::F32 => Scalar::F32,
+            RetTy::F64 => Scalar::F64,
         }
     }
 }
 
 fn bits_of(t: Scalar) -> Scalar {
-    if t.bits() == 64 {
-        Scalar::U64
-    } else {
-        Scalar::U32
+    match t.bits() {
+        64 => Scalar::U64,
+        16 => Scalar::U16,
+        _ => Scalar::U32,
     }
 }
 
@@ -141,6 +160,8 @@ pub struct Lowering {
     pub f32: Option<Spell>,
     /// For `f64` receivers.
     pub f64: Option<Spell>,
+    /// For `f16` and `bf16` receivers (`{T}` tells them apart).
+    pub half: Option<Spell>,
 }
 
 impl Lowering {
@@ -149,6 +170,7 @@ impl Lowering {
         match t {
             Scalar::F32 => self.f32,
             Scalar::F64 => self.f64,
+            Scalar::F16 | Scalar::BF16 => self.half,
             _ if t.is_int() => self.int,
             _ => None,
         }
@@ -199,6 +221,7 @@ const fn int(s: Spell) -> Lowering {
         int: Some(s),
         f32: None,
         f64: None,
+        half: None,
     }
 }
 
@@ -207,6 +230,7 @@ const fn float(f32: &'static str, f64: &'static str) -> Lowering {
         int: None,
         f32: Some(Spell::Call(f32)),
         f64: Some(Spell::Call(f64)),
+        half: None,
     }
 }
 
@@ -215,6 +239,7 @@ const fn float_expr(f32: &'static str, f64: &'static str) -> Lowering {
         int: None,
         f32: Some(Spell::Expr(f32)),
         f64: Some(Spell::Expr(f64)),
+        half: None,
     }
 }
 
@@ -223,6 +248,34 @@ const fn all(s: Spell) -> Lowering {
         int: Some(s),
         f32: Some(s),
         f64: Some(s),
+        half: None,
+    }
+}
+
+const fn half(s: Spell) -> Lowering {
+    Lowering {
+        int: None,
+        f32: None,
+        f64: None,
+        half: Some(s),
+    }
+}
+
+const fn assoc(
+    name: &'static str,
+    receivers: Receivers,
+    args: &'static [ArgTy],
+    lower: Lowering,
+    fuzz: Fuzz,
+) -> Method {
+    Method {
+        name,
+        form: Form::Assoc,
+        receivers,
+        args,
+        ret: RetTy::Same,
+        lower,
+        fuzz,
     }
 }
 
@@ -231,6 +284,7 @@ const fn floats(s: Spell) -> Lowering {
         int: None,
         f32: Some(s),
         f64: Some(s),
+        half: None,
     }
 }
 
@@ -255,7 +309,9 @@ const fn row(
 
 use ArgTy::{I32 as A_I32, Same as A, U32 as A_U32};
 use Fuzz::{Any, Never};
-use Receivers::{Float as F, Int as I, Numeric as N, SignedInt as SI, SignedOrFloat as SF};
+use Receivers::{
+    Float as F, Half as H, Int as I, Numeric as N, SignedInt as SI, SignedOrFloat as SF,
+};
 use Spell::{Call, Expr, Generic};
 
 /// Every built-in method and associated function of the body language.
@@ -273,6 +329,7 @@ pub const METHODS: &[Method] = &[
             int: Some(Generic("wd_abs")),
             f32: Some(Call("fabsf")),
             f64: Some(Call("fabs")),
+            half: None,
         },
         Any,
     ),
@@ -285,6 +342,7 @@ pub const METHODS: &[Method] = &[
             int: Some(Generic("wd_signum")),
             f32: Some(Call("wd_signum")),
             f64: Some(Call("wd_signum")),
+            half: None,
         },
         Any,
     ),
@@ -340,6 +398,35 @@ pub const METHODS: &[Method] = &[
         lower: float_expr("__uint_as_float({0})", "__longlong_as_double((wd_i64)({0}))"),
         fuzz: Any,
     },
+    // The `half` crate's f16 and bf16: conversions round as `half` does (prelude.cuh ports
+    // its software conversions), the rest is exact.
+    row("to_f32", H, &[], RetTy::F32, half(Call("wd_to_f32")), Any),
+    row("to_f64", H, &[], RetTy::F64, half(Call("wd_to_f64")), Any),
+    assoc("from_f32", H, &[ArgTy::F32], half(Generic("wd_from_f32")), Any),
+    // `f16::from_f64` is left out: `half` rounds it through f32 on x86-64 CPUs with F16C and
+    // directly elsewhere, so its result depends on the CPU. `bf16::from_f64` is one rounding.
+    Method {
+        name: "from_f64",
+        form: Form::Assoc,
+        receivers: Receivers::Bf16,
+        args: &[ArgTy::F64],
+        ret: RetTy::Same,
+        lower: half(Generic("wd_from_f64")),
+        fuzz: Any,
+    },
+    row("max", H, &[A], RetTy::Same, half(Call("wd_max")), Fuzz::NormalisedZeros),
+    row("min", H, &[A], RetTy::Same, half(Call("wd_min")), Fuzz::NormalisedZeros),
+    row("clamp", H, &[A, A], RetTy::Same, half(Call("wd_clamp")), Fuzz::OrderedBounds),
+    row("signum", H, &[], RetTy::Same, half(Call("wd_signum")), Any),
+    row("copysign", H, &[A], RetTy::Same, half(Call("wd_copysign")), Fuzz::NoNan),
+    row("is_nan", H, &[], RetTy::Bool, half(Call("wd_is_nan")), Any),
+    row("is_finite", H, &[], RetTy::Bool, half(Call("wd_is_finite")), Any),
+    row("is_infinite", H, &[], RetTy::Bool, half(Call("wd_is_infinite")), Any),
+    row("is_normal", H, &[], RetTy::Bool, half(Call("wd_is_normal")), Any),
+    row("is_sign_negative", H, &[], RetTy::Bool, half(Expr("(({0}.bits & 0x8000u) != 0)")), Fuzz::NoNan),
+    row("is_sign_positive", H, &[], RetTy::Bool, half(Expr("(({0}.bits & 0x8000u) == 0)")), Fuzz::NoNan),
+    row("to_bits", H, &[], RetTy::Bits, half(Expr("((wd_u32){0}.bits)")), Fuzz::NoNan),
+    assoc("from_bits", H, &[ArgTy::Bits], half(Generic("wd_half_bits")), Any),
 ];
 
 /// A built-in as the IR holds it: an index into [`METHODS`].
@@ -468,6 +555,44 @@ const MATH_CONSTS: [Constant; 19] = float_consts!(
     FRAC_2_SQRT_PI
 );
 
+macro_rules! half_const {
+    ($name:ident) => {
+        Constant {
+            name: stringify!($name),
+            path: ConstPath::Assoc,
+            on: Receivers::Half,
+            value: |t| {
+                let bits = if t == Scalar::F16 {
+                    half::f16::$name.to_bits()
+                } else {
+                    half::bf16::$name.to_bits()
+                };
+                (Lit::Int(bits as i128), t)
+            },
+            fuzz: true,
+        }
+    };
+}
+
+/// The `half` crate's named constants of `f16` and `bf16` (their bits, as `half` defines them).
+const HALF_CONSTS: [Constant; 15] = [
+    half_const!(INFINITY),
+    half_const!(NEG_INFINITY),
+    half_const!(NAN),
+    half_const!(MAX),
+    half_const!(MIN),
+    half_const!(MIN_POSITIVE),
+    half_const!(EPSILON),
+    half_const!(ZERO),
+    half_const!(NEG_ZERO),
+    half_const!(ONE),
+    half_const!(NEG_ONE),
+    half_const!(MIN_POSITIVE_SUBNORMAL),
+    half_const!(MAX_SUBNORMAL),
+    half_const!(PI),
+    half_const!(E),
+];
+
 /// Every named constant of the body language.
 #[rustfmt::skip]
 pub const CONSTANTS: &[Constant] = &[
@@ -500,6 +625,21 @@ pub const CONSTANTS: &[Constant] = &[
     MATH_CONSTS[16],
     MATH_CONSTS[17],
     MATH_CONSTS[18],
+    HALF_CONSTS[0],
+    HALF_CONSTS[1],
+    HALF_CONSTS[2],
+    HALF_CONSTS[3],
+    HALF_CONSTS[4],
+    HALF_CONSTS[5],
+    HALF_CONSTS[6],
+    HALF_CONSTS[7],
+    HALF_CONSTS[8],
+    HALF_CONSTS[9],
+    HALF_CONSTS[10],
+    HALF_CONSTS[11],
+    HALF_CONSTS[12],
+    HALF_CONSTS[13],
+    HALF_CONSTS[14],
 ];
 
 /// The constant `T::name` (`path` [`ConstPath::Assoc`]) or `std::T::consts::name`: its value

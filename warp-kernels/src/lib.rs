@@ -31,4 +31,4 @@ pub mod types;
 
 pub use module::{FnFragment, OpFragment, Source, Style};
 pub use patterns::Redux;
-pub use types::{ALL_SCALARS, MAX_TUPLE, Scalar, Ty};
+pub use types::{ALL_SCALARS, HALVES, MAX_TUPLE, Scalar, Ty};

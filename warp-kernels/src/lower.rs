@@ -76,6 +76,8 @@ pub fn c_literal(lit: Lit, ty: Scalar) -> String {
 
 fn int_literal(v: i128, ty: Scalar) -> String {
     match ty {
+        // A half's constant is its bits.
+        Scalar::F16 | Scalar::BF16 => format!("wd_half_bits<{}>(0x{v:04x}u)", ty.c_name()),
         Scalar::Bool => (v != 0).to_string(),
         Scalar::I32 if v == i32::MIN as i128 => "(-2147483647 - 1)".into(),
         Scalar::I64 if v == i64::MIN as i128 => "(-9223372036854775807ll - 1)".into(),
@@ -411,7 +413,7 @@ impl<'f> Lowerer<'f> {
             ExprKind::Unary(op, a) => {
                 let s = self.expr(a);
                 let t = a.scalar();
-                match (op, t.is_float(), t == Scalar::Bool) {
+                match (op, t.is_float() || t.is_half(), t == Scalar::Bool) {
                     (UnOp::Neg, true, _) => format!("(-{s})"),
                     (UnOp::Neg, false, _) => format!("wd_neg<{}>({s})", t.c_name()),
                     (UnOp::Not, _, true) => format!("(!{s})"),
@@ -518,6 +520,10 @@ impl<'f> Lowerer<'f> {
             BinOp::And => format!("({l} & {r})"),
             BinOp::Or => format!("({l} | {r})"),
             _ if op.is_comparison() => format!("({l} {c_op} {r})"),
+            // f16/bf16: the prelude's operators (through f32, rounded back, as `half` does).
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem if t.is_half() => {
+                format!("({l} {c_op} {r})")
+            }
             BinOp::Add | BinOp::Sub | BinOp::Mul if t.is_float() => format!("({l} {c_op} {r})"),
             BinOp::Div if t.is_float() => format!("({l} / {r})"),
             BinOp::Rem if t.is_float() => {

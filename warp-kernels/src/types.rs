@@ -27,9 +27,13 @@ pub enum Scalar {
     F32,
     /// `f64`
     F64,
+    /// `half::f16` (IEEE binary16)
+    F16,
+    /// `half::bf16` (bfloat16)
+    BF16,
 }
 
-/// Every scalar type, in a fixed order.
+/// Rust's primitive scalar types, in a fixed order.
 pub const ALL_SCALARS: [Scalar; 11] = [
     Scalar::Bool,
     Scalar::I8,
@@ -44,10 +48,19 @@ pub const ALL_SCALARS: [Scalar; 11] = [
     Scalar::F64,
 ];
 
+/// The 16-bit floats of the `half` crate, `f16` and `bf16`: not Rust primitives, so no `as`
+/// casts and no literals; values come from parameters, `from_f32`, constants and arithmetic
+/// (through `f32`, rounded back, as `half` computes it).
+pub const HALVES: [Scalar; 2] = [Scalar::F16, Scalar::BF16];
+
 impl Scalar {
-    /// Parses a Rust primitive type name (`"f32"`, `"u8"`, ...).
+    /// Parses a scalar type name (`"f32"`, `"u8"`, ..., `"f16"`, `"bf16"`).
     pub fn from_rust(name: &str) -> Option<Scalar> {
-        ALL_SCALARS.iter().copied().find(|s| s.rust_name() == name)
+        ALL_SCALARS
+            .iter()
+            .chain(&HALVES)
+            .copied()
+            .find(|s| s.rust_name() == name)
     }
 
     /// The Rust spelling.
@@ -64,6 +77,8 @@ impl Scalar {
             Scalar::U64 => "u64",
             Scalar::F32 => "f32",
             Scalar::F64 => "f64",
+            Scalar::F16 => "f16",
+            Scalar::BF16 => "bf16",
         }
     }
 
@@ -81,6 +96,8 @@ impl Scalar {
             Scalar::U64 => "wd_u64",
             Scalar::F32 => "wd_f32",
             Scalar::F64 => "wd_f64",
+            Scalar::F16 => "wd_f16",
+            Scalar::BF16 => "wd_bf16",
         }
     }
 
@@ -98,7 +115,7 @@ impl Scalar {
     pub fn size(self) -> usize {
         match self {
             Scalar::Bool | Scalar::I8 | Scalar::U8 => 1,
-            Scalar::I16 | Scalar::U16 => 2,
+            Scalar::I16 | Scalar::U16 | Scalar::F16 | Scalar::BF16 => 2,
             Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
             Scalar::I64 | Scalar::U64 | Scalar::F64 => 8,
         }
@@ -129,7 +146,12 @@ impl Scalar {
         matches!(self, Scalar::F32 | Scalar::F64)
     }
 
-    /// `true` for integers and floats.
+    /// `true` for `f16` and `bf16` (see [`HALVES`]).
+    pub fn is_half(self) -> bool {
+        matches!(self, Scalar::F16 | Scalar::BF16)
+    }
+
+    /// `true` for integers and floats (not the halves, which have their own rules).
     pub fn is_numeric(self) -> bool {
         self.is_int() || self.is_float()
     }

@@ -123,6 +123,8 @@ pub use backend::cuda::LoadReport;
 pub use cudarc;
 pub use device::Device;
 pub use error::{Error, Result};
+/// The `half` crate, whose `f16` and `bf16` are element types (also in the prelude).
+pub use half;
 pub use inputs::{
     Array, AsSlice, AxisInput, CudaInput, ElementInput, Field, Indexed, Keeping, Mapped,
     ReduceInput, Zip,
@@ -149,4 +151,5 @@ pub mod prelude {
         CudaInput, Device, DeviceScalar, DeviceSlice, DeviceTuples, DeviceVec, Error, MapOp,
         OutputArray, Predicate, ReduceOp, ValueArray, Zip, map, predicate, reduce,
     };
+    pub use half::{bf16, f16};
 }

@@ -281,3 +281,13 @@ impl ArgBits for f64 {
         f64::to_bits(self)
     }
 }
+impl ArgBits for half::f16 {
+    fn to_bits(self) -> u64 {
+        half::f16::to_bits(self) as u64
+    }
+}
+impl ArgBits for half::bf16 {
+    fn to_bits(self) -> u64 {
+        half::bf16::to_bits(self) as u64
+    }
+}

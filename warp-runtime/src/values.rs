@@ -27,7 +27,8 @@ pub trait DeviceValue:
     fn write_c(&self, out: &mut [u8]);
 }
 
-/// A scalar that a `DeviceVec` can hold: `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `bool`.
+/// A scalar that a `DeviceVec` can hold: `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `bool`, and
+/// the `half` crate's `f16` and `bf16` (re-exported as `warp_runtime::half`).
 pub trait Element: DeviceValue + DeviceRepr + ValidAsZeroBits + Default {
     /// The Rust name.
     const NAME: &'static str;
@@ -45,10 +46,10 @@ pub trait IndexInt: Element {
 }
 
 macro_rules! scalar {
-    ($($t:ty: $s:ident),*) => {$(
+    ($($t:ty: $s:ident, $exact:expr);*) => {$(
         impl sealed::Sealed for $t {}
         impl DeviceValue for $t {
-            const EXACT: bool = !matches!(stringify!($t).as_bytes(), [b'f', ..]);
+            const EXACT: bool = $exact;
             const C_SIZE: usize = std::mem::size_of::<$t>();
             const C_ALIGN: usize = std::mem::size_of::<$t>();
             fn read_c(bytes: &[u8]) -> Self {
@@ -66,7 +67,12 @@ macro_rules! scalar {
         }
     )*};
 }
-scalar!(i8: I8, i16: I16, i32: I32, i64: I64, u8: U8, u16: U16, u32: U32, u64: U64, f32: F32, f64: F64);
+scalar!(
+    i8: I8, true; i16: I16, true; i32: I32, true; i64: I64, true;
+    u8: U8, true; u16: U16, true; u32: U32, true; u64: U64, true;
+    f32: F32, false; f64: F64, false;
+    half::f16: F16, false; half::bf16: BF16, false
+);
 
 macro_rules! index_int {
     ($($t:ty),*) => {$(
@@ -196,7 +202,9 @@ mod tests {
             f64::EXACT,
             <(f32, u32)>::EXACT,
             <(u8, f64)>::EXACT,
+            half::f16::EXACT,
+            half::bf16::EXACT,
         ];
-        assert_eq!((exact, inexact), ([true; 4], [false; 4]));
+        assert_eq!((exact, inexact), ([true; 4], [false; 6]));
     }
 }

@@ -90,6 +90,24 @@ impl Checker<'_> {
             return error_expr(line);
         }
         match self.shallow(&inner.ty) {
+            ITy::S(from) if from.is_half() || target.is_half() => {
+                let (h, other) = if from.is_half() {
+                    (from, target)
+                } else {
+                    (target, from)
+                };
+                let how = if from.is_half() {
+                    format!("`x.to_f32()` or `x.to_f64()`, then `as {other}` if needed")
+                } else if h == Scalar::BF16 {
+                    format!("`{h}::from_f32(x)` or `{h}::from_f64(x)`")
+                } else {
+                    format!("`{h}::from_f32(x as f32)`")
+                };
+                self.err(
+                    c.span(),
+                    format!("`as` does not convert `{h}` (the `half` crate's types are not primitives); use {how}"),
+                );
+            }
             ITy::S(Scalar::Bool) if target.is_float() => {
                 self.err(c.span(), format!("casting `bool` as `{target}` is invalid; cast to an integer first (`b as u8 as {target}`)"));
             }
@@ -201,11 +219,21 @@ impl Checker<'_> {
                 .iter()
                 .map(|s| s.ident.to_string())
                 .collect();
-            if let [t, name] = segs.as_slice()
+            // `T::name` (also `half::f16::name`).
+            let path = match segs.as_slice() {
+                [k, t, name] if k == "half" => Some((t, name)),
+                [t, name] => Some((t, name)),
+                _ => None,
+            };
+            if let Some((t, name)) = path
                 && let Some(s) = Scalar::from_rust(t)
             {
                 let args: Vec<&syn::Expr> = c.args.iter().collect();
-                let name_span = p.path.segments[1].ident.span();
+                let name_span = p
+                    .path
+                    .segments
+                    .last()
+                    .map_or(c.func.span(), |s| s.ident.span());
                 if let Some(b) = Builtin::lookup(name, Form::Assoc, s) {
                     return self.builtin_args(b, name_span, s, Vec::new(), &args, line);
                 }
@@ -213,6 +241,20 @@ impl Checker<'_> {
                     let recv = self.check_expr(args[0], Some(&ITy::S(s)));
                     self.unify(&ITy::S(s), &recv.ty.clone(), args[0].span());
                     return self.builtin_call(name, name_span, recv, &args[1..], line);
+                }
+                if s == Scalar::F16 && name == "from_f64" {
+                    self.err(
+                        name_span,
+                        "`f16::from_f64` is not supported: `half` rounds it through f32 on x86-64 CPUs with F16C and directly elsewhere, so the result depends on the CPU; write `f16::from_f32(x as f32)`",
+                    );
+                    return error_expr(line);
+                }
+                if s.is_half() {
+                    self.err(
+                        name_span,
+                        format!("`{s}::{name}` is not supported; the associated functions of `{s}` are from_f32{}, from_bits (and its methods called as `{s}::max(a, b)`)", if s == Scalar::BF16 { ", from_f64" } else { "" }),
+                    );
+                    return error_expr(line);
                 }
             }
         }

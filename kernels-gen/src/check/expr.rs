@@ -95,7 +95,7 @@ impl Checker<'_> {
             ITy::S(s) if s.is_unsigned_int() => {
                 self.err(op_span, format!("cannot apply unary operator `-` to type `{s}`; unsigned values have no negation (use `wrapping_neg`)"));
             }
-            ITy::S(s) if !s.is_numeric() => {
+            ITy::S(s) if !s.is_numeric() && !s.is_half() => {
                 self.err(
                     op_span,
                     format!("cannot apply unary operator `-` to type `{s}`"),
@@ -110,9 +110,9 @@ impl Checker<'_> {
             }),
             _ => {}
         }
-        if let ExprKind::Lit(Lit::Int(v)) = inner.kind {
-            // `-128i8`: the literal is checked with its sign.
-            self.retarget_int_lit(v, -v);
+        if let (ExprKind::Lit(Lit::Int(v)), syn::Expr::Lit(_)) = (&inner.kind, &*u.expr) {
+            // `-128i8`: the literal (as written, not a named constant) is checked with its sign.
+            self.retarget_int_lit(*v, -*v);
         }
         Expr {
             kind: ExprKind::Unary(UnOp::Neg, Box::new(inner)),
@@ -132,7 +132,7 @@ impl Checker<'_> {
         let inner = self.check_expr(&u.expr, expected);
         let ty = inner.ty.clone();
         let bad = match self.shallow(&ty) {
-            ITy::S(s) => s.is_float(),
+            ITy::S(s) => s.is_float() || s.is_half(),
             ITy::Var(_) => self.var_kind(&ty) == Some(VarKind::Float),
             ITy::Tuple(_) => true,
             ITy::Error => false,
@@ -223,7 +223,7 @@ impl Checker<'_> {
             }
             _ => {
                 self.unify(&lt, &rt, rhs_span);
-                self.require(&lt, op_span, op, |s| s.is_numeric(), None);
+                self.require(&lt, op_span, op, |s| s.is_numeric() || s.is_half(), None);
                 lt
             }
         };

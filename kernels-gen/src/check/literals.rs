@@ -168,6 +168,11 @@ fn fold_expr(e: Expr<Ty>, r: &HashMap<u64, f32>) -> Expr<Ty> {
             ExprKind::Lit(Lit::Float(direct as f64))
         }
         ExprKind::Unary(UnOp::Neg, inner) => match fix(*inner) {
+            // A half's constant is its bits: negation flips the sign bit.
+            Expr {
+                kind: ExprKind::Lit(Lit::Int(v)),
+                ..
+            } if ty.scalar().is_some_and(Scalar::is_half) => ExprKind::Lit(Lit::Int(v ^ 0x8000)),
             Expr {
                 kind: ExprKind::Lit(Lit::Int(v)),
                 ..
