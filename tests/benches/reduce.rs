@@ -12,7 +12,10 @@ use std::process::Command;
 use std::time::Instant;
 
 use warp_runtime::prelude::*;
-use warp_tests::ops::{argmax_f32, max_f32, positive, square, sum_f32, sum_i32};
+use warp_tests::ops::{
+    argmax_f32, close, max_f32, mul, positive, sq_diff, square, sum_f32, sum_i32, welford,
+    welford_one, widen_bf16, widen_f16,
+};
 
 #[reduce(identity = 0.0, style = "cooperative_groups")]
 fn cg_sum_f32(a: f32, b: f32) -> f32 {
@@ -505,6 +508,8 @@ fn main() {
         assert_eq!(t[c * trows + r], xs[r * tcols + c]);
     }
     drop(t);
+    // ---- several arrays, half precision, Welford (issue 12) ----
+    values(&dev, &xs, &dx, reps, ours["sum_f32"]);
     drop((dx, dy));
 
     // ---- the caller's stream: a cudarc kernel and ours in one pipeline (issue 11) ----
@@ -660,6 +665,157 @@ fn main() {
             Some(t) => println!("| {op} | {ms:.4} ms | torch {t:.4} ms | {:.1}x |", t / ms),
             None => println!("| {op} | {ms:.4} ms | torch - | - |"),
         }
+    }
+}
+
+/// Several arrays, f16/bf16 and a one-pass Welford (issue 12), with their peers in the same
+/// run: cuBLAS `cublasSdot`, `thrust::inner_product` and CUB `TransformReduce` (values_peers.cu),
+/// PyTorch (values_peers.py). GB/s count the bytes of every array read.
+fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gbps: f64) {
+    let n = xs.len();
+    let gbps = |ms: f64, b: f64| b / (ms * 1e-3) / 1e9;
+    let mut next = xorshift(0xd07 ^ std::process::id() as u64);
+    let ys: Vec<f32> = (0..n)
+        .map(|_| (next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0)
+        .collect();
+    let dy = dev.upload(&ys).unwrap();
+    let dx2 = dev.copy(&dx.as_slice()).unwrap();
+    let hb: Vec<bf16> = xs.iter().map(|&x| bf16::from_f32(x)).collect();
+    let hh: Vec<f16> = xs.iter().map(|&x| f16::from_f32(x)).collect();
+    let (db, dh) = (dev.upload(&hb).unwrap(), dev.upload(&hh).unwrap());
+    let two = (8 * n) as f64;
+    let mut ours: Vec<(&str, f64)> = Vec::new();
+    let pair = (dx, &dy);
+    ours.push((
+        "dot_f32",
+        gbps(
+            time_ms(dev, reps, || dev.map_reduce(mul, sum_f32, &pair).map(drop)),
+            two,
+        ),
+    ));
+    ours.push((
+        "sq_dist_f32",
+        gbps(
+            time_ms(dev, reps, || {
+                dev.map_reduce(sq_diff, sum_f32, &pair).map(drop)
+            }),
+            two,
+        ),
+    ));
+    let same = (dx, &dx2);
+    let tol = close.with(1e-5, 1e-8);
+    ours.push((
+        "allclose_f32",
+        gbps(time_ms(dev, reps, || dev.all(tol, &same).map(drop)), two),
+    ));
+    ours.push((
+        "sum_bf16",
+        gbps(
+            time_ms(dev, reps, || {
+                dev.map_reduce(widen_bf16, sum_f32, &db).map(drop)
+            }),
+            (2 * n) as f64,
+        ),
+    ));
+    ours.push((
+        "sum_f16",
+        gbps(
+            time_ms(dev, reps, || {
+                dev.map_reduce(widen_f16, sum_f32, &dh).map(drop)
+            }),
+            (2 * n) as f64,
+        ),
+    ));
+    ours.push((
+        "welford_f32",
+        gbps(
+            time_ms(dev, reps, || {
+                dev.reduce(welford, &dx.map(welford_one)).map(drop)
+            }),
+            (4 * n) as f64,
+        ),
+    ));
+    // Sanity and accuracy, against f64 on the CPU.
+    let dot: f64 = xs.iter().zip(&ys).map(|(&a, &b)| a as f64 * b as f64).sum();
+    let got = dev.map_reduce(mul, sum_f32, &pair).unwrap() as f64;
+    assert!((got - dot).abs() <= 1e-5 * n as f64, "dot {got} vs {dot}");
+    assert!(dev.all(tol, &same).unwrap());
+    let (count, mean, m2) = dev.reduce(welford, &dx.map(welford_one)).unwrap();
+    let m: f64 = xs.iter().map(|&x| x as f64).sum::<f64>() / n as f64;
+    let var: f64 = xs.iter().map(|&x| (x as f64 - m).powi(2)).sum::<f64>() / n as f64;
+    let rel = (m2 / count as f64 - var).abs() / var;
+    println!(
+        "welford_f32: count {count}, mean {mean:.9} (two-pass f64 {m:.9}), variance {:.12} (two-pass f64 {var:.12}): relative error {rel:.2e}",
+        m2 / count as f64
+    );
+    assert!(rel <= 1e-6 && count as usize == n);
+    drop((dy, dx2, db, dh));
+
+    let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
+    let bin = std::env::temp_dir().join("warp-bench-values_peers");
+    let arch = format!("-arch=sm_{}", dev.arch().unwrap_or(90));
+    let built = ["/usr/local/cuda/bin/nvcc", "nvcc"]
+        .into_iter()
+        .find_map(|nvcc| {
+            Command::new(nvcc)
+                .args([
+                    "-O3",
+                    "-std=c++17",
+                    &arch,
+                    "-I/usr/local/cuda/include/cccl",
+                    "-o",
+                ])
+                .arg(&bin)
+                .arg(format!("{dir}/values_peers.cu"))
+                .arg("-lcublas")
+                .status()
+                .ok()
+        });
+    if built.is_some_and(|s| s.success()) {
+        let out = Command::new(&bin)
+            .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
+            .output();
+        parse_peers(
+            &out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+                .unwrap_or_default(),
+            &mut peers,
+        );
+    } else {
+        println!("values peers (cuBLAS, thrust, CUB): build failed or no nvcc; skipped");
+    }
+    if let Ok(o) = Command::new("python3")
+        .arg(format!("{dir}/values_peers.py"))
+        .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
+        .output()
+    {
+        parse_peers(&String::from_utf8_lossy(&o.stdout), &mut peers);
+    }
+    println!(
+        "
+several arrays, f16/bf16, Welford: N = {n} elements per array, GB/s of every array read"
+    );
+    println!("| op | warp-dsl GB/s | cuBLAS | thrust | CUB | PyTorch | target | ratio |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for (op, o) in &ours {
+        let get = |lib: &str| peers.get(&(lib.to_string(), op.to_string())).copied();
+        let cell = |v: Option<f64>| v.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
+        let (target, base) = match *op {
+            "dot_f32" => ("1.0x cuBLAS", get("cublas")),
+            "sq_dist_f32" => ("2.5x PyTorch", get("torch")),
+            "allclose_f32" => ("8x PyTorch", get("torch")),
+            "sum_bf16" | "sum_f16" => ("1.1x CUB", get("cub")),
+            _ => ("0.95x own sum_f32", Some(sum_f32_gbps)),
+        };
+        println!(
+            "| {op} | {o:.0} | {} | {} | {} | {} | {target} | {} |",
+            cell(get("cublas")),
+            cell(get("thrust")),
+            cell(get("cub")),
+            cell(get("torch")),
+            base.map(|b| format!("{:.3}x", o / b))
+                .unwrap_or_else(|| "-".into())
+        );
     }
 }
 

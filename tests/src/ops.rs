@@ -154,3 +154,28 @@ pub fn round_both(x: f32) -> (bf16, f16, f32) {
     let h = f16::from_f32(x);
     (b, h, h.to_f32() - b.to_f32())
 }
+
+/// One element as a Welford state `(count, mean, m2)`.
+#[map]
+pub fn welford_one(x: f32) -> (u32, f64, f64) {
+    (1, x as f64, 0.0)
+}
+
+/// Chan et al.'s parallel merge of two Welford states `(count, mean, m2)`: the mean and the
+/// sum of squared deviations of the union, in one pass (no catastrophic cancellation).
+#[reduce(identity = (0, 0.0, 0.0))]
+pub fn welford(a: (u32, f64, f64), b: (u32, f64, f64)) -> (u32, f64, f64) {
+    let n = a.0.wrapping_add(b.0);
+    if n == 0 {
+        a
+    } else {
+        let (na, nb) = (a.0 as f64, b.0 as f64);
+        let r = 1.0 / n as f64;
+        let delta = b.1 - a.1;
+        (
+            n,
+            a.1 + delta * (nb * r),
+            a.2 + b.2 + delta * delta * (na * nb * r),
+        )
+    }
+}

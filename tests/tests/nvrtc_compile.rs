@@ -428,7 +428,7 @@ mod zipped {
     };
     use warp_tests::ops::{
         below, close_with, mixed, mul, second_above_with, sq_diff, sum_f32 as sum, sum_f64,
-        sum_pairs,
+        sum_pairs, welford, welford_one,
     };
 
     type Pair<'a> = (&'a DeviceVec<f32>, &'a DeviceVec<f32>);
@@ -462,6 +462,7 @@ mod zipped {
             ),
             (map_module::<mul>(), &[]),
             (axis_module::<sum, Mapped<'static, mul>>(), v4),
+            (reduce_module::<welford, Mapped<'static, welford_one>>(), v4),
         ]
     }
 

@@ -1,0 +1,167 @@
+// values_peers.cu - peers of the several-array and half-precision reductions (issue 12): cuBLAS
+// cublasSdot and thrust::inner_product for a dot product of two f32 arrays, and CUB
+// DeviceReduce::TransformReduce summing bf16 / f16 arrays with f32 accumulation. Same output
+// lines as cub_peers.cu (PEER <lib> <op> <median_ms> <gbps>, CHECK, SKIP, INFO).
+//
+// Build (the bench does this):
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I/usr/local/cuda/include/cccl -o values_peers values_peers.cu -lcublas
+// Usage:
+//   values_peers --n N --reps R
+//
+// Timing: fresh random data per op, 3 untimed warm-ups, then R runs each bracketed by its own
+// event pair; the median is printed. GB/s count the bytes of every array read.
+
+#include <cub/cub.cuh>
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <thrust/execution_policy.h>
+#include <thrust/inner_product.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#define CK(call)                                                                                   \
+  do {                                                                                             \
+    const cudaError_t e_ = (call);                                                                 \
+    if (e_ != cudaSuccess) {                                                                       \
+      std::fprintf(stderr, "%s:%d: %s in %s\n", __FILE__, __LINE__, cudaGetErrorString(e_), #call); \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+static cudaStream_t g_stream = nullptr;
+
+__global__ void fill_f32(float* x, int64_t n, uint64_t seed) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+    uint64_t z = seed + 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    x[i] = (float)(z >> 40) / (float)(1u << 24) * 2.0f - 1.0f;
+  }
+}
+template <class H> __global__ void to_half(const float* x, H* h, int64_t n);
+template <> __global__ void to_half<__half>(const float* x, __half* h, int64_t n) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+    h[i] = __float2half_rn(x[i]);
+}
+template <> __global__ void to_half<__nv_bfloat16>(const float* x, __nv_bfloat16* h, int64_t n) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+    h[i] = __float2bfloat16_rn(x[i]);
+}
+
+template <class F> static double time_ms(int reps, F f) {
+  for (int i = 0; i < 3; ++i) f();
+  CK(cudaStreamSynchronize(g_stream));
+  std::vector<cudaEvent_t> a(reps), b(reps);
+  for (int i = 0; i < reps; ++i) {
+    CK(cudaEventCreate(&a[i]));
+    CK(cudaEventCreate(&b[i]));
+  }
+  for (int i = 0; i < reps; ++i) {
+    CK(cudaEventRecord(a[i], g_stream));
+    f();
+    CK(cudaEventRecord(b[i], g_stream));
+  }
+  CK(cudaStreamSynchronize(g_stream));
+  std::vector<double> t(reps);
+  for (int i = 0; i < reps; ++i) {
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a[i], b[i]));
+    t[i] = ms;
+    cudaEventDestroy(a[i]);
+    cudaEventDestroy(b[i]);
+  }
+  std::sort(t.begin(), t.end());
+  return t[reps / 2];
+}
+
+static void peer(const char* lib, const char* op, double ms, double bytes) {
+  std::printf("PEER %s %s %.6f %.3f\n", lib, op, ms, bytes / (ms * 1e-3) / 1e9);
+  std::fflush(stdout);
+}
+
+struct ToF32 {
+  __device__ float operator()(__half h) const { return __half2float(h); }
+  __device__ float operator()(__nv_bfloat16 h) const { return __bfloat162float(h); }
+};
+
+template <class H> static void half_sum(const char* op, const float* x, int64_t n, int reps) {
+  H* h = nullptr;
+  CK(cudaMalloc(&h, n * sizeof(H)));
+  to_half<H><<<1024, 256, 0, g_stream>>>(x, h, n);
+  float* out = nullptr;
+  CK(cudaMalloc(&out, sizeof(float)));
+  size_t tmp_bytes = 0;
+  CK(cub::DeviceReduce::TransformReduce(nullptr, tmp_bytes, h, out, n, cuda::std::plus<float>{}, ToF32{}, 0.0f, g_stream));
+  void* tmp = nullptr;
+  CK(cudaMalloc(&tmp, tmp_bytes));
+  const double ms = time_ms(reps, [&] {
+    CK(cub::DeviceReduce::TransformReduce(tmp, tmp_bytes, h, out, n, cuda::std::plus<float>{}, ToF32{}, 0.0f, g_stream));
+  });
+  peer("cub", op, ms, (double)n * sizeof(H));
+  float got = 0;
+  CK(cudaMemcpy(&got, out, sizeof(float), cudaMemcpyDeviceToHost));
+  std::printf("CHECK cub %s ok sum=%.6g\n", op, got);
+  cudaFree(tmp);
+  cudaFree(out);
+  cudaFree(h);
+}
+
+int main(int argc, char** argv) {
+  int64_t n = int64_t{1} << 28;
+  int reps = 20;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--n")) n = std::atoll(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
+  }
+  float *x = nullptr, *y = nullptr;
+  CK(cudaMalloc(&x, n * sizeof(float)));
+  CK(cudaMalloc(&y, n * sizeof(float)));
+  fill_f32<<<1024, 256, 0, g_stream>>>(x, n, 0x1234);
+  fill_f32<<<1024, 256, 0, g_stream>>>(y, n, 0x9876);
+  CK(cudaStreamSynchronize(g_stream));
+  // cublasSdot: two arrays read, the result to device memory (no host round trip timed).
+  cublasHandle_t handle;
+  if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
+    std::printf("SKIP cublas dot_f32 cublasCreate failed\n");
+  } else {
+    cublasSetStream(handle, g_stream);
+    cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_DEVICE);
+    float* r = nullptr;
+    CK(cudaMalloc(&r, sizeof(float)));
+    // cublasSdot takes an int count: one call when n fits, else int-sized pieces.
+    const double ms = time_ms(reps, [&] {
+      for (int64_t off = 0; off < n; off += INT32_MAX / 2) {
+        const int len = (int)std::min<int64_t>(n - off, INT32_MAX / 2);
+        cublasSdot(handle, len, x + off, 1, y + off, 1, r);
+      }
+    });
+    peer("cublas", "dot_f32", ms, 2.0 * n * sizeof(float));
+    float got = 0;
+    CK(cudaMemcpy(&got, r, sizeof(float), cudaMemcpyDeviceToHost));
+    std::printf("CHECK cublas dot_f32 ok dot=%.6g\n", got);
+    cudaFree(r);
+    cublasDestroy(handle);
+  }
+  // thrust::inner_product (returns to the host: one synchronous call per run).
+  {
+    float got = 0;
+    const double ms = time_ms(reps, [&] { got = thrust::inner_product(thrust::cuda::par.on(g_stream), x, x + n, y, 0.0f); });
+    peer("thrust", "dot_f32", ms, 2.0 * n * sizeof(float));
+    std::printf("CHECK thrust dot_f32 ok dot=%.6g\n", got);
+  }
+  half_sum<__nv_bfloat16>("sum_bf16", x, n, reps);
+  half_sum<__half>("sum_f16", x, n, reps);
+  cudaFree(x);
+  cudaFree(y);
+  return 0;
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""values_peers.py - PyTorch peers of the several-array and half-precision reductions (issue 12).
+
+Usage: python3 values_peers.py --n N --reps R
+Output lines as peers.py: PEER torch <op> <median_ms> <gbps>, INFO, SKIP. Fresh random data
+(uniform in [-1, 1)), 3 untimed warm-ups, R runs each bracketed by its own event pair, median.
+GB/s count the bytes of every array read (two arrays for dot, sq_dist and allclose).
+"""
+
+import argparse
+import statistics
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=1 << 28)
+    ap.add_argument("--reps", type=int, default=20)
+    a = ap.parse_args()
+    try:
+        import torch
+    except Exception as e:  # noqa: BLE001
+        print(f"SKIP torch * import failed: {e}", flush=True)
+        return
+    if not torch.cuda.is_available():
+        print("SKIP torch * no CUDA", flush=True)
+        return
+    print(f"INFO torch version={torch.__version__}", flush=True)
+    n, reps = a.n, a.reps
+    g = torch.Generator(device="cuda")
+    g.manual_seed(12)
+    x = torch.empty(n, dtype=torch.float32, device="cuda").uniform_(-1, 1, generator=g)
+    y = torch.empty(n, dtype=torch.float32, device="cuda").uniform_(-1, 1, generator=g)
+    xb, xh = x.to(torch.bfloat16), x.to(torch.float16)
+    x2 = x.clone()
+
+    def time_ms(fn):
+        for _ in range(3):
+            fn()
+        torch.cuda.synchronize()
+        ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(reps)]
+        for s, e in ev:
+            s.record()
+            fn()
+            e.record()
+        torch.cuda.synchronize()
+        return statistics.median([s.elapsed_time(e) for s, e in ev])
+
+    def peer(op, fn, nbytes):
+        try:
+            ms = time_ms(fn)
+        except Exception as e:  # noqa: BLE001
+            print(f"SKIP torch {op} {type(e).__name__}: {e}", flush=True)
+            return
+        print(f"PEER torch {op} {ms:.6f} {nbytes / (ms * 1e-3) / 1e9:.3f}", flush=True)
+
+    peer("dot_f32", lambda: torch.dot(x, y), 8 * n)
+    peer("sq_dist_f32", lambda: ((x - y) ** 2).sum(), 8 * n)
+    peer("allclose_f32", lambda: torch.allclose(x, x2), 8 * n)
+    peer("sum_bf16", lambda: xb.sum(dtype=torch.float32), 2 * n)
+    peer("sum_f16", lambda: xh.sum(dtype=torch.float32), 2 * n)
+    peer("welford_f32", lambda: torch.var_mean(x, correction=0), 4 * n)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
