@@ -83,3 +83,15 @@ fn rg_fz_6333(a: i64, b: u32) -> u64 {
 fn rg_abs_min_compare(a: i64, b: i32) -> (bool, bool, i64, i32) {
     (0 <= a.abs(), 0 <= b.abs(), a.abs(), b.abs())
 }
+
+// fz_4536: `f64::copysign(x, x)` came out as `|x|` on the GPU (the `copysign.f64` instruction
+// with one register for both operands); copysign is now bit operations.
+fn rg_fz_4536(a: u32, b: f64) -> i64 {
+    let v2: u32 = ((!{ let v1: u32 = 1963593351u32; 102557445u32 })).count_zeros();
+    (({ let v5: bf16 = bf16::from_f64({ let v3: f64 = b; let v4: f64 = b; f64::copysign(if v3.is_nan() { 1.0f64 } else { v3 }, if v4.is_nan() { 1.0f64 } else { v4 }) }); (if v5.is_nan() { bf16::ONE } else { v5 }).to_bits() } as i64) as i64)
+}
+fn rg_copysign_self(a: f64, b: f32) -> (f64, f32, f64, f32) {
+    let x = if a.is_nan() { 1.0f64 } else { a };
+    let y = if b.is_nan() { 1.0f32 } else { b };
+    (x.copysign(x), y.copysign(y), x.copysign(-x), (-y).copysign(y))
+}

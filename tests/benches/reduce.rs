@@ -14,7 +14,7 @@ use std::time::Instant;
 use warp_runtime::prelude::*;
 use warp_tests::ops::{
     argmax_f32, close, max_f32, mul, positive, sq_diff, square, sum_f32, sum_i32, welford,
-    welford_one, widen_bf16, widen_f16,
+    welford_one, welford32, welford32_one, widen_bf16, widen_f16,
 };
 
 #[reduce(identity = 0.0, style = "cooperative_groups")]
@@ -730,6 +730,15 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
         "welford_f32",
         gbps(
             time_ms(dev, reps, || {
+                dev.reduce(welford32, &dx.map(welford32_one)).map(drop)
+            }),
+            (4 * n) as f64,
+        ),
+    ));
+    ours.push((
+        "welford_f32_f64_state",
+        gbps(
+            time_ms(dev, reps, || {
                 dev.reduce(welford, &dx.map(welford_one)).map(drop)
             }),
             (4 * n) as f64,
@@ -740,15 +749,21 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
     let got = dev.map_reduce(mul, sum_f32, &pair).unwrap() as f64;
     assert!((got - dot).abs() <= 1e-5 * n as f64, "dot {got} vs {dot}");
     assert!(dev.all(tol, &same).unwrap());
-    let (count, mean, m2) = dev.reduce(welford, &dx.map(welford_one)).unwrap();
     let m: f64 = xs.iter().map(|&x| x as f64).sum::<f64>() / n as f64;
     let var: f64 = xs.iter().map(|&x| (x as f64 - m).powi(2)).sum::<f64>() / n as f64;
-    let rel = (m2 / count as f64 - var).abs() / var;
+    let (count, mean, m2) = dev.reduce(welford32, &dx.map(welford32_one)).unwrap();
+    let rel = (m2 as f64 / count as f64 - var).abs() / var;
     println!(
-        "welford_f32: count {count}, mean {mean:.9} (two-pass f64 {m:.9}), variance {:.12} (two-pass f64 {var:.12}): relative error {rel:.2e}",
+        "welford_f32 (f32 state): count {count}, mean {mean:.9} (two-pass f64 {m:.9}), variance {:.12} (two-pass f64 {var:.12}): relative error {rel:.2e}",
+        m2 as f64 / count as f64
+    );
+    let (count, mean, m2) = dev.reduce(welford, &dx.map(welford_one)).unwrap();
+    let rel64 = (m2 / count as f64 - var).abs() / var;
+    println!(
+        "welford_f32_f64_state: count {count}, mean {mean:.12}, variance {:.12}: relative error {rel64:.2e}",
         m2 / count as f64
     );
-    assert!(rel <= 1e-6 && count as usize == n);
+    assert!(rel64 <= 1e-6 && count as usize == n);
     drop((dy, dx2, db, dh));
 
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();

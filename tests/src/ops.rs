@@ -179,3 +179,27 @@ pub fn welford(a: (u32, f64, f64), b: (u32, f64, f64)) -> (u32, f64, f64) {
         )
     }
 }
+
+/// One element as an f32 Welford state `(count, mean, m2)` (the count in f32: exact up to
+/// 2^24 per partial, beyond that within a relative 6e-8, which the variance does not see).
+#[map]
+pub fn welford32_one(x: f32) -> (f32, f32, f32) {
+    (1.0, x, 0.0)
+}
+
+/// [`welford`] in f32: all the arithmetic of the per-element merge in f32.
+#[reduce(identity = (0.0, 0.0, 0.0))]
+pub fn welford32(a: (f32, f32, f32), b: (f32, f32, f32)) -> (f32, f32, f32) {
+    let n = a.0 + b.0;
+    if n == 0.0 {
+        a
+    } else {
+        let r = 1.0 / n;
+        let delta = b.1 - a.1;
+        (
+            n,
+            a.1 + delta * (b.0 * r),
+            a.2 + b.2 + delta * delta * (a.0 * b.0 * r),
+        )
+    }
+}

@@ -382,7 +382,7 @@ pub const METHODS: &[Method] = &[
     row("mul_add", F, &[A, A], RetTy::Same, float("fmaf", "fma"), Any),
     row("hypot", F, &[A], RetTy::Same, float("hypotf", "hypot"), Never),
     row("atan2", F, &[A], RetTy::Same, float("atan2f", "atan2"), Never),
-    row("copysign", F, &[A], RetTy::Same, float("copysignf", "copysign"), Fuzz::NoNan),
+    row("copysign", F, &[A], RetTy::Same, floats(Call("wd_copysign")), Fuzz::NoNan),
     row("is_nan", F, &[], RetTy::Bool, floats(Expr("({0} != {0})")), Any),
     row("is_finite", F, &[], RetTy::Bool, floats(Call("isfinite")), Any),
     row("is_infinite", F, &[], RetTy::Bool, floats(Call("isinf")), Any),

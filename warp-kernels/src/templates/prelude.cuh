@@ -274,6 +274,18 @@ WD_DEV wd_f32 wd_clamp(wd_f32 x, wd_f32 lo, wd_f32 hi) { return x < lo ? lo : (x
 WD_DEV wd_f64 wd_clamp(wd_f64 x, wd_f64 lo, wd_f64 hi) { return x < lo ? lo : (x > hi ? hi : x); }
 WD_DEV wd_f32 wd_signum(wd_f32 x) { return x != x ? x : copysignf(1.0f, x); }
 WD_DEV wd_f64 wd_signum(wd_f64 x) { return x != x ? x : copysign(1.0, x); }
+// `copysign` by bit operations: the GPU computed `f64::copysign(x, x)` as `|x|` when it was the
+// `copysign.f64` instruction with one register for both operands (found by the fidelity fuzzer,
+// fz_4536). The sign word passes through an opaque register so the pattern is not turned back
+// into that instruction.
+WD_DEV wd_f32 wd_copysign(wd_f32 x, wd_f32 s) {
+    const wd_u32 sign = wd_opaque(__float_as_uint(s) & 0x80000000u);
+    return __uint_as_float((__float_as_uint(x) & 0x7FFFFFFFu) | sign);
+}
+WD_DEV wd_f64 wd_copysign(wd_f64 x, wd_f64 s) {
+    const wd_u64 sign = wd_opaque((wd_u64)__double_as_longlong(s) & 0x8000000000000000ull);
+    return __longlong_as_double((wd_i64)(((wd_u64)__double_as_longlong(x) & 0x7FFFFFFFFFFFFFFFull) | sign));
+}
 WD_DEV wd_u32 wd_to_bits(wd_f32 x) { return __float_as_uint(x); }
 WD_DEV wd_u64 wd_to_bits(wd_f64 x) { return (wd_u64)__double_as_longlong(x); }
 // `powi` by repeated squaring, the algorithm of compiler-rt's __powisf2 that rustc's powi uses.
@@ -309,9 +321,9 @@ WD_FTOI_NARROW(wd_ftoi_u16, wd_u32, 0, 65535)
 
 // ---- f16 and bf16, the `half` crate's types: 16 bits in memory and in registers ----
 // Arithmetic goes through f32 and rounds back, comparisons compare the f32 values (exact), and
-// the conversions are ports of `half` 2.x's software conversions (round to nearest, ties to
-// even; a NaN keeps its payload's high bits and gets its quiet bit set), which its F16C path
-// matches: the GPU computes what the Rust program computes.
+// the conversions give the bits of `half` 2.x's (round to nearest, ties to even; a NaN keeps its
+// payload's high bits and gets its quiet bit set; its F16C path gives the same): the f16 ones
+// with the hardware instructions and NaNs fixed up, the others ports of `half`'s software.
 struct wd_f16 {
     wd_u16 bits;
 };
@@ -323,15 +335,13 @@ template <class H> WD_DEV H wd_half_bits(wd_u32 b) {
     h.bits = (wd_u16)b;
     return h;
 }
+// f16 -> f32: the hardware conversion (exact for every number, subnormals included), with NaNs
+// made as `half` makes them (the instruction returns its canonical NaN).
 WD_DEV wd_f32 wd_f16_bits_to_f32(wd_u32 i) {
-    if ((i & 0x7FFFu) == 0) return __uint_as_float(i << 16);
-    const wd_u32 sign = (i & 0x8000u) << 16, exp = i & 0x7C00u, man = i & 0x03FFu;
-    if (exp == 0x7C00u) return __uint_as_float(man == 0 ? (sign | 0x7F800000u) : (sign | 0x7FC00000u | (man << 13)));
-    if (exp == 0) {
-        const int e = (__clz((int)man) - 16) - 6;
-        return __uint_as_float(sign | ((wd_u32)(127 - 15 - e) << 23) | ((man << (14 + e)) & 0x7FFFFFu));
-    }
-    return __uint_as_float(sign | ((wd_u32)((int)(exp >> 10) - 15 + 127) << 23) | (man << 13));
+    wd_f32 f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"((unsigned short)i));
+    const wd_u32 nan = ((i & 0x8000u) << 16) | 0x7FC00000u | ((i & 0x03FFu) << 13);
+    return (i & 0x7FFFu) > 0x7C00u ? __uint_as_float(nan) : f;
 }
 WD_DEV wd_f64 wd_f16_bits_to_f64(wd_u32 i) {
     if ((i & 0x7FFFu) == 0) return __longlong_as_double((wd_i64)((wd_u64)i << 48));
@@ -344,24 +354,14 @@ WD_DEV wd_f64 wd_f16_bits_to_f64(wd_u32 i) {
     }
     return __longlong_as_double((wd_i64)(sign | ((wd_u64)((wd_i64)(exp >> 10) - 15 + 1023) << 52) | (man << 42)));
 }
+// f32 -> f16: the hardware conversion (round to nearest even, overflow to infinity, the same
+// bits as `half`'s software rounding), with NaNs made as `half` makes them.
 WD_DEV wd_u32 wd_f32_to_f16_bits(wd_f32 value) {
+    unsigned short h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(value));
     const wd_u32 x = __float_as_uint(value);
-    const wd_u32 sign = x & 0x80000000u, exp = x & 0x7F800000u, man = x & 0x007FFFFFu;
-    const wd_u32 half_sign = sign >> 16;
-    if (exp == 0x7F800000u) return half_sign | 0x7C00u | (man == 0 ? 0u : 0x0200u) | (man >> 13);
-    const int half_exp = (int)(exp >> 23) - 127 + 15;
-    if (half_exp >= 0x1F) return half_sign | 0x7C00u;
-    if (half_exp <= 0) {
-        if (14 - half_exp > 24) return half_sign;
-        const wd_u32 m = man | 0x00800000u;
-        wd_u32 half_man = m >> (14 - half_exp);
-        const wd_u32 round_bit = 1u << (13 - half_exp);
-        if ((m & round_bit) != 0 && (m & (3u * round_bit - 1u)) != 0) half_man += 1u;
-        return half_sign | half_man;
-    }
-    const wd_u32 h = half_sign | ((wd_u32)half_exp << 10) | (man >> 13);
-    const wd_u32 round_bit = 0x00001000u;
-    return ((man & round_bit) != 0 && (man & (3u * round_bit - 1u)) != 0) ? h + 1u : h;
+    const wd_u32 nan = ((x >> 16) & 0x8000u) | 0x7E00u | ((x & 0x007FFFFFu) >> 13);
+    return (x & 0x7FFFFFFFu) > 0x7F800000u ? nan : (wd_u32)h;
 }
 WD_DEV wd_f32 wd_bf16_bits_to_f32(wd_u32 i) {
     return __uint_as_float(((i & 0x7FFFu) > 0x7F80u ? (i | 0x0040u) : i) << 16);
