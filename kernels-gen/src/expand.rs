@@ -15,6 +15,9 @@ use crate::{ElementOp, Failure, ReduceOp};
 
 /// `#[reduce(attr)] item`.
 pub fn reduce(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if let Some(fetch) = fetch_structs("reduce", &attr, &item) {
+        return fetch;
+    }
     guarded(&item, || {
         let item_fn = match syn::parse2::<syn::ItemFn>(item.clone()) {
             Ok(f) => f,
@@ -77,7 +80,117 @@ fn failed(failure: &Failure) -> TokenStream {
     quote!(#errors #item)
 }
 
+/// When the function names types that are neither DSL types nor structs already known, the
+/// call of the first one's macro (a `#[derive(DeviceValue)]` struct's), which brings its
+/// definition and comes back through [`resume`] (see `crate::structs`).
+fn fetch_structs(kind: &str, attr: &TokenStream, item: &TokenStream) -> Option<TokenStream> {
+    let f = syn::parse2::<syn::ItemFn>(item.clone()).ok()?;
+    let unknown = crate::structs::unknown_types(&f);
+    if unknown.is_empty() {
+        return None;
+    }
+    Some(crate::structs::callback(&unknown, &[], kind, attr, item))
+}
+
+/// `resume! { [defs] [remaining types] kind [attr] item }`: the way back from a struct's
+/// macro. Fetches the next struct, or expands the attribute with every definition known.
+pub fn resume(input: TokenStream) -> TokenStream {
+    let r = match crate::structs::parse_resume(input) {
+        Ok(r) => r,
+        Err(e) => return e.to_compile_error(),
+    };
+    if !r.remaining.is_empty() {
+        return crate::structs::callback(&r.remaining, &r.defs, &r.kind, &r.attr, &r.item);
+    }
+    let (kind, attr, item) = (r.kind, r.attr, r.item);
+    crate::structs::with_structs(r.defs, || match kind.as_str() {
+        "reduce" => reduce(attr, item),
+        "predicate" => predicate(attr, item),
+        "map" => map(attr, item),
+        other => syn::Error::new(
+            Span::call_site(),
+            format!("warp-dsl internal: unknown attribute `{other}` in a struct callback"),
+        )
+        .to_compile_error(),
+    })
+}
+
+/// `#[derive(DeviceValue)]` on a `#[repr(C)]` struct of named scalar fields: the
+/// `DeviceValue` and `ArrayOf` impls (its C layout, checked against Rust's at compile time),
+/// and the macro that tells the attribute macros its fields.
+pub fn derive_device_value(input: TokenStream) -> TokenStream {
+    let input: syn::DeriveInput = match syn::parse2(input) {
+        Ok(i) => i,
+        Err(e) => return e.to_compile_error(),
+    };
+    let def = match crate::structs::check_derive(&input) {
+        Ok(d) => d,
+        Err(errors) => {
+            let errs = errors.iter().map(syn::Error::to_compile_error);
+            return quote!(#(#errs)*);
+        }
+    };
+    let name = &input.ident;
+    let p = quote!(::warp_runtime);
+    let syn::Data::Struct(data) = &input.data else {
+        return TokenStream::new();
+    };
+    let fields: Vec<&syn::Field> = data.fields.iter().collect();
+    let idents: Vec<&syn::Ident> = fields.iter().filter_map(|f| f.ident.as_ref()).collect();
+    let tys: Vec<&syn::Type> = fields.iter().map(|f| &f.ty).collect();
+    // The C layout: each field aligned to its size, the whole to the largest.
+    let mut offsets = Vec::new();
+    let (mut off, mut align) = (0usize, 1usize);
+    for (_, s) in &def.fields {
+        off = off.next_multiple_of(s.size());
+        offsets.push(off);
+        off += s.size();
+        align = align.max(s.size());
+    }
+    let size = off.next_multiple_of(align);
+    let def_tokens = def.tokens();
+    let macro_name = format_ident!("__warp_dsl_struct_{}", name);
+    let layout_msg = format!(
+        "warp-dsl: the Rust layout of `{name}` differs from its C layout (fields in order, each aligned to its size): check `#[repr(C)]`"
+    );
+    quote! {
+        const _: () = {
+            assert!(::core::mem::size_of::<#name>() == #size, #layout_msg);
+            assert!(::core::mem::align_of::<#name>() == #align, #layout_msg);
+            #( assert!(::core::mem::offset_of!(#name, #idents) == #offsets, #layout_msg); )*
+        };
+        impl #p::__private::Sealed for #name {}
+        impl #p::DeviceValue for #name {
+            const EXACT: bool = true #( && <#tys as #p::DeviceValue>::EXACT )*;
+            const C_SIZE: usize = #size;
+            const C_ALIGN: usize = #align;
+            fn read_c(bytes: &[u8]) -> Self {
+                #name { #( #idents: <#tys as #p::DeviceValue>::read_c(&bytes[#offsets..]), )* }
+            }
+            fn write_c(&self, out: &mut [u8]) {
+                #( #p::DeviceValue::write_c(&self.#idents, &mut out[#offsets..]); )*
+            }
+        }
+        impl #p::ArrayOf for #name {
+            type Array = #p::DeviceTuples<Self>;
+        }
+        #[doc(hidden)]
+        #[allow(unused_macros)]
+        macro_rules! #macro_name {
+            ([$($defs:tt)*] $($rest:tt)*) => {
+                ::warp_runtime::__private::resume! { [$($defs)* #def_tokens] $($rest)* }
+            };
+        }
+        #[doc(hidden)]
+        #[allow(unused_imports)]
+        pub(crate) use #macro_name as #name;
+    }
+}
+
 fn element(attr: TokenStream, item: TokenStream, predicate: bool) -> TokenStream {
+    if let Some(fetch) = fetch_structs(if predicate { "predicate" } else { "map" }, &attr, &item) {
+        return fetch;
+    }
     guarded(&item, || {
         let what = if predicate { "predicate" } else { "map" };
         let item_fn = match syn::parse2::<syn::ItemFn>(item.clone()) {

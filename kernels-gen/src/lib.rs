@@ -24,6 +24,7 @@ pub mod diag;
 pub mod expand;
 pub mod fuzz;
 pub mod parse;
+pub mod structs;
 
 use proc_macro2::TokenStream;
 
@@ -93,6 +94,7 @@ pub fn reduce_op_in(
             &def.name().to_string(),
             &def.params,
             t,
+            Some(&*def.params[0].ty_tokens),
             &def.item.block,
             &def.file,
             def.item.sig.fn_token.span,
@@ -101,7 +103,9 @@ pub fn reduce_op_in(
         _ => None,
     };
     let identity_ir = match (&identity, &value_ty) {
-        (Some(e), Some(t)) => check::check_const_expr(e, t, &mut diags),
+        (Some(e), Some(t)) => {
+            check::check_const_expr(e, t, def.params.first().map(|p| &*p.ty_tokens), &mut diags)
+        }
         _ => None,
     };
     match (checked, identity_ir, identity, value_ty) {
@@ -249,10 +253,15 @@ fn check_plain(
     if !diags.is_empty() || def.params.is_empty() && !def.item.sig.inputs.is_empty() {
         return None;
     }
+    let written = match &def.item.sig.output {
+        syn::ReturnType::Type(_, t) => Some(&**t),
+        syn::ReturnType::Default => None,
+    };
     let function = check::check_function(
         &def.name().to_string(),
         &def.params,
         ret,
+        written,
         &def.item.block,
         &def.file,
         def.item.sig.fn_token.span,

@@ -128,6 +128,11 @@ pub fn parse_type(ty: &syn::Type) -> Result<Ty, syn::Error> {
             {
                 return Ok(Ty::Scalar(s));
             }
+            // A struct the attribute was told about (`#[derive(DeviceValue)]`): its fields'
+            // tuple (the checker keeps its name).
+            if let Some((_, def)) = crate::structs::of_type(ty) {
+                return Ok(Ty::Tuple(def.scalars()));
+            }
             // `half::f16`, `half::bf16` (and through warp-runtime's re-export).
             let segs: Vec<String> = p
                 .path

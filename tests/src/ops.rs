@@ -203,3 +203,76 @@ pub fn welford32(a: (f32, f32, f32), b: (f32, f32, f32)) -> (f32, f32, f32) {
         )
     }
 }
+
+/// Welford's state as a struct: how many, their mean, the sum of squared deviations.
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+#[repr(C)]
+pub struct Moments {
+    /// How many values.
+    pub count: f32,
+    /// Their mean.
+    pub mean: f32,
+    /// The sum of their squared deviations from the mean.
+    pub m2: f32,
+}
+
+/// One element as [`Moments`].
+#[map]
+pub fn moments_one(x: f32) -> Moments {
+    Moments {
+        count: 1.0,
+        mean: x,
+        m2: 0.0,
+    }
+}
+
+/// The parallel Welford merge of two [`Moments`].
+#[reduce(identity = Moments { count: 0.0, mean: 0.0, m2: 0.0 })]
+pub fn moments(a: Moments, b: Moments) -> Moments {
+    let n = a.count + b.count;
+    if n == 0.0 {
+        a
+    } else {
+        let delta = b.mean - a.mean;
+        let r = 1.0 / n;
+        Moments {
+            count: n,
+            mean: a.mean + delta * (b.count * r),
+            m2: a.m2 + b.m2 + delta * delta * (a.count * b.count * r),
+        }
+    }
+}
+
+/// Mixed field sizes (C pads after `flag` and `tag`), a half among them.
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+#[repr(C)]
+pub struct Mixed {
+    /// A flag.
+    pub flag: bool,
+    /// A double.
+    pub value: f64,
+    /// A short.
+    pub tag: u16,
+    /// A half.
+    pub h: f16,
+    /// A word.
+    pub n: u32,
+}
+
+/// An f32 spread over the fields of [`Mixed`].
+#[map]
+pub fn mixed_of(x: f32) -> Mixed {
+    Mixed {
+        flag: x > 0.0,
+        value: x as f64 * 2.0,
+        tag: (x.abs() * 1000.0) as u16,
+        h: f16::from_f32(x),
+        n: x.to_bits() >> 9,
+    }
+}
+
+/// Struct values tested by a predicate: a [`Mixed`] that is flagged with a large tag.
+#[predicate]
+pub fn flagged(m: Mixed, t: u16) -> bool {
+    m.flag && m.tag > t
+}

@@ -427,8 +427,8 @@ mod zipped {
         DeviceVec, Keeping, Mapped, axis_module, map_module, predicate_module, reduce_module,
     };
     use warp_tests::ops::{
-        below, close_with, mixed, mul, second_above_with, sq_diff, sum_f32 as sum, sum_f64,
-        sum_pairs, welford, welford_one,
+        below, close_with, flagged_with, mixed, mixed_of, moments, moments_one, mul,
+        second_above_with, sq_diff, sum_f32 as sum, sum_f64, sum_pairs, welford, welford_one,
     };
 
     type Pair<'a> = (&'a DeviceVec<f32>, &'a DeviceVec<f32>);
@@ -463,6 +463,13 @@ mod zipped {
             (map_module::<mul>(), &[]),
             (axis_module::<sum, Mapped<'static, mul>>(), v4),
             (reduce_module::<welford, Mapped<'static, welford_one>>(), v4),
+            (reduce_module::<moments, Mapped<'static, moments_one>>(), v4),
+            (axis_module::<moments, Mapped<'static, moments_one>>(), &[]),
+            (map_module::<mixed_of>(), &[]),
+            (
+                predicate_module::<flagged_with, Mapped<'static, mixed_of>>(),
+                &[],
+            ),
         ]
     }
 

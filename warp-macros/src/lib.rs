@@ -36,3 +36,22 @@ pub fn predicate(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn map(attr: TokenStream, item: TokenStream) -> TokenStream {
     kernels_gen::expand::map(attr.into(), item.into()).into()
 }
+
+/// Makes a `#[repr(C)]` struct of named scalar fields (`i8`..`u64`, `f32`, `f64`, `bool`,
+/// `f16`, `bf16`) a value type of warp-dsl: a map's output, a reduction's value, the element of
+/// result arrays (`DeviceTuples`), read and written in its C layout (checked against Rust's at
+/// compile time). Bodies of `#[reduce]`, `#[map]` and `#[predicate]` functions in the same crate
+/// read its fields by name and build it with struct literals. See the `warp-runtime`
+/// documentation.
+#[proc_macro_derive(DeviceValue)]
+pub fn derive_device_value(input: TokenStream) -> TokenStream {
+    kernels_gen::expand::derive_device_value(input.into()).into()
+}
+
+/// The way back from a `#[derive(DeviceValue)]` struct's definition to the attribute that asked
+/// for it (not for direct use).
+#[doc(hidden)]
+#[proc_macro]
+pub fn resume(input: TokenStream) -> TokenStream {
+    kernels_gen::expand::resume(input.into()).into()
+}

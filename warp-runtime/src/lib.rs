@@ -136,20 +136,22 @@ pub use operators::{
     ArgBits, Bind, BoundArg, BoundArgs, FnMeta, MapOp, OpMeta, Predicate, ReduceOp,
 };
 pub use values::{DeviceValue, Element, IndexInt, Row};
-pub use warp_macros::{map, predicate, reduce};
+pub use warp_macros::{DeviceValue, map, predicate, reduce};
 
 /// What the macros' expansions name; not part of the API.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::inputs::{IndexKey, KeepKey, Stage};
+    pub use crate::values::Sealed;
     pub use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Style};
+    pub use warp_macros::resume;
 }
 
 /// Everything a program using warp-dsl needs: `use warp_runtime::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        CudaInput, Device, DeviceScalar, DeviceSlice, DeviceTuples, DeviceVec, Error, MapOp,
-        OutputArray, Predicate, ReduceOp, ValueArray, Zip, map, predicate, reduce,
+        CudaInput, Device, DeviceScalar, DeviceSlice, DeviceTuples, DeviceValue, DeviceVec, Error,
+        MapOp, OutputArray, Predicate, ReduceOp, ValueArray, Zip, map, predicate, reduce,
     };
     pub use half::{bf16, f16};
 }

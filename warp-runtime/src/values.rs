@@ -6,8 +6,11 @@ use cudarc::driver::{DeviceRepr, ValidAsZeroBits};
 use warp_kernels::Scalar;
 
 mod sealed {
+    /// Implemented by the value types warp-dsl knows: its scalars and tuples, and the structs
+    /// of `#[derive(DeviceValue)]`.
     pub trait Sealed {}
 }
+pub use sealed::Sealed;
 
 /// A value an operator works on: a scalar or a tuple of scalars. Its bytes on the GPU follow
 /// C's struct layout (each field aligned to its size).

@@ -111,8 +111,11 @@ impl Checker<'_> {
             ITy::S(Scalar::Bool) if target.is_float() => {
                 self.err(c.span(), format!("casting `bool` as `{target}` is invalid; cast to an integer first (`b as u8 as {target}`)"));
             }
-            ITy::Tuple(_) => {
-                self.err(c.expr.span(), "cannot cast a tuple; cast each element");
+            ITy::Tuple(_) | ITy::Struct(..) => {
+                self.err(
+                    c.expr.span(),
+                    "cannot cast a tuple or a struct; cast each element",
+                );
             }
             _ => {}
         }
@@ -156,6 +159,14 @@ impl Checker<'_> {
             }
             ITy::Tuple(_) => {
                 self.err(name_span, format!("no method `{name}` on tuples"));
+                return error_expr(line);
+            }
+            ITy::Struct(..) => {
+                let msg = format!(
+                    "no method `{name}` on `{}`: a struct's fields are read by name (`s.field`)",
+                    super::infer::ShowTy(self, &recv_ty)
+                );
+                self.err(name_span, msg);
                 return error_expr(line);
             }
         };

@@ -47,6 +47,7 @@ impl Checker<'_> {
             syn::Expr::Block(b) => self.check_block_expr(b, expected, line),
             syn::Expr::Tuple(t) => self.check_tuple(t, expected, line),
             syn::Expr::Field(f) => self.check_field(f, line),
+            syn::Expr::Struct(st) => self.check_struct_lit(st, line),
             syn::Expr::Assign(a) => {
                 self.err(
                     a.eq_token.span,
@@ -101,8 +102,11 @@ impl Checker<'_> {
                     format!("cannot apply unary operator `-` to type `{s}`"),
                 );
             }
-            ITy::Tuple(_) => {
-                self.err(op_span, "cannot apply unary operator `-` to a tuple");
+            ITy::Tuple(_) | ITy::Struct(..) => {
+                self.err(
+                    op_span,
+                    "cannot apply unary operator `-` to a tuple or a struct",
+                );
             }
             ITy::Var(_) => self.deferred.push(Deferred::Neg {
                 ty: ty.clone(),
@@ -134,7 +138,7 @@ impl Checker<'_> {
         let bad = match self.shallow(&ty) {
             ITy::S(s) => s.is_float() || s.is_half(),
             ITy::Var(_) => self.var_kind(&ty) == Some(VarKind::Float),
-            ITy::Tuple(_) => true,
+            ITy::Tuple(_) | ITy::Struct(..) => true,
             ITy::Error => false,
         };
         if bad {
@@ -202,7 +206,7 @@ impl Checker<'_> {
             }
             _ if op.is_comparison() => {
                 self.unify(&lt, &rt, rhs_span);
-                if matches!(self.shallow(&lt), ITy::Tuple(_)) {
+                if matches!(self.shallow(&lt), ITy::Tuple(_) | ITy::Struct(..)) {
                     self.err(
                         op_span,
                         "comparing tuples is not supported; compare their elements",
@@ -247,7 +251,7 @@ impl Checker<'_> {
         let bad = match self.shallow(t) {
             ITy::S(s) => !ok(s),
             ITy::Var(v) => var_ok.is_some_and(|k| k != self.tvars[v as usize].kind),
-            ITy::Tuple(_) => true,
+            ITy::Tuple(_) | ITy::Struct(..) => true,
             ITy::Error => false,
         };
         if bad {
@@ -319,7 +323,92 @@ impl Checker<'_> {
         mk(ExprKind::Tuple(items), ty)
     }
 
-    /// `t.0`: tuple fields (named fields are refused).
+    /// `S { a: .., b: .. }`: a literal of a `#[derive(DeviceValue)]` struct, every field given
+    /// once, in any order (the IR builds the fields' tuple in declaration order).
+    fn check_struct_lit(&mut self, st: &syn::ExprStruct, line: u32) -> Expr<ITy> {
+        let name = st
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        let Some((si, def)) = crate::structs::lookup(&name) else {
+            self.err(
+                st.path.span(),
+                format!("unknown struct `{name}`: structs in bodies are `#[derive(DeviceValue)]` structs of this crate"),
+            );
+            return error_expr(line);
+        };
+        if let Some(rest) = &st.rest {
+            self.err(
+                rest.span(),
+                "`..base` is not supported in a struct literal; give every field",
+            );
+        }
+        let mut slots: Vec<Option<Expr<ITy>>> = vec![None; def.fields.len()];
+        let mut order = Vec::new();
+        for fv in &st.fields {
+            let fname = match &fv.member {
+                syn::Member::Named(n) => n.to_string(),
+                syn::Member::Unnamed(i) => i.index.to_string(),
+            };
+            let Some(i) = def.field(&fname) else {
+                self.err(
+                    fv.member.span(),
+                    format!(
+                        "`{name}` has no field `{fname}`; its fields are {}",
+                        def.fields
+                            .iter()
+                            .map(|f| f.0.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+                continue;
+            };
+            let want = ITy::S(def.fields[i].1);
+            let v = self.check_expr(&fv.expr, Some(&want));
+            self.unify(&want, &v.ty.clone(), fv.expr.span());
+            if slots[i].is_some() {
+                self.err(fv.member.span(), format!("field `{fname}` given twice"));
+                continue;
+            }
+            order.push(i);
+            slots[i] = Some(v);
+        }
+        let missing: Vec<&str> = def
+            .fields
+            .iter()
+            .zip(&slots)
+            .filter(|(_, s)| s.is_none())
+            .map(|(f, _)| f.0.as_str())
+            .collect();
+        if !missing.is_empty() {
+            self.err(
+                st.span(),
+                format!("missing field(s) {} in `{name}`", missing.join(", ")),
+            );
+            return error_expr(line);
+        }
+        let items: Vec<Expr<ITy>> = slots.into_iter().flatten().collect();
+        // Rust evaluates the fields in the order written: the tuple does so in declaration
+        // order, the same unless a field's value assigns variables out of order.
+        let in_order = order.windows(2).all(|w| w[0] < w[1]);
+        if !in_order && items.iter().any(|e| e.has_effects()) {
+            self.err(
+                st.span(),
+                "write the fields in declaration order when their values assign variables (Rust evaluates them in the order written)",
+            );
+        }
+        let ty = ITy::Struct(si, items.iter().map(|x| x.ty.clone()).collect());
+        Expr {
+            kind: ExprKind::Tuple(items),
+            ty,
+            line,
+        }
+    }
+
+    /// `t.0`: tuple fields; `s.name`: fields of a `#[derive(DeviceValue)]` struct.
     fn check_field(&mut self, f: &syn::ExprField, line: u32) -> Expr<ITy> {
         let mk = |kind, ty| Expr { kind, ty, line };
         let base = self.check_expr(&f.base, None);
@@ -347,10 +436,37 @@ impl Checker<'_> {
                 }
             }
             syn::Member::Named(_) if base.ty == ITy::Error => error_expr(line),
-            syn::Member::Named(n) => {
-                let ty = self.err(n.span(), "named fields are not supported: structs are not part of the DSL yet; use a tuple and `.0`, `.1`");
-                mk(ExprKind::Lit(Lit::Bool(false)), ty)
-            }
+            syn::Member::Named(n) => match self.shallow(&base.ty) {
+                ITy::Struct(si, items) => {
+                    let def = crate::structs::get(si);
+                    match def.as_ref().and_then(|d| d.field(&n.to_string())) {
+                        Some(i) => {
+                            let ty = items[i].clone();
+                            mk(ExprKind::Field(Box::new(base), i), ty)
+                        }
+                        None => {
+                            let names: Vec<String> = def
+                                .map(|d| d.fields.into_iter().map(|f| f.0).collect())
+                                .unwrap_or_default();
+                            let msg = format!(
+                                "no field `{n}` on `{}`; its fields are {}",
+                                ShowTy(self, &base.ty),
+                                names.join(", ")
+                            );
+                            let ty = self.err(n.span(), msg);
+                            mk(ExprKind::Lit(Lit::Bool(false)), ty)
+                        }
+                    }
+                }
+                other => {
+                    let msg = format!(
+                        "no field `{n}` on `{}`: named fields are those of a `#[derive(DeviceValue)]` struct (tuples use `.0`, `.1`)",
+                        ShowTy(self, &other)
+                    );
+                    let ty = self.err(n.span(), msg);
+                    mk(ExprKind::Lit(Lit::Bool(false)), ty)
+                }
+            },
         }
     }
 

@@ -15,6 +15,9 @@ pub enum ITy {
     S(Scalar),
     /// A tuple.
     Tuple(Vec<ITy>),
+    /// A user struct (`#[derive(DeviceValue)]`): its index among the known structs and its
+    /// fields' types (a tuple in the IR).
+    Struct(usize, Vec<ITy>),
     /// An unsuffixed literal's type, still open.
     Var(u32),
     /// Already reported.
@@ -37,6 +40,17 @@ pub(super) struct TVar {
 }
 
 impl ITy {
+    /// The inference type of a type as written: a known struct keeps its name.
+    pub(super) fn of_syn(ty: &syn::Type) -> Result<ITy, syn::Error> {
+        if let Some((i, d)) = crate::structs::of_type(ty) {
+            return Ok(ITy::Struct(
+                i,
+                d.scalars().into_iter().map(ITy::S).collect(),
+            ));
+        }
+        crate::parse::parse_type(ty).map(|t| ITy::from_ty(&t))
+    }
+
     pub(super) fn from_ty(ty: &Ty) -> ITy {
         match ty {
             Ty::Scalar(s) => ITy::S(*s),
@@ -66,6 +80,10 @@ impl fmt::Display for ShowTy<'_> {
                 }
                 f.write_str(")")
             }
+            ITy::Struct(i, _) => match crate::structs::get(i) {
+                Some(d) => f.write_str(&d.name),
+                None => f.write_str("{struct}"),
+            },
             ITy::Error => f.write_str("{error}"),
         }
     }
@@ -159,6 +177,9 @@ impl Checker<'_> {
             (ITy::Tuple(xs), ITy::Tuple(ys)) => {
                 xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| self.try_unify(x, y))
             }
+            (ITy::Struct(i, xs), ITy::Struct(j, ys)) => {
+                i == j && xs.iter().zip(ys).all(|(x, y)| self.try_unify(x, y))
+            }
             _ => false,
         }
     }
@@ -171,7 +192,7 @@ impl Checker<'_> {
                 VarKind::Int => Ty::Scalar(Scalar::I32),
                 VarKind::Float => Ty::Scalar(Scalar::F64),
             },
-            ITy::Tuple(items) => Ty::Tuple(
+            ITy::Tuple(items) | ITy::Struct(_, items) => Ty::Tuple(
                 items
                     .iter()
                     .map(|t| match self.resolve(t) {

@@ -38,10 +38,14 @@ enum Deferred {
 }
 
 /// Checks a function body against its signature; `None` when errors were reported.
+/// `ret_written`, the result type as written, names the struct a `#[derive(DeviceValue)]`
+/// result is (the parameters' are in `params`).
+#[allow(clippy::too_many_arguments)] // the parts of one signature
 pub fn check_function(
     name: &str,
     params: &[Param],
     ret: &Ty,
+    ret_written: Option<&syn::Type>,
     body: &syn::Block,
     file: &str,
     fn_span: Span,
@@ -53,11 +57,13 @@ pub fn check_function(
     let mut prologue = Vec::new();
     cx.scopes.push(HashMap::new());
     for p in params {
-        let ity = ITy::from_ty(&p.ty);
+        let ity = ITy::of_syn(&p.ty_tokens).unwrap_or_else(|_| ITy::from_ty(&p.ty));
         let id = cx.bind_pattern_param(&p.pat, ity, &mut prologue);
         param_ids.push(id);
     }
-    let ret_ity = ITy::from_ty(ret);
+    let ret_ity = ret_written
+        .and_then(|t| ITy::of_syn(t).ok())
+        .unwrap_or_else(|| ITy::from_ty(ret));
     let mut block = cx.check_block(body, Some(&ret_ity), true);
     cx.unify(&ret_ity, &block.value.ty.clone(), block_tail_span(body));
     cx.scopes.pop();
@@ -76,11 +82,19 @@ pub fn check_function(
 }
 
 /// Checks a standalone expression of type `ty` (a reduction's identity).
-pub fn check_const_expr(expr: &syn::Expr, ty: &Ty, diags: &mut Diagnostics) -> Option<Expr<Ty>> {
+/// `written`, the type as written, names the struct of a `#[derive(DeviceValue)]` value.
+pub fn check_const_expr(
+    expr: &syn::Expr,
+    ty: &Ty,
+    written: Option<&syn::Type>,
+    diags: &mut Diagnostics,
+) -> Option<Expr<Ty>> {
     let errors_before = diags.len();
     let mut cx = Checker::new(diags);
     cx.scopes.push(HashMap::new());
-    let ity = ITy::from_ty(ty);
+    let ity = written
+        .and_then(|t| ITy::of_syn(t).ok())
+        .unwrap_or_else(|| ITy::from_ty(ty));
     let e = cx.check_expr(expr, Some(&ity));
     cx.unify(&ity, &e.ty.clone(), expr.span());
     let func = Function {

@@ -94,8 +94,8 @@ impl Checker<'_> {
             syn::Pat::Wild(_) => {}
             syn::Pat::Paren(p) => self.bind_let_pattern(&p.pat, value, out),
             syn::Pat::Type(pt) => {
-                let ty = match crate::parse::parse_type(&pt.ty) {
-                    Ok(t) => ITy::from_ty(&t),
+                let ty = match ITy::of_syn(&pt.ty) {
+                    Ok(t) => t,
                     Err(e) => {
                         self.diags.push(e);
                         ITy::Error
@@ -259,9 +259,7 @@ impl Checker<'_> {
             return;
         }
         let hint = match &local.pat {
-            syn::Pat::Type(pt) => crate::parse::parse_type(&pt.ty)
-                .ok()
-                .map(|t| ITy::from_ty(&t)),
+            syn::Pat::Type(pt) => ITy::of_syn(&pt.ty).ok(),
             _ => None,
         };
         let value = self.check_expr(&init.expr, hint.as_ref());

@@ -141,3 +141,20 @@ impl<T: DeviceValue> ValueArray<T> for DeviceTuples<T> {
         })
     }
 }
+
+impl Device {
+    /// Copies values of any value type to the device, in C layout: arrays of tuples and of
+    /// `#[derive(DeviceValue)]` structs (scalars have [`Device::upload`] and `DeviceVec`).
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let pairs = dev.upload_values(&[(1.5f32, 7u8), (-2.0, 255)])?;
+    /// assert_eq!(pairs.download()?, vec![(1.5, 7), (-2.0, 255)]);
+    /// # Ok(()) }
+    /// ```
+    pub fn upload_values<T: DeviceValue>(&self, values: &[T]) -> Result<DeviceTuples<T>> {
+        DeviceTuples::from_values(self, values)
+    }
+}
