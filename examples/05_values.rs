@@ -62,6 +62,40 @@ fn welford(a: (u32, f64, f64), b: (u32, f64, f64)) -> (u32, f64, f64) {
     }
 }
 
+/// The same Welford state with named fields, all in f32 (as fast as a plain f32 sum on a GPU).
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+#[repr(C)]
+struct Moments {
+    count: f32,
+    mean: f32,
+    m2: f32,
+}
+
+#[map]
+fn moments_of(x: f32) -> Moments {
+    Moments {
+        count: 1.0,
+        mean: x,
+        m2: 0.0,
+    }
+}
+
+#[reduce(identity = Moments { count: 0.0, mean: 0.0, m2: 0.0 })]
+fn merge(a: Moments, b: Moments) -> Moments {
+    let n = a.count + b.count;
+    if n == 0.0 {
+        a
+    } else {
+        let delta = b.mean - a.mean;
+        let r = 1.0 / n;
+        Moments {
+            count: n,
+            mean: a.mean + delta * (b.count * r),
+            m2: a.m2 + b.m2 + delta * delta * (a.count * b.count * r),
+        }
+    }
+}
+
 fn main() -> warp_runtime::Result<()> {
     let dev = Device::auto()?;
     let n = 4_000_000usize;
@@ -84,6 +118,7 @@ fn main() -> warp_runtime::Result<()> {
     let bsum = dev.map_reduce(widen, sum, &dev.upload(&acts)?)?;
     let (count, mean, m2) = dev.reduce(welford, &dx.map(one))?;
     let var = m2 / count as f64;
+    let m = dev.reduce(merge, &dx.map(moments_of))?;
     println!("on {}: n = {n}", dev.describe());
     println!("  dot(x, y)                  = {dot}");
     println!("  allclose(x, copy of x)     = {same}");
@@ -91,6 +126,12 @@ fn main() -> warp_runtime::Result<()> {
     println!("  x where y > 0.5            = {} values", picked.len());
     println!("  sum of bf16(x), f32 accum. = {bsum}");
     println!("  Welford: mean {mean:.9}, variance {var:.12} over {count} values");
+    println!(
+        "  Welford, f32 struct: mean {:.7}, variance {:.7} over {} values",
+        m.mean,
+        m.m2 / m.count,
+        m.count
+    );
 
     // Plain Rust (f64 where it matters) is the reference.
     let dot64: f64 = xs.iter().zip(&ys).map(|(&a, &b)| a as f64 * b as f64).sum();
@@ -110,7 +151,10 @@ fn main() -> warp_runtime::Result<()> {
         && (bsum as f64 - b64).abs() <= 1e-5 * n as f64
         && count as usize == n
         && (mean - m64).abs() <= 1e-12
-        && (var - v64).abs() <= 1e-9 * v64;
+        && (var - v64).abs() <= 1e-9 * v64
+        && m.count == n as f32
+        && (m.mean as f64 - m64).abs() <= 1e-5
+        && ((m.m2 / m.count) as f64 - v64).abs() <= 1e-4 * v64;
     println!(
         "  check against plain Rust: {}",
         if ok { "ok" } else { "MISMATCH" }

@@ -13,8 +13,8 @@ use std::time::Instant;
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{
-    argmax_f32, close, max_f32, mul, positive, sq_diff, square, sum_f32, sum_i32, welford,
-    welford_one, welford32, welford32_one, widen_bf16, widen_f16,
+    argmax_f32, close, max_f32, moments, moments_one, mul, positive, sq_diff, square, sum_f32,
+    sum_i32, welford, welford_one, welford32, welford32_one, widen_bf16, widen_f16,
 };
 
 #[reduce(identity = 0.0, style = "cooperative_groups")]
@@ -736,6 +736,15 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
         ),
     ));
     ours.push((
+        "welford_f32_struct",
+        gbps(
+            time_ms(dev, reps, || {
+                dev.reduce(moments, &dx.map(moments_one)).map(drop)
+            }),
+            (4 * n) as f64,
+        ),
+    ));
+    ours.push((
         "welford_f32_f64_state",
         gbps(
             time_ms(dev, reps, || {
@@ -756,6 +765,11 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
     println!(
         "welford_f32 (f32 state): count {count}, mean {mean:.9} (two-pass f64 {m:.9}), variance {:.12} (two-pass f64 {var:.12}): relative error {rel:.2e}",
         m2 as f64 / count as f64
+    );
+    let st = dev.reduce(moments, &dx.map(moments_one)).unwrap();
+    println!(
+        "welford_f32_struct: {st:?}: variance relative error {:.2e}",
+        ((st.m2 / st.count) as f64 - var).abs() / var
     );
     let (count, mean, m2) = dev.reduce(welford, &dx.map(welford_one)).unwrap();
     let rel64 = (m2 / count as f64 - var).abs() / var;
