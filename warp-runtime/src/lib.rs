@@ -32,7 +32,8 @@
 //!
 //! Bodies may use literals, parameters, `let` (with `mut` and reassignment), arithmetic, bit
 //! operations, shifts, comparisons, `&&`, `||`, `!`, `as` casts, `if`/`else`, `match` on
-//! integers, tuples and `.0`/`.1`, blocks, the usual float and integer methods (`min`, `max`,
+//! integers, tuples and `.0`/`.1`, the fields of `#[derive(DeviceValue)]` structs and their
+//! literals, blocks, the usual float and integer methods (`min`, `max`,
 //! `abs`, `sqrt`, `exp`, `ln`, `powi`, `mul_add`, `is_nan`, `clamp`, `count_ones`,
 //! `wrapping_*`, ...) and constants such as `f32::INFINITY`. Everything else (loops,
 //! references, calls to other functions, ...) is refused at compile time, with the error on
@@ -48,6 +49,73 @@
 //! `filter`, `partition`, `map_reduce`), scans (`scan`, `exclusive_scan`), reductions along
 //! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
 //! `reduce_cols`, `reduce_segments`), and `transpose`.
+//!
+//! ## Several arrays, f16/bf16, structs
+//!
+//! `#[map(inputs = N)]` and `#[predicate(inputs = N)]` (N = 2 to 4) take one element of each of
+//! `N` equally long arrays as their first `N` parameters; pass the arrays zipped as a tuple of
+//! references (any [`Array`]: `DeviceVec`, views, `CudaSlice`, `CudaView`). Every element
+//! operation takes them; [`Zip::map`] maps them lazily and [`Zip::keep`] makes `filter` and
+//! `partition` keep one array's elements. One kernel reads each array once, with vector loads
+//! of each array where its alignment allows. Arrays of different lengths are an
+//! [`Error::Shape`].
+//!
+//! ```
+//! use warp_runtime::prelude::*;
+//! #[map(inputs = 2)]
+//! fn mul(x: f32, y: f32) -> f32 { x * y }
+//! #[reduce(identity = 0.0)]
+//! fn sum(a: f32, b: f32) -> f32 { a + b }
+//! #[predicate(inputs = 2)]
+//! fn close(x: f32, y: f32, tol: f32) -> bool { (x - y).abs() <= tol }
+//! # fn main() -> warp_runtime::Result<()> {
+//! let dev = Device::cpu();
+//! let (xs, ys) = (dev.upload(&[1.0f32, 2.0, 3.0])?, dev.upload(&[1.0f32, 2.5, 3.0])?);
+//! assert_eq!(dev.map_reduce(mul, sum, &(&xs, &ys))?, 15.0);
+//! assert_eq!(dev.count(close.with(0.1), &(&xs, &ys))?, 2);
+//! assert_eq!(dev.filter(close.with(0.1), &(&xs, &ys).keep::<1>())?.download()?, [1.0, 3.0]);
+//! # Ok(()) }
+//! ```
+//!
+//! `f16` and `bf16` (the [`half`] crate's, in the prelude) are element and value types:
+//! arithmetic goes through f32 and rounds back exactly as `half` does; `to_f32`, `from_f32`,
+//! `from_bits`, `max`, `is_nan`, the constants and the rest are listed in README.md; there are
+//! no `as` casts or literals of them (they are not primitives).
+//!
+//! ```
+//! use warp_runtime::prelude::*;
+//! #[map]
+//! fn widen(x: bf16) -> f32 { x.to_f32() }
+//! #[reduce(identity = 0.0)]
+//! fn sum(a: f32, b: f32) -> f32 { a + b }
+//! # fn main() -> warp_runtime::Result<()> {
+//! let dev = Device::cpu();
+//! let acts = dev.upload(&[bf16::from_f32(1.5), bf16::from_f32(-0.25)])?;
+//! assert_eq!(dev.map_reduce(widen, sum, &acts)?, 1.25);
+//! # Ok(()) }
+//! ```
+//!
+//! `#[derive(DeviceValue)]` on a `#[repr(C)]` struct of named scalar fields makes it a value
+//! type (a map's output, a reduction's value, a predicate's input; results of scans and axis
+//! reductions are `DeviceTuples` of it; [`Device::upload_values`] uploads arrays of it). Bodies
+//! in the same crate read its fields by name and build it with struct literals; its C layout is
+//! checked against Rust's at compile time.
+//!
+//! ```
+//! use warp_runtime::prelude::*;
+//! #[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+//! #[repr(C)]
+//! pub struct MinMax { lo: f32, hi: f32 }
+//! #[map]
+//! fn both(x: f32) -> MinMax { MinMax { lo: x, hi: x } }
+//! #[reduce(identity = MinMax { lo: f32::INFINITY, hi: f32::NEG_INFINITY })]
+//! fn extent(a: MinMax, b: MinMax) -> MinMax { MinMax { lo: a.lo.min(b.lo), hi: a.hi.max(b.hi) } }
+//! # fn main() -> warp_runtime::Result<()> {
+//! let dev = Device::cpu();
+//! let xs = dev.upload(&[3.0f32, -1.0, 7.5])?;
+//! assert_eq!(dev.reduce(extent, &xs.map(both))?, MinMax { lo: -1.0, hi: 7.5 });
+//! # Ok(()) }
+//! ```
 //!
 //! ## Streams, the caller's memory, and what waits
 //!
