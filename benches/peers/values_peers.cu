@@ -1,6 +1,7 @@
 // values_peers.cu - peers of the several-array and half-precision reductions (issue 12): cuBLAS
 // cublasSdot and thrust::inner_product for a dot product of two f32 arrays, and CUB
-// DeviceReduce::TransformReduce summing bf16 / f16 arrays with f32 accumulation. Same output
+// DeviceReduce::TransformReduce summing bf16 / f16 arrays with f32 accumulation, and
+// DevicePartition::If with two selectors (a three-way partition of f32 into thirds). Same output
 // lines as cub_peers.cu (PEER <lib> <op> <median_ms> <gbps>, CHECK, SKIP, INFO).
 //
 // Build (the bench does this):
@@ -116,6 +117,43 @@ template <class H> static void half_sum(const char* op, const float* x, int64_t 
   cudaFree(h);
 }
 
+struct Below {
+  float t;
+  __device__ bool operator()(float x) const { return x < t; }
+};
+
+// CUB's three-way partition of f32 into thirds (x < -1/3, then x < 1/3, the rest): bytes read
+// and written counted.
+static void partition3(const float* x, int64_t n, int reps) {
+  if (n > INT32_MAX) {
+    std::printf("SKIP cub partition3_f32 n above int\n");
+    return;
+  }
+  float *a = nullptr, *b = nullptr, *c = nullptr;
+  int* counts = nullptr;
+  CK(cudaMalloc(&a, n * sizeof(float)));
+  CK(cudaMalloc(&b, n * sizeof(float)));
+  CK(cudaMalloc(&c, n * sizeof(float)));
+  CK(cudaMalloc(&counts, 2 * sizeof(int)));
+  const Below lo{-1.0f / 3.0f}, hi{1.0f / 3.0f};
+  size_t tmp_bytes = 0;
+  CK(cub::DevicePartition::If(nullptr, tmp_bytes, x, a, b, c, counts, (int)n, lo, hi, g_stream));
+  void* tmp = nullptr;
+  CK(cudaMalloc(&tmp, tmp_bytes));
+  const double ms = time_ms(reps, [&] {
+    CK(cub::DevicePartition::If(tmp, tmp_bytes, x, a, b, c, counts, (int)n, lo, hi, g_stream));
+  });
+  peer("cub", "partition3_f32", ms, 2.0 * n * sizeof(float));
+  int got[2] = {0, 0};
+  CK(cudaMemcpy(got, counts, sizeof(got), cudaMemcpyDeviceToHost));
+  std::printf("CHECK cub partition3_f32 ok first=%d second=%d\n", got[0], got[1]);
+  cudaFree(tmp);
+  cudaFree(counts);
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(c);
+}
+
 int main(int argc, char** argv) {
   int64_t n = int64_t{1} << 28;
   int reps = 20;
@@ -159,6 +197,7 @@ int main(int argc, char** argv) {
     peer("thrust", "dot_f32", ms, 2.0 * n * sizeof(float));
     std::printf("CHECK thrust dot_f32 ok dot=%.6g\n", got);
   }
+  partition3(x, n, reps);
   half_sum<__nv_bfloat16>("sum_bf16", x, n, reps);
   half_sum<__half>("sum_f16", x, n, reps);
   cudaFree(x);

@@ -13,8 +13,8 @@ use std::time::Instant;
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{
-    argmax_f32, close, max_f32, moments, moments_one, mul, positive, sq_diff, square, sum_f32,
-    sum_i32, welford, welford_one, welford32, welford32_one, widen_bf16, widen_f16,
+    argmax_f32, close, less, max_f32, moments, moments_one, mul, positive, sq_diff, square,
+    sum_f32, sum_i32, welford, welford_one, welford32, welford32_one, widen_bf16, widen_f16,
 };
 
 #[reduce(identity = 0.0, style = "cooperative_groups")]
@@ -753,6 +753,24 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
             (4 * n) as f64,
         ),
     ));
+    let (third_lo, third_hi) = (less.with(-1.0 / 3.0), less.with(1.0 / 3.0));
+    ours.push((
+        "partition3_f32",
+        gbps(
+            time_ms(dev, reps, || {
+                dev.partition3(third_lo, third_hi, dx).map(drop)
+            }),
+            two,
+        ),
+    ));
+    let (a, b, c) = dev.partition3(third_lo, third_hi, dx).unwrap();
+    assert_eq!(a.len() + b.len() + c.len(), n);
+    assert_eq!(
+        a.len(),
+        xs.iter().filter(|&&x| x < -1.0 / 3.0).count(),
+        "partition3 first part"
+    );
+    drop((a, b, c));
     // Sanity and accuracy, against f64 on the CPU.
     let dot: f64 = xs.iter().zip(&ys).map(|(&a, &b)| a as f64 * b as f64).sum();
     let got = dev.map_reduce(mul, sum_f32, &pair).unwrap() as f64;
@@ -834,6 +852,7 @@ several arrays, f16/bf16, Welford: N = {n} elements per array, GB/s of every arr
             "sq_dist_f32" => ("2.5x PyTorch", get("torch")),
             "allclose_f32" => ("8x PyTorch", get("torch")),
             "sum_bf16" | "sum_f16" => ("1.1x CUB", get("cub")),
+            "partition3_f32" => ("1.2x CUB", get("cub")),
             _ => ("0.95x own sum_f32", Some(sum_f32_gbps)),
         };
         println!(

@@ -276,3 +276,9 @@ pub fn mixed_of(x: f32) -> Mixed {
 pub fn flagged(m: Mixed, t: u16) -> bool {
     m.flag && m.tag > t
 }
+
+/// `x < t`, the threshold bound at call time (the three-way partition's predicates).
+#[predicate]
+pub fn less(x: f32, t: f32) -> bool {
+    x < t
+}

@@ -86,3 +86,39 @@ fn maps_fuse_into_reductions_and_predicates() {
     assert_eq!(scaled.with(2).apply(21), 42);
     assert!(above.with(1.0).test(2.0));
 }
+
+#[predicate]
+fn below(x: f32, t: f32) -> bool {
+    x < t
+}
+
+#[test]
+fn three_way_partition_matches_iterators() {
+    let cpu = Device::cpu();
+    let mut r = rng(seed());
+    for n in edge_sizes(4) {
+        let xs = f32::random_vec(&mut r, n, true);
+        let d = cpu.upload(&xs).unwrap();
+        let (a, b, c) = cpu
+            .partition3(below.with(-0.3), below.with(0.3), &d)
+            .unwrap();
+        let bits = |v: Vec<f32>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let want = |k: u8| {
+            xs.iter()
+                .copied()
+                .filter(|&x| {
+                    (if x < -0.3 {
+                        0
+                    } else if x < 0.3 {
+                        1
+                    } else {
+                        2
+                    }) == k
+                })
+                .collect::<Vec<f32>>()
+        };
+        assert_eq!(bits(a.download().unwrap()), bits(want(0)), "n={n}");
+        assert_eq!(bits(b.download().unwrap()), bits(want(1)), "n={n}");
+        assert_eq!(bits(c.download().unwrap()), bits(want(2)), "n={n}");
+    }
+}

@@ -235,3 +235,89 @@ fn large_filter_at_half_selectivity() {
         "queued partition, rejected"
     );
 }
+
+#[predicate]
+fn below(x: f32, t: f32) -> bool {
+    x < t
+}
+
+#[predicate(inputs = 2)]
+fn second_below(x: f32, y: f32, t: f32) -> bool {
+    let _ = x;
+    y < t
+}
+
+/// Three-way partition on the GPU equals the CPU backend: edge sizes, misaligned views, parts
+/// that are empty or everything, NaN (in no part but the last), zipped arrays keeping one.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn three_way_partition_matches_the_cpu() {
+    let (gpu, cpu) = (gpu(), Device::cpu());
+    let s = seed();
+    eprintln!("seed {s}");
+    let mut r = rng(s);
+    let bits = |v: Vec<f32>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    for n in edge_sizes(4).into_iter().chain([1 << 24]) {
+        let xs = f32::random_vec(&mut r, n + 3, true);
+        let (g, c) = (gpu.upload(&xs).unwrap(), cpu.upload(&xs).unwrap());
+        for off in [0usize, 3] {
+            let (gs, cs) = (
+                g.slice(off..off + n).unwrap(),
+                c.slice(off..off + n).unwrap(),
+            );
+            for (t1, t2) in [(-0.3f32, 0.3f32), (-2.0, 2.0), (2.0, -2.0), (0.0, 0.0)] {
+                let tag = format!("n={n} off={off} t=({t1}, {t2})");
+                let (a, b, c3) = gpu.partition3(below.with(t1), below.with(t2), &gs).unwrap();
+                let (x, y, z) = cpu.partition3(below.with(t1), below.with(t2), &cs).unwrap();
+                assert_eq!(
+                    bits(a.download().unwrap()),
+                    bits(x.download().unwrap()),
+                    "first {tag}"
+                );
+                assert_eq!(
+                    bits(b.download().unwrap()),
+                    bits(y.download().unwrap()),
+                    "second {tag}"
+                );
+                assert_eq!(
+                    bits(c3.download().unwrap()),
+                    bits(z.download().unwrap()),
+                    "rest {tag}"
+                );
+            }
+        }
+        let ys = f32::random_vec(&mut r, n, false);
+        let (gy, cy) = (gpu.upload(&ys).unwrap(), cpu.upload(&ys).unwrap());
+        let gz = (&g.slice(0..n).unwrap(), &gy);
+        let cz = (&c.slice(0..n).unwrap(), &cy);
+        let (a, b, c3) = gpu
+            .partition3(
+                second_below.with(-0.5),
+                second_below.with(0.5),
+                &gz.keep::<0>(),
+            )
+            .unwrap();
+        let (x, y, z) = cpu
+            .partition3(
+                second_below.with(-0.5),
+                second_below.with(0.5),
+                &cz.keep::<0>(),
+            )
+            .unwrap();
+        assert_eq!(
+            bits(a.download().unwrap()),
+            bits(x.download().unwrap()),
+            "zip n={n}"
+        );
+        assert_eq!(
+            bits(b.download().unwrap()),
+            bits(y.download().unwrap()),
+            "zip n={n}"
+        );
+        assert_eq!(
+            bits(c3.download().unwrap()),
+            bits(z.download().unwrap()),
+            "zip n={n}"
+        );
+    }
+}

@@ -424,7 +424,8 @@ mod zipped {
     //! array (16 bytes of the widest) and no local memory.
     use super::*;
     use warp_runtime::{
-        DeviceVec, Keeping, Mapped, axis_module, map_module, predicate_module, reduce_module,
+        DeviceVec, Keeping, Mapped, axis_module, map_module, partition3_module, predicate_module,
+        reduce_module,
     };
     use warp_tests::ops::{
         below, close_with, flagged_with, mixed, mixed_of, moments, moments_one, mul,
@@ -463,6 +464,18 @@ mod zipped {
             (map_module::<mul>(), &[]),
             (axis_module::<sum, Mapped<'static, mul>>(), v4),
             (reduce_module::<welford, Mapped<'static, welford_one>>(), v4),
+            (
+                partition3_module::<close_with, close_with, Pair<'static>>(),
+                &["vote.sync.ballot"],
+            ),
+            (
+                partition3_module::<
+                    second_above_with,
+                    second_above_with,
+                    Keeping<'static, (f32, f32), 1>,
+                >(),
+                &["vote.sync.ballot"],
+            ),
             (reduce_module::<moments, Mapped<'static, moments_one>>(), v4),
             (axis_module::<moments, Mapped<'static, moments_one>>(), &[]),
             (map_module::<mixed_of>(), &[]),

@@ -103,6 +103,7 @@ pub const DEFINES: &[(&str, u64)] = &[
     ("WD_STOP_STRIDE", STOP_STRIDE as u64),
     ("WD_STATUS_PACK_MAX", STATUS_PACK_MAX as u64),
     ("WD_MAX_INPUTS", MAX_INPUTS as u64),
+    ("WD_P3_SHIFT", PARTITION3_SHIFT as u64),
     ("WD_SCAN_LOOK_BACK", ScanMode::LookBack as u64),
     ("WD_SCAN_AGGREGATES", ScanMode::Aggregates as u64),
     ("WD_SCAN_GIVEN", ScanMode::Given as u64),
@@ -387,6 +388,31 @@ pub const FIRST_RESULT: Kernel = kernel(
     "wd_first_result(first, out);",
 );
 
+/// Three-way partition by two predicates, single pass: `first`, `second` and `rest` each get
+/// their values in input order; `count` the two counts packed
+/// (`first | second << PARTITION3_SHIFT`).
+pub const PARTITION3: Kernel = kernel(
+    "wd_k_partition3",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("first", Out(Value)),
+        p("second", Out(Value)),
+        p("rest", Out(Value)),
+        p("status", Out(Pointee::U8)),
+        p("queue", Out(Pointee::U32)),
+        p("count", Out(Pointee::U64)),
+    ],
+    "WD_STAGE;\nwd_partition3(st, first, second, rest, status, queue, count);",
+);
+
+/// How [`PARTITION3`] packs its two counts in one word (each below `2^PARTITION3_SHIFT`).
+pub const PARTITION3_SHIFT: u32 = 31;
+
+/// The kernels of a three-way partition module.
+pub const PARTITION3_KERNELS: &[&Kernel] = &[&PARTITION3];
+
 /// The kernels of a predicate module.
 pub const PREDICATE_KERNELS: &[&Kernel] = &[
     &COUNT,
@@ -636,6 +662,7 @@ pub fn all() -> impl Iterator<Item = &'static Kernel> {
     [
         REDUCE_KERNELS,
         PREDICATE_KERNELS,
+        PARTITION3_KERNELS,
         MAP_KERNELS,
         AXIS_KERNELS,
         TRANSPOSE_KERNELS,

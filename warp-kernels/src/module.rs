@@ -583,6 +583,17 @@ fn call_args(f: &FnFragment, v: &str, first: usize) -> String {
 /// first). `value` is the C type of the values (the operator's, for indexed sources). `pick`:
 /// what compaction writes is field `pick` of the (zipped) value, not the whole value.
 fn stage(source: &Source, pred: Option<&FnFragment>, value: &str, pick: Option<usize>) -> String {
+    stage_with(source, pred, None, value, pick)
+}
+
+/// [`stage`] with a second predicate `pred2` (`keep2`, its bound arguments after the first's).
+fn stage_with(
+    source: &Source,
+    pred: Option<&FnFragment>,
+    pred2: Option<&FnFragment>,
+    value: &str,
+    pick: Option<usize>,
+) -> String {
     let cols = source.columns();
     let e = source.elem_c();
     let (value_fn, make, nmap) = match source {
@@ -613,6 +624,13 @@ fn stage(source: &Source, pred: Option<&FnFragment>, value: &str, pick: Option<u
         Some(p) => format!("return wd_pred({});", call_args(p, "v", nmap)),
         None => "return true;".into(),
     };
+    let keep2 = match (pred, pred2) {
+        (Some(p), Some(q)) => format!(
+            "    __device__ __forceinline__ bool keep2(value_t v) const {{ return wd_pred2({}); }}\n",
+            call_args(q, "v", nmap + p.extras.len())
+        ),
+        _ => String::new(),
+    };
     let (out_t, out) = match pick {
         Some(k) => (cols[k].c_name().to_string(), format!("return v.f{k};")),
         None => ("value_t".to_string(), "return v;".to_string()),
@@ -630,6 +648,7 @@ struct wd_stage {{
 {readers}    wd_u64 n;
     wd_args a;
 {value_fn}    __device__ __forceinline__ bool keep(value_t v) const {{ {keep} }}
+{keep2}
     __device__ __forceinline__ value_t make(elem_t e, wd_u64 i) const {{
         {make}
     }}
@@ -728,6 +747,60 @@ pub fn predicate_module(pred: &FnFragment, source: &Source, pick: Option<usize>)
     );
     let picked = pick.map_or(String::new(), |k| format!("_keep{k}"));
     m.finish(&format!("{}_{}{picked}", pred.name, source.tag()))
+}
+
+/// A three-way partition module: `first` sends values to the first part, `second` those
+/// `first` rejects to the second, the rest to the third, over the values of `source` (as
+/// [`predicate_module`], `pick` included).
+pub fn partition3_module(
+    first: &FnFragment,
+    second: &FnFragment,
+    source: &Source,
+    pick: Option<usize>,
+) -> String {
+    let mut m = Module::new(&format!(
+        "three-way partition by `{}` and `{}` over {}",
+        first.name,
+        second.name,
+        source.describe()
+    ));
+    let map = map_parts(source);
+    let row = source.row_support();
+    m.type_support(&[
+        &row,
+        map.map_or("", |f| f.type_support),
+        first.type_support,
+        second.type_support,
+    ]);
+    m.user("\n// ---- the user's functions, lowered ----\n");
+    if let Some(f) = map {
+        m.function(f.text, "wd_map");
+    }
+    m.function(first.text, "wd_pred");
+    m.function(second.text, "wd_pred2");
+    m.user(&stage_with(
+        source,
+        Some(first),
+        Some(second),
+        &stage_value(source),
+        pick,
+    ));
+    m.reduce_templates(Style::Intrinsics);
+    m.shared("tiles.cuh", TILES_TEMPLATE);
+    m.shared("lookback.cuh", LOOKBACK_TEMPLATE);
+    m.shared("predicate.cuh", PREDICATE_TEMPLATE);
+    m.kernels(
+        catalogue::PARTITION3_KERNELS,
+        &source.elem_c(),
+        "wd_stage::out_t",
+    );
+    let picked = pick.map_or(String::new(), |k| format!("_keep{k}"));
+    m.finish(&format!(
+        "partition3_{}_{}_{}{picked}",
+        first.name,
+        second.name,
+        source.tag()
+    ))
 }
 
 /// A map module: `map` of every element of `elem` (one array, or several zipped) written out

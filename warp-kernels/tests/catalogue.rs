@@ -5,7 +5,8 @@
 
 use warp_kernels::catalogue::{self, DEFINES, Kernel};
 use warp_kernels::module::{
-    TEMPLATES, axis_module, kernel_signatures, predicate_module, reduce_module, transpose_module,
+    TEMPLATES, axis_module, kernel_signatures, partition3_module, predicate_module, reduce_module,
+    transpose_module,
 };
 use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Source, Style};
 
@@ -96,6 +97,17 @@ fn predicate_modules_match_the_catalogue() {
         );
         assert!(src.contains("wd_pred(v.f0, v.f1)"), "{src}");
     }
+    let src = partition3_module(&pred, &zipped, &Source::Plain(&[Scalar::F32]), None);
+    check(
+        &src,
+        catalogue::PARTITION3_KERNELS,
+        "wd_f32",
+        "wd_stage::out_t",
+    );
+    assert!(
+        src.contains("bool keep2(value_t v) const { return wd_pred2(v.f0, v.f1); }"),
+        "{src}"
+    );
     for source in [
         Source::Plain(&[Scalar::F32]),
         Source::Map {

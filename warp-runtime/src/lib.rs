@@ -46,7 +46,7 @@
 //! combine in element order (`Device::scan`), so they need associativity only.
 //!
 //! Beyond whole-array reductions: predicates and maps (`count`, `any`, `find_first`, `mask`,
-//! `filter`, `partition`, `map_reduce`), scans (`scan`, `exclusive_scan`), reductions along
+//! `filter`, `partition`, `partition3` (three-way, by two predicates), `map_reduce`), scans (`scan`, `exclusive_scan`), reductions along
 //! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
 //! `reduce_cols`, `reduce_segments`), and `transpose`.
 //!
@@ -198,7 +198,8 @@ pub use inputs::{
     ReduceInput, Zip,
 };
 pub use operations::{
-    Split, axis_module, map_module, predicate_module, reduce_module, transpose_module,
+    Split, Split3, axis_module, map_module, partition3_module, predicate_module, reduce_module,
+    transpose_module,
 };
 pub use operators::{
     ArgBits, Bind, BoundArg, BoundArgs, FnMeta, MapOp, OpMeta, Predicate, ReduceOp,

@@ -266,6 +266,55 @@ static __device__ __forceinline__ void wd_compact(const St& st, typename St::out
     }
 }
 
+// ---- three-way partition ----
+// Order-preserving, single pass: values the stage's first predicate keeps go to `first`, those
+// it rejects and the second keeps (`keep2`) to `second`, the others to `rest`, each in input
+// order. A tile's two counts travel packed in one look-back word (first in bits 0..30, second
+// in bits 31..61: inputs below 2^31 elements); its `rest` offset is its start minus both.
+// Ballots over the warp tile's 32-element rows give each value its rank; stores go straight
+// to the outputs (consecutive lanes, consecutive slots). `*count` receives the packed total.
+template <class St>
+static __device__ __forceinline__ void wd_partition3(const St& st, typename St::out_t* first, typename St::out_t* second,
+                                                     typename St::out_t* rest, unsigned char* status_mem, unsigned int* queue,
+                                                     wd_u64* count) {
+    typedef wd_tile_status<wd_u64, WD_STATUS_PACK62> Status;
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
+    const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;
+    const wd_prefix_look_back<wd_op_count, Status> look_back{Status(status_mem, ntiles)};
+    const wd_u64 tile = wd_tile_index(queue);
+    const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE;
+    typename St::value_t v[WD_ITEMS];
+    bool k1[WD_ITEMS], k2[WD_ITEMS];
+    wd_load_tile(st, base, v, k1);
+    wd_u64 c1 = 0, c2 = 0;
+#pragma unroll
+    for (int k = 0; k < WD_ITEMS; ++k) {
+        const wd_u64 i = base + (wd_u64)k * 32u + lane;
+        k2[k] = i < st.n && !k1[k] && st.keep2(v[k]);
+        c1 += __popc(__ballot_sync(WD_FULL_MASK, k1[k]));
+        c2 += __popc(__ballot_sync(WD_FULL_MASK, k2[k]));
+    }
+    const wd_u64 before =
+        wd_block_tile_prefix<wd_op_count>(look_back, tile, c1 | (c2 << WD_P3_SHIFT), ntiles, count);
+    wd_u64 o1 = before & ((1ull << WD_P3_SHIFT) - 1ull), o2 = before >> WD_P3_SHIFT;
+    wd_u64 o3 = base - o1 - o2;
+    const wd_u32 below = (1u << lane) - 1u;
+#pragma unroll
+    for (int k = 0; k < WD_ITEMS; ++k) {
+        const wd_u64 i = base + (wd_u64)k * 32u + lane;
+        const wd_u32 b1 = __ballot_sync(WD_FULL_MASK, k1[k]);
+        const wd_u32 b2 = __ballot_sync(WD_FULL_MASK, k2[k]);
+        const wd_u32 b3 = __ballot_sync(WD_FULL_MASK, i < st.n && !k1[k] && !k2[k]);
+        if (k1[k]) first[o1 + __popc(b1 & below)] = st.out(v[k]);
+        else if (k2[k]) second[o2 + __popc(b2 & below)] = st.out(v[k]);
+        else if (i < st.n) rest[o3 + __popc(b3 & below)] = st.out(v[k]);
+        o1 += __popc(b1);
+        o2 += __popc(b2);
+        o3 += __popc(b3);
+    }
+}
+
 // The results of wd_any and wd_find_first moved into a result slot (one thread): `any` (with
 // `negate`: `all`) as a bool, the first index as stored (complemented; 0: none).
 static __device__ __forceinline__ void wd_vote_result(const unsigned int* flag, unsigned int negate, unsigned char* out) {

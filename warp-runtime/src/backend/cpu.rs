@@ -127,6 +127,36 @@ pub(crate) fn compact<E: Copy + Sync, V: Copy + Send + Sync, K: Send>(
     (kept, rejected)
 }
 
+/// What `out` makes of the values `first` keeps, of those it rejects and `second` keeps, and
+/// of the others, each in input order.
+pub(crate) fn partition3<E: Copy + Sync, V: Copy + Send + Sync, K: Send>(
+    data: &[E],
+    value: impl Fn(E, u64) -> V + Sync,
+    first: impl Fn(V) -> bool + Sync,
+    second: impl Fn(V) -> bool + Sync,
+    out: impl Fn(V) -> K + Sync,
+) -> [Vec<K>; 3] {
+    let values = values(data, value);
+    let part = |v: V| {
+        if first(v) {
+            0
+        } else if second(v) {
+            1
+        } else {
+            2
+        }
+    };
+    let pick = |k: usize| -> Vec<K> {
+        values
+            .par_iter()
+            .copied()
+            .filter(|&v| part(v) == k)
+            .map(&out)
+            .collect()
+    };
+    [pick(0), pick(1), pick(2)]
+}
+
 /// The inclusive (or exclusive) scan of the values with `op`, combined in order.
 pub(crate) fn scan<V: Copy + Send + Sync, E: Copy + Sync>(
     op: &impl Fold<V>,

@@ -9,7 +9,7 @@ mod reduce;
 mod scans;
 mod transpose;
 
-pub use predicates::Split;
+pub use predicates::{Split, Split3};
 
 mod map;
 
@@ -147,6 +147,49 @@ pub fn predicate_module<P: Predicate, I: ElementInput<Value = P::Input> + ?Sized
     };
     composed(
         location(&name, p.fragment.file, p.fragment.line),
+        text,
+        false,
+    )
+}
+
+/// The key of the three-way partition module of `P1` and `P2` over inputs `I`.
+pub(crate) fn partition3_key<P1: Predicate, P2: Predicate, I: ElementInput + ?Sized>() -> ModuleKey
+{
+    ModuleKey::new(
+        ModuleKind::Partition3,
+        [
+            TypeId::of::<(P1, P2)>(),
+            TypeId::of::<I::Map>(),
+            TypeId::of::<I::Elem>(),
+        ],
+    )
+}
+
+/// The CUDA module of `partition3` with predicates of types `P1` (the first part) and `P2`
+/// (the second) over inputs of type `I`.
+pub fn partition3_module<P1, P2, I>() -> ModuleSource
+where
+    P1: Predicate,
+    P2: Predicate<Input = P1::Input>,
+    I: ElementInput<Value = P1::Input> + ?Sized,
+{
+    let (p, q): (&FnMeta, &FnMeta) = (&P1::META, &P2::META);
+    let stage = match I::MAP {
+        Some(m) => Stage::Map(m),
+        None => Stage::Plain,
+    };
+    let text = module::partition3_module(
+        &p.fragment,
+        &q.fragment,
+        &source(stage, <I::Elem as Row>::COLUMNS),
+        I::KEEP,
+    );
+    composed(
+        location(
+            &format!("partition3_{}_{}", p.fragment.name, q.fragment.name),
+            p.fragment.file,
+            p.fragment.line,
+        ),
         text,
         false,
     )

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::{gpu_bytes, predicate_key, predicate_module};
+use super::{gpu_bytes, partition3_key, partition3_module, predicate_key, predicate_module};
 use crate::arrays::{DeviceScalar, DeviceVec, Elements, OutputArray, Readout, Target};
 use crate::backend::Backend;
 use crate::backend::cpu;
@@ -17,6 +17,9 @@ use crate::values::{DeviceValue, Element};
 
 /// The two halves of a partition: (kept, rejected), each in input order.
 pub type Split<T> = (DeviceVec<T>, DeviceVec<T>);
+
+/// The three parts of a three-way partition: (first, second, rest), each in input order.
+pub type Split3<T> = (DeviceVec<T>, DeviceVec<T>, DeviceVec<T>);
 
 /// What every predicate operation starts from: the input's elements (checked to be this
 /// device's) and the bound arguments of its map and of the predicate, in kernel order.
@@ -347,6 +350,104 @@ impl Device {
         O: OutputArray<I::Kept> + ?Sized,
     {
         self.compact_into(pred, input, kept, Some(rejected))
+    }
+
+    /// Three-way partition, order-preserving, in one pass (CUB's `DevicePartition::If` with
+    /// two selectors): the values `first` keeps, then those it rejects and `second` keeps,
+    /// then the others, each part in input order and exactly as long as its values. Ballots
+    /// rank each value within its warp's part; one look-back word per tile carries both
+    /// counts. Inputs of 2^31 elements or more are [`Error::Unsupported`]. Over zipped arrays
+    /// made by [`Zip::keep`](crate::Zip::keep) it keeps that array's elements. Waits for the
+    /// counts.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[predicate]
+    /// fn below(x: f32, t: f32) -> bool { x < t }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[0.5f32, -2.0, 3.0, -0.5, 1.5, f32::NAN])?;
+    /// let (low, mid, high) = dev.partition3(below.with(0.0), below.with(1.0), &xs)?;
+    /// assert_eq!(low.download()?, [-2.0, -0.5]);
+    /// assert_eq!(mid.download()?, [0.5]);
+    /// assert_eq!(high.download()?.len(), 3); // 3.0, 1.5 and NaN (below nothing)
+    /// # Ok(()) }
+    /// ```
+    pub fn partition3<I, P1, P2>(&self, first: P1, second: P2, input: &I) -> Result<Split3<I::Kept>>
+    where
+        I: ElementInput + ?Sized,
+        P1: Predicate<Input = I::Value>,
+        P2: Predicate<Input = I::Value>,
+        I::Kept: Element,
+    {
+        let elems = input.elements();
+        self.check_elements(&elems)?;
+        let args = BoundArgs::join(
+            BoundArgs::join(input.args(), &first.args())?,
+            &second.args(),
+        )?;
+        self.check_bound(&args)?;
+        let n = elems.len();
+        let limit = 1usize << warp_kernels::catalogue::PARTITION3_SHIFT;
+        if n >= limit {
+            return Err(Error::Unsupported(format!(
+                "partition3 takes inputs below 2^31 elements; this one has {n}"
+            )));
+        }
+        match &*self.backend {
+            Backend::Cpu => {
+                let [a, b, c] = cpu::partition3(
+                    elems.cpu()?,
+                    |e, _| input.value(e),
+                    |v| first.test(v),
+                    |v| second.test(v),
+                    I::kept,
+                );
+                Ok((self.upload(&a)?, self.upload(&b)?, self.upload(&c)?))
+            }
+            Backend::Gpu(g) => {
+                let mut parts = [
+                    self.new_array::<I::Kept>(n)?,
+                    self.new_array::<I::Kept>(n)?,
+                    self.new_array::<I::Kept>(n)?,
+                ];
+                if n == 0 {
+                    let [a, b, c] = parts;
+                    return Ok((a, b, c));
+                }
+                let module = g.module(
+                    partition3_key::<P1, P2, I>(),
+                    partition3_module::<P1, P2, I>,
+                )?;
+                let slot = g.slot()?;
+                {
+                    let [a, b, c] = &mut parts;
+                    let bytes = [a.gpu_bytes_mut()?, b.gpu_bytes_mut()?, c.gpu_bytes_mut()?];
+                    self.with_bound(g, &args, |args| {
+                        g.partition3(
+                            Staged {
+                                module: &module,
+                                input: elems.columns()?,
+                                args,
+                            },
+                            bytes,
+                            &slot,
+                        )
+                    })?;
+                }
+                let packed = DeviceScalar::<u64>::on_gpu(self, slot).get()?;
+                let low = (1u64 << warp_kernels::catalogue::PARTITION3_SHIFT) - 1;
+                let (c1, c2) = (
+                    (packed & low) as usize,
+                    (packed >> warp_kernels::catalogue::PARTITION3_SHIFT) as usize,
+                );
+                let [mut a, mut b, mut c] = parts;
+                a.truncate(c1);
+                b.truncate(c2);
+                c.truncate(n - c1 - c2);
+                Ok((a, b, c))
+            }
+        }
     }
 
     fn compact_into<I, P, O>(

@@ -21,6 +21,8 @@ pub(crate) enum ModuleKind {
     Reduce,
     /// The predicate kernels.
     Predicate,
+    /// The three-way partition by two predicates.
+    Partition3,
     /// A map written out.
     Map,
     /// Scans and axis reductions.

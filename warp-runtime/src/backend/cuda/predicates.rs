@@ -5,8 +5,8 @@ use std::sync::atomic::Ordering;
 
 use cudarc::driver::CudaViewMut;
 use warp_kernels::catalogue::{
-    ANY, BLOCK, BLOCK_TILE, COMPACT, COUNT, FIND_FIRST, FIRST_RESULT, MASK, STOP_COPIES,
-    STOP_STRIDE, TILE, VOTE_RESULT,
+    ANY, BLOCK, BLOCK_TILE, COMPACT, COUNT, FIND_FIRST, FIRST_RESULT, MASK, PARTITION3,
+    STOP_COPIES, STOP_STRIDE, TILE, VOTE_RESULT,
 };
 
 use super::Gpu;
@@ -83,6 +83,21 @@ kernel_args! {
         a: Args,
         kept: Values<'v>,
         rejected: Values<'v>,
+        status: Out<'v, u8>,
+        queue: Out<'v, u32>,
+        count: Out<'v, u64>,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_partition3`.
+    struct Partition3Args ['v] ['v] for [PARTITION3] {
+        input: Input<'v>,
+        n: u64,
+        a: Args,
+        first: Values<'v>,
+        second: Values<'v>,
+        rest: Values<'v>,
         status: Out<'v, u8>,
         queue: Out<'v, u32>,
         count: Out<'v, u64>,
@@ -271,6 +286,40 @@ impl Gpu {
     }
 }
 
+impl Gpu {
+    /// The values of `s` in three parts (its first predicate's, then its second's, the rest),
+    /// each in order, into `parts` (each with room for every value); the two counts, packed,
+    /// into `slot`.
+    pub(crate) fn partition3(
+        &self,
+        s: Staged<'_, '_>,
+        parts: [CudaViewMut<'_, u8>; 3],
+        slot: &Slot,
+    ) -> Result<()> {
+        let n = s.input.len();
+        let tiles = self.single_pass_tiles(n)?;
+        let queue = self.queue_bytes();
+        let [first, second, rest] = parts;
+        self.with_scratch(&[tiles * 8, queue], &[], |r| {
+            let timer = self.start_timing()?;
+            let mut args = Partition3Args {
+                input: s.arrays(&self.stream),
+                n: n as u64,
+                a: Args(s.args),
+                first: Values::At(first),
+                second: Values::At(second),
+                rest: Values::At(rest),
+                status: Out::raw(r.at(0)),
+                queue: Gpu::queue_arg(queue, r.at(1)),
+                count: Out::raw(slot.ptr),
+            };
+            self.launch(s.module, &PARTITION3, tiles as u32, &mut args)?;
+            self.written(slot)?;
+            self.stop_timing(timer)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::launch::tests::check;
@@ -283,6 +332,7 @@ mod tests {
         check::<FindFirstArgs<'_>>();
         check::<MaskArgs<'_>>();
         check::<CompactArgs<'_>>();
+        check::<Partition3Args<'_>>();
         check::<VoteResultArgs<'_>>();
         check::<FirstResultArgs<'_>>();
     }
