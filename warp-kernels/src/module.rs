@@ -648,8 +648,7 @@ struct wd_stage {{
 {readers}    wd_u64 n;
     wd_args a;
 {value_fn}    __device__ __forceinline__ bool keep(value_t v) const {{ {keep} }}
-{keep2}
-    __device__ __forceinline__ value_t make(elem_t e, wd_u64 i) const {{
+{keep2}    __device__ __forceinline__ value_t make(elem_t e, wd_u64 i) const {{
         {make}
     }}
     __device__ __forceinline__ out_t out(value_t v) const {{ {out} }}
