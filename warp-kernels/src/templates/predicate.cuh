@@ -271,12 +271,68 @@ static __device__ __forceinline__ void wd_compact(const St& st, typename St::out
 // it rejects and the second keeps (`keep2`) to `second`, the others to `rest`, each in input
 // order. A tile's two counts travel packed in one look-back word (first in bits 0..30, second
 // in bits 31..61: inputs below 2^31 elements); its `rest` offset is its start minus both.
-// Ballots over the warp tile's 32-element rows give each value its rank; stores go straight
-// to the outputs (consecutive lanes, consecutive slots). `*count` receives the packed total.
+// Whole aligned tiles are read as vectors. Ballots rank each value within its part of the
+// warp tile (wd_partition3_ranks calls put(part, rank, value)); values of at most 8 bytes are
+// staged in the warp's slice of shared memory, parts one after the other, and written out
+// coalesced once the tile's offsets are known; wider ones are stored directly. `*count`
+// receives the packed total.
+template <class St, class Put>
+static __device__ __forceinline__ void wd_partition3_ranks(const St& st, wd_u64 base, bool vec,
+                                                           typename St::value_t (&v)[WD_ITEMS], bool (&k1)[WD_ITEMS],
+                                                           bool (&k2)[WD_ITEMS], Put put) {
+    const unsigned lane = threadIdx.x & 31u;
+    const wd_u32 below = (1u << lane) - 1u;
+    unsigned r1 = 0, r2 = 0, r3 = 0;
+    if (vec) {
+        // Row r: 32 * VEC consecutive elements, VEC per lane (the whole tile is valid).
+        typedef wd_vec_layout<St> L;
+#pragma unroll
+        for (int r = 0; r < L::ROWS; ++r) {
+            unsigned l1 = 0, l2 = 0, t1 = 0, t2 = 0;
+#pragma unroll
+            for (int k = 0; k < L::VEC; ++k) {
+                const wd_u32 b1 = __ballot_sync(WD_FULL_MASK, k1[r * L::VEC + k]);
+                const wd_u32 b2 = __ballot_sync(WD_FULL_MASK, k2[r * L::VEC + k]);
+                l1 += __popc(b1 & below);
+                l2 += __popc(b2 & below);
+                t1 += __popc(b1);
+                t2 += __popc(b2);
+            }
+            const unsigned l3 = lane * L::VEC - l1 - l2;
+            unsigned m1 = 0, m2 = 0, m3 = 0;
+#pragma unroll
+            for (int k = 0; k < L::VEC; ++k) {
+                const int j = r * L::VEC + k;
+                if (k1[j]) put(0, r1 + l1 + m1++, st.out(v[j]));
+                else if (k2[j]) put(1, r2 + l2 + m2++, st.out(v[j]));
+                else put(2, r3 + l3 + m3++, st.out(v[j]));
+            }
+            r1 += t1;
+            r2 += t2;
+            r3 += 32u * L::VEC - t1 - t2;
+        }
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < WD_ITEMS; ++k) {
+        const bool valid = base + (wd_u64)k * 32u + lane < st.n;
+        const wd_u32 b1 = __ballot_sync(WD_FULL_MASK, k1[k]);
+        const wd_u32 b2 = __ballot_sync(WD_FULL_MASK, k2[k]);
+        const wd_u32 b3 = __ballot_sync(WD_FULL_MASK, valid && !k1[k] && !k2[k]);
+        if (k1[k]) put(0, r1 + __popc(b1 & below), st.out(v[k]));
+        else if (k2[k]) put(1, r2 + __popc(b2 & below), st.out(v[k]));
+        else if (valid) put(2, r3 + __popc(b3 & below), st.out(v[k]));
+        r1 += __popc(b1);
+        r2 += __popc(b2);
+        r3 += __popc(b3);
+    }
+}
+
 template <class St>
 static __device__ __forceinline__ void wd_partition3(const St& st, typename St::out_t* first, typename St::out_t* second,
                                                      typename St::out_t* rest, unsigned char* status_mem, unsigned int* queue,
                                                      wd_u64* count) {
+    typedef typename St::out_t V;
     typedef wd_tile_status<wd_u64, WD_STATUS_PACK62> Status;
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
@@ -286,32 +342,41 @@ static __device__ __forceinline__ void wd_partition3(const St& st, typename St::
     const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE;
     typename St::value_t v[WD_ITEMS];
     bool k1[WD_ITEMS], k2[WD_ITEMS];
-    wd_load_tile(st, base, v, k1);
+    const bool vec = wd_tile_vectorizable(st, base);
+    if (vec) wd_load_tile_vec(st, base, v, k1);
+    else wd_load_tile(st, base, v, k1);
     wd_u64 c1 = 0, c2 = 0;
 #pragma unroll
     for (int k = 0; k < WD_ITEMS; ++k) {
-        const wd_u64 i = base + (wd_u64)k * 32u + lane;
-        k2[k] = i < st.n && !k1[k] && st.keep2(v[k]);
+        // In the vector layout every slot is valid; in the scalar one slot k is base + 32k + lane.
+        const bool valid = vec || base + (wd_u64)k * 32u + lane < st.n;
+        k2[k] = valid && !k1[k] && st.keep2(v[k]);
         c1 += __popc(__ballot_sync(WD_FULL_MASK, k1[k]));
         c2 += __popc(__ballot_sync(WD_FULL_MASK, k2[k]));
     }
-    const wd_u64 before =
-        wd_block_tile_prefix<wd_op_count>(look_back, tile, c1 | (c2 << WD_P3_SHIFT), ntiles, count);
-    wd_u64 o1 = before & ((1ull << WD_P3_SHIFT) - 1ull), o2 = before >> WD_P3_SHIFT;
-    wd_u64 o3 = base - o1 - o2;
-    const wd_u32 below = (1u << lane) - 1u;
-#pragma unroll
-    for (int k = 0; k < WD_ITEMS; ++k) {
-        const wd_u64 i = base + (wd_u64)k * 32u + lane;
-        const wd_u32 b1 = __ballot_sync(WD_FULL_MASK, k1[k]);
-        const wd_u32 b2 = __ballot_sync(WD_FULL_MASK, k2[k]);
-        const wd_u32 b3 = __ballot_sync(WD_FULL_MASK, i < st.n && !k1[k] && !k2[k]);
-        if (k1[k]) first[o1 + __popc(b1 & below)] = st.out(v[k]);
-        else if (k2[k]) second[o2 + __popc(b2 & below)] = st.out(v[k]);
-        else if (i < st.n) rest[o3 + __popc(b3 & below)] = st.out(v[k]);
-        o1 += __popc(b1);
-        o2 += __popc(b2);
-        o3 += __popc(b3);
+    if constexpr (wd_compact_staged<St>::value) {
+        __shared__ V staging[WD_BLOCK / 32][WD_TILE];
+        V* seg = staging[warp];
+        const unsigned start[3] = {0u, (unsigned)c1, (unsigned)(c1 + c2)};
+        wd_partition3_ranks(st, base, vec, v, k1, k2, [&](int part, unsigned slot, V x) { seg[start[part] + slot] = x; });
+        const wd_u64 before =
+            wd_block_tile_prefix<wd_op_count>(look_back, tile, c1 | (c2 << WD_P3_SHIFT), ntiles, count);
+        const wd_u64 o1 = before & ((1ull << WD_P3_SHIFT) - 1ull), o2 = before >> WD_P3_SHIFT;
+        const wd_u64 o3 = base - o1 - o2;
+        const wd_u64 valid = base >= st.n ? 0ull : (st.n - base < WD_TILE ? st.n - base : (wd_u64)WD_TILE);
+        for (unsigned i = lane; i < valid; i += 32u) {
+            const V x = seg[i];
+            if (i < c1) first[o1 + i] = x;
+            else if (i < c1 + c2) second[o2 + (i - c1)] = x;
+            else rest[o3 + (i - c1 - c2)] = x;
+        }
+    } else {
+        const wd_u64 before =
+            wd_block_tile_prefix<wd_op_count>(look_back, tile, c1 | (c2 << WD_P3_SHIFT), ntiles, count);
+        const wd_u64 o1 = before & ((1ull << WD_P3_SHIFT) - 1ull), o2 = before >> WD_P3_SHIFT;
+        const wd_u64 o3 = base - o1 - o2;
+        V* outs[3] = {first + o1, second + o2, rest + o3};
+        wd_partition3_ranks(st, base, vec, v, k1, k2, [&](int part, unsigned slot, V x) { outs[part][slot] = x; });
     }
 }
 
