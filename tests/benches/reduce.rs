@@ -684,85 +684,64 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
     let hh: Vec<f16> = xs.iter().map(|&x| f16::from_f32(x)).collect();
     let (db, dh) = (dev.upload(&hb).unwrap(), dev.upload(&hh).unwrap());
     let two = (8 * n) as f64;
-    let mut ours: Vec<(&str, f64)> = Vec::new();
     let pair = (dx, &dy);
-    ours.push((
-        "dot_f32",
-        gbps(
-            time_ms(dev, reps, || dev.map_reduce(mul, sum_f32, &pair).map(drop)),
-            two,
-        ),
-    ));
-    ours.push((
-        "sq_dist_f32",
-        gbps(
-            time_ms(dev, reps, || {
-                dev.map_reduce(sq_diff, sum_f32, &pair).map(drop)
-            }),
-            two,
-        ),
-    ));
     let same = (dx, &dx2);
     let tol = close.with(1e-5, 1e-8);
-    ours.push((
-        "allclose_f32",
-        gbps(time_ms(dev, reps, || dev.all(tol, &same).map(drop)), two),
-    ));
-    ours.push((
-        "sum_bf16",
-        gbps(
-            time_ms(dev, reps, || {
-                dev.map_reduce(widen_bf16, sum_f32, &db).map(drop)
-            }),
-            (2 * n) as f64,
-        ),
-    ));
-    ours.push((
-        "sum_f16",
-        gbps(
-            time_ms(dev, reps, || {
-                dev.map_reduce(widen_f16, sum_f32, &dh).map(drop)
-            }),
-            (2 * n) as f64,
-        ),
-    ));
-    ours.push((
-        "welford_f32",
-        gbps(
-            time_ms(dev, reps, || {
-                dev.reduce(welford32, &dx.map(welford32_one)).map(drop)
-            }),
-            (4 * n) as f64,
-        ),
-    ));
-    ours.push((
-        "welford_f32_struct",
-        gbps(
-            time_ms(dev, reps, || {
-                dev.reduce(moments, &dx.map(moments_one)).map(drop)
-            }),
-            (4 * n) as f64,
-        ),
-    ));
-    ours.push((
-        "welford_f32_f64_state",
-        gbps(
-            time_ms(dev, reps, || {
-                dev.reduce(welford, &dx.map(welford_one)).map(drop)
-            }),
-            (4 * n) as f64,
-        ),
-    ));
     let (third_lo, third_hi) = (less.with(-1.0 / 3.0), less.with(1.0 / 3.0));
-    ours.push((
-        "partition3_f32",
-        gbps(
-            time_ms(dev, reps, || {
-                dev.partition3(third_lo, third_hi, dx).map(drop)
-            }),
+    let (half_bytes, one) = ((2 * n) as f64, (4 * n) as f64);
+    // (name, bytes read and written, the operation)
+    type Run<'r> = Box<dyn FnMut() -> warp_runtime::Result<()> + 'r>;
+    let runs: Vec<(&str, f64, Run<'_>)> = vec![
+        (
+            "dot_f32",
             two,
+            Box::new(|| dev.map_reduce(mul, sum_f32, &pair).map(drop)),
         ),
-    ));
+        (
+            "sq_dist_f32",
+            two,
+            Box::new(|| dev.map_reduce(sq_diff, sum_f32, &pair).map(drop)),
+        ),
+        (
+            "allclose_f32",
+            two,
+            Box::new(|| dev.all(tol, &same).map(drop)),
+        ),
+        (
+            "sum_bf16",
+            half_bytes,
+            Box::new(|| dev.map_reduce(widen_bf16, sum_f32, &db).map(drop)),
+        ),
+        (
+            "sum_f16",
+            half_bytes,
+            Box::new(|| dev.map_reduce(widen_f16, sum_f32, &dh).map(drop)),
+        ),
+        (
+            "welford_f32",
+            one,
+            Box::new(|| dev.reduce(welford32, &dx.map(welford32_one)).map(drop)),
+        ),
+        (
+            "welford_f32_struct",
+            one,
+            Box::new(|| dev.reduce(moments, &dx.map(moments_one)).map(drop)),
+        ),
+        (
+            "welford_f32_f64_state",
+            one,
+            Box::new(|| dev.reduce(welford, &dx.map(welford_one)).map(drop)),
+        ),
+        (
+            "partition3_f32",
+            two,
+            Box::new(|| dev.partition3(third_lo, third_hi, dx).map(drop)),
+        ),
+    ];
+    let mut ours: Vec<(&str, f64)> = Vec::new();
+    for (name, bytes, mut run) in runs {
+        ours.push((name, gbps(time_ms(dev, reps, &mut run), bytes)));
+    }
     let (a, b, c) = dev.partition3(third_lo, third_hi, dx).unwrap();
     assert_eq!(a.len() + b.len() + c.len(), n);
     assert_eq!(

@@ -140,6 +140,24 @@ fn nvrtc_available() -> bool {
     }
 }
 
+/// Every module compiles for sm_75, sm_80 and sm_90 with no local memory (spills or stack
+/// arrays), and its PTX holds each of its wanted instructions.
+fn compile_all_with(modules: Vec<(ModuleSource, &'static [&'static str])>) {
+    for (m, wanted) in modules {
+        for arch in [75u32, 80, 90] {
+            let ptx = toolchain::ptx(&m, arch).unwrap_or_else(|e| panic!("{e}"));
+            for w in wanted {
+                assert!(ptx.contains(w), "{} sm_{arch}: PTX lacks `{w}`", m.name);
+            }
+            assert!(
+                !ptx.contains(".local"),
+                "{} sm_{arch}: local memory (spills or stack arrays)",
+                m.name
+            );
+        }
+    }
+}
+
 #[test]
 fn every_kernel_compiles_for_sm75_sm80_sm90() {
     if !nvrtc_available() {
@@ -491,19 +509,7 @@ mod zipped {
         if !nvrtc_available() {
             return;
         }
-        for (m, wanted) in all() {
-            for arch in [75u32, 80, 90] {
-                let ptx = toolchain::ptx(&m, arch).unwrap_or_else(|e| panic!("{e}"));
-                for w in wanted {
-                    assert!(ptx.contains(w), "{} sm_{arch}: PTX lacks `{w}`", m.name);
-                }
-                assert!(
-                    !ptx.contains(".local"),
-                    "{} sm_{arch}: local memory (spills or stack arrays)",
-                    m.name
-                );
-            }
-        }
+        compile_all_with(all());
     }
 }
 
@@ -549,18 +555,6 @@ mod halves {
         if !nvrtc_available() {
             return;
         }
-        for (m, wanted) in all() {
-            for arch in [75u32, 80, 90] {
-                let ptx = toolchain::ptx(&m, arch).unwrap_or_else(|e| panic!("{e}"));
-                for w in wanted {
-                    assert!(ptx.contains(w), "{} sm_{arch}: PTX lacks `{w}`", m.name);
-                }
-                assert!(
-                    !ptx.contains(".local"),
-                    "{} sm_{arch}: local memory (spills or stack arrays)",
-                    m.name
-                );
-            }
-        }
+        compile_all_with(all());
     }
 }

@@ -720,32 +720,15 @@ pub fn reduce_module(op: &OpFragment, source: Option<&Source>) -> String {
 /// indexed). `pick`: compaction keeps field `pick` of each zipped element (the element of
 /// that array) instead of the whole element.
 pub fn predicate_module(pred: &FnFragment, source: &Source, pick: Option<usize>) -> String {
-    let picked = pick.map_or(String::new(), |k| format!(", keeping array {k}"));
-    let mut m = Module::new(&format!(
-        "predicate `{}` over {}{picked}",
+    tested_module(
+        &format!("predicate `{}`", pred.name),
         pred.name,
-        source.describe()
-    ));
-    let map = map_parts(source);
-    let row = source.row_support();
-    m.type_support(&[&row, map.map_or("", |f| f.type_support), pred.type_support]);
-    m.user("\n// ---- the user's functions, lowered ----\n");
-    if let Some(f) = map {
-        m.function(f.text, "wd_map");
-    }
-    m.function(pred.text, "wd_pred");
-    m.user(&stage(source, Some(pred), &stage_value(source), pick));
-    m.reduce_templates(Style::Intrinsics);
-    m.shared("tiles.cuh", TILES_TEMPLATE);
-    m.shared("lookback.cuh", LOOKBACK_TEMPLATE);
-    m.shared("predicate.cuh", PREDICATE_TEMPLATE);
-    m.kernels(
+        pred,
+        None,
+        source,
+        pick,
         catalogue::PREDICATE_KERNELS,
-        &source.elem_c(),
-        "wd_stage::out_t",
-    );
-    let picked = pick.map_or(String::new(), |k| format!("_keep{k}"));
-    m.finish(&format!("{}_{}{picked}", pred.name, source.tag()))
+    )
 }
 
 /// A three-way partition module: `first` sends values to the first part, `second` those
@@ -757,30 +740,52 @@ pub fn partition3_module(
     source: &Source,
     pick: Option<usize>,
 ) -> String {
-    let mut m = Module::new(&format!(
-        "three-way partition by `{}` and `{}` over {}",
-        first.name,
-        second.name,
-        source.describe()
-    ));
+    tested_module(
+        &format!(
+            "three-way partition by `{}` and `{}`",
+            first.name, second.name
+        ),
+        &format!("partition3_{}_{}", first.name, second.name),
+        first,
+        Some(second),
+        source,
+        pick,
+        catalogue::PARTITION3_KERNELS,
+    )
+}
+
+/// The modules whose stage tests values with one predicate (`wd_pred`, `keep`) or two
+/// (`wd_pred2`, `keep2`): the predicate family and the three-way partition.
+fn tested_module(
+    what: &str,
+    file: &str,
+    pred: &FnFragment,
+    pred2: Option<&FnFragment>,
+    source: &Source,
+    pick: Option<usize>,
+    kernels: &[&Kernel],
+) -> String {
+    let picked = pick.map_or(String::new(), |k| format!(", keeping array {k}"));
+    let mut m = Module::new(&format!("{what} over {}{picked}", source.describe()));
     let map = map_parts(source);
-    let row = source.row_support();
     m.type_support(&[
-        &row,
+        &source.row_support(),
         map.map_or("", |f| f.type_support),
-        first.type_support,
-        second.type_support,
+        pred.type_support,
+        pred2.map_or("", |f| f.type_support),
     ]);
     m.user("\n// ---- the user's functions, lowered ----\n");
     if let Some(f) = map {
         m.function(f.text, "wd_map");
     }
-    m.function(first.text, "wd_pred");
-    m.function(second.text, "wd_pred2");
+    m.function(pred.text, "wd_pred");
+    if let Some(f) = pred2 {
+        m.function(f.text, "wd_pred2");
+    }
     m.user(&stage_with(
         source,
-        Some(first),
-        Some(second),
+        Some(pred),
+        pred2,
         &stage_value(source),
         pick,
     ));
@@ -788,18 +793,9 @@ pub fn partition3_module(
     m.shared("tiles.cuh", TILES_TEMPLATE);
     m.shared("lookback.cuh", LOOKBACK_TEMPLATE);
     m.shared("predicate.cuh", PREDICATE_TEMPLATE);
-    m.kernels(
-        catalogue::PARTITION3_KERNELS,
-        &source.elem_c(),
-        "wd_stage::out_t",
-    );
+    m.kernels(kernels, &source.elem_c(), "wd_stage::out_t");
     let picked = pick.map_or(String::new(), |k| format!("_keep{k}"));
-    m.finish(&format!(
-        "partition3_{}_{}_{}{picked}",
-        first.name,
-        second.name,
-        source.tag()
-    ))
+    m.finish(&format!("{file}_{}{picked}", source.tag()))
 }
 
 /// A map module: `map` of every element of `elem` (one array, or several zipped) written out

@@ -42,9 +42,25 @@ impl Device {
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
+        self.tested_input(input, &[pred.args()])
+    }
+
+    /// Validates an input once with the bound arguments of the predicates testing it, in
+    /// kernel order (the input's map first).
+    fn tested_input<'a, I>(
+        &self,
+        input: &'a I,
+        preds: &[BoundArgs],
+    ) -> Result<PredInput<'a, I::Elem>>
+    where
+        I: ElementInput + ?Sized,
+    {
         let elems = input.elements();
         self.check_elements(&elems)?;
-        let args = BoundArgs::join(input.args(), &pred.args())?;
+        let mut args = input.args();
+        for p in preds {
+            args = BoundArgs::join(args, p)?;
+        }
         self.check_bound(&args)?;
         Ok(PredInput { elems, args })
     }
@@ -380,13 +396,7 @@ impl Device {
         P2: Predicate<Input = I::Value>,
         I::Kept: Element,
     {
-        let elems = input.elements();
-        self.check_elements(&elems)?;
-        let args = BoundArgs::join(
-            BoundArgs::join(input.args(), &first.args())?,
-            &second.args(),
-        )?;
-        self.check_bound(&args)?;
+        let PredInput { elems, args } = self.tested_input(input, &[first.args(), second.args()])?;
         let n = elems.len();
         let limit = 1usize << warp_kernels::catalogue::PARTITION3_SHIFT;
         if n >= limit {
