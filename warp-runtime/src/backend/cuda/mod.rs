@@ -67,6 +67,7 @@ pub struct Gpu {
     grid_scratch: memory::GridScratch,
     arena: Mutex<Option<memory::Block>>,
     slots: Arc<Mutex<memory::SlotPool>>,
+    host_slots: Arc<Mutex<memory::SlotPool>>,
     allocations: AtomicU64,
     profiling: AtomicBool,
     /// Single-pass kernels take tiles from a queue in block start order (else blockIdx.x).
@@ -163,6 +164,7 @@ impl Gpu {
             grid_scratch,
             arena: Mutex::new(None),
             slots: Arc::new(Mutex::new(memory::SlotPool::default())),
+            host_slots: Arc::new(Mutex::new(memory::SlotPool::default())),
             allocations: AtomicU64::new(0),
             profiling: AtomicBool::new(false),
             tile_queue: AtomicBool::new(
@@ -313,10 +315,18 @@ impl Gpu {
             .ctx
             .bind_to_thread()
             .map_err(drv("binding the context"))?;
-        // SAFETY: `ptr` addresses at least `bytes.len()` bytes of a result slot whose writer
-        // (`ready`) has completed; the synchronous copy finishes before this returns.
-        unsafe { cudarc::driver::result::memcpy_dtoh_sync(bytes, ptr) }
-            .map_err(drv("reading a result"))
+        // Through a page-locked staging slot: a copy into page-locked memory is one DMA, a copy
+        // into pageable memory is staged by the driver (slower).
+        let mut staging = self.host_slot()?;
+        let n = bytes.len().min(memory::SLOT_BYTES);
+        let staged = staging.host_bytes_mut(n);
+        // SAFETY: `ptr` addresses at least `n` bytes of a result slot whose writer (`ready`)
+        // has completed; `staged` is the staging slot's `n` bytes of page-locked memory, which
+        // nothing else uses; the synchronous copy finishes before this returns.
+        unsafe { cudarc::driver::result::memcpy_dtoh_sync(staged, ptr) }
+            .map_err(drv("reading a result"))?;
+        bytes[..n].copy_from_slice(staged);
+        Ok(())
     }
 
     /// A grid of at most `needed` blocks, no more than `f`'s kernel has resident at once

@@ -162,14 +162,9 @@ impl Gpu {
     }
 
     /// Whether its predicate keeps any value of `s` (with `negate`: rejects any): the vote,
-    /// stopping early, into a stop signal; then, with a `slot`, moved there as a bool
-    /// (`negate`: `all`) without waiting, or else read back (waiting) and returned.
-    pub(crate) fn any(
-        &self,
-        s: Staged<'_, '_>,
-        negate: bool,
-        slot: Option<&Slot>,
-    ) -> Result<Option<bool>> {
+    /// stopping early, into a stop signal, then moved into `slot` as a bool (`negate`: `all`);
+    /// nothing waited for.
+    pub(crate) fn any(&self, s: Staged<'_, '_>, negate: bool, slot: &Slot) -> Result<()> {
         let n = s.input.len();
         let grid = self.tile_grid(&s.module.function(&ANY)?, n);
         self.with_scratch(&[STOP_COPIES * STOP_STRIDE], &[], |r| {
@@ -182,10 +177,6 @@ impl Gpu {
                 flag: Out::raw(r.at(0)),
             };
             self.launch(s.module, &ANY, grid, &mut args)?;
-            let Some(slot) = slot else {
-                self.stop_timing(timer)?;
-                return Ok(Some(self.read_scratch::<u32>(r.at(0))? != 0));
-            };
             let mut result = VoteResultArgs {
                 flag: In::raw(r.at(0)),
                 negate: negate as u32,
@@ -193,14 +184,13 @@ impl Gpu {
             };
             self.launch(s.module, &VOTE_RESULT, 1, &mut result)?;
             self.written(slot)?;
-            self.stop_timing(timer)?;
-            Ok(None)
+            self.stop_timing(timer)
         })
     }
 
-    /// The first index of `s` its predicate keeps, stored complemented (0: none): into `slot`
-    /// without waiting, or else read back (waiting) and returned.
-    pub(crate) fn find_first(&self, s: Staged<'_, '_>, slot: Option<&Slot>) -> Result<Option<u64>> {
+    /// The first index of `s` its predicate keeps, stored complemented (0: none), into
+    /// `slot`; nothing waited for.
+    pub(crate) fn find_first(&self, s: Staged<'_, '_>, slot: &Slot) -> Result<()> {
         let n = s.input.len();
         let grid = self.tile_grid(&s.module.function(&FIND_FIRST)?, n);
         self.with_scratch(&[STOP_COPIES * STOP_STRIDE], &[], |r| {
@@ -212,30 +202,14 @@ impl Gpu {
                 first: Out::raw(r.at(0)),
             };
             self.launch(s.module, &FIND_FIRST, grid, &mut args)?;
-            let Some(slot) = slot else {
-                self.stop_timing(timer)?;
-                return Ok(Some(self.read_scratch::<u64>(r.at(0))?));
-            };
             let mut result = FirstResultArgs {
                 first: In::raw(r.at(0)),
                 out: Out::raw(slot.ptr),
             };
             self.launch(s.module, &FIRST_RESULT, 1, &mut result)?;
             self.written(slot)?;
-            self.stop_timing(timer)?;
-            Ok(None)
+            self.stop_timing(timer)
         })
-    }
-
-    /// A word of this operation's scratch, read once the work queued so far is done.
-    fn read_scratch<W: Default + Copy>(&self, ptr: u64) -> Result<W> {
-        self.synchronize()?;
-        let mut w = [W::default()];
-        // SAFETY: `ptr` is scratch of the running operation (the arena is locked), written by
-        // its kernels, which have completed.
-        unsafe { cudarc::driver::result::memcpy_dtoh_sync(&mut w, ptr) }
-            .map_err(super::drv("reading a result"))?;
-        Ok(w[0])
     }
 
     /// One bit per value of `s`, set where its predicate holds, into `words`.
