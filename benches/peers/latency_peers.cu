@@ -9,6 +9,7 @@
 //   ./latency_peers --sizes 1,1000,100000,1000000,16000000 --reps 301
 // Output lines: `LAT cub <op> <n> <median us>`; `CHECK ...` lines verify each result.
 #include <cub/cub.cuh>
+#include <cuda/std/functional>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -89,7 +90,7 @@ int main(int argc, char** argv) {
     size_t tb = 0, t1 = 0;
     CK(cub::DeviceReduce::Sum(nullptr, t1, d, dsum, (int)nmax));
     tb = std::max(tb, t1);
-    CK(cub::DeviceReduce::TransformReduce(nullptr, t1, d, dcount, (int)nmax, cub::Sum(), PositiveCount(), 0ull));
+    CK(cub::DeviceReduce::TransformReduce(nullptr, t1, d, dcount, (int)nmax, ::cuda::std::plus<unsigned long long>(), PositiveCount(), 0ull));
     tb = std::max(tb, t1);
     CK(cub::DeviceSelect::If(nullptr, t1, d, dsel, dnum, (int)nmax, Positive()));
     tb = std::max(tb, t1);
@@ -118,7 +119,7 @@ int main(int argc, char** argv) {
         // Count (TransformReduce: predicate to 0/1, sum).
         auto count = [&](const float* in, unsigned long long* dst) {
             tbytes = tb;
-            CK(cub::DeviceReduce::TransformReduce(temp, tbytes, in, dcount, (int)n, cub::Sum(), PositiveCount(), 0ull));
+            CK(cub::DeviceReduce::TransformReduce(temp, tbytes, in, dcount, (int)n, ::cuda::std::plus<unsigned long long>(), PositiveCount(), 0ull));
             CK(cudaMemcpy(dst, dcount, 8, cudaMemcpyDeviceToHost));
         };
         double c1 = median_us(reps, [&] { count(d, hcount_pinned); });

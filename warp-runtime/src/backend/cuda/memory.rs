@@ -94,30 +94,36 @@ impl Drop for Mapped {
     }
 }
 
-/// The partials (a value per block) and last-block ticket of the one-launch grid reductions;
-/// the kernels re-arm the ticket to zero, so it is zeroed once.
+/// The partials (a value per block) and last-block ticket of the one-launch grid reductions,
+/// and the stop signal of `any` / `all`; the kernels re-arm the ticket to zero and raise the
+/// signal with a new epoch each launch (`Gpu::epoch`), so both are zeroed once.
 pub(crate) struct GridScratch {
     pub(crate) partials: Block,
     pub(crate) ticket: Block,
+    pub(crate) stop: Block,
 }
 
 impl GridScratch {
-    pub(crate) fn new(stream: &Arc<CudaStream>, partials: usize) -> Result<GridScratch> {
+    pub(crate) fn new(
+        stream: &Arc<CudaStream>,
+        partials: usize,
+        stop: usize,
+    ) -> Result<GridScratch> {
         let s = GridScratch {
             partials: Block::new(stream, partials)?,
             ticket: Block::new(stream, 4)?,
+            stop: Block::new(stream, stop)?,
         };
-        // SAFETY: the ticket block was just allocated on this stream, `len` bytes.
-        unsafe {
-            cudarc::driver::result::memset_d8_async(
-                s.ticket.ptr,
-                0,
-                s.ticket.len,
-                stream.cu_stream(),
-            )
-        }
-        .map_err(drv("zeroing scratch"))?;
+        s.zero(stream, &s.ticket)?;
+        s.zero(stream, &s.stop)?;
         Ok(s)
+    }
+
+    /// Zeroes `b` (one of these blocks) in stream order.
+    pub(crate) fn zero(&self, stream: &CudaStream, b: &Block) -> Result<()> {
+        // SAFETY: `b` is one of this scratch's blocks, `len` bytes of this stream's device.
+        unsafe { cudarc::driver::result::memset_d8_async(b.ptr, 0, b.len, stream.cu_stream()) }
+            .map_err(drv("zeroing scratch"))
     }
 }
 

@@ -13,7 +13,7 @@ mod reduce;
 mod scans;
 mod transpose;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::sys::{CUdevice_attribute, CUresult};
@@ -21,6 +21,7 @@ use cudarc::driver::{CudaContext, CudaEvent, CudaSlice, CudaStream, CudaView, De
 
 use crate::error::{Error, Result};
 use crate::toolchain;
+use warp_kernels::catalogue::{STOP_COPIES, STOP_STRIDE};
 
 pub(crate) use axes::Rows;
 pub(crate) use launch::{Columns, Staged, ValuesOut};
@@ -69,6 +70,8 @@ pub struct Gpu {
     slots: Arc<Mutex<memory::SlotPool>>,
     host_slots: Arc<Mutex<memory::SlotPool>>,
     allocations: AtomicU64,
+    /// The last epoch `any` raised its stop signal with (see `GridScratch`).
+    epoch: AtomicU32,
     profiling: AtomicBool,
     /// Single-pass kernels take tiles from a queue in block start order (else blockIdx.x).
     tile_queue: AtomicBool,
@@ -157,7 +160,11 @@ impl Gpu {
     }
 
     fn on(shared: Arc<Shared>, stream: Arc<CudaStream>) -> Result<Gpu> {
-        let grid_scratch = memory::GridScratch::new(&stream, MAX_GRID * memory::SLOT_BYTES)?;
+        let grid_scratch = memory::GridScratch::new(
+            &stream,
+            MAX_GRID * memory::SLOT_BYTES,
+            STOP_COPIES * STOP_STRIDE,
+        )?;
         Ok(Gpu {
             shared,
             stream,
@@ -166,6 +173,7 @@ impl Gpu {
             slots: Arc::new(Mutex::new(memory::SlotPool::default())),
             host_slots: Arc::new(Mutex::new(memory::SlotPool::default())),
             allocations: AtomicU64::new(0),
+            epoch: AtomicU32::new(0),
             profiling: AtomicBool::new(false),
             tile_queue: AtomicBool::new(
                 std::env::var_os("WARP_TILE_QUEUE").is_some_and(|v| v != "0"),
