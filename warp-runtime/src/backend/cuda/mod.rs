@@ -122,11 +122,33 @@ impl Gpu {
                 ),
             });
         }
-        // cudarc panics if a driver symbol is missing (a driver older than CUDA 13's API):
-        // turn that into an error.
+        match toolchain::driver_version() {
+            Some(v) if v >= toolchain::MIN_DRIVER_CUDA => {}
+            Some(v) => {
+                return Err(Error::NoGpu {
+                    reason: format!(
+                        "the CUDA driver supports CUDA {}.{}; warp-dsl needs CUDA {}.{} or newer \
+                         (NVIDIA driver 525 or newer)",
+                        v / 1000,
+                        v % 1000 / 10,
+                        toolchain::MIN_DRIVER_CUDA / 1000,
+                        toolchain::MIN_DRIVER_CUDA % 1000 / 10
+                    ),
+                });
+            }
+            None => {
+                return Err(Error::NoGpu {
+                    reason: "the CUDA driver does not report its version (cuDriverGetVersion)"
+                        .into(),
+                });
+            }
+        }
+        // cudarc panics if a driver symbol is missing (a driver older than the CUDA 12.0 API
+        // it is bound at): turn that into an error.
         let ctx = std::panic::catch_unwind(|| CudaContext::new(ordinal))
             .map_err(|_| Error::NoGpu {
-                reason: "the CUDA driver is too old for CUDA 13 (a driver entry point is missing)"
+                reason: "the CUDA driver is too old for CUDA 12.0 (a driver entry point is \
+                         missing)"
                     .into(),
             })?
             .map_err(drv("creating the CUDA context"))?;
