@@ -75,19 +75,44 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Median kernel time (ms) of `run` over `reps` timed runs after 3 warm-ups.
+/// Median time (ms) of `run` over `reps` runs, each bracketed by its own pair of CUDA events
+/// on the device's stream, so that everything the operation enqueues (memsets, scratch set-up,
+/// every kernel) is counted; after a warm-up of at least 30 runs and 100 ms (a short warm-up
+/// after another operation measures a transient: see benches/peers/cub_peers.cu). Timed
+/// closures use the forms that do not wait on the host (`_on_device`, `_into`), so that runs
+/// queue back to back as the peers' do.
 fn time_ms(dev: &Device, reps: usize, mut run: impl FnMut() -> warp_runtime::Result<()>) -> f64 {
-    dev.set_profiling(true);
-    for _ in 0..3 {
+    use warp_runtime::cudarc::driver::sys::CUevent_flags;
+    let stream = dev.cuda_stream().expect("a GPU device");
+    let ctx = stream.context().clone();
+    let t0 = Instant::now();
+    for i in 1.. {
         run().expect("warm-up run");
+        if i >= 30 && i % 8 == 0 {
+            dev.synchronize().expect("synchronize");
+            if t0.elapsed().as_secs_f64() >= 0.1 {
+                break;
+            }
+        }
     }
-    let mut t = Vec::new();
-    for _ in 0..reps {
+    dev.synchronize().expect("synchronize");
+    let event = || {
+        ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+            .expect("a timing event")
+    };
+    let pairs: Vec<_> = (0..reps).map(|_| (event(), event())).collect();
+    for (a, b) in &pairs {
+        a.record(&stream).expect("record");
         run().expect("timed run");
-        t.push(dev.last_kernel_ms().expect("profiling is on") as f64);
+        b.record(&stream).expect("record");
     }
-    dev.set_profiling(false);
-    median(t)
+    dev.synchronize().expect("synchronize");
+    median(
+        pairs
+            .iter()
+            .map(|(a, b)| a.elapsed_ms(b).expect("elapsed") as f64)
+            .collect(),
+    )
 }
 
 fn xorshift(seed: u64) -> impl FnMut() -> u64 {
@@ -295,21 +320,21 @@ fn main() {
     ours.insert(
         "sum_f32",
         gbps(
-            time_ms(&dev, reps, || dev.reduce(sum_f32, &dx).map(drop)),
+            time_ms(&dev, reps, || dev.reduce_on_device(sum_f32, &dx).map(drop)),
             bytes,
         ),
     );
     ours.insert(
         "sum_i32",
         gbps(
-            time_ms(&dev, reps, || dev.reduce(sum_i32, &dy).map(drop)),
+            time_ms(&dev, reps, || dev.reduce_on_device(sum_i32, &dy).map(drop)),
             bytes,
         ),
     );
     ours.insert(
         "max_f32",
         gbps(
-            time_ms(&dev, reps, || dev.reduce(max_f32, &dx).map(drop)),
+            time_ms(&dev, reps, || dev.reduce_on_device(max_f32, &dx).map(drop)),
             bytes,
         ),
     );
@@ -317,7 +342,7 @@ fn main() {
         "argmax_f32",
         gbps(
             time_ms(&dev, reps, || {
-                dev.reduce(argmax_f32, &dx.indexed()).map(drop)
+                dev.reduce_on_device(argmax_f32, &dx.indexed()).map(drop)
             }),
             bytes,
         ),
@@ -326,21 +351,27 @@ fn main() {
     cg.insert(
         "sum_f32",
         gbps(
-            time_ms(&dev, reps, || dev.reduce(cg_sum_f32, &dx).map(drop)),
+            time_ms(&dev, reps, || {
+                dev.reduce_on_device(cg_sum_f32, &dx).map(drop)
+            }),
             bytes,
         ),
     );
     cg.insert(
         "sum_i32",
         gbps(
-            time_ms(&dev, reps, || dev.reduce(cg_sum_i32, &dy).map(drop)),
+            time_ms(&dev, reps, || {
+                dev.reduce_on_device(cg_sum_i32, &dy).map(drop)
+            }),
             bytes,
         ),
     );
     cg.insert(
         "max_f32",
         gbps(
-            time_ms(&dev, reps, || dev.reduce(cg_max_f32, &dx).map(drop)),
+            time_ms(&dev, reps, || {
+                dev.reduce_on_device(cg_max_f32, &dx).map(drop)
+            }),
             bytes,
         ),
     );
@@ -348,7 +379,7 @@ fn main() {
         "argmax_f32",
         gbps(
             time_ms(&dev, reps, || {
-                dev.reduce(cg_argmax_f32, &dx.indexed()).map(drop)
+                dev.reduce_on_device(cg_argmax_f32, &dx.indexed()).map(drop)
             }),
             bytes,
         ),
@@ -367,15 +398,18 @@ fn main() {
     ours.insert(
         "count_gt0_f32",
         gbps(
-            time_ms(&dev, reps, || dev.count(positive, &dx).map(drop)),
+            time_ms(&dev, reps, || dev.count_on_device(positive, &dx).map(drop)),
             bytes,
         ),
     );
     let kept = dev.count(positive, &dx).unwrap() as f64;
+    let mut kept_out = dev.upload(&vec![0f32; n]).unwrap();
     ours.insert(
         "filter_gt0_f32",
         gbps(
-            time_ms(&dev, reps, || dev.filter(positive, &dx).map(drop)),
+            time_ms(&dev, reps, || {
+                dev.filter_into(positive, &dx, &mut kept_out).map(drop)
+            }),
             bytes + kept * 4.0,
         ),
     );
@@ -385,7 +419,7 @@ fn main() {
     let dfirst = dev.upload(&first).unwrap();
     drop(first);
     for (name, input) in [("any_gt0_first", &dfirst), ("any_gt0_none", &dnone)] {
-        let ms = time_ms(&dev, reps, || dev.any(positive, input).map(drop));
+        let ms = time_ms(&dev, reps, || dev.any_on_device(positive, input).map(drop));
         pred_ms.insert(name, ms);
         ours.insert(name, gbps(ms, bytes));
     }
@@ -393,7 +427,9 @@ fn main() {
         ("find_first_gt0_first", &dfirst),
         ("find_first_gt0_none", &dnone),
     ] {
-        let ms = time_ms(&dev, reps, || dev.find_first(positive, input).map(drop));
+        let ms = time_ms(&dev, reps, || {
+            dev.find_first_on_device(positive, input).map(drop)
+        });
         pred_ms.insert(name, ms);
         ours.insert(name, gbps(ms, bytes));
     }
@@ -426,7 +462,9 @@ fn main() {
     // float scan, for the record.
     dev.set_tile_queue(true);
     let queued_scan = time_ms(&dev, reps, || dev.scan(sum_i32, &dy).map(drop));
-    let queued_filter = time_ms(&dev, reps, || dev.filter(positive, &dx).map(drop));
+    let queued_filter = time_ms(&dev, reps, || {
+        dev.filter_into(positive, &dx, &mut kept_out).map(drop)
+    });
     dev.set_tile_queue(false);
     let scan_f32 = time_ms(&dev, reps, || dev.scan(sum_f32, &dx).map(drop));
     println!(
@@ -695,42 +733,51 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
         (
             "dot_f32",
             two,
-            Box::new(|| dev.map_reduce(mul, sum_f32, &pair).map(drop)),
+            Box::new(|| dev.map_reduce_on_device(mul, sum_f32, &pair).map(drop)),
         ),
         (
             "sq_dist_f32",
             two,
-            Box::new(|| dev.map_reduce(sq_diff, sum_f32, &pair).map(drop)),
+            Box::new(|| dev.map_reduce_on_device(sq_diff, sum_f32, &pair).map(drop)),
         ),
         (
             "allclose_f32",
             two,
-            Box::new(|| dev.all(tol, &same).map(drop)),
+            Box::new(|| dev.all_on_device(tol, &same).map(drop)),
         ),
         (
             "sum_bf16",
             half_bytes,
-            Box::new(|| dev.map_reduce(widen_bf16, sum_f32, &db).map(drop)),
+            Box::new(|| dev.map_reduce_on_device(widen_bf16, sum_f32, &db).map(drop)),
         ),
         (
             "sum_f16",
             half_bytes,
-            Box::new(|| dev.map_reduce(widen_f16, sum_f32, &dh).map(drop)),
+            Box::new(|| dev.map_reduce_on_device(widen_f16, sum_f32, &dh).map(drop)),
         ),
         (
             "welford_f32",
             one,
-            Box::new(|| dev.reduce(welford32, &dx.map(welford32_one)).map(drop)),
+            Box::new(|| {
+                dev.reduce_on_device(welford32, &dx.map(welford32_one))
+                    .map(drop)
+            }),
         ),
         (
             "welford_f32_struct",
             one,
-            Box::new(|| dev.reduce(moments, &dx.map(moments_one)).map(drop)),
+            Box::new(|| {
+                dev.reduce_on_device(moments, &dx.map(moments_one))
+                    .map(drop)
+            }),
         ),
         (
             "welford_f32_f64_state",
             one,
-            Box::new(|| dev.reduce(welford, &dx.map(welford_one)).map(drop)),
+            Box::new(|| {
+                dev.reduce_on_device(welford, &dx.map(welford_one))
+                    .map(drop)
+            }),
         ),
         (
             "partition3_f32",
