@@ -115,6 +115,47 @@ fn time_ms(dev: &Device, reps: usize, mut run: impl FnMut() -> warp_runtime::Res
     )
 }
 
+/// The bandwidth chart of the main table (warp-dsl, CUB, PyTorch, CuPy per operation, the copy
+/// bandwidth as a line), written to `$WARP_BENCH_SVG`, else `$OUT/bandwidth.svg` when `OUT` is
+/// set (the GPU machine's output folder), else `target/bandwidth.svg`.
+fn write_chart(
+    dev: &Device,
+    ours: &BTreeMap<&str, f64>,
+    peers: &BTreeMap<(String, String), f64>,
+    copy: f64,
+) {
+    use warp_tests::chart::{Row, bandwidth_svg};
+    let rows: Vec<Row> = ours
+        .iter()
+        .filter(|(op, _)| **op != "copy")
+        .map(|(op, o)| {
+            let peer_op = op.replace("find_first", "any");
+            let get = |lib: &str| peers.get(&(lib.to_string(), peer_op.clone())).copied();
+            Row {
+                op: op.to_string(),
+                gbps: vec![Some(*o), get("cub"), get("torch"), get("cupy")],
+            }
+        })
+        .collect();
+    let svg = bandwidth_svg(
+        &format!(
+            "{}: bandwidth per operation (GB/s, higher is better)",
+            dev.describe()
+        ),
+        &["warp-dsl", "CUB", "PyTorch", "CuPy"],
+        &rows,
+        copy,
+    );
+    let path = std::env::var_os("WARP_BENCH_SVG")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("OUT").map(|o| std::path::Path::new(&o).join("bandwidth.svg")))
+        .unwrap_or_else(|| "target/bandwidth.svg".into());
+    match std::fs::write(&path, svg) {
+        Ok(()) => println!("chart: {}", path.display()),
+        Err(e) => println!("chart: could not write {}: {e}", path.display()),
+    }
+}
+
 fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     let mut s = seed | 1;
     move || {
@@ -688,6 +729,7 @@ fn main() {
             100.0 * o / copy
         );
     }
+    write_chart(&dev, &ours, &peers, copy);
     println!("\nshared-memory padding, same run (ms; see BENCHMARKS.md for the ncu counters):");
     println!("| kernel | [32][33] padded | [32][32] unpadded | unpadded / padded |");
     println!("|---|---|---|---|");
