@@ -1,6 +1,7 @@
 //! Shared helpers of the warp-dsl integration tests: random inputs with special values, the
 //! edge sizes, and value comparison that treats NaN as equal to NaN.
 
+pub mod edge_ops;
 pub mod interop;
 pub mod ops;
 

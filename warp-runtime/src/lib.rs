@@ -39,11 +39,34 @@
 //! references, calls to other functions, ...) is refused at compile time, with the error on
 //! the offending token.
 //!
-//! The GPU computes what Rust computes in a release build: integer arithmetic wraps, shifts
-//! mask their amount, float-to-integer casts saturate (NaN gives 0), float `min`/`max` ignore
-//! NaN, `a * b + c` is never fused. Integer division by zero (a panic in Rust) gives 0 on the
-//! GPU. Reductions must be associative and commutative: the GPU combines in a tree. Scans
-//! combine in element order (`Device::scan`), so they need associativity only.
+//! One semantics on both backends: the GPU and the CPU backend compute the same results, in
+//! every build profile, and neither panics. Integer `+ - *` and `-x` wrap, shifts mask their
+//! amount to the width, `abs` and `pow` wrap, integer division and remainder by zero give 0,
+//! `MIN / -1` gives `MIN` and `MIN % -1` gives 0, `clamp` never panics (a bound that is NaN or
+//! out of order is compared, not asserted), float-to-integer casts saturate (NaN gives 0),
+//! float `min`/`max` ignore NaN, `a * b + c` is never fused. Where Rust does not panic this is
+//! what it computes in a release build. The CPU backend runs a hidden copy of each function
+//! with these rules ([`semantics`]); `name.call(..)` stays the function as written (Rust's own
+//! semantics: in a debug build `i32::MAX + 1` panics there). Reductions must be associative
+//! and commutative: the GPU combines in a tree. Scans combine in element order
+//! (`Device::scan`), so they need associativity only.
+//!
+//! ```
+//! use warp_runtime::prelude::*;
+//!
+//! #[reduce(identity = 0)]
+//! fn sum(a: i32, b: i32) -> i32 { a + b }
+//! #[map]
+//! fn share(x: i32, parts: i32) -> i32 { x / parts }
+//!
+//! # fn main() -> warp_runtime::Result<()> {
+//! let dev = Device::cpu();
+//! let xs = dev.upload(&[i32::MAX, 1, i32::MIN])?;
+//! assert_eq!(dev.reduce(sum, &xs)?, 0);                                  // wraps, in debug builds too
+//! assert_eq!(dev.map(share.with(0), &xs)?.download()?, [0, 0, 0]);       // division by zero gives 0
+//! assert_eq!(dev.map(share.with(-1), &xs)?.download()?, [-i32::MAX, -1, i32::MIN]); // MIN / -1 == MIN
+//! # Ok(()) }
+//! ```
 //!
 //! Beyond whole-array reductions: predicates and maps (`count`, `any`, `find_first`, `mask`,
 //! `filter`, `partition`, `partition3` (three-way, by two predicates), `map_reduce`), scans (`scan`, `exclusive_scan`), reductions along
@@ -178,6 +201,7 @@ mod error;
 mod inputs;
 mod operations;
 mod operators;
+pub mod semantics;
 pub mod toolchain;
 mod values;
 
