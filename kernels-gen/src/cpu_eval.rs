@@ -108,7 +108,7 @@ impl VisitMut for Rewrite {
             syn::Expr::Call(c) => match &*c.func {
                 // `T::abs(x)`, `half::f16::clamp(x, lo, hi)`: the helper with `T` named.
                 syn::Expr::Path(p)
-                    if p.qself.is_none() && p.path.segments.len() >= 2 && c.args.len() >= 1 =>
+                    if p.qself.is_none() && p.path.segments.len() >= 2 && !c.args.is_empty() =>
                 {
                     let last = p.path.segments.last().expect("two segments");
                     match method_helper(&last.ident.to_string(), c.args.len() - 1) {

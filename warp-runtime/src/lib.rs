@@ -180,13 +180,20 @@
 //!
 //! On the CPU backend everything runs at once and `DeviceScalar`s hold their values.
 //!
-//! ## Environment
+//! ## Environment and observability
 //!
-//! - `WARP_NVRTC_PATH`: the NVRTC library or its folder (otherwise `CUDA_HOME`, `CUDA_PATH`,
-//!   `/usr/local/cuda` and NVIDIA's pip wheels are searched);
-//! - `WARP_CUDA_DRIVER_PATH`: the CUDA driver library or its folder;
-//! - `WARP_CACHE_DIR`: where compiled kernels are cached; `WARP_CACHE=off` disables the cache;
-//! - `WARP_QUIET=1`: `Device::auto()` prints nothing.
+//! Every environment variable is read by [`settings`] (its docs have the table): `WARP_DEVICE`
+//! (`cpu`, `cuda`, `cuda:N`: the backend of `Device::auto()`), `WARP_QUIET`, `WARP_CACHE`,
+//! `WARP_CACHE_DIR`, `WARP_CACHE_MAX_MB` (default 512: least recently used kernels are deleted
+//! beyond it), `WARP_NVRTC_PATH`, `WARP_CUDA_DRIVER_PATH`, `WARP_CUDA_INCLUDE`,
+//! `WARP_TILE_QUEUE`, `WARP_POISON`. Booleans are `1`/`0`/`true`/`false`/`on`/`off`; any other
+//! value is an [`Error::Setting`] that lists those.
+//!
+//! The library prints nothing. Compiles (a `warp_dsl.compile` span with the operator's name
+//! and its Rust `file:line`), kernel-cache hits, misses, repairs and evictions, module loads,
+//! launch configurations and `Device::auto()`'s choice (a warning when it falls back to the
+//! CPU) are [`tracing`](https://docs.rs/tracing) events; install a subscriber
+//! (`tracing_subscriber::fmt().init()`, say) to see them.
 
 #![warn(missing_docs)]
 
@@ -202,6 +209,7 @@ mod inputs;
 mod operations;
 mod operators;
 pub mod semantics;
+pub mod settings;
 pub mod toolchain;
 mod values;
 

@@ -7,6 +7,7 @@ use std::path::Path;
 /// The layers, bottom first; a module may use modules of lower layers only.
 const LAYERS: &[&[&str]] = &[
     &["error", "semantics"],
+    &["settings"],
     &["values", "toolchain"],
     &["backend"],
     &["device"],

@@ -165,11 +165,9 @@ impl Gpu {
             slots: Arc::new(Mutex::new(memory::SlotPool::default())),
             allocations: AtomicU64::new(0),
             profiling: AtomicBool::new(false),
-            tile_queue: AtomicBool::new(
-                std::env::var_os("WARP_TILE_QUEUE").is_some_and(|v| v != "0"),
-            ),
+            tile_queue: AtomicBool::new(crate::settings::tile_queue()?),
             last_kernel_ms: Mutex::new(None),
-            poison: std::env::var_os("WARP_POISON").is_some_and(|v| v != "0"),
+            poison: crate::settings::poison()?,
         })
     }
 
