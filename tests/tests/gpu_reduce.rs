@@ -209,13 +209,18 @@ fn argmax_and_argmin_with_ties() {
                 "argmax n={n} off={off}: gpu {got:?} cpu {want:?}"
             );
             if n > off {
-                // The first index holding the maximum (NaN never compares greater).
-                let best = data[off..]
-                    .iter()
-                    .copied()
-                    .filter(|x| !x.is_nan())
-                    .fold(f32::NEG_INFINITY, f32::max);
-                if let Some(first) = data[off..].iter().position(|&x| x == best) {
+                // NumPy's argmax: the first NaN, else the first index holding the maximum.
+                let first = match data[off..].iter().position(|x| x.is_nan()) {
+                    Some(i) => Some(i),
+                    None => {
+                        let best = data[off..]
+                            .iter()
+                            .copied()
+                            .fold(f32::NEG_INFINITY, f32::max);
+                        data[off..].iter().position(|&x| x == best)
+                    }
+                };
+                if let Some(first) = first {
                     assert_eq!(got.1 as usize, first, "argmax picks the smallest index");
                 }
             }

@@ -125,6 +125,13 @@ fn all() -> Vec<(OpMeta, &'static [&'static str])> {
         (cg_sum_i32::META, &["redux.sync.add"]),
         (cg_argmax::META, &["shfl.sync"]),
         (cg_sum_u64::META, &["shfl.sync"]),
+        // The NaN-propagating argmax and argmin (README) and the edge-semantics operators.
+        (warp_tests::ops::argmax_f32::META, &["shfl.sync.down"]),
+        (warp_tests::ops::argmin_f64::META, &["shfl.sync.down"]),
+        (warp_tests::edge_ops::add_i32::META, &["redux.sync.add"]),
+        (warp_tests::edge_ops::add_u8::META, &["redux.sync.add"]),
+        (warp_tests::edge_ops::mul_i64::META, &["shfl.sync.down"]),
+        (warp_tests::edge_ops::sub_neg_u16::META, &[]),
     ]
 }
 
@@ -506,6 +513,12 @@ mod zipped {
                 &[],
             ),
             (map_module::<mul>(), &[]),
+            (map_module::<warp_tests::edge_ops::int_ops>(), &[]),
+            (map_module::<warp_tests::edge_ops::narrow_ops>(), &[]),
+            (map_module::<warp_tests::edge_ops::wide_ops>(), &[]),
+            (map_module::<warp_tests::edge_ops::shifts>(), &[]),
+            (map_module::<warp_tests::edge_ops::methods>(), &[]),
+            (map_module::<warp_tests::edge_ops::float_clamp>(), &[]),
             (axis_module::<sum, Mapped<'static, mul>>(), v4),
             (reduce_module::<welford, Mapped<'static, welford_one>>(), v4),
             (

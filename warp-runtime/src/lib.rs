@@ -12,9 +12,15 @@
 //! #[reduce(identity = 0.0)]
 //! fn sum(a: f32, b: f32) -> f32 { a + b }
 //!
+//! /// NumPy's argmax: NaN is the largest value; ties (NaNs too) go to the smallest index.
 //! #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
 //! fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-//!     if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+//!     let b_wins = if a.0.is_nan() || b.0.is_nan() {
+//!         b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
+//!     } else {
+//!         b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
+//!     };
+//!     if b_wins { b } else { a }
 //! }
 //!
 //! fn main() -> warp_runtime::Result<()> {
@@ -22,11 +28,23 @@
 //!     let xs = dev.upload(&[1.0f32, 4.0, -2.0, 4.0])?;
 //!     assert_eq!(dev.reduce(sum, &xs)?, 7.0);
 //!     assert_eq!(dev.reduce(argmax, &xs.indexed())?, (4.0, 1));
+//!     let ys = dev.upload(&[1.0f32, f32::NAN, 9.0, f32::NAN])?;
+//!     assert!(dev.reduce(sum, &ys)?.is_nan());                   // NaN propagates
+//!     assert_eq!(dev.reduce(argmax, &ys.indexed())?.1, 1);       // the first NaN's index
 //!     assert_eq!(sum.call(1.0, 2.0), 3.0);              // the function itself, on the CPU
 //!     assert!(sum.cuda_source().contains("wd_k_reduce")); // the generated CUDA C
 //!     Ok(())
 //! }
 //! ```
+//!
+//! NaN: `sum` is NaN when an element is; `argmax`, written as above, propagates NaN like NumPy
+//! (the first NaN's index) and is commutative and associative for any input with distinct
+//! indices, so both backends give the same result run after run. The shorter
+//! `if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }` is not (a NaN met first
+//! sticks, one met later is skipped: the result depends on the combine tree). Empty input:
+//! the identity. The other examples below: `mul` and `sum` propagate NaN, `close` never holds
+//! for NaN (every comparison with NaN is false), `widen` keeps it, and `extent`'s `min`/`max`
+//! ignore it (all NaN: the identity, `(inf, -inf)`).
 //!
 //! ## The body language
 //!
