@@ -3,7 +3,7 @@
 //!
 //! | variable | values | default | what it does |
 //! |---|---|---|---|
-//! | `WARP_DEVICE` | `cpu`, `cuda`, `cuda:N` | unset: the first GPU, else the CPU backend (a warning event) | the backend of [`Device::auto`](crate::Device::auto); `cuda`/`cuda:N` fail with [`Error::NoGpu`](crate::Error::NoGpu) without that GPU |
+//! | `WARP_DEVICE` | `cpu`, `cuda`, `cuda:N` | unset: the first GPU, else the CPU backend (a warning event) | the backend of [`Device::auto`](crate::Device::auto); `cuda`/`cuda:N` fail with [`Error::NoGpu`] without that GPU |
 //! | `WARP_QUIET` | boolean | `off` | `on`: `Device::auto`'s choice is a `debug` event instead of `info`/`warn` |
 //! | `WARP_CACHE` | boolean | `on` | `off`: no disk cache of compiled kernels |
 //! | `WARP_CACHE_DIR` | a folder | the user cache folder (`~/.cache/warp-dsl`) | where compiled kernels are cached |
@@ -16,7 +16,7 @@
 //! | `CUDA_HOME`, `CUDA_PATH`, `CUDA_ROOT`, `VIRTUAL_ENV`, `CONDA_PREFIX` | folders | — | searched for NVRTC and headers |
 //!
 //! A boolean is `1`, `true`, `on` or `0`, `false`, `off` (any case); anything else is an
-//! [`Error::Setting`](crate::Error::Setting) listing them. An empty value is the same as unset.
+//! [`Error::Setting`] listing them. An empty value is the same as unset.
 //!
 //! ```
 //! use warp_runtime::settings::{self, DeviceChoice};
