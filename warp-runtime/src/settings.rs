@@ -38,6 +38,11 @@ pub const BOOLEAN_VALUES: &str = "1, 0, true, false, on, off";
 pub const DEFAULT_CACHE_MAX_MB: u64 = 512;
 
 /// The raw value of `name`, if set and not empty: the only place the environment is read.
+///
+/// ```
+/// let home = warp_runtime::settings::raw("CUDA_HOME"); // None when unset or empty
+/// # let _ = home;
+/// ```
 pub fn raw(name: &str) -> Option<OsString> {
     #[allow(clippy::disallowed_methods)]
     std::env::var_os(name).filter(|v| !v.is_empty())
@@ -76,6 +81,12 @@ pub fn parse_bool(var: &'static str, value: &str) -> Result<bool> {
 }
 
 /// A boolean variable, `default` when unset.
+///
+/// ```
+/// let on = warp_runtime::settings::flag("WARP_SOME_FLAG", true)?; // unset: the default
+/// assert!(on);
+/// # Ok::<(), warp_runtime::Error>(())
+/// ```
 pub fn flag(var: &'static str, default: bool) -> Result<bool> {
     match text(var)? {
         None => Ok(default),
@@ -84,6 +95,11 @@ pub fn flag(var: &'static str, default: bool) -> Result<bool> {
 }
 
 /// Which backend `Device::auto()` uses (`WARP_DEVICE`).
+///
+/// ```
+/// use warp_runtime::settings::{parse_device, DeviceChoice};
+/// assert_eq!(parse_device("cuda:2").ok(), Some(DeviceChoice::Cuda(2)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceChoice {
     /// Unset: the first CUDA GPU, else the CPU backend.
@@ -119,7 +135,13 @@ pub fn parse_device(value: &str) -> Result<DeviceChoice> {
     }
 }
 
-/// `WARP_DEVICE`.
+/// `WARP_DEVICE`: [`DeviceChoice::Auto`] when unset.
+///
+/// ```
+/// let choice = warp_runtime::settings::device()?;
+/// # let _ = choice;
+/// # Ok::<(), warp_runtime::Error>(())
+/// ```
 pub fn device() -> Result<DeviceChoice> {
     match text("WARP_DEVICE")? {
         None => Ok(DeviceChoice::Auto),
@@ -127,22 +149,47 @@ pub fn device() -> Result<DeviceChoice> {
     }
 }
 
-/// `WARP_QUIET`.
+/// `WARP_QUIET` (default off).
+///
+/// ```
+/// let quiet = warp_runtime::settings::quiet()?;
+/// # let _ = quiet;
+/// # Ok::<(), warp_runtime::Error>(())
+/// ```
 pub fn quiet() -> Result<bool> {
     flag("WARP_QUIET", false)
 }
 
-/// `WARP_TILE_QUEUE`.
+/// `WARP_TILE_QUEUE` (default off).
+///
+/// ```
+/// let queue = warp_runtime::settings::tile_queue()?;
+/// # let _ = queue;
+/// # Ok::<(), warp_runtime::Error>(())
+/// ```
 pub fn tile_queue() -> Result<bool> {
     flag("WARP_TILE_QUEUE", false)
 }
 
-/// `WARP_POISON`.
+/// `WARP_POISON` (default off).
+///
+/// ```
+/// let poison = warp_runtime::settings::poison()?;
+/// # let _ = poison;
+/// # Ok::<(), warp_runtime::Error>(())
+/// ```
 pub fn poison() -> Result<bool> {
     flag("WARP_POISON", false)
 }
 
 /// The disk cache's folder (`WARP_CACHE`, `WARP_CACHE_DIR`): `None` when it is turned off.
+///
+/// ```
+/// if let Some(dir) = warp_runtime::settings::cache_dir()? {
+///     println!("kernels are cached in {}", dir.display());
+/// }
+/// # Ok::<(), warp_runtime::Error>(())
+/// ```
 pub fn cache_dir() -> Result<Option<PathBuf>> {
     if !flag("WARP_CACHE", true)? {
         return Ok(None);
@@ -154,6 +201,12 @@ pub fn cache_dir() -> Result<Option<PathBuf>> {
 }
 
 /// The disk cache's cap in bytes (`WARP_CACHE_MAX_MB`; `None`: no cap).
+///
+/// ```
+/// let cap = warp_runtime::settings::cache_max_bytes()?; // Some(512 MiB) by default
+/// # let _ = cap;
+/// # Ok::<(), warp_runtime::Error>(())
+/// ```
 pub fn cache_max_bytes() -> Result<Option<u64>> {
     let mb = match text("WARP_CACHE_MAX_MB")? {
         None => DEFAULT_CACHE_MAX_MB,
@@ -167,6 +220,11 @@ pub fn cache_max_bytes() -> Result<Option<u64>> {
 }
 
 /// A path variable (`WARP_NVRTC_PATH`, `WARP_CUDA_DRIVER_PATH`, `CUDA_HOME`, ...), if set.
+///
+/// ```
+/// let nvrtc = warp_runtime::settings::path("WARP_NVRTC_PATH");
+/// # let _ = nvrtc;
+/// ```
 pub fn path(var: &str) -> Option<PathBuf> {
     raw(var).map(PathBuf::from)
 }

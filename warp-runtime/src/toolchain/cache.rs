@@ -141,7 +141,15 @@ fn store_in(
     }
 }
 
-/// One file of the cache.
+/// One file of the cache (what `toolchain::cache_entries` lists).
+///
+/// ```
+/// for e in warp_runtime::toolchain::cache_entries()? {
+///     let age = e.last_used.elapsed().unwrap_or_default();
+///     println!("{}: {} bytes, used {age:?} ago", e.path.display(), e.bytes);
+/// }
+/// # Ok::<(), warp_runtime::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// The file.
