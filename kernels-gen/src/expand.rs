@@ -241,7 +241,7 @@ fn unit_struct(item: &syn::ItemFn, summary: &str, extra: TokenStream) -> TokenSt
             #[doc(hidden)]
             #(#other_attrs)*
             #[inline]
-            #[allow(unused, clippy::all)]
+            #[allow(unused, clippy::all, clippy::pedantic, clippy::nursery)]
             #vis fn __warp_cpu_eval(self, #inputs) #output #eval_block
 
             #extra
