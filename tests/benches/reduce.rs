@@ -31,11 +31,13 @@ fn cg_max_f32(a: f32, b: f32) -> f32 {
 }
 #[reduce(identity = (f32::NEG_INFINITY, u32::MAX), style = "cooperative_groups")]
 fn cg_argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
-        b
+    // The NaN-propagating argmax of warp_tests::ops (README).
+    let b_wins = if a.0.is_nan() || b.0.is_nan() {
+        b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
     } else {
-        a
-    }
+        b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
+    };
+    if b_wins { b } else { a }
 }
 
 /// Column counts of the row and column sums.

@@ -2,6 +2,8 @@
 //! edge sizes, and value comparison that treats NaN as equal to NaN.
 
 pub mod chart;
+pub mod edge_ops;
+pub mod events;
 pub mod interop;
 pub mod ops;
 

@@ -6,6 +6,7 @@ use warp_kernels::catalogue;
 use warp_runtime::prelude::*;
 use warp_runtime::toolchain::{self, ModuleSource, Origin};
 use warp_runtime::{OpMeta, ReduceOp};
+use warp_tests::events::Capture;
 
 #[reduce(identity = 0.0)]
 fn sum_f32(a: f32, b: f32) -> f32 {
@@ -124,6 +125,13 @@ fn all() -> Vec<(OpMeta, &'static [&'static str])> {
         (cg_sum_i32::META, &["redux.sync.add"]),
         (cg_argmax::META, &["shfl.sync"]),
         (cg_sum_u64::META, &["shfl.sync"]),
+        // The NaN-propagating argmax and argmin (README) and the edge-semantics operators.
+        (warp_tests::ops::argmax_f32::META, &["shfl.sync.down"]),
+        (warp_tests::ops::argmin_f64::META, &["shfl.sync.down"]),
+        (warp_tests::edge_ops::add_i32::META, &["redux.sync.add"]),
+        (warp_tests::edge_ops::add_u8::META, &["redux.sync.add"]),
+        (warp_tests::edge_ops::mul_i64::META, &["shfl.sync.down"]),
+        (warp_tests::edge_ops::sub_neg_u16::META, &[]),
     ]
 }
 
@@ -223,12 +231,31 @@ fn cubin_compiles_and_is_cached_on_disk() {
     unsafe {
         std::env::set_var("WARP_CACHE_DIR", &dir);
     }
-    let (img, origin) = toolchain::cubin(&argmax::META.module(), 90).unwrap();
+    let ((img, origin), events) =
+        Capture::run(|| toolchain::cubin(&argmax::META.module(), 90).unwrap());
     assert_eq!(origin, Origin::Compiled);
     assert!(img.starts_with(b"\x7fELF"), "a CUBIN is an ELF image");
-    let (img2, origin2) = toolchain::cubin(&argmax::META.module(), 90).unwrap();
+    let messages: Vec<&str> = events.iter().map(|e| e.message()).collect();
+    assert_eq!(
+        messages,
+        ["kernel cache miss", "compiled with NVRTC"],
+        "{events:?}"
+    );
+    for e in &events {
+        assert_eq!(e.get("span"), Some("warp_dsl.compile"), "{e:?}");
+        assert_eq!(e.get("op"), Some("argmax"), "{e:?}");
+        assert!(
+            e.get("location")
+                .is_some_and(|l| l.contains("nvrtc_compile.rs:")),
+            "{e:?}"
+        );
+    }
+    let ((img2, origin2), events) =
+        Capture::run(|| toolchain::cubin(&argmax::META.module(), 90).unwrap());
     assert_eq!(origin2, Origin::DiskCache);
     assert_eq!(img, img2);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].message(), "kernel cache hit");
     // A corrupt file is recompiled, not trusted.
     for e in std::fs::read_dir(&dir).unwrap().flatten() {
         let mut bytes = std::fs::read(e.path()).unwrap();
@@ -236,9 +263,15 @@ fn cubin_compiles_and_is_cached_on_disk() {
         bytes[last] ^= 0xff;
         std::fs::write(e.path(), bytes).unwrap();
     }
-    let (img3, origin3) = toolchain::cubin(&argmax::META.module(), 90).unwrap();
+    let ((img3, origin3), events) =
+        Capture::run(|| toolchain::cubin(&argmax::META.module(), 90).unwrap());
     assert_eq!(origin3, Origin::Compiled);
     assert_eq!(img, img3);
+    assert!(
+        events[0].level == tracing::Level::WARN
+            && events[0].message().starts_with("kernel cache repair"),
+        "{events:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -480,6 +513,12 @@ mod zipped {
                 &[],
             ),
             (map_module::<mul>(), &[]),
+            (map_module::<warp_tests::edge_ops::int_ops>(), &[]),
+            (map_module::<warp_tests::edge_ops::narrow_ops>(), &[]),
+            (map_module::<warp_tests::edge_ops::wide_ops>(), &[]),
+            (map_module::<warp_tests::edge_ops::shifts>(), &[]),
+            (map_module::<warp_tests::edge_ops::methods>(), &[]),
+            (map_module::<warp_tests::edge_ops::float_clamp>(), &[]),
             (axis_module::<sum, Mapped<'static, mul>>(), v4),
             (reduce_module::<welford, Mapped<'static, welford_one>>(), v4),
             (

@@ -164,7 +164,9 @@ template <class T> WD_DEV WD_REG(T) wd_not(WD_REG(T) a) {
     typedef typename wd_int<T>::wide U;
     return wd_canon<T>(~(U)a);
 }
-// Division by zero panics in Rust; on the GPU it is unspecified (this returns 0). MIN / -1 wraps.
+// Division by zero panics in Rust; here (and on the CPU backend: warp_runtime::semantics) it
+// gives 0, as does the remainder. MIN / -1 wraps to MIN and MIN % -1 is 0 (C leaves both
+// undefined: neither reaches a C division).
 template <class T> WD_DEV WD_REG(T) wd_div(WD_REG(T) a, WD_REG(T) b) {
     if (b == 0) return 0;
     if (wd_int<T>::is_signed && b == (WD_REG(T))-1) return wd_neg<T>(a);

@@ -1,4 +1,5 @@
-//! The CPU backend: every operation computed with the user's own Rust functions, in parallel
+//! The CPU backend: every operation computed with the user's Rust functions (their CPU
+//! evaluation copies, which compute what the GPU computes where Rust would panic), in parallel
 //! with rayon, in a fixed chunking so results do not depend on the thread count. Each function
 //! reads elements through `value(element, index)`, which applies the input's map or makes its
 //! `(element, index)` pairs, and folds with an operator given as its identity and combine.

@@ -193,11 +193,9 @@ impl Gpu {
             allocations: AtomicU64::new(0),
             epoch: AtomicU32::new(0),
             profiling: AtomicBool::new(false),
-            tile_queue: AtomicBool::new(
-                std::env::var_os("WARP_TILE_QUEUE").is_some_and(|v| v != "0"),
-            ),
+            tile_queue: AtomicBool::new(crate::settings::tile_queue()?),
             last_kernel_ms: Mutex::new(None),
-            poison: std::env::var_os("WARP_POISON").is_some_and(|v| v != "0"),
+            poison: crate::settings::poison()?,
         })
     }
 

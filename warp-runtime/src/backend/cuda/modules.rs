@@ -68,6 +68,9 @@ pub(crate) struct Function {
 pub(crate) struct Module {
     module: Arc<CudaModule>,
     functions: Mutex<HashMap<&'static str, Function>>,
+    /// The operator's name and its Rust `file:line`, for the launch events.
+    pub(crate) name: String,
+    pub(crate) location: String,
 }
 
 impl Module {
@@ -142,8 +145,16 @@ impl Gpu {
             origin,
             seconds: t0.elapsed().as_secs_f64(),
         };
+        tracing::info!(
+            op = %source.name,
+            location = %source.location,
+            origin = ?origin,
+            seconds = report.seconds,
+            device = %self.shared.name,
+            "module loaded"
+        );
         if let Ok(mut r) = self.shared.modules.reports.lock() {
-            r.push((source.name, report));
+            r.push((source.name.clone(), report));
         }
         let mut map = self
             .shared
@@ -157,6 +168,8 @@ impl Gpu {
                 Arc::new(Module {
                     module,
                     functions: Mutex::new(HashMap::new()),
+                    name: source.name,
+                    location: source.location,
                 })
             })
             .clone())
