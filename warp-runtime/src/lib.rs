@@ -198,6 +198,9 @@ pub use inputs::{
     ReduceInput, Zip,
 };
 pub use operations::{
+    ByKey, Equal, RunCount, Runs, SameKeys, reduce_by_key_module, run_length_module, unique_module,
+};
+pub use operations::{
     Split, Split3, axis_module, map_module, partition3_module, predicate_module, reduce_module,
     transpose_module,
 };
