@@ -3,6 +3,7 @@
 
 pub mod interop;
 pub mod ops;
+pub mod runs;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
