@@ -191,3 +191,19 @@ fn into_forms_leave_the_count_and_check_their_outputs() {
         [true, false, true]
     );
 }
+
+/// A predicate of one tuple is not a predicate of two keys: refused, on every backend.
+#[predicate]
+fn pair_equal(p: (i32, i32)) -> bool {
+    p.0 == p.1
+}
+
+#[test]
+fn a_predicate_of_one_tuple_is_refused() {
+    let cpu = Device::cpu();
+    let keys = cpu.upload(&[1, 1, 2]).unwrap();
+    assert!(matches!(
+        cpu.unique_by(pair_equal, &keys),
+        Err(Error::Unsupported(_))
+    ));
+}

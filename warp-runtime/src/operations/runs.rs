@@ -98,6 +98,20 @@ where
 
 /// The integer type of run lengths: `u32` (what [`Device::run_length_encode`] gives; inputs
 /// below 2^32 elements) or `u64`.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::{Equal, RunCount};
+/// fn runs_of<C: RunCount>(dev: &Device, xs: &DeviceVec<i32>, counts: &mut DeviceVec<C>) -> warp_runtime::Result<u64> {
+///     let mut keys = dev.upload(&vec![0; xs.len()])?;
+///     dev.run_length_encode_into(Equal, xs, &mut keys, counts)?.get()
+/// }
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let xs = dev.upload(&[1, 1, 1])?;
+/// assert_eq!(runs_of(&dev, &xs, &mut dev.upload(&[0u64; 3])?)?, 1);
+/// # Ok(()) }
+/// ```
 pub trait RunCount: Element + sealed::Sealed {
     /// From a length (below [`RunCount::LIMIT`]).
     #[doc(hidden)]
@@ -129,6 +143,16 @@ impl RunCount for u64 {
 
 /// The runs of a run-length encoding: each run's key (its first element) and length, in input
 /// order.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::Runs;
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let Runs { keys, counts } = dev.run_length_encode(&dev.upload(&[4u16, 4, 9])?)?;
+/// assert_eq!((keys.download()?, counts.download()?), (vec![4, 9], vec![2, 1]));
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct Runs<K: Element, C: Element = u32> {
     /// The key of each run.
@@ -138,6 +162,19 @@ pub struct Runs<K: Element, C: Element = u32> {
 }
 
 /// The result of a reduce-by-key: each run's key and its values combined, in input order.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::ByKey;
+/// #[reduce(identity = 0)]
+/// fn add(a: u64, b: u64) -> u64 { a.wrapping_add(b) }
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let (k, v) = (dev.upload(&[1i8, 1, 2])?, dev.upload(&[10u64, 20, 30])?);
+/// let ByKey { keys, values } = dev.reduce_by_key(add, &k, &v)?;
+/// assert_eq!((keys.download()?, values.download()?), (vec![1, 2], vec![30, 30]));
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct ByKey<K: Element, V: Element> {
     /// The key of each run (its first element).
@@ -264,6 +301,15 @@ impl Device {
         S: SameKeys<K>,
     {
         self.check_elements(&elems)?;
+        if let Some(p) = S::PRED
+            && p.fragment.inputs != 2
+        {
+            return Err(Error::Unsupported(format!(
+                "`{}` compares neighbouring keys only as a predicate of two parameters, \
+                 #[predicate(inputs = 2)] fn(previous, next) -> bool",
+                p.fragment.name
+            )));
+        }
         let args = same.bound();
         self.check_bound(&args)?;
         if elems.is_empty() {
