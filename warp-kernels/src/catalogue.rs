@@ -438,7 +438,9 @@ pub const RUNS: Kernel = kernel(
 pub const RUN_PART_BYTES: usize = 16;
 
 /// Bytes of look-back status of [`RUNS`] for `tiles` tiles: packed head counts for unique,
-/// `(heads, value)` pairs when runs carry values.
+/// `(heads, value)` pairs in the split layout when runs carry values (the kernel packs pairs
+/// of values of at most 4 bytes into one word each when the input has fewer than 2^30
+/// elements, which needs less).
 pub const fn runs_status_bytes(tiles: usize, values: bool) -> usize {
     if values {
         status_bytes(tiles, RUN_PART_BYTES)

@@ -78,6 +78,43 @@ template <class T> WD_DEV wd_run_part<T> wd_ldcg(const wd_run_part<T>* p) {
     return r;
 }
 
+// Look-back status of pairs. Values of at most 4 bytes with inputs below 2^30 elements (so that
+// every head count fits 30 bits) share one 64-bit word with their state (state in bits 62..63,
+// heads in 32..61, the value's bytes in 0..31), published by one atomic exchange; other pairs
+// use the split layout of lookback.cuh (value, fence, state). The choice is made per launch
+// from the input's length (the runtime sizes the status for the split layout, the larger).
+template <class T> struct wd_run_status {
+    typedef wd_run_part<T> P;
+    wd_tile_status<P, WD_STATUS_SPLIT> split;
+    bool packed;
+    __device__ __forceinline__ wd_run_status(unsigned char* mem, wd_u64 ntiles, wd_u64 n)
+        : split(mem, ntiles), packed(sizeof(T) <= 4 && n < (1ull << 30)) {}
+    __device__ __forceinline__ void publish(wd_u64 tile, unsigned state, P p) const {
+        if constexpr (sizeof(T) <= 4) {
+            if (packed) {
+                wd_u32 bits = 0;
+                memcpy(&bits, &p.v, sizeof(T));
+                const wd_u64 w = ((wd_u64)state << 62) | (p.heads << 32) | (wd_u64)bits;
+                atomicExch((unsigned long long*)split.states + tile, (unsigned long long)w);
+                return;
+            }
+        }
+        split.publish(tile, state, p);
+    }
+    __device__ __forceinline__ unsigned read(wd_u64 tile, P& p) const {
+        if constexpr (sizeof(T) <= 4) {
+            if (packed) {
+                const wd_u64 w = *((volatile wd_u64*)split.states + tile);
+                const wd_u32 bits = (wd_u32)w;
+                memcpy(&p.v, &bits, sizeof(T));
+                p.heads = (w >> 32) & ((1ull << 30) - 1ull);
+                return (unsigned)(w >> 62);
+            }
+        }
+        return split.read(tile, p);
+    }
+};
+
 // Pairs combined in order: a later part with a head replaces the value, one without extends it.
 template <class Vals> struct wd_op_runs {
     typedef wd_run_part<typename Vals::T> T;
@@ -316,7 +353,7 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
         P mine;
         mine.heads = heads;
         mine.v = carry;
-        const wd_runs_prefix<Vals, wd_tile_status<P>> look_back{wd_tile_status<P>(status_mem, ntiles)};
+        const wd_runs_prefix<Vals, wd_run_status<T>> look_back{wd_run_status<T>(status_mem, ntiles, st.n)};
         const P pre = wd_block_tile_prefix<Op>(look_back, tile, mine, ntiles, (P*)nullptr);
         if (count != nullptr && tile == ntiles - 1 && warp == WD_BLOCK / 32 - 1 && lane == 0) *count = pre.heads + heads;
         const wd_u64 run0 = pre.heads;
