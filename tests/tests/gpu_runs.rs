@@ -312,7 +312,8 @@ fn predicates_of_two_keys() {
     }
 }
 
-/// f32 sums by key: exact for small integers (against the loops), and for random floats
+/// f32 sums by key: exact for small integers in runs whose sums stay below 2^24 (against the
+/// loops), and for random floats
 /// the same bits on every run (the look-back folds in tile order), close to f64 sums.
 #[test]
 #[ignore = "needs a CUDA GPU"]
@@ -325,15 +326,12 @@ fn float_sums_are_exact_where_they_can_be_and_deterministic() {
         let keys = run_keys(&mut r, n, mean);
         let small: Vec<f32> = (0..n).map(|i| (i % 5) as f32).collect();
         let (dk, ds) = (g.upload(&keys).unwrap(), g.upload(&small).unwrap());
-        let (_, want) = rbk_ref(&keys, &small, |a, b| a == b, 0.0f32, |a, b| a + b);
-        assert_eq!(
-            g.reduce_by_key(sum_f32, &dk, &ds)
-                .unwrap()
-                .values
-                .download()
-                .unwrap(),
-            want
-        );
+        if mean <= 100_000 {
+            // Runs of at most 2 * mean - 1 values of at most 4: sums below 2^24, exact in f32.
+            let (_, want) = rbk_ref(&keys, &small, |a, b| a == b, 0.0f32, |a, b| a + b);
+            let got = g.reduce_by_key(sum_f32, &dk, &ds).unwrap();
+            assert_eq!(got.values.download().unwrap(), want, "n={n} mean={mean}");
+        }
         let xs = f32::random_vec(&mut r, n, false);
         let dx = g.upload(&xs).unwrap();
         let first = g
