@@ -395,3 +395,20 @@ fn empty_input_and_into_forms() {
         Err(Error::Shape(_))
     ));
 }
+
+/// With tiles numbered from the queue in the order blocks start (`set_tile_queue(true)`),
+/// the results are the same.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn tile_queue_gives_the_same_runs() {
+    let g = gpu();
+    let s = seed();
+    eprintln!("seed {s}");
+    let mut r = rng(s);
+    g.set_tile_queue(true);
+    for mean in [4usize, 64, 100_000] {
+        let keys = run_keys(&mut r, (1 << 22) + 17, mean);
+        check(&g, &keys, &format!("queue mean={mean}"));
+    }
+    g.set_tile_queue(false);
+}
