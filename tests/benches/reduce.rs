@@ -593,6 +593,9 @@ fn main() {
     values(&dev, &xs, &dx, reps, ours["sum_f32"]);
     drop((dx, dy));
 
+    // ---- runs: run-length encode, unique, reduce-by-key (issue 13) ----
+    runs_bench(&dev, n, reps);
+
     // ---- the caller's stream: a cudarc kernel and ours in one pipeline (issue 11) ----
     pipeline(&dev, n, reps);
 
@@ -932,6 +935,140 @@ several arrays, f16/bf16, Welford: N = {n} elements per array, GB/s of every arr
             cell(get("cub")),
             cell(get("torch")),
             base.map(|b| format!("{:.3}x", o / b))
+                .unwrap_or_else(|| "-".into())
+        );
+    }
+}
+
+/// The runs bench's keys (as benches/peers/runs_peers.cu makes them from the same seed): runs
+/// of lengths `1 + next() % (2 * mean - 1)` (mean `mean`), each run's key the one before plus
+/// `1 + next() % 999`, `next` the xorshift64 of `seed`.
+fn run_data(n: usize, mean: u64, seed: u64) -> Vec<i32> {
+    let mut next = xorshift(seed);
+    let mut keys = Vec::with_capacity(n);
+    let mut key = 0u32;
+    while keys.len() < n {
+        let len = if mean <= 1 {
+            1
+        } else {
+            1 + next() % (2 * mean - 1)
+        };
+        let take = (len as usize).min(n - keys.len());
+        keys.extend(std::iter::repeat_n(key as i32, take));
+        key = key.wrapping_add((1 + next() % 999) as u32);
+    }
+    keys
+}
+
+/// Run-length encode, unique and reduce-by-key (f32 sums) of i32 keys in runs of mean length 4
+/// and 64 (random lengths, uniform in [1, 2L-1]), with CUB (`DeviceRunLengthEncode::Encode`,
+/// `DeviceSelect::Unique`, `DeviceReduce::ReduceByKey`, runs_peers.cu, over the same keys) and
+/// PyTorch (`unique_consecutive`, runs_peers.py, same distribution) in the same run. GB/s count
+/// the bytes read: the keys, and the values for reduce-by-key.
+fn runs_bench(dev: &Device, n: usize, reps: usize) {
+    use warp_runtime::Equal;
+    let gbps = |ms: f64, b: f64| b / (ms * 1e-3) / 1e9;
+    let seed = 0x5eed_0000 ^ std::process::id() as u64;
+    let vals: Vec<f32> = (0..n as u64)
+        .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 59) as f32)
+        .collect();
+    let dv = dev.upload(&vals).unwrap();
+    let mut ours: Vec<(String, f64)> = Vec::new();
+    for mean in [4u64, 64] {
+        let keys = run_data(n, mean, seed + mean);
+        let want = 1 + keys.windows(2).filter(|w| w[0] != w[1]).count();
+        let dk = dev.upload(&keys).unwrap();
+        drop(keys);
+        let mut ok = dev.upload(&vec![0i32; n]).unwrap();
+        let mut oc = dev.upload(&vec![0u32; n]).unwrap();
+        let mut ov = dev.upload(&vec![0f32; n]).unwrap();
+        let key_bytes = (4 * n) as f64;
+        let ms = time_ms(dev, reps, || {
+            dev.run_length_encode_into(Equal, &dk, &mut ok, &mut oc)
+                .map(drop)
+        });
+        ours.push((format!("rle_i32_runs{mean}"), gbps(ms, key_bytes)));
+        let got = dev
+            .run_length_encode_into(Equal, &dk, &mut ok, &mut oc)
+            .unwrap()
+            .get()
+            .unwrap();
+        assert_eq!(got as usize, want, "rle runs");
+        let ms = time_ms(dev, reps, || dev.unique_into(Equal, &dk, &mut ok).map(drop));
+        ours.push((format!("unique_i32_runs{mean}"), gbps(ms, key_bytes)));
+        assert_eq!(
+            dev.unique_into(Equal, &dk, &mut ok).unwrap().get().unwrap() as usize,
+            want
+        );
+        let ms = time_ms(dev, reps, || {
+            dev.reduce_by_key_into(Equal, sum_f32, &dk, &dv, &mut ok, &mut ov)
+                .map(drop)
+        });
+        ours.push((format!("rbk_i32_f32_runs{mean}"), gbps(ms, 2.0 * key_bytes)));
+        let got = dev
+            .reduce_by_key_into(Equal, sum_f32, &dk, &dv, &mut ok, &mut ov)
+            .unwrap()
+            .get()
+            .unwrap();
+        assert_eq!(got as usize, want, "rbk runs");
+    }
+    drop(dv);
+
+    let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
+    let bin = std::env::temp_dir().join("warp-bench-runs_peers");
+    let arch = format!("-arch=sm_{}", dev.arch().unwrap_or(90));
+    let built = ["/usr/local/cuda/bin/nvcc", "nvcc"]
+        .into_iter()
+        .find_map(|nvcc| {
+            Command::new(nvcc)
+                .args([
+                    "-O3",
+                    "-std=c++17",
+                    &arch,
+                    "-I/usr/local/cuda/include/cccl",
+                    "-o",
+                ])
+                .arg(&bin)
+                .arg(format!("{dir}/runs_peers.cu"))
+                .status()
+                .ok()
+        });
+    if built.is_some_and(|s| s.success()) {
+        let out = Command::new(&bin)
+            .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
+            .args(["--seed", &seed.to_string()])
+            .output();
+        parse_peers(
+            &out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+                .unwrap_or_default(),
+            &mut peers,
+        );
+    } else {
+        println!("runs peers (CUB): build failed or no nvcc; skipped");
+    }
+    if let Ok(o) = Command::new("python3")
+        .arg(format!("{dir}/runs_peers.py"))
+        .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
+        .output()
+    {
+        parse_peers(&String::from_utf8_lossy(&o.stdout), &mut peers);
+    }
+    println!(
+        "
+runs: N = {n} i32 keys in runs of random length (mean 4 / 64), GB/s of the bytes read (keys; keys and f32 values for reduce-by-key)"
+    );
+    println!("| op | warp-dsl GB/s | CUB | PyTorch | target | ratio |");
+    println!("|---|---|---|---|---|---|");
+    for (op, o) in &ours {
+        let get = |lib: &str| peers.get(&(lib.to_string(), op.clone())).copied();
+        let cell = |v: Option<f64>| v.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
+        println!(
+            "| {op} | {o:.0} | {} | {} | 1.2x CUB | {} |",
+            cell(get("cub")),
+            cell(get("torch")),
+            get("cub")
+                .map(|b| format!("{:.3}x", o / b))
                 .unwrap_or_else(|| "-".into())
         );
     }

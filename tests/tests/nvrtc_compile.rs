@@ -597,3 +597,56 @@ mod halves {
         compile_all_with(all());
     }
 }
+
+mod runs {
+    //! The runs modules (unique, run-length encode, reduce-by-key) compile for every
+    //! architecture over keys of every width, with `==` or a predicate of two keys, with the
+    //! ballots of run heads, vector loads of 4-byte keys (and values), and no local memory.
+    use super::*;
+    use warp_runtime::half::f16;
+    use warp_runtime::{Equal, reduce_by_key_module, run_length_module, unique_module};
+
+    #[predicate(inputs = 2)]
+    fn near(a: i32, b: i32, d: i32) -> bool {
+        (a - b).abs() <= d
+    }
+    #[predicate(inputs = 2)]
+    fn same_sign(a: f64, b: f64) -> bool {
+        (a < 0.0) == (b < 0.0)
+    }
+
+    fn all() -> Vec<(ModuleSource, &'static [&'static str])> {
+        let ballot: &[&str] = &["vote.sync.ballot"];
+        let v4: &[&str] = &["vote.sync.ballot", "ld.global.cs.v4"];
+        vec![
+            (unique_module::<i32, Equal>(), v4),
+            (unique_module::<f32, Equal>(), v4),
+            (unique_module::<u64, Equal>(), ballot),
+            (unique_module::<i8, Equal>(), ballot),
+            (unique_module::<bool, Equal>(), ballot),
+            (unique_module::<f16, Equal>(), ballot),
+            (unique_module::<i32, near_with<i32>>(), v4),
+            (run_length_module::<i32, Equal, u32>(), v4),
+            (run_length_module::<f64, Equal, u64>(), ballot),
+            (run_length_module::<u8, Equal, u32>(), ballot),
+            (run_length_module::<f64, same_sign, u32>(), ballot),
+            (reduce_by_key_module::<i32, Equal, sum_f32>(), v4),
+            (reduce_by_key_module::<u64, Equal, sum_f64>(), ballot),
+            (reduce_by_key_module::<i8, Equal, sum_i32>(), ballot),
+            (reduce_by_key_module::<f16, Equal, sum_f32>(), ballot),
+            (
+                reduce_by_key_module::<i32, near_with<i32>, max_i16>(),
+                ballot,
+            ),
+            (reduce_by_key_module::<i32, Equal, any_b>(), ballot),
+        ]
+    }
+
+    #[test]
+    fn runs_modules_compile() {
+        if !nvrtc_available() {
+            return;
+        }
+        compile_all_with(all());
+    }
+}

@@ -87,9 +87,40 @@
 //! ```
 //!
 //! Beyond whole-array reductions: predicates and maps (`count`, `any`, `find_first`, `mask`,
-//! `filter`, `partition`, `partition3` (three-way, by two predicates), `map_reduce`), scans (`scan`, `exclusive_scan`), reductions along
+//! `filter`, `partition`, `partition3` (three-way, by two predicates), `map_reduce`), runs
+//! (`unique`, `run_length_encode`, `reduce_by_key`), scans (`scan`, `exclusive_scan`), reductions along
 //! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
 //! `reduce_cols`, `reduce_segments`), and `transpose`.
+//!
+//! ## Runs: unique, run-length encode, reduce-by-key
+//!
+//! Runs of equal neighbouring keys, each in one pass on the GPU, CUB's patterns: a key is a
+//! run head when it differs from its neighbour (compared through a warp shuffle, or a read for
+//! a warp tile's first element); `__ballot_sync` and popc rank the heads; a block scan and the
+//! decoupled look-back (as `filter`'s compaction) give each tile its first run number; keys are
+//! staged in shared memory and written coalesced. [`Device::unique`] writes the heads' keys
+//! (`DeviceSelect::Unique`); [`Device::run_length_encode`] also each run's length
+//! (`DeviceRunLengthEncode::Encode`) and [`Device::reduce_by_key`] each run's values combined
+//! by a `#[reduce]` operator (`DeviceReduce::ReduceByKey`): a segmented scan within each tile,
+//! the partial of the run crossing into the next tile carried with the head count as one
+//! (heads, value) pair through the look-back, folded in tile order so floats are
+//! deterministic. Keys are compared with `==` ([`Equal`]; NaN is a run of its own) or a
+//! `#[predicate(inputs = 2)]` of two neighbours (`_by` forms, [`SameKeys`]); the `_into` forms
+//! leave the number of runs on the device.
+//!
+//! ```
+//! use warp_runtime::prelude::*;
+//! #[reduce(identity = 0)]
+//! fn add(a: i32, b: i32) -> i32 { a.wrapping_add(b) }
+//! # fn main() -> warp_runtime::Result<()> {
+//! let dev = Device::cpu();
+//! let keys = dev.upload(&[5u8, 5, 2, 5, 5, 5])?;
+//! let vals = dev.upload(&[1, 2, 3, 4, 5, 6])?;
+//! assert_eq!(dev.unique(&keys)?.download()?, [5, 2, 5]);
+//! assert_eq!(dev.run_length_encode(&keys)?.counts.download()?, [2, 1, 3]);
+//! assert_eq!(dev.reduce_by_key(add, &keys, &vals)?.values.download()?, [3, 3, 15]);
+//! # Ok(()) }
+//! ```
 //!
 //! ## Several arrays, f16/bf16, structs
 //!
@@ -246,6 +277,9 @@ pub use half;
 pub use inputs::{
     Array, AsSlice, AxisInput, CudaInput, ElementInput, Field, Indexed, Keeping, Mapped,
     ReduceInput, Zip,
+};
+pub use operations::{
+    ByKey, Equal, RunCount, Runs, SameKeys, reduce_by_key_module, run_length_module, unique_module,
 };
 pub use operations::{
     Split, Split3, axis_module, map_module, partition3_module, predicate_module, reduce_module,

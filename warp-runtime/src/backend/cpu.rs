@@ -243,3 +243,40 @@ pub(crate) fn transpose<T: Copy + Send + Sync>(m: &[T], rows: usize, cols: usize
         .map(|i| m[(i % rows) * cols + i / rows])
         .collect()
 }
+
+/// Where the runs of `keys` start: index 0 and every `i` whose key is not `same` as the one
+/// before it (`same(keys[i - 1], keys[i])`), in order.
+pub(crate) fn run_heads<K: Copy + Sync>(
+    keys: &[K],
+    same: impl Fn(K, K) -> bool + Sync,
+) -> Vec<usize> {
+    (0..keys.len())
+        .into_par_iter()
+        .filter(|&i| i == 0 || !same(keys[i - 1], keys[i]))
+        .collect()
+}
+
+/// The length of each run, from its start (`heads`, as [`run_heads`] finds them) to the next
+/// one's or `n`.
+pub(crate) fn run_lengths(heads: &[usize], n: usize) -> Vec<u64> {
+    heads
+        .iter()
+        .enumerate()
+        .map(|(r, &h)| (heads.get(r + 1).copied().unwrap_or(n) - h) as u64)
+        .collect()
+}
+
+/// Each run's values folded with `op` from the identity, in order.
+pub(crate) fn run_folds<V: Copy + Send + Sync>(
+    op: &impl Fold<V>,
+    heads: &[usize],
+    values: &[V],
+) -> Vec<V> {
+    (0..heads.len())
+        .into_par_iter()
+        .map(|r| {
+            let end = heads.get(r + 1).copied().unwrap_or(values.len());
+            fold(op, values[heads[r]..end].iter().copied())
+        })
+        .collect()
+}

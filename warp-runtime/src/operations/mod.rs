@@ -6,10 +6,14 @@
 mod axes;
 mod predicates;
 mod reduce;
+mod runs;
 mod scans;
 mod transpose;
 
 pub use predicates::{Split, Split3};
+pub use runs::{
+    ByKey, Equal, RunCount, Runs, SameKeys, reduce_by_key_module, run_length_module, unique_module,
+};
 
 mod map;
 

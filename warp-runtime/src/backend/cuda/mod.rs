@@ -10,6 +10,7 @@ pub(crate) mod memory;
 mod modules;
 mod predicates;
 mod reduce;
+mod runs;
 mod scans;
 mod transpose;
 

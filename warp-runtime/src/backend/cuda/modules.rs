@@ -23,6 +23,8 @@ pub(crate) enum ModuleKind {
     Predicate,
     /// The three-way partition by two predicates.
     Partition3,
+    /// Runs of equal keys: unique, run-length encode, reduce-by-key.
+    Runs,
     /// A map written out.
     Map,
     /// Scans and axis reductions.
