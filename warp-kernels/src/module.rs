@@ -43,7 +43,7 @@ pub const MAP_TEMPLATE: &str = include_str!("templates/map.cuh");
 pub const RUNS_TEMPLATE: &str = include_str!("templates/runs.cuh");
 
 /// Every shared text, by file name, in the order modules include them.
-pub const TEMPLATES: [(&str, &str); 11] = [
+pub const TEMPLATES: [(&str, &str); 12] = [
     ("prelude.cuh", PRELUDE),
     ("half.cuh", HALF),
     ("warp_intrinsics.cuh", WARP_INTRINSICS),
