@@ -7,6 +7,7 @@ mod axes;
 mod predicates;
 mod reduce;
 mod scans;
+mod segmented_scans;
 mod transpose;
 
 pub use predicates::{Split, Split3};
