@@ -66,10 +66,15 @@ fn with_nans(seed: u64, n: usize) -> Vec<f32> {
     let mut r = rng(seed);
     let keep = bool::random_vec(&mut r, n, false);
     let xs: Vec<f32> = random_vec_par(seed, n, false);
-    xs.iter().zip(&keep).map(|(&x, &k)| if k { f32::NAN } else { x }).collect()
+    xs.iter()
+        .zip(&keep)
+        .map(|(&x, &k)| if k { f32::NAN } else { x })
+        .collect()
 }
 
-const COLS: [usize; 16] = [1, 2, 3, 31, 32, 33, 511, 512, 513, 4095, 4096, 4097, 5000, 8192, 10_000, 65_539];
+const COLS: [usize; 16] = [
+    1, 2, 3, 31, 32, 33, 511, 512, 513, 4095, 4096, 4097, 5000, 8192, 10_000, 65_539,
+];
 
 #[test]
 #[ignore = "needs a CUDA GPU"]
@@ -87,9 +92,16 @@ fn row_scans_match_the_cpu_and_iterators() {
             let xs = i32::random_vec(&mut r, n, true);
             let gx = g.upload(&xs).unwrap();
             let (incl, excl) = running(&xs, &bounds, 0, i32::wrapping_add);
-            same(&g.scan_rows(sum_i32, &gx, cols).unwrap().download().unwrap(), &incl, &format!("scan_rows i32 {what}"));
             same(
-                &g.exclusive_scan_rows(sum_i32, &gx, cols).unwrap().download().unwrap(),
+                &g.scan_rows(sum_i32, &gx, cols).unwrap().download().unwrap(),
+                &incl,
+                &format!("scan_rows i32 {what}"),
+            );
+            same(
+                &g.exclusive_scan_rows(sum_i32, &gx, cols)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
                 &excl,
                 &format!("exclusive_scan_rows i32 {what}"),
             );
@@ -100,13 +112,20 @@ fn row_scans_match_the_cpu_and_iterators() {
                     let (incl, _) = running(&xs[1..], &rows_bounds(m, cols), 0, i32::wrapping_add);
                     let mut out = g.upload(&vec![0i32; m]).unwrap();
                     g.scan_rows_into(sum_i32, &gs, cols, &mut out).unwrap();
-                    same(&out.download().unwrap(), &incl, &format!("scan_rows_into i32 {what} off 1"));
+                    same(
+                        &out.download().unwrap(),
+                        &incl,
+                        &format!("scan_rows_into i32 {what} off 1"),
+                    );
                 }
             }
             let ys = i64::random_vec(&mut r, n, true);
             let (incl, _) = running(&ys, &bounds, 0, i64::wrapping_add);
             same(
-                &g.scan_rows(add_i64, &g.upload(&ys).unwrap(), cols).unwrap().download().unwrap(),
+                &g.scan_rows(add_i64, &g.upload(&ys).unwrap(), cols)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
                 &incl,
                 &format!("scan_rows i64 {what}"),
             );
@@ -119,17 +138,38 @@ fn row_scans_match_the_cpu_and_iterators() {
                 &format!("scan_rows f32 {what}"),
             );
             same(
-                &g.exclusive_scan_rows(sum_f32, &gf, cols).unwrap().download().unwrap(),
-                &c.exclusive_scan_rows(sum_f32, &cf, cols).unwrap().download().unwrap(),
+                &g.exclusive_scan_rows(sum_f32, &gf, cols)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
+                &c.exclusive_scan_rows(sum_f32, &cf, cols)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
                 &format!("exclusive_scan_rows f32 {what}"),
             );
             // The order: the last non-NaN value of the row so far.
             let ls = with_nans(seed ^ 7 ^ n as u64, n);
-            let (incl, excl) = running(&ls, &bounds, f32::NAN, |a, b| if b.is_nan() { a } else { b });
+            let (incl, excl) = running(
+                &ls,
+                &bounds,
+                f32::NAN,
+                |a, b| if b.is_nan() { a } else { b },
+            );
             let gl = g.upload(&ls).unwrap();
-            same(&g.scan_rows(last_f32, &gl, cols).unwrap().download().unwrap(), &incl, &format!("scan_rows last {what}"));
             same(
-                &g.exclusive_scan_rows(last_f32, &gl, cols).unwrap().download().unwrap(),
+                &g.scan_rows(last_f32, &gl, cols)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
+                &incl,
+                &format!("scan_rows last {what}"),
+            );
+            same(
+                &g.exclusive_scan_rows(last_f32, &gl, cols)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
                 &excl,
                 &format!("exclusive_scan_rows last {what}"),
             );
@@ -138,7 +178,10 @@ fn row_scans_match_the_cpu_and_iterators() {
     // Empty input.
     let e = g.upload::<f32>(&[]).unwrap();
     assert_eq!(g.scan_rows(sum_f32, &e, 32).unwrap().len(), 0);
-    assert!(matches!(g.scan_rows(sum_f32, &g.upload(&[1.0f32; 5]).unwrap(), 2), Err(Error::Shape(_))));
+    assert!(matches!(
+        g.scan_rows(sum_f32, &g.upload(&[1.0f32; 5]).unwrap(), 2),
+        Err(Error::Shape(_))
+    ));
     assert!(matches!(g.scan_rows(sum_f32, &e, 0), Err(Error::Shape(_))));
 }
 
@@ -152,7 +195,11 @@ fn ragged(seed: u64, n: usize, max_len: usize) -> Vec<u64> {
         if at == n {
             break;
         }
-        let len = if i % 5 == 4 { 0 } else { (*l as usize % max_len + 1).min(n - at) };
+        let len = if i % 5 == 4 {
+            0
+        } else {
+            (*l as usize % max_len + 1).min(n - at)
+        };
         at += len;
         offsets.push(at as u64);
     }
@@ -169,7 +216,18 @@ fn segment_scans_match_the_cpu_and_iterators() {
     let seed = seed();
     println!("seed {seed}");
     let mut r = rng(seed);
-    for n in [1usize, 31, 32, 33, 4095, 4096, 4097, 5000, (1 << 20) + 7, (1 << 22) + 3] {
+    for n in [
+        1usize,
+        31,
+        32,
+        33,
+        4095,
+        4096,
+        4097,
+        5000,
+        (1 << 20) + 7,
+        (1 << 22) + 3,
+    ] {
         let mut cases = vec![
             ("one segment", vec![0u64, n as u64]),
             ("empty ones around one", vec![0, 0, 0, n as u64, n as u64]),
@@ -184,37 +242,68 @@ fn segment_scans_match_the_cpu_and_iterators() {
             let xs = i32::random_vec(&mut r, n, true);
             let gx = g.upload(&xs).unwrap();
             let (incl, excl) = running(&xs, &bounds, 0, i32::wrapping_add);
-            same(&g.scan_segments(sum_i32, &gx, &go).unwrap().download().unwrap(), &incl, &format!("scan_segments i32 {what}"));
             same(
-                &g.exclusive_scan_segments(sum_i32, &gx, &go).unwrap().download().unwrap(),
+                &g.scan_segments(sum_i32, &gx, &go)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
+                &incl,
+                &format!("scan_segments i32 {what}"),
+            );
+            same(
+                &g.exclusive_scan_segments(sum_i32, &gx, &go)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
                 &excl,
                 &format!("exclusive_scan_segments i32 {what}"),
             );
             let ys = i64::random_vec(&mut r, n, true);
             let (incl, _) = running(&ys, &bounds, 0, i64::wrapping_add);
             same(
-                &g.scan_segments(add_i64, &g.upload(&ys).unwrap(), &go).unwrap().download().unwrap(),
+                &g.scan_segments(add_i64, &g.upload(&ys).unwrap(), &go)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
                 &incl,
                 &format!("scan_segments i64 {what}"),
             );
             let fs = small_ints(seed ^ n as u64, n);
             let (gf, cf) = (g.upload(&fs).unwrap(), c.upload(&fs).unwrap());
             same(
-                &g.scan_segments(sum_f32, &gf, &go).unwrap().download().unwrap(),
-                &c.scan_segments(sum_f32, &cf, &co).unwrap().download().unwrap(),
+                &g.scan_segments(sum_f32, &gf, &go)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
+                &c.scan_segments(sum_f32, &cf, &co)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
                 &format!("scan_segments f32 {what}"),
             );
             let mut out = g.upload(&vec![1.0f32; n]).unwrap();
-            g.exclusive_scan_segments_into(sum_f32, &gf, &go, &mut out).unwrap();
+            g.exclusive_scan_segments_into(sum_f32, &gf, &go, &mut out)
+                .unwrap();
             same(
                 &out.download().unwrap(),
-                &c.exclusive_scan_segments(sum_f32, &cf, &co).unwrap().download().unwrap(),
+                &c.exclusive_scan_segments(sum_f32, &cf, &co)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
                 &format!("exclusive_scan_segments_into f32 {what}"),
             );
             let ls = with_nans(seed ^ 11 ^ n as u64, n);
-            let (incl, _) = running(&ls, &bounds, f32::NAN, |a, b| if b.is_nan() { a } else { b });
+            let (incl, _) = running(
+                &ls,
+                &bounds,
+                f32::NAN,
+                |a, b| if b.is_nan() { a } else { b },
+            );
             same(
-                &g.scan_segments(last_f32, &g.upload(&ls).unwrap(), &go).unwrap().download().unwrap(),
+                &g.scan_segments(last_f32, &g.upload(&ls).unwrap(), &go)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
                 &incl,
                 &format!("scan_segments last {what}"),
             );
@@ -227,10 +316,23 @@ fn segment_scans_match_the_cpu_and_iterators() {
 fn bad_offsets_and_empty_inputs() {
     let g = gpu();
     let xs = g.upload(&[1i32, 2, 3, 4, 5]).unwrap();
-    for offsets in [vec![], vec![0u64, 3, 2, 5], vec![1, 5], vec![0, 4], vec![0, 6], vec![0]] {
+    for offsets in [
+        vec![],
+        vec![0u64, 3, 2, 5],
+        vec![1, 5],
+        vec![0, 4],
+        vec![0, 6],
+        vec![0],
+    ] {
         let o = g.upload(&offsets).unwrap();
-        assert!(matches!(g.scan_segments(sum_i32, &xs, &o), Err(Error::Shape(_))), "{offsets:?}");
-        assert!(matches!(g.exclusive_scan_segments(sum_f32, &g.upload(&[1.0f32; 5]).unwrap(), &o), Err(Error::Shape(_))));
+        assert!(
+            matches!(g.scan_segments(sum_i32, &xs, &o), Err(Error::Shape(_))),
+            "{offsets:?}"
+        );
+        assert!(matches!(
+            g.exclusive_scan_segments(sum_f32, &g.upload(&[1.0f32; 5]).unwrap(), &o),
+            Err(Error::Shape(_))
+        ));
     }
     // Many offsets, one bad far from the start: found by the block that checks it.
     let n = 1 << 20;
@@ -238,9 +340,16 @@ fn bad_offsets_and_empty_inputs() {
     let k = offsets.len() - 100;
     offsets[k] = offsets[k - 1] - 1;
     let big = g.upload(&vec![1i32; n]).unwrap();
-    assert!(matches!(g.scan_segments(sum_i32, &big, &g.upload(&offsets).unwrap()), Err(Error::Shape(_))));
+    assert!(matches!(
+        g.scan_segments(sum_i32, &big, &g.upload(&offsets).unwrap()),
+        Err(Error::Shape(_))
+    ));
     let empty = g.upload::<i32>(&[]).unwrap();
-    for (offsets, ok) in [(vec![0u64], true), (vec![0, 0, 0], true), (vec![0, 1], false)] {
+    for (offsets, ok) in [
+        (vec![0u64], true),
+        (vec![0, 0, 0], true),
+        (vec![0, 1], false),
+    ] {
         let r = g.scan_segments(sum_i32, &empty, &g.upload(&offsets).unwrap());
         assert_eq!(r.is_ok(), ok, "{offsets:?}");
     }
@@ -261,9 +370,24 @@ fn float_scans_have_the_same_bits_every_run() {
         (
             bits(&g.scan(sum_f32, &gx).unwrap().download().unwrap()),
             bits(&g.exclusive_scan(sum_f32, &gx).unwrap().download().unwrap()),
-            bits(&g.scan_rows(sum_f32, &gx.slice(..n - 11).unwrap(), 1 << 16).unwrap().download().unwrap()),
-            bits(&g.scan_rows(sum_f32, &gx.slice(..n - 11).unwrap(), 32).unwrap().download().unwrap()),
-            bits(&g.scan_segments(sum_f32, &gx, &go).unwrap().download().unwrap()),
+            bits(
+                &g.scan_rows(sum_f32, &gx.slice(..n - 11).unwrap(), 1 << 16)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
+            ),
+            bits(
+                &g.scan_rows(sum_f32, &gx.slice(..n - 11).unwrap(), 32)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
+            ),
+            bits(
+                &g.scan_segments(sum_f32, &gx, &go)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
+            ),
         )
     };
     let first = runs(&g);
@@ -271,7 +395,10 @@ fn float_scans_have_the_same_bits_every_run() {
     for queue in [false, true, false, true] {
         g.set_tile_queue(queue);
         for _ in 0..2 {
-            assert!(runs(&g) == first, "a float scan changed bits (tile queue {queue})");
+            assert!(
+                runs(&g) == first,
+                "a float scan changed bits (tile queue {queue})"
+            );
         }
     }
     g.set_tile_queue(false);
@@ -281,7 +408,10 @@ fn float_scans_have_the_same_bits_every_run() {
     for (i, (&x, &s)) in xs.iter().zip(&scanned).enumerate() {
         acc += x as f64;
         abs += x.abs() as f64;
-        assert!((s as f64 - acc).abs() <= 1e-5 * abs + 1e-3, "f32 scan at {i}: {s} vs {acc}");
+        assert!(
+            (s as f64 - acc).abs() <= 1e-5 * abs + 1e-3,
+            "f32 scan at {i}: {s} vs {acc}"
+        );
     }
     // Exact partial sums: the CPU's fold, bit for bit, at sizes around the tree's levels.
     let c = Device::cpu();
@@ -289,14 +419,33 @@ fn float_scans_have_the_same_bits_every_run() {
         let m = tiles * 4096 - 5;
         let fs = small_ints(seed ^ m as u64, m);
         same(
-            &g.scan(sum_f32, &g.upload(&fs).unwrap()).unwrap().download().unwrap(),
-            &c.scan(sum_f32, &c.upload(&fs).unwrap()).unwrap().download().unwrap(),
+            &g.scan(sum_f32, &g.upload(&fs).unwrap())
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.scan(sum_f32, &c.upload(&fs).unwrap())
+                .unwrap()
+                .download()
+                .unwrap(),
             &format!("scan f32 of small integers, {m} elements"),
         );
         let ls = with_nans(seed ^ 3 ^ m as u64, m);
         let gl = g.upload(&ls).unwrap();
-        let (incl, excl) = running(&ls, &[0, m], f32::NAN, |a, b| if b.is_nan() { a } else { b });
-        same(&g.scan(last_f32, &gl).unwrap().download().unwrap(), &incl, &format!("scan last {m}"));
-        same(&g.exclusive_scan(last_f32, &gl).unwrap().download().unwrap(), &excl, &format!("exclusive scan last {m}"));
+        let (incl, excl) = running(
+            &ls,
+            &[0, m],
+            f32::NAN,
+            |a, b| if b.is_nan() { a } else { b },
+        );
+        same(
+            &g.scan(last_f32, &gl).unwrap().download().unwrap(),
+            &incl,
+            &format!("scan last {m}"),
+        );
+        same(
+            &g.exclusive_scan(last_f32, &gl).unwrap().download().unwrap(),
+            &excl,
+            &format!("exclusive scan last {m}"),
+        );
     }
 }

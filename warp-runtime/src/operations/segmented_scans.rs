@@ -79,7 +79,13 @@ impl Device {
     /// assert_eq!(out.download()?, vec![1, 3, 3, 7]);
     /// # Ok(()) }
     /// ```
-    pub fn scan_rows_into<Op, I, O>(&self, op: Op, input: &I, cols: usize, out: &mut O) -> Result<()>
+    pub fn scan_rows_into<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        cols: usize,
+        out: &mut O,
+    ) -> Result<()>
     where
         Op: ReduceOp,
         I: ReduceInput<Op> + ?Sized,

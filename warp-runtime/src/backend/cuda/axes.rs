@@ -9,8 +9,8 @@ use warp_kernels::catalogue::{
     ROWS_WARP, SEG_CHUNK, SEG_LONG, SEGMENTS, SEGMENTS_LONG, SEGMENTS_PLAN,
 };
 
-use super::launch::{Args, Grid, In, Input, Out, Staged, Values, ValuesOut, kernel_args};
 use super::Gpu;
+use super::launch::{Args, Grid, In, Input, Out, Staged, Values, ValuesOut, kernel_args};
 use crate::error::{Error, Result};
 
 kernel_args! {
