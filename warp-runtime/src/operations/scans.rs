@@ -19,10 +19,15 @@ pub(super) type Array<Op> = <<Op as ReduceOp>::Value as ArrayOf>::Array;
 impl Device {
     /// The inclusive scan of `input` with `op`: `out[i] = x[0] + ... + x[i]`, combined in
     /// order. On the GPU: a thread scan, a Kogge-Stone warp scan (`__shfl_up_sync`), a block
-    /// scan of warp totals, and one pass over the data with decoupled look-back between
-    /// blocks. Deterministic (the same bits every run): values holding floats, whose rounding
-    /// would depend on how the look-back happens to group tiles, take three passes instead
-    /// (tile aggregates, their scan in a fixed order, then the tiles). Returns a
+    /// scan of warp totals, and one pass over the data, a tile of 4096 elements per block.
+    /// Exact values (no floats) chain tiles by decoupled look-back. Values holding floats,
+    /// whose rounding would depend on how the look-back happens to group tiles, chain them
+    /// through a fixed tree instead, still in one pass: each tile publishes its aggregate and
+    /// the aggregate of every aligned power-of-two range of tiles it completes (from the
+    /// range's two halves), and tile `t`'s prefix folds the ranges of `t`'s binary
+    /// decomposition, in order. Every grouping is a function of the length only, so the result
+    /// has the same bits every run (it may differ from the CPU's left fold in the last bits,
+    /// as any tree does; they agree exactly where the partial results are exact). Returns a
     /// [`DeviceVec`](crate::DeviceVec) for scalar operators and a
     /// [`DeviceTuples`](crate::DeviceTuples) for tuple ones, without waiting for the kernels.
     ///
