@@ -153,9 +153,11 @@ impl Device {
     /// waits for its kernel, to check them. One value per element.
     ///
     /// On a GPU: one pass of the scan's tiles over (value, head) pairs; each block finds the
-    /// segments starting in its tile by binary search and marks their heads in shared memory;
-    /// tiles chain by the look-back for exact operators and by the fixed tree of
-    /// [`Device::scan`] for floats, so the result has the same bits every run.
+    /// segments starting in its tile (a 32-way warp search of the offsets) and marks their
+    /// heads in shared memory; tiles chain by the look-back for exact operators and by the
+    /// fixed tree of [`Device::scan`] for floats, so the result has the same bits every run.
+    /// Many empty segments starting at one element cost that element's block a loop over
+    /// them.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
