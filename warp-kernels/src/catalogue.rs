@@ -766,5 +766,12 @@ mod tests {
         assert_eq!(transpose_tile(16), (32, 32));
         assert_eq!(status_bytes(3, 4), 24);
         assert_eq!(status_bytes(3, 8), 16 + 48);
+        assert_eq!(ScanMode::Tree.slots(3), 6);
+        assert_eq!(ScanMode::Predecessor.slots(3), 3);
+        // (value, head) pairs: packed with the state up to 4-byte values, else at most 16
+        // bytes more than the value.
+        assert_eq!(scan_status_bytes(3, 4, true), 24);
+        assert_eq!(scan_status_bytes(3, 8, true), 16 + 2 * 3 * 24);
+        assert_eq!(scan_status_bytes(3, 8, false), status_bytes(3, 8));
     }
 }
