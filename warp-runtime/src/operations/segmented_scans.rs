@@ -13,6 +13,9 @@ impl Device {
     /// length must be a whole number of rows, else [`Error::Shape`](crate::Error::Shape)):
     /// `out[r * cols + c] = x[r * cols] + ... + x[r * cols + c]`, combined in element order (the
     /// operator need not commute). One value per element; an empty input gives an empty array.
+    /// NaN, overflow and ties are the operator's: each output is what folding the row's
+    /// elements in order with the Rust function gives, up to float rounding (the GPU groups
+    /// the fold as a tree; exact where the partial results are exact).
     ///
     /// On a GPU: one pass of the scan's tiles ([`Device::scan`]) over (value, head) pairs with
     /// the segmented operator (a head, every `cols`-th element, restarts the fold). Rows of at
@@ -150,7 +153,8 @@ impl Device {
     /// caller's `CudaSlice<u64>`) are those of [`Device::reduce_segments`], covering the input:
     /// non-decreasing from 0 to the input's length, empty segments allowed (they hold no
     /// element). Anything else is an [`Error::Shape`](crate::Error::Shape), so the GPU form
-    /// waits for its kernel, to check them. One value per element.
+    /// waits for its kernel, to check them. One value per element. NaN, overflow and ties are
+    /// the operator's, as for [`Device::scan_rows`].
     ///
     /// On a GPU: one pass of the scan's tiles over (value, head) pairs; each block finds the
     /// segments starting in its tile (a 32-way warp search of the offsets) and marks their
