@@ -17,6 +17,8 @@ use crate::types::{Scalar, Ty};
 
 /// The prelude every generated source starts with.
 pub const PRELUDE: &str = include_str!("templates/prelude.cuh");
+/// f16 and bf16 (`wd_f16`, `wd_bf16`): after the prelude, in the modules that use them only.
+pub const HALF: &str = include_str!("templates/half.cuh");
 /// The reduction patterns (block, grid), after the warp reduce of the chosen style.
 pub const REDUCE_TEMPLATE: &str = include_str!("templates/reduce.cuh");
 /// The warp reduce with intrinsics.
@@ -38,8 +40,9 @@ pub const AXIS_TEMPLATE: &str = include_str!("templates/axis.cuh");
 pub const MAP_TEMPLATE: &str = include_str!("templates/map.cuh");
 
 /// Every shared text, by file name, in the order modules include them.
-pub const TEMPLATES: [(&str, &str); 10] = [
+pub const TEMPLATES: [(&str, &str); 11] = [
     ("prelude.cuh", PRELUDE),
+    ("half.cuh", HALF),
     ("warp_intrinsics.cuh", WARP_INTRINSICS),
     ("warp_cg.cuh", WARP_CG),
     ("reduce.cuh", REDUCE_TEMPLATE),
@@ -433,8 +436,17 @@ impl Module {
         }
     }
 
-    /// The text, with the `#line` resets pointing into `warp-dsl/{file}.cu`.
-    fn finish(self, file: &str) -> String {
+    /// The text, with the `#line` resets pointing into `warp-dsl/{file}.cu`; the half
+    /// precision section goes in after the prelude when anything names its types.
+    fn finish(mut self, file: &str) -> String {
+        if self.src.contains("wd_f16") || self.src.contains("wd_bf16") {
+            let end = format!("{SHARED_END}prelude.cuh ====\n");
+            if let Some(at) = self.src.find(&end) {
+                let mut half = Module { src: String::new() };
+                half.shared("half.cuh", HALF);
+                self.src.insert_str(at + end.len(), &half.src);
+            }
+        }
         finish_lines(&self.src, file)
     }
 }
