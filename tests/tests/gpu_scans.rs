@@ -448,3 +448,91 @@ fn float_scans_have_the_same_bits_every_run() {
         );
     }
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn tuples_wide_floats_and_maps_in_segmented_scans() {
+    use warp_tests::ops::{argmax_f32, sum_f64, widen};
+    #[reduce(identity = 0)]
+    fn add_u64(a: u64, b: u64) -> u64 {
+        a.wrapping_add(b)
+    }
+    let (g, c) = (gpu(), Device::cpu());
+    let seed = seed();
+    println!("seed {seed}");
+    let mut r = rng(seed);
+    for (n, cols) in [(33 * 1000, 33), (5000 * 40, 5000), ((1 << 20) + 7, 1)] {
+        let offsets = ragged(seed ^ n as u64, n, 3000);
+        let (go, co) = (g.upload(&offsets).unwrap(), c.upload(&offsets).unwrap());
+        let what = format!("n={n} cols={cols}");
+        // (f32, u32) argmax pairs: 8-byte values, the split status, through the tree.
+        let fs = f32::random_vec(&mut r, n, true);
+        let (gf, cf) = (g.upload(&fs).unwrap(), c.upload(&fs).unwrap());
+        same(
+            &g.scan_rows(argmax_f32, &gf.indexed(), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.scan_rows(argmax_f32, &cf.indexed(), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("scan_rows argmax {what}"),
+        );
+        same(
+            &g.exclusive_scan_segments(argmax_f32, &gf.indexed(), &go)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.exclusive_scan_segments(argmax_f32, &cf.indexed(), &co)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("exclusive_scan_segments argmax {what}"),
+        );
+        // f64 sums of small integers (exact): the CPU's bits.
+        let ds: Vec<f64> = small_ints(seed ^ 5, n).iter().map(|&x| x as f64).collect();
+        let (gd, cd) = (g.upload(&ds).unwrap(), c.upload(&ds).unwrap());
+        same(
+            &g.scan_rows(sum_f64, &gd, cols).unwrap().download().unwrap(),
+            &c.scan_rows(sum_f64, &cd, cols).unwrap().download().unwrap(),
+            &format!("scan_rows f64 {what}"),
+        );
+        same(
+            &g.scan_segments(sum_f64, &gd, &go)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.scan_segments(sum_f64, &cd, &co)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("scan_segments f64 {what}"),
+        );
+        // A map fused into the scan (u8 elements, u64 values).
+        let bs = u8::random_vec(&mut r, n, true);
+        let (gb, cb) = (g.upload(&bs).unwrap(), c.upload(&bs).unwrap());
+        same(
+            &g.scan_rows(add_u64, &gb.map(widen.with(8)), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.scan_rows(add_u64, &cb.map(widen.with(8)), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("scan_rows of a map {what}"),
+        );
+        same(
+            &g.scan_segments(add_u64, &gb.map(widen.with(8)), &go)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.scan_segments(add_u64, &cb.map(widen.with(8)), &co)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("scan_segments of a map {what}"),
+        );
+    }
+}
