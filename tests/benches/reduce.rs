@@ -501,15 +501,13 @@ fn main() {
             2.0 * bytes,
         ),
     );
-    // The other tile order (a queue in block start order), and the deterministic three-pass
-    // float scan, for the record.
+    // The other tile order (a queue in block start order), for the record.
     dev.set_tile_queue(true);
     let queued_scan = time_ms(&dev, reps, || dev.scan(sum_i32, &dy).map(drop));
     let queued_filter = time_ms(&dev, reps, || {
         dev.filter_into(positive, &dx, &mut kept_out).map(drop)
     });
     dev.set_tile_queue(false);
-    let scan_f32 = time_ms(&dev, reps, || dev.scan(sum_f32, &dx).map(drop));
     println!(
         "single-pass tile order: blockIdx.x scan_i32 {:.0} GB/s, filter {:.0} GB/s; queue scan_i32 {:.0} GB/s, filter {:.0} GB/s",
         ours["scan_i32"],
@@ -517,10 +515,65 @@ fn main() {
         gbps(queued_scan, 2.0 * bytes),
         gbps(queued_filter, bytes + kept * 4.0)
     );
-    println!(
-        "scan_f32 (deterministic three passes): {:.0} GB/s (bytes read + written)",
-        gbps(scan_f32, 2.0 * bytes)
+    // Deterministic single-pass float scans (the fixed tree of tile aggregates; rows and CSR
+    // segments as (value, head) pairs); GB/s count bytes read + written.
+    ours.insert(
+        "scan_f32",
+        gbps(
+            time_ms(&dev, reps, || dev.scan(sum_f32, &dx).map(drop)),
+            2.0 * bytes,
+        ),
     );
+    for (name, cols) in [("scan_rows_f32_32", 32), ("scan_rows_f32_4096", 4096)] {
+        let m = dx.slice(..n / cols * cols).unwrap();
+        let ms = time_ms(&dev, reps, || dev.scan_rows(sum_f32, &m, cols).map(drop));
+        ours.insert(name, gbps(ms, 2.0 * (n / cols * cols * 4) as f64));
+        let r = dev
+            .scan_rows(sum_f32, &m, cols)
+            .unwrap()
+            .download()
+            .unwrap();
+        for row in [0, n / cols / 2, n / cols - 1] {
+            let want: f64 = xs[row * cols..(row + 1) * cols]
+                .iter()
+                .map(|&x| x as f64)
+                .sum();
+            let got = r[(row + 1) * cols - 1] as f64;
+            assert!(
+                (got - want).abs() <= 1e-3 * (cols as f64).sqrt() + 1e-3,
+                "{name} row {row}"
+            );
+        }
+    }
+    // CSR segments of 1 to 2047 elements (about 1000 on average).
+    let mut offsets = vec![0u64];
+    let mut at = 0u64;
+    while at < n as u64 {
+        at = (at + 1 + (at.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 53)).min(n as u64);
+        offsets.push(at);
+    }
+    let doffs = dev.upload(&offsets).unwrap();
+    let ms = time_ms(&dev, reps, || {
+        dev.scan_segments(sum_f32, &dx, &doffs).map(drop)
+    });
+    ours.insert(
+        "scan_segments_f32",
+        gbps(ms, 2.0 * bytes + (offsets.len() * 8) as f64),
+    );
+    println!(
+        "scan_segments_f32: {} segments of about {} elements",
+        offsets.len() - 1,
+        n / (offsets.len() - 1)
+    );
+    let a = dev.scan(sum_f32, &dx).unwrap().download().unwrap();
+    let b = dev.scan(sum_f32, &dx).unwrap().download().unwrap();
+    assert!(
+        a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
+        "scan_f32 changed bits between runs"
+    );
+    let want: f64 = xs.iter().map(|&x| x as f64).sum();
+    assert!((a[n - 1] as f64 - want).abs() <= 1e-3 * (n as f64).sqrt() + 1e-3);
+    drop((a, b, doffs));
     let scanned = dev.scan(sum_i32, &dy).unwrap().download().unwrap();
     let mut acc = 0i32;
     for (i, (&y, &s)) in ys.iter().zip(&scanned).enumerate() {
@@ -602,7 +655,8 @@ fn main() {
     // ---- peers, same run ----
     let ops = "copy,sum_f32,sum_i32,max_f32,argmax_f32,sumsq_f32,count_gt0_f32,filter_gt0_f32,any_gt0_first,any_gt0_none,\
                scan_i32,rowsum_f32_32,rowsum_f32_256,rowsum_f32_4096,rowsum_f32_65536,\
-               colsum_f32_32,colsum_f32_256,colsum_f32_4096,colsum_f32_65536,transpose_f32";
+               colsum_f32_32,colsum_f32_256,colsum_f32_4096,colsum_f32_65536,transpose_f32,\
+               scan_f32,scan_rows_f32_32,scan_rows_f32_4096";
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
     let nvcc = ["/usr/local/cuda/bin/nvcc", "nvcc"]
@@ -683,7 +737,7 @@ fn main() {
         println!("| {op} | {:.0} | {c:.0} | {:.3}x |", ours[op], c / ours[op]);
     }
     println!(
-        "\nN = {n} (4-byte elements), median of {reps} event-timed runs; GB/s count bytes read (+ written for copy)"
+        "\nN = {n} (4-byte elements), median of {reps} event-timed runs; GB/s count bytes read (+ written for copy, transpose and the scans)"
     );
     println!(
         "| op | warp-dsl GB/s | CUB | PyTorch | CuPy | vs best peer | vs CUB | share of copy |"
@@ -700,6 +754,10 @@ fn main() {
         "any_gt0_none",
         "find_first_gt0_none",
         "scan_i32",
+        "scan_f32",
+        "scan_rows_f32_32",
+        "scan_rows_f32_4096",
+        "scan_segments_f32",
         ROWSUM[0],
         ROWSUM[1],
         ROWSUM[2],

@@ -165,15 +165,24 @@ pub(crate) fn scan<V: Copy + Send + Sync, E: Copy + Sync>(
     value: impl Fn(E, u64) -> V + Sync,
     exclusive: bool,
 ) -> Vec<V> {
+    running(op, data, 0, &value, exclusive).collect()
+}
+
+/// The running fold of `data` (whose first element has index `base`), in order: inclusive, or
+/// exclusive (the identity first).
+fn running<'a, V: Copy + 'a, E: Copy>(
+    op: &'a impl Fold<V>,
+    data: &'a [E],
+    base: usize,
+    value: &'a (impl Fn(E, u64) -> V + Sync),
+    exclusive: bool,
+) -> impl Iterator<Item = V> + 'a {
     let mut acc = op.identity();
-    data.iter()
-        .enumerate()
-        .map(|(i, &e)| {
-            let before = acc;
-            acc = op.combine(acc, value(e, i as u64));
-            if exclusive { before } else { acc }
-        })
-        .collect()
+    data.iter().enumerate().map(move |(i, &e)| {
+        let before = acc;
+        acc = op.combine(acc, value(e, (base + i) as u64));
+        if exclusive { before } else { acc }
+    })
 }
 
 fn fold<V>(op: &impl Fold<V>, values: impl Iterator<Item = V>) -> V {
@@ -277,6 +286,39 @@ pub(crate) fn run_folds<V: Copy + Send + Sync>(
         .map(|r| {
             let end = heads.get(r + 1).copied().unwrap_or(values.len());
             fold(op, values[heads[r]..end].iter().copied())
+        })
+        .collect()
+}
+
+/// The scan of each row of the `cols`-column row-major matrix of values (a running fold that
+/// restarts at each row), one value per element.
+pub(crate) fn scan_rows<V: Copy + Send + Sync, E: Copy + Sync>(
+    op: &impl Fold<V>,
+    data: &[E],
+    value: impl Fn(E, u64) -> V + Sync,
+    cols: usize,
+    exclusive: bool,
+) -> Vec<V> {
+    data.par_chunks(cols)
+        .enumerate()
+        .flat_map_iter(|(r, row)| running(op, row, r * cols, &value, exclusive))
+        .collect()
+}
+
+/// The scan of each CSR segment `offsets[s]..offsets[s + 1]` (offsets already checked to cover
+/// `data`), one value per element.
+pub(crate) fn scan_segments<V: Copy + Send + Sync, E: Copy + Sync>(
+    op: &impl Fold<V>,
+    data: &[E],
+    value: impl Fn(E, u64) -> V + Sync,
+    offsets: &[u64],
+    exclusive: bool,
+) -> Vec<V> {
+    offsets
+        .par_windows(2)
+        .flat_map_iter(|w| {
+            let (lo, hi) = (w[0] as usize, w[1] as usize);
+            running(op, &data[lo..hi], lo, &value, exclusive)
         })
         .collect()
 }

@@ -8,6 +8,7 @@ mod predicates;
 mod reduce;
 mod runs;
 mod scans;
+mod segmented_scans;
 mod transpose;
 
 pub use predicates::{Split, Split3};
