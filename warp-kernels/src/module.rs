@@ -36,9 +36,11 @@ pub const SCAN_TEMPLATE: &str = include_str!("templates/scan.cuh");
 pub const AXIS_TEMPLATE: &str = include_str!("templates/axis.cuh");
 /// The map: every value of a stage written out.
 pub const MAP_TEMPLATE: &str = include_str!("templates/map.cuh");
+/// Top-k: order keys, ballot filtering against a running threshold, radix select, sort.
+pub const TOPK_TEMPLATE: &str = include_str!("templates/topk.cuh");
 
 /// Every shared text, by file name, in the order modules include them.
-pub const TEMPLATES: [(&str, &str); 10] = [
+pub const TEMPLATES: [(&str, &str); 11] = [
     ("prelude.cuh", PRELUDE),
     ("warp_intrinsics.cuh", WARP_INTRINSICS),
     ("warp_cg.cuh", WARP_CG),
@@ -49,6 +51,7 @@ pub const TEMPLATES: [(&str, &str); 10] = [
     ("scan.cuh", SCAN_TEMPLATE),
     ("axis.cuh", AXIS_TEMPLATE),
     ("map.cuh", MAP_TEMPLATE),
+    ("topk.cuh", TOPK_TEMPLATE),
 ];
 
 /// The placeholder name of the device function in a fragment; the assembler renames it.
@@ -850,6 +853,19 @@ pub fn transpose_module(elem: Scalar) -> String {
     m.shared("axis.cuh", AXIS_TEMPLATE);
     m.kernels(catalogue::TRANSPOSE_KERNELS, e, e);
     m.finish(&format!("transpose_{elem}"))
+}
+
+/// A top-k module for arrays of `elem` (`Device::top_k`, `Device::bottom_k`): the catalogue's
+/// [`TOPK_KERNELS`](catalogue::TOPK_KERNELS) over a plain stage of the array.
+pub fn topk_module(elem: Scalar) -> String {
+    let source = Source::Plain(std::slice::from_ref(&elem));
+    let mut m = Module::new(&format!("top-k of {}", source.describe()));
+    m.user(&stage(&source, None, elem.c_name(), None));
+    m.reduce_templates(Style::Intrinsics);
+    m.shared("lookback.cuh", LOOKBACK_TEMPLATE);
+    m.shared("topk.cuh", TOPK_TEMPLATE);
+    m.kernels(catalogue::TOPK_KERNELS, elem.c_name(), elem.c_name());
+    m.finish(&format!("topk_{elem}"))
 }
 
 /// A module of plain device functions (lowered by [`lower_function`]) and hand-written

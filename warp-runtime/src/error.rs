@@ -87,6 +87,14 @@ pub enum Error {
     /// non-tuple operator).
     #[error("unsupported: {0}")]
     Unsupported(String),
+    /// `top_k` or `bottom_k` asked for more elements than the input holds.
+    #[error("top-k: k = {k} is larger than the input ({len} elements)")]
+    KExceedsLength {
+        /// The `k` asked for.
+        k: usize,
+        /// The number of elements of the input.
+        len: usize,
+    },
 }
 
 /// `Result` with [`Error`].

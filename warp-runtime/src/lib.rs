@@ -198,13 +198,13 @@ pub use inputs::{
     ReduceInput, Zip,
 };
 pub use operations::{
-    Split, Split3, axis_module, map_module, partition3_module, predicate_module, reduce_module,
-    transpose_module,
+    Split, Split3, TopK, axis_module, map_module, partition3_module, predicate_module,
+    reduce_module, topk_module, transpose_module,
 };
 pub use operators::{
     ArgBits, Bind, BoundArg, BoundArgs, FnMeta, MapOp, OpMeta, Predicate, ReduceOp,
 };
-pub use values::{DeviceValue, Element, IndexInt, Row};
+pub use values::{DeviceValue, Element, IndexInt, Ordered, Row};
 pub use warp_macros::{DeviceValue, map, predicate, reduce};
 
 /// What the macros' expansions name; not part of the API.

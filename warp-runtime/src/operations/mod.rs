@@ -7,9 +7,11 @@ mod axes;
 mod predicates;
 mod reduce;
 mod scans;
+mod topk;
 mod transpose;
 
 pub use predicates::{Split, Split3};
+pub use topk::{TopK, topk_module};
 
 mod map;
 

@@ -11,6 +11,7 @@ mod modules;
 mod predicates;
 mod reduce;
 mod scans;
+mod topk;
 mod transpose;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
