@@ -180,13 +180,13 @@ pub fn edge_sizes(elem_size: usize) -> Vec<usize> {
 }
 
 /// The `k` largest (or, unless `largest`, smallest) of `xs` with their indices, by plain Rust:
-/// a sort of the (value, index) pairs with `partial_cmp`, NaN above everything (all NaNs equal),
-/// ties by index. What `top_k` and `bottom_k` are tested against.
+/// the (value, index) pairs ordered with `partial_cmp`, NaN above everything (all NaNs equal),
+/// ties by index; selected (`select_nth_unstable_by`), then sorted. What `top_k` and
+/// `bottom_k` are tested against.
 pub fn sorted_k<T: Copy + PartialOrd>(xs: &[T], k: usize, largest: bool) -> Vec<(T, u64)> {
     use std::cmp::Ordering;
     let nan = |x: &T| x.partial_cmp(x).is_none();
-    let mut v: Vec<(T, u64)> = xs.iter().copied().zip(0u64..).collect();
-    v.sort_by(|a, b| {
+    let order = |a: &(T, u64), b: &(T, u64)| {
         let ord = match (nan(&a.0), nan(&b.0)) {
             (true, true) => Ordering::Equal,
             (true, false) => Ordering::Greater,
@@ -195,8 +195,16 @@ pub fn sorted_k<T: Copy + PartialOrd>(xs: &[T], k: usize, largest: bool) -> Vec<
         };
         let ord = if largest { ord.reverse() } else { ord };
         ord.then(a.1.cmp(&b.1))
-    });
-    v.truncate(k);
+    };
+    let mut v: Vec<(T, u64)> = xs.iter().copied().zip(0u64..).collect();
+    if k == 0 {
+        return Vec::new();
+    }
+    if k < v.len() {
+        v.select_nth_unstable_by(k - 1, order);
+        v.truncate(k);
+    }
+    v.sort_by(order);
     v
 }
 
