@@ -1,12 +1,18 @@
 //! Top-k and bottom-k on the CPU backend against plain Rust (a sort of (value, index) pairs):
 //! every element type, special values, ties, views, k = 0, 1, 1,024 and the errors.
 
+use warp_runtime::Ordered;
 use warp_runtime::prelude::*;
-use warp_runtime::{Ordered, TopK};
 use warp_tests::{Random, rng, same_value, seed, sorted_k};
 
 /// `top_k` or `bottom_k` of `xs` on `dev` equals [`sorted_k`].
-fn check<T: Ordered + Random + PartialOrd>(dev: &Device, xs: &[T], k: usize, largest: bool, what: &str) {
+fn check<T: Ordered + Random + PartialOrd>(
+    dev: &Device,
+    xs: &[T],
+    k: usize,
+    largest: bool,
+    what: &str,
+) {
     let arr = dev.upload(xs).unwrap();
     let TopK { values, indices } = if largest {
         dev.top_k(&arr, k).unwrap()
@@ -16,7 +22,12 @@ fn check<T: Ordered + Random + PartialOrd>(dev: &Device, xs: &[T], k: usize, lar
     let (values, indices) = (values.download().unwrap(), indices.download().unwrap());
     let want = sorted_k(xs, k, largest);
     let want_idx: Vec<u64> = want.iter().map(|w| w.1).collect();
-    assert_eq!(indices, want_idx, "{what} n={} k={k} largest={largest}", xs.len());
+    assert_eq!(
+        indices,
+        want_idx,
+        "{what} n={} k={k} largest={largest}",
+        xs.len()
+    );
     for (v, w) in values.iter().zip(&want) {
         assert!(same_value(v, &w.0), "{what}: value {v:?} vs {:?}", w.0);
     }
@@ -65,7 +76,10 @@ fn ties_go_to_the_smallest_index() {
     for k in [1usize, 100, 1024] {
         let want: Vec<u64> = (0..k as u64).collect();
         assert_eq!(dev.top_k(&xs, k).unwrap().indices.download().unwrap(), want);
-        assert_eq!(dev.bottom_k(&xs, k).unwrap().indices.download().unwrap(), want);
+        assert_eq!(
+            dev.bottom_k(&xs, k).unwrap().indices.download().unwrap(),
+            want
+        );
     }
     // -0.0 equals 0.0: in index order.
     let zs = dev.upload(&[0.0f32, -0.0, 0.0, -1.0]).unwrap();
@@ -81,10 +95,22 @@ fn ties_go_to_the_smallest_index() {
 #[test]
 fn nan_is_above_infinity() {
     let dev = Device::cpu();
-    let xs = [1.0f64, f64::NAN, f64::INFINITY, -f64::NAN, f64::NEG_INFINITY];
+    let xs = [
+        1.0f64,
+        f64::NAN,
+        f64::INFINITY,
+        -f64::NAN,
+        f64::NEG_INFINITY,
+    ];
     let arr = dev.upload(&xs).unwrap();
-    assert_eq!(dev.top_k(&arr, 3).unwrap().indices.download().unwrap(), [1, 3, 2]);
-    assert_eq!(dev.bottom_k(&arr, 5).unwrap().indices.download().unwrap(), [4, 0, 2, 1, 3]);
+    assert_eq!(
+        dev.top_k(&arr, 3).unwrap().indices.download().unwrap(),
+        [1, 3, 2]
+    );
+    assert_eq!(
+        dev.bottom_k(&arr, 5).unwrap().indices.download().unwrap(),
+        [4, 0, 2, 1, 3]
+    );
     let nans = dev.upload(&[f32::NAN; 40]).unwrap();
     let low = dev.bottom_k(&nans, 4).unwrap();
     assert_eq!(low.indices.download().unwrap(), [0, 1, 2, 3]);
@@ -121,5 +147,8 @@ fn sizes_and_k_are_checked() {
         dev.top_k(&short, 4),
         Err(Error::KExceedsLength { k: 4, len: 3 })
     ));
-    assert_eq!(dev.top_k(&short, 3).unwrap().values.download().unwrap(), [3, 2, 1]);
+    assert_eq!(
+        dev.top_k(&short, 3).unwrap().values.download().unwrap(),
+        [3, 2, 1]
+    );
 }

@@ -3,8 +3,8 @@
 //! fan-in, sorted, all-equal and NaN-heavy inputs, k = 1 to 1,024, misaligned views, the
 //! errors, and 2^28 f32. Needs a CUDA GPU.
 
+use warp_runtime::Ordered;
 use warp_runtime::prelude::*;
-use warp_runtime::{Ordered, TopK};
 use warp_tests::{Random, edge_sizes, random_vec_par, rng, same_value, seed, sorted_k};
 
 fn gpu() -> Device {
@@ -41,7 +41,10 @@ fn check_ks<T: Ordered + PartialOrd>(
     let want = sorted_k(&xs[off..], most, largest);
     let (cv, ci) = run(cpu, most);
     let want_idx: Vec<u64> = want.iter().map(|w| w.1).collect();
-    assert_eq!(ci, want_idx, "the CPU backend vs plain Rust: {what} n={n} k={most}");
+    assert_eq!(
+        ci, want_idx,
+        "the CPU backend vs plain Rust: {what} n={n} k={most}"
+    );
     let arr = gpu.upload(xs).unwrap();
     let view = arr.slice(off..).unwrap();
     for &k in &ks {
@@ -52,7 +55,11 @@ fn check_ks<T: Ordered + PartialOrd>(
             gpu.bottom_k(&view, k).unwrap()
         };
         let (gv, gi) = (values.download().unwrap(), indices.download().unwrap());
-        assert_eq!(gi, want_idx[..k], "indices vs plain Rust and the CPU backend: {tag}");
+        assert_eq!(
+            gi,
+            want_idx[..k],
+            "indices vs plain Rust and the CPU backend: {tag}"
+        );
         assert_eq!(gv.len(), k, "{tag}");
         for (j, (g, c)) in gv.iter().zip(&cv).enumerate() {
             assert!(same_value(g, c), "value {j}: {g:?} vs {c:?}: {tag}");
@@ -78,12 +85,24 @@ fn sizes(elem: usize) -> Vec<usize> {
     // per block, one step for each of many blocks (several levels), and many steps per block.
     let step = if elem == 8 { 1024 } else { 2048 };
     let mut s = edge_sizes(elem);
-    s.extend([step - 1, step, step + 1, 3 * step + 5, 1 << 20, (1 << 22) + 3]);
+    s.extend([
+        step - 1,
+        step,
+        step + 1,
+        3 * step + 5,
+        1 << 20,
+        (1 << 22) + 3,
+    ]);
     s.retain(|&n| n > 0);
     s
 }
 
-fn every_case<T: Ordered + Random + PartialOrd + Send>(gpu: &Device, cpu: &Device, s: u64, what: &str) {
+fn every_case<T: Ordered + Random + PartialOrd + Send>(
+    gpu: &Device,
+    cpu: &Device,
+    s: u64,
+    what: &str,
+) {
     let elem = std::mem::size_of::<T>();
     for n in sizes(elem) {
         let xs: Vec<T> = random_vec_par(s ^ n as u64, n, true);
@@ -148,7 +167,9 @@ fn gpu_topk_adversarial_inputs() {
             .map(|(i, x)| if i % 3 == 0 { f32::NAN } else { x })
             .collect();
         let all_nan = vec![f32::NAN; n];
-        let zeros: Vec<f32> = (0..n).map(|i| if i % 2 == 0 { 0.0 } else { -0.0 }).collect();
+        let zeros: Vec<f32> = (0..n)
+            .map(|i| if i % 2 == 0 { 0.0 } else { -0.0 })
+            .collect();
         for (what, xs) in [
             ("ascending", &up),
             ("descending", &down),
@@ -215,7 +236,11 @@ fn gpu_topk_2_pow_28_f32() {
             };
             let want = sorted_k(&xs, k, largest);
             let want_idx: Vec<u64> = want.iter().map(|w| w.1).collect();
-            assert_eq!(indices.download().unwrap(), want_idx, "k={k} largest={largest}");
+            assert_eq!(
+                indices.download().unwrap(),
+                want_idx,
+                "k={k} largest={largest}"
+            );
             let v = values.download().unwrap();
             for (j, w) in want.iter().enumerate() {
                 assert!(same_value(&v[j], &w.0), "value {j}");

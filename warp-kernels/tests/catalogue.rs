@@ -191,7 +191,13 @@ fn shared_constants_are_defined_by_the_catalogue_only() {
 
 #[test]
 fn topk_modules_match_the_catalogue() {
-    for e in [Scalar::U8, Scalar::F32, Scalar::F64, Scalar::BF16, Scalar::Bool] {
+    for e in [
+        Scalar::U8,
+        Scalar::F32,
+        Scalar::F64,
+        Scalar::BF16,
+        Scalar::Bool,
+    ] {
         check(
             &topk_module(e),
             catalogue::TOPK_KERNELS,

@@ -313,7 +313,14 @@ mod tests {
         assert_eq!(f32::NAN.order_key(), u32::MAX as u64);
         let d = [f64::NEG_INFINITY, -2.0, 0.0, 3.0, f64::INFINITY, f64::NAN];
         assert!(d.windows(2).all(|w| w[0].order_key() < w[1].order_key()));
-        let h = [-half::f16::INFINITY, half::f16::from_f32(-1.0), half::f16::ZERO, half::f16::MAX, half::f16::INFINITY, half::f16::NAN];
+        let h = [
+            -half::f16::INFINITY,
+            half::f16::from_f32(-1.0),
+            half::f16::ZERO,
+            half::f16::MAX,
+            half::f16::INFINITY,
+            half::f16::NAN,
+        ];
         assert!(h.windows(2).all(|w| w[0].order_key() < w[1].order_key()));
         assert_eq!(half::bf16::NAN.order_key(), 0xFFFF);
         let i = [i8::MIN, -1, 0, 1, i8::MAX];

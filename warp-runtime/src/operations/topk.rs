@@ -24,7 +24,6 @@ use crate::values::{Element, Ordered};
 ///
 /// ```
 /// use warp_runtime::prelude::*;
-/// use warp_runtime::TopK;
 /// # fn main() -> warp_runtime::Result<()> {
 /// let dev = Device::cpu();
 /// let TopK { values, indices } = dev.top_k(&dev.upload(&[3u8, 9, 1, 9])?, 3)?;
@@ -88,7 +87,11 @@ impl Device {
     /// assert!(matches!(dev.top_k(&xs, 6), Err(Error::KExceedsLength { k: 6, len: 5 })));
     /// # Ok(()) }
     /// ```
-    pub fn top_k<T: Ordered, S: AsSlice<T> + ?Sized>(&self, input: &S, k: usize) -> Result<TopK<T>> {
+    pub fn top_k<T: Ordered, S: AsSlice<T> + ?Sized>(
+        &self,
+        input: &S,
+        k: usize,
+    ) -> Result<TopK<T>> {
         self.select_k(input, k, true)
     }
 

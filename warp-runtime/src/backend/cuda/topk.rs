@@ -169,8 +169,11 @@ mod tests {
 
             fn step(&mut self, entries: &[(u64, u32)], k: usize, ordered: bool, bound: &mut u64) {
                 let g = *bound;
-                let passing: Vec<(u64, u32)> =
-                    entries.iter().copied().filter(|&e| self.passes(e, g)).collect();
+                let passing: Vec<(u64, u32)> = entries
+                    .iter()
+                    .copied()
+                    .filter(|&e| self.passes(e, g))
+                    .collect();
                 self.buf.extend(passing);
                 assert!(self.buf.len() <= TOPK_KEEP + STEP, "buffer overflow");
                 if self.buf.len() > TOPK_KEEP {
@@ -230,7 +233,12 @@ mod tests {
             let got = run(keys, k, grid0);
             let (_, want) = crate::backend::cpu::top_k(keys, k, true, |x| x, 64);
             let got_idx: Vec<u64> = got.iter().map(|e| e.1 as u64).collect();
-            assert_eq!(got_idx, want, "{what}: n={} k={k} grid0={grid0}", keys.len());
+            assert_eq!(
+                got_idx,
+                want,
+                "{what}: n={} k={k} grid0={grid0}",
+                keys.len()
+            );
         }
 
         #[test]
@@ -251,12 +259,11 @@ mod tests {
                 ("all equal", vec![7; n]),
                 (
                     "many maxima",
-                    (0..n).map(|i| if i % 3 == 0 { u64::MAX } else { random() }).collect(),
+                    (0..n)
+                        .map(|i| if i % 3 == 0 { u64::MAX } else { random() })
+                        .collect(),
                 ),
-                (
-                    "sawtooth",
-                    (0..n as u64).map(|i| i % 5000).collect(),
-                ),
+                ("sawtooth", (0..n as u64).map(|i| i % 5000).collect()),
             ];
             for (what, keys) in &inputs {
                 for k in [1usize, 100, 1000, 1024] {
