@@ -668,7 +668,7 @@ pub const TRANSPOSE_KERNELS: &[&Kernel] = &[&TRANSPOSE, &TRANSPOSE_UNPADDED];
 /// The largest `k` of top-k and bottom-k.
 pub const TOPK_MAX_K: usize = 1024;
 /// Blocks of one top-k level whose candidates one block of the next level reads.
-pub const TOPK_FANIN: usize = 16;
+pub const TOPK_FANIN: usize = 4;
 /// Elements per lane of a top-k block step, for elements of up to 4 bytes.
 pub const TOPK_ITEMS: u32 = 8;
 /// Elements per lane of a top-k block step, for 8-byte elements.

@@ -57,7 +57,7 @@
 //! whether its elements' order keys beat the block's running threshold and a global bound
 //! (`atomicMax`), and compacts the passing ones into shared memory; a radix select over 8-bit
 //! digits (shared histogram, block scan) refines the block's candidates when they fill; the
-//! blocks' best k go through the same kernel, 16 blocks' worth per block, until one block
+//! blocks' best k go through the same kernel, 4 blocks' worth per block, until one block
 //! sorts the last k (bitonic, in shared memory).
 //!
 //! ```

@@ -23,7 +23,7 @@
 // each read WD_TOPK_FANIN blocks' slots; a one-block level sorts its k entries (bitonic, in
 // shared memory) and writes the values (read again from the input at their indices) and the
 // indices. Level 0 (cand_slots == 0) reads the stage's elements with vector loads, one step
-// of WD_BLOCK * items ahead in registers.
+// of WD_BLOCK * items, two steps ahead in registers.
 
 template <class E> struct wd_topk_key;
 #define WD_TOPK_UINT(E, K)                                                                    \
@@ -382,14 +382,15 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
     wd_u32 idx[ITEMS];
     bool pass[ITEMS];
     if (raw) {
-        const wd_u64 nsteps = (st.n + Z::STEP - 1) / Z::STEP;
-        typename St::elem_t cur[ITEMS], nxt[ITEMS];
-        bool cur_vec = false, nxt_vec = false;
+        // Two steps ahead in flight while one is filtered.
+        const wd_u64 nsteps = (st.n + Z::STEP - 1) / Z::STEP, grid = gridDim.x;
+        typename St::elem_t cur[ITEMS], next[ITEMS], later[ITEMS];
+        bool cur_vec = false, next_vec = false, later_vec = false;
         wd_u64 s = blockIdx.x;
         if (s < nsteps) wd_topk_load<St, ITEMS>(st, s, cur, cur_vec);
-        for (; s < nsteps; s += gridDim.x, ++step) {
-            const wd_u64 next = s + gridDim.x;
-            if (next < nsteps) wd_topk_load<St, ITEMS>(st, next, nxt, nxt_vec);
+        if (s + grid < nsteps) wd_topk_load<St, ITEMS>(st, s + grid, next, next_vec);
+        for (; s < nsteps; s += grid, ++step) {
+            if (s + 2 * grid < nsteps) wd_topk_load<St, ITEMS>(st, s + 2 * grid, later, later_vec);
             const K g = (K)wd_ldcg(bound);
 #pragma unroll
             for (int j = 0; j < ITEMS; ++j) {
@@ -400,10 +401,15 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
             }
             cnt = wd_topk_insert<K, ITEMS>(b, cnt, step, key, idx, pass);
             if (cnt > (wd_u32)Z::KEEP) cnt = wd_topk_refine(b, cnt, k, false, true, bound, tk, ti);
-            if (next < nsteps) {
+            if (s + grid < nsteps) {
 #pragma unroll
-                for (int j = 0; j < ITEMS; ++j) cur[j] = nxt[j];
-                cur_vec = nxt_vec;
+                for (int j = 0; j < ITEMS; ++j) cur[j] = next[j];
+                cur_vec = next_vec;
+            }
+            if (s + 2 * grid < nsteps) {
+#pragma unroll
+                for (int j = 0; j < ITEMS; ++j) next[j] = later[j];
+                next_vec = later_vec;
             }
         }
     } else {

@@ -111,8 +111,8 @@ mod tests {
         use super::topk_levels;
         assert_eq!(topk_levels(1), [1]);
         assert_eq!(topk_levels(0), [1]);
-        assert_eq!(topk_levels(16), [16, 1]);
-        assert_eq!(topk_levels(660), [660, 42, 3, 1]);
+        assert_eq!(topk_levels(4), [4, 1]);
+        assert_eq!(topk_levels(660), [660, 165, 42, 11, 3, 1]);
     }
 
     /// A sequential model of topk.cuh's algorithm (its blocks advanced one step at a time in
@@ -231,8 +231,10 @@ mod tests {
 
         fn check(keys: &[u64], k: usize, grid0: usize, what: &str) {
             let got = run(keys, k, grid0);
-            let (_, want) = crate::backend::cpu::top_k(keys, k, true, |x| x, 64);
-            let got_idx: Vec<u64> = got.iter().map(|e| e.1 as u64).collect();
+            let mut want: Vec<(u64, u32)> = keys.iter().copied().zip(0u32..).collect();
+            want.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let want: Vec<u32> = want[..k].iter().map(|e| e.1).collect();
+            let got_idx: Vec<u32> = got.iter().map(|e| e.1).collect();
             assert_eq!(
                 got_idx,
                 want,
