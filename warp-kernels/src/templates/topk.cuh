@@ -184,11 +184,10 @@ static __device__ __forceinline__ wd_u32 wd_topk_compact(wd_topk_block<K>& b, wd
 // entries below the global bound, and, when more than k remain, keeps the best ones as the
 // header describes, updating the pass rule (tk, ti) and publishing tk. `exact`: keep exactly
 // the k best (the end of a block). `ordered`: the block reads its entries in index order (the
-// raw level). Returns the new count.
-template <class K>
+// raw level). Keys have BITS bits (the element's width). Returns the new count.
+template <int BITS, class K>
 static __device__ __forceinline__ wd_u32 wd_topk_refine(wd_topk_block<K>& b, wd_u32 cnt, wd_u32 k, bool exact, bool ordered,
                                                         wd_u64* bound, K& tk, wd_u32& ti) {
-    constexpr int BITS = (int)sizeof(K) * 8;
     __syncthreads();
     if (threadIdx.x == 0) b.bound = wd_ldcg(bound);
     __syncthreads();
@@ -371,6 +370,7 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
                                                wd_u64* out_keys, wd_u32* out_idx, wd_u32* out_counts, wd_u64* bound,
                                                typename St::elem_t* values, wd_u64* indices) {
     typedef typename wd_topk_key<typename St::elem_t>::T K;
+    constexpr int BITS = wd_topk_key<typename St::elem_t>::BITS;
     typedef wd_topk_sizes<K> Z;
     constexpr int ITEMS = Z::ITEMS;
     __shared__ wd_topk_block<K> b;
@@ -400,7 +400,7 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
                 pass[j] = i < st.n && wd_topk_passes(key[j], idx[j], g, tk, ti);
             }
             cnt = wd_topk_insert<K, ITEMS>(b, cnt, step, key, idx, pass);
-            if (cnt > (wd_u32)Z::KEEP) cnt = wd_topk_refine(b, cnt, k, false, true, bound, tk, ti);
+            if (cnt > (wd_u32)Z::KEEP) cnt = wd_topk_refine<BITS>(b, cnt, k, false, true, bound, tk, ti);
             if (s + grid < nsteps) {
 #pragma unroll
                 for (int j = 0; j < ITEMS; ++j) cur[j] = next[j];
@@ -428,11 +428,11 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
                 pass[j] = valid && wd_topk_passes(key[j], idx[j], g, tk, ti);
             }
             cnt = wd_topk_insert<K, ITEMS>(b, cnt, step, key, idx, pass);
-            if (cnt > (wd_u32)Z::KEEP) cnt = wd_topk_refine(b, cnt, k, false, false, bound, tk, ti);
+            if (cnt > (wd_u32)Z::KEEP) cnt = wd_topk_refine<BITS>(b, cnt, k, false, false, bound, tk, ti);
         }
     }
     if (cnt > k) {
-        cnt = wd_topk_refine(b, cnt, k, true, raw, bound, tk, ti);
+        cnt = wd_topk_refine<BITS>(b, cnt, k, true, raw, bound, tk, ti);
     } else {
         __syncthreads();
     }
