@@ -644,6 +644,7 @@ fn main() {
     drop(t);
     // ---- several arrays, half precision, Welford (issue 12) ----
     values(&dev, &xs, &dx, reps, ours["sum_f32"]);
+    topk(&dev, &xs, &dx, reps);
     drop((dx, dy));
 
     // ---- runs: run-length encode, unique, reduce-by-key (issue 13) ----
@@ -1154,5 +1155,51 @@ fn parse_peers(text: &str, out: &mut BTreeMap<(String, String), f64>) {
         } else if f.first().is_some_and(|w| *w == "CHECK" || *w == "SKIP") {
             println!("peer: {line}");
         }
+    }
+}
+
+/// Top-k (issue 13): `top_k` of the N f32 for k = 100 and 1,000 against `torch.topk` in the
+/// same run (values_peers.py), checked against the CPU backend. Time in microseconds; the
+/// ratio is torch's time over ours (target: 10x, i.e. about one read of the input).
+fn topk(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize) {
+    let n = xs.len();
+    let bytes = (4 * n) as f64;
+    let cpu = Device::cpu();
+    let cx = cpu.upload(xs).unwrap();
+    let mut ours: Vec<(String, f64)> = Vec::new();
+    for k in [100usize, 1000] {
+        let ms = time_ms(dev, reps, || dev.top_k(dx, k).map(drop));
+        let got = dev.top_k(dx, k).unwrap();
+        let want = cpu.top_k(&cx, k).unwrap();
+        assert_eq!(
+            got.indices.download().unwrap(),
+            want.indices.download().unwrap(),
+            "top_k k={k} against the CPU backend"
+        );
+        ours.push((format!("topk_f32_{k}"), ms));
+    }
+    drop((cx, cpu));
+    let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
+    if let Ok(o) = Command::new("python3")
+        .arg(format!("{dir}/values_peers.py"))
+        .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
+        .args(["--only", "topk_f32_100,topk_f32_1000"])
+        .output()
+    {
+        parse_peers(&String::from_utf8_lossy(&o.stdout), &mut peers);
+    }
+    println!("\ntop-k: N = {n} f32 (1 GiB at 2^28), largest k, sorted, with indices");
+    println!("| op | warp-dsl us | GB/s | torch.topk us | target | ratio |");
+    println!("|---|---|---|---|---|---|");
+    for (op, ms) in &ours {
+        let torch = peer_ms(&peers, "torch", op, bytes);
+        println!(
+            "| {op} | {:.1} | {:.0} | {} | 10x PyTorch | {} |",
+            ms * 1e3,
+            bytes / (ms * 1e-3) / 1e9,
+            torch.map_or("-".into(), |t| format!("{:.1}", t * 1e3)),
+            torch.map_or("-".into(), |t| format!("{:.2}x", t / ms))
+        );
     }
 }

@@ -131,6 +131,12 @@ pub const DEFINES: &[(&str, u64)] = &[
     ("WD_STATUS_PACK_MAX", STATUS_PACK_MAX as u64),
     ("WD_MAX_INPUTS", MAX_INPUTS as u64),
     ("WD_P3_SHIFT", PARTITION3_SHIFT as u64),
+    ("WD_TOPK_MAX_K", TOPK_MAX_K as u64),
+    ("WD_TOPK_FANIN", TOPK_FANIN as u64),
+    ("WD_TOPK_ITEMS", TOPK_ITEMS as u64),
+    ("WD_TOPK_ITEMS_WIDE", TOPK_ITEMS_WIDE as u64),
+    ("WD_TOPK_KEEP", TOPK_KEEP as u64),
+    ("WD_TOPK_KEEP_WIDE", TOPK_KEEP_WIDE as u64),
     ("WD_SCAN_LOOK_BACK", ScanMode::LookBack as u64),
     ("WD_SCAN_TREE", ScanMode::Tree as u64),
     ("WD_SCAN_PREDECESSOR", ScanMode::Predecessor as u64),
@@ -743,6 +749,61 @@ pub const TRANSPOSE_UNPADDED: Kernel = kernel(
 /// The kernels of a transpose module.
 pub const TRANSPOSE_KERNELS: &[&Kernel] = &[&TRANSPOSE, &TRANSPOSE_UNPADDED];
 
+// ---- top-k modules ----
+
+/// The largest `k` of top-k and bottom-k.
+pub const TOPK_MAX_K: usize = 1024;
+/// Blocks of one top-k level whose candidates one block of the next level reads.
+pub const TOPK_FANIN: usize = 4;
+/// Elements per lane of a top-k block step, for elements of up to 4 bytes.
+pub const TOPK_ITEMS: u32 = 8;
+/// Elements per lane of a top-k block step, for 8-byte elements.
+pub const TOPK_ITEMS_WIDE: u32 = 4;
+/// Candidates a top-k block keeps at most after refining its buffer (keys of up to 32 bits);
+/// the buffer holds these and one block step (42 KB of shared memory).
+pub const TOPK_KEEP: usize = 3072;
+/// [`TOPK_KEEP`] for 64-bit keys (44 KB).
+pub const TOPK_KEEP_WIDE: usize = 2560;
+
+/// Elements of one top-k block step for elements of `elem_size` bytes.
+pub const fn topk_step(elem_size: usize) -> usize {
+    BLOCK as usize
+        * if elem_size == 8 {
+            TOPK_ITEMS_WIDE as usize
+        } else {
+            TOPK_ITEMS as usize
+        }
+}
+
+/// One level of top-k (see topk.cuh): level 0 (`cand_slots == 0`) reads the elements, later
+/// levels the candidates of the one before (`k` slots per block, `cand_counts` filled); every
+/// block but a lone one writes its best `k` to `out_*`; a lone block sorts them and writes
+/// `values` and `indices`. `bound` (zeroed before level 0) is the global key bound.
+pub const TOPK: Kernel = kernel(
+    "wd_k_topk",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("k", U32),
+        p("largest", U32),
+        p("cand_keys", In(Pointee::U64)),
+        p("cand_idx", In(Pointee::U32)),
+        p("cand_counts", In(Pointee::U32)),
+        p("cand_slots", U64),
+        p("out_keys", Out(Pointee::U64)),
+        p("out_idx", Out(Pointee::U32)),
+        p("out_counts", Out(Pointee::U32)),
+        p("bound", Out(Pointee::U64)),
+        p("values", Out(Elem)),
+        p("indices", Out(Pointee::U64)),
+    ],
+    "WD_STAGE;\nwd_topk(st, k, largest != 0, cand_keys, cand_idx, cand_counts, cand_slots, out_keys, out_idx, out_counts, bound, values, indices);",
+);
+
+/// The kernels of a top-k module.
+pub const TOPK_KERNELS: &[&Kernel] = &[&TOPK];
+
 /// Every kernel of the catalogue.
 pub fn all() -> impl Iterator<Item = &'static Kernel> {
     [
@@ -753,6 +814,7 @@ pub fn all() -> impl Iterator<Item = &'static Kernel> {
         MAP_KERNELS,
         AXIS_KERNELS,
         TRANSPOSE_KERNELS,
+        TOPK_KERNELS,
     ]
     .into_iter()
     .flatten()

@@ -160,6 +160,27 @@
 //! # Ok(()) }
 //! ```
 //!
+//! Top-k: [`Device::top_k`] and [`Device::bottom_k`] return the k (up to 1,024) largest or
+//! smallest elements of an array of any element type, sorted, with their indices ([`TopK`]);
+//! ties to the smaller index, NaN above `+inf` ([`Ordered`] gives the order). CUDA pattern:
+//! one read of the input, in which each warp votes (`__ballot_sync`, ranks by `__popc`) on
+//! whether its elements' order keys beat the block's running threshold and a global bound
+//! (`atomicMax`), and compacts the passing ones into shared memory; a radix select over 8-bit
+//! digits (shared histogram, block scan) refines the block's candidates when they fill; the
+//! blocks' best k go through the same kernel, 4 blocks' worth per block, until one block
+//! sorts the last k (bitonic, in shared memory).
+//!
+//! ```
+//! use warp_runtime::prelude::*;
+//! # fn main() -> warp_runtime::Result<()> {
+//! let dev = Device::cpu();
+//! let xs = dev.upload(&[2.5f32, -1.0, 7.0, 2.5])?;
+//! let TopK { values, indices } = dev.top_k(&xs, 2)?;
+//! assert_eq!((values.download()?, indices.download()?), (vec![7.0, 2.5], vec![2, 0]));
+//! assert_eq!(dev.bottom_k(&xs, 1)?.values.download()?, [-1.0]);
+//! # Ok(()) }
+//! ```
+//!
 //! ## Several arrays, f16/bf16, structs
 //!
 //! `#[map(inputs = N)]` and `#[predicate(inputs = N)]` (N = 2 to 4) take one element of each of
@@ -320,13 +341,13 @@ pub use operations::{
     ByKey, Equal, RunCount, Runs, SameKeys, reduce_by_key_module, run_length_module, unique_module,
 };
 pub use operations::{
-    Split, Split3, axis_module, map_module, partition3_module, predicate_module, reduce_module,
-    transpose_module,
+    Split, Split3, TopK, axis_module, map_module, partition3_module, predicate_module,
+    reduce_module, topk_module, transpose_module,
 };
 pub use operators::{
     ArgBits, Bind, BoundArg, BoundArgs, FnMeta, MapOp, OpMeta, Predicate, ReduceOp,
 };
-pub use values::{DeviceValue, Element, IndexInt, Row};
+pub use values::{DeviceValue, Element, IndexInt, Ordered, Row};
 pub use warp_macros::{DeviceValue, map, predicate, reduce};
 
 /// What the macros' expansions name; not part of the API.
@@ -342,7 +363,7 @@ pub mod __private {
 pub mod prelude {
     pub use crate::{
         CudaInput, Device, DeviceScalar, DeviceSlice, DeviceTuples, DeviceValue, DeviceVec, Error,
-        MapOp, OutputArray, Predicate, ReduceOp, ValueArray, Zip, map, predicate, reduce,
+        MapOp, OutputArray, Predicate, ReduceOp, TopK, ValueArray, Zip, map, predicate, reduce,
     };
     pub use half::{bf16, f16};
 }

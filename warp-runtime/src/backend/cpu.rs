@@ -322,3 +322,34 @@ pub(crate) fn scan_segments<V: Copy + Send + Sync, E: Copy + Sync>(
         })
         .collect()
 }
+
+/// The `k` (at most `data.len()`) largest elements of `data` by `key` (the smallest when
+/// `largest` is false: the largest complemented keys), best first, ties to the smaller index;
+/// with their indices.
+pub(crate) fn top_k<T: Copy + Send + Sync>(
+    data: &[T],
+    k: usize,
+    largest: bool,
+    key: impl Fn(T) -> u64 + Sync,
+    key_bits: u32,
+) -> (Vec<T>, Vec<u64>) {
+    let mask = u64::MAX >> (64 - key_bits);
+    let mut entries: Vec<(u64, u64)> = data
+        .par_iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            let k = key(x);
+            (if largest { k } else { !k & mask }, i as u64)
+        })
+        .collect();
+    let best_first = |a: &(u64, u64), b: &(u64, u64)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+    if k == 0 {
+        return (Vec::new(), Vec::new());
+    }
+    if k < entries.len() {
+        entries.select_nth_unstable_by(k - 1, best_first);
+        entries.truncate(k);
+    }
+    entries.par_sort_unstable_by(best_first);
+    entries.iter().map(|&(_, i)| (data[i as usize], i)).unzip()
+}

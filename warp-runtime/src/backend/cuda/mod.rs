@@ -12,6 +12,7 @@ mod predicates;
 mod reduce;
 mod runs;
 mod scans;
+mod topk;
 mod transpose;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
