@@ -102,6 +102,18 @@ int main(int argc, char** argv) {
     CK(cudaMallocHost(&hcount_pinned, 64));
     float hsum_pageable;
     unsigned long long hcount_pageable;
+    // A warm-up of every call before any is timed (as warp-dsl's latency bench does).
+    for (int i = 0; i < 500; ++i) {
+        size_t tbytes = tb;
+        CK(cub::DeviceReduce::Sum(temp, tbytes, d, dsum, 1000));
+        CK(cudaMemcpy(hsum_pinned, dsum, 4, cudaMemcpyDeviceToHost));
+        tbytes = tb;
+        CK(cub::DeviceReduce::TransformReduce(temp, tbytes, d, dcount, 1000, ::cuda::std::plus<unsigned long long>(), PositiveCount(), 0ull));
+        CK(cudaMemcpy(hcount_pinned, dcount, 8, cudaMemcpyDeviceToHost));
+        tbytes = tb;
+        CK(cub::DeviceSelect::If(temp, tbytes, d, dsel, dnum, 1000, Positive()));
+        CK(cudaMemcpy(hcount_pinned, dnum, 8, cudaMemcpyDeviceToHost));
+    }
     for (size_t n : sizes) {
         size_t tbytes;
         // Sum, result copied to pinned and to pageable memory: the faster median counts.

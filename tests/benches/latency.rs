@@ -138,6 +138,18 @@ fn main() {
         .collect();
     let neg: Vec<f32> = xs.iter().map(|x| -x.abs().max(1e-3)).collect();
     let mut ours: BTreeMap<(&str, usize), f64> = BTreeMap::new();
+    // A warm-up of every operation before any is timed (the first size timed should not pay
+    // for the process's first calls; latency_peers.cu does the same).
+    {
+        let dx = dev.upload(&xs[..1000]).unwrap();
+        let mut out = dev.upload(&vec![0f32; 1000]).unwrap();
+        for _ in 0..500 {
+            dev.reduce(sum_f32, &dx).unwrap();
+            dev.count(positive, &dx).unwrap();
+            dev.any(positive, &dx).unwrap();
+            dev.filter_into(positive, &dx, &mut out).unwrap().get().unwrap();
+        }
+    }
     for &n in &SIZES {
         let dx = dev.upload(&xs[..n]).unwrap();
         let dn = dev.upload(&neg[..n]).unwrap();
