@@ -167,6 +167,10 @@
 
 #![warn(missing_docs)]
 
+// The macros name the runtime by its absolute path; the histogram's built-in bin maps use them
+// inside the crate.
+extern crate self as warp_runtime;
+
 // The layers, from the bottom: values; the toolchain (driver and NVRTC, compile, cache); the
 // backends (CPU; CUDA: context and stream, memory, modules, the typed launcher, each family's
 // launches); the device; arrays (and device-resident results); operators; inputs; the
@@ -198,7 +202,8 @@ pub use inputs::{
     ReduceInput, Zip,
 };
 pub use operations::{
-    Split, Split3, axis_module, map_module, partition3_module, predicate_module, reduce_module,
+    BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, Split, Split3, axis_module,
+    histogram_module, map_module, partition3_module, predicate_module, reduce_module,
     transpose_module,
 };
 pub use operators::{

@@ -25,6 +25,8 @@ pub(crate) enum ModuleKind {
     Partition3,
     /// A map written out.
     Map,
+    /// The histogram by a bin map.
+    Histogram,
     /// Scans and axis reductions.
     Axis,
     /// Transpose.
