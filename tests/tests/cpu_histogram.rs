@@ -121,10 +121,13 @@ fn even_bins_over_integers() {
     let mut r = rng(seed());
     let xs = u8::random_vec(&mut r, 100_003, true);
     let d = cpu.upload(&xs).unwrap();
-    let h: DeviceVec<u32> = cpu.histogram_even(&d, 0u8, 255u8, 255).unwrap();
+    let h: DeviceVec<u32> = cpu.histogram_even(&d, 0, 255, 255).unwrap();
     let want = counts(&xs, |x| (x < 255).then_some(x as usize), 255);
     assert_eq!(h.download().unwrap(), want.iter().map(|&c| c as u32).collect::<Vec<_>>());
-    let h: DeviceVec<u32> = cpu.histogram_even(&d, 3u8, 250u8, 7).unwrap();
+    let h: DeviceVec<u32> = cpu.histogram_even(&d, 0, 256, 256).unwrap();
+    let want = counts(&xs, |x| Some(x as usize), 256);
+    assert_eq!(h.download().unwrap(), want.iter().map(|&c| c as u32).collect::<Vec<_>>());
+    let h: DeviceVec<u32> = cpu.histogram_even(&d, 3, 250, 7).unwrap();
     let want = counts(
         &xs,
         |x| (3..250).contains(&x).then(|| (x as usize - 3) * 7 / 247),
@@ -133,7 +136,7 @@ fn even_bins_over_integers() {
     assert_eq!(h.download().unwrap(), want.iter().map(|&c| c as u32).collect::<Vec<_>>());
     let ys = i32::random_vec(&mut r, 100_003, true);
     let d = cpu.upload(&ys).unwrap();
-    let h: DeviceVec<u64> = cpu.histogram_even(&d, i32::MIN, i32::MAX, 65_536).unwrap();
+    let h: DeviceVec<u64> = cpu.histogram_even(&d, i32::MIN as i64, i32::MAX as i64, 65_536).unwrap();
     let want = counts(
         &ys,
         |y| {
@@ -181,6 +184,12 @@ fn bad_bins_and_ranges_are_errors() {
         let r: Result<DeviceVec<u32>> = cpu.histogram_even(&f, lo, hi, 4);
         assert!(matches!(r, Err(Error::Shape(_))), "[{lo}, {hi}): {r:?}");
     }
-    let r: Result<DeviceVec<u32>> = cpu.histogram_even(&xs, 5u8, 5u8, 4);
-    assert!(matches!(r, Err(Error::Shape(_))));
+    for (lo, hi) in [(5i64, 5i64), (0, 1 << 41), (-(1 << 41), 0)] {
+        let r: Result<DeviceVec<u32>> = cpu.histogram_even(&xs, lo, hi, 4);
+        assert!(matches!(r, Err(Error::Shape(_))), "[{lo}, {hi}): {r:?}");
+    }
+    // The widest integer range allowed: bins stay exact.
+    let r: DeviceVec<u32> = cpu.histogram_even(&xs, -(1 << 40), 1 << 40, 65_536).unwrap();
+    let want = ((1i64 + (1 << 40)) * 65_536 / (1 << 41)) as usize;
+    assert_eq!(r.download().unwrap()[want], 1);
 }

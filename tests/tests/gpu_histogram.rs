@@ -200,15 +200,21 @@ fn even_bins_match_the_cpu() {
     for n in edge_sizes(1) {
         let xs: Vec<u8> = random_vec_par(s ^ 5, n, true);
         let gx = g.upload(&xs).unwrap();
-        let h: DeviceVec<u32> = g.histogram_even(&gx, 0u8, 255u8, 255).unwrap();
+        let h: DeviceVec<u32> = g.histogram_even(&gx, 0, 255, 255).unwrap();
         let want = counts(&xs, |x| (x < 255).then_some(x as usize), 255);
         assert_eq!(h.download().unwrap(), wrapped::<u32>(&want), "u8 n={n}");
-        let h: DeviceVec<u32> = g.histogram_even(&gx, 3u8, 250u8, 7).unwrap();
+        let h: DeviceVec<u32> = g.histogram_even(&gx, 0, 256, 256).unwrap();
+        let want = counts(&xs, |x| Some(x as usize), 256);
+        assert_eq!(h.download().unwrap(), wrapped::<u32>(&want), "u8 [0, 256) n={n}");
+        let h: DeviceVec<u32> = g.histogram_even(&gx, -(1 << 40), 1 << 40, 65_536).unwrap();
+        let want = counts(&xs, |x| Some(((x as i64 + (1 << 40)) * 65_536 / (1 << 41)) as usize), 65_536);
+        assert_eq!(h.download().unwrap(), wrapped::<u32>(&want), "u8 widest range n={n}");
+        let h: DeviceVec<u32> = g.histogram_even(&gx, 3, 250, 7).unwrap();
         let want = counts(&xs, |x| (3..250).contains(&x).then(|| (x as usize - 3) * 7 / 247), 7);
         assert_eq!(h.download().unwrap(), wrapped::<u32>(&want), "u8 [3, 250) n={n}");
         let is: Vec<i16> = random_vec_par(s ^ 6, n, true);
         let gi = g.upload(&is).unwrap();
-        let h: DeviceVec<u64> = g.histogram_even(&gi, -1000i16, 30_000i16, 4099).unwrap();
+        let h: DeviceVec<u64> = g.histogram_even(&gi, -1000, 30_000, 4099).unwrap();
         let want = counts(
             &is,
             |x| (-1000..30_000).contains(&x).then(|| ((x as i64 + 1000) * 4099 / 31_000) as usize),
@@ -282,7 +288,7 @@ fn inputs_above_2_31_and_2_32_elements() {
     check_bytes::<u32>(&g, &all, 256, &want, "2^31 + 1000");
     let tail = d.slice(n - 1500..).unwrap();
     check_bytes::<u32>(&g, &tail, 256, &counts(&xs[n - 1500..], |x| Some(x as usize), 256), "the last 1500");
-    let h: DeviceVec<u64> = g.histogram_even(&d, 0u8, 255u8, 3).unwrap();
+    let h: DeviceVec<u64> = g.histogram_even(&d, 0, 255, 3).unwrap();
     let want3 = counts(&xs, |x| (x < 255).then(|| x as usize * 3 / 255), 3);
     assert_eq!(h.download().unwrap(), want3, "even bins");
     drop((d, xs));

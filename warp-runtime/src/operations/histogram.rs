@@ -67,9 +67,10 @@ macro_rules! integers {
 }
 integers!(u8, u16, u32, u64, i8, i16, i32, i64);
 
-/// An element type `histogram_even` bins: `f32`, `f64` (bins computed in `f64`), and `u8`,
-/// `u16`, `u32`, `i8`, `i16`, `i32` (bins computed exactly in 64-bit integers). See
-/// [`Device::histogram_even`] for the formula.
+/// An element type `histogram_even` bins, and the type of its range's bounds (levels): `f32`
+/// and `f64` (bounds of the same type; bins computed in `f64`), and `u8`, `u16`, `u32`, `i8`,
+/// `i16`, `i32` (bounds of type `i64`, so that `[0, 256)` covers every byte; bins computed
+/// exactly in 64-bit integers). See [`Device::histogram_even`] for the formula.
 ///
 /// ```
 /// use warp_runtime::prelude::*;
@@ -78,16 +79,25 @@ integers!(u8, u16, u32, u64, i8, i16, i32, i64);
 /// let xs = dev.upload(&[0u8, 1, 2, 255])?;
 /// let h: DeviceVec<u32> = dev.histogram_even(&xs, 0, 4, 2)?;
 /// assert_eq!(h.download()?, [2, 1]); // [0, 2) and [2, 4); 255 dropped
+/// let h: DeviceVec<u32> = dev.histogram_even(&xs, 0, 256, 256)?;
+/// assert_eq!(h.download()?[255], 1);
 /// # Ok(()) }
 /// ```
 pub trait EvenSample: Element {
+    /// The type of the range's bounds.
+    type Level: Copy + std::fmt::Debug;
     /// The bin map of evenly spaced bins over a range, bound.
     #[doc(hidden)]
     type Even: MapOp<Input = Self, Output = i64>;
-    /// The bin map of `bins` even bins over `[lower, upper)` (checked: `lower < upper`, finite).
+    /// The bin map of `bins` even bins over `[lower, upper)` (checked: `lower < upper`, in
+    /// range).
     #[doc(hidden)]
-    fn even(lower: Self, upper: Self, bins: usize) -> Result<Self::Even>;
+    fn even(lower: Self::Level, upper: Self::Level, bins: usize) -> Result<Self::Even>;
 }
+
+/// The most magnitude of an integer `histogram_even` bound: 2^40 (so that `(x - lower) * bins`
+/// fits 64 bits).
+const EVEN_LEVEL_MAX: i64 = 1 << 40;
 
 /// The bin maps of `histogram_even`, one per element type (kept here so that the CPU and the
 /// GPU run the same code: the GPU's is lowered from these bodies).
@@ -137,13 +147,14 @@ mod even {
 
 fn bad_range(lower: impl std::fmt::Debug, upper: impl std::fmt::Debug) -> Error {
     Error::Shape(format!(
-        "histogram_even needs finite bounds with lower < upper; got [{lower:?}, {upper:?})"
+        "histogram_even needs bounds with lower < upper, finite (integers: within +-2^40); got [{lower:?}, {upper:?})"
     ))
 }
 
 macro_rules! even_float {
     ($($t:ty: $map:ident, $f:ident),*) => {$(
         impl EvenSample for $t {
+            type Level = $t;
             type Even = even::$map;
             fn even(lower: $t, upper: $t, bins: usize) -> Result<Self::Even> {
                 if !(lower.is_finite() && upper.is_finite() && lower < upper) {
@@ -160,13 +171,14 @@ even_float!(f32: even_f32_with, even_f32, f64: even_f64_with, even_f64);
 macro_rules! even_integer {
     ($($t:ty: $map:ident, $f:ident),*) => {$(
         impl EvenSample for $t {
+            type Level = i64;
             type Even = even::$map;
-            fn even(lower: $t, upper: $t, bins: usize) -> Result<Self::Even> {
-                if lower >= upper {
+            fn even(lower: i64, upper: i64, bins: usize) -> Result<Self::Even> {
+                let within = |v: i64| (-EVEN_LEVEL_MAX..=EVEN_LEVEL_MAX).contains(&v);
+                if lower >= upper || !within(lower) || !within(upper) {
                     return Err(bad_range(lower, upper));
                 }
-                let (lo, hi) = (lower as i64, upper as i64);
-                Ok(even::$f.with(lo, hi, bins as i64, hi - lo))
+                Ok(even::$f.with(lower, upper, bins as i64, upper - lower))
             }
         }
     )*};
@@ -282,11 +294,14 @@ impl Device {
     /// - floats (`f32`, `f64`): `min(floor((x - lower) * scale), bins - 1)`, in `f64` (`x`,
     ///   `lower`, `upper` converted to `f64` exactly), with `scale = bins / (upper - lower)`
     ///   computed once in `f64` on the host: the same rounding on the CPU and the GPU;
-    /// - integers (`u8`, `u16`, `u32`, `i8`, `i16`, `i32`): `(x - lower) * bins / (upper -
-    ///   lower)` in exact 64-bit integer arithmetic (just `x - lower` when every bin is one
-    ///   value wide, as for `u8` in 256 bins over `[0, 256)`).
+    /// - integers (`u8`, `u16`, `u32`, `i8`, `i16`, `i32`; bounds of type `i64`):
+    ///   `(x - lower) * bins / (upper - lower)` in exact 64-bit integer arithmetic (just
+    ///   `x - lower` when every bin is one value wide, as for `u8` in 256 bins over
+    ///   `[0, 256)`).
     ///
-    /// `lower < upper` (both finite) or [`Error::Shape`]; bins as [`Device::histogram`].
+    /// `lower < upper`, both finite (integers: within +-2^40), or [`Error::Shape`]; bins as
+    /// [`Device::histogram`]. (64-bit integers and halves are binned through
+    /// [`Device::histogram`] with a map of one's own.)
     /// Over a mapped view, the map's results are binned.
     ///
     /// ```
@@ -301,8 +316,8 @@ impl Device {
     pub fn histogram_even<C, T, I>(
         &self,
         input: &I,
-        lower: T,
-        upper: T,
+        lower: T::Level,
+        upper: T::Level,
         bins: usize,
     ) -> Result<DeviceVec<C>>
     where
