@@ -4,7 +4,9 @@
 Usage: python3 values_peers.py --n N --reps R
 Output lines as peers.py: PEER torch <op> <median_ms> <gbps>, INFO, SKIP. Fresh random data
 (uniform in [-1, 1)), 3 untimed warm-ups, R runs each bracketed by its own event pair, median.
-GB/s count the bytes of every array read (two arrays for dot, sq_dist and allclose).
+GB/s count the bytes of every array read (two arrays for dot, sq_dist and allclose). The
+histograms: bincount of bytes uniform over 0..256 (256 bins) and histc of the floats in 256
+bins over [-1, 1].
 """
 
 import argparse
@@ -60,6 +62,9 @@ def main():
     peer("sum_bf16", lambda: xb.sum(dtype=torch.float32), 2 * n)
     peer("sum_f16", lambda: xh.sum(dtype=torch.float32), 2 * n)
     peer("welford_f32", lambda: torch.var_mean(x, correction=0), 4 * n)
+    xu8 = ((x + 1) * 128).to(torch.uint8)
+    peer("hist_u8_256", lambda: torch.bincount(xu8, minlength=256), n)
+    peer("hist_f32_256", lambda: torch.histc(x, bins=256, min=-1, max=1), 4 * n)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
-//! Histograms: `histogram` (bins given by a `#[map]` to a bin index), `histogram_into` (into
-//! the caller's counters) and `histogram_even` (evenly spaced bins over a range, CUB's
-//! `HistogramEven`), warp-aggregated with `__match_any_sync` into per-block shared bins.
+//! Histograms: `histogram` (bins given by a `#[map]` to a bin index) and `histogram_even`
+//! (evenly spaced bins over a range, CUB's `HistogramEven`), and their `_into` forms (into the
+//! caller's counters), warp-aggregated with `__match_any_sync` into per-block shared bins.
 
 use super::{gpu_bytes, histogram_key, histogram_module};
 use crate::arrays::{DeviceVec, OutputArray, Target, write_host};
@@ -327,6 +327,37 @@ impl Device {
     {
         check_bins(bins)?;
         self.histogram(T::even(lower, upper, bins)?, input, bins)
+    }
+
+    /// [`Device::histogram_even`] into `out` (its length is the number of bins), overwriting
+    /// it.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[-3i32, 0, 9, 10, 11])?;
+    /// let mut h = dev.upload(&[0u32; 2])?;
+    /// dev.histogram_even_into(&xs, 0, 20, &mut h)?;
+    /// assert_eq!(h.download()?, [2, 2]); // [0, 10) and [10, 20); -3 dropped
+    /// # Ok(()) }
+    /// ```
+    pub fn histogram_even_into<C, T, I, O>(
+        &self,
+        input: &I,
+        lower: T::Level,
+        upper: T::Level,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        C: Counter,
+        T: EvenSample,
+        I: ElementInput<Value = T> + ?Sized,
+        O: OutputArray<C> + ?Sized,
+    {
+        let bins = out.len();
+        check_bins(bins)?;
+        self.histogram_into(T::even(lower, upper, bins)?, input, out)
     }
 }
 
