@@ -60,7 +60,10 @@ fn zipped_arrays_fill_65536_bins() {
     let cpu = Device::cpu();
     let mut r = rng(seed());
     let n = 300_001;
-    let (xs, ys) = (u8::random_vec(&mut r, n, true), u8::random_vec(&mut r, n, true));
+    let (xs, ys) = (
+        u8::random_vec(&mut r, n, true),
+        u8::random_vec(&mut r, n, true),
+    );
     let (dx, dy) = (cpu.upload(&xs).unwrap(), cpu.upload(&ys).unwrap());
     let h: DeviceVec<u32> = cpu
         .histogram(pair_bin, &(&dx, &dy), HISTOGRAM_MAX_BINS)
@@ -98,14 +101,25 @@ fn even_bins_over_floats() {
         let d = cpu.upload(&xs).unwrap();
         for (lo, hi, bins) in [(-1.0f32, 1.0f32, 256usize), (-0.5, 0.75, 7), (0.0, 1e-3, 1)] {
             let h: DeviceVec<u32> = cpu.histogram_even(&d, lo, hi, bins).unwrap();
-            let want = counts(&xs, |x| even_f64(x as f64, lo as f64, hi as f64, bins), bins);
+            let want = counts(
+                &xs,
+                |x| even_f64(x as f64, lo as f64, hi as f64, bins),
+                bins,
+            );
             let want: Vec<u32> = want.iter().map(|&c| c as u32).collect();
             assert_eq!(h.download().unwrap(), want, "n={n} [{lo}, {hi}) {bins}");
         }
     }
     // The bounds: lower is in the first bin, upper in none; NaN and infinities in none.
     let d = cpu
-        .upload(&[0.0f64, 4.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 3.999])
+        .upload(&[
+            0.0f64,
+            4.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            3.999,
+        ])
         .unwrap();
     let h: DeviceVec<u64> = cpu.histogram_even(&d, 0.0, 4.0, 4).unwrap();
     assert_eq!(h.download().unwrap(), [1, 0, 0, 1]);
@@ -123,20 +137,31 @@ fn even_bins_over_integers() {
     let d = cpu.upload(&xs).unwrap();
     let h: DeviceVec<u32> = cpu.histogram_even(&d, 0, 255, 255).unwrap();
     let want = counts(&xs, |x| (x < 255).then_some(x as usize), 255);
-    assert_eq!(h.download().unwrap(), want.iter().map(|&c| c as u32).collect::<Vec<_>>());
+    assert_eq!(
+        h.download().unwrap(),
+        want.iter().map(|&c| c as u32).collect::<Vec<_>>()
+    );
     let h: DeviceVec<u32> = cpu.histogram_even(&d, 0, 256, 256).unwrap();
     let want = counts(&xs, |x| Some(x as usize), 256);
-    assert_eq!(h.download().unwrap(), want.iter().map(|&c| c as u32).collect::<Vec<_>>());
+    assert_eq!(
+        h.download().unwrap(),
+        want.iter().map(|&c| c as u32).collect::<Vec<_>>()
+    );
     let h: DeviceVec<u32> = cpu.histogram_even(&d, 3, 250, 7).unwrap();
     let want = counts(
         &xs,
         |x| (3..250).contains(&x).then(|| (x as usize - 3) * 7 / 247),
         7,
     );
-    assert_eq!(h.download().unwrap(), want.iter().map(|&c| c as u32).collect::<Vec<_>>());
+    assert_eq!(
+        h.download().unwrap(),
+        want.iter().map(|&c| c as u32).collect::<Vec<_>>()
+    );
     let ys = i32::random_vec(&mut r, 100_003, true);
     let d = cpu.upload(&ys).unwrap();
-    let h: DeviceVec<u64> = cpu.histogram_even(&d, i32::MIN as i64, i32::MAX as i64, 65_536).unwrap();
+    let h: DeviceVec<u64> = cpu
+        .histogram_even(&d, i32::MIN as i64, i32::MAX as i64, 65_536)
+        .unwrap();
     let want = counts(
         &ys,
         |y| {
@@ -180,7 +205,12 @@ fn bad_bins_and_ranges_are_errors() {
         Err(Error::Shape(_))
     ));
     let f = cpu.upload(&[1.0f32]).unwrap();
-    for (lo, hi) in [(1.0f32, 1.0f32), (2.0, 1.0), (f32::NAN, 1.0), (0.0, f32::INFINITY)] {
+    for (lo, hi) in [
+        (1.0f32, 1.0f32),
+        (2.0, 1.0),
+        (f32::NAN, 1.0),
+        (0.0, f32::INFINITY),
+    ] {
         let r: Result<DeviceVec<u32>> = cpu.histogram_even(&f, lo, hi, 4);
         assert!(matches!(r, Err(Error::Shape(_))), "[{lo}, {hi}): {r:?}");
     }
@@ -189,7 +219,9 @@ fn bad_bins_and_ranges_are_errors() {
         assert!(matches!(r, Err(Error::Shape(_))), "[{lo}, {hi}): {r:?}");
     }
     // The widest integer range allowed: bins stay exact.
-    let r: DeviceVec<u32> = cpu.histogram_even(&xs, -(1 << 40), 1 << 40, 65_536).unwrap();
+    let r: DeviceVec<u32> = cpu
+        .histogram_even(&xs, -(1 << 40), 1 << 40, 65_536)
+        .unwrap();
     let want = ((1i64 + (1 << 40)) * 65_536 / (1 << 41)) as usize;
     assert_eq!(r.download().unwrap()[want], 1);
 }

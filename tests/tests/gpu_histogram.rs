@@ -44,9 +44,20 @@ fn wrapped<C: Counter>(want: &[u64]) -> Vec<C> {
 }
 
 /// The histogram of `xs` by `byte_bin` on the GPU, in counters of type `C`, equals `want`.
-fn check_bytes<C: Counter + std::fmt::Debug>(g: &Device, xs: &DeviceSlice<'_, u8>, bins: usize, want: &[u64], what: &str) {
+fn check_bytes<C: Counter + std::fmt::Debug>(
+    g: &Device,
+    xs: &DeviceSlice<'_, u8>,
+    bins: usize,
+    want: &[u64],
+    what: &str,
+) {
     let h: DeviceVec<C> = g.histogram(byte_bin, xs, bins).unwrap();
-    assert_eq!(h.download().unwrap(), wrapped::<C>(want), "{what} ({})", std::any::type_name::<C>());
+    assert_eq!(
+        h.download().unwrap(),
+        wrapped::<C>(want),
+        "{what} ({})",
+        std::any::type_name::<C>()
+    );
 }
 
 #[test]
@@ -87,7 +98,10 @@ fn skewed_inputs_match_iterators() {
         ("three values", (0..n).map(|i| (i % 3) as u8 * 80).collect()),
         ("sorted runs", (0..n).map(|i| (i * 256 / n) as u8).collect()),
         ("runs of 7", (0..n).map(|i| (i / 7 % 256) as u8).collect()),
-        ("two halves", (0..n).map(|i| if i % 64 < 32 { 1 } else { 200 }).collect()),
+        (
+            "two halves",
+            (0..n).map(|i| if i % 64 < 32 { 1 } else { 200 }).collect(),
+        ),
     ];
     for (what, xs) in inputs {
         let d = g.upload(&xs).unwrap();
@@ -109,27 +123,45 @@ fn many_bins_match_the_cpu() {
     println!("seed {s}");
     let mut r = rng(s);
     // 2048: one shared copy; 12288: the most bins in shared memory; 12289 and 65536: global.
-    for bins in [1usize, 3, 256, 257, 512, 2048, 2049, 12_288, 12_289, 40_000, 65_536] {
+    for bins in [
+        1usize, 3, 256, 257, 512, 2048, 2049, 12_288, 12_289, 40_000, 65_536,
+    ] {
         for n in [1usize, 1000, (1 << 20) + 7, 1 << 24] {
             let xs = u32::random_vec(&mut r, n, true);
             let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
             let bin = hashed_bin.with(0x9e37_79b1, 16);
             let want: DeviceVec<u64> = c.histogram(bin, &cx, bins).unwrap();
             let want = want.download().unwrap();
-            let it = counts(&xs, |x| Some((x.wrapping_mul(0x9e37_79b1) >> 16) as u16 as usize).filter(|&b| b < bins), bins);
+            let it = counts(
+                &xs,
+                |x| Some((x.wrapping_mul(0x9e37_79b1) >> 16) as u16 as usize).filter(|&b| b < bins),
+                bins,
+            );
             assert_eq!(want, it, "CPU backend vs iterators, bins={bins} n={n}");
             let h: DeviceVec<u64> = g.histogram(bin, &gx, bins).unwrap();
             assert_eq!(h.download().unwrap(), want, "bins={bins} n={n}");
             let h: DeviceVec<u32> = g.histogram(bin, &gx, bins).unwrap();
-            assert_eq!(h.download().unwrap(), wrapped::<u32>(&want), "bins={bins} n={n}");
+            assert_eq!(
+                h.download().unwrap(),
+                wrapped::<u32>(&want),
+                "bins={bins} n={n}"
+            );
             let h: DeviceVec<u16> = g.histogram(bin, &gx, bins).unwrap();
-            assert_eq!(h.download().unwrap(), wrapped::<u16>(&want), "bins={bins} n={n}");
+            assert_eq!(
+                h.download().unwrap(),
+                wrapped::<u16>(&want),
+                "bins={bins} n={n}"
+            );
             // Skewed into the same bins: every value in bin 0 or 1.
             let skew: Vec<u32> = xs.iter().map(|&x| x & 1).collect();
             let gs = g.upload(&skew).unwrap();
             let h: DeviceVec<u32> = g.histogram(hashed_bin.with(1, 0), &gs, bins).unwrap();
             let want = counts(&skew, |x| Some(x as usize).filter(|&b| b < bins), bins);
-            assert_eq!(h.download().unwrap(), wrapped::<u32>(&want), "skewed bins={bins} n={n}");
+            assert_eq!(
+                h.download().unwrap(),
+                wrapped::<u32>(&want),
+                "skewed bins={bins} n={n}"
+            );
         }
     }
 }
@@ -144,7 +176,9 @@ fn zipped_and_signed_bins_match_iterators() {
         let xs: Vec<u8> = random_vec_par(s, n, true);
         let ys: Vec<u8> = random_vec_par(s ^ 1, n, true);
         let (gx, gy) = (g.upload(&xs).unwrap(), g.upload(&ys).unwrap());
-        let h: DeviceVec<u32> = g.histogram(pair_bin, &(&gx, &gy), HISTOGRAM_MAX_BINS).unwrap();
+        let h: DeviceVec<u32> = g
+            .histogram(pair_bin, &(&gx, &gy), HISTOGRAM_MAX_BINS)
+            .unwrap();
         let mut want = vec![0u32; HISTOGRAM_MAX_BINS];
         for (&x, &y) in xs.iter().zip(&ys) {
             want[x as usize * 256 + y as usize] += 1;
@@ -156,8 +190,16 @@ fn zipped_and_signed_bins_match_iterators() {
         let gx = g.upload(&xs).unwrap();
         for bins in [7usize, 5] {
             let h: DeviceVec<i64> = g.histogram(rem_bin.with(7), &gx, bins).unwrap();
-            let want = counts(&xs, |x| usize::try_from(x % 7).ok().filter(|&b| b < bins), bins);
-            assert_eq!(h.download().unwrap(), wrapped::<i64>(&want), "rem 7 n={n} bins={bins}");
+            let want = counts(
+                &xs,
+                |x| usize::try_from(x % 7).ok().filter(|&b| b < bins),
+                bins,
+            );
+            assert_eq!(
+                h.download().unwrap(),
+                wrapped::<i64>(&want),
+                "rem 7 n={n} bins={bins}"
+            );
         }
         // f32 bins with a bound scale: negative, NaN (saturating to 0) and huge values.
         let fs: Vec<f32> = random_vec_par(s ^ 3, n, true);
@@ -165,7 +207,11 @@ fn zipped_and_signed_bins_match_iterators() {
         let h: DeviceVec<u32> = g.histogram(scaled_bin.with(100.0), &gf, 100).unwrap();
         let want = counts(
             &fs,
-            |x| usize::try_from((x * 100.0).floor() as i64).ok().filter(|&b| b < 100),
+            |x| {
+                usize::try_from((x * 100.0).floor() as i64)
+                    .ok()
+                    .filter(|&b| b < 100)
+            },
             100,
         );
         assert_eq!(h.download().unwrap(), wrapped::<u32>(&want), "scaled n={n}");
@@ -183,19 +229,36 @@ fn even_bins_match_the_cpu() {
     for n in sizes {
         let xs: Vec<f32> = random_vec_par(s ^ n as u64, n, true);
         let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
-        for (lo, hi, bins) in [(-1.0f32, 1.0f32, 256usize), (-0.3, 0.7, 1000), (0.0, 1.0, 1), (-1.0, 1.0, 65_536)] {
+        for (lo, hi, bins) in [
+            (-1.0f32, 1.0f32, 256usize),
+            (-0.3, 0.7, 1000),
+            (0.0, 1.0, 1),
+            (-1.0, 1.0, 65_536),
+        ] {
             let want: DeviceVec<u64> = c.histogram_even(&cx, lo, hi, bins).unwrap();
             let got: DeviceVec<u64> = g.histogram_even(&gx, lo, hi, bins).unwrap();
-            assert_eq!(got.download().unwrap(), want.download().unwrap(), "f32 n={n} [{lo}, {hi}) {bins}");
+            assert_eq!(
+                got.download().unwrap(),
+                want.download().unwrap(),
+                "f32 n={n} [{lo}, {hi}) {bins}"
+            );
         }
         let want: DeviceVec<u32> = c.histogram_even(&cx.map(square), 0.0, 0.5, 10).unwrap();
         let got: DeviceVec<u32> = g.histogram_even(&gx.map(square), 0.0, 0.5, 10).unwrap();
-        assert_eq!(got.download().unwrap(), want.download().unwrap(), "square n={n}");
+        assert_eq!(
+            got.download().unwrap(),
+            want.download().unwrap(),
+            "square n={n}"
+        );
         let ds: Vec<f64> = xs.iter().map(|&x| x as f64 * 3.0).collect();
         let (gd, cd) = (g.upload(&ds).unwrap(), c.upload(&ds).unwrap());
         let want: DeviceVec<u32> = c.histogram_even(&cd, -2.5, 2.5, 333).unwrap();
         let got: DeviceVec<u32> = g.histogram_even(&gd, -2.5, 2.5, 333).unwrap();
-        assert_eq!(got.download().unwrap(), want.download().unwrap(), "f64 n={n}");
+        assert_eq!(
+            got.download().unwrap(),
+            want.download().unwrap(),
+            "f64 n={n}"
+        );
     }
     for n in edge_sizes(1) {
         let xs: Vec<u8> = random_vec_par(s ^ 5, n, true);
@@ -205,19 +268,43 @@ fn even_bins_match_the_cpu() {
         assert_eq!(h.download().unwrap(), wrapped::<u32>(&want), "u8 n={n}");
         let h: DeviceVec<u32> = g.histogram_even(&gx, 0, 256, 256).unwrap();
         let want = counts(&xs, |x| Some(x as usize), 256);
-        assert_eq!(h.download().unwrap(), wrapped::<u32>(&want), "u8 [0, 256) n={n}");
+        assert_eq!(
+            h.download().unwrap(),
+            wrapped::<u32>(&want),
+            "u8 [0, 256) n={n}"
+        );
         let h: DeviceVec<u32> = g.histogram_even(&gx, -(1 << 40), 1 << 40, 65_536).unwrap();
-        let want = counts(&xs, |x| Some(((x as i64 + (1 << 40)) * 65_536 / (1 << 41)) as usize), 65_536);
-        assert_eq!(h.download().unwrap(), wrapped::<u32>(&want), "u8 widest range n={n}");
+        let want = counts(
+            &xs,
+            |x| Some(((x as i64 + (1 << 40)) * 65_536 / (1 << 41)) as usize),
+            65_536,
+        );
+        assert_eq!(
+            h.download().unwrap(),
+            wrapped::<u32>(&want),
+            "u8 widest range n={n}"
+        );
         let h: DeviceVec<u32> = g.histogram_even(&gx, 3, 250, 7).unwrap();
-        let want = counts(&xs, |x| (3..250).contains(&x).then(|| (x as usize - 3) * 7 / 247), 7);
-        assert_eq!(h.download().unwrap(), wrapped::<u32>(&want), "u8 [3, 250) n={n}");
+        let want = counts(
+            &xs,
+            |x| (3..250).contains(&x).then(|| (x as usize - 3) * 7 / 247),
+            7,
+        );
+        assert_eq!(
+            h.download().unwrap(),
+            wrapped::<u32>(&want),
+            "u8 [3, 250) n={n}"
+        );
         let is: Vec<i16> = random_vec_par(s ^ 6, n, true);
         let gi = g.upload(&is).unwrap();
         let h: DeviceVec<u64> = g.histogram_even(&gi, -1000, 30_000, 4099).unwrap();
         let want = counts(
             &is,
-            |x| (-1000..30_000).contains(&x).then(|| ((x as i64 + 1000) * 4099 / 31_000) as usize),
+            |x| {
+                (-1000..30_000)
+                    .contains(&x)
+                    .then(|| ((x as i64 + 1000) * 4099 / 31_000) as usize)
+            },
             4099,
         );
         assert_eq!(h.download().unwrap(), want, "i16 n={n}");
@@ -279,7 +366,11 @@ fn inputs_above_2_31_and_2_32_elements() {
     let n = (1usize << 31) + 1000;
     let xs: Vec<u8> = (0..n)
         .into_par_iter()
-        .map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17) as u8)
+        .map(|i| {
+            (i as u64)
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .rotate_left(17) as u8
+        })
         .collect();
     let d = g.upload(&xs).unwrap();
     let want = counts(&xs, |x| Some(x as usize), 256);
@@ -287,7 +378,13 @@ fn inputs_above_2_31_and_2_32_elements() {
     check_bytes::<u64>(&g, &all, 256, &want, "2^31 + 1000");
     check_bytes::<u32>(&g, &all, 256, &want, "2^31 + 1000");
     let tail = d.slice(n - 1500..).unwrap();
-    check_bytes::<u32>(&g, &tail, 256, &counts(&xs[n - 1500..], |x| Some(x as usize), 256), "the last 1500");
+    check_bytes::<u32>(
+        &g,
+        &tail,
+        256,
+        &counts(&xs[n - 1500..], |x| Some(x as usize), 256),
+        "the last 1500",
+    );
     let h: DeviceVec<u64> = g.histogram_even(&d, 0, 255, 3).unwrap();
     let want3 = counts(&xs, |x| (x < 255).then(|| x as usize * 3 / 255), 3);
     assert_eq!(h.download().unwrap(), want3, "even bins");

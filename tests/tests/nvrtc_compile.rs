@@ -564,7 +564,9 @@ mod histogram {
     //! of whole tiles and no local memory: plain, bound, zipped, mapped, and the even bins.
     use super::*;
     use warp_runtime::{DeviceVec, EvenSample, Mapped, histogram_module};
-    use warp_tests::ops::{byte_bin, hashed_bin_with, pair_bin, rem_bin_with, scaled_bin_with, square};
+    use warp_tests::ops::{
+        byte_bin, hashed_bin_with, pair_bin, rem_bin_with, scaled_bin_with, square,
+    };
 
     #[test]
     fn histogram_modules_compile() {
@@ -589,9 +591,18 @@ mod histogram {
                 histogram_module::<<f32 as EvenSample>::Even, Mapped<'static, square>>(),
                 want,
             ),
-            (histogram_module::<<u8 as EvenSample>::Even, DeviceVec<u8>>(), want),
-            (histogram_module::<<i16 as EvenSample>::Even, DeviceVec<i16>>(), want),
-            (histogram_module::<<f64 as EvenSample>::Even, DeviceVec<f64>>(), want),
+            (
+                histogram_module::<<u8 as EvenSample>::Even, DeviceVec<u8>>(),
+                want,
+            ),
+            (
+                histogram_module::<<i16 as EvenSample>::Even, DeviceVec<i16>>(),
+                want,
+            ),
+            (
+                histogram_module::<<f64 as EvenSample>::Even, DeviceVec<f64>>(),
+                want,
+            ),
         ]);
     }
 }

@@ -851,7 +851,11 @@ static __device__ __forceinline__ {out} wd_bin_of(const wd_stage& st, wd_stage::
     ));
     m.shared("tiles.cuh", TILES_TEMPLATE);
     m.shared("histogram.cuh", HISTOGRAM_TEMPLATE);
-    m.kernels(catalogue::HISTOGRAM_KERNELS, &source.elem_c(), "wd_stage::out_t");
+    m.kernels(
+        catalogue::HISTOGRAM_KERNELS,
+        &source.elem_c(),
+        "wd_stage::out_t",
+    );
     m.finish(&format!("histogram_{}_{}", bin.name, source.tag()))
 }
 

@@ -48,7 +48,25 @@
 //! Beyond whole-array reductions: predicates and maps (`count`, `any`, `find_first`, `mask`,
 //! `filter`, `partition`, `partition3` (three-way, by two predicates), `map_reduce`), scans (`scan`, `exclusive_scan`), reductions along
 //! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
-//! `reduce_cols`, `reduce_segments`), and `transpose`.
+//! `reduce_cols`, `reduce_segments`), `transpose`, and histograms (`histogram` by a `#[map]`
+//! to a bin index, `histogram_even` over evenly spaced bins, CUB's `HistogramEven`: lanes
+//! grouped by bin with `__match_any_sync`, one atomic per distinct bin per warp, into
+//! per-block bins in shared memory merged once to global memory; up to 65,536 bins, any
+//! integer counter type, out-of-range bins dropped).
+//!
+//! ```
+//! use warp_runtime::prelude::*;
+//! #[map]
+//! fn low_nibble(x: u8) -> u32 { (x & 15) as u32 }
+//! # fn main() -> warp_runtime::Result<()> {
+//! let dev = Device::cpu();
+//! let xs = dev.upload(&[0x11u8, 0x21, 0x3f, 0x02])?;
+//! let h: DeviceVec<u64> = dev.histogram(low_nibble, &xs, 16)?;
+//! assert_eq!(h.download()?[1], 2);
+//! let even: DeviceVec<u32> = dev.histogram_even(&xs, 0, 64, 4)?; // bins of 16 values
+//! assert_eq!(even.download()?, [1, 1, 1, 1]); // 2, 17, 33, 63
+//! # Ok(()) }
+//! ```
 //!
 //! ## Several arrays, f16/bf16, structs
 //!
@@ -137,7 +155,8 @@
 //!   offsets), and `download`. A kernel fault surfaces at such a wait.
 //! - Nothing else waits: the `_on_device` forms (`reduce_on_device`, `count_on_device`, ...)
 //!   return a [`DeviceScalar`], the `_into` forms write the caller's arrays, and `scan`,
-//!   `map`, `reduce_rows`, `reduce_cols`, `transpose` and `mask` return device arrays, all
+//!   `map`, `reduce_rows`, `reduce_cols`, `transpose`, `mask`, `histogram` and
+//!   `histogram_even` return device arrays, all
 //!   with their kernels queued. `DeviceScalar::get` waits for the work computing that result
 //!   (and what was queued before it on its device), not for work queued after it;
 //!   `Device::synchronize` waits for everything.

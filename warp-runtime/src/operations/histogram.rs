@@ -9,9 +9,9 @@ use crate::backend::cuda::Staged;
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::ElementInput;
+use crate::map;
 use crate::operators::{BoundArgs, MapOp};
 use crate::values::{DeviceValue, Element};
-use crate::map;
 
 /// The most bins a histogram counts into: 65,536.
 pub const HISTOGRAM_MAX_BINS: usize = warp_kernels::catalogue::HIST_MAX_BINS;
