@@ -54,10 +54,8 @@ fn main() -> warp_runtime::Result<()> {
     bytes.iter().for_each(|&b| want[b as usize] += 1);
     let mut want_buckets = vec![0u32; 10];
     for &ms in &latency {
-        if let Ok(b) = usize::try_from((ms / 10.0).floor() as i32) {
-            if b < 10 {
-                want_buckets[b] += 1;
-            }
+        if let Ok(b @ 0..10) = usize::try_from((ms / 10.0).floor() as i32) {
+            want_buckets[b] += 1;
         }
     }
     let ok = h == want && buckets == want_buckets && even.iter().sum::<u32>() <= n as u32;
