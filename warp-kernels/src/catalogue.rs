@@ -664,12 +664,13 @@ pub const HIST_MAX_BINS: usize = 65536;
 /// memory a kernel gets without opting in): more bins than fit (`bins * 4` bytes) are counted
 /// in global memory.
 pub const HIST_SHARED_MAX: usize = 48 * 1024;
-/// Bytes of shared memory a histogram block spends on copies of its bins, at most, while
-/// there are fewer than [`HIST_REPLICAS_MAX`] (more copies, less contention between warps;
-/// more memory, fewer resident blocks).
-pub const HIST_REPLICA_BYTES: usize = 8 * 1024;
-/// The most copies of the bins a histogram block keeps: one per warp.
-pub const HIST_REPLICAS_MAX: u32 = BLOCK / 32;
+/// Bytes of shared memory a histogram block spends on columns of its bins, at most, while
+/// there are fewer than [`HIST_REPLICAS_MAX`] (more columns, fewer bank conflicts between the
+/// lanes of one atomic; more memory, fewer resident blocks).
+pub const HIST_REPLICA_BYTES: usize = 32 * 1024;
+/// The most columns (copies) of each bin a histogram block keeps: one per lane, so that the
+/// lanes of one shared atomic hit 32 distinct banks.
+pub const HIST_REPLICAS_MAX: u32 = 32;
 /// A histogram tile whose probe row (its first 32 values, one per lane) has this many lanes
 /// holding the bin of the lane below takes the `__match_any_sync` path (one atomic per
 /// distinct bin per row); fewer, and each lane adds its own.
@@ -678,8 +679,8 @@ pub const HIST_MATCH_MIN: u32 = 4;
 /// counters cannot overflow.
 pub const HIST_BLOCK_ELEMS_MAX: u64 = 1 << 31;
 
-/// Copies of the bins in shared memory for a histogram of `bins` bins (a power of two up to
-/// [`HIST_REPLICAS_MAX`] within [`HIST_REPLICA_BYTES`]; 1 when one copy needs more, up to
+/// Columns of each bin in shared memory for a histogram of `bins` bins (a power of two up to
+/// [`HIST_REPLICAS_MAX`] within [`HIST_REPLICA_BYTES`]; 1 when one column needs more, up to
 /// [`HIST_SHARED_MAX`]); 0: the bins do not fit shared memory, they are counted in global
 /// memory.
 pub const fn hist_replicas(bins: usize) -> u32 {
@@ -695,8 +696,8 @@ pub const fn hist_replicas(bins: usize) -> u32 {
 }
 
 /// A histogram: the stage's values binned by the module's `wd_bin_of` into `counts` (`bins`
-/// 32-bit words, 64-bit when `wide`; zeroed by the caller), through `replicas` copies of the
-/// bins in `replicas * bins * 4` bytes of dynamic shared memory (0: straight to global memory).
+/// 32-bit words, 64-bit when `wide`; zeroed by the caller), through `replicas` columns of each
+/// bin in `replicas * bins * 4` bytes of dynamic shared memory (0: straight to global memory).
 pub const HISTOGRAM: Kernel = kernel(
     "wd_k_histogram",
     &[
@@ -775,11 +776,12 @@ mod tests {
         assert_eq!(transpose_tile(16), (32, 32));
         assert_eq!(status_bytes(3, 4), 24);
         assert_eq!(status_bytes(3, 8), 16 + 48);
-        assert_eq!(hist_replicas(256), 8);
-        assert_eq!(hist_replicas(512), 4);
-        assert_eq!(hist_replicas(128), 8);
-        assert_eq!(hist_replicas(1), 8);
-        assert_eq!(hist_replicas(2048), 1);
+        assert_eq!(hist_replicas(256), 32);
+        assert_eq!(hist_replicas(257), 16);
+        assert_eq!(hist_replicas(512), 16);
+        assert_eq!(hist_replicas(1), 32);
+        assert_eq!(hist_replicas(2048), 4);
+        assert_eq!(hist_replicas(8192), 1);
         assert_eq!(hist_replicas(12288), 1);
         assert_eq!(hist_replicas(12289), 0);
         assert_eq!(hist_replicas(HIST_MAX_BINS), 0);

@@ -6,19 +6,24 @@
 // the bin of the lane below): a crowded tile (WD_HIST_MATCH_MIN or more such pairs) groups the
 // lanes of every row by bin with __match_any_sync and its leader adds the group's size, one
 // atomic per distinct bin per row; an uncrowded one (the usual case for spread data, where
-// matching would cost more than it saves) adds 1 per lane. Adds go to `replicas` copies of
-// the bins in shared memory (warp w uses copy w % replicas, so warps of a block contend less),
-// merged once per block into `counts` with one global atomic per non-zero bin; with
+// matching would cost more than it saves) adds 1 per lane. Adds go to the block's bins in
+// shared memory, `replicas` (a power of two up to 32) columns per bin: bin j's column c is word
+// j * replicas + c and lane l adds to column l % replicas, so with 32 columns the lanes of one
+// atomic never share a bank (nor an address), and with fewer at most 32 / replicas of them do.
+// After a barrier each block merges its columns (read rotated, so that a warp's reads hit
+// distinct banks) and adds every non-zero bin to `counts` with one global atomic. With
 // `replicas == 0` (the bins do not fit shared memory) the same warp-aggregated adds go
 // straight to global memory. `counts` holds `bins` 32-bit words, or 64-bit ones when `wide`;
 // shared counters are 32-bit, so the runtime sizes the grid for fewer than 2^32 elements per
 // block. Indices are 64-bit throughout (inputs above 2^32 elements).
 #define WD_HIST_NONE 0xffffffffu
 
-// The bin of index `x` of any integer type, or WD_HIST_NONE outside [0, bins): a negative `x`
-// converts to a 64-bit value of at least 2^63, so one unsigned comparison drops it too.
-template <class B> static __device__ __forceinline__ unsigned wd_hist_index(B x, wd_u64 bins) {
-    return (wd_u64)x < bins ? (unsigned)x : WD_HIST_NONE;
+// The bin of index `x` of any integer type, or WD_HIST_NONE outside [0, bins) (bins <= 65,536):
+// a negative `x` converts to an unsigned value of at least 2^31 (2^63 for 64-bit types), so one
+// unsigned comparison, in 32 bits for types of up to 4 bytes, drops it too.
+template <class B> static __device__ __forceinline__ unsigned wd_hist_index(B x, unsigned bins) {
+    if (sizeof(B) <= 4) return (unsigned)x < bins ? (unsigned)x : WD_HIST_NONE;
+    return (wd_u64)x < (wd_u64)bins ? (unsigned)x : WD_HIST_NONE;
 }
 
 // Adds one tile's bins `b` (WD_HIST_NONE: nothing) with `add(bin, count)`; warp-convergent.
@@ -42,7 +47,7 @@ static __device__ __forceinline__ void wd_hist_tile(const unsigned (&b)[WD_ITEMS
 
 // Every tile of the warp's grid-stride share, its bins added with `add`.
 template <class St, class Add>
-static __device__ __forceinline__ void wd_hist_tiles(const St& st, wd_u64 bins, Add add) {
+static __device__ __forceinline__ void wd_hist_tiles(const St& st, unsigned bins, Add add) {
     const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
     const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
     const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
@@ -64,23 +69,24 @@ static __device__ __forceinline__ void wd_histogram(const St& st, wd_u64 bins, u
                                                     unsigned char* counts) {
     unsigned* const c32 = (unsigned*)counts;
     unsigned long long* const c64 = (unsigned long long*)counts;
+    const unsigned nb = (unsigned)bins;
     if (replicas == 0u) {
-        wd_hist_tiles(st, bins, [&](unsigned j, unsigned c) {
+        wd_hist_tiles(st, nb, [&](unsigned j, unsigned c) {
             if (wide) atomicAdd(c64 + j, (unsigned long long)c);
             else atomicAdd(c32 + j, c);
         });
         return;
     }
     extern __shared__ unsigned wd_hist_shared[];
-    const unsigned nb = (unsigned)bins;
+    const unsigned last = replicas - 1u;
     for (unsigned j = threadIdx.x; j < replicas * nb; j += WD_BLOCK) wd_hist_shared[j] = 0u;
     __syncthreads();
-    unsigned* const mine = wd_hist_shared + ((threadIdx.x >> 5) % replicas) * nb;
-    wd_hist_tiles(st, bins, [&](unsigned j, unsigned c) { atomicAdd(mine + j, c); });
+    unsigned* const mine = wd_hist_shared + (threadIdx.x & last);
+    wd_hist_tiles(st, nb, [&](unsigned j, unsigned c) { atomicAdd(mine + j * replicas, c); });
     __syncthreads();
     for (unsigned j = threadIdx.x; j < nb; j += WD_BLOCK) {
         unsigned c = 0u;
-        for (unsigned r = 0; r < replicas; ++r) c += wd_hist_shared[r * nb + j];
+        for (unsigned r = 0; r < replicas; ++r) c += wd_hist_shared[j * replicas + ((r + j) & last)];
         if (c == 0u) continue;
         if (wide) atomicAdd(c64 + j, (unsigned long long)c);
         else atomicAdd(c32 + j, c);

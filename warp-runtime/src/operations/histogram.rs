@@ -197,8 +197,9 @@ impl Device {
     ///
     /// On a GPU: one pass, each warp grouping its lanes by bin with `__match_any_sync` (one
     /// atomic per distinct bin per warp row, where a cheap probe finds bins repeating; each
-    /// lane adds its own otherwise) into per-block bins in shared memory (copies per warp
-    /// where few bins leave room), merged once into global memory; bins that do not fit
+    /// lane adds its own otherwise) into per-block bins in shared memory (up to 32 columns
+    /// per bin, one per lane, within 32 KiB: the lanes of one atomic hit distinct banks),
+    /// merged once into global memory; bins that do not fit
     /// shared memory (above 12,288) are counted with the same warp-aggregated adds straight
     /// in global memory. Inputs above 2^32 elements are fine. Returns without waiting.
     ///

@@ -223,6 +223,7 @@ pub(crate) fn histogram_key<M: MapOp, I: ElementInput + ?Sized>() -> ModuleKey {
 pub fn histogram_module<M, I>() -> ModuleSource
 where
     M: MapOp,
+    M::Output: BinIndex,
     I: ElementInput<Value = M::Input> + ?Sized,
 {
     let f: &FnMeta = &M::META;

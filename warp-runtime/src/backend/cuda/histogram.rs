@@ -8,7 +8,7 @@ use warp_kernels::catalogue::{
 };
 
 use super::launch::{Args, In, Input, Out, Staged, kernel_args};
-use super::{Gpu, drv};
+use super::{Gpu, MAX_GRID, drv};
 use crate::error::Result;
 
 kernel_args! {
@@ -92,10 +92,24 @@ impl Gpu {
         let f = s.module.function(&HISTOGRAM)?;
         let warps_per_block = (BLOCK / 32) as usize;
         let needed = n.div_ceil(TILE).div_ceil(warps_per_block);
-        let floor = (n as u64).div_ceil(HIST_BLOCK_ELEMS_MAX) as u32;
-        let grid = self.resident_grid(&f, needed).max(floor);
         let replicas = hist_replicas(bins);
         let shared = replicas as usize * bins * 4;
+        // Resident blocks with this much shared memory (a grid-stride kernel launched with more
+        // would run its last blocks in a nearly empty second wave).
+        let per_sm = if shared == 0 {
+            f.blocks_per_sm
+        } else {
+            f.func
+                .occupancy_max_active_blocks_per_multiprocessor(BLOCK, shared, None)
+                .map_err(drv("querying occupancy"))?
+                .max(1)
+        };
+        let resident = needed
+            .max(1)
+            .min((self.shared.sms * per_sm) as usize)
+            .min(MAX_GRID) as u32;
+        let floor = (n as u64).div_ceil(HIST_BLOCK_ELEMS_MAX) as u32;
+        let grid = resident.max(floor);
         self.launch_shared(
             s.module,
             &HISTOGRAM,
