@@ -1,6 +1,6 @@
 //! GPU histograms against plain Rust iterators and the CPU backend: bytes at the edge sizes
 //! and 2^28, misaligned views, skewed inputs (one value, three values, sorted runs: the
-//! `__match_any_sync` path), 1 bin to 65,536 (the replicated, single-copy and global-memory
+//! `__match_any_sync` path where bins have few columns or are global), 1 bin to 65,536 (the replicated, single-copy and global-memory
 //! paths and their boundaries), zipped arrays, signed bins with negatives dropped, every
 //! counter width (the narrowed 1- and 2-byte counters, wrapping), even bins over floats and
 //! integers with NaN and infinities, empty inputs, `_into` overwriting the caller's memory,
@@ -112,6 +112,13 @@ fn skewed_inputs_match_iterators() {
         check_bytes::<u8>(&g, &all, 256, &want, what);
         let want4: Vec<u64> = want[..4].to_vec();
         check_bytes::<u32>(&g, &all, 4, &want4, what);
+        // Bins of few columns (shared) and global ones: crowded tiles take __match_any_sync.
+        for bins in [1000usize, 4096, 65_536] {
+            let mut wide = want.clone();
+            wide.resize(bins, 0);
+            check_bytes::<u32>(&g, &all, bins, &wide, what);
+            check_bytes::<u64>(&g, &all, bins, &wide, what);
+        }
     }
 }
 

@@ -100,6 +100,7 @@ pub const DEFINES: &[(&str, u64)] = &[
     ("WD_TRANSPOSE_N", TRANSPOSE_N as u64),
     ("WD_TRANSPOSE_WIDE_MAX", TRANSPOSE_WIDE_MAX as u64),
     ("WD_HIST_MATCH_MIN", HIST_MATCH_MIN as u64),
+    ("WD_HIST_MATCH_COLUMNS", HIST_MATCH_COLUMNS as u64),
     ("WD_STOP_COPIES", STOP_COPIES as u64),
     ("WD_STOP_STRIDE", STOP_STRIDE as u64),
     ("WD_STATUS_PACK_MAX", STATUS_PACK_MAX as u64),
@@ -675,6 +676,11 @@ pub const HIST_REPLICAS_MAX: u32 = 32;
 /// holding the bin of the lane below takes the `__match_any_sync` path (one atomic per
 /// distinct bin per row); fewer, and each lane adds its own.
 pub const HIST_MATCH_MIN: u32 = 4;
+/// Histogram tiles probe for contention (and may take the `__match_any_sync` path) only where
+/// the bins have at most this many columns in shared memory, or are in global memory: with
+/// more, the lanes of one bin already add to as many distinct addresses (banks), at most
+/// `32 / columns` to each.
+pub const HIST_MATCH_COLUMNS: u32 = 8;
 /// The most elements one histogram block counts (the grid is sized so): its 32-bit shared
 /// counters cannot overflow.
 pub const HIST_BLOCK_ELEMS_MAX: u64 = 1 << 31;

@@ -49,9 +49,10 @@
 //! `filter`, `partition`, `partition3` (three-way, by two predicates), `map_reduce`), scans (`scan`, `exclusive_scan`), reductions along
 //! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
 //! `reduce_cols`, `reduce_segments`), `transpose`, and histograms (`histogram` by a `#[map]`
-//! to a bin index, `histogram_even` over evenly spaced bins, CUB's `HistogramEven`: lanes
-//! grouped by bin with `__match_any_sync`, one atomic per distinct bin per warp, into
-//! per-block bins in shared memory merged once to global memory; up to 65,536 bins, any
+//! to a bin index, `histogram_even` over evenly spaced bins, CUB's `HistogramEven`: per-block
+//! bins in shared memory, a column per lane so that one atomic's lanes hit distinct banks,
+//! merged once to global memory; where lanes would share an address, lanes grouped by bin
+//! with `__match_any_sync`, one atomic per distinct bin per warp; up to 65,536 bins, any
 //! integer counter type, out-of-range bins dropped).
 //!
 //! ```

@@ -2,11 +2,13 @@
 // A stage `St` (as in predicate.cuh) and the module's `wd_bin_of(st, v)`: the bin index of a
 // value, any integer type; indices outside [0, bins) (negative ones included) are dropped.
 // Warps read warp tiles (tiles.cuh: 16-byte vector loads of whole aligned tiles) over a
-// grid-stride loop. Each tile first probes its first row for contention (how many lanes hold
-// the bin of the lane below): a crowded tile (WD_HIST_MATCH_MIN or more such pairs) groups the
-// lanes of every row by bin with __match_any_sync and its leader adds the group's size, one
-// atomic per distinct bin per row; an uncrowded one (the usual case for spread data, where
-// matching would cost more than it saves) adds 1 per lane. Adds go to the block's bins in
+// grid-stride loop. Where lanes of one bin would hit one address (global memory, or shared
+// bins of at most WD_HIST_MATCH_COLUMNS columns, see below), each tile first probes its first
+// row for contention (how many lanes hold the bin of the lane below): a crowded tile
+// (WD_HIST_MATCH_MIN or more such pairs) groups the lanes of every row by bin with
+// __match_any_sync and its leader adds the group's size, one atomic per distinct bin per row;
+// an uncrowded one (the usual case for spread data, where matching would cost more than it
+// saves) adds 1 per lane, as do all tiles over more columns. Adds go to the block's bins in
 // shared memory, `replicas` (a power of two up to 32) columns per bin: bin j's column c is word
 // j * replicas + c and lane l adds to column l % replicas, so with 32 columns the lanes of one
 // atomic never share a bank (nor an address), and with fewer at most 32 / replicas of them do.
@@ -26,13 +28,18 @@ template <class B> static __device__ __forceinline__ unsigned wd_hist_index(B x,
     return (wd_u64)x < (wd_u64)bins ? (unsigned)x : WD_HIST_NONE;
 }
 
-// Adds one tile's bins `b` (WD_HIST_NONE: nothing) with `add(bin, count)`; warp-convergent.
+// Adds one tile's bins `b` (WD_HIST_NONE: nothing) with `add(bin, count)`, grouping lanes by
+// bin where `may_match` (warp-uniform) and the probe finds the tile crowded; warp-convergent.
 template <class Add>
-static __device__ __forceinline__ void wd_hist_tile(const unsigned (&b)[WD_ITEMS], Add add) {
+static __device__ __forceinline__ void wd_hist_tile(const unsigned (&b)[WD_ITEMS], bool may_match, Add add) {
     const unsigned lane = threadIdx.x & 31u;
-    const unsigned below = __shfl_up_sync(WD_FULL_MASK, b[0], 1);
-    const unsigned pairs = __ballot_sync(WD_FULL_MASK, lane != 0u && below == b[0] && b[0] != WD_HIST_NONE);
-    if (__popc(pairs) >= WD_HIST_MATCH_MIN) {
+    bool crowded = false;
+    if (may_match) {
+        const unsigned below = __shfl_up_sync(WD_FULL_MASK, b[0], 1);
+        const unsigned pairs = __ballot_sync(WD_FULL_MASK, lane != 0u && below == b[0] && b[0] != WD_HIST_NONE);
+        crowded = __popc(pairs) >= WD_HIST_MATCH_MIN;
+    }
+    if (crowded) {
 #pragma unroll
         for (int k = 0; k < WD_ITEMS; ++k) {
             const unsigned peers = __match_any_sync(WD_FULL_MASK, b[k]);
@@ -47,7 +54,7 @@ static __device__ __forceinline__ void wd_hist_tile(const unsigned (&b)[WD_ITEMS
 
 // Every tile of the warp's grid-stride share, its bins added with `add`.
 template <class St, class Add>
-static __device__ __forceinline__ void wd_hist_tiles(const St& st, unsigned bins, Add add) {
+static __device__ __forceinline__ void wd_hist_tiles(const St& st, unsigned bins, bool may_match, Add add) {
     const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
     const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
     const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
@@ -59,7 +66,7 @@ static __device__ __forceinline__ void wd_hist_tiles(const St& st, unsigned bins
         unsigned b[WD_ITEMS];
 #pragma unroll
         for (int k = 0; k < WD_ITEMS; ++k) b[k] = keep[k] ? wd_hist_index(wd_bin_of(st, v[k]), bins) : WD_HIST_NONE;
-        wd_hist_tile(b, add);
+        wd_hist_tile(b, may_match, add);
     }
 }
 
@@ -71,7 +78,7 @@ static __device__ __forceinline__ void wd_histogram(const St& st, wd_u64 bins, u
     unsigned long long* const c64 = (unsigned long long*)counts;
     const unsigned nb = (unsigned)bins;
     if (replicas == 0u) {
-        wd_hist_tiles(st, nb, [&](unsigned j, unsigned c) {
+        wd_hist_tiles(st, nb, true, [&](unsigned j, unsigned c) {
             if (wide) atomicAdd(c64 + j, (unsigned long long)c);
             else atomicAdd(c32 + j, c);
         });
@@ -82,7 +89,7 @@ static __device__ __forceinline__ void wd_histogram(const St& st, wd_u64 bins, u
     for (unsigned j = threadIdx.x; j < replicas * nb; j += WD_BLOCK) wd_hist_shared[j] = 0u;
     __syncthreads();
     unsigned* const mine = wd_hist_shared + (threadIdx.x & last);
-    wd_hist_tiles(st, nb, [&](unsigned j, unsigned c) { atomicAdd(mine + j * replicas, c); });
+    wd_hist_tiles(st, nb, replicas <= WD_HIST_MATCH_COLUMNS, [&](unsigned j, unsigned c) { atomicAdd(mine + j * replicas, c); });
     __syncthreads();
     for (unsigned j = threadIdx.x; j < nb; j += WD_BLOCK) {
         unsigned c = 0u;

@@ -195,13 +195,13 @@ impl Device {
     /// `C` is any integer type ([`Counter`]); counts wrap as it does. An empty input gives
     /// zeros. `bins` of 0 or above [`HISTOGRAM_MAX_BINS`] (65,536) is [`Error::Shape`].
     ///
-    /// On a GPU: one pass, each warp grouping its lanes by bin with `__match_any_sync` (one
-    /// atomic per distinct bin per warp row, where a cheap probe finds bins repeating; each
-    /// lane adds its own otherwise) into per-block bins in shared memory (up to 32 columns
-    /// per bin, one per lane, within 32 KiB: the lanes of one atomic hit distinct banks),
-    /// merged once into global memory; bins that do not fit
-    /// shared memory (above 12,288) are counted with the same warp-aggregated adds straight
-    /// in global memory. Inputs above 2^32 elements are fine. Returns without waiting.
+    /// On a GPU: one pass of shared-memory atomics into per-block bins (up to 32 columns per
+    /// bin, one per lane, within 32 KiB: the lanes of one atomic hit distinct banks), merged
+    /// once into global memory; where bins have few columns, warps group their lanes by bin
+    /// with `__match_any_sync` (one atomic per distinct bin per warp row) when a cheap probe
+    /// finds bins repeating. Bins that do not fit shared memory (above 12,288) are counted
+    /// with the same warp-aggregated adds straight in global memory. Inputs above 2^32
+    /// elements are fine. Returns without waiting.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
