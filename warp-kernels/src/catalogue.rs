@@ -315,8 +315,9 @@ pub const COUNT: Kernel = kernel(
     "WD_STAGE;\nwd_count(st, partials, ticket, out);",
 );
 
-/// Whether any value is kept (`negate`: any rejected); stops early. `flag` is the stop signal
-/// ([`STOP_COPIES`] copies, [`STOP_STRIDE`] bytes apart).
+/// Whether any value is kept (`negate`: any rejected), as a bool in `out`; stops early. `flag`
+/// is the stop signal ([`STOP_COPIES`] copies, [`STOP_STRIDE`] bytes apart), raised by writing
+/// `epoch` (never 0, new each launch; the flag is never cleared); `ticket` finds the last block.
 pub const ANY: Kernel = kernel(
     "wd_k_any",
     &[
@@ -324,9 +325,12 @@ pub const ANY: Kernel = kernel(
         p("n", U64),
         p("a", Args),
         p("negate", U32),
+        p("epoch", U32),
         p("flag", Out(Pointee::U32)),
+        p("ticket", Out(Pointee::U32)),
+        p("out", Out(Pointee::U8)),
     ],
-    "WD_STAGE;\nwd_any(st, negate != 0, flag);",
+    "WD_STAGE;\nwd_any(st, negate != 0, epoch, flag, ticket, out);",
 );
 
 /// The first kept index, stored complemented in the stop signal `first` (0: none).
@@ -372,17 +376,6 @@ pub const COMPACT: Kernel = Kernel {
     body: "WD_STAGE;\nwd_compact(st, kept, rejected, status, queue, count);",
 };
 
-/// `any`'s result (`all`'s with `negate`) as a bool in a result slot, from its stop signal.
-pub const VOTE_RESULT: Kernel = kernel(
-    "wd_k_vote_result",
-    &[
-        p("flag", In(Pointee::U32)),
-        p("negate", U32),
-        p("out", Out(Pointee::U8)),
-    ],
-    "wd_vote_result(flag, negate, out);",
-);
-
 /// `find_first`'s result (the complemented index; 0: none) in a result slot.
 pub const FIRST_RESULT: Kernel = kernel(
     "wd_k_first_result",
@@ -416,15 +409,8 @@ pub const PARTITION3_SHIFT: u32 = 31;
 pub const PARTITION3_KERNELS: &[&Kernel] = &[&PARTITION3];
 
 /// The kernels of a predicate module.
-pub const PREDICATE_KERNELS: &[&Kernel] = &[
-    &COUNT,
-    &ANY,
-    &FIND_FIRST,
-    &MASK,
-    &COMPACT,
-    &VOTE_RESULT,
-    &FIRST_RESULT,
-];
+pub const PREDICATE_KERNELS: &[&Kernel] =
+    &[&COUNT, &ANY, &FIND_FIRST, &MASK, &COMPACT, &FIRST_RESULT];
 
 // ---- map modules ----
 

@@ -38,7 +38,7 @@ static __device__ __forceinline__ typename Op::T wd_axis_fold_range(const St& st
         if (has_head) he = st.load(start + t);
         if (has_tail) te = st.load(start + tail);
         const wd_u64 vbase = start + head;
-#pragma unroll 2
+#pragma unroll (NT <= 32 ? 2 : 1)  // two steps in flight for warp-wide rows, one for block-wide rows
         for (wd_u64 v = t; v < nvec; v += (wd_u64)U * NT) {
             E r[U][VEC];
 #pragma unroll

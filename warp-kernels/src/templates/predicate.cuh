@@ -40,9 +40,13 @@ static __device__ __forceinline__ T wd_stop_read(T* base, wd_u64 warp) {
 }
 
 // any: __any_sync per tile; a hit raises the flag and every warp stops reading once it sees it.
-// all(p) is !any(!p): `negate` flips the predicate.
+// all(p) is !any(!p): `negate` flips the predicate. The flag lives in scratch that is never
+// cleared: a launch raises it by writing its own `epoch` (never 0, a new one per launch), so
+// values left by earlier launches read as "not raised". The last block to finish (ticket, as in
+// wd_grid_combine) writes the answer into *out and re-arms the ticket.
 template <class St>
-static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigned int* flag) {
+static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigned int epoch, unsigned int* flag,
+                                              unsigned int* ticket, unsigned char* out) {
     const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
     const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
     const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
@@ -51,7 +55,7 @@ static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigne
         // The flag is read alongside the tile's loads (its latency hidden behind theirs) and
         // obeyed after the vote over them: a convergent vote cannot sink below the check, so
         // neither can the loads it consumes. A warp reads at most one tile more than it needs.
-        const unsigned int stop = wd_stop_read(flag, warp);
+        const bool stop = wd_stop_read(flag, warp) == epoch;
         typename St::value_t v[WD_ITEMS];
         bool keep[WD_ITEMS];
         bool hit = false;
@@ -68,11 +72,24 @@ static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigne
             }
         }
         const bool found = __any_sync(WD_FULL_MASK, hit);
-        if (stop) return;
+        if (stop) break;
         if (found) {
-            if (lane < WD_STOP_COPIES) *wd_stop_copy(flag, lane) = 1u;
-            return;
+            if (lane < WD_STOP_COPIES) *wd_stop_copy(flag, lane) = epoch;
+            __threadfence();
+            break;
         }
+    }
+    __shared__ bool am_last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        am_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && am_last) {
+        __threadfence();
+        *out = (unsigned char)((*wd_stop_copy(flag, 0) == epoch) != negate);
+        *ticket = 0u;
     }
 }
 
@@ -380,11 +397,8 @@ static __device__ __forceinline__ void wd_partition3(const St& st, typename St::
     }
 }
 
-// The results of wd_any and wd_find_first moved into a result slot (one thread): `any` (with
-// `negate`: `all`) as a bool, the first index as stored (complemented; 0: none).
-static __device__ __forceinline__ void wd_vote_result(const unsigned int* flag, unsigned int negate, unsigned char* out) {
-    if (blockIdx.x == 0 && threadIdx.x == 0) *out = (unsigned char)((flag[0] != 0u) != (negate != 0u));
-}
+// find_first's result moved into a result slot (one thread): the first index as stored
+// (complemented; 0: none).
 static __device__ __forceinline__ void wd_first_result(const wd_u64* first, wd_u64* out) {
     if (blockIdx.x == 0 && threadIdx.x == 0) *out = first[0];
 }

@@ -22,11 +22,24 @@ template <class Op> static __device__ __forceinline__ typename Op::T wd_block_re
     return v;
 }
 
+// Fold N values as a balanced tree, left to right (v[k] always holds earlier elements than
+// v[k + s]): N - 1 combines, but only log2(N) of them in a chain, so an operator with a long
+// combine (a division, a Welford merge) keeps its latency off the loop's critical path.
+template <class Op, unsigned N> static __device__ __forceinline__ typename Op::T wd_fold_tree(typename Op::T (&v)[N]) {
+#pragma unroll
+    for (unsigned s = 1; s < N; s <<= 1) {
+#pragma unroll
+        for (unsigned k = 0; k + s < N; k += 2 * s) v[k] = Op::combine(v[k], v[k + s]);
+    }
+    return v[0];
+}
+
 // Thread reduce: grid-stride over vectors (St::VEC elements of every array, 16 bytes of the
 // widest), WD_UNROLL independent loads in flight per thread; the unaligned head and the tail
 // (fewer than one vector each) are read element-wise, and so is everything when zipped arrays'
-// alignments differ. Every element is folded into `acc` exactly once, in an order fixed by
-// (n, grid, alignment): deterministic.
+// alignments differ. Each step's WD_UNROLL x VEC values are folded as a tree (wd_fold_tree)
+// and then into `acc`. Every element is folded exactly once, in an order fixed by (n, grid,
+// alignment): deterministic.
 template <class Op, class Src> static __device__ __forceinline__ typename Op::T wd_thread_reduce(const Src& src) {
     typedef typename Src::elem_t E;
     typedef typename Op::T T;
@@ -42,8 +55,10 @@ template <class Op, class Src> static __device__ __forceinline__ typename Op::T 
             E e[WD_UNROLL];
 #pragma unroll
             for (int u = 0; u < WD_UNROLL; ++u) e[u] = src.load(i + u * nthreads);
+            T t[WD_UNROLL];
 #pragma unroll
-            for (int u = 0; u < WD_UNROLL; ++u) acc = Op::combine(acc, src.make(e[u], i + u * nthreads));
+            for (int u = 0; u < WD_UNROLL; ++u) t[u] = src.make(e[u], i + u * nthreads);
+            acc = Op::combine(acc, wd_fold_tree<Op>(t));
         }
         for (; i < n; i += nthreads) acc = Op::combine(acc, src.make(src.load(i), i));
         return acc;
@@ -56,19 +71,23 @@ template <class Op, class Src> static __device__ __forceinline__ typename Op::T 
         E r[WD_UNROLL][VEC];
 #pragma unroll
         for (int u = 0; u < WD_UNROLL; ++u) src.load_vec(head + (v + u * nthreads) * VEC, r[u]);
+        T t[WD_UNROLL * VEC];
 #pragma unroll
         for (int u = 0; u < WD_UNROLL; ++u) {
             const wd_u64 base = head + (v + u * nthreads) * VEC;
 #pragma unroll
-            for (unsigned k = 0; k < VEC; ++k) acc = Op::combine(acc, src.make(r[u][k], base + k));
+            for (unsigned k = 0; k < VEC; ++k) t[u * VEC + k] = src.make(r[u][k], base + k);
         }
+        acc = Op::combine(acc, wd_fold_tree<Op>(t));
     }
     for (; v < nvec; v += nthreads) {
         E r[VEC];
         src.load_vec(head + v * VEC, r);
         const wd_u64 base = head + v * VEC;
+        T t[VEC];
 #pragma unroll
-        for (unsigned k = 0; k < VEC; ++k) acc = Op::combine(acc, src.make(r[k], base + k));
+        for (unsigned k = 0; k < VEC; ++k) t[k] = src.make(r[k], base + k);
+        acc = Op::combine(acc, wd_fold_tree<Op>(t));
     }
     const wd_u64 t = head + nvec * VEC + tid;
     if (t < n) acc = Op::combine(acc, src.make(src.at(t), t));

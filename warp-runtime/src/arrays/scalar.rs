@@ -185,9 +185,13 @@ impl ScalarInner {
                     return Ok(*b);
                 }
                 let mut b = [0u8; SLOT_BYTES];
-                self.device
-                    .gpu()?
-                    .read_bytes(slot.ptr, slot.event(), &mut b)?;
+                match slot.read_mapped(&mut b) {
+                    Some(done) => done?,
+                    None => self
+                        .device
+                        .gpu()?
+                        .read_bytes(slot.ptr, slot.event(), &mut b)?,
+                }
                 Ok(*read.get_or_init(|| b))
             }
         }

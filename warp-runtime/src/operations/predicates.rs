@@ -105,12 +105,22 @@ impl Device {
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        self.count_on_device(pred, input)?.get()
+        self.count_scalar(pred, input, true)?.get()
     }
 
     /// [`Device::count`], the result left on the device without waiting (see
     /// [`DeviceScalar`]).
     pub fn count_on_device<I, P>(&self, pred: P, input: &I) -> Result<DeviceScalar<u64>>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+    {
+        self.count_scalar(pred, input, false)
+    }
+
+    /// The count into a result slot: `wait`: one in mapped host memory (the host reads it
+    /// next), else one in device memory.
+    fn count_scalar<I, P>(&self, pred: P, input: &I, wait: bool) -> Result<DeviceScalar<u64>>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
@@ -125,7 +135,7 @@ impl Device {
                 self.scalar_of(c)
             }
             Backend::Gpu(g) => {
-                let slot = g.slot()?;
+                let slot = if wait { g.host_slot()? } else { g.slot()? };
                 self.pred_launch::<I, P, _>(g, &p, |s| g.count(s, &slot))?;
                 Ok(DeviceScalar::on_gpu(self, slot))
             }
@@ -170,7 +180,8 @@ impl Device {
         self.vote(pred, input, Vote::All, true)?.scalar(self)
     }
 
-    /// A vote; `on_device`: the result left on the device, else read back.
+    /// A vote; `on_device`: the result left in device memory, else in mapped host memory (read
+    /// next, without a copy).
     fn vote<I, P>(&self, pred: P, input: &I, vote: Vote, on_device: bool) -> Result<Answer<bool>>
     where
         I: ElementInput + ?Sized,
@@ -191,14 +202,10 @@ impl Device {
                 );
                 Ok(Answer::Host(hit != negate))
             }
-            Backend::Gpu(g) if on_device => {
-                let slot = g.slot()?;
-                self.pred_launch::<I, P, _>(g, &p, |s| g.any(s, negate, Some(&slot)))?;
-                Ok(Answer::Device(DeviceScalar::on_gpu(self, slot)))
-            }
             Backend::Gpu(g) => {
-                let hit = self.pred_launch::<I, P, _>(g, &p, |s| g.any(s, negate, None))?;
-                Ok(Answer::Host(hit.unwrap_or(false) != negate))
+                let slot = if on_device { g.slot()? } else { g.host_slot()? };
+                self.pred_launch::<I, P, _>(g, &p, |s| g.any(s, negate, &slot))?;
+                Ok(Answer::Device(DeviceScalar::on_gpu(self, slot)))
             }
         }
     }
@@ -226,7 +233,7 @@ impl Device {
         self.first(pred, input, true)?.scalar(self)
     }
 
-    /// `find_first`; `on_device`: the result left on the device, else read back.
+    /// `find_first`; `on_device`: the result left in device memory, else in mapped host memory.
     fn first<I, P>(&self, pred: P, input: &I, on_device: bool) -> Result<Answer<Option<usize>>>
     where
         I: ElementInput + ?Sized,
@@ -242,15 +249,10 @@ impl Device {
                 |e, _| input.value(e),
                 |v| pred.test(v),
             ))),
-            Backend::Gpu(g) if on_device => {
-                let slot = g.slot()?;
-                self.pred_launch::<I, P, _>(g, &p, |s| g.find_first(s, Some(&slot)))?;
-                Ok(Answer::Device(DeviceScalar::on_gpu(self, slot)))
-            }
             Backend::Gpu(g) => {
-                let c = self.pred_launch::<I, P, _>(g, &p, |s| g.find_first(s, None))?;
-                // Stored complemented, 0 for none.
-                Ok(Answer::Host(c.filter(|&c| c != 0).map(|c| !c as usize)))
+                let slot = if on_device { g.slot()? } else { g.host_slot()? };
+                self.pred_launch::<I, P, _>(g, &p, |s| g.find_first(s, &slot))?;
+                Ok(Answer::Device(DeviceScalar::on_gpu(self, slot)))
             }
         }
     }
@@ -429,7 +431,7 @@ impl Device {
                     partition3_key::<P1, P2, I>(),
                     partition3_module::<P1, P2, I>,
                 )?;
-                let slot = g.slot()?;
+                let slot = g.host_slot()?;
                 {
                     let [a, b, c] = &mut parts;
                     let bytes = [a.gpu_bytes_mut()?, b.gpu_bytes_mut()?, c.gpu_bytes_mut()?];

@@ -40,7 +40,7 @@ impl Device {
         op: Op,
         input: &I,
     ) -> Result<Op::Value> {
-        self.reduce_on_device(op, input)?.get()
+        self.reduce_scalar(op, input, true)?.get()
     }
 
     /// [`Device::reduce`], the result left on the device: queues the kernel and returns
@@ -50,6 +50,17 @@ impl Device {
         &self,
         op: Op,
         input: &I,
+    ) -> Result<DeviceScalar<Op::Value>> {
+        self.reduce_scalar(op, input, false)
+    }
+
+    /// The reduction into a result slot: `wait`: one in mapped host memory (the host reads
+    /// it next), else one in device memory.
+    fn reduce_scalar<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>(
+        &self,
+        op: Op,
+        input: &I,
+        wait: bool,
     ) -> Result<DeviceScalar<Op::Value>> {
         let elems = input.elements();
         self.check_elements(&elems)?;
@@ -69,7 +80,7 @@ impl Device {
             }
             Backend::Gpu(g) => {
                 let module = g.module(reduce_key::<Op, I>(), reduce_module::<Op, I>)?;
-                let slot = g.slot()?;
+                let slot = if wait { g.host_slot()? } else { g.slot()? };
                 self.with_bound(g, &args, |args| {
                     g.reduce(
                         Staged {

@@ -48,13 +48,73 @@ pub fn driver() -> &'static Found {
         ] {
             dirs.push(PathBuf::from(d));
         }
-        search(DRIVER_NAMES, &dirs, &[], true)
+        search(DRIVER_NAMES, &dirs, &[], ByName::First)
     })
+}
+
+/// The oldest CUDA version warp-dsl runs on (`cuDriverGetVersion`'s encoding: 12000 is 12.0,
+/// NVIDIA drivers 525 and newer): the driver API is bound at CUDA 12.0 (cudarc's `cuda-12000`).
+pub const MIN_DRIVER_CUDA: i32 = 12000;
+
+/// The CUDA version the installed driver supports (`12040` for 12.4), or `None` without a
+/// driver (or when it cannot say).
+///
+/// ```
+/// use warp_runtime::toolchain::{MIN_DRIVER_CUDA, driver_version};
+/// match driver_version() {
+///     Some(v) if v >= MIN_DRIVER_CUDA => println!("CUDA {}.{}", v / 1000, v % 1000 / 10),
+///     Some(v) => println!("driver too old for warp-dsl: CUDA {v}"),
+///     None => println!("no CUDA driver: the CPU backend"),
+/// }
+/// ```
+pub fn driver_version() -> Option<i32> {
+    driver().as_ref().ok()?;
+    let mut v = 0;
+    // SAFETY: one valid out-pointer; cuDriverGetVersion needs no cuInit. cudarc resolves the
+    // symbol from the library loaded above and panics if it is missing, which is caught.
+    let status = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
+        cudarc::driver::sys::cuDriverGetVersion(&mut v)
+    }))
+    .ok()?;
+    (status == cudarc::driver::sys::CUresult::CUDA_SUCCESS).then_some(v)
+}
+
+/// The NVRTC library names in order of preference: an NVRTC of the driver's major version
+/// first (NVRTC 13's code needs a CUDA 13 driver), then the newest.
+fn nvrtc_names() -> Vec<&'static str> {
+    let mut names = NVRTC_NAMES.to_vec();
+    if driver_version().is_some_and(|v| v < 13000) {
+        names.sort_by_key(|n| !n.contains("12"));
+    }
+    names
+}
+
+/// Where to look for NVRTC, in order: every name in the folder `WARP_NVRTC_PATH` names (an
+/// explicit choice wins), then the preferred name (see `nvrtc_names`) in every folder, then
+/// every name in every folder and through the system's search path.
+fn nvrtc_order() -> Vec<(Vec<&'static str>, Vec<PathBuf>, ByName)> {
+    let names = nvrtc_names();
+    let dirs = nvrtc_dirs();
+    vec![
+        (names.clone(), env_dirs("WARP_NVRTC_PATH"), ByName::Never),
+        (names[..1].to_vec(), dirs.clone(), ByName::Never),
+        (names, dirs, ByName::Last),
+    ]
 }
 
 /// NVRTC, loaded globally (with its builtins library beside it).
 pub fn nvrtc() -> &'static Found {
-    NVRTC.get_or_init(|| search(NVRTC_NAMES, &nvrtc_dirs(), &["libnvrtc-builtins.so"], false))
+    NVRTC.get_or_init(|| {
+        let mut searched = Vec::new();
+        for (names, dirs, by_name) in nvrtc_order() {
+            match search(&names, &dirs, &["libnvrtc-builtins.so"], by_name) {
+                Ok(l) => return Ok(l),
+                Err(mut s) => searched.append(&mut s),
+            }
+        }
+        searched.dedup();
+        Err(searched)
+    })
 }
 
 /// Where NVRTC would be loaded from, without loading it (a cheap `stat` per place; used for
@@ -63,11 +123,13 @@ pub fn nvrtc_location() -> Option<PathBuf> {
     if let Some(Ok(l)) = NVRTC.get() {
         return l.path.clone();
     }
-    for d in nvrtc_dirs() {
-        for n in NVRTC_NAMES {
-            let p = d.join(n);
-            if p.is_file() {
-                return Some(p);
+    for (names, dirs, _) in nvrtc_order() {
+        for d in &dirs {
+            for n in &names {
+                let p = d.join(n);
+                if p.is_file() {
+                    return Some(p);
+                }
             }
         }
     }
@@ -180,7 +242,15 @@ fn site_packages() -> Vec<PathBuf> {
 
 /// Looks for `names` in `dirs`, then by bare name through the system's search path.
 /// `companions` are prefixes of libraries to preload from the same folder (NVRTC's builtins).
-fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_first: bool) -> Found {
+/// When `search` also tries the bare names through the system's search path.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ByName {
+    First,
+    Last,
+    Never,
+}
+
+fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_when: ByName) -> Found {
     let mut searched = Vec::new();
     let mut skipped = 0usize;
     let by_name = |searched: &mut Vec<String>| -> Option<Loaded> {
@@ -198,7 +268,9 @@ fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_first: 
         }
         None
     };
-    if by_name_first && let Some(l) = by_name(&mut searched) {
+    if by_name_when == ByName::First
+        && let Some(l) = by_name(&mut searched)
+    {
         return Ok(l);
     }
     for d in dirs {
@@ -232,7 +304,9 @@ fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_first: 
         ));
     }
     searched.dedup();
-    if !by_name_first && let Some(l) = by_name(&mut searched) {
+    if by_name_when == ByName::Last
+        && let Some(l) = by_name(&mut searched)
+    {
         return Ok(l);
     }
     Err(searched)

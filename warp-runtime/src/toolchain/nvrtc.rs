@@ -61,7 +61,7 @@ fn api() -> Result<&'static Api> {
                 }
             };
         }
-        Ok(Api {
+        let api = Api {
             version: sym!("nvrtcVersion"),
             error_string: sym!("nvrtcGetErrorString"),
             create: sym!("nvrtcCreateProgram"),
@@ -75,7 +75,32 @@ fn api() -> Result<&'static Api> {
             ptx: sym!("nvrtcGetPTX"),
             num_archs: sym!("nvrtcGetNumSupportedArchs"),
             archs: sym!("nvrtcGetSupportedArchs"),
-        })
+        };
+        // Code from NVRTC of a newer major version than the driver's CUDA is refused by the
+        // driver when loaded: say so here, with the fix.
+        let (mut major, mut minor) = (0, 0);
+        // SAFETY: two valid out-pointers.
+        let status = unsafe { (api.version)(&mut major, &mut minor) };
+        if let Some(d) = loader::driver_version()
+            && status == 0
+            && major * 1000 > d
+        {
+            return Err(Error::Nvrtc {
+                call: "nvrtcVersion",
+                message: format!(
+                    "NVRTC {major}.{minor} (from {}) makes code for CUDA {major} drivers, and this \
+                     driver supports CUDA {}.{}: install NVRTC {} (for instance `pip install \
+                     nvidia-cuda-nvrtc-cu{}`) and point WARP_NVRTC_PATH at its lib folder, or \
+                     update the driver",
+                    loaded.origin,
+                    d / 1000,
+                    d % 1000 / 10,
+                    d / 1000,
+                    d / 1000
+                ),
+            });
+        }
+        Ok(api)
     });
     r.as_ref().map_err(clone_error)
 }

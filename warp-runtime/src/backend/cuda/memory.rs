@@ -1,13 +1,15 @@
 //! A device's own memory: the persistent grid-combine scratch, the scratch arena that the
 //! operations' temporaries are carved from (grown only when an operation needs more than ever
-//! before), and the pool of result slots that device-resident results live in. Kernels get
-//! this memory as raw device addresses: it is used only on the device's own stream, so it
-//! needs none of cudarc's cross-stream event tracking.
+//! before), and the pools of result slots: device memory for results left on the device, and
+//! page-locked host memory mapped into the device for results the host waits for (the kernel
+//! writes them there, so reading one is no copy). Kernels get this memory as raw device
+//! addresses: it is used only on the device's own stream, so it needs none of cudarc's
+//! cross-stream event tracking.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
-use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DevicePtr};
+use cudarc::driver::{CudaContext, CudaEvent, CudaSlice, CudaStream, DevicePtr, sys};
 
 use super::{Gpu, alloc_err, drv};
 use crate::error::Result;
@@ -45,30 +47,83 @@ impl Block {
     }
 }
 
-/// The partials (a value per block) and last-block ticket of the one-launch grid reductions;
-/// the kernels re-arm the ticket to zero, so it is zeroed once.
+/// Page-locked host memory mapped into the device's address space (`CU_MEMHOSTALLOC_DEVICEMAP`):
+/// `host` is its address here, `dev` the address kernels write through.
+pub(crate) struct Mapped {
+    ctx: Arc<CudaContext>,
+    host: usize,
+    dev: u64,
+}
+
+impl Mapped {
+    fn new(ctx: &Arc<CudaContext>, len: usize) -> Result<Mapped> {
+        ctx.bind_to_thread().map_err(drv("binding the context"))?;
+        // SAFETY: a plain page-locked allocation of `len` bytes; its contents are only read
+        // after a kernel wrote them (see `Slot::read_mapped`).
+        let host = unsafe {
+            cudarc::driver::result::malloc_host(
+                len,
+                sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE,
+            )
+        }
+        .map_err(drv("allocating page-locked result memory"))?;
+        let mut dev: sys::CUdeviceptr = 0;
+        // SAFETY: `host` was allocated with CU_MEMHOSTALLOC_DEVICEMAP just above; the call
+        // only writes `dev`.
+        let mapped = unsafe { sys::cuMemHostGetDevicePointer_v2(&mut dev, host, 0) }.result();
+        if let Err(e) = mapped {
+            // SAFETY: `host` came from `malloc_host` and nothing uses it yet.
+            let _ = unsafe { cudarc::driver::result::free_host(host) };
+            return Err(drv("mapping page-locked result memory")(e));
+        }
+        Ok(Mapped {
+            ctx: ctx.clone(),
+            host: host as usize,
+            dev,
+        })
+    }
+}
+
+impl Drop for Mapped {
+    fn drop(&mut self) {
+        // A result nobody waited for may still be on its way: let every kernel finish first.
+        let _ = self.ctx.synchronize();
+        // SAFETY: `host` came from `malloc_host`; no kernel runs any more and no slot of it is
+        // alive (the pool, which owns this, outlives its slots).
+        let _ = unsafe { cudarc::driver::result::free_host(self.host as *mut std::ffi::c_void) };
+    }
+}
+
+/// The partials (a value per block) and last-block ticket of the one-launch grid reductions,
+/// and the stop signal of `any` / `all`; the kernels re-arm the ticket to zero and raise the
+/// signal with a new epoch each launch (`Gpu::epoch`), so both are zeroed once.
 pub(crate) struct GridScratch {
     pub(crate) partials: Block,
     pub(crate) ticket: Block,
+    pub(crate) stop: Block,
 }
 
 impl GridScratch {
-    pub(crate) fn new(stream: &Arc<CudaStream>, partials: usize) -> Result<GridScratch> {
+    pub(crate) fn new(
+        stream: &Arc<CudaStream>,
+        partials: usize,
+        stop: usize,
+    ) -> Result<GridScratch> {
         let s = GridScratch {
             partials: Block::new(stream, partials)?,
             ticket: Block::new(stream, 4)?,
+            stop: Block::new(stream, stop)?,
         };
-        // SAFETY: the ticket block was just allocated on this stream, `len` bytes.
-        unsafe {
-            cudarc::driver::result::memset_d8_async(
-                s.ticket.ptr,
-                0,
-                s.ticket.len,
-                stream.cu_stream(),
-            )
-        }
-        .map_err(drv("zeroing scratch"))?;
+        s.zero(stream, &s.ticket)?;
+        s.zero(stream, &s.stop)?;
         Ok(s)
+    }
+
+    /// Zeroes `b` (one of these blocks) in stream order.
+    pub(crate) fn zero(&self, stream: &CudaStream, b: &Block) -> Result<()> {
+        // SAFETY: `b` is one of this scratch's blocks, `len` bytes of this stream's device.
+        unsafe { cudarc::driver::result::memset_d8_async(b.ptr, 0, b.len, stream.cu_stream()) }
+            .map_err(drv("zeroing scratch"))
     }
 }
 
@@ -84,18 +139,27 @@ impl Regions {
     }
 }
 
+/// The chunks result slots are carved from: device memory, or mapped host memory.
+enum Chunk {
+    Device(#[allow(dead_code)] Block),
+    Host(#[allow(dead_code)] Mapped),
+}
+
 /// The free result slots of a device, and the chunks they are carved from.
 #[derive(Default)]
 pub(crate) struct SlotPool {
-    chunks: Vec<Block>,
-    /// Free slots and their events (created the first time a slot is used).
-    free: Vec<(u64, Option<CudaEvent>)>,
+    chunks: Vec<Chunk>,
+    /// Free slots (device address, host address or 0) and their events (created the first
+    /// time a slot is used).
+    free: Vec<(u64, usize, Option<CudaEvent>)>,
 }
 
-/// A result slot: `SLOT_BYTES` bytes of device memory and the event recorded after the work
-/// that writes it; back in its pool when dropped.
+/// A result slot: `SLOT_BYTES` bytes of device memory (or of mapped host memory, `host` its
+/// address here) and the event recorded after the work that writes it; back in its pool when
+/// dropped.
 pub(crate) struct Slot {
     pub(crate) ptr: u64,
+    host: usize,
     event: Option<CudaEvent>,
     pool: Arc<Mutex<SlotPool>>,
 }
@@ -108,6 +172,39 @@ impl Slot {
             .as_ref()
             .unwrap_or_else(|| unreachable!("a live slot has its event"))
     }
+
+    /// The first `n` bytes of a slot in mapped host memory, as host memory (for staging a
+    /// copy; the slot is this caller's alone). Empty for a slot in device memory.
+    pub(crate) fn host_bytes_mut(&mut self, n: usize) -> &mut [u8] {
+        if self.host == 0 {
+            return &mut [];
+        }
+        // SAFETY: `host` is the start of this slot's SLOT_BYTES of live page-locked memory,
+        // which only the holder of the slot uses (no kernel writes a slot nobody launched
+        // into); `n` is clamped to the slot.
+        unsafe { std::slice::from_raw_parts_mut(self.host as *mut u8, n.min(SLOT_BYTES)) }
+    }
+
+    /// For a slot in mapped host memory: waits for its writer and copies its bytes (no device
+    /// copy). `None` for a slot in device memory.
+    pub(crate) fn read_mapped(&self, bytes: &mut [u8]) -> Option<Result<()>> {
+        if self.host == 0 {
+            return None;
+        }
+        Some((|| {
+            self.event()
+                .synchronize()
+                .map_err(drv("waiting for a result"))?;
+            let n = bytes.len().min(SLOT_BYTES);
+            for (i, b) in bytes[..n].iter_mut().enumerate() {
+                // SAFETY: `host + i` lies in this slot's SLOT_BYTES of live page-locked memory;
+                // its writer has completed (the event), and kernel completion makes its writes
+                // visible to the host. Volatile: the device wrote it behind the compiler's back.
+                *b = unsafe { std::ptr::read_volatile((self.host + i) as *const u8) };
+            }
+            Ok(())
+        })())
+    }
 }
 
 impl Drop for Slot {
@@ -119,7 +216,7 @@ impl Drop for Slot {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .free
-                .push((self.ptr, Some(event)));
+                .push((self.ptr, self.host, Some(event)));
         }
     }
 }
@@ -171,18 +268,37 @@ impl Gpu {
     /// A result slot for a device-resident result (from the pool; a new chunk of slots when
     /// none is free).
     pub(crate) fn slot(&self) -> Result<Slot> {
-        let mut pool = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        self.take_slot(&self.slots, false)
+    }
+
+    /// A result slot in mapped host memory, for a result the host waits for: the kernel
+    /// writes it straight to the host, and `get` reads it without a copy.
+    pub(crate) fn host_slot(&self) -> Result<Slot> {
+        self.take_slot(&self.host_slots, true)
+    }
+
+    fn take_slot(&self, pool_of: &Arc<Mutex<SlotPool>>, host: bool) -> Result<Slot> {
+        let mut pool = pool_of.lock().unwrap_or_else(|e| e.into_inner());
         if pool.free.is_empty() {
-            self.count_allocation();
-            let chunk = Block::new(&self.stream, SLOT_BYTES * SLOTS_PER_CHUNK)?;
-            pool.free.extend(
-                (0..SLOTS_PER_CHUNK)
-                    .rev()
-                    .map(|i| (chunk.ptr + (i * SLOT_BYTES) as u64, None)),
-            );
+            let bytes = SLOT_BYTES * SLOTS_PER_CHUNK;
+            let (chunk, dev, host_base) = if host {
+                let m = Mapped::new(&self.shared.ctx, bytes)?;
+                let (d, h) = (m.dev, m.host);
+                (Chunk::Host(m), d, h)
+            } else {
+                self.count_allocation();
+                let b = Block::new(&self.stream, bytes)?;
+                let d = b.ptr;
+                (Chunk::Device(b), d, 0)
+            };
+            pool.free.extend((0..SLOTS_PER_CHUNK).rev().map(|i| {
+                let off = i * SLOT_BYTES;
+                let h = if host_base == 0 { 0 } else { host_base + off };
+                (dev + off as u64, h, None)
+            }));
             pool.chunks.push(chunk);
         }
-        let (ptr, event) = pool
+        let (ptr, host, event) = pool
             .free
             .pop()
             .ok_or_else(|| crate::error::Error::Unsupported("no result slot".into()))?;
@@ -196,8 +312,9 @@ impl Gpu {
         };
         Ok(Slot {
             ptr,
+            host,
             event: Some(event),
-            pool: self.slots.clone(),
+            pool: pool_of.clone(),
         })
     }
 

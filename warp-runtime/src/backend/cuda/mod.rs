@@ -14,7 +14,7 @@ mod reduce;
 mod scans;
 mod transpose;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::sys::{CUdevice_attribute, CUresult};
@@ -22,6 +22,7 @@ use cudarc::driver::{CudaContext, CudaEvent, CudaSlice, CudaStream, CudaView, De
 
 use crate::error::{Error, Result};
 use crate::toolchain;
+use warp_kernels::catalogue::{STOP_COPIES, STOP_STRIDE};
 
 pub(crate) use axes::Rows;
 pub(crate) use launch::{Columns, Staged, ValuesOut};
@@ -68,7 +69,10 @@ pub struct Gpu {
     grid_scratch: memory::GridScratch,
     arena: Mutex<Option<memory::Block>>,
     slots: Arc<Mutex<memory::SlotPool>>,
+    host_slots: Arc<Mutex<memory::SlotPool>>,
     allocations: AtomicU64,
+    /// The last epoch `any` raised its stop signal with (see `GridScratch`).
+    epoch: AtomicU32,
     profiling: AtomicBool,
     /// Single-pass kernels take tiles from a queue in block start order (else blockIdx.x).
     tile_queue: AtomicBool,
@@ -119,11 +123,33 @@ impl Gpu {
                 ),
             });
         }
-        // cudarc panics if a driver symbol is missing (a driver older than CUDA 13's API):
-        // turn that into an error.
+        match toolchain::driver_version() {
+            Some(v) if v >= toolchain::MIN_DRIVER_CUDA => {}
+            Some(v) => {
+                return Err(Error::NoGpu {
+                    reason: format!(
+                        "the CUDA driver supports CUDA {}.{}; warp-dsl needs CUDA {}.{} or newer \
+                         (NVIDIA driver 525 or newer)",
+                        v / 1000,
+                        v % 1000 / 10,
+                        toolchain::MIN_DRIVER_CUDA / 1000,
+                        toolchain::MIN_DRIVER_CUDA % 1000 / 10
+                    ),
+                });
+            }
+            None => {
+                return Err(Error::NoGpu {
+                    reason: "the CUDA driver does not report its version (cuDriverGetVersion)"
+                        .into(),
+                });
+            }
+        }
+        // cudarc panics if a driver symbol is missing (a driver older than the CUDA 12.0 API
+        // it is bound at): turn that into an error.
         let ctx = std::panic::catch_unwind(|| CudaContext::new(ordinal))
             .map_err(|_| Error::NoGpu {
-                reason: "the CUDA driver is too old for CUDA 13 (a driver entry point is missing)"
+                reason: "the CUDA driver is too old for CUDA 12.0 (a driver entry point is \
+                         missing)"
                     .into(),
             })?
             .map_err(drv("creating the CUDA context"))?;
@@ -157,14 +183,20 @@ impl Gpu {
     }
 
     fn on(shared: Arc<Shared>, stream: Arc<CudaStream>) -> Result<Gpu> {
-        let grid_scratch = memory::GridScratch::new(&stream, MAX_GRID * memory::SLOT_BYTES)?;
+        let grid_scratch = memory::GridScratch::new(
+            &stream,
+            MAX_GRID * memory::SLOT_BYTES,
+            STOP_COPIES * STOP_STRIDE,
+        )?;
         Ok(Gpu {
             shared,
             stream,
             grid_scratch,
             arena: Mutex::new(None),
             slots: Arc::new(Mutex::new(memory::SlotPool::default())),
+            host_slots: Arc::new(Mutex::new(memory::SlotPool::default())),
             allocations: AtomicU64::new(0),
+            epoch: AtomicU32::new(0),
             profiling: AtomicBool::new(false),
             tile_queue: AtomicBool::new(
                 std::env::var_os("WARP_TILE_QUEUE").is_some_and(|v| v != "0"),
@@ -314,10 +346,18 @@ impl Gpu {
             .ctx
             .bind_to_thread()
             .map_err(drv("binding the context"))?;
-        // SAFETY: `ptr` addresses at least `bytes.len()` bytes of a result slot whose writer
-        // (`ready`) has completed; the synchronous copy finishes before this returns.
-        unsafe { cudarc::driver::result::memcpy_dtoh_sync(bytes, ptr) }
-            .map_err(drv("reading a result"))
+        // Through a page-locked staging slot: a copy into page-locked memory is one DMA, a copy
+        // into pageable memory is staged by the driver (slower).
+        let mut staging = self.host_slot()?;
+        let n = bytes.len().min(memory::SLOT_BYTES);
+        let staged = staging.host_bytes_mut(n);
+        // SAFETY: `ptr` addresses at least `n` bytes of a result slot whose writer (`ready`)
+        // has completed; `staged` is the staging slot's `n` bytes of page-locked memory, which
+        // nothing else uses; the synchronous copy finishes before this returns.
+        unsafe { cudarc::driver::result::memcpy_dtoh_sync(staged, ptr) }
+            .map_err(drv("reading a result"))?;
+        bytes[..n].copy_from_slice(staged);
+        Ok(())
     }
 
     /// A grid of at most `needed` blocks, no more than `f`'s kernel has resident at once

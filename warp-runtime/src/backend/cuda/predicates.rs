@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use cudarc::driver::CudaViewMut;
 use warp_kernels::catalogue::{
     ANY, BLOCK, BLOCK_TILE, COMPACT, COUNT, FIND_FIRST, FIRST_RESULT, MASK, PARTITION3,
-    STOP_COPIES, STOP_STRIDE, TILE, VOTE_RESULT,
+    STOP_COPIES, STOP_STRIDE, TILE,
 };
 
 use super::Gpu;
@@ -34,7 +34,10 @@ kernel_args! {
         n: u64,
         a: Args,
         negate: u32,
+        epoch: u32,
         flag: Out<'v, u32>,
+        ticket: Out<'v, u32>,
+        out: Out<'v, u8>,
     }
 }
 
@@ -55,15 +58,6 @@ kernel_args! {
         n: u64,
         a: Args,
         words: Out<'v, u32>,
-    }
-}
-
-kernel_args! {
-    /// `wd_k_vote_result`.
-    struct VoteResultArgs ['v] ['v] for [VOTE_RESULT] {
-        flag: In<'v, u32>,
-        negate: u32,
-        out: Out<'v, u8>,
     }
 }
 
@@ -162,45 +156,45 @@ impl Gpu {
     }
 
     /// Whether its predicate keeps any value of `s` (with `negate`: rejects any): the vote,
-    /// stopping early, into a stop signal; then, with a `slot`, moved there as a bool
-    /// (`negate`: `all`) without waiting, or else read back (waiting) and returned.
-    pub(crate) fn any(
-        &self,
-        s: Staged<'_, '_>,
-        negate: bool,
-        slot: Option<&Slot>,
-    ) -> Result<Option<bool>> {
+    /// stopping early, into `slot` as a bool (`negate`: `all`); one launch, nothing waited
+    /// for, nothing cleared (the stop signal is raised with a new epoch).
+    pub(crate) fn any(&self, s: Staged<'_, '_>, negate: bool, slot: &Slot) -> Result<()> {
         let n = s.input.len();
         let grid = self.tile_grid(&s.module.function(&ANY)?, n);
-        self.with_scratch(&[STOP_COPIES * STOP_STRIDE], &[], |r| {
-            let timer = self.start_timing()?;
-            let mut args = AnyArgs {
-                input: s.arrays(&self.stream),
-                n: n as u64,
-                a: Args(s.args),
-                negate: negate as u32,
-                flag: Out::raw(r.at(0)),
-            };
-            self.launch(s.module, &ANY, grid, &mut args)?;
-            let Some(slot) = slot else {
-                self.stop_timing(timer)?;
-                return Ok(Some(self.read_scratch::<u32>(r.at(0))? != 0));
-            };
-            let mut result = VoteResultArgs {
-                flag: In::raw(r.at(0)),
-                negate: negate as u32,
-                out: Out::raw(slot.ptr),
-            };
-            self.launch(s.module, &VOTE_RESULT, 1, &mut result)?;
-            self.written(slot)?;
-            self.stop_timing(timer)?;
-            Ok(None)
-        })
+        let epoch = self.next_epoch()?;
+        let timer = self.start_timing()?;
+        let mut args = AnyArgs {
+            input: s.arrays(&self.stream),
+            n: n as u64,
+            a: Args(s.args),
+            negate: negate as u32,
+            epoch,
+            flag: Out::raw(self.grid_scratch.stop.ptr),
+            ticket: Out::raw(self.grid_scratch.ticket.ptr),
+            out: Out::raw(slot.ptr),
+        };
+        self.launch(s.module, &ANY, grid, &mut args)?;
+        self.written(slot)?;
+        self.stop_timing(timer)
     }
 
-    /// The first index of `s` its predicate keeps, stored complemented (0: none): into `slot`
-    /// without waiting, or else read back (waiting) and returned.
-    pub(crate) fn find_first(&self, s: Staged<'_, '_>, slot: Option<&Slot>) -> Result<Option<u64>> {
+    /// A new epoch for `any`'s stop signal (never 0). When the counter wraps, the signal is
+    /// cleared first, so that no value an old launch left can equal a new epoch.
+    fn next_epoch(&self) -> Result<u32> {
+        let e = self.epoch.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+        if e == 0 || e == 1 {
+            self.grid_scratch
+                .zero(&self.stream, &self.grid_scratch.stop)?;
+            if e == 0 {
+                return self.next_epoch();
+            }
+        }
+        Ok(e)
+    }
+
+    /// The first index of `s` its predicate keeps, stored complemented (0: none), into
+    /// `slot`; nothing waited for.
+    pub(crate) fn find_first(&self, s: Staged<'_, '_>, slot: &Slot) -> Result<()> {
         let n = s.input.len();
         let grid = self.tile_grid(&s.module.function(&FIND_FIRST)?, n);
         self.with_scratch(&[STOP_COPIES * STOP_STRIDE], &[], |r| {
@@ -212,30 +206,14 @@ impl Gpu {
                 first: Out::raw(r.at(0)),
             };
             self.launch(s.module, &FIND_FIRST, grid, &mut args)?;
-            let Some(slot) = slot else {
-                self.stop_timing(timer)?;
-                return Ok(Some(self.read_scratch::<u64>(r.at(0))?));
-            };
             let mut result = FirstResultArgs {
                 first: In::raw(r.at(0)),
                 out: Out::raw(slot.ptr),
             };
             self.launch(s.module, &FIRST_RESULT, 1, &mut result)?;
             self.written(slot)?;
-            self.stop_timing(timer)?;
-            Ok(None)
+            self.stop_timing(timer)
         })
-    }
-
-    /// A word of this operation's scratch, read once the work queued so far is done.
-    fn read_scratch<W: Default + Copy>(&self, ptr: u64) -> Result<W> {
-        self.synchronize()?;
-        let mut w = [W::default()];
-        // SAFETY: `ptr` is scratch of the running operation (the arena is locked), written by
-        // its kernels, which have completed.
-        unsafe { cudarc::driver::result::memcpy_dtoh_sync(&mut w, ptr) }
-            .map_err(super::drv("reading a result"))?;
-        Ok(w[0])
     }
 
     /// One bit per value of `s`, set where its predicate holds, into `words`.
@@ -333,7 +311,6 @@ mod tests {
         check::<MaskArgs<'_>>();
         check::<CompactArgs<'_>>();
         check::<Partition3Args<'_>>();
-        check::<VoteResultArgs<'_>>();
         check::<FirstResultArgs<'_>>();
     }
 }
