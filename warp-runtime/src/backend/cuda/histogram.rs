@@ -34,6 +34,15 @@ kernel_args! {
     }
 }
 
+/// How `wd_k_histogram` runs: its grid, the columns of each bin in shared memory (0: global
+/// memory) and the dynamic shared memory they take.
+#[derive(Clone, Copy)]
+struct Plan {
+    grid: u32,
+    replicas: u32,
+    shared: usize,
+}
+
 impl Gpu {
     /// The histogram of the values `s` reads, binned by its module's `wd_bin_of`, into `out`:
     /// `bins` counters of `counter` bytes (1, 2, 4 or 8), overwritten. Counters of 4 and 8
@@ -47,26 +56,28 @@ impl Gpu {
         mut out: CudaViewMut<'_, u8>,
     ) -> Result<()> {
         let n = s.input.len();
+        // Everything the host computes comes before the timed work (no idle gap inside it).
+        let plan = self.histogram_plan(&s, bins)?;
+        let narrow = s.module.function(&HIST_NARROW)?;
+        let narrow_grid = self.resident_grid(&narrow, bins.div_ceil(BLOCK as usize));
         let timer = self.start_timing()?;
         if counter >= 4 {
             self.stream
                 .memset_zeros(&mut out)
                 .map_err(drv("zeroing a histogram"))?;
             if n > 0 {
-                self.histogram_counts(&s, bins, counter == 8, Out::At(out))?;
+                self.histogram_counts(&s, bins, plan, counter == 8, Out::At(out))?;
             }
             return self.stop_timing(timer);
         }
         self.with_scratch(&[bins * 4], &[], |r| {
             if n > 0 {
-                self.histogram_counts(&s, bins, false, Out::raw(r.at(0)))?;
+                self.histogram_counts(&s, bins, plan, false, Out::raw(r.at(0)))?;
             }
-            let f = s.module.function(&HIST_NARROW)?;
-            let grid = self.resident_grid(&f, bins.div_ceil(BLOCK as usize));
             self.launch(
                 s.module,
                 &HIST_NARROW,
-                grid,
+                narrow_grid,
                 &mut HistNarrowArgs {
                     wide: In::raw(r.at(0)),
                     bins: bins as u64,
@@ -78,24 +89,18 @@ impl Gpu {
         self.stop_timing(timer)
     }
 
-    /// One launch of `wd_k_histogram` adding the counts of the `n > 0` values of `s` to
-    /// `counts` (`bins` words of 32 bits, 64 when `wide`). The grid keeps every block below
+    /// The launch of `wd_k_histogram` over the values of `s` into `bins` bins: one resident
+    /// wave (blocks per SM from the occupancy with the shared memory the bins take: a
+    /// grid-stride kernel launched with more would run its last blocks in a nearly empty
+    /// second wave), but at least enough blocks that each counts fewer than
     /// [`HIST_BLOCK_ELEMS_MAX`] elements (its 32-bit shared counters cannot overflow).
-    fn histogram_counts(
-        &self,
-        s: &Staged<'_, '_>,
-        bins: usize,
-        wide: bool,
-        counts: Out<'_, u8>,
-    ) -> Result<()> {
+    fn histogram_plan(&self, s: &Staged<'_, '_>, bins: usize) -> Result<Plan> {
         let n = s.input.len();
         let f = s.module.function(&HISTOGRAM)?;
         let warps_per_block = (BLOCK / 32) as usize;
         let needed = n.div_ceil(TILE).div_ceil(warps_per_block);
         let replicas = hist_replicas(bins);
         let shared = replicas as usize * bins * 4;
-        // Resident blocks with this much shared memory (a grid-stride kernel launched with more
-        // would run its last blocks in a nearly empty second wave).
         let per_sm = if shared == 0 {
             f.blocks_per_sm
         } else {
@@ -109,18 +114,34 @@ impl Gpu {
             .min((self.shared.sms * per_sm) as usize)
             .min(MAX_GRID) as u32;
         let floor = (n as u64).div_ceil(HIST_BLOCK_ELEMS_MAX) as u32;
-        let grid = resident.max(floor);
+        Ok(Plan {
+            grid: resident.max(floor),
+            replicas,
+            shared,
+        })
+    }
+
+    /// One launch of `wd_k_histogram` adding the counts of the `n > 0` values of `s` to
+    /// `counts` (`bins` words of 32 bits, 64 when `wide`).
+    fn histogram_counts(
+        &self,
+        s: &Staged<'_, '_>,
+        bins: usize,
+        plan: Plan,
+        wide: bool,
+        counts: Out<'_, u8>,
+    ) -> Result<()> {
         self.launch_shared(
             s.module,
             &HISTOGRAM,
-            grid,
-            shared as u32,
+            plan.grid,
+            plan.shared as u32,
             &mut HistogramArgs {
                 input: s.arrays(&self.stream),
-                n: n as u64,
+                n: s.input.len() as u64,
                 a: Args(s.args),
                 bins: bins as u64,
-                replicas,
+                replicas: plan.replicas,
                 wide: wide as u32,
                 counts,
             },
