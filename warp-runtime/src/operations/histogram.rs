@@ -13,7 +13,21 @@ use crate::map;
 use crate::operators::{BoundArgs, MapOp};
 use crate::values::{DeviceValue, Element};
 
-/// The most bins a histogram counts into: 65,536.
+/// The most bins a histogram counts into: 65,536 (more is an [`Error::Shape`]).
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::HISTOGRAM_MAX_BINS;
+/// #[map(inputs = 2)]
+/// fn pair(hi: u8, lo: u8) -> u32 { (hi as u32) << 8 | lo as u32 }
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let (hi, lo) = (dev.upload(&[1u8, 255])?, dev.upload(&[2u8, 255])?);
+/// let h: DeviceVec<u32> = dev.histogram(pair, &(&hi, &lo), HISTOGRAM_MAX_BINS)?;
+/// assert_eq!((h.download()?[258], h.download()?[65_535]), (1, 1));
+/// assert!(dev.histogram::<u32, _, _>(pair, &(&hi, &lo), HISTOGRAM_MAX_BINS + 1).is_err());
+/// # Ok(()) }
+/// ```
 pub const HISTOGRAM_MAX_BINS: usize = warp_kernels::catalogue::HIST_MAX_BINS;
 
 /// An integer type a histogram counts in: `u8`, `u16`, `u32`, `u64`, `i8`, `i16`, `i32`,
