@@ -6,7 +6,7 @@
 
 use warp_runtime::prelude::*;
 
-/// Sum of floats.
+/// Sum of floats (a NaN anywhere gives NaN; `inf + -inf` too).
 #[reduce(identity = 0.0)]
 fn sum(a: f32, b: f32) -> f32 {
     a + b
@@ -18,20 +18,24 @@ fn sum_i32(a: i32, b: i32) -> i32 {
     a.wrapping_add(b)
 }
 
-/// Maximum, ignoring NaN like `f32::max`.
+/// Maximum, ignoring NaN like `f32::max` (all NaN: the identity, `-inf`).
 #[reduce(identity = f32::NEG_INFINITY)]
 fn max(a: f32, b: f32) -> f32 {
     a.max(b)
 }
 
-/// Index of the largest value; ties go to the smallest index.
+/// Index of the largest value, NaN-propagating like NumPy's `argmax`: NaN counts as the
+/// largest value, and ties (several NaNs too) go to the smallest index, so the combine is
+/// commutative and associative whatever the input. Empty input: `(-inf, u32::MAX)`.
 #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
 fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
-        b
+    // NumPy's argmax: NaN is the largest value; ties (NaNs too) go to the smallest index.
+    let b_wins = if a.0.is_nan() || b.0.is_nan() {
+        b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
     } else {
-        a
-    }
+        b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
+    };
+    if b_wins { b } else { a }
 }
 
 fn main() -> warp_runtime::Result<()> {

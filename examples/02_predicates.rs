@@ -5,18 +5,20 @@
 
 use warp_runtime::prelude::*;
 
-/// A threshold bound at call time: `above.with(t)`.
+/// A threshold bound at call time: `above.with(t)`. NaN is never above (every comparison
+/// with NaN is false): `count` skips it, `filter` drops it, `partition` puts it in the second part.
 #[predicate]
 fn above(x: f32, t: f32) -> bool {
     x > t
 }
 
-/// Squares, fused into whatever reads them.
+/// Squares, fused into whatever reads them (NaN squared is NaN).
 #[map]
 fn square(x: f32) -> f32 {
     x * x
 }
 
+/// Sum of floats (a NaN gives NaN).
 #[reduce(identity = 0.0)]
 fn sum(a: f32, b: f32) -> f32 {
     a + b

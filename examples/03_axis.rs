@@ -14,18 +14,23 @@ fn add(a: i64, b: i64) -> i64 {
     a.wrapping_add(b)
 }
 
+/// Sum of floats (a NaN gives NaN, from its position on in a scan).
 #[reduce(identity = 0.0)]
 fn sum(a: f32, b: f32) -> f32 {
     a + b
 }
 
+/// Index of the largest value, NaN-propagating like NumPy's `argmax` (NaN is the largest;
+/// ties, NaNs too, go to the smallest index).
 #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
 fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
-        b
+    // NumPy's argmax: NaN is the largest value; ties (NaNs too) go to the smallest index.
+    let b_wins = if a.0.is_nan() || b.0.is_nan() {
+        b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
     } else {
-        a
-    }
+        b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
+    };
+    if b_wins { b } else { a }
 }
 
 fn main() -> warp_runtime::Result<()> {

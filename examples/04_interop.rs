@@ -14,16 +14,19 @@ use warp_runtime::cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKern
 use warp_runtime::prelude::*;
 use warp_runtime::toolchain::{self, Output};
 
+/// Sum of floats (a NaN gives NaN).
 #[reduce(identity = 0.0)]
 fn sum(a: f32, b: f32) -> f32 {
     a + b
 }
 
+/// `x > t`: false for NaN (and for every `x` when `t` is NaN).
 #[predicate]
 fn above(x: f32, t: f32) -> bool {
     x > t
 }
 
+/// `x * k` (NaN in, NaN out).
 #[map]
 fn scaled(x: f32, k: f32) -> f32 {
     x * k

@@ -7,12 +7,14 @@
 
 use warp_runtime::prelude::*;
 
-/// The map of a dot product: one element of each of two zipped arrays.
+/// The map of a dot product: one element of each of two zipped arrays (a NaN in either makes
+/// the product, and so the dot product, NaN).
 #[map(inputs = 2)]
 fn mul(x: f32, y: f32) -> f32 {
     x * y
 }
 
+/// Sum of floats (a NaN gives NaN).
 #[reduce(identity = 0.0)]
 fn sum(a: f32, b: f32) -> f32 {
     a + b
@@ -24,20 +26,22 @@ fn close(x: f32, y: f32, rtol: f32, atol: f32) -> bool {
     x == y || (x - y).abs() <= atol + rtol * y.abs()
 }
 
-/// `b > t` over zipped `(a, b)`: with `.keep::<0>()`, the elements of `a` where `b > t`.
+/// `b > t` over zipped `(a, b)`: with `.keep::<0>()`, the elements of `a` where `b > t` (a
+/// NaN `b` is never above, so its `a` is dropped; a NaN `a` is kept when its `b` is above).
 #[predicate(inputs = 2)]
 fn where_above(a: f32, b: f32, t: f32) -> bool {
     let _ = a;
     b > t
 }
 
-/// A bf16 activation widened to f32, exactly.
+/// A bf16 activation widened to f32, exactly (a NaN stays NaN).
 #[map]
 fn widen(x: bf16) -> f32 {
     x.to_f32()
 }
 
-/// One element as a Welford state `(count, mean, m2)`.
+/// One element as a Welford state `(count, mean, m2)`: a NaN element makes the mean and
+/// `m2` of every set holding it NaN (the count stays exact).
 #[map]
 fn one(x: f32) -> (u32, f64, f64) {
     (1, x as f64, 0.0)
@@ -71,6 +75,7 @@ struct Moments {
     m2: f32,
 }
 
+/// One element as `Moments` (NaN: as `one`, the mean and m2 of any set holding it are NaN).
 #[map]
 fn moments_of(x: f32) -> Moments {
     Moments {

@@ -61,6 +61,20 @@ fn main() {
         out.push_str(&p.source);
     }
     out.push_str("}\n");
+    // The CPU backend's copy of each program (kernels_gen::cpu_eval: the operators that can
+    // panic as warp_runtime::semantics functions): it must compute what the program computes
+    // without overflow checks wherever that does not panic.
+    out.push_str(
+        "#[allow(warnings, clippy::all)]\nmod evals {\n    use warp_runtime::half::{bf16, f16};\n",
+    );
+    for p in &programs {
+        let mut f: syn::ItemFn = syn::parse_str(&p.source).expect("a generated program parses");
+        *f.block = kernels_gen::cpu_eval::eval_block(&f.block);
+        out.push_str("pub ");
+        out.push_str(&quote::ToTokens::to_token_stream(&f).to_string());
+        out.push('\n');
+    }
+    out.push_str("}\n");
     out.push_str("#[allow(unused, clippy::all)]\nmod runners {\n    use super::programs::*;\n    use warp_runtime::DeviceValue;\n    use warp_runtime::half::{bf16, f16};\n");
     for p in &programs {
         let (a, b, r) = (p.params[0], p.params[1], &p.ret);
@@ -69,18 +83,24 @@ fn main() {
             "    pub fn run_{n}(a: &[u8], b: &[u8], out: &mut [u8]) {{ let (sa, sb, sr) = (<{a} as DeviceValue>::C_SIZE, <{b} as DeviceValue>::C_SIZE, <{r} as DeviceValue>::C_SIZE); for i in 0..a.len() / sa {{ let r: {r} = super::programs::{n}(<{a}>::read_c(&a[i * sa..]), <{b}>::read_c(&b[i * sb..])); r.write_c(&mut out[i * sr..]); }} }}",
             n = p.name
         );
+        let _ = writeln!(
+            out,
+            "    pub fn eval_{n}(a: &[u8], b: &[u8], out: &mut [u8]) {{ let (sa, sb, sr) = (<{a} as DeviceValue>::C_SIZE, <{b} as DeviceValue>::C_SIZE, <{r} as DeviceValue>::C_SIZE); for i in 0..a.len() / sa {{ let r: {r} = super::evals::{n}(<{a}>::read_c(&a[i * sa..]), <{b}>::read_c(&b[i * sb..])); r.write_c(&mut out[i * sr..]); }} }}",
+            n = p.name
+        );
     }
     out.push_str("}\n");
     out.push_str("/// Every program: name, Rust source, parameter and result types, CPU runner.\npub static PROGRAMS: &[crate::Program] = &[\n");
     for p in &programs {
         let _ = writeln!(
             out,
-            "    crate::Program {{ name: {:?}, source: {:?}, params: [{:?}, {:?}], ret: {:?}, run: runners::run_{} }},",
+            "    crate::Program {{ name: {:?}, source: {:?}, params: [{:?}, {:?}], ret: {:?}, run: runners::run_{}, eval: runners::eval_{} }},",
             p.name,
             p.source,
             p.params[0].rust_name(),
             p.params[1].rust_name(),
             p.ret.to_string(),
+            p.name,
             p.name
         );
     }

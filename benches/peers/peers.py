@@ -12,7 +12,7 @@ Output on stdout (flushed line by line):
     SKIP <lib> * import failed: ...       the library could not be imported / initialised
 
 Each op: fresh random data on the device (floats uniform in [-1,1), ints uniform in [-1000,1000]),
-3 untimed warm-up runs, then R timed runs, each bracketed by its own CUDA event pair; the median is
+a warm-up of at least 30 runs and 0.1 s, then R timed runs, each bracketed by its own CUDA event pair; the median is
 reported. What is timed is the expression a user of the library would write (see README.md).
 """
 
@@ -23,7 +23,23 @@ import statistics
 import sys
 import zlib
 
-WARMUP = 3
+WARMUP = 30          # warm-up: at least WARMUP runs and WARMUP_S seconds (see cub_peers.cu)
+WARMUP_S = 0.1
+
+
+def warm_up(fn, sync):
+    """Runs fn at least WARMUP times and for at least WARMUP_S seconds, then waits."""
+    import time
+    t0 = time.perf_counter()
+    i = 0
+    while True:
+        fn()
+        i += 1
+        if i >= WARMUP and i % 8 == 0:
+            sync()
+            if time.perf_counter() - t0 >= WARMUP_S:
+                break
+    sync()
 ROW_COLS = (32, 256, 4096, 65536)
 SIMPLE_OPS = (
     "copy", "sum_f32", "sum_i32", "max_f32", "argmax_f32", "sumsq_f32", "count_gt0_f32",
@@ -150,9 +166,7 @@ class TorchLib:
     # -- timing
     def time_ms(self, fn, reps):
         t = self.t
-        for _ in range(WARMUP):
-            fn()
-        t.cuda.synchronize()
+        warm_up(fn, t.cuda.synchronize)
         pairs = [(t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True))
                  for _ in range(reps)]
         for start, stop in pairs:
@@ -338,9 +352,7 @@ class CupyLib:
     # -- timing
     def time_ms(self, fn, reps):
         cp = self.cp
-        for _ in range(WARMUP):
-            fn()
-        cp.cuda.Device().synchronize()
+        warm_up(fn, cp.cuda.Device().synchronize)
         pairs = [(cp.cuda.Event(), cp.cuda.Event()) for _ in range(reps)]
         for start, stop in pairs:
             start.record()

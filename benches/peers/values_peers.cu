@@ -11,7 +11,7 @@
 // Usage:
 //   values_peers --n N --reps R
 //
-// Timing: fresh random data per op, 3 untimed warm-ups, then R runs each bracketed by its own
+// Timing: fresh random data per op, a warm-up of at least 30 runs and 100 ms, then R runs each bracketed by its own
 // event pair; the median is printed. GB/s count the bytes of every array read.
 
 #include <cub/cub.cuh>
@@ -23,6 +23,7 @@
 #include <thrust/inner_product.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -62,7 +63,18 @@ template <> __global__ void to_half<__nv_bfloat16>(const float* x, __nv_bfloat16
 }
 
 template <class F> static double time_ms(int reps, F f) {
-  for (int i = 0; i < 3; ++i) f();
+  // Warm-up: at least 30 runs and 100 ms (see cub_peers.cu: a short warm-up after another op
+  // measures a transient).
+  {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0;; ++i) {
+      f();
+      if (i + 1 >= 30 && i % 8 == 7) {
+        CK(cudaStreamSynchronize(g_stream));
+        if (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() >= 100.0) break;
+      }
+    }
+  }
   CK(cudaStreamSynchronize(g_stream));
   std::vector<cudaEvent_t> a(reps), b(reps);
   for (int i = 0; i < reps; ++i) {

@@ -3,7 +3,7 @@
 
 Usage: python3 values_peers.py --n N --reps R
 Output lines as peers.py: PEER torch <op> <median_ms> <gbps>, INFO, SKIP. Fresh random data
-(uniform in [-1, 1)), 3 untimed warm-ups, R runs each bracketed by its own event pair, median.
+(uniform in [-1, 1)), a warm-up of at least 30 runs and 0.1 s, R runs each bracketed by its own event pair, median.
 GB/s count the bytes of every array read (two arrays for dot, sq_dist and allclose). The
 histograms: bincount of bytes uniform over 0..256 (256 bins) and histc of the floats in 256
 bins over [-1, 1].
@@ -11,6 +11,7 @@ bins over [-1, 1].
 
 import argparse
 import statistics
+import time
 import sys
 
 
@@ -37,8 +38,15 @@ def main():
     x2 = x.clone()
 
     def time_ms(fn):
-        for _ in range(3):
+        # Warm-up: at least 30 runs and 0.1 s (see cub_peers.cu).
+        t0, i = time.perf_counter(), 0
+        while True:
             fn()
+            i += 1
+            if i >= 30 and i % 8 == 0:
+                torch.cuda.synchronize()
+                if time.perf_counter() - t0 >= 0.1:
+                    break
         torch.cuda.synchronize()
         ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(reps)]
         for s, e in ev:

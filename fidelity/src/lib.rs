@@ -17,6 +17,8 @@ pub struct Program {
     pub ret: &'static str,
     /// Runs the rustc-compiled function over C-layout inputs, writing C-layout results.
     pub run: fn(&[u8], &[u8], &mut [u8]),
+    /// The same with the CPU backend's copy of the function (`kernels_gen::cpu_eval`).
+    pub eval: fn(&[u8], &[u8], &mut [u8]),
 }
 
 include!(concat!(env!("OUT_DIR"), "/programs.rs"));

@@ -76,3 +76,35 @@ fn no_16_bit_negation_or_min_max_in_the_ptx() {
         assert!(bad.is_empty(), "batch {}..: {bad:?}", names[0]);
     }
 }
+
+/// The CPU backend runs each function's `cpu_eval` copy: on every program (valid Rust that
+/// cannot panic without overflow checks) it computes exactly what the program computes
+/// without overflow checks, on the same edge and random inputs the GPU comparison uses.
+#[test]
+fn the_cpu_backends_copy_computes_what_the_program_computes() {
+    let mut bad = Vec::new();
+    for p in PROGRAMS {
+        let (a, b) = harness::inputs(p, 2);
+        let want = harness::cpu_results(p, &a, &b);
+        let mut got = vec![0u8; want.len()];
+        (p.eval)(&a, &b, &mut got);
+        let t = warp_fidelity::parse_ty(p.ret);
+        let size = t.c_size();
+        for row in 0..harness::ROWS {
+            let (x, y) = (
+                &got[row * size..(row + 1) * size],
+                &want[row * size..(row + 1) * size],
+            );
+            if !harness::same(&t, x, y) {
+                bad.push(format!(
+                    "{}: row {row}: copy {} program {}",
+                    p.name,
+                    harness::show(&t, x),
+                    harness::show(&t, y)
+                ));
+                break;
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

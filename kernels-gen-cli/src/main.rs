@@ -7,6 +7,7 @@ use kernels_gen::FileItem;
 use warp_runtime::toolchain::{self, Output};
 
 const USAGE: &str = "usage: kernels-gen <command> FILE.rs [--arch sm_XY]
+       kernels-gen cache list|clear
 
 commands:
   emit FILE.rs               print the CUDA C generated for every #[reduce] function in FILE.rs
@@ -14,6 +15,10 @@ commands:
                              compile each one with NVRTC for that architecture (default sm_90)
                              and report, per kernel: registers, spills, shared memory, and the
                              warp instructions present (shuffles, votes, redux, vector loads)
+  cache list                 the disk cache of compiled kernels (WARP_CACHE_DIR, WARP_CACHE,
+                             WARP_CACHE_MAX_MB): each file, least recently used first, its size
+                             and last use, and the total against the cap
+  cache clear                delete every file of the disk cache
 
 NVRTC is found as warp-runtime finds it (WARP_NVRTC_PATH, CUDA_HOME, /usr/local/cuda, pip wheels).";
 
@@ -44,6 +49,8 @@ fn main() -> ExitCode {
     match positional.as_slice() {
         [cmd, file] if *cmd == "emit" => run(file, emit),
         [cmd, file] if *cmd == "check" => run(file, |items| check(items, arch)),
+        [cmd, sub] if *cmd == "cache" && *sub == "list" => cache_list(),
+        [cmd, sub] if *cmd == "cache" && *sub == "clear" => cache_clear(),
         [] => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -55,6 +62,70 @@ fn main() -> ExitCode {
         _ => {
             eprintln!("{USAGE}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `kernels-gen cache list`.
+fn cache_list() -> ExitCode {
+    let dir = match toolchain::cache_dir() {
+        Ok(Some(d)) => d,
+        Ok(None) => {
+            println!("the kernel cache is off (WARP_CACHE)");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("kernels-gen: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (entries, cap) = match (
+        toolchain::cache_entries(),
+        warp_runtime::settings::cache_max_bytes(),
+    ) {
+        (Ok(e), Ok(c)) => (e, c),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("kernels-gen: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    println!("{}", dir.display());
+    let now = std::time::SystemTime::now();
+    for e in &entries {
+        let ago = now
+            .duration_since(e.last_used)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        let name = e.path.file_name().map(|n| n.to_string_lossy().into_owned());
+        println!(
+            "  {}  {:>10} bytes  last used {ago} s ago",
+            name.unwrap_or_default(),
+            e.bytes
+        );
+    }
+    let total: u64 = entries.iter().map(|e| e.bytes).sum();
+    let cap = match cap {
+        Some(c) => format!("{} MiB", c >> 20),
+        None => "none".to_string(),
+    };
+    println!("{} files, {total} bytes (cap {cap})", entries.len());
+    ExitCode::SUCCESS
+}
+
+/// `kernels-gen cache clear`.
+fn cache_clear() -> ExitCode {
+    match (toolchain::cache_dir(), toolchain::clear_cache()) {
+        (Ok(Some(d)), Ok((n, bytes))) => {
+            println!("deleted {n} files ({bytes} bytes) from {}", d.display());
+            ExitCode::SUCCESS
+        }
+        (Ok(None), _) => {
+            println!("the kernel cache is off (WARP_CACHE)");
+            ExitCode::SUCCESS
+        }
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("kernels-gen: {e}");
+            ExitCode::from(1)
         }
     }
 }

@@ -93,3 +93,53 @@ fn bad_input_gives_clear_errors() {
     assert_eq!(code, 2);
     assert!(err.contains("--arch takes sm_XY"), "{err}");
 }
+
+#[test]
+fn cache_list_and_clear() {
+    let dir = std::env::temp_dir().join(format!("kernels-gen-cache-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("ab.cubin"), vec![1u8; 100]).unwrap();
+    std::fs::write(dir.join("cd.cubin"), vec![1u8; 50]).unwrap();
+    std::fs::write(dir.join("notes.txt"), b"not a kernel").unwrap();
+    let run = |args: &[&str], vars: &[(&str, &str)]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_kernels-gen"))
+            .args(args)
+            .env("WARP_CACHE_DIR", &dir)
+            .env_remove("WARP_CACHE")
+            .env_remove("WARP_CACHE_MAX_MB")
+            .envs(vars.iter().copied())
+            .output()
+            .expect("runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = run(&["cache", "list"], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("ab.cubin") && out.contains("cd.cubin"),
+        "{out}"
+    );
+    assert!(!out.contains("notes.txt"), "{out}");
+    assert!(out.contains("2 files, 150 bytes (cap 512 MiB)"), "{out}");
+    let (code, out, _) = run(&["cache", "list"], &[("WARP_CACHE", "off")]);
+    assert_eq!(code, 0);
+    assert!(out.contains("off"), "{out}");
+    let (code, _, err) = run(&["cache", "list"], &[("WARP_CACHE", "maybe")]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("WARP_CACHE") && err.contains("on, off"),
+        "{err}"
+    );
+    let (code, out, err) = run(&["cache", "clear"], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("deleted 2 files (150 bytes)"), "{out}");
+    assert!(dir.join("notes.txt").exists(), "only the cache's files");
+    let (_, out, _) = run(&["cache", "list"], &[]);
+    assert!(out.contains("0 files, 0 bytes"), "{out}");
+    let (code, _, err) = run(&["cache", "purge"], &[]);
+    assert_eq!(code, 2, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

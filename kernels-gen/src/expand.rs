@@ -216,6 +216,7 @@ fn unit_struct(item: &syn::ItemFn, summary: &str, extra: TokenStream) -> TokenSt
     let inputs = &item.sig.inputs;
     let output = &item.sig.output;
     let block = &item.block;
+    let eval_block = crate::cpu_eval::eval_block(block);
     let (docs, other_attrs): (Vec<_>, Vec<_>) =
         item.attrs.iter().partition(|a| a.path().is_ident("doc"));
     quote! {
@@ -227,10 +228,21 @@ fn unit_struct(item: &syn::ItemFn, summary: &str, extra: TokenStream) -> TokenSt
         #vis struct #name;
 
         impl #name {
-            /// Runs the function, as written, on the CPU.
+            /// Runs the function, as written, on the CPU (with Rust's semantics: in a debug
+            /// build, integer overflow panics; the CPU backend runs the GPU's semantics instead).
             #(#other_attrs)*
             #[inline]
+            #[allow(dead_code)]
             #vis fn call(self, #inputs) #output #block
+
+            /// The function with the GPU's results where Rust's operators would panic or
+            /// depend on the build profile (`warp_runtime::semantics`): what the CPU backend
+            /// runs.
+            #[doc(hidden)]
+            #(#other_attrs)*
+            #[inline]
+            #[allow(unused, clippy::all, clippy::pedantic, clippy::nursery)]
+            #vis fn __warp_cpu_eval(self, #inputs) #output #eval_block
 
             #extra
         }
@@ -364,7 +376,7 @@ fn expand_reduce(op: &ReduceOp) -> TokenStream {
             }
             #[inline]
             fn combine(&self, #a: #value_ty, #b: #value_ty) -> #value_ty {
-                Self::call(*self, #a, #b)
+                Self::__warp_cpu_eval(*self, #a, #b)
             }
         }
     }
@@ -429,7 +441,7 @@ fn expand_element(op: &ElementOp, predicate: bool) -> TokenStream {
                 const META: ::warp_runtime::FnMeta = #meta;
                 #[inline]
                 fn #method(&self, #x: #input_ty) -> #ret_ty {
-                    Self::call(*self, #elements)
+                    Self::__warp_cpu_eval(*self, #elements)
                 }
                 fn args(&self) -> ::warp_runtime::BoundArgs {
                     ::warp_runtime::BoundArgs::default()
@@ -472,7 +484,7 @@ fn expand_element(op: &ElementOp, predicate: bool) -> TokenStream {
                 const META: ::warp_runtime::FnMeta = #meta;
                 #[inline]
                 fn #method(&self, #x: #input_ty) -> #ret_ty {
-                    #name::call(#name, #elements, #(::warp_runtime::BoundArg::value(&self.#extra_names)),*)
+                    #name::__warp_cpu_eval(#name, #elements, #(::warp_runtime::BoundArg::value(&self.#extra_names)),*)
                 }
                 fn args(&self) -> ::warp_runtime::BoundArgs {
                     let mut a = ::warp_runtime::BoundArgs::default();

@@ -6,6 +6,8 @@
 //! - [`parse`]: attribute arguments and the function signature, as DSL types;
 //! - [`check`]: the body, type-inferred like rustc, into the typed IR (`warp_kernels::ir`);
 //! - then warp-kernels lowers it to a CUDA `__device__` function and assembles modules;
+//! - [`cpu_eval`]: the body the CPU backend runs, with the GPU's results where Rust would
+//!   panic (overflow, division by zero, big shifts);
 //! - [`expand`]: the tokens of `#[reduce]`, `#[predicate]` and `#[map]` (what warp-macros
 //!   returns), with every failure a spanned compile error;
 //! - [`fuzz`]: random programs of the body language, for the differential fidelity tests.
@@ -20,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod cpu_eval;
 pub mod diag;
 pub mod expand;
 pub mod fuzz;

@@ -32,11 +32,13 @@ fn cg_max_f32(a: f32, b: f32) -> f32 {
 }
 #[reduce(identity = (f32::NEG_INFINITY, u32::MAX), style = "cooperative_groups")]
 fn cg_argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
-        b
+    // The NaN-propagating argmax of warp_tests::ops (README).
+    let b_wins = if a.0.is_nan() || b.0.is_nan() {
+        b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
     } else {
-        a
-    }
+        b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
+    };
+    if b_wins { b } else { a }
 }
 
 /// Column counts of the row and column sums.
@@ -76,19 +78,85 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Median kernel time (ms) of `run` over `reps` timed runs after 3 warm-ups.
+/// Median time (ms) of `run` over `reps` runs, each bracketed by its own pair of CUDA events
+/// on the device's stream, so that everything the operation enqueues (memsets, scratch set-up,
+/// every kernel) is counted; after a warm-up of at least 30 runs and 100 ms (a short warm-up
+/// after another operation measures a transient: see benches/peers/cub_peers.cu). Timed
+/// closures use the forms that do not wait on the host (`_on_device`, `_into`), so that runs
+/// queue back to back as the peers' do.
 fn time_ms(dev: &Device, reps: usize, mut run: impl FnMut() -> warp_runtime::Result<()>) -> f64 {
-    dev.set_profiling(true);
-    for _ in 0..3 {
+    use warp_runtime::cudarc::driver::sys::CUevent_flags;
+    let stream = dev.cuda_stream().expect("a GPU device");
+    let ctx = stream.context().clone();
+    let t0 = Instant::now();
+    for i in 1.. {
         run().expect("warm-up run");
+        if i >= 30 && i % 8 == 0 {
+            dev.synchronize().expect("synchronize");
+            if t0.elapsed().as_secs_f64() >= 0.1 {
+                break;
+            }
+        }
     }
-    let mut t = Vec::new();
-    for _ in 0..reps {
+    dev.synchronize().expect("synchronize");
+    let event = || {
+        ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+            .expect("a timing event")
+    };
+    let pairs: Vec<_> = (0..reps).map(|_| (event(), event())).collect();
+    for (a, b) in &pairs {
+        a.record(&stream).expect("record");
         run().expect("timed run");
-        t.push(dev.last_kernel_ms().expect("profiling is on") as f64);
+        b.record(&stream).expect("record");
     }
-    dev.set_profiling(false);
-    median(t)
+    dev.synchronize().expect("synchronize");
+    median(
+        pairs
+            .iter()
+            .map(|(a, b)| a.elapsed_ms(b).expect("elapsed") as f64)
+            .collect(),
+    )
+}
+
+/// The bandwidth chart of the main table (warp-dsl, CUB, PyTorch, CuPy per operation, the copy
+/// bandwidth as a line), written to `$WARP_BENCH_SVG`, else `$OUT/bandwidth.svg` when `OUT` is
+/// set (the GPU machine's output folder), else `target/bandwidth.svg`.
+fn write_chart(
+    dev: &Device,
+    ours: &BTreeMap<&str, f64>,
+    peers: &BTreeMap<(String, String), f64>,
+    copy: f64,
+) {
+    use warp_tests::chart::{Row, bandwidth_svg};
+    let rows: Vec<Row> = ours
+        .iter()
+        .filter(|(op, _)| **op != "copy")
+        .map(|(op, o)| {
+            let peer_op = op.replace("find_first", "any");
+            let get = |lib: &str| peers.get(&(lib.to_string(), peer_op.clone())).copied();
+            Row {
+                op: op.to_string(),
+                gbps: vec![Some(*o), get("cub"), get("torch"), get("cupy")],
+            }
+        })
+        .collect();
+    let svg = bandwidth_svg(
+        &format!(
+            "{}: bandwidth per operation (GB/s, higher is better)",
+            dev.describe()
+        ),
+        &["warp-dsl", "CUB", "PyTorch", "CuPy"],
+        &rows,
+        copy,
+    );
+    let path = std::env::var_os("WARP_BENCH_SVG")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("OUT").map(|o| std::path::Path::new(&o).join("bandwidth.svg")))
+        .unwrap_or_else(|| "target/bandwidth.svg".into());
+    match std::fs::write(&path, svg) {
+        Ok(()) => println!("chart: {}", path.display()),
+        Err(e) => println!("chart: could not write {}: {e}", path.display()),
+    }
 }
 
 fn xorshift(seed: u64) -> impl FnMut() -> u64 {
@@ -296,21 +364,21 @@ fn main() {
     ours.insert(
         "sum_f32",
         gbps(
-            time_ms(&dev, reps, || dev.reduce(sum_f32, &dx).map(drop)),
+            time_ms(&dev, reps, || dev.reduce_on_device(sum_f32, &dx).map(drop)),
             bytes,
         ),
     );
     ours.insert(
         "sum_i32",
         gbps(
-            time_ms(&dev, reps, || dev.reduce(sum_i32, &dy).map(drop)),
+            time_ms(&dev, reps, || dev.reduce_on_device(sum_i32, &dy).map(drop)),
             bytes,
         ),
     );
     ours.insert(
         "max_f32",
         gbps(
-            time_ms(&dev, reps, || dev.reduce(max_f32, &dx).map(drop)),
+            time_ms(&dev, reps, || dev.reduce_on_device(max_f32, &dx).map(drop)),
             bytes,
         ),
     );
@@ -318,7 +386,7 @@ fn main() {
         "argmax_f32",
         gbps(
             time_ms(&dev, reps, || {
-                dev.reduce(argmax_f32, &dx.indexed()).map(drop)
+                dev.reduce_on_device(argmax_f32, &dx.indexed()).map(drop)
             }),
             bytes,
         ),
@@ -327,21 +395,27 @@ fn main() {
     cg.insert(
         "sum_f32",
         gbps(
-            time_ms(&dev, reps, || dev.reduce(cg_sum_f32, &dx).map(drop)),
+            time_ms(&dev, reps, || {
+                dev.reduce_on_device(cg_sum_f32, &dx).map(drop)
+            }),
             bytes,
         ),
     );
     cg.insert(
         "sum_i32",
         gbps(
-            time_ms(&dev, reps, || dev.reduce(cg_sum_i32, &dy).map(drop)),
+            time_ms(&dev, reps, || {
+                dev.reduce_on_device(cg_sum_i32, &dy).map(drop)
+            }),
             bytes,
         ),
     );
     cg.insert(
         "max_f32",
         gbps(
-            time_ms(&dev, reps, || dev.reduce(cg_max_f32, &dx).map(drop)),
+            time_ms(&dev, reps, || {
+                dev.reduce_on_device(cg_max_f32, &dx).map(drop)
+            }),
             bytes,
         ),
     );
@@ -349,7 +423,7 @@ fn main() {
         "argmax_f32",
         gbps(
             time_ms(&dev, reps, || {
-                dev.reduce(cg_argmax_f32, &dx.indexed()).map(drop)
+                dev.reduce_on_device(cg_argmax_f32, &dx.indexed()).map(drop)
             }),
             bytes,
         ),
@@ -368,15 +442,18 @@ fn main() {
     ours.insert(
         "count_gt0_f32",
         gbps(
-            time_ms(&dev, reps, || dev.count(positive, &dx).map(drop)),
+            time_ms(&dev, reps, || dev.count_on_device(positive, &dx).map(drop)),
             bytes,
         ),
     );
     let kept = dev.count(positive, &dx).unwrap() as f64;
+    let mut kept_out = dev.upload(&vec![0f32; n]).unwrap();
     ours.insert(
         "filter_gt0_f32",
         gbps(
-            time_ms(&dev, reps, || dev.filter(positive, &dx).map(drop)),
+            time_ms(&dev, reps, || {
+                dev.filter_into(positive, &dx, &mut kept_out).map(drop)
+            }),
             bytes + kept * 4.0,
         ),
     );
@@ -386,7 +463,7 @@ fn main() {
     let dfirst = dev.upload(&first).unwrap();
     drop(first);
     for (name, input) in [("any_gt0_first", &dfirst), ("any_gt0_none", &dnone)] {
-        let ms = time_ms(&dev, reps, || dev.any(positive, input).map(drop));
+        let ms = time_ms(&dev, reps, || dev.any_on_device(positive, input).map(drop));
         pred_ms.insert(name, ms);
         ours.insert(name, gbps(ms, bytes));
     }
@@ -394,7 +471,9 @@ fn main() {
         ("find_first_gt0_first", &dfirst),
         ("find_first_gt0_none", &dnone),
     ] {
-        let ms = time_ms(&dev, reps, || dev.find_first(positive, input).map(drop));
+        let ms = time_ms(&dev, reps, || {
+            dev.find_first_on_device(positive, input).map(drop)
+        });
         pred_ms.insert(name, ms);
         ours.insert(name, gbps(ms, bytes));
     }
@@ -427,7 +506,9 @@ fn main() {
     // float scan, for the record.
     dev.set_tile_queue(true);
     let queued_scan = time_ms(&dev, reps, || dev.scan(sum_i32, &dy).map(drop));
-    let queued_filter = time_ms(&dev, reps, || dev.filter(positive, &dx).map(drop));
+    let queued_filter = time_ms(&dev, reps, || {
+        dev.filter_into(positive, &dx, &mut kept_out).map(drop)
+    });
     dev.set_tile_queue(false);
     let scan_f32 = time_ms(&dev, reps, || dev.scan(sum_f32, &dx).map(drop));
     println!(
@@ -512,6 +593,9 @@ fn main() {
     // ---- several arrays, half precision, Welford (issue 12) ----
     values(&dev, &xs, &dx, reps, ours["sum_f32"]);
     drop((dx, dy));
+
+    // ---- runs: run-length encode, unique, reduce-by-key (issue 13) ----
+    runs_bench(&dev, n, reps);
 
     // ---- the caller's stream: a cudarc kernel and ours in one pipeline (issue 11) ----
     pipeline(&dev, n, reps);
@@ -651,6 +735,7 @@ fn main() {
             100.0 * o / copy
         );
     }
+    write_chart(&dev, &ours, &peers, copy);
     println!("\nshared-memory padding, same run (ms; see BENCHMARKS.md for the ncu counters):");
     println!("| kernel | [32][33] padded | [32][32] unpadded | unpadded / padded |");
     println!("|---|---|---|---|");
@@ -706,42 +791,51 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
         (
             "dot_f32",
             two,
-            Box::new(|| dev.map_reduce(mul, sum_f32, &pair).map(drop)),
+            Box::new(|| dev.map_reduce_on_device(mul, sum_f32, &pair).map(drop)),
         ),
         (
             "sq_dist_f32",
             two,
-            Box::new(|| dev.map_reduce(sq_diff, sum_f32, &pair).map(drop)),
+            Box::new(|| dev.map_reduce_on_device(sq_diff, sum_f32, &pair).map(drop)),
         ),
         (
             "allclose_f32",
             two,
-            Box::new(|| dev.all(tol, &same).map(drop)),
+            Box::new(|| dev.all_on_device(tol, &same).map(drop)),
         ),
         (
             "sum_bf16",
             half_bytes,
-            Box::new(|| dev.map_reduce(widen_bf16, sum_f32, &db).map(drop)),
+            Box::new(|| dev.map_reduce_on_device(widen_bf16, sum_f32, &db).map(drop)),
         ),
         (
             "sum_f16",
             half_bytes,
-            Box::new(|| dev.map_reduce(widen_f16, sum_f32, &dh).map(drop)),
+            Box::new(|| dev.map_reduce_on_device(widen_f16, sum_f32, &dh).map(drop)),
         ),
         (
             "welford_f32",
             one,
-            Box::new(|| dev.reduce(welford32, &dx.map(welford32_one)).map(drop)),
+            Box::new(|| {
+                dev.reduce_on_device(welford32, &dx.map(welford32_one))
+                    .map(drop)
+            }),
         ),
         (
             "welford_f32_struct",
             one,
-            Box::new(|| dev.reduce(moments, &dx.map(moments_one)).map(drop)),
+            Box::new(|| {
+                dev.reduce_on_device(moments, &dx.map(moments_one))
+                    .map(drop)
+            }),
         ),
         (
             "welford_f32_f64_state",
             one,
-            Box::new(|| dev.reduce(welford, &dx.map(welford_one)).map(drop)),
+            Box::new(|| {
+                dev.reduce_on_device(welford, &dx.map(welford_one))
+                    .map(drop)
+            }),
         ),
         (
             "partition3_f32",
@@ -873,6 +967,140 @@ several arrays, f16/bf16, Welford: N = {n} elements per array, GB/s of every arr
             cell(get("cub")),
             cell(get("torch")),
             base.map(|b| format!("{:.3}x", o / b))
+                .unwrap_or_else(|| "-".into())
+        );
+    }
+}
+
+/// The runs bench's keys (as benches/peers/runs_peers.cu makes them from the same seed): runs
+/// of lengths `1 + next() % (2 * mean - 1)` (mean `mean`), each run's key the one before plus
+/// `1 + next() % 999`, `next` the xorshift64 of `seed`.
+fn run_data(n: usize, mean: u64, seed: u64) -> Vec<i32> {
+    let mut next = xorshift(seed);
+    let mut keys = Vec::with_capacity(n);
+    let mut key = 0u32;
+    while keys.len() < n {
+        let len = if mean <= 1 {
+            1
+        } else {
+            1 + next() % (2 * mean - 1)
+        };
+        let take = (len as usize).min(n - keys.len());
+        keys.extend(std::iter::repeat_n(key as i32, take));
+        key = key.wrapping_add((1 + next() % 999) as u32);
+    }
+    keys
+}
+
+/// Run-length encode, unique and reduce-by-key (f32 sums) of i32 keys in runs of mean length 4
+/// and 64 (random lengths, uniform in [1, 2L-1]), with CUB (`DeviceRunLengthEncode::Encode`,
+/// `DeviceSelect::Unique`, `DeviceReduce::ReduceByKey`, runs_peers.cu, over the same keys) and
+/// PyTorch (`unique_consecutive`, runs_peers.py, same distribution) in the same run. GB/s count
+/// the bytes read: the keys, and the values for reduce-by-key.
+fn runs_bench(dev: &Device, n: usize, reps: usize) {
+    use warp_runtime::Equal;
+    let gbps = |ms: f64, b: f64| b / (ms * 1e-3) / 1e9;
+    let seed = 0x5eed_0000 ^ std::process::id() as u64;
+    let vals: Vec<f32> = (0..n as u64)
+        .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 59) as f32)
+        .collect();
+    let dv = dev.upload(&vals).unwrap();
+    let mut ours: Vec<(String, f64)> = Vec::new();
+    for mean in [4u64, 64] {
+        let keys = run_data(n, mean, seed + mean);
+        let want = 1 + keys.windows(2).filter(|w| w[0] != w[1]).count();
+        let dk = dev.upload(&keys).unwrap();
+        drop(keys);
+        let mut ok = dev.upload(&vec![0i32; n]).unwrap();
+        let mut oc = dev.upload(&vec![0u32; n]).unwrap();
+        let mut ov = dev.upload(&vec![0f32; n]).unwrap();
+        let key_bytes = (4 * n) as f64;
+        let ms = time_ms(dev, reps, || {
+            dev.run_length_encode_into(Equal, &dk, &mut ok, &mut oc)
+                .map(drop)
+        });
+        ours.push((format!("rle_i32_runs{mean}"), gbps(ms, key_bytes)));
+        let got = dev
+            .run_length_encode_into(Equal, &dk, &mut ok, &mut oc)
+            .unwrap()
+            .get()
+            .unwrap();
+        assert_eq!(got as usize, want, "rle runs");
+        let ms = time_ms(dev, reps, || dev.unique_into(Equal, &dk, &mut ok).map(drop));
+        ours.push((format!("unique_i32_runs{mean}"), gbps(ms, key_bytes)));
+        assert_eq!(
+            dev.unique_into(Equal, &dk, &mut ok).unwrap().get().unwrap() as usize,
+            want
+        );
+        let ms = time_ms(dev, reps, || {
+            dev.reduce_by_key_into(Equal, sum_f32, &dk, &dv, &mut ok, &mut ov)
+                .map(drop)
+        });
+        ours.push((format!("rbk_i32_f32_runs{mean}"), gbps(ms, 2.0 * key_bytes)));
+        let got = dev
+            .reduce_by_key_into(Equal, sum_f32, &dk, &dv, &mut ok, &mut ov)
+            .unwrap()
+            .get()
+            .unwrap();
+        assert_eq!(got as usize, want, "rbk runs");
+    }
+    drop(dv);
+
+    let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
+    let bin = std::env::temp_dir().join("warp-bench-runs_peers");
+    let arch = format!("-arch=sm_{}", dev.arch().unwrap_or(90));
+    let built = ["/usr/local/cuda/bin/nvcc", "nvcc"]
+        .into_iter()
+        .find_map(|nvcc| {
+            Command::new(nvcc)
+                .args([
+                    "-O3",
+                    "-std=c++17",
+                    &arch,
+                    "-I/usr/local/cuda/include/cccl",
+                    "-o",
+                ])
+                .arg(&bin)
+                .arg(format!("{dir}/runs_peers.cu"))
+                .status()
+                .ok()
+        });
+    if built.is_some_and(|s| s.success()) {
+        let out = Command::new(&bin)
+            .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
+            .args(["--seed", &seed.to_string()])
+            .output();
+        parse_peers(
+            &out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+                .unwrap_or_default(),
+            &mut peers,
+        );
+    } else {
+        println!("runs peers (CUB): build failed or no nvcc; skipped");
+    }
+    if let Ok(o) = Command::new("python3")
+        .arg(format!("{dir}/runs_peers.py"))
+        .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
+        .output()
+    {
+        parse_peers(&String::from_utf8_lossy(&o.stdout), &mut peers);
+    }
+    println!(
+        "
+runs: N = {n} i32 keys in runs of random length (mean 4 / 64), GB/s of the bytes read (keys; keys and f32 values for reduce-by-key)"
+    );
+    println!("| op | warp-dsl GB/s | CUB | PyTorch | target | ratio |");
+    println!("|---|---|---|---|---|---|");
+    for (op, o) in &ours {
+        let get = |lib: &str| peers.get(&(lib.to_string(), op.clone())).copied();
+        let cell = |v: Option<f64>| v.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
+        println!(
+            "| {op} | {o:.0} | {} | {} | 1.2x CUB | {} |",
+            cell(get("cub")),
+            cell(get("torch")),
+            get("cub")
+                .map(|b| format!("{:.3}x", o / b))
                 .unwrap_or_else(|| "-".into())
         );
     }

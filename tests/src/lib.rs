@@ -1,8 +1,12 @@
 //! Shared helpers of the warp-dsl integration tests: random inputs with special values, the
 //! edge sizes, and value comparison that treats NaN as equal to NaN.
 
+pub mod chart;
+pub mod edge_ops;
+pub mod events;
 pub mod interop;
 pub mod ops;
+pub mod runs;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

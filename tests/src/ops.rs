@@ -21,24 +21,29 @@ pub fn max_f32(a: f32, b: f32) -> f32 {
     a.max(b)
 }
 
-/// Argmax over `(value, index)` pairs; ties go to the smaller index.
+/// Argmax over `(value, index)` pairs, NaN-propagating like NumPy (the README's): NaN is the
+/// largest value; ties, NaNs too, go to the smaller index.
 #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
 pub fn argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
-        b
+    // NumPy's argmax: NaN is the largest value; ties (NaNs too) go to the smallest index.
+    let b_wins = if a.0.is_nan() || b.0.is_nan() {
+        b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
     } else {
-        a
-    }
+        b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
+    };
+    if b_wins { b } else { a }
 }
 
-/// Argmin over `(value, index)` pairs with a 64-bit index; ties go to the smaller index.
+/// Argmin over `(value, index)` pairs with a 64-bit index, NaN-propagating like NumPy's
+/// `argmin`: NaN counts as the smallest value; ties, NaNs too, go to the smaller index.
 #[reduce(identity = (f64::INFINITY, u64::MAX))]
 pub fn argmin_f64(a: (f64, u64), b: (f64, u64)) -> (f64, u64) {
-    if b.0 < a.0 || (b.0 == a.0 && b.1 < a.1) {
-        b
+    let b_wins = if a.0.is_nan() || b.0.is_nan() {
+        b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
     } else {
-        a
-    }
+        b.0 < a.0 || (b.0 == a.0 && b.1 < a.1)
+    };
+    if b_wins { b } else { a }
 }
 
 /// `x > 0`.

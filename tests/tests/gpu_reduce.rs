@@ -209,13 +209,18 @@ fn argmax_and_argmin_with_ties() {
                 "argmax n={n} off={off}: gpu {got:?} cpu {want:?}"
             );
             if n > off {
-                // The first index holding the maximum (NaN never compares greater).
-                let best = data[off..]
-                    .iter()
-                    .copied()
-                    .filter(|x| !x.is_nan())
-                    .fold(f32::NEG_INFINITY, f32::max);
-                if let Some(first) = data[off..].iter().position(|&x| x == best) {
+                // NumPy's argmax: the first NaN, else the first index holding the maximum.
+                let first = match data[off..].iter().position(|x| x.is_nan()) {
+                    Some(i) => Some(i),
+                    None => {
+                        let best = data[off..]
+                            .iter()
+                            .copied()
+                            .fold(f32::NEG_INFINITY, f32::max);
+                        data[off..].iter().position(|&x| x == best)
+                    }
+                };
+                if let Some(first) = first {
                     assert_eq!(got.1 as usize, first, "argmax picks the smallest index");
                 }
             }
@@ -406,11 +411,13 @@ mod cg_style {
     }
     #[reduce(identity = (f32::NEG_INFINITY, u32::MAX), style = "cooperative_groups")]
     fn cg_argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-        if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
-            b
+        // The NaN-propagating argmax of warp_tests::ops (README).
+        let b_wins = if a.0.is_nan() || b.0.is_nan() {
+            b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
         } else {
-            a
-        }
+            b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
+        };
+        if b_wins { b } else { a }
     }
 
     #[test]

@@ -6,6 +6,7 @@ use warp_kernels::catalogue;
 use warp_runtime::prelude::*;
 use warp_runtime::toolchain::{self, ModuleSource, Origin};
 use warp_runtime::{OpMeta, ReduceOp};
+use warp_tests::events::Capture;
 
 #[reduce(identity = 0.0)]
 fn sum_f32(a: f32, b: f32) -> f32 {
@@ -124,6 +125,13 @@ fn all() -> Vec<(OpMeta, &'static [&'static str])> {
         (cg_sum_i32::META, &["redux.sync.add"]),
         (cg_argmax::META, &["shfl.sync"]),
         (cg_sum_u64::META, &["shfl.sync"]),
+        // The NaN-propagating argmax and argmin (README) and the edge-semantics operators.
+        (warp_tests::ops::argmax_f32::META, &["shfl.sync.down"]),
+        (warp_tests::ops::argmin_f64::META, &["shfl.sync.down"]),
+        (warp_tests::edge_ops::add_i32::META, &["redux.sync.add"]),
+        (warp_tests::edge_ops::add_u8::META, &["redux.sync.add"]),
+        (warp_tests::edge_ops::mul_i64::META, &["shfl.sync.down"]),
+        (warp_tests::edge_ops::sub_neg_u16::META, &[]),
     ]
 }
 
@@ -223,12 +231,31 @@ fn cubin_compiles_and_is_cached_on_disk() {
     unsafe {
         std::env::set_var("WARP_CACHE_DIR", &dir);
     }
-    let (img, origin) = toolchain::cubin(&argmax::META.module(), 90).unwrap();
+    let ((img, origin), events) =
+        Capture::run(|| toolchain::cubin(&argmax::META.module(), 90).unwrap());
     assert_eq!(origin, Origin::Compiled);
     assert!(img.starts_with(b"\x7fELF"), "a CUBIN is an ELF image");
-    let (img2, origin2) = toolchain::cubin(&argmax::META.module(), 90).unwrap();
+    let messages: Vec<&str> = events.iter().map(|e| e.message()).collect();
+    assert_eq!(
+        messages,
+        ["kernel cache miss", "compiled with NVRTC"],
+        "{events:?}"
+    );
+    for e in &events {
+        assert_eq!(e.get("span"), Some("warp_dsl.compile"), "{e:?}");
+        assert_eq!(e.get("op"), Some("argmax"), "{e:?}");
+        assert!(
+            e.get("location")
+                .is_some_and(|l| l.contains("nvrtc_compile.rs:")),
+            "{e:?}"
+        );
+    }
+    let ((img2, origin2), events) =
+        Capture::run(|| toolchain::cubin(&argmax::META.module(), 90).unwrap());
     assert_eq!(origin2, Origin::DiskCache);
     assert_eq!(img, img2);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].message(), "kernel cache hit");
     // A corrupt file is recompiled, not trusted.
     for e in std::fs::read_dir(&dir).unwrap().flatten() {
         let mut bytes = std::fs::read(e.path()).unwrap();
@@ -236,9 +263,15 @@ fn cubin_compiles_and_is_cached_on_disk() {
         bytes[last] ^= 0xff;
         std::fs::write(e.path(), bytes).unwrap();
     }
-    let (img3, origin3) = toolchain::cubin(&argmax::META.module(), 90).unwrap();
+    let ((img3, origin3), events) =
+        Capture::run(|| toolchain::cubin(&argmax::META.module(), 90).unwrap());
     assert_eq!(origin3, Origin::Compiled);
     assert_eq!(img, img3);
+    assert!(
+        events[0].level == tracing::Level::WARN
+            && events[0].message().starts_with("kernel cache repair"),
+        "{events:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -480,6 +513,12 @@ mod zipped {
                 &[],
             ),
             (map_module::<mul>(), &[]),
+            (map_module::<warp_tests::edge_ops::int_ops>(), &[]),
+            (map_module::<warp_tests::edge_ops::narrow_ops>(), &[]),
+            (map_module::<warp_tests::edge_ops::wide_ops>(), &[]),
+            (map_module::<warp_tests::edge_ops::shifts>(), &[]),
+            (map_module::<warp_tests::edge_ops::methods>(), &[]),
+            (map_module::<warp_tests::edge_ops::float_clamp>(), &[]),
             (axis_module::<sum, Mapped<'static, mul>>(), v4),
             (reduce_module::<welford, Mapped<'static, welford_one>>(), v4),
             (
@@ -604,5 +643,58 @@ mod histogram {
                 want,
             ),
         ]);
+    }
+}
+
+mod runs {
+    //! The runs modules (unique, run-length encode, reduce-by-key) compile for every
+    //! architecture over keys of every width, with `==` or a predicate of two keys, with the
+    //! ballots of run heads, vector loads of 4-byte keys (and values), and no local memory.
+    use super::*;
+    use warp_runtime::half::f16;
+    use warp_runtime::{Equal, reduce_by_key_module, run_length_module, unique_module};
+
+    #[predicate(inputs = 2)]
+    fn near(a: i32, b: i32, d: i32) -> bool {
+        (a - b).abs() <= d
+    }
+    #[predicate(inputs = 2)]
+    fn same_sign(a: f64, b: f64) -> bool {
+        (a < 0.0) == (b < 0.0)
+    }
+
+    fn all() -> Vec<(ModuleSource, &'static [&'static str])> {
+        let ballot: &[&str] = &["vote.sync.ballot"];
+        let v4: &[&str] = &["vote.sync.ballot", "ld.global.cs.v4"];
+        vec![
+            (unique_module::<i32, Equal>(), v4),
+            (unique_module::<f32, Equal>(), v4),
+            (unique_module::<u64, Equal>(), ballot),
+            (unique_module::<i8, Equal>(), ballot),
+            (unique_module::<bool, Equal>(), ballot),
+            (unique_module::<f16, Equal>(), ballot),
+            (unique_module::<i32, near_with<i32>>(), v4),
+            (run_length_module::<i32, Equal, u32>(), v4),
+            (run_length_module::<f64, Equal, u64>(), ballot),
+            (run_length_module::<u8, Equal, u32>(), ballot),
+            (run_length_module::<f64, same_sign, u32>(), ballot),
+            (reduce_by_key_module::<i32, Equal, sum_f32>(), v4),
+            (reduce_by_key_module::<u64, Equal, sum_f64>(), ballot),
+            (reduce_by_key_module::<i8, Equal, sum_i32>(), ballot),
+            (reduce_by_key_module::<f16, Equal, sum_f32>(), ballot),
+            (
+                reduce_by_key_module::<i32, near_with<i32>, max_i16>(),
+                ballot,
+            ),
+            (reduce_by_key_module::<i32, Equal, any_b>(), ballot),
+        ]
+    }
+
+    #[test]
+    fn runs_modules_compile() {
+        if !nvrtc_available() {
+            return;
+        }
+        compile_all_with(all());
     }
 }

@@ -260,3 +260,52 @@ mod histogram {
         );
     }
 }
+
+mod runs {
+    //! Snapshots of the runs modules (unique, run-length encode, reduce-by-key): what each
+    //! module writes (the neighbour test `wd_same`, the stage, what the runs carry); the
+    //! ballot run-head detection itself is runs.cuh, in the shared snapshot.
+    use super::view;
+    use warp_kernels::module::shared_view;
+    use warp_runtime::prelude::*;
+    use warp_runtime::{Equal, reduce_by_key_module, run_length_module, unique_module};
+
+    /// Neighbours within `d` of each other are one run.
+    #[predicate(inputs = 2)]
+    fn near(a: i32, b: i32, d: i32) -> bool {
+        (a - b).abs() <= d
+    }
+
+    #[reduce(identity = 0.0)]
+    fn sum(a: f32, b: f32) -> f32 {
+        a + b
+    }
+
+    #[test]
+    fn runs_cuda() {
+        insta::assert_snapshot!("unique_i32", view(&unique_module::<i32, Equal>().source));
+        insta::assert_snapshot!(
+            "run_length_i32_u32",
+            view(&run_length_module::<i32, Equal, u32>().source)
+        );
+        insta::assert_snapshot!(
+            "reduce_by_key_near_sum",
+            view(&reduce_by_key_module::<i32, near_with<i32>, sum>().source)
+        );
+    }
+
+    /// Run heads are found by comparing each key with its neighbour's and ranked by ballots.
+    #[test]
+    fn run_heads_are_ballots_of_neighbour_tests() {
+        let shared = shared_view();
+        assert!(shared.contains("head[j] = valid[j] && (i == 0 || !wd_same(st.a, prev, key[j]));"));
+        assert!(shared.contains("__ballot_sync(WD_FULL_MASK, head[r * L::VEC + k])"));
+        let src = unique_module::<i32, Equal>().source;
+        assert!(src.contains("return x == y;"), "{src}");
+        let src = reduce_by_key_module::<i32, near_with<i32>, sum>().source;
+        assert!(
+            src.contains("return wd_pred(x, y, wd_arg<wd_i32>(a, 0));"),
+            "{src}"
+        );
+    }
+}

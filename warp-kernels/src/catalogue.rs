@@ -408,6 +408,45 @@ pub const PARTITION3_SHIFT: u32 = 31;
 /// The kernels of a three-way partition module.
 pub const PARTITION3_KERNELS: &[&Kernel] = &[&PARTITION3];
 
+// ---- runs modules (unique, run-length encode, reduce-by-key) ----
+
+/// Runs of equal neighbouring keys, single pass: run `r`'s key into `keys[r]` and, unless the
+/// module's `wd_runs_vals` is `wd_runs_none` (unique; `vals` null), its value into `vals[r]`
+/// (its length, or its values combined in order); the number of runs into `count`.
+pub const RUNS: Kernel = kernel(
+    "wd_k_runs",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("keys", Out(Elem)),
+        p("vals", Out(Value)),
+        p("status", Out(Pointee::U8)),
+        p("queue", Out(Pointee::U32)),
+        p("count", Out(Pointee::U64)),
+    ],
+    "WD_STAGE;\nwd_runs<wd_runs_vals>(st, keys, vals, status, queue, count);",
+);
+
+/// Bytes of one `(heads, value)` pair of the runs' look-back (`wd_run_part`: a 64-bit count
+/// and a value of at most 8 bytes, padded).
+pub const RUN_PART_BYTES: usize = 16;
+
+/// Bytes of look-back status of [`RUNS`] for `tiles` tiles: packed head counts for unique,
+/// `(heads, value)` pairs in the split layout when runs carry values (the kernel packs pairs
+/// of values of at most 4 bytes into one word each when the input has fewer than 2^30
+/// elements, which needs less).
+pub const fn runs_status_bytes(tiles: usize, values: bool) -> usize {
+    if values {
+        status_bytes(tiles, RUN_PART_BYTES)
+    } else {
+        tiles * 8
+    }
+}
+
+/// The kernels of a runs module.
+pub const RUNS_KERNELS: &[&Kernel] = &[&RUNS];
+
 /// The kernels of a predicate module.
 pub const PREDICATE_KERNELS: &[&Kernel] =
     &[&COUNT, &ANY, &FIND_FIRST, &MASK, &COMPACT, &FIRST_RESULT];
@@ -725,6 +764,7 @@ pub fn all() -> impl Iterator<Item = &'static Kernel> {
         REDUCE_KERNELS,
         PREDICATE_KERNELS,
         PARTITION3_KERNELS,
+        RUNS_KERNELS,
         MAP_KERNELS,
         AXIS_KERNELS,
         TRANSPOSE_KERNELS,

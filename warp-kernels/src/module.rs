@@ -17,6 +17,8 @@ use crate::types::{Scalar, Ty};
 
 /// The prelude every generated source starts with.
 pub const PRELUDE: &str = include_str!("templates/prelude.cuh");
+/// f16 and bf16 (`wd_f16`, `wd_bf16`): after the prelude, in the modules that use them only.
+pub const HALF: &str = include_str!("templates/half.cuh");
 /// The reduction patterns (block, grid), after the warp reduce of the chosen style.
 pub const REDUCE_TEMPLATE: &str = include_str!("templates/reduce.cuh");
 /// The warp reduce with intrinsics.
@@ -36,12 +38,17 @@ pub const SCAN_TEMPLATE: &str = include_str!("templates/scan.cuh");
 pub const AXIS_TEMPLATE: &str = include_str!("templates/axis.cuh");
 /// The map: every value of a stage written out.
 pub const MAP_TEMPLATE: &str = include_str!("templates/map.cuh");
+/// Runs of equal keys: unique, run-length encode, reduce-by-key (ballot heads, segmented
+/// scan, look-back of (heads, value) pairs).
+pub const RUNS_TEMPLATE: &str = include_str!("templates/runs.cuh");
+
 /// The histogram: warp-aggregated (`__match_any_sync`) counts in shared bins, merged once.
 pub const HISTOGRAM_TEMPLATE: &str = include_str!("templates/histogram.cuh");
 
 /// Every shared text, by file name, in the order modules include them.
-pub const TEMPLATES: [(&str, &str); 11] = [
+pub const TEMPLATES: [(&str, &str); 13] = [
     ("prelude.cuh", PRELUDE),
+    ("half.cuh", HALF),
     ("warp_intrinsics.cuh", WARP_INTRINSICS),
     ("warp_cg.cuh", WARP_CG),
     ("reduce.cuh", REDUCE_TEMPLATE),
@@ -51,6 +58,7 @@ pub const TEMPLATES: [(&str, &str); 11] = [
     ("scan.cuh", SCAN_TEMPLATE),
     ("axis.cuh", AXIS_TEMPLATE),
     ("map.cuh", MAP_TEMPLATE),
+    ("runs.cuh", RUNS_TEMPLATE),
     ("histogram.cuh", HISTOGRAM_TEMPLATE),
 ];
 
@@ -436,8 +444,17 @@ impl Module {
         }
     }
 
-    /// The text, with the `#line` resets pointing into `warp-dsl/{file}.cu`.
-    fn finish(self, file: &str) -> String {
+    /// The text, with the `#line` resets pointing into `warp-dsl/{file}.cu`; the half
+    /// precision section goes in after the prelude when anything names its types.
+    fn finish(mut self, file: &str) -> String {
+        if self.src.contains("wd_f16") || self.src.contains("wd_bf16") {
+            let end = format!("{SHARED_END}prelude.cuh ====\n");
+            if let Some(at) = self.src.find(&end) {
+                let mut half = Module { src: String::new() };
+                half.shared("half.cuh", HALF);
+                self.src.insert_str(at + end.len(), &half.src);
+            }
+        }
         finish_lines(&self.src, file)
     }
 }
@@ -574,6 +591,14 @@ fn call_args(f: &FnFragment, v: &str, first: usize) -> String {
     } else {
         v.to_string()
     };
+    out.push_str(&bound_args(f, first));
+    out
+}
+
+/// `f`'s bound arguments as call arguments (each after a comma), decoded from `a` from word
+/// `first` on.
+fn bound_args(f: &FnFragment, first: usize) -> String {
+    let mut out = String::new();
     for (i, t) in f.extras.iter().enumerate() {
         let _ = write!(out, ", wd_arg<{}>(a, {})", t.c_name(), first + i);
     }
@@ -799,6 +824,99 @@ fn tested_module(
     m.kernels(kernels, &source.elem_c(), "wd_stage::out_t");
     let picked = pick.map_or(String::new(), |k| format!("_keep{k}"));
     m.finish(&format!("{file}_{}{picked}", source.tag()))
+}
+
+/// What the runs of a runs module carry besides their keys.
+#[derive(Clone, Copy, Debug)]
+pub enum RunValues<'a> {
+    /// Nothing: unique keys.
+    None,
+    /// Their lengths, as this unsigned integer type.
+    Counts(Scalar),
+    /// The values of a second array (of the operator's value type), combined by `op` in order.
+    Reduce(&'a OpFragment<'a>, Scalar),
+}
+
+/// A runs module (the catalogue's [`RUNS_KERNELS`](catalogue::RUNS_KERNELS)) over keys of type
+/// `key`: neighbours are in one run when `same(previous, next)` holds (a predicate of two
+/// keys, `#[predicate(inputs = 2)]`), or, without one, when they are `==`; `values` says what
+/// the runs carry (unique, run-length encode, reduce-by-key).
+pub fn runs_module(key: Scalar, same: Option<&FnFragment>, values: RunValues) -> String {
+    let cols_kv;
+    let cols_k = [key];
+    let (source, vals, what, file) = match values {
+        RunValues::None => (
+            Source::Plain(&cols_k),
+            "wd_runs_none".to_string(),
+            "unique".to_string(),
+            "unique".to_string(),
+        ),
+        RunValues::Counts(c) => (
+            Source::Plain(&cols_k),
+            format!("wd_runs_counts<{}>", c.c_name()),
+            format!("run-length encode (`{c}` counts)"),
+            format!("run_length_{c}"),
+        ),
+        RunValues::Reduce(op, v) => {
+            cols_kv = [key, v];
+            (
+                Source::Plain(&cols_kv),
+                "wd_runs_reduce<wd_op>".to_string(),
+                format!("reduce-by-key `{}`", op.name),
+                format!("reduce_by_key_{}", op.name),
+            )
+        }
+    };
+    let by = same.map_or(String::from("=="), |f| format!("`{}`", f.name));
+    let mut m = Module::new(&format!(
+        "{what} over {}, keys compared by {by}",
+        source.describe()
+    ));
+    let op = match values {
+        RunValues::Reduce(op, _) => Some(op),
+        _ => None,
+    };
+    m.type_support(&[
+        &source.row_support(),
+        same.map_or("", |f| f.type_support),
+        op.map_or("", |o| o.type_support),
+    ]);
+    m.user("\n// ---- the user's functions, lowered ----\n");
+    if let Some(f) = same {
+        m.function(f.text, "wd_pred");
+    }
+    if let Some(op) = op {
+        m.function(op.combine, "wd_op_combine");
+        m.function(op.identity, "wd_op_identity");
+        m.user(&op_struct(op));
+    }
+    let k = key.c_name();
+    let test = match same {
+        Some(f) => format!("return wd_pred(x, y{});", bound_args(f, 0)),
+        None => "return x == y;".to_string(),
+    };
+    m.user(&format!(
+        "
+// ---- neighbouring keys in one run ----
+static __device__ __forceinline__ bool wd_same(const wd_args& a, {k} x, {k} y) {{ (void)a; {test} }}
+"
+    ));
+    m.user(&stage(&source, None, &source.elem_c(), None));
+    m.reduce_templates(Style::Intrinsics);
+    m.shared("tiles.cuh", TILES_TEMPLATE);
+    m.shared("lookback.cuh", LOOKBACK_TEMPLATE);
+    m.shared("runs.cuh", RUNS_TEMPLATE);
+    m.user(&format!(
+        "\n// ---- what the runs carry ----\ntypedef {vals} wd_runs_vals;\n"
+    ));
+    let value = match values {
+        RunValues::None => "wd_u8".to_string(),
+        RunValues::Counts(c) => c.c_name().to_string(),
+        RunValues::Reduce(op, _) => op.value.to_string(),
+    };
+    m.kernels(catalogue::RUNS_KERNELS, k, &value);
+    let by = same.map_or(String::new(), |f| format!("_by_{}", f.name));
+    m.finish(&format!("{file}_{key}{by}"))
 }
 
 /// A map module: `map` of every element of `elem` (one array, or several zipped) written out

@@ -5,8 +5,8 @@
 
 use warp_kernels::catalogue::{self, DEFINES, Kernel};
 use warp_kernels::module::{
-    TEMPLATES, axis_module, histogram_module, kernel_signatures, partition3_module,
-    predicate_module, reduce_module, transpose_module,
+    RunValues, TEMPLATES, axis_module, histogram_module, kernel_signatures, partition3_module,
+    predicate_module, reduce_module, runs_module, transpose_module,
 };
 use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Source, Style};
 
@@ -189,6 +189,38 @@ fn histogram_modules_match_the_catalogue() {
             src.contains(&format!("return wd_bin(v, wd_arg<wd_u32>(a, {first}));")),
             "{src}"
         );
+    }
+}
+
+#[test]
+fn runs_modules_match_the_catalogue() {
+    const SAME: FnFragment<'static> = FnFragment {
+        name: "same",
+        file: "test.rs",
+        line: 3,
+        text: "static __device__ __forceinline__ bool WD_FRAGMENT_FN(wd_i16 a, wd_i16 b, wd_f32 t) { return a == b; }\n",
+        type_support: "",
+        output: "bool",
+        inputs: 2,
+        extras: &[Scalar::F32],
+    };
+    let o = op("wd_f32");
+    for (values, value) in [
+        (RunValues::None, "wd_u8"),
+        (RunValues::Counts(Scalar::U32), "wd_u32"),
+        (RunValues::Counts(Scalar::U64), "wd_u64"),
+        (RunValues::Reduce(&o, Scalar::F32), "wd_f32"),
+    ] {
+        for same in [None, Some(&SAME)] {
+            let src = runs_module(Scalar::I16, same, values);
+            check(&src, catalogue::RUNS_KERNELS, "wd_i16", value);
+            let test = if same.is_some() {
+                "return wd_pred(x, y, wd_arg<wd_f32>(a, 0));"
+            } else {
+                "return x == y;"
+            };
+            assert!(src.contains(test), "{src}");
+        }
     }
 }
 

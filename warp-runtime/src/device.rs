@@ -34,20 +34,60 @@ impl std::fmt::Debug for Device {
 }
 
 impl Device {
-    /// The first CUDA GPU when a driver and a device exist, else the CPU backend. Prints one
-    /// line to stderr saying which (and why there is no GPU); set `WARP_QUIET=1` to silence it.
+    /// The backend `WARP_DEVICE` names (`cpu`, `cuda`, `cuda:N`), or, when it is unset, the
+    /// first CUDA GPU when a driver and a device exist, else the CPU backend. Prints nothing:
+    /// the choice is a `tracing` event (`info` for a GPU, `warn` for the CPU fallback, with
+    /// the reason; `debug` under `WARP_QUIET=1`).
+    ///
+    /// Errors: [`Error::Setting`] for a `WARP_DEVICE` or `WARP_QUIET` value it does not
+    /// accept; [`Error::NoGpu`] when `WARP_DEVICE` names a GPU that is not there (no
+    /// fallback then).
+    ///
+    /// ```
+    /// use warp_runtime::Device;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::auto()?; // WARP_DEVICE=cpu picks the CPU backend
+    /// println!("{}", dev.describe());
+    /// # Ok(()) }
+    /// ```
     pub fn auto() -> Result<Device> {
-        let quiet = std::env::var_os("WARP_QUIET").is_some_and(|v| v != "0");
-        match Device::cuda(0) {
+        let quiet = crate::settings::quiet()?;
+        Device::choose(crate::settings::device()?, quiet)
+    }
+
+    /// `Device::auto()` for a given choice (what `WARP_DEVICE` parses to).
+    fn choose(choice: crate::settings::DeviceChoice, quiet: bool) -> Result<Device> {
+        use crate::settings::DeviceChoice;
+        let ordinal = match choice {
+            DeviceChoice::Cpu => {
+                if quiet {
+                    tracing::debug!(reason = "WARP_DEVICE=cpu", "running on the CPU backend");
+                } else {
+                    tracing::info!(reason = "WARP_DEVICE=cpu", "running on the CPU backend");
+                }
+                return Ok(Device::cpu());
+            }
+            DeviceChoice::Cuda(n) => {
+                let d = Device::cuda(n)?;
+                tracing::info!(device = %d.describe(), "running on a GPU (WARP_DEVICE)");
+                return Ok(d);
+            }
+            DeviceChoice::Auto => 0,
+        };
+        match Device::cuda(ordinal) {
             Ok(d) => {
-                if !quiet {
-                    eprintln!("warp-dsl: running on {}", d.describe());
+                if quiet {
+                    tracing::debug!(device = %d.describe(), "running on a GPU");
+                } else {
+                    tracing::info!(device = %d.describe(), "running on a GPU");
                 }
                 Ok(d)
             }
             Err(e) => {
-                if !quiet {
-                    eprintln!("warp-dsl: no GPU ({e}); running on the CPU backend");
+                if quiet {
+                    tracing::debug!(reason = %e, "no GPU; running on the CPU backend");
+                } else {
+                    tracing::warn!(reason = %e, "no GPU; running on the CPU backend");
                 }
                 Ok(Device::cpu())
             }

@@ -87,6 +87,27 @@ pub enum Error {
     /// non-tuple operator).
     #[error("unsupported: {0}")]
     Unsupported(String),
+    /// Reading or deleting the disk cache of compiled kernels failed (listing or clearing it:
+    /// failures while compiling only cost a recompile and are warning events).
+    #[error("the kernel cache in {}: {source}", dir.display())]
+    Cache {
+        /// The cache folder.
+        dir: std::path::PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// An environment variable has a value warp-runtime does not accept (the `settings`
+    /// module lists them all).
+    #[error("{var}={value:?} is not accepted; expected one of: {expected}")]
+    Setting {
+        /// The variable.
+        var: &'static str,
+        /// Its value.
+        value: String,
+        /// The accepted values.
+        expected: &'static str,
+    },
 }
 
 /// `Result` with [`Error`].

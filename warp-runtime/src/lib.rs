@@ -12,9 +12,15 @@
 //! #[reduce(identity = 0.0)]
 //! fn sum(a: f32, b: f32) -> f32 { a + b }
 //!
+//! /// NumPy's argmax: NaN is the largest value; ties (NaNs too) go to the smallest index.
 //! #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
 //! fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-//!     if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+//!     let b_wins = if a.0.is_nan() || b.0.is_nan() {
+//!         b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
+//!     } else {
+//!         b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
+//!     };
+//!     if b_wins { b } else { a }
 //! }
 //!
 //! fn main() -> warp_runtime::Result<()> {
@@ -22,11 +28,23 @@
 //!     let xs = dev.upload(&[1.0f32, 4.0, -2.0, 4.0])?;
 //!     assert_eq!(dev.reduce(sum, &xs)?, 7.0);
 //!     assert_eq!(dev.reduce(argmax, &xs.indexed())?, (4.0, 1));
+//!     let ys = dev.upload(&[1.0f32, f32::NAN, 9.0, f32::NAN])?;
+//!     assert!(dev.reduce(sum, &ys)?.is_nan());                   // NaN propagates
+//!     assert_eq!(dev.reduce(argmax, &ys.indexed())?.1, 1);       // the first NaN's index
 //!     assert_eq!(sum.call(1.0, 2.0), 3.0);              // the function itself, on the CPU
 //!     assert!(sum.cuda_source().contains("wd_k_reduce")); // the generated CUDA C
 //!     Ok(())
 //! }
 //! ```
+//!
+//! NaN: `sum` is NaN when an element is; `argmax`, written as above, propagates NaN like NumPy
+//! (the first NaN's index) and is commutative and associative for any input with distinct
+//! indices, so both backends give the same result run after run. The shorter
+//! `if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }` is not (a NaN met first
+//! sticks, one met later is skipped: the result depends on the combine tree). Empty input:
+//! the identity. The other examples below: `mul` and `sum` propagate NaN, `close` never holds
+//! for NaN (every comparison with NaN is false), `widen` keeps it, and `extent`'s `min`/`max`
+//! ignore it (all NaN: the identity, `(inf, -inf)`).
 //!
 //! ## The body language
 //!
@@ -39,14 +57,38 @@
 //! references, calls to other functions, ...) is refused at compile time, with the error on
 //! the offending token.
 //!
-//! The GPU computes what Rust computes in a release build: integer arithmetic wraps, shifts
-//! mask their amount, float-to-integer casts saturate (NaN gives 0), float `min`/`max` ignore
-//! NaN, `a * b + c` is never fused. Integer division by zero (a panic in Rust) gives 0 on the
-//! GPU. Reductions must be associative and commutative: the GPU combines in a tree. Scans
-//! combine in element order (`Device::scan`), so they need associativity only.
+//! One semantics on both backends: the GPU and the CPU backend compute the same results, in
+//! every build profile, and neither panics. Integer `+ - *` and `-x` wrap, shifts mask their
+//! amount to the width, `abs` and `pow` wrap, integer division and remainder by zero give 0,
+//! `MIN / -1` gives `MIN` and `MIN % -1` gives 0, `clamp` never panics (a bound that is NaN or
+//! out of order is compared, not asserted), float-to-integer casts saturate (NaN gives 0),
+//! float `min`/`max` ignore NaN, `a * b + c` is never fused. Where Rust does not panic this is
+//! what it computes in a release build. The CPU backend runs a hidden copy of each function
+//! with these rules ([`semantics`]); `name.call(..)` stays the function as written (Rust's own
+//! semantics: in a debug build `i32::MAX + 1` panics there). Reductions must be associative
+//! and commutative: the GPU combines in a tree. Scans combine in element order
+//! (`Device::scan`), so they need associativity only.
+//!
+//! ```
+//! use warp_runtime::prelude::*;
+//!
+//! #[reduce(identity = 0)]
+//! fn sum(a: i32, b: i32) -> i32 { a + b }
+//! #[map]
+//! fn share(x: i32, parts: i32) -> i32 { x / parts }
+//!
+//! # fn main() -> warp_runtime::Result<()> {
+//! let dev = Device::cpu();
+//! let xs = dev.upload(&[i32::MAX, 1, i32::MIN])?;
+//! assert_eq!(dev.reduce(sum, &xs)?, 0);                                  // wraps, in debug builds too
+//! assert_eq!(dev.map(share.with(0), &xs)?.download()?, [0, 0, 0]);       // division by zero gives 0
+//! assert_eq!(dev.map(share.with(-1), &xs)?.download()?, [-i32::MAX, -1, i32::MIN]); // MIN / -1 == MIN
+//! # Ok(()) }
+//! ```
 //!
 //! Beyond whole-array reductions: predicates and maps (`count`, `any`, `find_first`, `mask`,
-//! `filter`, `partition`, `partition3` (three-way, by two predicates), `map_reduce`), scans (`scan`, `exclusive_scan`), reductions along
+//! `filter`, `partition`, `partition3` (three-way, by two predicates), `map_reduce`), runs
+//! (`unique`, `run_length_encode`, `reduce_by_key`), scans (`scan`, `exclusive_scan`), reductions along
 //! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
 //! `reduce_cols`, `reduce_segments`), `transpose`, and histograms (`histogram` by a `#[map]`
 //! to a bin index, `histogram_even` over evenly spaced bins, CUB's `HistogramEven`: per-block
@@ -66,6 +108,36 @@
 //! assert_eq!(h.download()?[1], 2);
 //! let even: DeviceVec<u32> = dev.histogram_even(&xs, 0, 64, 4)?; // bins of 16 values
 //! assert_eq!(even.download()?, [1, 1, 1, 1]); // 2, 17, 33, 63
+//! # Ok(()) }
+//! ```
+//!
+//! ## Runs: unique, run-length encode, reduce-by-key
+//!
+//! Runs of equal neighbouring keys, each in one pass on the GPU, CUB's patterns: a key is a
+//! run head when it differs from its neighbour (compared through a warp shuffle, or a read for
+//! a warp tile's first element); `__ballot_sync` and popc rank the heads; a block scan and the
+//! decoupled look-back (as `filter`'s compaction) give each tile its first run number; keys are
+//! staged in shared memory and written coalesced. [`Device::unique`] writes the heads' keys
+//! (`DeviceSelect::Unique`); [`Device::run_length_encode`] also each run's length
+//! (`DeviceRunLengthEncode::Encode`) and [`Device::reduce_by_key`] each run's values combined
+//! by a `#[reduce]` operator (`DeviceReduce::ReduceByKey`): a segmented scan within each tile,
+//! the partial of the run crossing into the next tile carried with the head count as one
+//! (heads, value) pair through the look-back, folded in tile order so floats are
+//! deterministic. Keys are compared with `==` ([`Equal`]; NaN is a run of its own) or a
+//! `#[predicate(inputs = 2)]` of two neighbours (`_by` forms, [`SameKeys`]); the `_into` forms
+//! leave the number of runs on the device.
+//!
+//! ```
+//! use warp_runtime::prelude::*;
+//! #[reduce(identity = 0)]
+//! fn add(a: i32, b: i32) -> i32 { a.wrapping_add(b) }
+//! # fn main() -> warp_runtime::Result<()> {
+//! let dev = Device::cpu();
+//! let keys = dev.upload(&[5u8, 5, 2, 5, 5, 5])?;
+//! let vals = dev.upload(&[1, 2, 3, 4, 5, 6])?;
+//! assert_eq!(dev.unique(&keys)?.download()?, [5, 2, 5]);
+//! assert_eq!(dev.run_length_encode(&keys)?.counts.download()?, [2, 1, 3]);
+//! assert_eq!(dev.reduce_by_key(add, &keys, &vals)?.values.download()?, [3, 3, 15]);
 //! # Ok(()) }
 //! ```
 //!
@@ -177,13 +249,20 @@
 //!
 //! On the CPU backend everything runs at once and `DeviceScalar`s hold their values.
 //!
-//! ## Environment
+//! ## Environment and observability
 //!
-//! - `WARP_NVRTC_PATH`: the NVRTC library or its folder (otherwise `CUDA_HOME`, `CUDA_PATH`,
-//!   `/usr/local/cuda` and NVIDIA's pip wheels are searched);
-//! - `WARP_CUDA_DRIVER_PATH`: the CUDA driver library or its folder;
-//! - `WARP_CACHE_DIR`: where compiled kernels are cached; `WARP_CACHE=off` disables the cache;
-//! - `WARP_QUIET=1`: `Device::auto()` prints nothing.
+//! Every environment variable is read by [`settings`] (its docs have the table): `WARP_DEVICE`
+//! (`cpu`, `cuda`, `cuda:N`: the backend of `Device::auto()`), `WARP_QUIET`, `WARP_CACHE`,
+//! `WARP_CACHE_DIR`, `WARP_CACHE_MAX_MB` (default 512: least recently used kernels are deleted
+//! beyond it), `WARP_NVRTC_PATH`, `WARP_CUDA_DRIVER_PATH`, `WARP_CUDA_INCLUDE`,
+//! `WARP_TILE_QUEUE`, `WARP_POISON`. Booleans are `1`/`0`/`true`/`false`/`on`/`off`; any other
+//! value is an [`Error::Setting`] that lists those.
+//!
+//! The library prints nothing. Compiles (a `warp_dsl.compile` span with the operator's name
+//! and its Rust `file:line`), kernel-cache hits, misses, repairs and evictions, module loads,
+//! launch configurations and `Device::auto()`'s choice (a warning when it falls back to the
+//! CPU) are [`tracing`](https://docs.rs/tracing) events; install a subscriber
+//! (`tracing_subscriber::fmt().init()`, say) to see them.
 
 #![warn(missing_docs)]
 
@@ -202,6 +281,8 @@ mod error;
 mod inputs;
 mod operations;
 mod operators;
+pub mod semantics;
+pub mod settings;
 pub mod toolchain;
 mod values;
 
@@ -225,6 +306,9 @@ pub use operations::{
     BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, Split, Split3, axis_module,
     histogram_module, map_module, partition3_module, predicate_module, reduce_module,
     transpose_module,
+};
+pub use operations::{
+    ByKey, Equal, RunCount, Runs, SameKeys, reduce_by_key_module, run_length_module, unique_module,
 };
 pub use operators::{
     ArgBits, Bind, BoundArg, BoundArgs, FnMeta, MapOp, OpMeta, Predicate, ReduceOp,

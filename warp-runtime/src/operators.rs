@@ -60,7 +60,8 @@ pub trait ReduceOp: Copy + Send + Sync + 'static {
     const META: OpMeta;
     /// The identity element.
     fn identity(&self) -> Self::Value;
-    /// The operator (the user's function, on the CPU).
+    /// The operator on the CPU: the user's function with the GPU's results where Rust's
+    /// operators would panic or depend on the build profile (see [`crate::semantics`]).
     fn combine(&self, a: Self::Value, b: Self::Value) -> Self::Value;
 }
 
@@ -89,7 +90,8 @@ pub trait Predicate: Clone + Send + Sync + 'static {
     type Key: 'static;
     /// The generated code.
     const META: FnMeta;
-    /// The predicate (the user's function, on the CPU).
+    /// The predicate on the CPU: the user's function with the GPU's results where Rust's
+    /// operators would panic or depend on the build profile (see [`crate::semantics`]).
     fn test(&self, x: Self::Input) -> bool;
     /// The bound extra parameters, as the kernel receives them.
     #[doc(hidden)]
@@ -124,7 +126,8 @@ pub trait MapOp: Clone + Send + Sync + 'static {
     type Output: DeviceValue;
     /// The generated code.
     const META: FnMeta;
-    /// The map (the user's function, on the CPU).
+    /// The map on the CPU: the user's function with the GPU's results where Rust's operators
+    /// would panic or depend on the build profile (see [`crate::semantics`]).
     fn apply(&self, x: Self::Input) -> Self::Output;
     /// The bound extra parameters, as the kernel receives them.
     #[doc(hidden)]

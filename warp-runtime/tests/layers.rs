@@ -6,7 +6,8 @@ use std::path::Path;
 
 /// The layers, bottom first; a module may use modules of lower layers only.
 const LAYERS: &[&[&str]] = &[
-    &["error"],
+    &["error", "semantics"],
+    &["settings"],
     &["values", "toolchain"],
     &["backend"],
     &["device"],

@@ -74,13 +74,22 @@ impl<T: Element> ValueArray<T> for DeviceVec<T> {
 ///
 /// #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
 /// fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-///     if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+///     // NaN-propagating like NumPy: NaN is the largest; ties go to the smallest index.
+///     let b_wins = if a.0.is_nan() || b.0.is_nan() {
+///         b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
+///     } else {
+///         b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
+///     };
+///     if b_wins { b } else { a }
 /// }
 /// # fn main() -> warp_runtime::Result<()> {
 /// let dev = Device::cpu();
 /// let xs = dev.upload(&[1.0f32, 5.0, 2.0, 7.0, 0.0, 3.0])?;
 /// let best = dev.reduce_rows(argmax, &xs.indexed(), 3)?; // two rows of three
 /// assert_eq!(best.download()?, vec![(5.0, 1), (7.0, 3)]);
+/// let ys = dev.upload(&[1.0f32, f32::NAN, 2.0, 7.0, 0.0, 3.0])?;
+/// let best = dev.reduce_rows(argmax, &ys.indexed(), 3)?.download()?;
+/// assert_eq!((best[0].1, best[1]), (1, (7.0, 3)));          // a row's first NaN wins
 /// # Ok(()) }
 /// ```
 pub struct DeviceTuples<T: DeviceValue> {

@@ -1,4 +1,5 @@
-//! The CPU backend: every operation computed with the user's own Rust functions, in parallel
+//! The CPU backend: every operation computed with the user's Rust functions (their CPU
+//! evaluation copies, which compute what the GPU computes where Rust would panic), in parallel
 //! with rayon, in a fixed chunking so results do not depend on the thread count. Each function
 //! reads elements through `value(element, index)`, which applies the input's map or makes its
 //! `(element, index)` pairs, and folds with an operator given as its identity and combine.
@@ -240,6 +241,43 @@ pub(crate) fn transpose<T: Copy + Send + Sync>(m: &[T], rows: usize, cols: usize
     (0..cols * rows)
         .into_par_iter()
         .map(|i| m[(i % rows) * cols + i / rows])
+        .collect()
+}
+
+/// Where the runs of `keys` start: index 0 and every `i` whose key is not `same` as the one
+/// before it (`same(keys[i - 1], keys[i])`), in order.
+pub(crate) fn run_heads<K: Copy + Sync>(
+    keys: &[K],
+    same: impl Fn(K, K) -> bool + Sync,
+) -> Vec<usize> {
+    (0..keys.len())
+        .into_par_iter()
+        .filter(|&i| i == 0 || !same(keys[i - 1], keys[i]))
+        .collect()
+}
+
+/// The length of each run, from its start (`heads`, as [`run_heads`] finds them) to the next
+/// one's or `n`.
+pub(crate) fn run_lengths(heads: &[usize], n: usize) -> Vec<u64> {
+    heads
+        .iter()
+        .enumerate()
+        .map(|(r, &h)| (heads.get(r + 1).copied().unwrap_or(n) - h) as u64)
+        .collect()
+}
+
+/// Each run's values folded with `op` from the identity, in order.
+pub(crate) fn run_folds<V: Copy + Send + Sync>(
+    op: &impl Fold<V>,
+    heads: &[usize],
+    values: &[V],
+) -> Vec<V> {
+    (0..heads.len())
+        .into_par_iter()
+        .map(|r| {
+            let end = heads.get(r + 1).copied().unwrap_or(values.len());
+            fold(op, values[heads[r]..end].iter().copied())
+        })
         .collect()
 }
 

@@ -7,11 +7,15 @@ mod axes;
 mod histogram;
 mod predicates;
 mod reduce;
+mod runs;
 mod scans;
 mod transpose;
 
 pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS};
 pub use predicates::{Split, Split3};
+pub use runs::{
+    ByKey, Equal, RunCount, Runs, SameKeys, reduce_by_key_module, run_length_module, unique_module,
+};
 
 mod map;
 

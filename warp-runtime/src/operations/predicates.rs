@@ -530,7 +530,7 @@ impl Device {
 }
 
 /// Writes values computed on the CPU at the start of a CPU target.
-fn write_values<V: DeviceValue>(t: Target<'_>, values: &[V]) -> Result<()> {
+pub(super) fn write_values<V: DeviceValue>(t: Target<'_>, values: &[V]) -> Result<()> {
     match t {
         Target::Cpu(bytes, _) => {
             crate::arrays::write_host(bytes, values);

@@ -26,13 +26,21 @@ impl Device {
     ///
     /// #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
     /// fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    ///     if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+    ///     // NaN-propagating like NumPy: NaN is the largest; ties go to the smallest index.
+    ///     let b_wins = if a.0.is_nan() || b.0.is_nan() {
+    ///         b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
+    ///     } else {
+    ///         b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
+    ///     };
+    ///     if b_wins { b } else { a }
     /// }
     ///
     /// # fn main() -> warp_runtime::Result<()> {
     /// let dev = Device::cpu();
     /// let xs = dev.upload(&[3.0f32, 9.0, 1.0, 9.0])?;
     /// assert_eq!(dev.reduce(argmax, &xs.indexed())?, (9.0, 1));
+    /// let ys = dev.upload(&[3.0f32, f32::NAN, 9.0, f32::NAN])?;
+    /// assert_eq!(dev.reduce(argmax, &ys.indexed())?.1, 1);      // the first NaN
     /// # Ok(()) }
     /// ```
     pub fn reduce<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>(

@@ -1,15 +1,22 @@
 //! The disk cache of compiled kernels: one file per key (SHA-256 over source, options, arch,
-//! NVRTC identity and crate version), written atomically and verified on every load.
+//! NVRTC identity and crate version), written atomically and verified on every load, capped in
+//! size with the least recently used files deleted first.
 //!
 //! `WARP_CACHE_DIR` moves it (default: the per-user cache folder, `~/.cache/warp-dsl` on Linux);
-//! `WARP_CACHE=off` (or `0`, `false`) turns it off.
+//! `WARP_CACHE=off` turns it off; `WARP_CACHE_MAX_MB` (default 512) caps it. A file's
+//! modification time is its last use: a hit sets it to now (access times are unreliable on
+//! `relatime`/`noatime` mounts).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
+use crate::error::Result;
+
 const MAGIC: &[u8] = b"WARPDSL-CUBIN\x01";
+const EXT: &str = "cubin";
 
 /// A cache key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,35 +35,55 @@ impl Key {
         Key(h.finalize().into())
     }
 
-    fn hex(&self) -> String {
+    /// The key in hexadecimal (the file's stem).
+    pub fn hex(&self) -> String {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
     }
 }
 
 /// Where the cache lives, or `None` when it is turned off.
-pub fn dir() -> Option<PathBuf> {
-    if let Some(v) = std::env::var_os("WARP_CACHE") {
-        let v = v.to_string_lossy().to_ascii_lowercase();
-        if matches!(v.as_str(), "0" | "off" | "false" | "no") {
-            return None;
+pub fn dir() -> Result<Option<PathBuf>> {
+    crate::settings::cache_dir()
+}
+
+fn path(dir: &Path, key: &Key) -> PathBuf {
+    dir.join(format!("{}.{EXT}", key.hex()))
+}
+
+/// What a look-up found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// The intact payload.
+    Hit(Vec<u8>),
+    /// No file (or the cache is off).
+    Miss,
+    /// A file that is truncated, corrupt or written for another key: to be overwritten.
+    Corrupt,
+}
+
+/// The payload stored under `key`, if present and intact; a hit marks the file used now.
+pub fn load(key: &Key) -> Result<Lookup> {
+    let Some(dir) = dir()? else {
+        return Ok(Lookup::Miss);
+    };
+    Ok(load_in(&dir, key))
+}
+
+fn load_in(dir: &Path, key: &Key) -> Lookup {
+    let p = path(dir, key);
+    let Ok(bytes) = std::fs::read(&p) else {
+        return Lookup::Miss;
+    };
+    match decode(&bytes, key) {
+        Some(payload) => {
+            // The last use, for eviction; failing to record it only makes eviction less fair.
+            if let Ok(f) = std::fs::File::options().append(true).open(&p) {
+                let _ = f.set_modified(SystemTime::now());
+            }
+            Lookup::Hit(payload)
         }
+        None => Lookup::Corrupt,
     }
-    if let Some(d) = std::env::var_os("WARP_CACHE_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    dirs::cache_dir().map(|d| d.join("warp-dsl"))
-}
-
-fn path(dir: &std::path::Path, key: &Key) -> PathBuf {
-    dir.join(format!("{}.cubin", key.hex()))
-}
-
-/// The payload stored under `key`, if present and intact. A file that is truncated, corrupt
-/// or written for another key is ignored (and will be overwritten).
-pub fn load(key: &Key) -> Option<Vec<u8>> {
-    let dir = dir()?;
-    let bytes = std::fs::read(path(&dir, key)).ok()?;
-    decode(&bytes, key)
 }
 
 fn decode(bytes: &[u8], key: &Key) -> Option<Vec<u8>> {
@@ -85,16 +112,115 @@ fn encode(key: &Key, payload: &[u8]) -> Vec<u8> {
 }
 
 /// Stores `payload` under `key`: written to a temporary file in the cache folder, then renamed
-/// into place, so a reader never sees half a file. Failures only cost a recompile later, so
-/// they are returned for logging, never fatal.
-pub fn store(key: &Key, payload: &[u8]) -> std::io::Result<()> {
-    let Some(dir) = dir() else { return Ok(()) };
-    std::fs::create_dir_all(&dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
+/// into place, so a reader never sees half a file; then the least recently used files beyond
+/// the cap are deleted (never this one). Failures only cost a recompile later, so they are
+/// returned for logging, never fatal. Returns the files evicted.
+pub fn store(key: &Key, payload: &[u8]) -> std::io::Result<Vec<Entry>> {
+    let Some(dir) = dir().map_err(std::io::Error::other)? else {
+        return Ok(Vec::new());
+    };
+    let cap = crate::settings::cache_max_bytes().map_err(std::io::Error::other)?;
+    store_in(&dir, key, payload, cap)
+}
+
+fn store_in(
+    dir: &Path,
+    key: &Key,
+    payload: &[u8],
+    cap: Option<u64>,
+) -> std::io::Result<Vec<Entry>> {
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(&encode(key, payload))?;
     tmp.as_file().sync_all()?;
-    tmp.persist(path(&dir, key)).map_err(|e| e.error)?;
-    Ok(())
+    let kept = path(dir, key);
+    tmp.persist(&kept).map_err(|e| e.error)?;
+    match cap {
+        Some(cap) => evict(dir, cap, &kept),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// One file of the cache (what `toolchain::cache_entries` lists).
+///
+/// ```
+/// for e in warp_runtime::toolchain::cache_entries()? {
+///     let age = e.last_used.elapsed().unwrap_or_default();
+///     println!("{}: {} bytes, used {age:?} ago", e.path.display(), e.bytes);
+/// }
+/// # Ok::<(), warp_runtime::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The file.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// When it was last used (written or loaded).
+    pub last_used: SystemTime,
+}
+
+/// The cache's files in `dir`, least recently used first.
+pub fn entries_in(dir: &Path) -> std::io::Result<Vec<Entry>> {
+    let mut out = Vec::new();
+    let read = match std::fs::read_dir(dir) {
+        Ok(r) => r,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(e),
+    };
+    for e in read.flatten() {
+        let p = e.path();
+        if p.extension().is_none_or(|x| x != EXT) {
+            continue;
+        }
+        let Ok(md) = e.metadata() else { continue };
+        if !md.is_file() {
+            continue;
+        }
+        out.push(Entry {
+            path: p,
+            bytes: md.len(),
+            last_used: md.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+        });
+    }
+    out.sort_by(|a, b| {
+        a.last_used
+            .cmp(&b.last_used)
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    Ok(out)
+}
+
+/// Deletes the least recently used files until the cache holds at most `cap` bytes, never
+/// `keep`. Returns what it deleted.
+fn evict(dir: &Path, cap: u64, keep: &Path) -> std::io::Result<Vec<Entry>> {
+    let entries = entries_in(dir)?;
+    let mut total: u64 = entries.iter().map(|e| e.bytes).sum();
+    let mut gone = Vec::new();
+    for e in entries {
+        if total <= cap {
+            break;
+        }
+        if e.path == keep {
+            continue;
+        }
+        if std::fs::remove_file(&e.path).is_ok() {
+            total = total.saturating_sub(e.bytes);
+            gone.push(e);
+        }
+    }
+    Ok(gone)
+}
+
+/// Deletes every cache file in `dir`; returns how many and their bytes.
+pub fn clear_in(dir: &Path) -> std::io::Result<(usize, u64)> {
+    let (mut n, mut bytes) = (0, 0);
+    for e in entries_in(dir)? {
+        std::fs::remove_file(&e.path)?;
+        n += 1;
+        bytes += e.bytes;
+    }
+    Ok((n, bytes))
 }
 
 #[cfg(test)]
@@ -118,6 +244,57 @@ mod tests {
             "truncated file rejected"
         );
         assert_eq!(decode(b"garbage", &key), None);
+    }
+
+    #[test]
+    fn least_recently_used_files_go_beyond_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let keys: Vec<Key> = (0u8..4).map(|i| Key::new(&[&[i]])).collect();
+        let payload = vec![7u8; 1000];
+        let t0 = SystemTime::now() - std::time::Duration::from_secs(100);
+        for (i, k) in keys.iter().enumerate() {
+            assert!(store_in(dir.path(), k, &payload, None).unwrap().is_empty());
+            let f = std::fs::File::options()
+                .append(true)
+                .open(path(dir.path(), k))
+                .unwrap();
+            f.set_modified(t0 + std::time::Duration::from_secs(i as u64 * 10))
+                .unwrap();
+        }
+        // A hit makes key 0 the most recently used.
+        assert_eq!(load_in(dir.path(), &keys[0]), Lookup::Hit(payload.clone()));
+        let size = entries_in(dir.path()).unwrap()[0].bytes;
+        // Room for three files: storing a fifth evicts the two least recently used (1 and 2).
+        let fifth = Key::new(&[b"fifth"]);
+        let gone = store_in(dir.path(), &fifth, &payload, Some(3 * size)).unwrap();
+        let gone: Vec<PathBuf> = gone.into_iter().map(|e| e.path).collect();
+        assert_eq!(
+            gone,
+            [path(dir.path(), &keys[1]), path(dir.path(), &keys[2])]
+        );
+        let left: Vec<PathBuf> = entries_in(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|e| e.path)
+            .collect();
+        assert_eq!(
+            left,
+            [
+                path(dir.path(), &keys[3]),
+                path(dir.path(), &keys[0]),
+                path(dir.path(), &fifth)
+            ]
+        );
+        // A cap below one file keeps the file just written.
+        let gone = store_in(dir.path(), &keys[1], &payload, Some(1)).unwrap();
+        assert_eq!(gone.len(), 3);
+        assert_eq!(load_in(dir.path(), &keys[1]), Lookup::Hit(payload.clone()));
+        // A corrupt file is reported as such, a missing one as a miss.
+        std::fs::write(path(dir.path(), &keys[2]), b"garbage").unwrap();
+        assert_eq!(load_in(dir.path(), &keys[2]), Lookup::Corrupt);
+        assert_eq!(load_in(dir.path(), &keys[3]), Lookup::Miss);
+        assert_eq!(clear_in(dir.path()).unwrap().0, 2);
+        assert!(entries_in(dir.path()).unwrap().is_empty());
     }
 
     #[test]

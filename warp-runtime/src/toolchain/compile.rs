@@ -120,8 +120,23 @@ pub fn cubin(module: &ModuleSource, arch: u32) -> Result<(Vec<u8>, Origin)> {
         &arch.to_le_bytes(),
         nvrtc_id.as_bytes(),
     ]);
-    if let Some(image) = cache::load(&key) {
-        return Ok((image, Origin::DiskCache));
+    let span = tracing::info_span!(
+        "warp_dsl.compile",
+        op = %module.name,
+        location = %module.location,
+        arch = arch
+    );
+    let _entered = span.enter();
+    match cache::load(&key)? {
+        cache::Lookup::Hit(image) => {
+            tracing::debug!(key = %key.hex(), bytes = image.len(), "kernel cache hit");
+            return Ok((image, Origin::DiskCache));
+        }
+        cache::Lookup::Miss => tracing::debug!(key = %key.hex(), "kernel cache miss"),
+        cache::Lookup::Corrupt => tracing::warn!(
+            key = %key.hex(),
+            "kernel cache repair: the cached file is corrupt or foreign; recompiling and overwriting it"
+        ),
     }
     // A GPU newer than this NVRTC: PTX for the newest architecture it knows, which the driver
     // compiles for the device when loading.
@@ -141,6 +156,7 @@ pub fn cubin(module: &ModuleSource, arch: u32) -> Result<(Vec<u8>, Origin)> {
             })?;
         (options_for(module, best as u32, Output::Ptx)?, Output::Ptx)
     };
+    let t0 = std::time::Instant::now();
     match nvrtc::compile(
         &module.source,
         &format!("{}.cu", module.name),
@@ -148,21 +164,35 @@ pub fn cubin(module: &ModuleSource, arch: u32) -> Result<(Vec<u8>, Origin)> {
         output,
     )? {
         Ok(mut c) => {
+            tracing::info!(
+                seconds = t0.elapsed().as_secs_f64(),
+                bytes = c.image.len(),
+                ptx = output == Output::Ptx,
+                "compiled with NVRTC"
+            );
             if output == Output::Ptx {
                 c.image.push(0); // the driver takes PTX as a C string
             }
-            if let Err(e) = cache::store(&key, &c.image) {
-                warn_once(&format!(
-                    "warp-dsl: could not write the kernel cache ({e}); kernels will be recompiled next run"
-                ));
+            match cache::store(&key, &c.image) {
+                Ok(evicted) => {
+                    for e in evicted {
+                        tracing::debug!(
+                            file = %e.path.display(),
+                            bytes = e.bytes,
+                            "kernel cache eviction (least recently used, beyond WARP_CACHE_MAX_MB)"
+                        );
+                    }
+                }
+                Err(e) => tracing::warn!(
+                    error = %e,
+                    "could not write the kernel cache; this kernel will be recompiled next run"
+                ),
             }
             Ok((c.image, Origin::Compiled))
         }
-        Err(r) => Err(compile_error(module, r.log, opts)),
+        Err(r) => {
+            tracing::error!("NVRTC rejected the generated CUDA");
+            Err(compile_error(module, r.log, opts))
+        }
     }
-}
-
-fn warn_once(msg: &str) {
-    static WARNED: std::sync::Once = std::sync::Once::new();
-    WARNED.call_once(|| eprintln!("{msg}"));
 }

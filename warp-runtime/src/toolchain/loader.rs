@@ -137,8 +137,8 @@ pub fn nvrtc_location() -> Option<PathBuf> {
 }
 
 fn env_dirs(var: &str) -> Vec<PathBuf> {
-    match std::env::var_os(var) {
-        Some(v) if !v.is_empty() => {
+    match crate::settings::raw(var) {
+        Some(v) => {
             let p = PathBuf::from(v);
             if p.is_file() {
                 vec![p.parent().map(Path::to_path_buf).unwrap_or_default(), p]
@@ -153,7 +153,7 @@ fn env_dirs(var: &str) -> Vec<PathBuf> {
 fn nvrtc_dirs() -> Vec<PathBuf> {
     let mut dirs = env_dirs("WARP_NVRTC_PATH");
     for var in ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"] {
-        if let Some(root) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+        if let Some(root) = crate::settings::raw(var) {
             let root = PathBuf::from(root);
             for sub in [
                 "lib64",
@@ -202,10 +202,10 @@ fn nvrtc_dirs() -> Vec<PathBuf> {
 
 fn site_packages() -> Vec<PathBuf> {
     let mut roots: Vec<PathBuf> = Vec::new();
-    if let Some(v) = std::env::var_os("VIRTUAL_ENV") {
+    if let Some(v) = crate::settings::raw("VIRTUAL_ENV") {
         roots.push(PathBuf::from(v).join("lib"));
     }
-    if let Some(v) = std::env::var_os("CONDA_PREFIX") {
+    if let Some(v) = crate::settings::raw("CONDA_PREFIX") {
         roots.push(PathBuf::from(v).join("lib"));
     }
     if let Some(home) = dirs::home_dir() {
@@ -337,11 +337,11 @@ fn preload_companion(dir: &Path, prefix: &str) {
 pub fn cuda_include_dirs() -> &'static Result<Vec<PathBuf>, Vec<String>> {
     INCLUDES.get_or_init(|| {
         let mut roots: Vec<PathBuf> = Vec::new();
-        if let Some(v) = std::env::var_os("WARP_CUDA_INCLUDE") {
+        if let Some(v) = crate::settings::raw("WARP_CUDA_INCLUDE") {
             roots.extend(std::env::split_paths(&v));
         }
         for var in ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"] {
-            if let Some(root) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+            if let Some(root) = crate::settings::raw(var) {
                 roots.push(PathBuf::from(root).join("include"));
             }
         }

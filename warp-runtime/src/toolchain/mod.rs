@@ -40,7 +40,50 @@ pub fn find_driver() -> std::result::Result<String, Vec<String>> {
     }
 }
 
-/// The folder of the disk cache of compiled kernels (`None` when turned off).
-pub fn cache_dir() -> Option<std::path::PathBuf> {
+/// The folder of the disk cache of compiled kernels (`None` when turned off; an error when
+/// `WARP_CACHE` is not a boolean).
+///
+/// ```
+/// let dir = warp_runtime::toolchain::cache_dir()?;
+/// # Ok::<(), warp_runtime::Error>(())
+/// ```
+pub fn cache_dir() -> Result<Option<std::path::PathBuf>> {
     cache::dir()
+}
+
+pub use cache::Entry as CacheEntry;
+
+/// The files of the disk cache, least recently used first (none when it is turned off).
+///
+/// ```
+/// for e in warp_runtime::toolchain::cache_entries()? {
+///     println!("{} {} bytes", e.path.display(), e.bytes);
+/// }
+/// # Ok::<(), warp_runtime::Error>(())
+/// ```
+pub fn cache_entries() -> Result<Vec<CacheEntry>> {
+    match cache::dir()? {
+        Some(d) => cache::entries_in(&d).map_err(|e| cache_io(&d, e)),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// Deletes every file of the disk cache; returns how many files and bytes.
+///
+/// ```no_run
+/// let (files, bytes) = warp_runtime::toolchain::clear_cache()?;
+/// # Ok::<(), warp_runtime::Error>(())
+/// ```
+pub fn clear_cache() -> Result<(usize, u64)> {
+    match cache::dir()? {
+        Some(d) => cache::clear_in(&d).map_err(|e| cache_io(&d, e)),
+        None => Ok((0, 0)),
+    }
+}
+
+fn cache_io(dir: &std::path::Path, source: std::io::Error) -> crate::error::Error {
+    crate::error::Error::Cache {
+        dir: dir.to_path_buf(),
+        source,
+    }
 }

@@ -336,6 +336,15 @@ impl Gpu {
             block_dim: (kernel.threads.count(), 1, 1),
             shared_mem_bytes: shared_bytes,
         };
+        tracing::debug!(
+            op = %m.name,
+            location = %m.location,
+            kernel = kernel.name,
+            grid = ?cfg.grid_dim,
+            block = cfg.block_dim.0,
+            blocks_per_sm = f.blocks_per_sm,
+            "launch"
+        );
         // SAFETY: `args` holds exactly the kernel's parameters in order, with the types of its
         // catalogue entry (the struct's signature is derived from its fields' types and tested
         // against every kernel it launches, and the module's `extern "C"` signature is written

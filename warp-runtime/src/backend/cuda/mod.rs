@@ -11,6 +11,7 @@ pub(crate) mod memory;
 mod modules;
 mod predicates;
 mod reduce;
+mod runs;
 mod scans;
 mod transpose;
 
@@ -66,7 +67,8 @@ impl Shared {
 pub struct Gpu {
     shared: Arc<Shared>,
     stream: Arc<CudaStream>,
-    grid_scratch: memory::GridScratch,
+    /// Made on first use (so that opening a device allocates nothing).
+    grid_scratch: std::sync::OnceLock<memory::GridScratch>,
     arena: Mutex<Option<memory::Block>>,
     slots: Arc<Mutex<memory::SlotPool>>,
     host_slots: Arc<Mutex<memory::SlotPool>>,
@@ -183,27 +185,38 @@ impl Gpu {
     }
 
     fn on(shared: Arc<Shared>, stream: Arc<CudaStream>) -> Result<Gpu> {
-        let grid_scratch = memory::GridScratch::new(
-            &stream,
-            MAX_GRID * memory::SLOT_BYTES,
-            STOP_COPIES * STOP_STRIDE,
-        )?;
         Ok(Gpu {
             shared,
             stream,
-            grid_scratch,
+            grid_scratch: std::sync::OnceLock::new(),
             arena: Mutex::new(None),
             slots: Arc::new(Mutex::new(memory::SlotPool::default())),
             host_slots: Arc::new(Mutex::new(memory::SlotPool::default())),
             allocations: AtomicU64::new(0),
             epoch: AtomicU32::new(0),
             profiling: AtomicBool::new(false),
-            tile_queue: AtomicBool::new(
-                std::env::var_os("WARP_TILE_QUEUE").is_some_and(|v| v != "0"),
-            ),
+            tile_queue: AtomicBool::new(crate::settings::tile_queue()?),
             last_kernel_ms: Mutex::new(None),
-            poison: std::env::var_os("WARP_POISON").is_some_and(|v| v != "0"),
+            poison: crate::settings::poison()?,
         })
+    }
+
+    /// The grid-combine scratch and `any`'s stop signal, allocated (and zeroed) on first use.
+    pub(crate) fn grid_scratch(&self) -> Result<&memory::GridScratch> {
+        if let Some(s) = self.grid_scratch.get() {
+            return Ok(s);
+        }
+        let made = memory::GridScratch::new(
+            &self.stream,
+            MAX_GRID * memory::SLOT_BYTES,
+            STOP_COPIES * STOP_STRIDE,
+        )?;
+        // A thread that lost the race drops its copy (freed in stream order).
+        let _ = self.grid_scratch.set(made);
+        Ok(self
+            .grid_scratch
+            .get()
+            .unwrap_or_else(|| unreachable!("set just above")))
     }
 
     /// The device's name.

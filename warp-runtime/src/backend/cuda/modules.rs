@@ -23,6 +23,8 @@ pub(crate) enum ModuleKind {
     Predicate,
     /// The three-way partition by two predicates.
     Partition3,
+    /// Runs of equal keys: unique, run-length encode, reduce-by-key.
+    Runs,
     /// A map written out.
     Map,
     /// The histogram by a bin map.
@@ -70,6 +72,9 @@ pub(crate) struct Function {
 pub(crate) struct Module {
     module: Arc<CudaModule>,
     functions: Mutex<HashMap<&'static str, Function>>,
+    /// The operator's name and its Rust `file:line`, for the launch events.
+    pub(crate) name: String,
+    pub(crate) location: String,
 }
 
 impl Module {
@@ -144,8 +149,16 @@ impl Gpu {
             origin,
             seconds: t0.elapsed().as_secs_f64(),
         };
+        tracing::info!(
+            op = %source.name,
+            location = %source.location,
+            origin = ?origin,
+            seconds = report.seconds,
+            device = %self.shared.name,
+            "module loaded"
+        );
         if let Ok(mut r) = self.shared.modules.reports.lock() {
-            r.push((source.name, report));
+            r.push((source.name.clone(), report));
         }
         let mut map = self
             .shared
@@ -159,6 +172,8 @@ impl Gpu {
                 Arc::new(Module {
                     module,
                     functions: Mutex::new(HashMap::new()),
+                    name: source.name,
+                    location: source.location,
                 })
             })
             .clone())

@@ -141,13 +141,14 @@ impl Gpu {
     pub(crate) fn count(&self, s: Staged<'_, '_>, slot: &Slot) -> Result<()> {
         let n = s.input.len();
         let grid = self.tile_grid(&s.module.function(&COUNT)?, n);
+        let gs = self.grid_scratch()?;
         let timer = self.start_timing()?;
         let mut args = CountArgs {
             input: s.arrays(&self.stream),
             n: n as u64,
             a: Args(s.args),
-            partials: Out::raw(self.grid_scratch.partials.ptr),
-            ticket: Out::raw(self.grid_scratch.ticket.ptr),
+            partials: Out::raw(gs.partials.ptr),
+            ticket: Out::raw(gs.ticket.ptr),
             out: Out::raw(slot.ptr),
         };
         self.launch(s.module, &COUNT, grid, &mut args)?;
@@ -162,6 +163,7 @@ impl Gpu {
         let n = s.input.len();
         let grid = self.tile_grid(&s.module.function(&ANY)?, n);
         let epoch = self.next_epoch()?;
+        let gs = self.grid_scratch()?;
         let timer = self.start_timing()?;
         let mut args = AnyArgs {
             input: s.arrays(&self.stream),
@@ -169,8 +171,8 @@ impl Gpu {
             a: Args(s.args),
             negate: negate as u32,
             epoch,
-            flag: Out::raw(self.grid_scratch.stop.ptr),
-            ticket: Out::raw(self.grid_scratch.ticket.ptr),
+            flag: Out::raw(gs.stop.ptr),
+            ticket: Out::raw(gs.ticket.ptr),
             out: Out::raw(slot.ptr),
         };
         self.launch(s.module, &ANY, grid, &mut args)?;
@@ -183,8 +185,8 @@ impl Gpu {
     fn next_epoch(&self) -> Result<u32> {
         let e = self.epoch.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
         if e == 0 || e == 1 {
-            self.grid_scratch
-                .zero(&self.stream, &self.grid_scratch.stop)?;
+            let gs = self.grid_scratch()?;
+            gs.zero(&self.stream, &gs.stop)?;
             if e == 0 {
                 return self.next_epoch();
             }

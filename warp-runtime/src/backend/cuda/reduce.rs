@@ -41,6 +41,7 @@ impl Gpu {
         let n = s.input.len();
         let grid = self.vector_grid(&f, n, s.input.widest());
         debug_assert!(grid as usize <= MAX_GRID);
+        let gs = self.grid_scratch()?;
         let timer = self.start_timing()?;
         self.launch(
             s.module,
@@ -50,8 +51,8 @@ impl Gpu {
                 input: s.arrays(&self.stream),
                 n: n as u64,
                 a: Args(s.args),
-                partials: Values::Raw(self.grid_scratch.partials.ptr),
-                ticket: Out::raw(self.grid_scratch.ticket.ptr),
+                partials: Values::Raw(gs.partials.ptr),
+                ticket: Out::raw(gs.ticket.ptr),
                 out: Values::Raw(slot.ptr),
             },
         )?;

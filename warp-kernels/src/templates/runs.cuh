@@ -1,0 +1,382 @@
+// ---- warp-dsl runs: unique, run-length encode and reduce-by-key in one pass ----
+// A run is a maximal stretch of consecutive elements whose neighbours are the same key:
+// element i starts a run (is its head) when i == 0 or !wd_same(a, key[i-1], key[i]) (the
+// module writes wd_same: `==`, or the user's predicate of two keys). Each block takes one
+// block tile (warp tiles in the scan's layout: slot j = r * VEC + k of lane l is element
+// base + (r * 32 + l) * VEC + k, so that whole aligned tiles are read as vectors); a slot's
+// predecessor comes from its own lane (k > 0), the lane below (shuffle), lane 31 of the row
+// before, or, for the warp tile's first element, from global memory. Heads are ranked by
+// ballots; the block's head count is scanned across its warps and between tiles by the
+// decoupled look-back, and the keys of the heads are staged in shared memory and written
+// coalesced at their run numbers.
+//
+// With values (run-length counts, or a #[reduce] operator over a second array), each slot's
+// value is combined with those before it in its run by a segmented scan (thread, then warp
+// with head flags, rows chained by a carry); what runs over a warp tile's end travels with the
+// head count as one (heads, value) pair through the block scan and the look-back. A run's
+// value is written, staged too, by the warp tile holding its last element (the successor of a
+// warp tile's last element is read from global memory). The look-back of pairs folds values
+// strictly in tile order from the nearest tile that holds a head (or has its inclusive
+// prefix), so a run's value does not depend on timing: floating-point results are the same on
+// every run of the same input.
+#define WD_HAVE_RUNS 1
+
+// What a run carries (the `Vals` policy): nothing (unique), its length (counts of type C), or
+// its values combined by an operator (Op: the module's wd_op). `key` is the key of a stage
+// value (the element, or field 0 of a (key, value) row); `of` the value it brings.
+struct wd_runs_none {
+    typedef wd_u8 T;
+    static constexpr bool on = false;
+    static __device__ __forceinline__ T identity() { return 0; }
+    static __device__ __forceinline__ T combine(T a, T) { return a; }
+    template <class V> static __device__ __forceinline__ V key(V v) { return v; }
+    template <class V> static __device__ __forceinline__ T of(V) { return 0; }
+};
+template <class C> struct wd_runs_counts {
+    typedef C T;
+    static constexpr bool on = true;
+    static __device__ __forceinline__ T identity() { return (C)0; }
+    static __device__ __forceinline__ T combine(T a, T b) { return a + b; }
+    template <class V> static __device__ __forceinline__ V key(V v) { return v; }
+    template <class V> static __device__ __forceinline__ T of(V) { return (C)1; }
+};
+template <class Op> struct wd_runs_reduce {
+    typedef typename Op::T T;
+    static constexpr bool on = true;
+    static __device__ __forceinline__ T identity() { return Op::identity(); }
+    static __device__ __forceinline__ T combine(T a, T b) { return Op::combine(a, b); }
+    template <class V> static __device__ __forceinline__ auto key(V v) -> decltype(v.f0) { return v.f0; }
+    // Every value enters as combine(identity, value), as the CPU's fold does.
+    template <class V> static __device__ __forceinline__ T of(V v) { return Op::combine(Op::identity(), v.f1); }
+};
+
+// A (heads, value) pair: how many runs start in a stretch of elements, and the value of its
+// last run's part in it (of all of it when no run starts there).
+template <class T> struct wd_run_part {
+    wd_u64 heads;
+    T v;
+};
+template <class T> WD_DEV wd_run_part<T> wd_shfl_up(wd_run_part<T> p, unsigned x) {
+    p.heads = wd_shfl_up(p.heads, x);
+    p.v = wd_shfl_up(p.v, x);
+    return p;
+}
+template <class T> WD_DEV wd_run_part<T> wd_shfl_down(wd_run_part<T> p, unsigned x) {
+    p.heads = wd_shfl_down(p.heads, x);
+    p.v = wd_shfl_down(p.v, x);
+    return p;
+}
+template <class T> WD_DEV wd_run_part<T> wd_shfl_idx(wd_run_part<T> p, int x) {
+    p.heads = wd_shfl_idx(p.heads, x);
+    p.v = wd_shfl_idx(p.v, x);
+    return p;
+}
+template <class T> WD_DEV wd_run_part<T> wd_ldcg(const wd_run_part<T>* p) {
+    wd_run_part<T> r;
+    r.heads = wd_ldcg(&p->heads);
+    r.v = wd_ldcg(&p->v);
+    return r;
+}
+
+// Look-back status of pairs. Values of at most 4 bytes with inputs below 2^30 elements (so that
+// every head count fits 30 bits) share one 64-bit word with their state (state in bits 62..63,
+// heads in 32..61, the value's bytes in 0..31), published by one atomic exchange; other pairs
+// use the split layout of lookback.cuh (value, fence, state). The choice is made per launch
+// from the input's length (the runtime sizes the status for the split layout, the larger).
+template <class T> struct wd_run_status {
+    typedef wd_run_part<T> P;
+    wd_tile_status<P, WD_STATUS_SPLIT> split;
+    bool packed;
+    __device__ __forceinline__ wd_run_status(unsigned char* mem, wd_u64 ntiles, wd_u64 n)
+        : split(mem, ntiles), packed(sizeof(T) <= 4 && n < (1ull << 30)) {}
+    __device__ __forceinline__ void publish(wd_u64 tile, unsigned state, P p) const {
+        if constexpr (sizeof(T) <= 4) {
+            if (packed) {
+                wd_u32 bits = 0;
+                memcpy(&bits, &p.v, sizeof(T));
+                const wd_u64 w = ((wd_u64)state << 62) | (p.heads << 32) | (wd_u64)bits;
+                atomicExch((unsigned long long*)split.states + tile, (unsigned long long)w);
+                return;
+            }
+        }
+        split.publish(tile, state, p);
+    }
+    __device__ __forceinline__ unsigned read(wd_u64 tile, P& p) const {
+        if constexpr (sizeof(T) <= 4) {
+            if (packed) {
+                const wd_u64 w = *((volatile wd_u64*)split.states + tile);
+                const wd_u32 bits = (wd_u32)w;
+                memcpy(&p.v, &bits, sizeof(T));
+                p.heads = (w >> 32) & ((1ull << 30) - 1ull);
+                return (unsigned)(w >> 62);
+            }
+        }
+        return split.read(tile, p);
+    }
+};
+
+// Pairs combined in order: a later part with a head replaces the value, one without extends it.
+template <class Vals> struct wd_op_runs {
+    typedef wd_run_part<typename Vals::T> T;
+    static constexpr int redux = WD_REDUX_NONE;
+    static __device__ __forceinline__ T identity() {
+        T t;
+        t.heads = 0;
+        t.v = Vals::identity();
+        return t;
+    }
+    static __device__ __forceinline__ T combine(T a, T b) {
+        T t;
+        t.heads = a.heads + b.heads;
+        t.v = b.heads != 0 ? b.v : Vals::combine(a.v, b.v);
+        return t;
+    }
+};
+
+// The look-back of (heads, value) pairs, by one whole warp (wd_block_tile_prefix's prefix_of):
+// publishes the tile's aggregate, finds its exclusive prefix, publishes its inclusive prefix.
+// Head counts are summed back to the nearest inclusive prefix (exact in any grouping); the
+// value is folded one tile at a time, in tile order, from the nearest tile that holds a head or
+// has published its inclusive prefix (both values fixed by the input alone), so it is the same
+// whatever the timing. A window of 32 tiles with neither (a run longer than 32 block tiles) is
+// read again until one of its tiles publishes its inclusive prefix.
+template <class Vals, class S> struct wd_runs_prefix {
+    S status;
+    __device__ __forceinline__ typename wd_op_runs<Vals>::T operator()(wd_u64 tile, typename wd_op_runs<Vals>::T aggregate) const {
+        typedef wd_op_runs<Vals> Op;
+        typedef typename Op::T P;
+        const unsigned lane = threadIdx.x & 31u;
+        if (tile == 0) {
+            if (lane == 0) status.publish(0, WD_LB_PREFIX, aggregate);
+            return Op::identity();
+        }
+        if (lane == 0) status.publish(tile, WD_LB_AGGREGATE, aggregate);
+        wd_u64 heads = 0;
+        typename Vals::T value = Vals::identity();
+        bool have_value = false;
+        wd_i64 window = (wd_i64)tile - 1;
+        while (true) {
+            const wd_i64 j = window - (wd_i64)lane;  // lane l looks at the l-th predecessor
+            P p = Op::identity();
+            unsigned s;
+            do {
+                s = j >= 0 ? status.read((wd_u64)j, p) : WD_LB_PREFIX;
+            } while (__any_sync(WD_FULL_MASK, s == WD_LB_INVALID));
+            if (j < 0) p = Op::identity();
+            const unsigned inclusive = __ballot_sync(WD_FULL_MASK, s == WD_LB_PREFIX);
+            if (!have_value) {
+                const unsigned start = inclusive | __ballot_sync(WD_FULL_MASK, p.heads != 0);
+                if (start == 0) continue;  // no fixed start in this window yet: read it again
+                const int from = __ffs(start) - 1;
+                value = wd_shfl_idx(p.v, from);
+                for (int l = from - 1; l >= 0; --l) value = Vals::combine(value, wd_shfl_idx(p.v, l));
+                have_value = true;
+            }
+            const unsigned upto = inclusive ? (unsigned)(__ffs(inclusive) - 1) : 31u;
+            wd_u64 h = lane <= upto ? p.heads : 0ull;
+#pragma unroll
+            for (int o = 16; o > 0; o >>= 1) h += wd_shfl_xor(h, o);
+            heads += h;
+            if (inclusive) break;
+            window -= 32;
+        }
+        P prefix;
+        prefix.heads = heads;
+        prefix.v = value;
+        if (lane == 0) status.publish(tile, WD_LB_PREFIX, Op::combine(prefix, aggregate));
+        return prefix;
+    }
+};
+
+// Inclusive segmented warp scan of (flag, value): lane l ends with the values from its
+// nearest flagged lane at or below it (or lane 0) up to its own, combined in lane order, and
+// whether a flagged lane was among them.
+template <class Vals>
+static __device__ __forceinline__ void wd_seg_warp_scan(bool& flag, typename Vals::T& v) {
+    const unsigned lane = threadIdx.x & 31u;
+#pragma unroll
+    for (unsigned o = 1; o < 32; o <<= 1) {
+        const bool up_flag = wd_shfl_up(flag, o);
+        const typename Vals::T up = wd_shfl_up(v, o);
+        if (lane >= o) {
+            if (!flag) v = Vals::combine(up, v);
+            flag = flag || up_flag;
+        }
+    }
+}
+
+// Unique (Vals = wd_runs_none: keys only), run-length encode (wd_runs_counts: `vals` gets each
+// run's length) or reduce-by-key (wd_runs_reduce: `vals` gets each run's values combined in
+// order): run r's key goes to keys[r], its value to vals[r]; `*count` receives the number of
+// runs. Contains the block tile prefix's barriers: every thread of the block calls it.
+template <class Vals, class St, class K, class V>
+static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, unsigned char* status_mem, unsigned int* queue,
+                                               wd_u64* count) {
+    typedef typename Vals::T T;
+    typedef wd_vec_layout<St> L;
+    static_assert(sizeof(K) <= 8 && sizeof(T) <= 8, "runs stage keys and values of at most 8 bytes");
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const wd_u32 below = (1u << lane) - 1u;
+    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
+    const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;
+    const wd_u64 tile = wd_tile_index(queue);
+    const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE;
+    const auto slot_index = [&](int j) -> wd_u64 {
+        return base + ((wd_u64)(j / L::VEC) * 32u + lane) * L::VEC + (wd_u64)(j % L::VEC);
+    };
+    // Load: vectors for whole aligned tiles, else one element per slot.
+    typename St::value_t v[WD_ITEMS];
+    bool valid[WD_ITEMS];
+    if (wd_tile_vectorizable(st, base)) {
+        wd_load_tile_vec(st, base, v, valid);
+#pragma unroll
+        for (int j = 0; j < WD_ITEMS; ++j) valid[j] = true;
+    } else {
+#pragma unroll
+        for (int j = 0; j < WD_ITEMS; ++j) {
+            const wd_u64 i = slot_index(j);
+            valid[j] = i < st.n;
+            v[j] = st.value(valid[j] ? st.load(i) : st.at(0));
+        }
+    }
+    typedef decltype(Vals::key(v[0])) Key;
+    Key key[WD_ITEMS];
+#pragma unroll
+    for (int j = 0; j < WD_ITEMS; ++j) key[j] = Vals::key(v[j]);
+    // The key before the warp tile (for its first element) and after it (for its last).
+    const Key before = base > 0 && base - 1 < st.n ? Vals::key(st.value(st.at(base - 1))) : key[0];
+    // Heads: compare each slot with its predecessor.
+    bool head[WD_ITEMS];
+#pragma unroll
+    for (int r = 0; r < L::ROWS; ++r) {
+        const Key from_lane_below = wd_shfl_up(key[r * L::VEC + L::VEC - 1], 1u);
+        const Key from_row_before = r > 0 ? wd_shfl_idx(key[(r - 1) * L::VEC + L::VEC - 1], 31) : before;
+#pragma unroll
+        for (int k = 0; k < L::VEC; ++k) {
+            const int j = r * L::VEC + k;
+            const Key prev = k > 0 ? key[j - 1] : (lane > 0 ? from_lane_below : from_row_before);
+            const wd_u64 i = slot_index(j);
+            head[j] = valid[j] && (i == 0 || !wd_same(st.a, prev, key[j]));
+        }
+    }
+    // Ranks: c[j] = heads of the warp tile at or before slot j.
+    unsigned c[WD_ITEMS];
+    unsigned heads = 0;
+#pragma unroll
+    for (int r = 0; r < L::ROWS; ++r) {
+        unsigned lanes_below = 0, row_total = 0;
+#pragma unroll
+        for (int k = 0; k < L::VEC; ++k) {
+            const wd_u32 b = __ballot_sync(WD_FULL_MASK, head[r * L::VEC + k]);
+            lanes_below += __popc(b & below);
+            row_total += __popc(b);
+        }
+        unsigned mine = heads + lanes_below;
+#pragma unroll
+        for (int k = 0; k < L::VEC; ++k) {
+            mine += head[r * L::VEC + k];
+            c[r * L::VEC + k] = mine;
+        }
+        heads += row_total;
+    }
+    // Staging for coalesced writes: the warp's keys, then its values, in one slice.
+    constexpr int S = sizeof(K) > sizeof(T) ? (int)sizeof(K) : (int)sizeof(T);
+    __shared__ __align__(16) unsigned char staging[WD_BLOCK / 32][(WD_TILE + 1) * S];
+    if constexpr (!Vals::on) {
+        const wd_u64 run0 = wd_block_tile_prefix<wd_op_count>(
+            wd_prefix_look_back<wd_op_count, wd_tile_status<wd_u64, WD_STATUS_PACK62>>{
+                wd_tile_status<wd_u64, WD_STATUS_PACK62>(status_mem, ntiles)},
+            tile, (wd_u64)heads, ntiles, count);
+        K* seg = (K*)staging[warp];
+#pragma unroll
+        for (int j = 0; j < WD_ITEMS; ++j)
+            if (head[j]) seg[c[j] - 1] = key[j];
+        __syncwarp();
+        for (unsigned i = lane; i < heads; i += 32u) keys[run0 + i] = seg[i];
+    } else {
+        typedef wd_op_runs<Vals> Op;
+        typedef typename Op::T P;
+        // Ends: a slot is its run's last element when its successor is a head (or past n).
+        const bool after_head = base + WD_TILE < st.n
+                                    ? !wd_same(st.a, key[WD_ITEMS - 1], Vals::key(st.value(st.at(base + WD_TILE))))
+                                    : true;
+        bool end[WD_ITEMS];
+#pragma unroll
+        for (int r = 0; r < L::ROWS; ++r) {
+            const bool next_lane = wd_shfl_down(head[r * L::VEC], 1u);
+            const bool next_row = r + 1 < L::ROWS ? wd_shfl_idx(head[(r + 1) * L::VEC], 0) : after_head;
+#pragma unroll
+            for (int k = 0; k < L::VEC; ++k) {
+                const int j = r * L::VEC + k;
+                const bool next = k + 1 < L::VEC ? head[j + 1] : (lane < 31 ? next_lane : next_row);
+                end[j] = valid[j] && (slot_index(j) + 1 >= st.n || next);
+            }
+        }
+        // Segmented scan within the warp tile: x[j] becomes the values of its run from the
+        // later of its head and the warp tile's start, up to j; f[j]: a head is among them.
+        T x[WD_ITEMS];
+        bool f[WD_ITEMS];
+#pragma unroll
+        for (int j = 0; j < WD_ITEMS; ++j) {
+            x[j] = valid[j] ? Vals::of(v[j]) : Vals::identity();
+            f[j] = head[j];
+        }
+        bool carry_f = false;
+        T carry = Vals::identity();
+#pragma unroll
+        for (int r = 0; r < L::ROWS; ++r) {
+#pragma unroll
+            for (int k = 1; k < L::VEC; ++k) {
+                const int j = r * L::VEC + k;
+                if (!f[j]) x[j] = Vals::combine(x[j - 1], x[j]);
+                f[j] = f[j] || f[j - 1];
+            }
+            bool lf = f[r * L::VEC + L::VEC - 1];
+            T lv = x[r * L::VEC + L::VEC - 1];
+            wd_seg_warp_scan<Vals>(lf, lv);
+            const bool up_f = wd_shfl_up(lf, 1u);
+            const T up_v = wd_shfl_up(lv, 1u);
+            const bool row_f = wd_shfl_idx(lf, 31);
+            const T row_v = wd_shfl_idx(lv, 31);
+            // What enters this lane's part of the row: the carry, then the lanes below.
+            const bool pre_f = lane == 0 ? carry_f : (up_f || carry_f);
+            const T pre_v = lane == 0 ? carry : (up_f ? up_v : Vals::combine(carry, up_v));
+#pragma unroll
+            for (int k = 0; k < L::VEC; ++k) {
+                const int j = r * L::VEC + k;
+                if (!f[j]) x[j] = Vals::combine(pre_v, x[j]);
+                f[j] = f[j] || pre_f;
+            }
+            carry = row_f ? row_v : Vals::combine(carry, row_v);
+            carry_f = carry_f || row_f;
+        }
+        P mine;
+        mine.heads = heads;
+        mine.v = carry;
+        const wd_runs_prefix<Vals, wd_run_status<T>> look_back{wd_run_status<T>(status_mem, ntiles, st.n)};
+        const P pre = wd_block_tile_prefix<Op>(look_back, tile, mine, ntiles, (P*)nullptr);
+        if (count != nullptr && tile == ntiles - 1 && warp == WD_BLOCK / 32 - 1 && lane == 0) *count = pre.heads + heads;
+        const wd_u64 run0 = pre.heads;
+        // Keys of the heads.
+        K* seg_k = (K*)staging[warp];
+#pragma unroll
+        for (int j = 0; j < WD_ITEMS; ++j)
+            if (head[j]) seg_k[c[j] - 1] = key[j];
+        __syncwarp();
+        for (unsigned i = lane; i < heads; i += 32u) keys[run0 + i] = seg_k[i];
+        __syncwarp();
+        // Values at the ends: staged at c[j] (0: the run that entered the warp tile, number
+        // run0 - 1), written from the first end's place on.
+        T* seg_v = (T*)staging[warp];
+        unsigned ends = 0;
+#pragma unroll
+        for (int j = 0; j < WD_ITEMS; ++j) {
+            ends += __popc(__ballot_sync(WD_FULL_MASK, end[j]));
+            if (end[j]) seg_v[c[j]] = f[j] ? x[j] : Vals::combine(pre.v, x[j]);
+        }
+        const bool first_head = wd_shfl_idx(head[0], 0);
+        const unsigned lo = first_head ? 1u : 0u;
+        __syncwarp();
+        for (unsigned i = lane; i < ends; i += 32u) vals[run0 + lo + i - 1] = (V)seg_v[lo + i];
+    }
+}
