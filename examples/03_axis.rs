@@ -1,5 +1,5 @@
-//! Scans and axis reductions: running sums, row and column sums, CSR segments, a row-wise
-//! argmax and a transpose, on the GPU when there is one (checked against plain Rust), else on
+//! Scans and axis reductions: running sums (of the whole array, of each row, of each CSR
+//! segment), row and column sums, CSR segments, a row-wise argmax and a transpose, on the GPU when there is one (checked against plain Rust), else on
 //! the CPU backend.
 //!
 //!     cargo run --release --example 03_axis
@@ -62,6 +62,15 @@ fn main() -> warp_runtime::Result<()> {
     let seg_sums = dev
         .reduce_segments(add, &k, &dev.upload(&sorted)?)?
         .download()?;
+    // Segmented scans: each row's running sum (the same bits every run), and each segment's
+    // exclusive running sum (the offsets of a segmented scan cover the input: 0 to n).
+    let row_runs = dev.scan_rows(sum, &m, cols)?.download()?;
+    let again = dev.scan_rows(sum, &m, cols)?.download()?;
+    let mut cover = sorted.clone();
+    cover.push(n as u64);
+    let seg_before = dev
+        .exclusive_scan_segments(add, &k, &dev.upload(&cover)?)?
+        .download()?;
     let t = dev.transpose(&m, cols)?.download()?;
     if std::env::args().any(|a| a == "--padding") {
         dev.reduce_cols_unpadded(sum, &m, cols)?;
@@ -75,6 +84,7 @@ fn main() -> warp_runtime::Result<()> {
     );
     println!("  column 0 sum                = {}", col_sums[0]);
     println!("  segments                    = {}", seg_sums.len());
+    println!("  row 0 running sum, last     = {}", row_runs[cols - 1]);
 
     // Plain Rust is the reference (float sums within rounding: the GPU adds in a tree).
     let mut ok = true;
@@ -97,6 +107,24 @@ fn main() -> warp_runtime::Result<()> {
     for c in 0..cols {
         let want: f64 = (0..rows).map(|r| xs[r * cols + c] as f64).sum();
         ok &= (col_sums[c] as f64 - want).abs() < 1e-3;
+    }
+    ok &= row_runs
+        .iter()
+        .zip(&again)
+        .all(|(a, b)| a.to_bits() == b.to_bits());
+    for r in 0..rows {
+        let mut run = 0f64;
+        for c in 0..cols {
+            run += xs[r * cols + c] as f64;
+            ok &= (row_runs[r * cols + c] as f64 - run).abs() < 1e-3;
+        }
+    }
+    for w in cover.windows(2) {
+        let mut run = 0i64;
+        for i in w[0] as usize..w[1] as usize {
+            ok &= seg_before[i] == run;
+            run = run.wrapping_add(ks[i]);
+        }
     }
     for (s, w) in sorted.windows(2).enumerate() {
         ok &= seg_sums[s] == ks[w[0] as usize..w[1] as usize].iter().sum::<i64>();

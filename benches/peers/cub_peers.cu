@@ -77,6 +77,7 @@ static const char* const kAllOps[] = {
     "sumsq_f32",      "count_gt0_f32",   "any_gt0_first",   "any_gt0_none",     "filter_gt0_f32",
     "scan_i32",       "rowsum_f32_32",   "rowsum_f32_256",  "rowsum_f32_4096",  "rowsum_f32_65536",
     "colsum_f32_32",  "colsum_f32_256",  "colsum_f32_4096", "colsum_f32_65536", "transpose_f32",
+    "scan_f32",       "scan_rows_f32_32", "scan_rows_f32_4096",
 };
 
 static std::string strf(const char* fmt, ...) {
@@ -275,6 +276,12 @@ template <class OffT>
 struct RowStart {  // row r of a row-major matrix with `cols` columns starts at r * cols
   OffT cols;
   __host__ __device__ OffT operator()(OffT r) const { return r * cols; }
+};
+
+template <class OffT>
+struct RowOf {  // element i of a row-major matrix with `cols` columns is in row i / cols
+  OffT cols;
+  __host__ __device__ OffT operator()(OffT i) const { return i / cols; }
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -582,6 +589,73 @@ static void op_scan_i32(const Opts& o, const std::string& op) {
 // rowsum_f32_C: cub::DeviceSegmentedReduce::Sum over the N/C rows of a row-major (N/C) x C matrix.
 // Segment offsets come from a counting+transform iterator (r*C), so no offsets array is read.
 // bytes = N*4 + (N/C)*4.
+// Checks an f32 inclusive scan of `h` (restarting every `cols` elements) on a few stretches
+// against a running double sum.
+static void check_scan_f32(const std::string& op, const std::vector<float>& h, const std::vector<float>& got,
+                           int64_t cols) {
+  const int64_t n = static_cast<int64_t>(h.size());
+  int64_t bad = 0, first_bad = -1;
+  double ref = 0.0, abs_sum = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (i % cols == 0) ref = abs_sum = 0.0;
+    ref += h[static_cast<size_t>(i)];
+    abs_sum += std::fabs(h[static_cast<size_t>(i)]);
+    if (std::fabs(got[static_cast<size_t>(i)] - ref) > 1e-5 * abs_sum + 1e-3) {
+      if (first_bad < 0) first_bad = i;
+      ++bad;
+    }
+  }
+  print_check(op, bad == 0, strf("bad=%lld first_bad=%lld", static_cast<long long>(bad), static_cast<long long>(first_bad)));
+}
+
+// scan_f32: cub::DeviceScan::InclusiveSum on f32 (single pass, decoupled look-back: how it
+// groups tiles depends on timing). bytes = 2*N*4.
+static void op_scan_f32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf x(static_cast<size_t>(n) * sizeof(float)), y(static_cast<size_t>(n) * sizeof(float));
+  fill_f32(x.as<float>(), n, seed_for(o, op));
+  double ms = 0.0;
+  with_num_items(n, [&](auto nn) {
+    size_t tb = 0;
+    CK(cub::DeviceScan::InclusiveSum(nullptr, tb, x.as<float>(), y.as<float>(), nn, g_stream));
+    DevBuf tmp(tb);
+    ms = median_ms(o.reps, [&] {
+      CK(cub::DeviceScan::InclusiveSum(tmp.get(), tb, x.as<float>(), y.as<float>(), nn, g_stream));
+    });
+  });
+  print_peer(op, ms, 8.0 * static_cast<double>(n));
+  if (o.check) check_scan_f32(op, download(x.as<float>(), n), download(y.as<float>(), n), n);
+}
+
+// scan_rows_f32_<C>: the inclusive scan of each row of C elements, by
+// cub::DeviceScan::InclusiveSumByKey with the row number as the key (computed, not read).
+// bytes = 2*N*4.
+static void op_scan_rows_f32(const Opts& o, const std::string& op, int64_t cols) {
+  const int64_t n = o.n;
+  if (n % cols != 0) {
+    print_skip(op, strf("N=%lld not divisible by C=%lld", static_cast<long long>(n), static_cast<long long>(cols)));
+    return;
+  }
+  DevBuf x(static_cast<size_t>(n) * sizeof(float)), y(static_cast<size_t>(n) * sizeof(float));
+  fill_f32(x.as<float>(), n, seed_for(o, op));
+  double ms = 0.0;
+  with_num_items(n, [&](auto nn) {
+    using OffT = decltype(nn);
+    auto keys = thrust::make_transform_iterator(thrust::make_counting_iterator<OffT>(0),
+                                                RowOf<OffT>{static_cast<OffT>(cols)});
+    size_t tb = 0;
+    CK(cub::DeviceScan::InclusiveSumByKey(nullptr, tb, keys, x.as<float>(), y.as<float>(), nn,
+                                          cuda::std::equal_to<>{}, g_stream));
+    DevBuf tmp(tb);
+    ms = median_ms(o.reps, [&] {
+      CK(cub::DeviceScan::InclusiveSumByKey(tmp.get(), tb, keys, x.as<float>(), y.as<float>(), nn,
+                                            cuda::std::equal_to<>{}, g_stream));
+    });
+  });
+  print_peer(op, ms, 8.0 * static_cast<double>(n));
+  if (o.check) check_scan_f32(op, download(x.as<float>(), n), download(y.as<float>(), n), cols);
+}
+
 static void op_rowsum_f32(const Opts& o, const std::string& op, int64_t cols) {
   const int64_t n = o.n;
   if (cols <= 0 || n % cols != 0) {
@@ -671,6 +745,8 @@ static void run_op(const Opts& o, const std::string& op) {
   if (op == "count_gt0_f32") return op_count_gt0_f32(o, op);
   if (op == "filter_gt0_f32") return op_filter_gt0_f32(o, op);
   if (op == "scan_i32") return op_scan_i32(o, op);
+  if (op == "scan_f32") return op_scan_f32(o, op);
+  if (const int64_t c = parse_suffix(op, "scan_rows_f32_"); c > 0) return op_scan_rows_f32(o, op, c);
   if (op == "any_gt0_first" || op == "any_gt0_none") return print_skip(op, "no CUB primitive (torch/cupy only)");
   if (op == "transpose_f32") return print_skip(op, "no CUB primitive");
   if (const int64_t c = parse_suffix(op, "rowsum_f32_"); c > 0) return op_rowsum_f32(o, op, c);
@@ -683,7 +759,8 @@ static void usage(const char* argv0) {
                "usage: %s --n N --reps R --ops op1,op2,... [--seed S] [--no-check]\n"
                "  N: integer, 2^K or 1<<K (default 2^28); R >= 1 (default 20); --ops all = every op\n"
                "  ops: copy sum_f32 sum_i32 max_f32 argmax_f32 sumsq_f32 count_gt0_f32 any_gt0_first\n"
-               "       any_gt0_none filter_gt0_f32 scan_i32 rowsum_f32_<C> colsum_f32_<C> transpose_f32\n",
+               "       any_gt0_none filter_gt0_f32 scan_i32 scan_f32 scan_rows_f32_<C> rowsum_f32_<C>\n"
+               "       colsum_f32_<C> transpose_f32\n",
                argv0);
 }
 

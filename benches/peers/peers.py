@@ -43,13 +43,15 @@ def warm_up(fn, sync):
 ROW_COLS = (32, 256, 4096, 65536)
 SIMPLE_OPS = (
     "copy", "sum_f32", "sum_i32", "max_f32", "argmax_f32", "sumsq_f32", "count_gt0_f32",
-    "any_gt0_first", "any_gt0_none", "filter_gt0_f32", "scan_i32", "transpose_f32",
+    "any_gt0_first", "any_gt0_none", "filter_gt0_f32", "scan_i32", "transpose_f32", "scan_f32",
 )
+SCAN_ROW_COLS = (32, 4096)
 ALL_OPS = (
     list(SIMPLE_OPS[:11])
     + [f"rowsum_f32_{c}" for c in ROW_COLS]
     + [f"colsum_f32_{c}" for c in ROW_COLS]
-    + ["transpose_f32"]
+    + ["transpose_f32", "scan_f32"]
+    + [f"scan_rows_f32_{c}" for c in SCAN_ROW_COLS]
 )
 
 
@@ -78,10 +80,11 @@ def parse_count(text):
 
 
 def parse_op(name):
-    """Returns (kind, cols) or None. kind is a SIMPLE_OPS name, 'rowsum_f32' or 'colsum_f32'."""
+    """Returns (kind, cols) or None. kind is a SIMPLE_OPS name, 'rowsum_f32', 'colsum_f32' or
+    'scan_rows_f32'."""
     if name in SIMPLE_OPS:
         return name, None
-    for kind in ("rowsum_f32", "colsum_f32"):
+    for kind in ("rowsum_f32", "colsum_f32", "scan_rows_f32"):
         prefix = kind + "_"
         if name.startswith(prefix):
             rest = name[len(prefix):]
@@ -99,7 +102,7 @@ def transpose_shape(n):
 
 
 def counted_bytes(kind, n, cols, kept):
-    if kind in ("copy", "scan_i32", "transpose_f32"):
+    if kind in ("copy", "scan_i32", "transpose_f32", "scan_f32", "scan_rows_f32"):
         return 2 * n * 4
     if kind == "rowsum_f32":
         return n * 4 + (n // cols) * 4
@@ -272,6 +275,20 @@ class TorchLib:
                 bad = int((r.long() != ref).sum().item())
                 return bad == 0, f"mismatches={bad} last={int(r[-1].item())}"
             return Case(lambda: t.cumsum(x, 0, dtype=t.int32), chk)
+
+        if kind in ("scan_f32", "scan_rows_f32"):
+            x = self.rand_f32(n, seed)
+            v = x.view(-1, cols if kind == "scan_rows_f32" else n)
+            emit(f"INFO torch {kind} times torch.cumsum(v, dim=1) of a {v.shape[0]}x{v.shape[1]} view")
+
+            def chk(r):
+                # A strided sample of rows, in f64 (the whole input would not fit twice).
+                rows = v[:: max(1, v.shape[0] // 64)].double()
+                got = r.view(-1, v.shape[1])[:: max(1, v.shape[0] // 64)].double()
+                tol = 1e-5 * t.cumsum(rows.abs(), dim=1) + 1e-3
+                bad = int(((got - t.cumsum(rows, dim=1)).abs() > tol).sum().item())
+                return bad == 0, f"sampled_rows={rows.shape[0]} bad={bad}"
+            return Case(lambda: t.cumsum(v, dim=1), chk)
 
         if kind in ("rowsum_f32", "colsum_f32"):
             x = self.rand_f32(n, seed)
@@ -458,6 +475,19 @@ class CupyLib:
                 bad = int((r.astype(cp.int64) != ref).sum())
                 return bad == 0, f"mismatches={bad} last={int(r[-1])}"
             return Case(lambda: cp.cumsum(x, dtype=cp.int32), chk)
+
+        if kind in ("scan_f32", "scan_rows_f32"):
+            x = self.rand_f32(n, seed)
+            v = x.reshape(-1, cols if kind == "scan_rows_f32" else n)
+
+            def chk(r):
+                step = max(1, v.shape[0] // 64)
+                rows = v[::step].astype(cp.float64)
+                got = r.reshape(-1, v.shape[1])[::step].astype(cp.float64)
+                tol = 1e-5 * cp.cumsum(cp.abs(rows), axis=1) + 1e-3
+                bad = int((cp.abs(got - cp.cumsum(rows, axis=1)) > tol).sum())
+                return bad == 0, f"sampled_rows={rows.shape[0]} bad={bad}"
+            return Case(lambda: cp.cumsum(v, axis=1), chk)
 
         if kind in ("rowsum_f32", "colsum_f32"):
             x = self.rand_f32(n, seed)

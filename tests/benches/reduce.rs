@@ -502,15 +502,13 @@ fn main() {
             2.0 * bytes,
         ),
     );
-    // The other tile order (a queue in block start order), and the deterministic three-pass
-    // float scan, for the record.
+    // The other tile order (a queue in block start order), for the record.
     dev.set_tile_queue(true);
     let queued_scan = time_ms(&dev, reps, || dev.scan(sum_i32, &dy).map(drop));
     let queued_filter = time_ms(&dev, reps, || {
         dev.filter_into(positive, &dx, &mut kept_out).map(drop)
     });
     dev.set_tile_queue(false);
-    let scan_f32 = time_ms(&dev, reps, || dev.scan(sum_f32, &dx).map(drop));
     println!(
         "single-pass tile order: blockIdx.x scan_i32 {:.0} GB/s, filter {:.0} GB/s; queue scan_i32 {:.0} GB/s, filter {:.0} GB/s",
         ours["scan_i32"],
@@ -518,10 +516,65 @@ fn main() {
         gbps(queued_scan, 2.0 * bytes),
         gbps(queued_filter, bytes + kept * 4.0)
     );
-    println!(
-        "scan_f32 (deterministic three passes): {:.0} GB/s (bytes read + written)",
-        gbps(scan_f32, 2.0 * bytes)
+    // Deterministic single-pass float scans (the fixed tree of tile aggregates; rows and CSR
+    // segments as (value, head) pairs); GB/s count bytes read + written.
+    ours.insert(
+        "scan_f32",
+        gbps(
+            time_ms(&dev, reps, || dev.scan(sum_f32, &dx).map(drop)),
+            2.0 * bytes,
+        ),
     );
+    for (name, cols) in [("scan_rows_f32_32", 32), ("scan_rows_f32_4096", 4096)] {
+        let m = dx.slice(..n / cols * cols).unwrap();
+        let ms = time_ms(&dev, reps, || dev.scan_rows(sum_f32, &m, cols).map(drop));
+        ours.insert(name, gbps(ms, 2.0 * (n / cols * cols * 4) as f64));
+        let r = dev
+            .scan_rows(sum_f32, &m, cols)
+            .unwrap()
+            .download()
+            .unwrap();
+        for row in [0, n / cols / 2, n / cols - 1] {
+            let want: f64 = xs[row * cols..(row + 1) * cols]
+                .iter()
+                .map(|&x| x as f64)
+                .sum();
+            let got = r[(row + 1) * cols - 1] as f64;
+            assert!(
+                (got - want).abs() <= 1e-3 * (cols as f64).sqrt() + 1e-3,
+                "{name} row {row}"
+            );
+        }
+    }
+    // CSR segments of 1 to 2047 elements (about 1000 on average).
+    let mut offsets = vec![0u64];
+    let mut at = 0u64;
+    while at < n as u64 {
+        at = (at + 1 + (at.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 53)).min(n as u64);
+        offsets.push(at);
+    }
+    let doffs = dev.upload(&offsets).unwrap();
+    let ms = time_ms(&dev, reps, || {
+        dev.scan_segments(sum_f32, &dx, &doffs).map(drop)
+    });
+    ours.insert(
+        "scan_segments_f32",
+        gbps(ms, 2.0 * bytes + (offsets.len() * 8) as f64),
+    );
+    println!(
+        "scan_segments_f32: {} segments of about {} elements",
+        offsets.len() - 1,
+        n / (offsets.len() - 1)
+    );
+    let a = dev.scan(sum_f32, &dx).unwrap().download().unwrap();
+    let b = dev.scan(sum_f32, &dx).unwrap().download().unwrap();
+    assert!(
+        a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
+        "scan_f32 changed bits between runs"
+    );
+    let want: f64 = xs.iter().map(|&x| x as f64).sum();
+    assert!((a[n - 1] as f64 - want).abs() <= 1e-3 * (n as f64).sqrt() + 1e-3);
+    drop((a, b, doffs));
     let scanned = dev.scan(sum_i32, &dy).unwrap().download().unwrap();
     let mut acc = 0i32;
     for (i, (&y, &s)) in ys.iter().zip(&scanned).enumerate() {
@@ -592,6 +645,7 @@ fn main() {
     drop(t);
     // ---- several arrays, half precision, Welford (issue 12) ----
     values(&dev, &xs, &dx, reps, ours["sum_f32"]);
+    topk(&dev, &xs, &dx, reps);
     drop((dx, dy));
 
     // ---- runs: run-length encode, unique, reduce-by-key (issue 13) ----
@@ -603,7 +657,8 @@ fn main() {
     // ---- peers, same run ----
     let ops = "copy,sum_f32,sum_i32,max_f32,argmax_f32,sumsq_f32,count_gt0_f32,filter_gt0_f32,any_gt0_first,any_gt0_none,\
                scan_i32,rowsum_f32_32,rowsum_f32_256,rowsum_f32_4096,rowsum_f32_65536,\
-               colsum_f32_32,colsum_f32_256,colsum_f32_4096,colsum_f32_65536,transpose_f32";
+               colsum_f32_32,colsum_f32_256,colsum_f32_4096,colsum_f32_65536,transpose_f32,\
+               scan_f32,scan_rows_f32_32,scan_rows_f32_4096";
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
     let nvcc = ["/usr/local/cuda/bin/nvcc", "nvcc"]
@@ -684,7 +739,7 @@ fn main() {
         println!("| {op} | {:.0} | {c:.0} | {:.3}x |", ours[op], c / ours[op]);
     }
     println!(
-        "\nN = {n} (4-byte elements), median of {reps} event-timed runs; GB/s count bytes read (+ written for copy)"
+        "\nN = {n} (4-byte elements), median of {reps} event-timed runs; GB/s count bytes read (+ written for copy, transpose and the scans)"
     );
     println!(
         "| op | warp-dsl GB/s | CUB | PyTorch | CuPy | vs best peer | vs CUB | share of copy |"
@@ -701,6 +756,10 @@ fn main() {
         "any_gt0_none",
         "find_first_gt0_none",
         "scan_i32",
+        "scan_f32",
+        "scan_rows_f32_32",
+        "scan_rows_f32_4096",
+        "scan_segments_f32",
         ROWSUM[0],
         ROWSUM[1],
         ROWSUM[2],
@@ -1128,5 +1187,51 @@ fn parse_peers(text: &str, out: &mut BTreeMap<(String, String), f64>) {
         } else if f.first().is_some_and(|w| *w == "CHECK" || *w == "SKIP") {
             println!("peer: {line}");
         }
+    }
+}
+
+/// Top-k (issue 13): `top_k` of the N f32 for k = 100 and 1,000 against `torch.topk` in the
+/// same run (values_peers.py), checked against the CPU backend. Time in microseconds; the
+/// ratio is torch's time over ours (target: 10x, i.e. about one read of the input).
+fn topk(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize) {
+    let n = xs.len();
+    let bytes = (4 * n) as f64;
+    let cpu = Device::cpu();
+    let cx = cpu.upload(xs).unwrap();
+    let mut ours: Vec<(String, f64)> = Vec::new();
+    for k in [100usize, 1000] {
+        let ms = time_ms(dev, reps, || dev.top_k(dx, k).map(drop));
+        let got = dev.top_k(dx, k).unwrap();
+        let want = cpu.top_k(&cx, k).unwrap();
+        assert_eq!(
+            got.indices.download().unwrap(),
+            want.indices.download().unwrap(),
+            "top_k k={k} against the CPU backend"
+        );
+        ours.push((format!("topk_f32_{k}"), ms));
+    }
+    drop((cx, cpu));
+    let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
+    if let Ok(o) = Command::new("python3")
+        .arg(format!("{dir}/values_peers.py"))
+        .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
+        .args(["--only", "topk_f32_100,topk_f32_1000"])
+        .output()
+    {
+        parse_peers(&String::from_utf8_lossy(&o.stdout), &mut peers);
+    }
+    println!("\ntop-k: N = {n} f32 (1 GiB at 2^28), largest k, sorted, with indices");
+    println!("| op | warp-dsl us | GB/s | torch.topk us | target | ratio |");
+    println!("|---|---|---|---|---|---|");
+    for (op, ms) in &ours {
+        let torch = peer_ms(&peers, "torch", op, bytes);
+        println!(
+            "| {op} | {:.1} | {:.0} | {} | 10x PyTorch | {} |",
+            ms * 1e3,
+            bytes / (ms * 1e-3) / 1e9,
+            torch.map_or("-".into(), |t| format!("{:.1}", t * 1e3)),
+            torch.map_or("-".into(), |t| format!("{:.2}x", t / ms))
+        );
     }
 }

@@ -182,3 +182,39 @@ pub fn edge_sizes(elem_size: usize) -> Vec<usize> {
         (1 << 20) + 7,
     ]
 }
+
+/// The `k` largest (or, unless `largest`, smallest) of `xs` with their indices, by plain Rust:
+/// the (value, index) pairs ordered with `partial_cmp`, NaN above everything (all NaNs equal),
+/// ties by index; selected (`select_nth_unstable_by`), then sorted. What `top_k` and
+/// `bottom_k` are tested against.
+pub fn sorted_k<T: Copy + PartialOrd>(xs: &[T], k: usize, largest: bool) -> Vec<(T, u64)> {
+    use std::cmp::Ordering;
+    let nan = |x: &T| x.partial_cmp(x).is_none();
+    let order = |a: &(T, u64), b: &(T, u64)| {
+        let ord = match (nan(&a.0), nan(&b.0)) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            _ => a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal),
+        };
+        let ord = if largest { ord.reverse() } else { ord };
+        ord.then(a.1.cmp(&b.1))
+    };
+    let mut v: Vec<(T, u64)> = xs.iter().copied().zip(0u64..).collect();
+    if k == 0 {
+        return Vec::new();
+    }
+    if k < v.len() {
+        v.select_nth_unstable_by(k - 1, order);
+        v.truncate(k);
+    }
+    v.sort_by(order);
+    v
+}
+
+/// Whether `a` and `b` are the same value, NaN equal to NaN.
+pub fn same_value<T: PartialEq>(a: &T, b: &T) -> bool {
+    #[allow(clippy::eq_op)] // NaN is the value unequal to itself
+    let nan = |x: &T| x != x;
+    a == b || (nan(a) && nan(b))
+}

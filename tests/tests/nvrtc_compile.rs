@@ -698,3 +698,34 @@ mod runs {
         compile_all_with(all());
     }
 }
+
+mod topk {
+    //! The top-k modules compile for every element type and architecture, with the warp votes,
+    //! 16-byte loads where the elements are at least 2 bytes wide, and no local memory.
+    use super::*;
+    use warp_runtime::topk_module;
+
+    #[test]
+    fn topk_modules_compile_for_every_element_type() {
+        if !nvrtc_available() {
+            return;
+        }
+        let vote: &[&str] = &["vote.sync.ballot", "atom.global.max.u64"];
+        let vec: &[&str] = &["vote.sync.ballot", "ld.global.cs.v4"];
+        compile_all_with(vec![
+            (topk_module::<f32>(), vec),
+            (topk_module::<f64>(), vec),
+            (topk_module::<i32>(), vec),
+            (topk_module::<u32>(), vote),
+            (topk_module::<i64>(), vote),
+            (topk_module::<u64>(), vote),
+            (topk_module::<i16>(), vec),
+            (topk_module::<u16>(), vote),
+            (topk_module::<i8>(), vote),
+            (topk_module::<u8>(), vote),
+            (topk_module::<bool>(), vote),
+            (topk_module::<f16>(), vec),
+            (topk_module::<bf16>(), vec),
+        ]);
+    }
+}

@@ -309,3 +309,15 @@ mod runs {
         );
     }
 }
+
+mod topk {
+    //! Snapshots of the top-k modules (the stage over one array, the level kernel).
+    use super::view;
+    use warp_runtime::topk_module;
+
+    #[test]
+    fn topk_modules() {
+        insta::assert_snapshot!("topk_f32", view(&topk_module::<f32>().source));
+        insta::assert_snapshot!("topk_u64", view(&topk_module::<u64>().source));
+    }
+}

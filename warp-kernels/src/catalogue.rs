@@ -73,16 +73,43 @@ pub const fn status_bytes(tiles: usize, value_size: usize) -> usize {
     }
 }
 
-/// What one launch of `wd_k_scan` does (its `mode` argument).
+/// Where a tile of the single-pass scans (`wd_k_scan`, `wd_k_scan_rows`, `wd_k_scan_segments`)
+/// gets its exclusive prefix (their `mode` argument).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u32)]
 pub enum ScanMode {
-    /// One pass with decoupled look-back (exact operators).
+    /// Decoupled look-back: the fastest; how it groups tiles depends on timing, so only for
+    /// exact operators (no floats).
     LookBack = 0,
-    /// Store each tile's aggregate (first of the three deterministic passes).
-    Aggregates = 1,
-    /// Scan each tile from its given prefix (last of the three passes).
-    Given = 2,
+    /// The fixed tree of `wd_prefix_tree` (lookback.cuh): every grouping a function of the
+    /// tile number, so floats give the same bits every run.
+    Tree = 1,
+    /// The predecessor's aggregate alone: segmented scans whose segments are at most
+    /// [`BLOCK_TILE`] elements long (every tile holds a head).
+    Predecessor = 2,
+}
+
+impl ScanMode {
+    /// Look-back status slots the mode uses for `tiles` tiles: two per tile for the tree (its
+    /// nodes), one otherwise.
+    pub const fn slots(self, tiles: usize) -> usize {
+        match self {
+            ScanMode::Tree => 2 * tiles,
+            ScanMode::LookBack | ScanMode::Predecessor => tiles,
+        }
+    }
+}
+
+/// Bytes of status for `slots` slots of a scan over values of `value_size` bytes; `segmented`:
+/// the values travel as (value, head) pairs (`wd_seg_val` in scan.cuh), packed with their state
+/// in one word for values of at most [`STATUS_PACK_MAX`] bytes, else at most `value_size + 16`
+/// bytes each.
+pub const fn scan_status_bytes(slots: usize, value_size: usize, segmented: bool) -> usize {
+    if segmented && value_size > STATUS_PACK_MAX {
+        status_bytes(slots, value_size + 16)
+    } else {
+        status_bytes(slots, value_size)
+    }
 }
 
 /// Every constant the templates read, as (define, value): emitted at the top of every module.
@@ -106,9 +133,15 @@ pub const DEFINES: &[(&str, u64)] = &[
     ("WD_STATUS_PACK_MAX", STATUS_PACK_MAX as u64),
     ("WD_MAX_INPUTS", MAX_INPUTS as u64),
     ("WD_P3_SHIFT", PARTITION3_SHIFT as u64),
+    ("WD_TOPK_MAX_K", TOPK_MAX_K as u64),
+    ("WD_TOPK_FANIN", TOPK_FANIN as u64),
+    ("WD_TOPK_ITEMS", TOPK_ITEMS as u64),
+    ("WD_TOPK_ITEMS_WIDE", TOPK_ITEMS_WIDE as u64),
+    ("WD_TOPK_KEEP", TOPK_KEEP as u64),
+    ("WD_TOPK_KEEP_WIDE", TOPK_KEEP_WIDE as u64),
     ("WD_SCAN_LOOK_BACK", ScanMode::LookBack as u64),
-    ("WD_SCAN_AGGREGATES", ScanMode::Aggregates as u64),
-    ("WD_SCAN_GIVEN", ScanMode::Given as u64),
+    ("WD_SCAN_TREE", ScanMode::Tree as u64),
+    ("WD_SCAN_PREDECESSOR", ScanMode::Predecessor as u64),
 ];
 
 /// The `#define` block of [`DEFINES`] and of the warp instructions an operator may be
@@ -470,7 +503,7 @@ pub const MAP_KERNELS: &[&Kernel] = &[&MAP];
 
 // ---- scan and axis modules ----
 
-/// The scan: one tile per block, in [`ScanMode`] `mode`.
+/// The scan: one tile per block, its prefix by [`ScanMode`] `mode`.
 pub const SCAN: Kernel = kernel(
     "wd_k_scan",
     &[
@@ -483,14 +516,7 @@ pub const SCAN: Kernel = kernel(
         p("status", Out(Pointee::U8)),
         p("queue", Out(Pointee::U32)),
     ],
-    "WD_STAGE;\nwd_scan<wd_op>(st, out, exclusive != 0, mode, status, queue);",
-);
-
-/// The middle pass of the deterministic scan: the tile aggregates scanned in order by one block.
-pub const SCAN_TILES: Kernel = kernel(
-    "wd_k_scan_tiles",
-    &[p("vals", Out(Value)), p("n", U64)],
-    "wd_scan_tiles<wd_op>(vals, n);",
+    "WD_STAGE;\nwd_scan<wd_op>(st, out, exclusive != 0, mode, status, queue, wd_heads_none<wd_op>{});",
 );
 
 const ROWS_PARAMS: &[Param] = &[
@@ -640,10 +666,51 @@ pub const COLS_UNPADDED: Kernel = Kernel {
     body: "WD_STAGE;\nwd_cols<wd_op, wd_stage, 0>(st, rows, cols, rows_per_block, partials, tickets, out);",
 };
 
+// ---- segmented scans ----
+
+/// The scan of each row of a row-major matrix of `cols` columns: [`SCAN`] over (value, head)
+/// pairs, heads every `cols` elements.
+pub const SCAN_ROWS: Kernel = kernel(
+    "wd_k_scan_rows",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("cols", U64),
+        p("out", Out(Value)),
+        p("exclusive", U32),
+        p("mode", U32),
+        p("status", Out(Pointee::U8)),
+        p("queue", Out(Pointee::U32)),
+    ],
+    "WD_STAGE;\nwd_heads_rows<wd_op> h;\nh.cols = cols;\nwd_scan<wd_op>(st, out, exclusive != 0, mode, status, queue, h);",
+);
+
+/// The scan of each CSR segment (`nseg + 1` offsets from 0 to `n`): [`SCAN`] over (value, head)
+/// pairs, heads at the offsets; `flags[0]` (zeroed) is set when the offsets are bad.
+pub const SCAN_SEGMENTS: Kernel = kernel(
+    "wd_k_scan_segments",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("offsets", In(Pointee::U64)),
+        p("nseg", U64),
+        p("flags", Out(Pointee::U32)),
+        p("out", Out(Value)),
+        p("exclusive", U32),
+        p("mode", U32),
+        p("status", Out(Pointee::U8)),
+        p("queue", Out(Pointee::U32)),
+    ],
+    "WD_STAGE;\nwd_heads_csr<wd_op> h;\nh.offsets = offsets;\nh.nseg = nseg;\nh.flags = flags;\nwd_scan<wd_op>(st, out, exclusive != 0, mode, status, queue, h);",
+);
+
 /// The kernels of a scan and axis module.
 pub const AXIS_KERNELS: &[&Kernel] = &[
     &SCAN,
-    &SCAN_TILES,
+    &SCAN_ROWS,
+    &SCAN_SEGMENTS,
     &ROWS_G1,
     &ROWS_G2,
     &ROWS_G4,
@@ -683,6 +750,61 @@ pub const TRANSPOSE_UNPADDED: Kernel = kernel(
 
 /// The kernels of a transpose module.
 pub const TRANSPOSE_KERNELS: &[&Kernel] = &[&TRANSPOSE, &TRANSPOSE_UNPADDED];
+
+// ---- top-k modules ----
+
+/// The largest `k` of top-k and bottom-k.
+pub const TOPK_MAX_K: usize = 1024;
+/// Blocks of one top-k level whose candidates one block of the next level reads.
+pub const TOPK_FANIN: usize = 4;
+/// Elements per lane of a top-k block step, for elements of up to 4 bytes.
+pub const TOPK_ITEMS: u32 = 8;
+/// Elements per lane of a top-k block step, for 8-byte elements.
+pub const TOPK_ITEMS_WIDE: u32 = 4;
+/// Candidates a top-k block keeps at most after refining its buffer (keys of up to 32 bits);
+/// the buffer holds these and one block step (42 KB of shared memory).
+pub const TOPK_KEEP: usize = 3072;
+/// [`TOPK_KEEP`] for 64-bit keys (44 KB).
+pub const TOPK_KEEP_WIDE: usize = 2560;
+
+/// Elements of one top-k block step for elements of `elem_size` bytes.
+pub const fn topk_step(elem_size: usize) -> usize {
+    BLOCK as usize
+        * if elem_size == 8 {
+            TOPK_ITEMS_WIDE as usize
+        } else {
+            TOPK_ITEMS as usize
+        }
+}
+
+/// One level of top-k (see topk.cuh): level 0 (`cand_slots == 0`) reads the elements, later
+/// levels the candidates of the one before (`k` slots per block, `cand_counts` filled); every
+/// block but a lone one writes its best `k` to `out_*`; a lone block sorts them and writes
+/// `values` and `indices`. `bound` (zeroed before level 0) is the global key bound.
+pub const TOPK: Kernel = kernel(
+    "wd_k_topk",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("k", U32),
+        p("largest", U32),
+        p("cand_keys", In(Pointee::U64)),
+        p("cand_idx", In(Pointee::U32)),
+        p("cand_counts", In(Pointee::U32)),
+        p("cand_slots", U64),
+        p("out_keys", Out(Pointee::U64)),
+        p("out_idx", Out(Pointee::U32)),
+        p("out_counts", Out(Pointee::U32)),
+        p("bound", Out(Pointee::U64)),
+        p("values", Out(Elem)),
+        p("indices", Out(Pointee::U64)),
+    ],
+    "WD_STAGE;\nwd_topk(st, k, largest != 0, cand_keys, cand_idx, cand_counts, cand_slots, out_keys, out_idx, out_counts, bound, values, indices);",
+);
+
+/// The kernels of a top-k module.
+pub const TOPK_KERNELS: &[&Kernel] = &[&TOPK];
 
 /// The most bins a histogram counts into.
 pub const HIST_MAX_BINS: usize = 65536;
@@ -768,6 +890,7 @@ pub fn all() -> impl Iterator<Item = &'static Kernel> {
         MAP_KERNELS,
         AXIS_KERNELS,
         TRANSPOSE_KERNELS,
+        TOPK_KERNELS,
         HISTOGRAM_KERNELS,
     ]
     .into_iter()
@@ -817,5 +940,12 @@ mod tests {
         assert_eq!(hist_replicas(12288), 1);
         assert_eq!(hist_replicas(12289), 0);
         assert_eq!(hist_replicas(HIST_MAX_BINS), 0);
+        assert_eq!(ScanMode::Tree.slots(3), 6);
+        assert_eq!(ScanMode::Predecessor.slots(3), 3);
+        // (value, head) pairs: packed with the state up to 4-byte values, else at most 16
+        // bytes more than the value.
+        assert_eq!(scan_status_bytes(3, 4, true), 24);
+        assert_eq!(scan_status_bytes(3, 8, true), 16 + 2 * 3 * 24);
+        assert_eq!(scan_status_bytes(3, 8, false), status_bytes(3, 8));
     }
 }

@@ -41,12 +41,14 @@ pub const MAP_TEMPLATE: &str = include_str!("templates/map.cuh");
 /// Runs of equal keys: unique, run-length encode, reduce-by-key (ballot heads, segmented
 /// scan, look-back of (heads, value) pairs).
 pub const RUNS_TEMPLATE: &str = include_str!("templates/runs.cuh");
+/// Top-k: order keys, ballot filtering against a running threshold, radix select, sort.
+pub const TOPK_TEMPLATE: &str = include_str!("templates/topk.cuh");
 
 /// The histogram: warp-aggregated (`__match_any_sync`) counts in shared bins, merged once.
 pub const HISTOGRAM_TEMPLATE: &str = include_str!("templates/histogram.cuh");
 
 /// Every shared text, by file name, in the order modules include them.
-pub const TEMPLATES: [(&str, &str); 13] = [
+pub const TEMPLATES: [(&str, &str); 14] = [
     ("prelude.cuh", PRELUDE),
     ("half.cuh", HALF),
     ("warp_intrinsics.cuh", WARP_INTRINSICS),
@@ -59,6 +61,7 @@ pub const TEMPLATES: [(&str, &str); 13] = [
     ("axis.cuh", AXIS_TEMPLATE),
     ("map.cuh", MAP_TEMPLATE),
     ("runs.cuh", RUNS_TEMPLATE),
+    ("topk.cuh", TOPK_TEMPLATE),
     ("histogram.cuh", HISTOGRAM_TEMPLATE),
 ];
 
@@ -1015,6 +1018,18 @@ pub fn transpose_module(elem: Scalar) -> String {
     m.shared("axis.cuh", AXIS_TEMPLATE);
     m.kernels(catalogue::TRANSPOSE_KERNELS, e, e);
     m.finish(&format!("transpose_{elem}"))
+}
+
+/// A top-k module for arrays of `elem` (`Device::top_k`, `Device::bottom_k`): the catalogue's
+/// [`TOPK_KERNELS`](catalogue::TOPK_KERNELS) over a plain stage of the array.
+pub fn topk_module(elem: Scalar) -> String {
+    let source = Source::Plain(std::slice::from_ref(&elem));
+    let mut m = Module::new(&format!("top-k of {}", source.describe()));
+    m.user(&stage(&source, None, elem.c_name(), None));
+    m.shared("lookback.cuh", LOOKBACK_TEMPLATE);
+    m.shared("topk.cuh", TOPK_TEMPLATE);
+    m.kernels(catalogue::TOPK_KERNELS, elem.c_name(), elem.c_name());
+    m.finish(&format!("topk_{elem}"))
 }
 
 /// A module of plain device functions (lowered by [`lower_function`]) and hand-written

@@ -6,7 +6,7 @@
 use warp_kernels::catalogue::{self, DEFINES, Kernel};
 use warp_kernels::module::{
     RunValues, TEMPLATES, axis_module, histogram_module, kernel_signatures, partition3_module,
-    predicate_module, reduce_module, runs_module, transpose_module,
+    predicate_module, reduce_module, runs_module, topk_module, transpose_module,
 };
 use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Source, Style};
 
@@ -257,4 +257,22 @@ fn shared_constants_are_defined_by_the_catalogue_only() {
         catalogue::STOP_STRIDE
     )));
     assert!(defines.contains("#define WD_REDUX_XOR 6\n"));
+}
+
+#[test]
+fn topk_modules_match_the_catalogue() {
+    for e in [
+        Scalar::U8,
+        Scalar::F32,
+        Scalar::F64,
+        Scalar::BF16,
+        Scalar::Bool,
+    ] {
+        check(
+            &topk_module(e),
+            catalogue::TOPK_KERNELS,
+            e.c_name(),
+            e.c_name(),
+        );
+    }
 }

@@ -108,6 +108,14 @@ pub enum Error {
         /// The accepted values.
         expected: &'static str,
     },
+    /// `top_k` or `bottom_k` asked for more elements than the input holds.
+    #[error("top-k: k = {k} is larger than the input ({len} elements)")]
+    KExceedsLength {
+        /// The `k` asked for.
+        k: usize,
+        /// The number of elements of the input.
+        len: usize,
+    },
 }
 
 /// `Result` with [`Error`].

@@ -138,6 +138,65 @@
 //! assert_eq!(dev.unique(&keys)?.download()?, [5, 2, 5]);
 //! assert_eq!(dev.run_length_encode(&keys)?.counts.download()?, [2, 1, 3]);
 //! assert_eq!(dev.reduce_by_key(add, &keys, &vals)?.values.download()?, [3, 3, 15]);
+
+//! The GPU computes what Rust computes in a release build: integer arithmetic wraps, shifts
+//! mask their amount, float-to-integer casts saturate (NaN gives 0), float `min`/`max` ignore
+//! NaN, `a * b + c` is never fused. Integer division by zero (a panic in Rust) gives 0 on the
+//! GPU. Reductions must be associative and commutative: the GPU combines in a tree. Scans
+//! combine in element order (`Device::scan`), so they need associativity only. Float scans
+//! have the same bits every run: their tiles chain through a fixed tree of tile aggregates
+//! (see `Device::scan`), in one pass.
+//!
+//! Beyond whole-array reductions: predicates and maps (`count`, `any`, `find_first`, `mask`,
+//! `filter`, `partition`, `partition3` (three-way, by two predicates), `map_reduce`), scans (`scan`, `exclusive_scan`; segmented:
+//! `scan_rows`, `scan_segments` and their exclusive forms, a scan over (value, head) pairs
+//! whose heads restart the fold), reductions along
+//! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
+//! `reduce_cols`, `reduce_segments`), and `transpose`.
+//!
+//! ## Scans and their CUDA patterns
+//!
+//! | operation | CUDA pattern |
+//! |---|---|
+//! | `scan`, `exclusive_scan` | a 4096-element tile per block: thread scan, `__shfl_up_sync` warp scan, block scan of warp totals; tiles chained in one pass by decoupled look-back (exact values) or by a fixed tree of tile aggregates (floats: the same bits every run) |
+//! | `scan_rows`, `exclusive_scan_rows` | the same tile over (value, head) pairs with the segmented operator, heads every `cols` elements (one 64-bit remainder per thread and tile); rows of at most 4096 elements put a head in every tile, so a tile's carry is its predecessor's aggregate alone; longer rows chain as `scan` does |
+//! | `scan_segments`, `exclusive_scan_segments` | the same over CSR offsets: each block finds the segments starting in its tile (a 32-way warp search of the offsets) and marks their heads in shared memory; tiles chain as `scan` does |
+//!
+//! Segmented scans restart at each segment's first element (exclusive ones give the identity
+//! there), combine in element order within a segment, and take any `#[reduce]` operator.
+//!
+//! ```
+//! use warp_runtime::prelude::*;
+//! #[reduce(identity = 0.0)]
+//! fn sum(a: f32, b: f32) -> f32 { a + b }
+//! # fn main() -> warp_runtime::Result<()> {
+//! let dev = Device::auto()?;
+//! let xs = dev.upload(&[1.0f32, 2.0, 3.0, 4.0])?;
+//! assert_eq!(dev.scan(sum, &xs)?.download()?, [1.0, 3.0, 6.0, 10.0]);
+//! assert_eq!(dev.scan_rows(sum, &xs, 2)?.download()?, [1.0, 3.0, 3.0, 7.0]);
+//! let offsets = dev.upload(&[0u64, 1, 1, 4])?; // [1], [], [2, 3, 4]
+//! assert_eq!(dev.exclusive_scan_segments(sum, &xs, &offsets)?.download()?, [0.0, 0.0, 2.0, 5.0]);
+//! # Ok(()) }
+//! ```
+//!
+//! Top-k: [`Device::top_k`] and [`Device::bottom_k`] return the k (up to 1,024) largest or
+//! smallest elements of an array of any element type, sorted, with their indices ([`TopK`]);
+//! ties to the smaller index, NaN above `+inf` ([`Ordered`] gives the order). CUDA pattern:
+//! one read of the input, in which each warp votes (`__ballot_sync`, ranks by `__popc`) on
+//! whether its elements' order keys beat the block's running threshold and a global bound
+//! (`atomicMax`), and compacts the passing ones into shared memory; a radix select over 8-bit
+//! digits (shared histogram, block scan) refines the block's candidates when they fill; the
+//! blocks' best k go through the same kernel, 4 blocks' worth per block, until one block
+//! sorts the last k (bitonic, in shared memory).
+//!
+//! ```
+//! use warp_runtime::prelude::*;
+//! # fn main() -> warp_runtime::Result<()> {
+//! let dev = Device::cpu();
+//! let xs = dev.upload(&[2.5f32, -1.0, 7.0, 2.5])?;
+//! let TopK { values, indices } = dev.top_k(&xs, 2)?;
+//! assert_eq!((values.download()?, indices.download()?), (vec![7.0, 2.5], vec![2, 0]));
+//! assert_eq!(dev.bottom_k(&xs, 1)?.values.download()?, [-1.0]);
 //! # Ok(()) }
 //! ```
 //!
@@ -302,18 +361,18 @@ pub use inputs::{
     Array, AsSlice, AxisInput, CudaInput, ElementInput, Field, Indexed, Keeping, Mapped,
     ReduceInput, Zip,
 };
-pub use operations::{
-    BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, Split, Split3, axis_module,
-    histogram_module, map_module, partition3_module, predicate_module, reduce_module,
-    transpose_module,
-};
+pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, histogram_module};
 pub use operations::{
     ByKey, Equal, RunCount, Runs, SameKeys, reduce_by_key_module, run_length_module, unique_module,
+};
+pub use operations::{
+    Split, Split3, TopK, axis_module, map_module, partition3_module, predicate_module,
+    reduce_module, topk_module, transpose_module,
 };
 pub use operators::{
     ArgBits, Bind, BoundArg, BoundArgs, FnMeta, MapOp, OpMeta, Predicate, ReduceOp,
 };
-pub use values::{DeviceValue, Element, IndexInt, Row};
+pub use values::{DeviceValue, Element, IndexInt, Ordered, Row};
 pub use warp_macros::{DeviceValue, map, predicate, reduce};
 
 /// What the macros' expansions name; not part of the API.
@@ -329,7 +388,7 @@ pub mod __private {
 pub mod prelude {
     pub use crate::{
         CudaInput, Device, DeviceScalar, DeviceSlice, DeviceTuples, DeviceValue, DeviceVec, Error,
-        MapOp, OutputArray, Predicate, ReduceOp, ValueArray, Zip, map, predicate, reduce,
+        MapOp, OutputArray, Predicate, ReduceOp, TopK, ValueArray, Zip, map, predicate, reduce,
     };
     pub use half::{bf16, f16};
 }

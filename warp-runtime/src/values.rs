@@ -182,6 +182,89 @@ row!(A, B);
 row!(A, B, C);
 row!(A, B, C, D);
 
+/// An element type with the total order that `Device::top_k` and `Device::bottom_k` select
+/// by: every [`Element`]. Integers and `bool` (`false < true`) in their usual order; floats
+/// (`f32`, `f64`, `f16`, `bf16`) in IEEE order with `-0.0 == +0.0` and every NaN (any sign or
+/// payload) equal to every other NaN and above `+inf`. Equal elements are told apart by their
+/// index (the smaller first).
+///
+/// ```
+/// use warp_runtime::Ordered;
+/// assert!(f32::NAN.order_key() > f32::INFINITY.order_key());
+/// assert_eq!((-0.0f32).order_key(), 0.0f32.order_key());
+/// assert!((-1i8).order_key() < 0i8.order_key());
+/// ```
+pub trait Ordered: Element {
+    /// Bits of [`Ordered::order_key`] (the element's width; 8 for `bool`).
+    const KEY_BITS: u32;
+    /// An unsigned key of [`Ordered::KEY_BITS`] bits whose order is the element's: the GPU
+    /// computes the same key (topk.cuh's `wd_topk_key`).
+    fn order_key(self) -> u64;
+}
+
+/// The key of float bits `b` of `bits` bits with exponent mask `exp`: NaN the largest, both
+/// zeros the key of +0.0.
+const fn float_key(b: u64, bits: u32, exp: u64) -> u64 {
+    let sign = 1u64 << (bits - 1);
+    let all = sign | (sign - 1);
+    let mag = b & (sign - 1);
+    if mag > exp {
+        all
+    } else if mag == 0 {
+        sign
+    } else if b & sign != 0 {
+        !b & all
+    } else {
+        b | sign
+    }
+}
+
+macro_rules! ordered_int {
+    ($($t:ty: $u:ty, $flip:expr);*) => {$(
+        impl Ordered for $t {
+            const KEY_BITS: u32 = <$t>::BITS;
+            fn order_key(self) -> u64 {
+                (self as $u as u64) ^ $flip
+            }
+        }
+    )*};
+}
+ordered_int!(
+    u8: u8, 0; u16: u16, 0; u32: u32, 0; u64: u64, 0;
+    i8: u8, 1 << 7; i16: u16, 1 << 15; i32: u32, 1 << 31; i64: u64, 1 << 63
+);
+
+impl Ordered for bool {
+    const KEY_BITS: u32 = 8;
+    fn order_key(self) -> u64 {
+        self as u64
+    }
+}
+impl Ordered for f32 {
+    const KEY_BITS: u32 = 32;
+    fn order_key(self) -> u64 {
+        float_key(self.to_bits() as u64, 32, 0x7F80_0000)
+    }
+}
+impl Ordered for f64 {
+    const KEY_BITS: u32 = 64;
+    fn order_key(self) -> u64 {
+        float_key(self.to_bits(), 64, 0x7FF0_0000_0000_0000)
+    }
+}
+impl Ordered for half::f16 {
+    const KEY_BITS: u32 = 16;
+    fn order_key(self) -> u64 {
+        float_key(self.to_bits() as u64, 16, 0x7C00)
+    }
+}
+impl Ordered for half::bf16 {
+    const KEY_BITS: u32 = 16;
+    fn order_key(self) -> u64 {
+        float_key(self.to_bits() as u64, 16, 0x7F80)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,5 +292,40 @@ mod tests {
             half::bf16::EXACT,
         ];
         assert_eq!((exact, inexact), ([true; 4], [false; 6]));
+    }
+
+    #[test]
+    fn order_keys_follow_the_order() {
+        let f = [
+            f32::NEG_INFINITY,
+            -1.5,
+            -f32::MIN_POSITIVE / 2.0,
+            0.0,
+            f32::MIN_POSITIVE / 2.0,
+            1.0,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NAN,
+        ];
+        assert!(f.windows(2).all(|w| w[0].order_key() < w[1].order_key()));
+        assert_eq!((-0.0f32).order_key(), 0.0f32.order_key());
+        assert_eq!((-f32::NAN).order_key(), f32::NAN.order_key());
+        assert_eq!(f32::NAN.order_key(), u32::MAX as u64);
+        let d = [f64::NEG_INFINITY, -2.0, 0.0, 3.0, f64::INFINITY, f64::NAN];
+        assert!(d.windows(2).all(|w| w[0].order_key() < w[1].order_key()));
+        let h = [
+            -half::f16::INFINITY,
+            half::f16::from_f32(-1.0),
+            half::f16::ZERO,
+            half::f16::MAX,
+            half::f16::INFINITY,
+            half::f16::NAN,
+        ];
+        assert!(h.windows(2).all(|w| w[0].order_key() < w[1].order_key()));
+        assert_eq!(half::bf16::NAN.order_key(), 0xFFFF);
+        let i = [i8::MIN, -1, 0, 1, i8::MAX];
+        assert!(i.windows(2).all(|w| w[0].order_key() < w[1].order_key()));
+        assert_eq!((i64::MIN.order_key(), i64::MAX.order_key()), (0, u64::MAX));
+        assert!(false.order_key() < true.order_key());
     }
 }

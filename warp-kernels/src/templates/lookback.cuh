@@ -89,6 +89,21 @@ template <class T> struct wd_tile_status<T, WD_STATUS_SPLIT> {
     }
 };
 
+// Ordered warp combine where higher lanes hold earlier values: the fold of lane 31's value, then
+// lane 30's, ..., then lane 0's, grouped as a fixed tree (so the same for every call), returned
+// to every lane.
+template <class Op> static __device__ __forceinline__ typename Op::T wd_warp_fold_back(typename Op::T v) {
+    typedef typename Op::T T;
+    const unsigned lane = threadIdx.x & 31u;
+#pragma unroll
+    for (unsigned o = 1; o < 32; o <<= 1) {
+        const T later = v;
+        const T earlier = wd_shfl_down(v, o);
+        if (lane + o < 32u) v = Op::combine(earlier, later);
+    }
+    return wd_shfl_idx(v, 0);
+}
+
 // The exclusive prefix of `tile`, by one whole warp, after the tile published its aggregate.
 // Values are combined in tile order (the operator need not commute).
 template <class Op, class S>
@@ -107,14 +122,7 @@ static __device__ __forceinline__ typename Op::T wd_look_back(const S& status, w
         const unsigned inclusive = __ballot_sync(WD_FULL_MASK, s == WD_LB_PREFIX);
         const unsigned upto = inclusive ? (unsigned)(__ffs(inclusive) - 1) : 31u;
         if (lane > upto || j < 0) v = Op::identity();
-        // Ordered warp combine: higher lanes are earlier tiles; lane 0 ends with them all.
-#pragma unroll
-        for (unsigned o = 1; o < 32; o <<= 1) {
-            const T later = v;
-            const T earlier = wd_shfl_down(v, o);
-            if (lane + o < 32u) v = Op::combine(earlier, later);
-        }
-        prefix = Op::combine(wd_shfl_idx(v, 0), prefix);
+        prefix = Op::combine(wd_warp_fold_back<Op>(v), prefix);
         if (inclusive) break;
         window -= 32;
     }
@@ -159,24 +167,65 @@ static __device__ __forceinline__ wd_u64 wd_tile_index(unsigned int* queue) {
 }
 
 // Where a tile's exclusive prefix comes from (called by all of warp 0 with the tile's
-// aggregate): the look-back; or, for the deterministic three-pass scan, nowhere (the aggregate
-// is stored for a separate scan of the tile aggregates) or a given array of tile prefixes.
+// aggregate): the look-back (the fastest; its grouping of tiles depends on timing, so it is for
+// exact operators); the fixed tree (deterministic for any operator); or the predecessor's
+// aggregate alone (when every tile's aggregate already holds its whole prefix that matters, as
+// in a segmented scan whose every tile starts a segment).
 template <class Op, class S> struct wd_prefix_look_back {
     S status;
     __device__ __forceinline__ typename Op::T operator()(wd_u64 tile, typename Op::T aggregate) const {
         return wd_tile_prefix<Op>(status, tile, aggregate);
     }
 };
-template <class Op> struct wd_prefix_store_aggregate {
-    typename Op::T* aggregates;
-    __device__ __forceinline__ typename Op::T operator()(wd_u64 tile, typename Op::T aggregate) const {
-        if ((threadIdx.x & 31u) == 0) aggregates[tile] = aggregate;
-        return Op::identity();
+
+// The deterministic single-pass prefix. Node (j, e) is the aggregate of the 2^j tiles ending at
+// tile e (e + 1 a multiple of 2^j): node (0, e) is tile e's aggregate and node (j, e) is
+// combine(node (j - 1, e - 2^(j-1)), node (j - 1, e)), published by tile e itself, which
+// completes it. The exclusive prefix of tile t folds, in tile order, the nodes of t's binary
+// decomposition (for each set bit j of t, from the highest, the 2^j tiles that follow the
+// higher bits), lane j fetching bit j's node, combined by wd_warp_fold_back. Every grouping is
+// a function of the tile number only, so the result has the same bits run after run. A tile
+// waits only on nodes of earlier tiles, which have started (tiles are taken in order), so it
+// cannot deadlock. Node (j, e) lives in status slot 2e - popcount(e) + j (tiles before e own
+// 2e - popcount(e) nodes), so `status` holds 2 * ntiles slots.
+template <class Op, class S> struct wd_prefix_tree {
+    typedef typename Op::T T;
+    S status;
+    static __device__ __forceinline__ wd_u64 slot(wd_u64 e, unsigned level) {
+        return 2ull * e - (wd_u64)__popcll(e) + level;
+    }
+    __device__ __forceinline__ T wait(wd_u64 at) const {
+        T v;
+        while (status.read(at, v) == WD_LB_INVALID) {
+        }
+        return v;
+    }
+    __device__ __forceinline__ T operator()(wd_u64 tile, T aggregate) const {
+        const unsigned lane = threadIdx.x & 31u;
+        // This tile's nodes first (later tiles wait on them): level 0, then each range it ends.
+        T node = aggregate;
+        if (lane == 0) status.publish(slot(tile, 0), WD_LB_AGGREGATE, node);
+        for (unsigned j = 1; j < 64 && ((tile >> (j - 1)) & 1ull); ++j) {
+            node = Op::combine(wait(slot(tile - (1ull << (j - 1)), j - 1)), node);
+            if (lane == 0) status.publish(slot(tile, j), WD_LB_AGGREGATE, node);
+        }
+        T v = Op::identity();
+        if ((tile >> lane) & 1ull) v = wait(slot(((tile >> lane >> 1) << lane << 1) + (1ull << lane) - 1ull, lane));
+        return wd_warp_fold_back<Op>(v);
     }
 };
-template <class Op> struct wd_prefix_given {
-    const typename Op::T* prefixes;
-    __device__ __forceinline__ typename Op::T operator()(wd_u64 tile, typename Op::T) const { return prefixes[tile]; }
+
+template <class Op, class S> struct wd_prefix_predecessor {
+    typedef typename Op::T T;
+    S status;
+    __device__ __forceinline__ T operator()(wd_u64 tile, T aggregate) const {
+        if ((threadIdx.x & 31u) == 0) status.publish(tile, WD_LB_AGGREGATE, aggregate);
+        if (tile == 0) return Op::identity();
+        T v;
+        while (status.read(tile - 1, v) == WD_LB_INVALID) {
+        }
+        return v;
+    }
 };
 
 // Block-level part of a single-pass tile: every warp brings its aggregate (warp order is

@@ -1,4 +1,4 @@
-// ---- warp-dsl scan: thread scan, __shfl_up_sync warp scan, block scan, single-pass look-back ----
+// ---- warp-dsl scan: thread scan, __shfl_up_sync warp scan, block scan, single-pass tile prefix ----
 // Layout (as the predicates' 16-byte tiles): in a warp tile of 32 * WD_ITEMS elements, slot
 // j = r * VEC + k of lane l is element base + (r * 32 + l) * VEC + k. Each row of 32 * VEC
 // consecutive elements is scanned by a thread scan of VEC values and a warp scan of the lane
@@ -6,18 +6,199 @@
 // by the tile prefix. Every combine is in element order (the operator need not commute), and
 // every value enters as combine(identity, value), as the CPU's fold does.
 //
-// Modes: WD_SCAN_LOOK_BACK, one pass with decoupled look-back (exact for integer operators,
-// whose result does not depend on how the look-back groups tiles); for floats, whose rounding
-// does, the deterministic three passes: WD_SCAN_AGGREGATES stores each tile's aggregate,
-// wd_scan_tiles scans them in a fixed order, WD_SCAN_GIVEN rescans each tile from its prefix.
-// (The mode values are defined by warp_kernels::catalogue::ScanMode.)
+// Tile prefixes (the mode values are defined by warp_kernels::catalogue::ScanMode), all one
+// pass: WD_SCAN_LOOK_BACK, decoupled look-back (exact operators: integers, whose result does
+// not depend on how the look-back happens to group tiles); WD_SCAN_TREE, the fixed tree of
+// wd_prefix_tree (floats: the same bits every run); WD_SCAN_PREDECESSOR, the predecessor's
+// aggregate (segmented scans whose segments are at most a block tile long, so that every tile
+// holds a segment head and its aggregate is all the next tile needs).
+//
+// Segmented scans run the same tile over (value, head) pairs with the segmented operator
+// wd_seg_op: a head (the first element of a segment) restarts the fold. Heads come from a
+// policy: none (the plain scan), every `cols`-th element (the rows of a row-major matrix), or
+// CSR offsets.
 #define WD_HAVE_SCAN 1
 
-// One block tile of the scan; `prefix_of` gives the tile's exclusive prefix (see lookback.cuh).
-template <class Op, class St, class P>
+// A value and whether a segment starts at it (or, for a run of values, within it).
+template <class T> struct wd_seg_val {
+    T v;
+    bool head;
+};
+#define WD_SEG_SHFL(NAME, ARG)                                                                 \
+    template <class T> WD_DEV wd_seg_val<T> NAME(wd_seg_val<T> x, ARG o) {                     \
+        x.v = NAME(x.v, o);                                                                    \
+        x.head = NAME(x.head, o);                                                              \
+        return x;                                                                              \
+    }
+WD_SEG_SHFL(wd_shfl_down, unsigned)
+WD_SEG_SHFL(wd_shfl_up, unsigned)
+WD_SEG_SHFL(wd_shfl_idx, int)
+template <class T> WD_DEV wd_seg_val<T> wd_ldcg(const wd_seg_val<T>* p) {
+    wd_seg_val<T> x;
+    x.v = wd_ldcg(&p->v);
+    x.head = wd_ldcg(&p->head);
+    return x;
+}
+
+// The segmented operator: (a, b) -> b's value alone if a segment starts in b, else a + b.
+// Associative whenever Op is.
+template <class Op> struct wd_seg_op {
+    typedef wd_seg_val<typename Op::T> T;
+    static constexpr int redux = WD_REDUX_NONE;
+    static __device__ __forceinline__ T identity() {
+        T t;
+        t.v = Op::identity();
+        t.head = false;
+        return t;
+    }
+    static __device__ __forceinline__ T combine(T a, T b) {
+        T t;
+        t.v = b.head ? b.v : Op::combine(a.v, b.v);
+        t.head = a.head || b.head;
+        return t;
+    }
+};
+
+// Look-back status of a pair whose value takes at most 4 bytes: the head in bit 2 of the state.
+#define WD_STATUS_PACK_SEG 3
+template <class T> struct wd_status_kind<wd_seg_val<T>> {
+    static constexpr int value = sizeof(T) <= WD_STATUS_PACK_MAX ? WD_STATUS_PACK_SEG : WD_STATUS_SPLIT;
+};
+template <class T> struct wd_tile_status<wd_seg_val<T>, WD_STATUS_PACK_SEG> {
+    wd_u64* words;
+    __device__ __forceinline__ wd_tile_status(unsigned char* mem, wd_u64) : words((wd_u64*)mem) {}
+    __device__ __forceinline__ void publish(wd_u64 tile, unsigned state, wd_seg_val<T> x) const {
+        wd_u32 bits = 0;
+        memcpy(&bits, &x.v, sizeof(T));
+        const wd_u64 high = (wd_u64)(state | (x.head ? 4u : 0u));
+        atomicExch((unsigned long long*)(words + tile), (unsigned long long)((high << 32) | bits));
+    }
+    __device__ __forceinline__ unsigned read(wd_u64 tile, wd_seg_val<T>& x) const {
+        const wd_u64 w = *(volatile wd_u64*)(words + tile);
+        const wd_u32 bits = (wd_u32)w;
+        memcpy(&x.v, &bits, sizeof(T));
+        x.head = ((w >> 34) & 1u) != 0;
+        return (unsigned)(w >> 32) & 3u;
+    }
+};
+
+// Head policies: the scan operator (Op, or wd_seg_op<Op>), how an element enters it, and the
+// heads of a thread's slots (bit j: slot j starts a segment). `heads` is called by every thread
+// of the block (it may use shared memory and barriers); `warp_base` is the warp tile's first
+// element.
+template <class Op> struct wd_heads_none {
+    typedef Op S;
+    static constexpr bool SEGMENTED = false;
+    static __device__ __forceinline__ typename Op::T enter(typename Op::T x, bool) { return x; }
+    static __device__ __forceinline__ typename Op::T value(typename Op::T x) { return x; }
+    template <class L> __device__ __forceinline__ unsigned heads(wd_u64, wd_u64, wd_u64, wd_u64) const { return 0u; }
+};
+template <class Op> struct wd_heads_seg {
+    typedef wd_seg_op<Op> S;
+    static constexpr bool SEGMENTED = true;
+    static __device__ __forceinline__ typename S::T enter(typename Op::T x, bool head) {
+        typename S::T t;
+        t.v = x;
+        t.head = head;
+        return t;
+    }
+    static __device__ __forceinline__ typename Op::T value(typename S::T x) { return x.v; }
+};
+
+// The rows of a row-major matrix of `cols` columns: heads where i % cols == 0, from one 64-bit
+// remainder per thread and tile (then a 32-bit one per vector, or a compare for long rows, and
+// a count along the vector).
+template <class Op> struct wd_heads_rows : wd_heads_seg<Op> {
+    wd_u64 cols;
+    template <class L>
+    __device__ __forceinline__ unsigned heads(wd_u64, wd_u64 warp_base, wd_u64, wd_u64) const {
+        const unsigned lane = threadIdx.x & 31u;
+        const wd_u64 q = warp_base % cols;
+        unsigned h = 0;
+#pragma unroll
+        for (int r = 0; r < L::ROWS; ++r) {
+            // p < cols + WD_TILE: one subtraction brings it below cols when cols > WD_TILE.
+            const wd_u64 p = q + ((wd_u64)r * 32u + lane) * L::VEC;
+            wd_u64 m = cols > WD_TILE ? (p >= cols ? p - cols : p) : (wd_u64)((wd_u32)p % (wd_u32)cols);
+#pragma unroll
+            for (int k = 0; k < L::VEC; ++k) {
+                if (m == 0) h |= 1u << (r * L::VEC + k);
+                m = m + 1 == cols ? 0 : m + 1;
+            }
+        }
+        return h;
+    }
+};
+
+// Index of the first of `len` sorted offsets that is >= x (len if none), by one whole warp: a
+// 32-way search (each lane tests the last offset of one of 32 chunks of the range), about 6
+// dependent loads for 2^28 offsets. With unsorted (bad) offsets it still ends, in range.
+static __device__ __forceinline__ wd_u64 wd_warp_lower_bound(const wd_u64* offsets, wd_u64 len, wd_u64 x) {
+    const unsigned lane = threadIdx.x & 31u;
+    wd_u64 lo = 0, hi = len;
+    while (lo < hi) {
+        const wd_u64 step = (hi - lo + 31u) / 32u;
+        const wd_u64 last = lo + ((wd_u64)lane + 1u) * step - 1u;
+        const bool below = last < hi && offsets[last] < x;
+        const wd_u64 chunks = (wd_u64)__popc(__ballot_sync(WD_FULL_MASK, below));
+        // The answer is past the chunks below x and at most the next chunk's last index.
+        lo += chunks * step;
+        hi = lo + step - 1u < hi ? lo + step - 1u : hi;
+    }
+    return lo;
+}
+
+// CSR segments: `offsets` (nseg + 1 of them) must be non-decreasing from 0 to n. The block
+// marks its tile's heads in shared memory (the segments starting in it, found by searching the
+// offsets for the tile's first and last element, warps 0 and 1), and checks its share of the
+// offsets: flags[0] = 1 when they are bad.
+template <class Op> struct wd_heads_csr : wd_heads_seg<Op> {
+    const wd_u64* offsets;
+    wd_u64 nseg;
+    unsigned* flags;
+    template <class L>
+    __device__ __forceinline__ unsigned heads(wd_u64 tile, wd_u64 warp_base, wd_u64 n, wd_u64 ntiles) const {
+        const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
+        __shared__ wd_u32 bits[WD_BLOCK / 32 * WD_TILE / 32];
+        __shared__ wd_u64 range[2];
+        const wd_u64 start = tile * block_tile, end = start + block_tile < n ? start + block_tile : n;
+        for (unsigned w = threadIdx.x; w < WD_BLOCK / 32 * WD_TILE / 32; w += WD_BLOCK) bits[w] = 0;
+        const unsigned warp = threadIdx.x >> 5;
+        if (warp < 2) {
+            const wd_u64 at = wd_warp_lower_bound(offsets, nseg + 1, warp == 0 ? start : end);
+            if ((threadIdx.x & 31u) == 0) range[warp] = at;
+        }
+        const wd_u64 share = (nseg + 1 + ntiles - 1) / ntiles;
+        for (wd_u64 i = tile * share + threadIdx.x; i < (tile + 1) * share && i <= nseg; i += WD_BLOCK) {
+            const wd_u64 o = offsets[i];
+            const bool bad = (i == 0 && o != 0) || (i > 0 && o < offsets[i - 1]) || (i == nseg && o != n);
+            if (bad) flags[0] = 1u;
+        }
+        __syncthreads();
+        for (wd_u64 s = range[0] + threadIdx.x; s < range[1]; s += WD_BLOCK) {
+            const wd_u64 o = offsets[s];
+            if (o >= start && o < end) atomicOr(&bits[(o - start) >> 5], 1u << ((o - start) & 31u));
+        }
+        __syncthreads();
+        const unsigned lane = threadIdx.x & 31u;
+        unsigned h = 0;
+#pragma unroll
+        for (int r = 0; r < L::ROWS; ++r) {
+            const wd_u64 e = warp_base - start + ((wd_u64)r * 32u + lane) * L::VEC;
+            h |= ((bits[e >> 5] >> (e & 31u)) & ((1u << L::VEC) - 1u)) << (r * L::VEC);
+        }
+        return h;
+    }
+};
+
+// One block tile of the scan; `prefix_of` gives the tile's exclusive prefix (see lookback.cuh),
+// `hp` the segment heads.
+template <class Op, class St, class P, class H>
 static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T* out, bool exclusive, const P& prefix_of,
-                                                    wd_u64 tile, bool write) {
-    typedef typename Op::T T;
+                                                    wd_u64 tile, const H& hp) {
+    typedef typename H::S S;
+    typedef typename S::T T;
+    typedef typename Op::T V;
     typedef typename St::elem_t E;
     typedef wd_vec_layout<St> L;
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
@@ -25,57 +206,66 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
     const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;
     const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE;
     const bool whole = wd_tile_vectorizable(st, base);
-    T v[WD_ITEMS];
+    // The vector loads are issued first, so that they are in flight while the heads are found.
+    E raw[L::ROWS][L::VEC];
     if (whole) {
-        E raw[L::ROWS][L::VEC];
 #pragma unroll
         for (int r = 0; r < L::ROWS; ++r) st.load_vec(base + ((wd_u64)r * 32u + lane) * L::VEC, raw[r]);
+    }
+    const unsigned heads = hp.template heads<L>(tile, base, st.n, ntiles);
+    T v[WD_ITEMS];
+    if (whole) {
 #pragma unroll
         for (int r = 0; r < L::ROWS; ++r)
 #pragma unroll
             for (int k = 0; k < L::VEC; ++k)
-                v[r * L::VEC + k] =
-                    Op::combine(Op::identity(), st.make(raw[r][k], base + ((wd_u64)r * 32u + lane) * L::VEC + (wd_u64)k));
+                v[r * L::VEC + k] = hp.enter(
+                    Op::combine(Op::identity(), st.make(raw[r][k], base + ((wd_u64)r * 32u + lane) * L::VEC + (wd_u64)k)),
+                    (heads >> (r * L::VEC + k)) & 1u);
     } else {
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j) {
             const wd_u64 i = base + ((wd_u64)(j / L::VEC) * 32u + lane) * L::VEC + (wd_u64)(j % L::VEC);
-            v[j] = i < st.n ? Op::combine(Op::identity(), st.make(st.load(i), i)) : Op::identity();
+            v[j] = i < st.n ? hp.enter(Op::combine(Op::identity(), st.make(st.load(i), i)), (heads >> j) & 1u) : S::identity();
         }
     }
     // Rows: thread scan, warp scan of lane totals, then each slot's prefix within the tile.
-    T carry = Op::identity();
+    T carry = S::identity();
 #pragma unroll
     for (int r = 0; r < L::ROWS; ++r) {
 #pragma unroll
-        for (int k = 1; k < L::VEC; ++k) v[r * L::VEC + k] = Op::combine(v[r * L::VEC + k - 1], v[r * L::VEC + k]);
-        const T lane_incl = wd_warp_scan<Op>(v[r * L::VEC + L::VEC - 1]);
+        for (int k = 1; k < L::VEC; ++k) v[r * L::VEC + k] = S::combine(v[r * L::VEC + k - 1], v[r * L::VEC + k]);
+        const T lane_incl = wd_warp_scan<S>(v[r * L::VEC + L::VEC - 1]);
         const T up = wd_shfl_up(lane_incl, 1u);
         const T row_total = wd_shfl_idx(lane_incl, 31);
-        const T pre = lane == 0 ? carry : Op::combine(carry, up);
+        const T pre = lane == 0 ? carry : S::combine(carry, up);
         if (exclusive) {
 #pragma unroll
-            for (int k = L::VEC - 1; k > 0; --k) v[r * L::VEC + k] = Op::combine(pre, v[r * L::VEC + k - 1]);
+            for (int k = L::VEC - 1; k > 0; --k) v[r * L::VEC + k] = S::combine(pre, v[r * L::VEC + k - 1]);
             v[r * L::VEC] = pre;
         } else {
 #pragma unroll
-            for (int k = 0; k < L::VEC; ++k) v[r * L::VEC + k] = Op::combine(pre, v[r * L::VEC + k]);
+            for (int k = 0; k < L::VEC; ++k) v[r * L::VEC + k] = S::combine(pre, v[r * L::VEC + k]);
         }
-        carry = Op::combine(carry, row_total);
+        carry = S::combine(carry, row_total);
     }
-    const T prefix = wd_block_tile_prefix<Op>(prefix_of, tile, carry, ntiles, (T*)nullptr);
-    if (!write) return;
+    const T prefix = wd_block_tile_prefix<S>(prefix_of, tile, carry, ntiles, (T*)nullptr);
+    // The outputs; an exclusive segmented scan gives the identity at each head.
+    V w[WD_ITEMS];
 #pragma unroll
-    for (int j = 0; j < WD_ITEMS; ++j) v[j] = Op::combine(prefix, v[j]);
+    for (int j = 0; j < WD_ITEMS; ++j) {
+        w[j] = H::value(S::combine(prefix, v[j]));
+        if (H::SEGMENTED && exclusive && ((heads >> j) & 1u)) w[j] = Op::identity();
+    }
     bool stored = false;
-    if constexpr (L::VEC * sizeof(T) == 16) {
+    if constexpr (L::VEC * sizeof(V) == 16) {
         if (whole && (((wd_u64)(out + base)) & 15u) == 0) {
 #pragma unroll
             for (int r = 0; r < L::ROWS; ++r) {
-                wd_vec<T, L::VEC> w;
+                wd_vec<V, L::VEC> x;
 #pragma unroll
-                for (int k = 0; k < L::VEC; ++k) w.e[k] = v[r * L::VEC + k];
-                __stcs(reinterpret_cast<uint4*>(out + base + ((wd_u64)r * 32u + lane) * L::VEC), w.raw);
+                for (int k = 0; k < L::VEC; ++k) x.e[k] = w[r * L::VEC + k];
+                __stcs(reinterpret_cast<uint4*>(out + base + ((wd_u64)r * 32u + lane) * L::VEC), x.raw);
             }
             stored = true;
         }
@@ -84,33 +274,35 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j) {
             const wd_u64 i = base + ((wd_u64)(j / L::VEC) * 32u + lane) * L::VEC + (wd_u64)(j % L::VEC);
-            if (i < st.n) out[i] = v[j];
+            if (i < st.n) out[i] = w[j];
         }
     }
 }
 
-// The scan kernel's body: this block's tile in `mode`. `status` is the look-back status
-// (WD_SCAN_LOOK_BACK) or the array of tile aggregates / prefixes (the other modes).
-template <class Op, class St>
+// The scan kernels' body: this block's tile, its prefix from `mode` (a ScanMode) through
+// `status` (zeroed look-back status: ntiles slots, 2 * ntiles for WD_SCAN_TREE), heads from `hp`.
+template <class Op, class St, class H>
 static __device__ __forceinline__ void wd_scan(const St& st, typename Op::T* out, bool exclusive, unsigned mode,
-                                               unsigned char* status, unsigned int* queue) {
-    typedef typename Op::T T;
+                                               unsigned char* status, unsigned int* queue, const H& hp) {
+    typedef typename H::S S;
+    typedef wd_tile_status<typename S::T> Status;
     const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
     const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;
     const wd_u64 tile = wd_tile_index(queue);
     if (mode == WD_SCAN_LOOK_BACK) {
-        const wd_prefix_look_back<Op, wd_tile_status<T>> p{wd_tile_status<T>(status, ntiles)};
-        wd_scan_tile<Op>(st, out, exclusive, p, tile, true);
-    } else if (mode == WD_SCAN_AGGREGATES) {
-        const wd_prefix_store_aggregate<Op> p{(T*)status};
-        wd_scan_tile<Op>(st, out, exclusive, p, tile, false);
+        const wd_prefix_look_back<S, Status> p{Status(status, ntiles)};
+        wd_scan_tile<Op>(st, out, exclusive, p, tile, hp);
+    } else if (mode == WD_SCAN_TREE) {
+        const wd_prefix_tree<S, Status> p{Status(status, 2u * ntiles)};
+        wd_scan_tile<Op>(st, out, exclusive, p, tile, hp);
     } else {
-        const wd_prefix_given<Op> p{(const T*)status};
-        wd_scan_tile<Op>(st, out, exclusive, p, tile, true);
+        const wd_prefix_predecessor<S, Status> p{Status(status, ntiles)};
+        wd_scan_tile<Op>(st, out, exclusive, p, tile, hp);
     }
 }
 
-// Exclusive scan, in place, of `n` tile aggregates by one block, in a fixed order: each thread
+// Exclusive scan, in place, of `n` values by one block, in a fixed order (the long segments'
+// chunk numbering in axis.cuh): each thread
 // folds 16 consecutive values, the block scans the thread totals (warp scans, then the warp
 // totals), and a carry chains the chunks.
 template <class Op> static __device__ __forceinline__ void wd_scan_tiles(typename Op::T* vals, wd_u64 n) {

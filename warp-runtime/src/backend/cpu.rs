@@ -165,15 +165,24 @@ pub(crate) fn scan<V: Copy + Send + Sync, E: Copy + Sync>(
     value: impl Fn(E, u64) -> V + Sync,
     exclusive: bool,
 ) -> Vec<V> {
+    running(op, data, 0, &value, exclusive).collect()
+}
+
+/// The running fold of `data` (whose first element has index `base`), in order: inclusive, or
+/// exclusive (the identity first).
+fn running<'a, V: Copy + 'a, E: Copy>(
+    op: &'a impl Fold<V>,
+    data: &'a [E],
+    base: usize,
+    value: &'a (impl Fn(E, u64) -> V + Sync),
+    exclusive: bool,
+) -> impl Iterator<Item = V> + 'a {
     let mut acc = op.identity();
-    data.iter()
-        .enumerate()
-        .map(|(i, &e)| {
-            let before = acc;
-            acc = op.combine(acc, value(e, i as u64));
-            if exclusive { before } else { acc }
-        })
-        .collect()
+    data.iter().enumerate().map(move |(i, &e)| {
+        let before = acc;
+        acc = op.combine(acc, value(e, (base + i) as u64));
+        if exclusive { before } else { acc }
+    })
 }
 
 fn fold<V>(op: &impl Fold<V>, values: impl Iterator<Item = V>) -> V {
@@ -279,6 +288,70 @@ pub(crate) fn run_folds<V: Copy + Send + Sync>(
             fold(op, values[heads[r]..end].iter().copied())
         })
         .collect()
+}
+
+/// The scan of each row of the `cols`-column row-major matrix of values (a running fold that
+/// restarts at each row), one value per element.
+pub(crate) fn scan_rows<V: Copy + Send + Sync, E: Copy + Sync>(
+    op: &impl Fold<V>,
+    data: &[E],
+    value: impl Fn(E, u64) -> V + Sync,
+    cols: usize,
+    exclusive: bool,
+) -> Vec<V> {
+    data.par_chunks(cols)
+        .enumerate()
+        .flat_map_iter(|(r, row)| running(op, row, r * cols, &value, exclusive))
+        .collect()
+}
+
+/// The scan of each CSR segment `offsets[s]..offsets[s + 1]` (offsets already checked to cover
+/// `data`), one value per element.
+pub(crate) fn scan_segments<V: Copy + Send + Sync, E: Copy + Sync>(
+    op: &impl Fold<V>,
+    data: &[E],
+    value: impl Fn(E, u64) -> V + Sync,
+    offsets: &[u64],
+    exclusive: bool,
+) -> Vec<V> {
+    offsets
+        .par_windows(2)
+        .flat_map_iter(|w| {
+            let (lo, hi) = (w[0] as usize, w[1] as usize);
+            running(op, &data[lo..hi], lo, &value, exclusive)
+        })
+        .collect()
+}
+
+/// The `k` (at most `data.len()`) largest elements of `data` by `key` (the smallest when
+/// `largest` is false: the largest complemented keys), best first, ties to the smaller index;
+/// with their indices.
+pub(crate) fn top_k<T: Copy + Send + Sync>(
+    data: &[T],
+    k: usize,
+    largest: bool,
+    key: impl Fn(T) -> u64 + Sync,
+    key_bits: u32,
+) -> (Vec<T>, Vec<u64>) {
+    let mask = u64::MAX >> (64 - key_bits);
+    let mut entries: Vec<(u64, u64)> = data
+        .par_iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            let k = key(x);
+            (if largest { k } else { !k & mask }, i as u64)
+        })
+        .collect();
+    let best_first = |a: &(u64, u64), b: &(u64, u64)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+    if k == 0 {
+        return (Vec::new(), Vec::new());
+    }
+    if k < entries.len() {
+        entries.select_nth_unstable_by(k - 1, best_first);
+        entries.truncate(k);
+    }
+    entries.par_sort_unstable_by(best_first);
+    entries.iter().map(|&(_, i)| (data[i as usize], i)).unzip()
 }
 
 /// How many values of `data` fall in each of `bins` bins (`bin`: a value's bin, or `None` to

@@ -286,7 +286,7 @@ impl Device {
 }
 
 /// Checks CSR offsets against an input of `n` elements.
-fn check_offsets(o: &[u64], n: usize) -> Result<()> {
+pub(super) fn check_offsets(o: &[u64], n: usize) -> Result<()> {
     if let Some(w) = o.windows(2).position(|w| w[1] < w[0]) {
         return Err(Error::Shape(format!(
             "CSR offsets decrease at segment {w}: {} then {}",

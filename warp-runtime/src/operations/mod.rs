@@ -9,6 +9,8 @@ mod predicates;
 mod reduce;
 mod runs;
 mod scans;
+mod segmented_scans;
+mod topk;
 mod transpose;
 
 pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS};
@@ -16,6 +18,7 @@ pub use predicates::{Split, Split3};
 pub use runs::{
     ByKey, Equal, RunCount, Runs, SameKeys, reduce_by_key_module, run_length_module, unique_module,
 };
+pub use topk::{TopK, topk_module};
 
 mod map;
 

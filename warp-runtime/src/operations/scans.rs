@@ -1,13 +1,14 @@
 //! Scans: inclusive and exclusive, with any `#[reduce]` operator, over the inputs of
 //! reductions, into a new array or the caller's (`_into`).
 
-use super::{axis_key, axis_module, gpu_bytes, map_args};
-use crate::arrays::{ArrayOf, OutputArray, Target, ValueArray, write_host};
+use super::axes::check_offsets;
+use super::{axis_key, axis_module, gpu_bytes, map_args, rows_of};
+use crate::arrays::{ArrayOf, Elements, OutputArray, Target, ValueArray, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::memory::SLOT_BYTES;
-use crate::backend::cuda::{ScanShape, Staged, ValuesOut};
+use crate::backend::cuda::{Heads, ScanShape, Staged, ValuesOut};
 use crate::device::Device;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::inputs::ReduceInput;
 use crate::operators::ReduceOp;
 use crate::values::DeviceValue;
@@ -18,10 +19,15 @@ pub(super) type Array<Op> = <<Op as ReduceOp>::Value as ArrayOf>::Array;
 impl Device {
     /// The inclusive scan of `input` with `op`: `out[i] = x[0] + ... + x[i]`, combined in
     /// order. On the GPU: a thread scan, a Kogge-Stone warp scan (`__shfl_up_sync`), a block
-    /// scan of warp totals, and one pass over the data with decoupled look-back between
-    /// blocks. Deterministic (the same bits every run): values holding floats, whose rounding
-    /// would depend on how the look-back happens to group tiles, take three passes instead
-    /// (tile aggregates, their scan in a fixed order, then the tiles). Returns a
+    /// scan of warp totals, and one pass over the data, a tile of 4096 elements per block.
+    /// Exact values (no floats) chain tiles by decoupled look-back. Values holding floats,
+    /// whose rounding would depend on how the look-back happens to group tiles, chain them
+    /// through a fixed tree instead, still in one pass: each tile publishes its aggregate and
+    /// the aggregate of every aligned power-of-two range of tiles it completes (from the
+    /// range's two halves), and tile `t`'s prefix folds the ranges of `t`'s binary
+    /// decomposition, in order. Every grouping is a function of the length only, so the result
+    /// has the same bits every run (it may differ from the CPU's left fold in the last bits,
+    /// as any tree does; they agree exactly where the partial results are exact). Returns a
     /// [`DeviceVec`](crate::DeviceVec) for scalar operators and a
     /// [`DeviceTuples`](crate::DeviceTuples) for tuple ones, without waiting for the kernels.
     ///
@@ -89,26 +95,79 @@ impl Device {
         I: ReduceInput<Op> + ?Sized,
         O: OutputArray<Op::Value> + ?Sized,
     {
+        self.run_segmented_scan(op, input, out, exclusive, Segments::One, "scan")
+    }
+
+    /// Every scan: validates once, then scans `input` into `out` (as long as the input),
+    /// restarting at the heads of `segments`.
+    pub(super) fn run_segmented_scan<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        out: &mut O,
+        exclusive: bool,
+        segments: Segments<'_>,
+        what: &str,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
         let elems = input.elements();
         self.check_elements(&elems)?;
+        if let Segments::Csr(offs) = &segments {
+            self.check_elements(offs)?;
+            if offs.is_empty() {
+                return Err(Error::Shape(
+                    "CSR offsets need at least one entry (segments + 1)".into(),
+                ));
+            }
+        }
         input.validate()?;
         let args = map_args(I::STAGE, input.args());
         self.check_bound(&args)?;
-        let target = self.output(out, elems.len(), "scan")?;
-        if elems.is_empty() {
-            return Ok(());
+        let n = elems.len();
+        if let Segments::Rows(cols) = segments {
+            rows_of(n, cols)?;
         }
+        let target = self.output(out, n, what)?;
         match target {
             Target::Cpu(bytes, _) => {
-                let v = cpu::scan(&op, elems.cpu()?, |e, i| input.value(e, i), exclusive);
+                let (data, value) = (elems.cpu()?, |e, i| input.value(e, i));
+                let v = match &segments {
+                    Segments::One => cpu::scan(&op, data, value, exclusive),
+                    Segments::Rows(cols) => cpu::scan_rows(&op, data, value, *cols, exclusive),
+                    Segments::Csr(offs) => {
+                        let o = offs.cpu()?;
+                        check_cover(o, n)?;
+                        cpu::scan_segments(&op, data, value, o, exclusive)
+                    }
+                };
                 write_host(bytes, &v);
                 Ok(())
             }
             t => {
                 let g = self.gpu()?;
+                if n == 0 {
+                    if let Segments::Csr(offs) = &segments {
+                        // Nothing to scan: the offsets (all zero when valid) checked here.
+                        check_cover(&g.download(&offs.gpu()?)?, 0)?;
+                    }
+                    return Ok(());
+                }
                 let module = g.module(axis_key::<Op, I>(), axis_module::<Op, I>)?;
                 let bytes = gpu_bytes(t)?;
-                self.with_bound(g, &args, |args| {
+                let offsets = match &segments {
+                    Segments::Csr(offs) => Some(offs.gpu()?),
+                    _ => None,
+                };
+                let heads = match (&segments, &offsets) {
+                    (Segments::Rows(cols), _) => Heads::Rows(*cols),
+                    (Segments::Csr(_), Some(o)) => Heads::Csr(o.slice(..)),
+                    _ => Heads::None,
+                };
+                let bad = self.with_bound(g, &args, |args| {
                     g.scan(
                         Staged {
                             module: &module,
@@ -123,8 +182,15 @@ impl Device {
                             exact: Op::Value::EXACT,
                             exclusive,
                         },
+                        heads,
                     )
-                })
+                })?;
+                if let (true, Some(o)) = (bad, &offsets) {
+                    // The kernel found them bad: say how.
+                    check_cover(&g.download(o)?, n)?;
+                    return Err(Error::Shape("bad CSR offsets".into()));
+                }
+                Ok(())
             }
         }
     }
@@ -136,5 +202,30 @@ impl Device {
         } else {
             V::Array::from_values(self, &vec![V::read_c(&[0u8; SLOT_BYTES]); len])
         }
+    }
+}
+
+/// Where a scan restarts.
+pub(super) enum Segments<'a> {
+    /// Nowhere: one segment, the whole input.
+    One,
+    /// At every row of a row-major matrix of this many columns.
+    Rows(usize),
+    /// At every CSR offset.
+    Csr(Elements<'a, u64>),
+}
+
+/// Checks that CSR offsets cover an input of `n` elements: non-decreasing (as
+/// `reduce_segments` requires), from 0 to `n`.
+fn check_cover(o: &[u64], n: usize) -> Result<()> {
+    check_offsets(o, n)?;
+    match (o.first(), o.last()) {
+        (Some(&first), _) if first != 0 => Err(Error::Shape(format!(
+            "the first CSR offset of a segmented scan must be 0, not {first}"
+        ))),
+        (_, Some(&last)) if last != n as u64 => Err(Error::Shape(format!(
+            "the last CSR offset of a segmented scan must be the input's length {n}, not {last}"
+        ))),
+        _ => Ok(()),
     }
 }

@@ -9,8 +9,8 @@ use warp_kernels::catalogue::{
     ROWS_WARP, SEG_CHUNK, SEG_LONG, SEGMENTS, SEGMENTS_LONG, SEGMENTS_PLAN,
 };
 
+use super::Gpu;
 use super::launch::{Args, Grid, In, Input, Out, Staged, Values, ValuesOut, kernel_args};
-use super::{Gpu, drv};
 use crate::error::{Error, Result};
 
 kernel_args! {
@@ -339,17 +339,7 @@ impl Gpu {
             )?;
             self.stop_timing(timer)?;
             // Whether the offsets were bad: flags[0], read once the kernels are done.
-            self.synchronize()?;
-            let mut f = [0u32; 1];
-            self.shared
-                .ctx
-                .bind_to_thread()
-                .map_err(drv("binding the context"))?;
-            // SAFETY: `flags` is this operation's scratch, written by the kernel above, which
-            // has completed (the stream was synchronized).
-            unsafe { cudarc::driver::result::memcpy_dtoh_sync(&mut f, flags) }
-                .map_err(drv("reading flags"))?;
-            Ok(f[0] != 0)
+            Ok(self.read_flag(flags)? != 0)
         })
     }
 }

@@ -13,6 +13,7 @@ mod predicates;
 mod reduce;
 mod runs;
 mod scans;
+mod topk;
 mod transpose;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -30,7 +31,7 @@ pub(crate) use launch::{Columns, Staged, ValuesOut};
 pub use modules::LoadReport;
 pub(crate) use modules::{Module, ModuleKey, ModuleKind};
 pub(crate) use predicates::CompactOut;
-pub(crate) use scans::ScanShape;
+pub(crate) use scans::{Heads, ScanShape};
 
 /// The most blocks a grid-combined reduction launches (bounds the partials buffer).
 const MAX_GRID: usize = 8192;

@@ -33,6 +33,8 @@ pub(crate) enum ModuleKind {
     Axis,
     /// Transpose.
     Transpose,
+    /// Top-k and bottom-k.
+    TopK,
 }
 
 /// A module's identity: its kind and the Rust types it is generated from (the operator, the

@@ -1,15 +1,19 @@
-//! Launch code of the scans: one pass with decoupled look-back for exact operators, three
-//! deterministic passes for floats.
+//! Launch code of the scans, plain and segmented (rows, CSR segments): one pass each, its tile
+//! prefixes by decoupled look-back for exact operators and by the fixed tree (or the
+//! predecessor's aggregate) where the grouping could change the bits.
 
-use warp_kernels::catalogue::{SCAN, SCAN_TILES, ScanMode, status_bytes};
+use cudarc::driver::CudaView;
 
-use super::Gpu;
-use super::launch::{Args, Input, Out, Staged, Values, ValuesOut, kernel_args};
+use warp_kernels::catalogue::{
+    BLOCK_TILE, SCAN, SCAN_ROWS, SCAN_SEGMENTS, ScanMode, scan_status_bytes,
+};
+
+use super::launch::{Args, In, Input, Out, Staged, Values, ValuesOut, kernel_args};
+use super::{Gpu, drv};
 use crate::error::Result;
 
 kernel_args! {
-    /// `wd_k_scan`: one pass in `mode` (a [`ScanMode`]); `status` is the look-back status, or
-    /// the tile aggregates in the three-pass modes.
+    /// `wd_k_scan`: one pass, tile prefixes by `mode` (a [`ScanMode`]) through `status`.
     struct ScanArgs ['v] ['v] for [SCAN] {
         input: Input<'v>,
         n: u64,
@@ -23,10 +27,35 @@ kernel_args! {
 }
 
 kernel_args! {
-    /// `wd_k_scan_tiles`: the tile aggregates scanned in order by one block.
-    struct ScanTilesArgs ['v] ['v] for [SCAN_TILES] {
-        vals: Values<'v>,
+    /// `wd_k_scan_rows`: [`ScanArgs`] with heads every `cols` elements.
+    struct ScanRowsArgs ['v] ['v] for [SCAN_ROWS] {
+        input: Input<'v>,
         n: u64,
+        a: Args,
+        cols: u64,
+        out: Values<'v>,
+        exclusive: u32,
+        mode: u32,
+        status: Out<'v, u8>,
+        queue: Out<'v, u32>,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_scan_segments`: [`ScanArgs`] with heads at CSR offsets; `flags[0]` is set when
+    /// they are bad.
+    struct ScanSegmentsArgs ['v] ['v] for [SCAN_SEGMENTS] {
+        input: Input<'v>,
+        n: u64,
+        a: Args,
+        offsets: In<'v, u64>,
+        nseg: u64,
+        flags: Out<'v, u32>,
+        out: Values<'v>,
+        exclusive: u32,
+        mode: u32,
+        status: Out<'v, u8>,
+        queue: Out<'v, u32>,
     }
 }
 
@@ -35,70 +64,133 @@ kernel_args! {
 pub(crate) struct ScanShape {
     /// Whether the operator is exact (no floats): any grouping gives the same result.
     pub(crate) exact: bool,
-    /// Exclusive (`out[0]` is the identity) or inclusive.
+    /// Exclusive (the identity at each segment's first element) or inclusive.
     pub(crate) exclusive: bool,
 }
 
+/// Where segments start.
+pub(crate) enum Heads<'o> {
+    /// One segment: the plain scan.
+    None,
+    /// The rows of a row-major matrix of this many columns.
+    Rows(usize),
+    /// CSR offsets (segments + 1 of them, from 0 to the input's length).
+    Csr(CudaView<'o, u64>),
+}
+
+impl Heads<'_> {
+    /// How the tiles get their prefixes: the predecessor's aggregate when every tile holds a
+    /// head (rows at most a tile long); else the look-back for exact operators and the fixed
+    /// tree for the others.
+    fn mode(&self, exact: bool) -> ScanMode {
+        match self {
+            Heads::Rows(cols) if *cols <= BLOCK_TILE => ScanMode::Predecessor,
+            _ if exact => ScanMode::LookBack,
+            _ => ScanMode::Tree,
+        }
+    }
+}
+
 impl Gpu {
-    /// Scans the values `s` reads into `out` (one value per element). Exact values: one pass
-    /// with decoupled look-back. Others (floats): three passes (tile aggregates, their scan
-    /// in a fixed order, the tiles from their prefixes), so that the result does not depend
-    /// on timing.
+    /// Scans the values `s` reads into `out` (one value per element), restarting at each head,
+    /// in one pass (see [`Heads::mode`]). Returns whether CSR offsets were bad (only then does
+    /// it wait for the kernel, to read its flag).
     pub(crate) fn scan(
         &self,
         s: Staged<'_, '_>,
         out: ValuesOut<'_>,
         shape: ScanShape,
-    ) -> Result<()> {
+        heads: Heads<'_>,
+    ) -> Result<bool> {
         let m = s.module;
         let n = s.input.len();
         let value_size = out.value_size;
         let mut out = out.bytes;
         let tiles = self.single_pass_tiles(n)?;
         let queue = self.queue_bytes();
-        let mut pass = |mode: ScanMode, status: u64, queue: Out<'_, u32>| {
-            self.launch(
-                m,
-                &SCAN,
-                tiles as u32,
-                &mut ScanArgs {
-                    input: s.arrays(&self.stream),
-                    n: n as u64,
-                    a: Args(s.args),
-                    out: Values::At(out.slice_mut(..)),
-                    exclusive: shape.exclusive as u32,
-                    mode: mode as u32,
-                    status: Out::raw(status),
-                    queue,
-                },
-            )
-        };
-        if shape.exact {
-            self.with_scratch(&[status_bytes(tiles, value_size), queue], &[], |r| {
-                let timer = self.start_timing()?;
-                pass(ScanMode::LookBack, r.at(0), Gpu::queue_arg(queue, r.at(1)))?;
-                self.stop_timing(timer)
-            })
-        } else {
-            // Pass 1 writes every tile's aggregate before pass 2 reads them; each pass takes
-            // tiles from its own zeroed queue.
-            self.with_scratch(&[queue, queue], &[tiles * value_size], |r| {
-                let vals = r.at(2);
-                let timer = self.start_timing()?;
-                pass(ScanMode::Aggregates, vals, Gpu::queue_arg(queue, r.at(0)))?;
-                self.launch(
+        let mode = heads.mode(shape.exact);
+        let segmented = !matches!(heads, Heads::None);
+        let status = scan_status_bytes(mode.slots(tiles), value_size, segmented);
+        let flags = if matches!(heads, Heads::Csr(_)) { 4 } else { 0 };
+        self.with_scratch(&[status, queue, flags], &[], |r| {
+            let (status, queue) = (Out::raw(r.at(0)), Gpu::queue_arg(queue, r.at(1)));
+            let (input, a, exclusive) = (s.arrays(&self.stream), Args(s.args), shape.exclusive);
+            let (out, mode) = (Values::At(out.slice_mut(..)), mode as u32);
+            let (n, exclusive) = (n as u64, exclusive as u32);
+            let timer = self.start_timing()?;
+            match &heads {
+                Heads::None => self.launch(
                     m,
-                    &SCAN_TILES,
-                    1,
-                    &mut ScanTilesArgs {
-                        vals: Values::Raw(vals),
-                        n: tiles as u64,
+                    &SCAN,
+                    tiles as u32,
+                    &mut ScanArgs {
+                        input,
+                        n,
+                        a,
+                        out,
+                        exclusive,
+                        mode,
+                        status,
+                        queue,
                     },
-                )?;
-                pass(ScanMode::Given, vals, Gpu::queue_arg(queue, r.at(1)))?;
-                self.stop_timing(timer)
-            })
-        }
+                )?,
+                Heads::Rows(cols) => self.launch(
+                    m,
+                    &SCAN_ROWS,
+                    tiles as u32,
+                    &mut ScanRowsArgs {
+                        input,
+                        n,
+                        a,
+                        cols: *cols as u64,
+                        out,
+                        exclusive,
+                        mode,
+                        status,
+                        queue,
+                    },
+                )?,
+                Heads::Csr(offsets) => self.launch(
+                    m,
+                    &SCAN_SEGMENTS,
+                    tiles as u32,
+                    &mut ScanSegmentsArgs {
+                        input,
+                        n,
+                        a,
+                        offsets: In::At(offsets.slice(..)),
+                        nseg: (offsets.len() - 1) as u64,
+                        flags: Out::raw(r.at(2)),
+                        out,
+                        exclusive,
+                        mode,
+                        status,
+                        queue,
+                    },
+                )?,
+            }
+            self.stop_timing(timer)?;
+            match heads {
+                Heads::Csr(_) => Ok(self.read_flag(r.at(2))? != 0),
+                _ => Ok(false),
+            }
+        })
+    }
+
+    /// Waits for the stream, then reads the `u32` flag a kernel left at `flag` (device scratch
+    /// of this operation).
+    pub(super) fn read_flag(&self, flag: u64) -> Result<u32> {
+        self.synchronize()?;
+        let mut f = [0u32; 1];
+        self.shared
+            .ctx
+            .bind_to_thread()
+            .map_err(drv("binding the context"))?;
+        // SAFETY: `flag` is this operation's scratch (at least 4 bytes), written by kernels on
+        // this stream, which have completed (the stream was synchronized).
+        unsafe { cudarc::driver::result::memcpy_dtoh_sync(&mut f, flag) }
+            .map_err(drv("reading flags"))?;
+        Ok(f[0])
     }
 }
 
@@ -110,6 +202,16 @@ mod tests {
     #[test]
     fn arguments_match_the_catalogue() {
         check::<ScanArgs<'_>>();
-        check::<ScanTilesArgs<'_>>();
+        check::<ScanRowsArgs<'_>>();
+        check::<ScanSegmentsArgs<'_>>();
+    }
+
+    #[test]
+    fn modes() {
+        assert_eq!(Heads::None.mode(true), ScanMode::LookBack);
+        assert_eq!(Heads::None.mode(false), ScanMode::Tree);
+        assert_eq!(Heads::Rows(BLOCK_TILE).mode(false), ScanMode::Predecessor);
+        assert_eq!(Heads::Rows(BLOCK_TILE + 1).mode(false), ScanMode::Tree);
+        assert_eq!(Heads::Rows(BLOCK_TILE + 1).mode(true), ScanMode::LookBack);
     }
 }

@@ -1,0 +1,192 @@
+//! Segmented scans (rows and CSR segments, inclusive and exclusive) on the CPU backend against
+//! plain iterators, with a non-commutative operator, and their errors for bad shapes and
+//! offsets (the GPU tests compare the GPU against this backend).
+
+use warp_runtime::prelude::*;
+use warp_tests::{Random, rng, seed};
+
+#[reduce(identity = 0)]
+fn add(a: i64, b: i64) -> i64 {
+    a.wrapping_add(b)
+}
+/// Composition of affine maps x -> a x + b, first then second: not commutative.
+#[reduce(identity = (1, 0))]
+fn affine(f: (i64, i64), g: (i64, i64)) -> (i64, i64) {
+    (
+        f.0.wrapping_mul(g.0),
+        g.0.wrapping_mul(f.1).wrapping_add(g.1),
+    )
+}
+
+/// Inclusive and exclusive running folds of each segment `bounds[s]..bounds[s + 1]`, by plain
+/// iterators.
+fn running<T: Copy>(xs: &[T], bounds: &[usize], id: T, f: impl Fn(T, T) -> T) -> (Vec<T>, Vec<T>) {
+    let (mut incl, mut excl) = (Vec::new(), Vec::new());
+    for w in bounds.windows(2) {
+        let mut acc = id;
+        for &x in &xs[w[0]..w[1]] {
+            excl.push(acc);
+            acc = f(acc, x);
+            incl.push(acc);
+        }
+    }
+    (incl, excl)
+}
+
+fn rows_bounds(n: usize, cols: usize) -> Vec<usize> {
+    (0..=n / cols).map(|r| r * cols).collect()
+}
+
+#[test]
+fn row_scans_are_running_folds_of_each_row() {
+    let dev = Device::cpu();
+    let mut r = rng(seed());
+    for cols in [1usize, 2, 31, 32, 33, 4096, 5000] {
+        for rows in [0usize, 1, 3] {
+            let n = rows * cols;
+            let xs = i64::random_vec(&mut r, n, true);
+            let d = dev.upload(&xs).unwrap();
+            let (incl, excl) = running(&xs, &rows_bounds(n, cols), 0, i64::wrapping_add);
+            assert_eq!(
+                dev.scan_rows(add, &d, cols).unwrap().download().unwrap(),
+                incl
+            );
+            assert_eq!(
+                dev.exclusive_scan_rows(add, &d, cols)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
+                excl
+            );
+            let mut out = dev.upload(&vec![7i64; n]).unwrap();
+            dev.scan_rows_into(add, &d, cols, &mut out).unwrap();
+            assert_eq!(out.download().unwrap(), incl);
+            dev.exclusive_scan_rows_into(add, &d, cols, &mut out)
+                .unwrap();
+            assert_eq!(out.download().unwrap(), excl);
+        }
+    }
+}
+
+#[test]
+fn segment_scans_are_running_folds_of_each_segment() {
+    let dev = Device::cpu();
+    let mut r = rng(seed());
+    let xs = i64::random_vec(&mut r, 100, true);
+    let d = dev.upload(&xs).unwrap();
+    for bounds in [
+        vec![0usize, 100],                  // one segment
+        vec![0, 0, 0, 100, 100],            // empty ones around it
+        vec![0, 1, 2, 40, 40, 41, 99, 100], // ragged
+        (0..=100).collect::<Vec<_>>(),      // segments of one
+    ] {
+        let offsets: Vec<u64> = bounds.iter().map(|&b| b as u64).collect();
+        let o = dev.upload(&offsets).unwrap();
+        let (incl, excl) = running(&xs, &bounds, 0, i64::wrapping_add);
+        assert_eq!(
+            dev.scan_segments(add, &d, &o).unwrap().download().unwrap(),
+            incl
+        );
+        assert_eq!(
+            dev.exclusive_scan_segments(add, &d, &o)
+                .unwrap()
+                .download()
+                .unwrap(),
+            excl
+        );
+        let mut out = dev.upload(&[0i64; 100]).unwrap();
+        dev.scan_segments_into(add, &d, &o, &mut out).unwrap();
+        assert_eq!(out.download().unwrap(), incl);
+        dev.exclusive_scan_segments_into(add, &d, &o, &mut out)
+            .unwrap();
+        assert_eq!(out.download().unwrap(), excl);
+    }
+    // Empty input: offsets all zero.
+    let empty = dev.upload::<i64>(&[]).unwrap();
+    for offsets in [vec![0u64], vec![0, 0, 0]] {
+        let o = dev.upload(&offsets).unwrap();
+        assert!(
+            dev.scan_segments(add, &empty, &o)
+                .unwrap()
+                .download()
+                .unwrap()
+                .is_empty()
+        );
+    }
+}
+
+#[test]
+fn segmented_scans_combine_in_element_order() {
+    let dev = Device::cpu();
+    let mut r = rng(seed());
+    let n = 5 * 33;
+    let (a, b) = (
+        i64::random_vec(&mut r, n, true),
+        i64::random_vec(&mut r, n, true),
+    );
+    let fs: Vec<(i64, i64)> = a.iter().copied().zip(b.iter().copied()).collect();
+    let (da, db) = (dev.upload(&a).unwrap(), dev.upload(&b).unwrap());
+    let d = (&da, &db);
+    let f = |f: (i64, i64), g: (i64, i64)| {
+        (
+            f.0.wrapping_mul(g.0),
+            g.0.wrapping_mul(f.1).wrapping_add(g.1),
+        )
+    };
+    let (incl, excl) = running(&fs, &rows_bounds(n, 33), (1, 0), f);
+    assert_eq!(
+        dev.scan_rows(affine, &d, 33).unwrap().download().unwrap(),
+        incl
+    );
+    assert_eq!(
+        dev.exclusive_scan_rows(affine, &d, 33)
+            .unwrap()
+            .download()
+            .unwrap(),
+        excl
+    );
+    let bounds = [0usize, 7, 7, 100, n];
+    let o = dev.upload(&bounds.map(|b| b as u64)).unwrap();
+    let (incl, _) = running(&fs, &bounds, (1, 0), f);
+    assert_eq!(
+        dev.scan_segments(affine, &d, &o)
+            .unwrap()
+            .download()
+            .unwrap(),
+        incl
+    );
+}
+
+#[test]
+fn bad_shapes_and_offsets_are_errors() {
+    let dev = Device::cpu();
+    let d = dev.upload(&[1i64, 2, 3, 4, 5]).unwrap();
+    assert!(matches!(dev.scan_rows(add, &d, 0), Err(Error::Shape(_))));
+    assert!(matches!(dev.scan_rows(add, &d, 2), Err(Error::Shape(_))));
+    assert!(matches!(
+        dev.exclusive_scan_rows(add, &d, 3),
+        Err(Error::Shape(_))
+    ));
+    for offsets in [
+        vec![],              // no entry
+        vec![0u64, 3, 2, 5], // decreasing
+        vec![1, 5],          // not from 0
+        vec![0, 4],          // not up to the length
+        vec![0, 6],          // past it
+        vec![0],             // no segment for 5 elements
+    ] {
+        let o = dev.upload(&offsets).unwrap();
+        assert!(
+            matches!(dev.scan_segments(add, &d, &o), Err(Error::Shape(_))),
+            "{offsets:?}"
+        );
+        assert!(matches!(
+            dev.exclusive_scan_segments(add, &d, &o),
+            Err(Error::Shape(_))
+        ));
+    }
+    let mut short = dev.upload(&[0i64; 4]).unwrap();
+    assert!(dev.scan_rows_into(add, &d, 5, &mut short).is_err());
+    let o = dev.upload(&[0u64, 5]).unwrap();
+    assert!(dev.scan_segments_into(add, &d, &o, &mut short).is_err());
+}

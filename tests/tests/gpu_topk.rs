@@ -1,0 +1,250 @@
+//! GPU top-k and bottom-k against the CPU backend and plain Rust (a sort of (value, index)
+//! pairs): every element type, edge sizes around the warp, the block step and the level
+//! fan-in, sorted, all-equal and NaN-heavy inputs, k = 1 to 1,024, misaligned views, the
+//! errors, and 2^28 f32. Needs a CUDA GPU.
+
+use warp_runtime::Ordered;
+use warp_runtime::prelude::*;
+use warp_tests::{Random, edge_sizes, random_vec_par, rng, same_value, seed, sorted_k};
+
+fn gpu() -> Device {
+    Device::cuda(0).expect("these tests need a CUDA GPU")
+}
+
+const KS: [usize; 7] = [1, 2, 31, 100, 1000, 1023, 1024];
+
+/// The GPU's `top_k` or `bottom_k` of `xs[off..]` equals the CPU backend's and [`sorted_k`],
+/// for each `k` of `ks` (at most the view's length); the references are computed once, for
+/// the largest `k` (a smaller `k`'s answer is a prefix of a larger one's).
+fn check_ks<T: Ordered + PartialOrd>(
+    gpu: &Device,
+    cpu: &Device,
+    xs: &[T],
+    off: usize,
+    ks: &[usize],
+    largest: bool,
+    what: &str,
+) {
+    let n = xs.len() - off;
+    let ks: Vec<usize> = ks.iter().copied().filter(|&k| k <= n).collect();
+    let Some(&most) = ks.iter().max() else { return };
+    let run = |dev: &Device, k: usize| -> (Vec<T>, Vec<u64>) {
+        let arr = dev.upload(xs).unwrap();
+        let view = arr.slice(off..).unwrap();
+        let TopK { values, indices } = if largest {
+            dev.top_k(&view, k).unwrap()
+        } else {
+            dev.bottom_k(&view, k).unwrap()
+        };
+        (values.download().unwrap(), indices.download().unwrap())
+    };
+    let want = sorted_k(&xs[off..], most, largest);
+    let (cv, ci) = run(cpu, most);
+    let want_idx: Vec<u64> = want.iter().map(|w| w.1).collect();
+    assert_eq!(
+        ci, want_idx,
+        "the CPU backend vs plain Rust: {what} n={n} k={most}"
+    );
+    let arr = gpu.upload(xs).unwrap();
+    let view = arr.slice(off..).unwrap();
+    for &k in &ks {
+        let tag = format!("{what} n={n} off={off} k={k} largest={largest}");
+        let TopK { values, indices } = if largest {
+            gpu.top_k(&view, k).unwrap()
+        } else {
+            gpu.bottom_k(&view, k).unwrap()
+        };
+        let (gv, gi) = (values.download().unwrap(), indices.download().unwrap());
+        assert_eq!(
+            gi,
+            want_idx[..k],
+            "indices vs plain Rust and the CPU backend: {tag}"
+        );
+        assert_eq!(gv.len(), k, "{tag}");
+        for (j, (g, c)) in gv.iter().zip(&cv).enumerate() {
+            assert!(same_value(g, c), "value {j}: {g:?} vs {c:?}: {tag}");
+        }
+    }
+}
+
+/// [`check_ks`] for one `k`.
+fn check<T: Ordered + PartialOrd>(
+    gpu: &Device,
+    cpu: &Device,
+    xs: &[T],
+    off: usize,
+    k: usize,
+    largest: bool,
+    what: &str,
+) {
+    check_ks(gpu, cpu, xs, off, &[k], largest, what);
+}
+
+fn sizes(elem: usize) -> Vec<usize> {
+    // Around the warp, the block step (2,048 elements; 1,024 for 8-byte ones), a few steps
+    // per block, one step for each of many blocks (several levels), and many steps per block.
+    let step = if elem == 8 { 1024 } else { 2048 };
+    let mut s = edge_sizes(elem);
+    s.extend([
+        step - 1,
+        step,
+        step + 1,
+        3 * step + 5,
+        1 << 20,
+        (1 << 22) + 3,
+    ]);
+    s.retain(|&n| n > 0);
+    s
+}
+
+fn every_case<T: Ordered + Random + PartialOrd + Send>(
+    gpu: &Device,
+    cpu: &Device,
+    s: u64,
+    what: &str,
+) {
+    let elem = std::mem::size_of::<T>();
+    for n in sizes(elem) {
+        let xs: Vec<T> = random_vec_par(s ^ n as u64, n, true);
+        for largest in [true, false] {
+            check_ks(gpu, cpu, &xs, 0, &KS, largest, what);
+            if n > 1 {
+                check_ks(gpu, cpu, &xs, 1, &[1, 1000], largest, what);
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_topk_floats_match_the_cpu() {
+    let s = seed();
+    eprintln!("seed {s}");
+    let (g, c) = (gpu(), Device::cpu());
+    every_case::<f32>(&g, &c, s, "f32");
+    every_case::<f64>(&g, &c, s, "f64");
+    every_case::<f16>(&g, &c, s, "f16");
+    every_case::<bf16>(&g, &c, s, "bf16");
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_topk_integers_match_the_cpu() {
+    let s = seed();
+    eprintln!("seed {s}");
+    let (g, c) = (gpu(), Device::cpu());
+    every_case::<i8>(&g, &c, s, "i8");
+    every_case::<i16>(&g, &c, s, "i16");
+    every_case::<i32>(&g, &c, s, "i32");
+    every_case::<i64>(&g, &c, s, "i64");
+    every_case::<u8>(&g, &c, s, "u8");
+    every_case::<u16>(&g, &c, s, "u16");
+    every_case::<u32>(&g, &c, s, "u32");
+    every_case::<u64>(&g, &c, s, "u64");
+    every_case::<bool>(&g, &c, s, "bool");
+}
+
+/// Sorted, all-equal, few-valued and NaN-heavy inputs: many ties and a threshold that keeps
+/// rising (ascending input refines often), exact all the same.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_topk_adversarial_inputs() {
+    let (g, c) = (gpu(), Device::cpu());
+    let s = seed();
+    eprintln!("seed {s}");
+    let mut r = rng(s);
+    for n in [5000usize, (1 << 20) + 7, 1 << 23] {
+        let up: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        let down: Vec<f32> = up.iter().rev().copied().collect();
+        let equal = vec![1.5f32; n];
+        let few: Vec<f32> = f32::random_vec(&mut r, n, false)
+            .into_iter()
+            .map(|x| (x * 2.0).round())
+            .collect();
+        let nans: Vec<f32> = f32::random_vec(&mut r, n, false)
+            .into_iter()
+            .enumerate()
+            .map(|(i, x)| if i % 3 == 0 { f32::NAN } else { x })
+            .collect();
+        let all_nan = vec![f32::NAN; n];
+        let zeros: Vec<f32> = (0..n)
+            .map(|i| if i % 2 == 0 { 0.0 } else { -0.0 })
+            .collect();
+        for (what, xs) in [
+            ("ascending", &up),
+            ("descending", &down),
+            ("all equal", &equal),
+            ("few values", &few),
+            ("a third NaN", &nans),
+            ("all NaN", &all_nan),
+            ("signed zeros", &zeros),
+        ] {
+            check_ks(&g, &c, xs, 0, &[1, 100, 1000, 1024], true, what);
+            check_ks(&g, &c, xs, 0, &[1, 100, 1000, 1024], false, what);
+        }
+        let ints: Vec<u32> = (0..n as u32).collect();
+        let same = vec![u64::MAX; n];
+        for largest in [true, false] {
+            check_ks(&g, &c, &ints, 0, &[1, 1024], largest, "ascending u32");
+            check_ks(&g, &c, &same, 0, &[1, 1024], largest, "all u64::MAX");
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_topk_k_equal_to_n_and_errors() {
+    let (g, c) = (gpu(), Device::cpu());
+    let mut r = rng(seed());
+    for n in [1usize, 2, 33, 1000, 1024] {
+        let xs = i64::random_vec(&mut r, n, true);
+        check(&g, &c, &xs, 0, n, true, "k = n");
+        check(&g, &c, &xs, 0, n, false, "k = n");
+    }
+    let empty = g.upload::<f32>(&[]).unwrap();
+    let none = g.top_k(&empty, 0).unwrap();
+    assert!(none.values.is_empty() && none.indices.is_empty());
+    assert!(matches!(
+        g.top_k(&empty, 1),
+        Err(Error::KExceedsLength { k: 1, len: 0 })
+    ));
+    let xs = g.upload(&vec![3u8; 5000]).unwrap();
+    assert!(matches!(g.top_k(&xs, 1025), Err(Error::Unsupported(_))));
+    assert!(matches!(
+        g.bottom_k(&xs.slice(..10).unwrap(), 11),
+        Err(Error::KExceedsLength { k: 11, len: 10 })
+    ));
+    assert_eq!(g.top_k(&xs, 0).unwrap().values.len(), 0);
+}
+
+/// The benchmark's size: 2^28 f32 (1 GiB), k = 100 and 1,000, against plain Rust.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_topk_2_pow_28_f32() {
+    let g = gpu();
+    let s = seed();
+    eprintln!("seed {s}");
+    let n = 1usize << 28;
+    let xs: Vec<f32> = random_vec_par(s, n, true);
+    let arr = g.upload(&xs).unwrap();
+    for k in [100usize, 1000] {
+        for largest in [true, false] {
+            let TopK { values, indices } = if largest {
+                g.top_k(&arr, k).unwrap()
+            } else {
+                g.bottom_k(&arr, k).unwrap()
+            };
+            let want = sorted_k(&xs, k, largest);
+            let want_idx: Vec<u64> = want.iter().map(|w| w.1).collect();
+            assert_eq!(
+                indices.download().unwrap(),
+                want_idx,
+                "k={k} largest={largest}"
+            );
+            let v = values.download().unwrap();
+            for (j, w) in want.iter().enumerate() {
+                assert!(same_value(&v[j], &w.0), "value {j}");
+            }
+        }
+    }
+}

@@ -1,0 +1,454 @@
+// ---- warp-dsl top-k: the k largest (or smallest) elements with their indices, sorted ----
+// Order: every element becomes an order-preserving unsigned key (wd_topk_key): integers with
+// the sign bit flipped, floats with the sign bit set for positives and every bit flipped for
+// negatives, -0.0 as +0.0, and every NaN as the largest key (above +inf). The smallest are the
+// largest of the complemented keys, so one selection serves both. Ties go to the smallest
+// index: entries are ordered by the composite (key descending, index ascending), which is a
+// strict order (indices are distinct, 32-bit, below 2^32 - 1).
+//
+// One kernel, launched level by level (warp_kernels::catalogue::TOPK). Every block keeps a
+// candidate buffer in shared memory and a pass rule (key > tk, or key == tk and index < ti)
+// that only rejects entries which at least k buffered entries beat. A level reads its input
+// once: each warp computes the keys of its items, votes (__ballot_sync) on the pass rule and on
+// the global bound (`bound`: the largest tk any block has published; at least k elements have a
+// key >= it), and compacts the passing entries into the buffer (ballot ranks, one shared
+// counter per block step, warp offsets from a double-buffered table). When the buffer is fuller
+// than WD_TOPK_KEEP(_WIDE), the block refines: a radix select (8-bit digits, shared histogram,
+// block scan of the bins) finds the k-th largest key tk among its live entries (key >= bound);
+// if the entries with key >= tk fit, they stay (on the raw level, whose blocks read in index
+// order, later entries equal to tk lose to them: ti = 0); otherwise a radix select of the
+// indices of the entries equal to tk keeps exactly k (ti = the k-th one's index). The block
+// then publishes tk (atomicMax). At its end every block keeps exactly its k best (or all, if
+// fewer) and writes them to `out_*` (k slots per block, `out_counts`); the next level's blocks
+// each read WD_TOPK_FANIN blocks' slots; a one-block level sorts its k entries (bitonic, in
+// shared memory) and writes the values (read again from the input at their indices) and the
+// indices. Level 0 (cand_slots == 0) reads the stage's elements with vector loads, one step
+// of WD_BLOCK * items, two steps ahead in registers.
+
+template <class E> struct wd_topk_key;
+#define WD_TOPK_UINT(E, K)                                                                    \
+    template <> struct wd_topk_key<E> {                                                       \
+        typedef K T;                                                                          \
+        static constexpr int BITS = (int)sizeof(E) * 8;                                       \
+        static __device__ __forceinline__ T of(E x) { return (T)x; }                          \
+    };
+#define WD_TOPK_SINT(E, U, K)                                                                 \
+    template <> struct wd_topk_key<E> {                                                       \
+        typedef K T;                                                                          \
+        static constexpr int BITS = (int)sizeof(E) * 8;                                       \
+        static __device__ __forceinline__ T of(E x) { return (T)(U)x ^ ((T)1 << (BITS - 1)); } \
+    };
+WD_TOPK_UINT(wd_u8, wd_u32)
+WD_TOPK_UINT(wd_u16, wd_u32)
+WD_TOPK_UINT(wd_u32, wd_u32)
+WD_TOPK_UINT(wd_u64, wd_u64)
+WD_TOPK_SINT(wd_i8, wd_u8, wd_u32)
+WD_TOPK_SINT(wd_i16, wd_u16, wd_u32)
+WD_TOPK_SINT(wd_i32, wd_u32, wd_u32)
+WD_TOPK_SINT(wd_i64, wd_u64, wd_u64)
+template <> struct wd_topk_key<bool> {
+    typedef wd_u32 T;
+    static constexpr int BITS = 8;
+    static __device__ __forceinline__ T of(bool x) { return x ? 1u : 0u; }
+};
+// Floats from their bits `b` (of `BITS` bits, exponent mask `EXP`): NaN the largest key, both
+// zeros the key of +0.0.
+template <class T, int BITS>
+static __device__ __forceinline__ T wd_topk_float_key(T b, T exp) {
+    const T sign = (T)1 << (BITS - 1);
+    const T mag = b & (sign - (T)1);
+    if (mag > exp) return (T)~(T)0 >> (sizeof(T) * 8 - BITS);
+    if (mag == 0) return sign;
+    return (b & sign) ? ((T)~b & (sign | (sign - (T)1))) : (b | sign);
+}
+template <> struct wd_topk_key<wd_f32> {
+    typedef wd_u32 T;
+    static constexpr int BITS = 32;
+    static __device__ __forceinline__ T of(wd_f32 x) { return wd_topk_float_key<wd_u32, 32>(__float_as_uint(x), 0x7F800000u); }
+};
+template <> struct wd_topk_key<wd_f64> {
+    typedef wd_u64 T;
+    static constexpr int BITS = 64;
+    static __device__ __forceinline__ T of(wd_f64 x) {
+        return wd_topk_float_key<wd_u64, 64>((wd_u64)__double_as_longlong(x), 0x7FF0000000000000ull);
+    }
+};
+template <> struct wd_topk_key<wd_f16> {
+    typedef wd_u32 T;
+    static constexpr int BITS = 16;
+    static __device__ __forceinline__ T of(wd_f16 x) { return wd_topk_float_key<wd_u32, 16>((wd_u32)x.bits, 0x7C00u); }
+};
+template <> struct wd_topk_key<wd_bf16> {
+    typedef wd_u32 T;
+    static constexpr int BITS = 16;
+    static __device__ __forceinline__ T of(wd_bf16 x) { return wd_topk_float_key<wd_u32, 16>((wd_u32)x.bits, 0x7F80u); }
+};
+
+static_assert(WD_BLOCK >= 256, "the radix select gives each of its 256 bins a thread");
+
+// Sizes by key width: items per lane of a block step and the entries a refined buffer may
+// keep (at least WD_TOPK_MAX_K); the buffer holds those and one more step.
+template <class K> struct wd_topk_sizes {
+    static constexpr int ITEMS = sizeof(K) == 4 ? WD_TOPK_ITEMS : WD_TOPK_ITEMS_WIDE;
+    static constexpr int KEEP = sizeof(K) == 4 ? WD_TOPK_KEEP : WD_TOPK_KEEP_WIDE;
+    static constexpr int STEP = WD_BLOCK * ITEMS;
+    static constexpr int CAP = KEEP + STEP;
+};
+
+// The block's candidates and selection state, in shared memory.
+template <class K> struct wd_topk_block {
+    K key[wd_topk_sizes<K>::CAP];
+    wd_u32 idx[wd_topk_sizes<K>::CAP];
+    wd_u32 hist[256];
+    wd_u32 warp_counts[2][WD_BLOCK / 32];
+    wd_u64 scan_warps[WD_BLOCK / 32];
+    wd_u64 bound;
+    wd_u32 digit, rank, bin, total, out;
+};
+
+// Inclusive block scan of one count per thread (warp scans, then the warp totals); `total`
+// gets the sum. All threads call it.
+template <class K>
+static __device__ __forceinline__ wd_u64 wd_topk_block_scan(wd_topk_block<K>& b, wd_u64 v, wd_u64& total) {
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    v = wd_warp_scan<wd_op_count>(v);
+    if (lane == 31) b.scan_warps[warp] = v;
+    __syncthreads();
+    wd_u64 before = 0, all = 0;
+#pragma unroll
+    for (unsigned w = 0; w < WD_BLOCK / 32; ++w) {
+        const wd_u64 t = b.scan_warps[w];
+        if (w < warp) before += t;
+        all += t;
+    }
+    total = all;
+    __syncthreads();
+    return before + v;
+}
+
+// One radix-select digit: the histogram `hist` of the candidates' digits (256 bins, counted
+// by the caller), and the `rank`-th entry wanted (1-based; in descending digit order when
+// `descending`). Sets b.digit (the digit holding it), b.rank (its rank among that digit's
+// entries), b.bin (their number) and b.total (all the entries counted). Ends with a barrier.
+template <class K>
+static __device__ __forceinline__ void wd_topk_pick_digit(wd_topk_block<K>& b, wd_u32 rank, bool descending) {
+    const unsigned d = descending ? 255u - threadIdx.x : threadIdx.x;
+    const wd_u64 h = threadIdx.x < 256u ? b.hist[d] : 0ull;
+    wd_u64 total;
+    const wd_u64 incl = wd_topk_block_scan(b, h, total);
+    const wd_u64 excl = incl - h;
+    if (threadIdx.x < 256u && excl < rank && rank <= incl) {
+        b.digit = d;
+        b.rank = rank - (wd_u32)excl;
+        b.bin = (wd_u32)h;
+    }
+    if (threadIdx.x == 0) b.total = (wd_u32)total;
+    __syncthreads();
+}
+
+// Keeps the buffer's entries that `keep(key, idx)` accepts (in any order), in place, chunk by
+// chunk: a chunk's entries are read, then (after a barrier) written below the chunk's end.
+// Returns the new count (to every thread).
+template <class K, class Keep>
+static __device__ __forceinline__ wd_u32 wd_topk_compact(wd_topk_block<K>& b, wd_u32 cnt, const Keep& keep) {
+    const unsigned lane = threadIdx.x & 31u;
+    if (threadIdx.x == 0) b.out = 0;
+    __syncthreads();
+    for (wd_u32 c = 0; c < cnt; c += WD_BLOCK) {
+        const wd_u32 j = c + threadIdx.x;
+        K key = 0;
+        wd_u32 idx = 0;
+        bool kept = false;
+        if (j < cnt) {
+            key = b.key[j];
+            idx = b.idx[j];
+            kept = keep(key, idx);
+        }
+        __syncthreads();
+        const wd_u32 vote = __ballot_sync(WD_FULL_MASK, kept);
+        wd_u32 at = 0;
+        if (lane == 0 && vote != 0u) at = atomicAdd(&b.out, (wd_u32)__popc(vote));
+        at = wd_shfl_idx(at, 0) + (wd_u32)__popc(vote & ((1u << lane) - 1u));
+        if (kept) {
+            b.key[at] = key;
+            b.idx[at] = idx;
+        }
+    }
+    __syncthreads();
+    const wd_u32 out = b.out;
+    __syncthreads();
+    return out;
+}
+
+// Refines the buffer (`cnt` entries; all threads call it with the same values): drops the
+// entries below the global bound, and, when more than k remain, keeps the best ones as the
+// header describes, updating the pass rule (tk, ti) and publishing tk. `exact`: keep exactly
+// the k best (the end of a block). `ordered`: the block reads its entries in index order (the
+// raw level). Keys have BITS bits (the element's width). Returns the new count.
+template <int BITS, class K>
+static __device__ __forceinline__ wd_u32 wd_topk_refine(wd_topk_block<K>& b, wd_u32 cnt, wd_u32 k, bool exact, bool ordered,
+                                                        wd_u64* bound, K& tk, wd_u32& ti) {
+    __syncthreads();
+    if (threadIdx.x == 0) b.bound = wd_ldcg(bound);
+    __syncthreads();
+    const K g = (K)b.bound;
+    // The key digits, most significant first, of the k-th largest live key.
+    K prefix = 0;
+    wd_u32 rank = k, live = 0, equal = 0;
+    for (int shift = BITS - 8; shift >= 0; shift -= 8) {
+        if (threadIdx.x < 256u) b.hist[threadIdx.x] = 0u;
+        __syncthreads();
+        for (wd_u32 j = threadIdx.x; j < cnt; j += WD_BLOCK) {
+            const K key = b.key[j];
+            const bool match = shift + 8 >= BITS || (key >> (shift + 8)) == (prefix >> (shift + 8));
+            if (key >= g && match) atomicAdd(&b.hist[(wd_u32)(key >> shift) & 255u], 1u);
+        }
+        __syncthreads();
+        wd_topk_pick_digit(b, rank, true);
+        if (shift == BITS - 8) {
+            live = b.total;
+            if (live <= k) break;
+        }
+        prefix |= (K)b.digit << shift;
+        rank = b.rank;
+        equal = b.bin;
+    }
+    if (live <= k) {
+        return wd_topk_compact(b, cnt, [g](K key, wd_u32) { return key >= g; });
+    }
+    // At least k live entries have a key >= prefix: publish it.
+    if (threadIdx.x == 0) atomicMax((unsigned long long*)bound, (unsigned long long)prefix);
+    const K t = prefix;
+    const wd_u32 ge = (k - rank) + equal;
+    if (ge == k || (!exact && ge <= (wd_u32)wd_topk_sizes<K>::KEEP)) {
+        tk = t;
+        ti = ordered ? 0u : 0xFFFFFFFFu;
+        return wd_topk_compact(b, cnt, [t](K key, wd_u32) { return key >= t; });
+    }
+    // The index digits of the rank-th smallest index among the entries equal to t.
+    wd_u32 ip = 0;
+    for (int shift = 24; shift >= 0; shift -= 8) {
+        if (threadIdx.x < 256u) b.hist[threadIdx.x] = 0u;
+        __syncthreads();
+        for (wd_u32 j = threadIdx.x; j < cnt; j += WD_BLOCK) {
+            const wd_u32 idx = b.idx[j];
+            const bool match = shift == 24 || (idx >> (shift + 8)) == (ip >> (shift + 8));
+            if (b.key[j] == t && match) atomicAdd(&b.hist[(idx >> shift) & 255u], 1u);
+        }
+        __syncthreads();
+        wd_topk_pick_digit(b, rank, false);
+        ip |= b.digit << shift;
+        rank = b.rank;
+    }
+    tk = t;
+    ti = ip;
+    return wd_topk_compact(b, cnt, [t, ip](K key, wd_u32 idx) { return key > t || (key == t && idx <= ip); });
+}
+
+// The oriented key of element e: its key, or (for the smallest) its complement.
+template <class St, class K>
+static __device__ __forceinline__ K wd_topk_oriented(const typename St::elem_t& e, bool largest) {
+    typedef wd_topk_key<typename St::elem_t> Key;
+    const K key = (K)Key::of(e);
+    const K mask = (K)~(K)0 >> (sizeof(K) * 8 - Key::BITS);
+    return largest ? key : (K)(~key & mask);
+}
+
+// Loads raw step `s` (this warp's 32 * ITEMS elements) into `e`; item j is element
+// base + j * 32 + lane, or, read as vectors, base + ((j / VEC) * 32 + lane) * VEC + j % VEC.
+template <class St, int ITEMS>
+static __device__ __forceinline__ void wd_topk_load(const St& st, wd_u64 s, typename St::elem_t (&e)[ITEMS], bool& vec) {
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const wd_u64 base = s * (wd_u64)(WD_BLOCK * ITEMS) + (wd_u64)warp * 32u * ITEMS;
+    vec = false;
+    if constexpr (St::VEC <= ITEMS && ITEMS % St::VEC == 0) {
+        if (base + 32u * ITEMS <= st.n && st.aligned(base)) {
+            vec = true;
+            constexpr int VEC = St::VEC;
+#pragma unroll
+            for (int r = 0; r < ITEMS / VEC; ++r) {
+                typename St::elem_t raw[VEC];
+                st.load_vec(base + ((wd_u64)r * 32u + lane) * VEC, raw);
+#pragma unroll
+                for (int q = 0; q < VEC; ++q) e[r * VEC + q] = raw[q];
+            }
+            return;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u64 i = base + (wd_u64)j * 32u + lane;
+        e[j] = i < st.n ? st.load(i) : st.at(0);
+    }
+}
+
+// The index of item j of raw step `s` (see wd_topk_load).
+template <class St, int ITEMS>
+static __device__ __forceinline__ wd_u64 wd_topk_index(wd_u64 s, int j, bool vec) {
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const wd_u64 base = s * (wd_u64)(WD_BLOCK * ITEMS) + (wd_u64)warp * 32u * ITEMS;
+    if (vec) return base + ((wd_u64)(j / St::VEC) * 32u + lane) * St::VEC + (wd_u64)(j % St::VEC);
+    return base + (wd_u64)j * 32u + lane;
+}
+
+// Adds the passing entries of one step (this thread's ITEMS keys, indices and validity) to
+// the buffer; `step` picks the warp-count table. Every thread gets the new count.
+template <class K, int ITEMS>
+static __device__ __forceinline__ wd_u32 wd_topk_insert(wd_topk_block<K>& b, wd_u32 cnt, wd_u32 step, const K (&key)[ITEMS],
+                                                        const wd_u32 (&idx)[ITEMS], const bool (&pass)[ITEMS]) {
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    wd_u32 mine = 0;
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) mine += (wd_u32)__popc(__ballot_sync(WD_FULL_MASK, pass[j]));
+    if (lane == 0) b.warp_counts[step & 1u][warp] = mine;
+    __syncthreads();
+    wd_u32 at = cnt, total = cnt;
+#pragma unroll
+    for (unsigned w = 0; w < WD_BLOCK / 32; ++w) {
+        const wd_u32 c = b.warp_counts[step & 1u][w];
+        if (w < warp) at += c;
+        total += c;
+    }
+    const wd_u32 below = (1u << lane) - 1u;
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 vote = __ballot_sync(WD_FULL_MASK, pass[j]);
+        if (pass[j]) {
+            const wd_u32 p = at + (wd_u32)__popc(vote & below);
+            b.key[p] = key[j];
+            b.idx[p] = idx[j];
+        }
+        at += (wd_u32)__popc(vote);
+    }
+    return total;
+}
+
+// Whether an entry passes the rule and the bound.
+template <class K>
+static __device__ __forceinline__ bool wd_topk_passes(K key, wd_u32 idx, K g, K tk, wd_u32 ti) {
+    return key >= g && (key > tk || (key == tk && idx < ti));
+}
+
+// Sorts the buffer's first `cnt` (at most WD_TOPK_MAX_K) entries, best first (key descending,
+// index ascending), by a bitonic sort over the next power of two, padded with entries that
+// sort last (key 0, index 0xFFFFFFFF: no real entry has that index).
+template <class K>
+static __device__ __forceinline__ void wd_topk_sort(wd_topk_block<K>& b, wd_u32 cnt) {
+    wd_u32 p = 1;
+    while (p < cnt) p <<= 1;
+    for (wd_u32 j = cnt + threadIdx.x; j < p; j += WD_BLOCK) {
+        b.key[j] = 0;
+        b.idx[j] = 0xFFFFFFFFu;
+    }
+    __syncthreads();
+    for (wd_u32 size = 2; size <= p; size <<= 1) {
+        for (wd_u32 stride = size >> 1; stride > 0; stride >>= 1) {
+            for (wd_u32 t = threadIdx.x; t < p / 2; t += WD_BLOCK) {
+                const wd_u32 i = 2u * stride * (t / stride) + (t % stride), j = i + stride;
+                const K ki = b.key[i], kj = b.key[j];
+                const wd_u32 ii = b.idx[i], ij = b.idx[j];
+                const bool j_first = kj > ki || (kj == ki && ij < ii);
+                const bool best_first = (i & size) == 0;
+                if (j_first == best_first) {
+                    b.key[i] = kj;
+                    b.key[j] = ki;
+                    b.idx[i] = ij;
+                    b.idx[j] = ii;
+                }
+            }
+            __syncthreads();
+        }
+    }
+}
+
+// One level of the top-k (see the header). `cand_slots` == 0: level 0, over the stage's
+// elements; else the previous level's `cand_slots` slots (k per block, the first
+// `cand_counts[block]` of each filled).
+template <class St>
+static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool largest, const wd_u64* cand_keys,
+                                               const wd_u32* cand_idx, const wd_u32* cand_counts, wd_u64 cand_slots,
+                                               wd_u64* out_keys, wd_u32* out_idx, wd_u32* out_counts, wd_u64* bound,
+                                               typename St::elem_t* values, wd_u64* indices) {
+    typedef typename wd_topk_key<typename St::elem_t>::T K;
+    constexpr int BITS = wd_topk_key<typename St::elem_t>::BITS;
+    typedef wd_topk_sizes<K> Z;
+    constexpr int ITEMS = Z::ITEMS;
+    __shared__ wd_topk_block<K> b;
+    const bool raw = cand_slots == 0;
+    K tk = 0;
+    wd_u32 ti = 0xFFFFFFFFu;
+    wd_u32 cnt = 0, step = 0;
+    K key[ITEMS];
+    wd_u32 idx[ITEMS];
+    bool pass[ITEMS];
+    if (raw) {
+        // Two steps ahead in flight while one is filtered.
+        const wd_u64 nsteps = (st.n + Z::STEP - 1) / Z::STEP, grid = gridDim.x;
+        typename St::elem_t cur[ITEMS], next[ITEMS], later[ITEMS];
+        bool cur_vec = false, next_vec = false, later_vec = false;
+        wd_u64 s = blockIdx.x;
+        if (s < nsteps) wd_topk_load<St, ITEMS>(st, s, cur, cur_vec);
+        if (s + grid < nsteps) wd_topk_load<St, ITEMS>(st, s + grid, next, next_vec);
+        for (; s < nsteps; s += grid, ++step) {
+            if (s + 2 * grid < nsteps) wd_topk_load<St, ITEMS>(st, s + 2 * grid, later, later_vec);
+            const K g = (K)wd_ldcg(bound);
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) {
+                const wd_u64 i = wd_topk_index<St, ITEMS>(s, j, cur_vec);
+                key[j] = wd_topk_oriented<St, K>(cur[j], largest);
+                idx[j] = (wd_u32)i;
+                pass[j] = i < st.n && wd_topk_passes(key[j], idx[j], g, tk, ti);
+            }
+            cnt = wd_topk_insert<K, ITEMS>(b, cnt, step, key, idx, pass);
+            if (cnt > (wd_u32)Z::KEEP) cnt = wd_topk_refine<BITS>(b, cnt, k, false, true, bound, tk, ti);
+            if (s + grid < nsteps) {
+#pragma unroll
+                for (int j = 0; j < ITEMS; ++j) cur[j] = next[j];
+                cur_vec = next_vec;
+            }
+            if (s + 2 * grid < nsteps) {
+#pragma unroll
+                for (int j = 0; j < ITEMS; ++j) next[j] = later[j];
+                next_vec = later_vec;
+            }
+        }
+    } else {
+        const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+        const wd_u64 per_block = (wd_u64)WD_TOPK_FANIN * k;
+        const wd_u64 lo = (wd_u64)blockIdx.x * per_block;
+        const wd_u64 hi = lo + per_block < cand_slots ? lo + per_block : cand_slots;
+        for (wd_u64 base = lo; base < hi; base += Z::STEP, ++step) {
+            const K g = (K)wd_ldcg(bound);
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) {
+                const wd_u64 slot = base + ((wd_u64)warp * ITEMS + j) * 32u + lane;
+                const bool valid = slot < hi && (wd_u32)slot % k < cand_counts[(wd_u32)slot / k];
+                key[j] = valid ? (K)cand_keys[slot] : (K)0;
+                idx[j] = valid ? cand_idx[slot] : 0u;
+                pass[j] = valid && wd_topk_passes(key[j], idx[j], g, tk, ti);
+            }
+            cnt = wd_topk_insert<K, ITEMS>(b, cnt, step, key, idx, pass);
+            if (cnt > (wd_u32)Z::KEEP) cnt = wd_topk_refine<BITS>(b, cnt, k, false, false, bound, tk, ti);
+        }
+    }
+    if (cnt > k) {
+        cnt = wd_topk_refine<BITS>(b, cnt, k, true, raw, bound, tk, ti);
+    } else {
+        __syncthreads();
+    }
+    if (gridDim.x > 1) {
+        const wd_u64 at = (wd_u64)blockIdx.x * k;
+        for (wd_u32 j = threadIdx.x; j < cnt; j += WD_BLOCK) {
+            out_keys[at + j] = (wd_u64)b.key[j];
+            out_idx[at + j] = b.idx[j];
+        }
+        if (threadIdx.x == 0) out_counts[blockIdx.x] = cnt;
+        return;
+    }
+    wd_topk_sort(b, cnt);
+    for (wd_u32 j = threadIdx.x; j < cnt; j += WD_BLOCK) {
+        const wd_u32 i = b.idx[j];
+        indices[j] = (wd_u64)i;
+        values[j] = st.at((wd_u64)i);
+    }
+}
