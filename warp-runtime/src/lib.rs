@@ -88,14 +88,17 @@
 //!
 //! Beyond whole-array reductions: predicates and maps (`count`, `any`, `find_first`, `mask`,
 //! `filter`, `partition`, `partition3` (three-way, by two predicates), `map_reduce`), runs
-//! (`unique`, `run_length_encode`, `reduce_by_key`), scans (`scan`, `exclusive_scan`), reductions along
-//! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
-//! `reduce_cols`, `reduce_segments`), `transpose`, and histograms (`histogram` by a `#[map]`
-//! to a bin index, `histogram_even` over evenly spaced bins, CUB's `HistogramEven`: per-block
-//! bins in shared memory, a column per lane so that one atomic's lanes hit distinct banks,
-//! merged once to global memory; where lanes would share an address, lanes grouped by bin
-//! with `__match_any_sync`, one atomic per distinct bin per warp; up to 65,536 bins, any
-//! integer counter type, out-of-range bins dropped).
+//! (`unique`, `run_length_encode`, `reduce_by_key`), scans (`scan`, `exclusive_scan`;
+//! segmented: `scan_rows`, `scan_segments` and their exclusive forms, a scan over (value,
+//! head) pairs whose heads restart the fold), reductions along the rows and columns of a
+//! row-major matrix and over CSR segments (`reduce_rows`, `reduce_cols`, `reduce_segments`),
+//! `transpose`, and histograms (`histogram` by a `#[map]` to a bin index, `histogram_even`
+//! over evenly spaced bins, CUB's `HistogramEven`: per-block bins in shared memory, a column
+//! per lane so that one atomic's lanes hit distinct banks, merged once to global memory;
+//! where lanes would share an address, lanes grouped by bin with `__match_any_sync`, one
+//! atomic per distinct bin per warp; up to 65,536 bins, any integer counter type,
+//! out-of-range bins dropped). Float scans have the same bits every run: their tiles chain
+//! through a fixed tree of tile aggregates (see `Device::scan`), in one pass.
 //!
 //! ```
 //! use warp_runtime::prelude::*;
@@ -138,21 +141,8 @@
 //! assert_eq!(dev.unique(&keys)?.download()?, [5, 2, 5]);
 //! assert_eq!(dev.run_length_encode(&keys)?.counts.download()?, [2, 1, 3]);
 //! assert_eq!(dev.reduce_by_key(add, &keys, &vals)?.values.download()?, [3, 3, 15]);
-
-//! The GPU computes what Rust computes in a release build: integer arithmetic wraps, shifts
-//! mask their amount, float-to-integer casts saturate (NaN gives 0), float `min`/`max` ignore
-//! NaN, `a * b + c` is never fused. Integer division by zero (a panic in Rust) gives 0 on the
-//! GPU. Reductions must be associative and commutative: the GPU combines in a tree. Scans
-//! combine in element order (`Device::scan`), so they need associativity only. Float scans
-//! have the same bits every run: their tiles chain through a fixed tree of tile aggregates
-//! (see `Device::scan`), in one pass.
-//!
-//! Beyond whole-array reductions: predicates and maps (`count`, `any`, `find_first`, `mask`,
-//! `filter`, `partition`, `partition3` (three-way, by two predicates), `map_reduce`), scans (`scan`, `exclusive_scan`; segmented:
-//! `scan_rows`, `scan_segments` and their exclusive forms, a scan over (value, head) pairs
-//! whose heads restart the fold), reductions along
-//! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
-//! `reduce_cols`, `reduce_segments`), and `transpose`.
+//! # Ok(()) }
+//! ```
 //!
 //! ## Scans and their CUDA patterns
 //!
