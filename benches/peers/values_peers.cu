@@ -1,8 +1,10 @@
 // values_peers.cu - peers of the several-array and half-precision reductions (issue 12): cuBLAS
 // cublasSdot and thrust::inner_product for a dot product of two f32 arrays, and CUB
-// DeviceReduce::TransformReduce summing bf16 / f16 arrays with f32 accumulation, and
-// DevicePartition::If with two selectors (a three-way partition of f32 into thirds). Same output
-// lines as cub_peers.cu (PEER <lib> <op> <median_ms> <gbps>, CHECK, SKIP, INFO).
+// DeviceReduce::TransformReduce summing bf16 / f16 arrays with f32 accumulation,
+// DevicePartition::If with two selectors (a three-way partition of f32 into thirds), and
+// DeviceHistogram::HistogramEven (u8 into 256 bins over [0, 256), f32 into 256 bins over
+// [-1, 1)). Same output lines as cub_peers.cu (PEER <lib> <op> <median_ms> <gbps>, CHECK, SKIP,
+// INFO).
 //
 // Build (the bench does this):
 //   nvcc -O3 -std=c++17 -arch=sm_90 -I/usr/local/cuda/include/cccl -o values_peers values_peers.cu -lcublas
@@ -166,6 +168,38 @@ static void partition3(const float* x, int64_t n, int reps) {
   cudaFree(c);
 }
 
+__global__ void to_bytes(const float* x, unsigned char* b, int64_t n) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+    b[i] = (unsigned char)((x[i] + 1.0f) * 128.0f);
+}
+
+// CUB's even-bin histogram of `samples` (256 bins over [lower, upper)), 32-bit counters; bytes
+// read counted. The check line holds the total counted (n when every sample is in range).
+template <class S, class L>
+static void histogram_even(const char* op, const S* samples, int64_t n, L lower, L upper, int reps) {
+  if (n > INT32_MAX) {
+    std::printf("SKIP cub %s n above int\n", op);
+    return;
+  }
+  int* hist = nullptr;
+  CK(cudaMalloc(&hist, 256 * sizeof(int)));
+  size_t tmp_bytes = 0;
+  CK(cub::DeviceHistogram::HistogramEven(nullptr, tmp_bytes, samples, hist, 257, lower, upper, (int)n, g_stream));
+  void* tmp = nullptr;
+  CK(cudaMalloc(&tmp, tmp_bytes));
+  const double ms = time_ms(reps, [&] {
+    CK(cub::DeviceHistogram::HistogramEven(tmp, tmp_bytes, samples, hist, 257, lower, upper, (int)n, g_stream));
+  });
+  peer("cub", op, ms, (double)n * sizeof(S));
+  std::vector<int> got(256);
+  CK(cudaMemcpy(got.data(), hist, 256 * sizeof(int), cudaMemcpyDeviceToHost));
+  int64_t total = 0;
+  for (int c : got) total += c;
+  std::printf("CHECK cub %s ok total=%lld\n", op, (long long)total);
+  cudaFree(tmp);
+  cudaFree(hist);
+}
+
 int main(int argc, char** argv) {
   int64_t n = int64_t{1} << 28;
   int reps = 20;
@@ -210,6 +244,14 @@ int main(int argc, char** argv) {
     std::printf("CHECK thrust dot_f32 ok dot=%.6g\n", got);
   }
   partition3(x, n, reps);
+  {
+    unsigned char* b = nullptr;
+    CK(cudaMalloc(&b, n));
+    to_bytes<<<1024, 256, 0, g_stream>>>(x, b, n);
+    histogram_even("hist_u8_256", b, n, 0, 256, reps);
+    cudaFree(b);
+  }
+  histogram_even("hist_f32_256", x, n, -1.0f, 1.0f, reps);
   half_sum<__nv_bfloat16>("sum_bf16", x, n, reps);
   half_sum<__half>("sum_f16", x, n, reps);
   cudaFree(x);

@@ -6,7 +6,9 @@ Also the top-k peers (issue 13): torch.topk of the N f32, k = 100 and 1,000 (sor
 Usage: python3 values_peers.py --n N --reps R [--only OP,OP,...]
 Output lines as peers.py: PEER torch <op> <median_ms> <gbps>, INFO, SKIP. Fresh random data
 (uniform in [-1, 1)), a warm-up of at least 30 runs and 0.1 s, R runs each bracketed by its own event pair, median.
-GB/s count the bytes of every array read (two arrays for dot, sq_dist and allclose). --only
+GB/s count the bytes of every array read (two arrays for dot, sq_dist and allclose); the
+histograms: bincount of bytes uniform over 0..256 (256 bins) and histc of the floats in 256
+bins over [-1, 1]. --only
 runs the named ops only (the top-k bench row asks for topk_f32_100 and topk_f32_1000).
 """
 
@@ -77,6 +79,9 @@ def main():
     peer("welford_f32", lambda: torch.var_mean(x, correction=0), 4 * n)
     for k in (100, 1000):
         peer(f"topk_f32_{k}", lambda k=k: torch.topk(x, k, largest=True, sorted=True), 4 * n)
+    xu8 = ((x + 1) * 128).to(torch.uint8)
+    peer("hist_u8_256", lambda: torch.bincount(xu8, minlength=256), n)
+    peer("hist_f32_256", lambda: torch.histc(x, bins=256, min=-1, max=1), 4 * n)
 
 
 if __name__ == "__main__":

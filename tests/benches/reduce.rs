@@ -13,8 +13,9 @@ use std::time::Instant;
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{
-    argmax_f32, close, less, max_f32, moments, moments_one, mul, positive, sq_diff, square,
-    sum_f32, sum_i32, welford, welford_one, welford32, welford32_one, widen_bf16, widen_f16,
+    argmax_f32, byte_bin, close, less, max_f32, moments, moments_one, mul, positive, sq_diff,
+    square, sum_f32, sum_i32, welford, welford_one, welford32, welford32_one, widen_bf16,
+    widen_f16,
 };
 
 #[reduce(identity = 0.0, style = "cooperative_groups")]
@@ -812,9 +813,11 @@ fn main() {
     }
 }
 
-/// Several arrays, f16/bf16 and a one-pass Welford (issue 12), with their peers in the same
-/// run: cuBLAS `cublasSdot`, `thrust::inner_product` and CUB `TransformReduce` (values_peers.cu),
-/// PyTorch (values_peers.py). GB/s count the bytes of every array read.
+/// Several arrays, f16/bf16 and a one-pass Welford (issue 12), the three-way partition and the
+/// histograms (issue 13), with their peers in the same run: cuBLAS `cublasSdot`,
+/// `thrust::inner_product`, CUB `TransformReduce`, `DevicePartition::If` and
+/// `DeviceHistogram::HistogramEven` (values_peers.cu), PyTorch (values_peers.py: `bincount`,
+/// `histc`). GB/s count the bytes of every array read.
 fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gbps: f64) {
     let n = xs.len();
     let gbps = |ms: f64, b: f64| b / (ms * 1e-3) / 1e9;
@@ -833,6 +836,14 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
     let tol = close.with(1e-5, 1e-8);
     let (third_lo, third_hi) = (less.with(-1.0 / 3.0), less.with(1.0 / 3.0));
     let (half_bytes, one) = ((2 * n) as f64, (4 * n) as f64);
+    // Histograms: bytes uniform over 0..256 (from the same floats), counts into the caller's
+    // 256 counters (as CUB's HistogramEven writes its own); the floats in 256 even bins over
+    // [-1, 1).
+    let bytes_of = |x: f32| ((x + 1.0) * 128.0) as u8;
+    let hb8: Vec<u8> = xs.iter().map(|&x| bytes_of(x)).collect();
+    let du8 = dev.upload(&hb8).unwrap();
+    let mut h8 = dev.upload(&[0u32; 256]).unwrap();
+    let mut hf = dev.upload(&[0u32; 256]).unwrap();
     // (name, bytes read and written, the operation)
     type Run<'r> = Box<dyn FnMut() -> warp_runtime::Result<()> + 'r>;
     let runs: Vec<(&str, f64, Run<'_>)> = vec![
@@ -890,6 +901,16 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
             two,
             Box::new(|| dev.partition3(third_lo, third_hi, dx).map(drop)),
         ),
+        (
+            "hist_u8_256",
+            n as f64,
+            Box::new(|| dev.histogram_into(byte_bin, &du8, &mut h8)),
+        ),
+        (
+            "hist_f32_256",
+            one,
+            Box::new(|| dev.histogram_even_into(dx, -1.0, 1.0, &mut hf)),
+        ),
     ];
     let mut ours: Vec<(&str, f64)> = Vec::new();
     for (name, bytes, mut run) in runs {
@@ -903,6 +924,15 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
         "partition3 first part"
     );
     drop((a, b, c));
+    let mut want8 = vec![0u32; 256];
+    let mut wantf = vec![0u32; 256];
+    for &x in xs {
+        want8[bytes_of(x) as usize] += 1;
+        wantf[(((x as f64 + 1.0) * 128.0) as usize).min(255)] += 1;
+    }
+    assert_eq!(h8.download().unwrap(), want8, "hist_u8_256");
+    assert_eq!(hf.download().unwrap(), wantf, "hist_f32_256");
+    drop((du8, h8, hf));
     // Sanity and accuracy, against f64 on the CPU.
     let dot: f64 = xs.iter().zip(&ys).map(|(&a, &b)| a as f64 * b as f64).sum();
     let got = dev.map_reduce(mul, sum_f32, &pair).unwrap() as f64;
@@ -985,6 +1015,8 @@ several arrays, f16/bf16, Welford: N = {n} elements per array, GB/s of every arr
             "allclose_f32" => ("8x PyTorch", get("torch")),
             "sum_bf16" | "sum_f16" => ("1.1x CUB", get("cub")),
             "partition3_f32" => ("1.2x CUB", get("cub")),
+            "hist_u8_256" => ("1.5x CUB", get("cub")),
+            "hist_f32_256" => ("1.0x CUB", get("cub")),
             _ => ("0.95x own sum_f32", Some(sum_f32_gbps)),
         };
         println!(

@@ -287,3 +287,34 @@ pub fn flagged(m: Mixed, t: u16) -> bool {
 pub fn less(x: f32, t: f32) -> bool {
     x < t
 }
+
+/// The byte itself: a histogram's bin (256 bins).
+#[map]
+pub fn byte_bin(x: u8) -> u32 {
+    x as u32
+}
+
+/// `x % m` as a signed bin (`m > 0`): negative for negative `x`, so dropped.
+#[map]
+pub fn rem_bin(x: i32, m: i32) -> i32 {
+    x % m
+}
+
+/// The bin of a pair of bytes among 65,536: `x * 256 + y`.
+#[map(inputs = 2)]
+pub fn pair_bin(x: u8, y: u8) -> u64 {
+    (x as u64) * 256 + y as u64
+}
+
+/// `floor(x * k)` as an i64 bin (negative for negative `x`: dropped; NaN gives 0, as Rust's
+/// saturating cast).
+#[map]
+pub fn scaled_bin(x: f32, k: f32) -> i64 {
+    (x * k).floor() as i64
+}
+
+/// `x * k` shifted right by `s` as a u16 bin (wrapping multiply): many bins of u32 values.
+#[map]
+pub fn hashed_bin(x: u32, k: u32, s: u32) -> u16 {
+    (x.wrapping_mul(k) >> s) as u16
+}

@@ -598,6 +598,54 @@ mod halves {
     }
 }
 
+mod histogram {
+    //! Histogram modules compile for every architecture with `__match_any_sync`, 16-byte loads
+    //! of whole tiles and no local memory: plain, bound, zipped, mapped, and the even bins.
+    use super::*;
+    use warp_runtime::{DeviceVec, EvenSample, Mapped, histogram_module};
+    use warp_tests::ops::{
+        byte_bin, hashed_bin_with, pair_bin, rem_bin_with, scaled_bin_with, square,
+    };
+
+    #[test]
+    fn histogram_modules_compile() {
+        if !nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &["match.any.sync.b32", "ld.global.cs.v4"];
+        compile_all_with(vec![
+            (histogram_module::<byte_bin, DeviceVec<u8>>(), want),
+            (histogram_module::<rem_bin_with, DeviceVec<i32>>(), want),
+            (histogram_module::<scaled_bin_with, DeviceVec<f32>>(), want),
+            (histogram_module::<hashed_bin_with, DeviceVec<u32>>(), want),
+            (
+                histogram_module::<pair_bin, (&'static DeviceVec<u8>, &'static DeviceVec<u8>)>(),
+                want,
+            ),
+            (
+                histogram_module::<<f32 as EvenSample>::Even, DeviceVec<f32>>(),
+                want,
+            ),
+            (
+                histogram_module::<<f32 as EvenSample>::Even, Mapped<'static, square>>(),
+                want,
+            ),
+            (
+                histogram_module::<<u8 as EvenSample>::Even, DeviceVec<u8>>(),
+                want,
+            ),
+            (
+                histogram_module::<<i16 as EvenSample>::Even, DeviceVec<i16>>(),
+                want,
+            ),
+            (
+                histogram_module::<<f64 as EvenSample>::Even, DeviceVec<f64>>(),
+                want,
+            ),
+        ]);
+    }
+}
+
 mod runs {
     //! The runs modules (unique, run-length encode, reduce-by-key) compile for every
     //! architecture over keys of every width, with `==` or a predicate of two keys, with the

@@ -235,6 +235,32 @@ mod axis {
     }
 }
 
+mod histogram {
+    //! Snapshots of histogram modules: the bin map lowered and called by `wd_bin_of` after the
+    //! stage, the kernels; the pattern (`__match_any_sync`, shared bins) is in the shared
+    //! snapshot's histogram.cuh.
+    use super::view;
+    use warp_runtime::prelude::*;
+    use warp_runtime::{EvenSample, histogram_module};
+
+    /// The byte itself.
+    #[map]
+    fn byte(x: u8) -> u32 {
+        x as u32
+    }
+
+    #[test]
+    fn histogram_cuda() {
+        let m = histogram_module::<byte, DeviceVec<u8>>();
+        assert!(m.source.contains("__match_any_sync(WD_FULL_MASK, b[k])"));
+        insta::assert_snapshot!("histogram_byte_u8", view(&m.source));
+        insta::assert_snapshot!(
+            "histogram_even_f32",
+            view(&histogram_module::<<f32 as EvenSample>::Even, DeviceVec<f32>>().source)
+        );
+    }
+}
+
 mod runs {
     //! Snapshots of the runs modules (unique, run-length encode, reduce-by-key): what each
     //! module writes (the neighbour test `wd_same`, the stage, what the runs carry); the

@@ -126,6 +126,8 @@ pub const DEFINES: &[(&str, u64)] = &[
     ("WD_TRANSPOSE_M", TRANSPOSE_M as u64),
     ("WD_TRANSPOSE_N", TRANSPOSE_N as u64),
     ("WD_TRANSPOSE_WIDE_MAX", TRANSPOSE_WIDE_MAX as u64),
+    ("WD_HIST_MATCH_MIN", HIST_MATCH_MIN as u64),
+    ("WD_HIST_MATCH_COLUMNS", HIST_MATCH_COLUMNS as u64),
     ("WD_STOP_COPIES", STOP_COPIES as u64),
     ("WD_STOP_STRIDE", STOP_STRIDE as u64),
     ("WD_STATUS_PACK_MAX", STATUS_PACK_MAX as u64),
@@ -804,6 +806,80 @@ pub const TOPK: Kernel = kernel(
 /// The kernels of a top-k module.
 pub const TOPK_KERNELS: &[&Kernel] = &[&TOPK];
 
+/// The most bins a histogram counts into.
+pub const HIST_MAX_BINS: usize = 65536;
+/// Bytes of shared memory a histogram block keeps its bins in, at most (the dynamic shared
+/// memory a kernel gets without opting in): more bins than fit (`bins * 4` bytes) are counted
+/// in global memory.
+pub const HIST_SHARED_MAX: usize = 48 * 1024;
+/// Bytes of shared memory a histogram block spends on columns of its bins, at most, while
+/// there are fewer than [`HIST_REPLICAS_MAX`] (more columns, fewer bank conflicts between the
+/// lanes of one atomic; more memory, fewer resident blocks).
+pub const HIST_REPLICA_BYTES: usize = 32 * 1024;
+/// The most columns (copies) of each bin a histogram block keeps: one per lane, so that the
+/// lanes of one shared atomic hit 32 distinct banks.
+pub const HIST_REPLICAS_MAX: u32 = 32;
+/// A histogram tile whose probe row (its first 32 values, one per lane) has this many lanes
+/// holding the bin of the lane below takes the `__match_any_sync` path (one atomic per
+/// distinct bin per row); fewer, and each lane adds its own.
+pub const HIST_MATCH_MIN: u32 = 4;
+/// Histogram tiles probe for contention (and may take the `__match_any_sync` path) only where
+/// the bins have at most this many columns in shared memory, or are in global memory: with
+/// more, the lanes of one bin already add to as many distinct addresses (banks), at most
+/// `32 / columns` to each.
+pub const HIST_MATCH_COLUMNS: u32 = 8;
+/// The most elements one histogram block counts (the grid is sized so): its 32-bit shared
+/// counters cannot overflow.
+pub const HIST_BLOCK_ELEMS_MAX: u64 = 1 << 31;
+
+/// Columns of each bin in shared memory for a histogram of `bins` bins (a power of two up to
+/// [`HIST_REPLICAS_MAX`] within [`HIST_REPLICA_BYTES`]; 1 when one column needs more, up to
+/// [`HIST_SHARED_MAX`]); 0: the bins do not fit shared memory, they are counted in global
+/// memory.
+pub const fn hist_replicas(bins: usize) -> u32 {
+    let bytes = bins * 4;
+    if bytes > HIST_SHARED_MAX {
+        return 0;
+    }
+    let mut r = 1;
+    while r < HIST_REPLICAS_MAX && bytes * 2 * r as usize <= HIST_REPLICA_BYTES {
+        r *= 2;
+    }
+    r
+}
+
+/// A histogram: the stage's values binned by the module's `wd_bin_of` into `counts` (`bins`
+/// 32-bit words, 64-bit when `wide`; zeroed by the caller), through `replicas` columns of each
+/// bin in `replicas * bins * 4` bytes of dynamic shared memory (0: straight to global memory).
+pub const HISTOGRAM: Kernel = kernel(
+    "wd_k_histogram",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("bins", U64),
+        p("replicas", U32),
+        p("wide", U32),
+        p("counts", Out(Pointee::U8)),
+    ],
+    "WD_STAGE;\nwd_histogram(st, bins, replicas, wide, counts);",
+);
+
+/// A histogram's 32-bit counts narrowed to 1- or 2-byte counters (`width`).
+pub const HIST_NARROW: Kernel = kernel(
+    "wd_k_hist_narrow",
+    &[
+        p("wide", In(Pointee::U32)),
+        p("bins", U64),
+        p("width", U32),
+        p("out", Out(Pointee::U8)),
+    ],
+    "wd_hist_narrow(wide, bins, width, out);",
+);
+
+/// The kernels of a histogram module.
+pub const HISTOGRAM_KERNELS: &[&Kernel] = &[&HISTOGRAM, &HIST_NARROW];
+
 /// Every kernel of the catalogue.
 pub fn all() -> impl Iterator<Item = &'static Kernel> {
     [
@@ -815,6 +891,7 @@ pub fn all() -> impl Iterator<Item = &'static Kernel> {
         AXIS_KERNELS,
         TRANSPOSE_KERNELS,
         TOPK_KERNELS,
+        HISTOGRAM_KERNELS,
     ]
     .into_iter()
     .flatten()
@@ -854,6 +931,15 @@ mod tests {
         assert_eq!(transpose_tile(16), (32, 32));
         assert_eq!(status_bytes(3, 4), 24);
         assert_eq!(status_bytes(3, 8), 16 + 48);
+        assert_eq!(hist_replicas(256), 32);
+        assert_eq!(hist_replicas(257), 16);
+        assert_eq!(hist_replicas(512), 16);
+        assert_eq!(hist_replicas(1), 32);
+        assert_eq!(hist_replicas(2048), 4);
+        assert_eq!(hist_replicas(8192), 1);
+        assert_eq!(hist_replicas(12288), 1);
+        assert_eq!(hist_replicas(12289), 0);
+        assert_eq!(hist_replicas(HIST_MAX_BINS), 0);
         assert_eq!(ScanMode::Tree.slots(3), 6);
         assert_eq!(ScanMode::Predecessor.slots(3), 3);
         // (value, head) pairs: packed with the state up to 4-byte values, else at most 16

@@ -44,8 +44,11 @@ pub const RUNS_TEMPLATE: &str = include_str!("templates/runs.cuh");
 /// Top-k: order keys, ballot filtering against a running threshold, radix select, sort.
 pub const TOPK_TEMPLATE: &str = include_str!("templates/topk.cuh");
 
+/// The histogram: warp-aggregated (`__match_any_sync`) counts in shared bins, merged once.
+pub const HISTOGRAM_TEMPLATE: &str = include_str!("templates/histogram.cuh");
+
 /// Every shared text, by file name, in the order modules include them.
-pub const TEMPLATES: [(&str, &str); 13] = [
+pub const TEMPLATES: [(&str, &str); 14] = [
     ("prelude.cuh", PRELUDE),
     ("half.cuh", HALF),
     ("warp_intrinsics.cuh", WARP_INTRINSICS),
@@ -59,6 +62,7 @@ pub const TEMPLATES: [(&str, &str); 13] = [
     ("map.cuh", MAP_TEMPLATE),
     ("runs.cuh", RUNS_TEMPLATE),
     ("topk.cuh", TOPK_TEMPLATE),
+    ("histogram.cuh", HISTOGRAM_TEMPLATE),
 ];
 
 /// The placeholder name of the device function in a fragment; the assembler renames it.
@@ -930,6 +934,50 @@ pub fn map_module(map: &FnFragment, elem: &[Scalar]) -> String {
     m.shared("map.cuh", MAP_TEMPLATE);
     m.kernels(catalogue::MAP_KERNELS, &source.elem_c(), map.output);
     m.finish(&format!("map_{}", source.tag()))
+}
+
+/// A histogram module: the values of `source` (elements, zipped elements, or a map of them;
+/// not indexed) binned by `bin` (`wd_bin_of`: its integer result is the bin; its bound
+/// arguments after the map's), counted by the catalogue's
+/// [`HISTOGRAM_KERNELS`](catalogue::HISTOGRAM_KERNELS).
+pub fn histogram_module(bin: &FnFragment, source: &Source) -> String {
+    let mut m = Module::new(&format!(
+        "histogram by `{}` over {}",
+        bin.name,
+        source.describe()
+    ));
+    let map = map_parts(source);
+    m.type_support(&[
+        &source.row_support(),
+        map.map_or("", |f| f.type_support),
+        bin.type_support,
+    ]);
+    m.user("\n// ---- the user's functions, lowered ----\n");
+    if let Some(f) = map {
+        m.function(f.text, "wd_map");
+    }
+    m.function(bin.text, "wd_bin");
+    m.user(&stage(source, None, &stage_value(source), None));
+    m.user(&format!(
+        "
+// ---- the bin of a value ----
+static __device__ __forceinline__ {out} wd_bin_of(const wd_stage& st, wd_stage::value_t v) {{
+    const wd_args& a = st.a;
+    (void)a;
+    return wd_bin({args});
+}}
+",
+        out = bin.output,
+        args = call_args(bin, "v", map.map_or(0, |f| f.extras.len())),
+    ));
+    m.shared("tiles.cuh", TILES_TEMPLATE);
+    m.shared("histogram.cuh", HISTOGRAM_TEMPLATE);
+    m.kernels(
+        catalogue::HISTOGRAM_KERNELS,
+        &source.elem_c(),
+        "wd_stage::out_t",
+    );
+    m.finish(&format!("histogram_{}_{}", bin.name, source.tag()))
 }
 
 /// A scan and axis module: inclusive/exclusive scans, reductions along rows, over CSR

@@ -5,8 +5,8 @@
 
 use warp_kernels::catalogue::{self, DEFINES, Kernel};
 use warp_kernels::module::{
-    RunValues, TEMPLATES, axis_module, kernel_signatures, partition3_module, predicate_module,
-    reduce_module, runs_module, topk_module, transpose_module,
+    RunValues, TEMPLATES, axis_module, histogram_module, kernel_signatures, partition3_module,
+    predicate_module, reduce_module, runs_module, topk_module, transpose_module,
 };
 use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Source, Style};
 
@@ -150,6 +150,44 @@ fn axis_and_transpose_modules_match_the_catalogue() {
             catalogue::TRANSPOSE_KERNELS,
             e.c_name(),
             e.c_name(),
+        );
+    }
+}
+
+#[test]
+fn histogram_modules_match_the_catalogue() {
+    const BIN: FnFragment<'static> = FnFragment {
+        name: "bin",
+        file: "test.rs",
+        line: 3,
+        text: "static __device__ __forceinline__ wd_i32 WD_FRAGMENT_FN(wd_f32 x, wd_u32 k) { return (wd_i32)k; }\n",
+        type_support: "",
+        output: "wd_i32",
+        inputs: 1,
+        extras: &[Scalar::U32],
+    };
+    for source in [
+        Source::Plain(&[Scalar::F32]),
+        Source::Map {
+            elem: &[Scalar::U8],
+            map: &MAP,
+        },
+    ] {
+        let src = histogram_module(&BIN, &source);
+        check(
+            &src,
+            catalogue::HISTOGRAM_KERNELS,
+            &source.elem_c(),
+            "wd_stage::out_t",
+        );
+        // The bin's bound argument comes after the map's.
+        let first = match source {
+            Source::Map { .. } => 1,
+            _ => 0,
+        };
+        assert!(
+            src.contains(&format!("return wd_bin(v, wd_arg<wd_u32>(a, {first}));")),
+            "{src}"
         );
     }
 }

@@ -88,9 +88,31 @@
 //!
 //! Beyond whole-array reductions: predicates and maps (`count`, `any`, `find_first`, `mask`,
 //! `filter`, `partition`, `partition3` (three-way, by two predicates), `map_reduce`), runs
-//! (`unique`, `run_length_encode`, `reduce_by_key`), scans (`scan`, `exclusive_scan`), reductions along
-//! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
-//! `reduce_cols`, `reduce_segments`), and `transpose`.
+//! (`unique`, `run_length_encode`, `reduce_by_key`), scans (`scan`, `exclusive_scan`;
+//! segmented: `scan_rows`, `scan_segments` and their exclusive forms, a scan over (value,
+//! head) pairs whose heads restart the fold), reductions along the rows and columns of a
+//! row-major matrix and over CSR segments (`reduce_rows`, `reduce_cols`, `reduce_segments`),
+//! `transpose`, and histograms (`histogram` by a `#[map]` to a bin index, `histogram_even`
+//! over evenly spaced bins, CUB's `HistogramEven`: per-block bins in shared memory, a column
+//! per lane so that one atomic's lanes hit distinct banks, merged once to global memory;
+//! where lanes would share an address, lanes grouped by bin with `__match_any_sync`, one
+//! atomic per distinct bin per warp; up to 65,536 bins, any integer counter type,
+//! out-of-range bins dropped). Float scans have the same bits every run: their tiles chain
+//! through a fixed tree of tile aggregates (see `Device::scan`), in one pass.
+//!
+//! ```
+//! use warp_runtime::prelude::*;
+//! #[map]
+//! fn low_nibble(x: u8) -> u32 { (x & 15) as u32 }
+//! # fn main() -> warp_runtime::Result<()> {
+//! let dev = Device::cpu();
+//! let xs = dev.upload(&[0x11u8, 0x21, 0x3f, 0x02])?;
+//! let h: DeviceVec<u64> = dev.histogram(low_nibble, &xs, 16)?;
+//! assert_eq!(h.download()?[1], 2);
+//! let even: DeviceVec<u32> = dev.histogram_even(&xs, 0, 64, 4)?; // bins of 16 values
+//! assert_eq!(even.download()?, [1, 1, 1, 1]); // 2, 17, 33, 63
+//! # Ok(()) }
+//! ```
 //!
 //! ## Runs: unique, run-length encode, reduce-by-key
 //!
@@ -119,21 +141,8 @@
 //! assert_eq!(dev.unique(&keys)?.download()?, [5, 2, 5]);
 //! assert_eq!(dev.run_length_encode(&keys)?.counts.download()?, [2, 1, 3]);
 //! assert_eq!(dev.reduce_by_key(add, &keys, &vals)?.values.download()?, [3, 3, 15]);
-
-//! The GPU computes what Rust computes in a release build: integer arithmetic wraps, shifts
-//! mask their amount, float-to-integer casts saturate (NaN gives 0), float `min`/`max` ignore
-//! NaN, `a * b + c` is never fused. Integer division by zero (a panic in Rust) gives 0 on the
-//! GPU. Reductions must be associative and commutative: the GPU combines in a tree. Scans
-//! combine in element order (`Device::scan`), so they need associativity only. Float scans
-//! have the same bits every run: their tiles chain through a fixed tree of tile aggregates
-//! (see `Device::scan`), in one pass.
-//!
-//! Beyond whole-array reductions: predicates and maps (`count`, `any`, `find_first`, `mask`,
-//! `filter`, `partition`, `partition3` (three-way, by two predicates), `map_reduce`), scans (`scan`, `exclusive_scan`; segmented:
-//! `scan_rows`, `scan_segments` and their exclusive forms, a scan over (value, head) pairs
-//! whose heads restart the fold), reductions along
-//! the rows and columns of a row-major matrix and over CSR segments (`reduce_rows`,
-//! `reduce_cols`, `reduce_segments`), and `transpose`.
+//! # Ok(()) }
+//! ```
 //!
 //! ## Scans and their CUDA patterns
 //!
@@ -268,7 +277,8 @@
 //!   offsets), and `download`. A kernel fault surfaces at such a wait.
 //! - Nothing else waits: the `_on_device` forms (`reduce_on_device`, `count_on_device`, ...)
 //!   return a [`DeviceScalar`], the `_into` forms write the caller's arrays, and `scan`,
-//!   `map`, `reduce_rows`, `reduce_cols`, `transpose` and `mask` return device arrays, all
+//!   `map`, `reduce_rows`, `reduce_cols`, `transpose`, `mask`, `histogram` and
+//!   `histogram_even` return device arrays, all
 //!   with their kernels queued. `DeviceScalar::get` waits for the work computing that result
 //!   (and what was queued before it on its device), not for work queued after it;
 //!   `Device::synchronize` waits for everything.
@@ -305,6 +315,10 @@
 
 #![warn(missing_docs)]
 
+// The macros name the runtime by its absolute path; the histogram's built-in bin maps use them
+// inside the crate.
+extern crate self as warp_runtime;
+
 // The layers, from the bottom: values; the toolchain (driver and NVRTC, compile, cache); the
 // backends (CPU; CUDA: context and stream, memory, modules, the typed launcher, each family's
 // launches); the device; arrays (and device-resident results); operators; inputs; the
@@ -337,6 +351,7 @@ pub use inputs::{
     Array, AsSlice, AxisInput, CudaInput, ElementInput, Field, Indexed, Keeping, Mapped,
     ReduceInput, Zip,
 };
+pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, histogram_module};
 pub use operations::{
     ByKey, Equal, RunCount, Runs, SameKeys, reduce_by_key_module, run_length_module, unique_module,
 };

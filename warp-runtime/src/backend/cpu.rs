@@ -353,3 +353,35 @@ pub(crate) fn top_k<T: Copy + Send + Sync>(
     entries.par_sort_unstable_by(best_first);
     entries.iter().map(|&(_, i)| (data[i as usize], i)).unzip()
 }
+
+/// How many values of `data` fall in each of `bins` bins (`bin`: a value's bin, or `None` to
+/// drop it): exact counts (callers wrap them to their counter type), so the order in which
+/// the tasks' partial counts are summed does not matter.
+pub(crate) fn histogram<E: Copy + Sync, V>(
+    data: &[E],
+    value: impl Fn(E, u64) -> V + Sync,
+    bin: impl Fn(V) -> Option<usize> + Sync,
+    bins: usize,
+) -> Vec<u64> {
+    data.par_chunks(CHUNK)
+        .enumerate()
+        .fold(
+            || vec![0u64; bins],
+            |mut counts, (ci, c)| {
+                let base = (ci * CHUNK) as u64;
+                for (j, &x) in c.iter().enumerate() {
+                    if let Some(b) = bin(value(x, base + j as u64)) {
+                        counts[b] += 1;
+                    }
+                }
+                counts
+            },
+        )
+        .reduce(
+            || vec![0u64; bins],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                a
+            },
+        )
+}

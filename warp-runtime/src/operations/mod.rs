@@ -4,6 +4,7 @@
 //! with warp-kernels' assembler; the functions here also show those sources to users.
 
 mod axes;
+mod histogram;
 mod predicates;
 mod reduce;
 mod runs;
@@ -12,6 +13,7 @@ mod segmented_scans;
 mod topk;
 mod transpose;
 
+pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS};
 pub use predicates::{Split, Split3};
 pub use runs::{
     ByKey, Equal, RunCount, Runs, SameKeys, reduce_by_key_module, run_length_module, unique_module,
@@ -198,6 +200,51 @@ where
             p.fragment.line,
         ),
         text,
+        false,
+    )
+}
+
+/// The key of the histogram module of bin map `M` over inputs `I`.
+pub(crate) fn histogram_key<M: MapOp, I: ElementInput + ?Sized>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Histogram,
+        [
+            TypeId::of::<M::Key>(),
+            TypeId::of::<I::Map>(),
+            TypeId::of::<I::Elem>(),
+        ],
+    )
+}
+
+/// The CUDA module of `histogram`, `histogram_into` and `histogram_even` with a bin map of
+/// type `M` over inputs of type `I`.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::{DeviceVec, histogram_module};
+/// #[map]
+/// fn low_bits(x: u32) -> u32 { x & 255 }
+/// let m = histogram_module::<low_bits, DeviceVec<u32>>();
+/// assert!(m.source.contains("__match_any_sync"));
+/// ```
+pub fn histogram_module<M, I>() -> ModuleSource
+where
+    M: MapOp,
+    M::Output: BinIndex,
+    I: ElementInput<Value = M::Input> + ?Sized,
+{
+    let f: &FnMeta = &M::META;
+    let stage = match I::MAP {
+        Some(m) => Stage::Map(m),
+        None => Stage::Plain,
+    };
+    composed(
+        location(
+            &format!("histogram_{}", f.fragment.name),
+            f.fragment.file,
+            f.fragment.line,
+        ),
+        module::histogram_module(&f.fragment, &source(stage, <I::Elem as Row>::COLUMNS)),
         false,
     )
 }

@@ -308,6 +308,19 @@ impl Gpu {
         grid: impl Into<Grid>,
         args: &mut A,
     ) -> Result<()> {
+        self.launch_shared(m, kernel, grid, 0, args)
+    }
+
+    /// [`Gpu::launch`] with `shared_bytes` of dynamic shared memory per block (at most 48 KiB,
+    /// what a kernel gets without opting in).
+    pub(crate) fn launch_shared<A: KernelArgs>(
+        &self,
+        m: &Module,
+        kernel: &'static Kernel,
+        grid: impl Into<Grid>,
+        shared_bytes: u32,
+        args: &mut A,
+    ) -> Result<()> {
         debug_assert!(
             A::KERNELS.iter().any(|k| k.name == kernel.name)
                 && A::SIGNATURE.iter().copied().eq(kernel.param_types()),
@@ -321,7 +334,7 @@ impl Gpu {
         let cfg = LaunchConfig {
             grid_dim: (x, y, 1),
             block_dim: (kernel.threads.count(), 1, 1),
-            shared_mem_bytes: 0,
+            shared_mem_bytes: shared_bytes,
         };
         tracing::debug!(
             op = %m.name,

@@ -27,6 +27,8 @@ pub(crate) enum ModuleKind {
     Runs,
     /// A map written out.
     Map,
+    /// The histogram by a bin map.
+    Histogram,
     /// Scans and axis reductions.
     Axis,
     /// Transpose.

@@ -1,0 +1,227 @@
+//! Histograms on the CPU backend against plain iterator code: bins given by maps (unsigned,
+//! signed with negatives dropped, zipped arrays, 1 and 65,536 bins), every counter type with
+//! wrapping, even bins over float and integer ranges (NaN, infinities and the bounds), the
+//! `_into` form overwriting, and the errors.
+
+use warp_runtime::prelude::*;
+use warp_runtime::{Error, HISTOGRAM_MAX_BINS, Result};
+use warp_tests::ops::{byte_bin, pair_bin, rem_bin, square};
+use warp_tests::{Random, edge_sizes, rng, seed};
+
+/// Counts of the bins `bin` gives, by iterators.
+fn counts<T: Copy>(xs: &[T], bin: impl Fn(T) -> Option<usize>, bins: usize) -> Vec<u64> {
+    let mut c = vec![0u64; bins];
+    xs.iter().filter_map(|&x| bin(x)).for_each(|b| c[b] += 1);
+    c
+}
+
+/// `histogram_even`'s float formula, written out.
+fn even_f64(x: f64, lo: f64, hi: f64, bins: usize) -> Option<usize> {
+    if !(x >= lo && x < hi) {
+        return None;
+    }
+    let b = ((x - lo) * (bins as f64 / (hi - lo))) as i64;
+    Some((b as usize).min(bins - 1))
+}
+
+#[test]
+fn bins_from_maps_match_iterators() {
+    let cpu = Device::cpu();
+    let s = seed();
+    println!("seed {s}");
+    let mut r = rng(s);
+    for n in edge_sizes(1) {
+        let xs = u8::random_vec(&mut r, n, true);
+        let d = cpu.upload(&xs).unwrap();
+        let want = counts(&xs, |x| Some(x as usize), 256);
+        let h: DeviceVec<u64> = cpu.histogram(byte_bin, &d, 256).unwrap();
+        assert_eq!(h.download().unwrap(), want, "n={n}");
+        // Fewer bins: the bytes at or above them are dropped.
+        let h: DeviceVec<u32> = cpu.histogram(byte_bin, &d, 100).unwrap();
+        let want: Vec<u32> = want[..100].iter().map(|&c| c as u32).collect();
+        assert_eq!(h.download().unwrap(), want, "n={n}");
+        // One bin.
+        let h: DeviceVec<i64> = cpu.histogram(byte_bin, &d, 1).unwrap();
+        let zeros = xs.iter().filter(|&&x| x == 0).count() as i64;
+        assert_eq!(h.download().unwrap(), [zeros]);
+    }
+    for n in edge_sizes(4) {
+        let xs = i32::random_vec(&mut r, n, true);
+        let d = cpu.upload(&xs).unwrap();
+        let h: DeviceVec<u32> = cpu.histogram(rem_bin.with(7), &d, 7).unwrap();
+        let want = counts(&xs, |x| usize::try_from(x % 7).ok(), 7);
+        let want: Vec<u32> = want.iter().map(|&c| c as u32).collect();
+        assert_eq!(h.download().unwrap(), want, "n={n}");
+    }
+}
+
+#[test]
+fn zipped_arrays_fill_65536_bins() {
+    let cpu = Device::cpu();
+    let mut r = rng(seed());
+    let n = 300_001;
+    let (xs, ys) = (
+        u8::random_vec(&mut r, n, true),
+        u8::random_vec(&mut r, n, true),
+    );
+    let (dx, dy) = (cpu.upload(&xs).unwrap(), cpu.upload(&ys).unwrap());
+    let h: DeviceVec<u32> = cpu
+        .histogram(pair_bin, &(&dx, &dy), HISTOGRAM_MAX_BINS)
+        .unwrap();
+    let mut want = vec![0u32; HISTOGRAM_MAX_BINS];
+    for (&x, &y) in xs.iter().zip(&ys) {
+        want[x as usize * 256 + y as usize] += 1;
+    }
+    assert_eq!(h.download().unwrap(), want);
+}
+
+#[test]
+fn counters_wrap_as_their_type() {
+    let cpu = Device::cpu();
+    let xs = cpu.upload(&vec![3u8; 70_000]).unwrap();
+    let h: DeviceVec<u8> = cpu.histogram(byte_bin, &xs, 4).unwrap();
+    assert_eq!(h.download().unwrap(), [0, 0, 0, (70_000 % 256) as u8]);
+    let h: DeviceVec<u16> = cpu.histogram(byte_bin, &xs, 4).unwrap();
+    assert_eq!(h.download().unwrap(), [0, 0, 0, (70_000 % 65_536) as u16]);
+    let h: DeviceVec<i16> = cpu.histogram(byte_bin, &xs, 4).unwrap();
+    assert_eq!(h.download().unwrap(), [0, 0, 0, 70_000u32 as i16]);
+    let h: DeviceVec<i8> = cpu.histogram(byte_bin, &xs, 4).unwrap();
+    assert_eq!(h.download().unwrap(), [0, 0, 0, 70_000u32 as i8]);
+}
+
+#[test]
+fn even_bins_over_floats() {
+    let cpu = Device::cpu();
+    let mut r = rng(seed());
+    for n in edge_sizes(4) {
+        let mut xs = f32::random_vec(&mut r, n, true);
+        if n > 4 {
+            xs[..4].copy_from_slice(&[-1.0, 1.0, f32::NAN, 0.999_999_9]);
+        }
+        let d = cpu.upload(&xs).unwrap();
+        for (lo, hi, bins) in [(-1.0f32, 1.0f32, 256usize), (-0.5, 0.75, 7), (0.0, 1e-3, 1)] {
+            let h: DeviceVec<u32> = cpu.histogram_even(&d, lo, hi, bins).unwrap();
+            let want = counts(
+                &xs,
+                |x| even_f64(x as f64, lo as f64, hi as f64, bins),
+                bins,
+            );
+            let want: Vec<u32> = want.iter().map(|&c| c as u32).collect();
+            assert_eq!(h.download().unwrap(), want, "n={n} [{lo}, {hi}) {bins}");
+        }
+    }
+    // The bounds: lower is in the first bin, upper in none; NaN and infinities in none.
+    let d = cpu
+        .upload(&[
+            0.0f64,
+            4.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            3.999,
+        ])
+        .unwrap();
+    let h: DeviceVec<u64> = cpu.histogram_even(&d, 0.0, 4.0, 4).unwrap();
+    assert_eq!(h.download().unwrap(), [1, 0, 0, 1]);
+    // A mapped view: its results are binned.
+    let d = cpu.upload(&[-0.9f32, 0.5, 0.1]).unwrap();
+    let h: DeviceVec<u32> = cpu.histogram_even(&d.map(square), 0.0, 1.0, 2).unwrap();
+    assert_eq!(h.download().unwrap(), [2, 1]);
+}
+
+#[test]
+fn even_bins_over_integers() {
+    let cpu = Device::cpu();
+    let mut r = rng(seed());
+    let xs = u8::random_vec(&mut r, 100_003, true);
+    let d = cpu.upload(&xs).unwrap();
+    let h: DeviceVec<u32> = cpu.histogram_even(&d, 0, 255, 255).unwrap();
+    let want = counts(&xs, |x| (x < 255).then_some(x as usize), 255);
+    assert_eq!(
+        h.download().unwrap(),
+        want.iter().map(|&c| c as u32).collect::<Vec<_>>()
+    );
+    let h: DeviceVec<u32> = cpu.histogram_even(&d, 0, 256, 256).unwrap();
+    let want = counts(&xs, |x| Some(x as usize), 256);
+    assert_eq!(
+        h.download().unwrap(),
+        want.iter().map(|&c| c as u32).collect::<Vec<_>>()
+    );
+    let h: DeviceVec<u32> = cpu.histogram_even(&d, 3, 250, 7).unwrap();
+    let want = counts(
+        &xs,
+        |x| (3..250).contains(&x).then(|| (x as usize - 3) * 7 / 247),
+        7,
+    );
+    assert_eq!(
+        h.download().unwrap(),
+        want.iter().map(|&c| c as u32).collect::<Vec<_>>()
+    );
+    let ys = i32::random_vec(&mut r, 100_003, true);
+    let d = cpu.upload(&ys).unwrap();
+    let h: DeviceVec<u64> = cpu
+        .histogram_even(&d, i32::MIN as i64, i32::MAX as i64, 65_536)
+        .unwrap();
+    let want = counts(
+        &ys,
+        |y| {
+            (y < i32::MAX)
+                .then(|| ((y as i64 - i32::MIN as i64) * 65_536 / (u32::MAX as i64)) as usize)
+        },
+        65_536,
+    );
+    assert_eq!(h.download().unwrap(), want);
+}
+
+#[test]
+fn empty_inputs_and_into_overwrite() {
+    let cpu = Device::cpu();
+    let empty = cpu.upload::<u8>(&[]).unwrap();
+    let h: DeviceVec<u32> = cpu.histogram(byte_bin, &empty, 5).unwrap();
+    assert_eq!(h.download().unwrap(), [0; 5]);
+    let xs = cpu.upload(&[1u8, 1, 4]).unwrap();
+    let mut out = cpu.upload(&[7u64; 5]).unwrap();
+    cpu.histogram_into(byte_bin, &xs, &mut out).unwrap();
+    assert_eq!(out.download().unwrap(), [0, 2, 0, 0, 1]);
+    cpu.histogram_into(byte_bin, &empty, &mut out).unwrap();
+    assert_eq!(out.download().unwrap(), [0; 5]);
+    // A view.
+    cpu.histogram_into(byte_bin, &xs.slice(1..).unwrap(), &mut out)
+        .unwrap();
+    assert_eq!(out.download().unwrap(), [0, 1, 0, 0, 1]);
+}
+
+#[test]
+fn bad_bins_and_ranges_are_errors() {
+    let cpu = Device::cpu();
+    let xs = cpu.upload(&[1u8]).unwrap();
+    for bins in [0, HISTOGRAM_MAX_BINS + 1] {
+        let r: Result<DeviceVec<u32>> = cpu.histogram(byte_bin, &xs, bins);
+        assert!(matches!(r, Err(Error::Shape(_))), "{bins}: {r:?}");
+    }
+    let mut none = cpu.upload::<u32>(&[]).unwrap();
+    assert!(matches!(
+        cpu.histogram_into(byte_bin, &xs, &mut none),
+        Err(Error::Shape(_))
+    ));
+    let f = cpu.upload(&[1.0f32]).unwrap();
+    for (lo, hi) in [
+        (1.0f32, 1.0f32),
+        (2.0, 1.0),
+        (f32::NAN, 1.0),
+        (0.0, f32::INFINITY),
+    ] {
+        let r: Result<DeviceVec<u32>> = cpu.histogram_even(&f, lo, hi, 4);
+        assert!(matches!(r, Err(Error::Shape(_))), "[{lo}, {hi}): {r:?}");
+    }
+    for (lo, hi) in [(5i64, 5i64), (0, 1 << 41), (-(1 << 41), 0)] {
+        let r: Result<DeviceVec<u32>> = cpu.histogram_even(&xs, lo, hi, 4);
+        assert!(matches!(r, Err(Error::Shape(_))), "[{lo}, {hi}): {r:?}");
+    }
+    // The widest integer range allowed: bins stay exact.
+    let r: DeviceVec<u32> = cpu
+        .histogram_even(&xs, -(1 << 40), 1 << 40, 65_536)
+        .unwrap();
+    let want = ((1i64 + (1 << 40)) * 65_536 / (1 << 41)) as usize;
+    assert_eq!(r.download().unwrap()[want], 1);
+}

@@ -1,0 +1,111 @@
+// ---- warp-dsl histogram: warp-aggregated counts in per-block shared bins, merged once ----
+// A stage `St` (as in predicate.cuh) and the module's `wd_bin_of(st, v)`: the bin index of a
+// value, any integer type; indices outside [0, bins) (negative ones included) are dropped.
+// Warps read warp tiles (tiles.cuh: 16-byte vector loads of whole aligned tiles) over a
+// grid-stride loop. Where lanes of one bin would hit one address (global memory, or shared
+// bins of at most WD_HIST_MATCH_COLUMNS columns, see below), each tile first probes its first
+// row for contention (how many lanes hold the bin of the lane below): a crowded tile
+// (WD_HIST_MATCH_MIN or more such pairs) groups the lanes of every row by bin with
+// __match_any_sync and its leader adds the group's size, one atomic per distinct bin per row;
+// an uncrowded one (the usual case for spread data, where matching would cost more than it
+// saves) adds 1 per lane, as do all tiles over more columns. Adds go to the block's bins in
+// shared memory, `replicas` (a power of two up to 32) columns per bin: bin j's column c is word
+// j * replicas + c and lane l adds to column l % replicas, so with 32 columns the lanes of one
+// atomic never share a bank (nor an address), and with fewer at most 32 / replicas of them do.
+// After a barrier each block merges its columns (read rotated, so that a warp's reads hit
+// distinct banks) and adds every non-zero bin to `counts` with one global atomic. With
+// `replicas == 0` (the bins do not fit shared memory) the same warp-aggregated adds go
+// straight to global memory. `counts` holds `bins` 32-bit words, or 64-bit ones when `wide`;
+// shared counters are 32-bit, so the runtime sizes the grid for fewer than 2^32 elements per
+// block. Indices are 64-bit throughout (inputs above 2^32 elements).
+#define WD_HIST_NONE 0xffffffffu
+
+// The bin of index `x` of any integer type, or WD_HIST_NONE outside [0, bins) (bins <= 65,536):
+// a negative `x` converts to an unsigned value of at least 2^31 (2^63 for 64-bit types), so one
+// unsigned comparison, in 32 bits for types of up to 4 bytes, drops it too.
+template <class B> static __device__ __forceinline__ unsigned wd_hist_index(B x, unsigned bins) {
+    if (sizeof(B) <= 4) return (unsigned)x < bins ? (unsigned)x : WD_HIST_NONE;
+    return (wd_u64)x < (wd_u64)bins ? (unsigned)x : WD_HIST_NONE;
+}
+
+// Adds one tile's bins `b` (WD_HIST_NONE: nothing) with `add(bin, count)`, grouping lanes by
+// bin where `may_match` (warp-uniform) and the probe finds the tile crowded; warp-convergent.
+template <class Add>
+static __device__ __forceinline__ void wd_hist_tile(const unsigned (&b)[WD_ITEMS], bool may_match, Add add) {
+    const unsigned lane = threadIdx.x & 31u;
+    bool crowded = false;
+    if (may_match) {
+        const unsigned below = __shfl_up_sync(WD_FULL_MASK, b[0], 1);
+        const unsigned pairs = __ballot_sync(WD_FULL_MASK, lane != 0u && below == b[0] && b[0] != WD_HIST_NONE);
+        crowded = __popc(pairs) >= WD_HIST_MATCH_MIN;
+    }
+    if (crowded) {
+#pragma unroll
+        for (int k = 0; k < WD_ITEMS; ++k) {
+            const unsigned peers = __match_any_sync(WD_FULL_MASK, b[k]);
+            if (b[k] != WD_HIST_NONE && lane == (unsigned)(__ffs(peers) - 1)) add(b[k], (unsigned)__popc(peers));
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < WD_ITEMS; ++k)
+            if (b[k] != WD_HIST_NONE) add(b[k], 1u);
+    }
+}
+
+// Every tile of the warp's grid-stride share, its bins added with `add`.
+template <class St, class Add>
+static __device__ __forceinline__ void wd_hist_tiles(const St& st, unsigned bins, bool may_match, Add add) {
+    const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
+    const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
+    const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
+    for (wd_u64 t = warp; t < ntiles; t += nwarps) {
+        typename St::value_t v[WD_ITEMS];
+        bool keep[WD_ITEMS];
+        if (wd_tile_vectorizable(st, t * WD_TILE)) wd_load_tile_vec(st, t * WD_TILE, v, keep);
+        else wd_load_tile(st, t * WD_TILE, v, keep);
+        unsigned b[WD_ITEMS];
+#pragma unroll
+        for (int k = 0; k < WD_ITEMS; ++k) b[k] = keep[k] ? wd_hist_index(wd_bin_of(st, v[k]), bins) : WD_HIST_NONE;
+        wd_hist_tile(b, may_match, add);
+    }
+}
+
+// The histogram of the stage's values into `counts` (zeroed by the caller).
+template <class St>
+static __device__ __forceinline__ void wd_histogram(const St& st, wd_u64 bins, unsigned replicas, unsigned wide,
+                                                    unsigned char* counts) {
+    unsigned* const c32 = (unsigned*)counts;
+    unsigned long long* const c64 = (unsigned long long*)counts;
+    const unsigned nb = (unsigned)bins;
+    if (replicas == 0u) {
+        wd_hist_tiles(st, nb, true, [&](unsigned j, unsigned c) {
+            if (wide) atomicAdd(c64 + j, (unsigned long long)c);
+            else atomicAdd(c32 + j, c);
+        });
+        return;
+    }
+    extern __shared__ unsigned wd_hist_shared[];
+    const unsigned last = replicas - 1u;
+    for (unsigned j = threadIdx.x; j < replicas * nb; j += WD_BLOCK) wd_hist_shared[j] = 0u;
+    __syncthreads();
+    unsigned* const mine = wd_hist_shared + (threadIdx.x & last);
+    wd_hist_tiles(st, nb, replicas <= WD_HIST_MATCH_COLUMNS, [&](unsigned j, unsigned c) { atomicAdd(mine + j * replicas, c); });
+    __syncthreads();
+    for (unsigned j = threadIdx.x; j < nb; j += WD_BLOCK) {
+        unsigned c = 0u;
+        for (unsigned r = 0; r < replicas; ++r) c += wd_hist_shared[j * replicas + ((r + j) & last)];
+        if (c == 0u) continue;
+        if (wide) atomicAdd(c64 + j, (unsigned long long)c);
+        else atomicAdd(c32 + j, c);
+    }
+}
+
+// 32-bit counts narrowed to counters of `width` bytes (1 or 2): each keeps the low bits, as a
+// wrapping count of that width does.
+static __device__ __forceinline__ void wd_hist_narrow(const unsigned* wide, wd_u64 bins, unsigned width, unsigned char* out) {
+    const wd_u64 nthreads = (wd_u64)gridDim.x * WD_BLOCK;
+    for (wd_u64 j = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x; j < bins; j += nthreads) {
+        if (width == 1u) out[j] = (unsigned char)wide[j];
+        else ((unsigned short*)out)[j] = (unsigned short)wide[j];
+    }
+}

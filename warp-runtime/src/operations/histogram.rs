@@ -1,0 +1,387 @@
+//! Histograms: `histogram` (bins given by a `#[map]` to a bin index) and `histogram_even`
+//! (evenly spaced bins over a range, CUB's `HistogramEven`), and their `_into` forms (into the
+//! caller's counters), warp-aggregated with `__match_any_sync` into per-block shared bins.
+
+use super::{gpu_bytes, histogram_key, histogram_module};
+use crate::arrays::{DeviceVec, OutputArray, Target, write_host};
+use crate::backend::cpu;
+use crate::backend::cuda::Staged;
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::inputs::ElementInput;
+use crate::map;
+use crate::operators::{BoundArgs, MapOp};
+use crate::values::{DeviceValue, Element};
+
+/// The most bins a histogram counts into: 65,536 (more is an [`Error::Shape`]).
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::HISTOGRAM_MAX_BINS;
+/// #[map(inputs = 2)]
+/// fn pair(hi: u8, lo: u8) -> u32 { (hi as u32) << 8 | lo as u32 }
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let (hi, lo) = (dev.upload(&[1u8, 255])?, dev.upload(&[2u8, 255])?);
+/// let h: DeviceVec<u32> = dev.histogram(pair, &(&hi, &lo), HISTOGRAM_MAX_BINS)?;
+/// assert_eq!((h.download()?[258], h.download()?[65_535]), (1, 1));
+/// assert!(dev.histogram::<u32, _, _>(pair, &(&hi, &lo), HISTOGRAM_MAX_BINS + 1).is_err());
+/// # Ok(()) }
+/// ```
+pub const HISTOGRAM_MAX_BINS: usize = warp_kernels::catalogue::HIST_MAX_BINS;
+
+/// An integer type a histogram counts in: `u8`, `u16`, `u32`, `u64`, `i8`, `i16`, `i32`,
+/// `i64`. Counts wrap as the type does (a `u8` counter of 300 values holds 44; an `i32` one
+/// past `i32::MAX` goes negative), on both backends.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// #[map]
+/// fn zero(x: u8) -> u32 { 0 }
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let xs = dev.upload(&vec![7u8; 300])?;
+/// let h: DeviceVec<u8> = dev.histogram(zero, &xs, 1)?;
+/// assert_eq!(h.download()?, [44]); // 300 mod 256
+/// # Ok(()) }
+/// ```
+pub trait Counter: Element {
+    /// `count` wrapped to the type (`count as Self`).
+    #[doc(hidden)]
+    fn wrap(count: u64) -> Self;
+}
+
+/// An integer type a bin map may return: `u8` ... `u64`, `i8` ... `i64`. A value outside
+/// `0..bins` (a negative one included) is no bin: the element is dropped.
+///
+/// ```
+/// use warp_runtime::BinIndex;
+/// assert_eq!(BinIndex::bin(3i32, 4), Some(3));
+/// assert_eq!(BinIndex::bin(-1i32, 4), None);
+/// assert_eq!(BinIndex::bin(4u64, 4), None);
+/// ```
+pub trait BinIndex: DeviceValue {
+    /// The bin this index names among `bins`, if any.
+    fn bin(self, bins: usize) -> Option<usize>;
+}
+
+macro_rules! integers {
+    ($($t:ty),*) => {$(
+        impl Counter for $t {
+            fn wrap(count: u64) -> Self {
+                count as $t
+            }
+        }
+        impl BinIndex for $t {
+            fn bin(self, bins: usize) -> Option<usize> {
+                u64::try_from(self).ok().filter(|&i| i < bins as u64).map(|i| i as usize)
+            }
+        }
+    )*};
+}
+integers!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+/// An element type `histogram_even` bins, and the type of its range's bounds (levels): `f32`
+/// and `f64` (bounds of the same type; bins computed in `f64`), and `u8`, `u16`, `u32`, `i8`,
+/// `i16`, `i32` (bounds of type `i64`, so that `[0, 256)` covers every byte; bins computed
+/// exactly in 64-bit integers). See [`Device::histogram_even`] for the formula.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let xs = dev.upload(&[0u8, 1, 2, 255])?;
+/// let h: DeviceVec<u32> = dev.histogram_even(&xs, 0, 4, 2)?;
+/// assert_eq!(h.download()?, [2, 1]); // [0, 2) and [2, 4); 255 dropped
+/// let h: DeviceVec<u32> = dev.histogram_even(&xs, 0, 256, 256)?;
+/// assert_eq!(h.download()?[255], 1);
+/// # Ok(()) }
+/// ```
+pub trait EvenSample: Element {
+    /// The type of the range's bounds.
+    type Level: Copy + std::fmt::Debug;
+    /// The bin map of evenly spaced bins over a range, bound.
+    #[doc(hidden)]
+    type Even: MapOp<Input = Self, Output = i64>;
+    /// The bin map of `bins` even bins over `[lower, upper)` (checked: `lower < upper`, in
+    /// range).
+    #[doc(hidden)]
+    fn even(lower: Self::Level, upper: Self::Level, bins: usize) -> Result<Self::Even>;
+}
+
+/// The most magnitude of an integer `histogram_even` bound: 2^40 (so that `(x - lower) * bins`
+/// fits 64 bits).
+const EVEN_LEVEL_MAX: i64 = 1 << 40;
+
+/// The bin maps of `histogram_even`, one per element type (kept here so that the CPU and the
+/// GPU run the same code: the GPU's is lowered from these bodies).
+mod even {
+    use super::map;
+
+    /// `floor((x - lower) * scale)` in f64 for `lower <= x < upper` (at most `last`); else -1.
+    #[map]
+    pub fn even_f64(x: f64, lower: f64, upper: f64, scale: f64, last: i64) -> i64 {
+        if x >= lower && x < upper {
+            let b = ((x - lower) * scale) as i64;
+            if b > last { last } else { b }
+        } else {
+            -1
+        }
+    }
+
+    /// [`even_f64`] of `x as f64`.
+    #[map]
+    pub fn even_f32(x: f32, lower: f64, upper: f64, scale: f64, last: i64) -> i64 {
+        let y = x as f64;
+        if y >= lower && y < upper {
+            let b = ((y - lower) * scale) as i64;
+            if b > last { last } else { b }
+        } else {
+            -1
+        }
+    }
+
+    macro_rules! even_int {
+        ($($name:ident: $t:ty),*) => {$(
+            /// `(x - lower) * bins / (upper - lower)` in i64 for `lower <= x < upper` (just
+            /// `x - lower` when the bins are one wide); else -1.
+            #[map]
+            pub fn $name(x: $t, lower: i64, upper: i64, bins: i64, width: i64) -> i64 {
+                let y = x as i64;
+                if y >= lower && y < upper {
+                    if width == bins { y - lower } else { (y - lower) * bins / width }
+                } else {
+                    -1
+                }
+            }
+        )*};
+    }
+    even_int!(even_u8: u8, even_u16: u16, even_u32: u32, even_i8: i8, even_i16: i16, even_i32: i32);
+}
+
+fn bad_range(lower: impl std::fmt::Debug, upper: impl std::fmt::Debug) -> Error {
+    Error::Shape(format!(
+        "histogram_even needs bounds with lower < upper, finite (integers: within +-2^40); got [{lower:?}, {upper:?})"
+    ))
+}
+
+macro_rules! even_float {
+    ($($t:ty: $map:ident, $f:ident),*) => {$(
+        impl EvenSample for $t {
+            type Level = $t;
+            type Even = even::$map;
+            fn even(lower: $t, upper: $t, bins: usize) -> Result<Self::Even> {
+                if !(lower.is_finite() && upper.is_finite() && lower < upper) {
+                    return Err(bad_range(lower, upper));
+                }
+                let (lo, hi) = (lower as f64, upper as f64);
+                Ok(even::$f.with(lo, hi, bins as f64 / (hi - lo), bins as i64 - 1))
+            }
+        }
+    )*};
+}
+even_float!(f32: even_f32_with, even_f32, f64: even_f64_with, even_f64);
+
+macro_rules! even_integer {
+    ($($t:ty: $map:ident, $f:ident),*) => {$(
+        impl EvenSample for $t {
+            type Level = i64;
+            type Even = even::$map;
+            fn even(lower: i64, upper: i64, bins: usize) -> Result<Self::Even> {
+                let within = |v: i64| (-EVEN_LEVEL_MAX..=EVEN_LEVEL_MAX).contains(&v);
+                if lower >= upper || !within(lower) || !within(upper) {
+                    return Err(bad_range(lower, upper));
+                }
+                Ok(even::$f.with(lower, upper, bins as i64, upper - lower))
+            }
+        }
+    )*};
+}
+even_integer!(
+    u8: even_u8_with, even_u8, u16: even_u16_with, even_u16, u32: even_u32_with, even_u32,
+    i8: even_i8_with, even_i8, i16: even_i16_with, even_i16, i32: even_i32_with, even_i32
+);
+
+impl Device {
+    /// The histogram of `input`'s values: `bins` counters, counter `k` the number of values
+    /// `bin` maps to `k`. `bin` is a `#[map]` from the value to any integer type
+    /// ([`BinIndex`]); values it maps outside `0..bins` (negative ones included) are dropped.
+    /// `C` is any integer type ([`Counter`]); counts wrap as it does. An empty input gives
+    /// zeros. `bins` of 0 or above [`HISTOGRAM_MAX_BINS`] (65,536) is [`Error::Shape`].
+    ///
+    /// On a GPU: one pass of shared-memory atomics into per-block bins (up to 32 columns per
+    /// bin, one per lane, within 32 KiB: the lanes of one atomic hit distinct banks), merged
+    /// once into global memory; where bins have few columns, warps group their lanes by bin
+    /// with `__match_any_sync` (one atomic per distinct bin per warp row) when a cheap probe
+    /// finds bins repeating. Bins that do not fit shared memory (above 12,288) are counted
+    /// with the same warp-aggregated adds straight in global memory. Inputs above 2^32
+    /// elements are fine. Returns without waiting.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[map]
+    /// fn decade(age: u32) -> u32 { age / 10 }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let ages = dev.upload(&[3u32, 17, 12, 45, 99, 120])?;
+    /// let h: DeviceVec<u32> = dev.histogram(decade, &ages, 10)?;
+    /// assert_eq!(h.download()?, [1, 2, 0, 0, 1, 0, 0, 0, 0, 1]); // 120 dropped
+    /// # Ok(()) }
+    /// ```
+    pub fn histogram<C, M, I>(&self, bin: M, input: &I, bins: usize) -> Result<DeviceVec<C>>
+    where
+        C: Counter,
+        I: ElementInput + ?Sized,
+        M: MapOp<Input = I::Value>,
+        M::Output: BinIndex,
+    {
+        check_bins(bins)?;
+        let mut out = self.new_array::<C>(bins)?;
+        self.histogram_into(bin, input, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::histogram`] into `out` (its length is the number of bins), overwriting it:
+    /// the counts stay in the caller's buffer and nothing is allocated once warm.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[map]
+    /// fn parity(x: i32) -> i32 { x & 1 }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[1i32, 2, 3, 5, -7])?;
+    /// let mut h = dev.upload(&[9u64, 9])?;
+    /// dev.histogram_into(parity, &xs, &mut h)?;
+    /// assert_eq!(h.download()?, [1, 4]); // -7 & 1 is 1
+    /// # Ok(()) }
+    /// ```
+    pub fn histogram_into<C, M, I, O>(&self, bin: M, input: &I, out: &mut O) -> Result<()>
+    where
+        C: Counter,
+        I: ElementInput + ?Sized,
+        M: MapOp<Input = I::Value>,
+        M::Output: BinIndex,
+        O: OutputArray<C> + ?Sized,
+    {
+        let bins = out.len();
+        check_bins(bins)?;
+        let elems = input.elements();
+        self.check_elements(&elems)?;
+        let args = BoundArgs::join(input.args(), &bin.args())?;
+        self.check_bound(&args)?;
+        match self.output(out, bins, "histogram")? {
+            Target::Cpu(bytes, _) => {
+                let counts = cpu::histogram(
+                    elems.cpu()?,
+                    |e, _| input.value(e),
+                    |v| bin.apply(v).bin(bins),
+                    bins,
+                );
+                let counts: Vec<C> = counts.into_iter().map(C::wrap).collect();
+                write_host(bytes, &counts);
+                Ok(())
+            }
+            t => {
+                let g = self.gpu()?;
+                let module = g.module(histogram_key::<M, I>(), histogram_module::<M, I>)?;
+                let bytes = gpu_bytes(t)?;
+                self.with_bound(g, &args, |args| {
+                    g.histogram(
+                        Staged {
+                            module: &module,
+                            input: elems.columns()?,
+                            args,
+                        },
+                        bins,
+                        C::C_SIZE,
+                        bytes,
+                    )
+                })
+            }
+        }
+    }
+
+    /// The histogram of `input`'s values in `bins` evenly spaced bins over `[lower, upper)`
+    /// (CUB's `DeviceHistogram::HistogramEven`): values below `lower`, at or above `upper`,
+    /// and NaN are dropped. A value `x` in range falls in bin
+    ///
+    /// - floats (`f32`, `f64`): `min(floor((x - lower) * scale), bins - 1)`, in `f64` (`x`,
+    ///   `lower`, `upper` converted to `f64` exactly), with `scale = bins / (upper - lower)`
+    ///   computed once in `f64` on the host: the same rounding on the CPU and the GPU;
+    /// - integers (`u8`, `u16`, `u32`, `i8`, `i16`, `i32`; bounds of type `i64`):
+    ///   `(x - lower) * bins / (upper - lower)` in exact 64-bit integer arithmetic (just
+    ///   `x - lower` when every bin is one value wide, as for `u8` in 256 bins over
+    ///   `[0, 256)`).
+    ///
+    /// `lower < upper`, both finite (integers: within +-2^40), or [`Error::Shape`]; bins as
+    /// [`Device::histogram`]. (64-bit integers and halves are binned through
+    /// [`Device::histogram`] with a map of one's own.)
+    /// Over a mapped view, the map's results are binned.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[0.0f32, 0.24, 0.25, 0.99, 1.0, -0.1, f32::NAN])?;
+    /// let h: DeviceVec<u32> = dev.histogram_even(&xs, 0.0, 1.0, 4)?;
+    /// assert_eq!(h.download()?, [2, 1, 0, 1]); // 1.0, -0.1 and NaN dropped
+    /// # Ok(()) }
+    /// ```
+    pub fn histogram_even<C, T, I>(
+        &self,
+        input: &I,
+        lower: T::Level,
+        upper: T::Level,
+        bins: usize,
+    ) -> Result<DeviceVec<C>>
+    where
+        C: Counter,
+        T: EvenSample,
+        I: ElementInput<Value = T> + ?Sized,
+    {
+        check_bins(bins)?;
+        self.histogram(T::even(lower, upper, bins)?, input, bins)
+    }
+
+    /// [`Device::histogram_even`] into `out` (its length is the number of bins), overwriting
+    /// it.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[-3i32, 0, 9, 10, 11])?;
+    /// let mut h = dev.upload(&[0u32; 2])?;
+    /// dev.histogram_even_into(&xs, 0, 20, &mut h)?;
+    /// assert_eq!(h.download()?, [2, 2]); // [0, 10) and [10, 20); -3 dropped
+    /// # Ok(()) }
+    /// ```
+    pub fn histogram_even_into<C, T, I, O>(
+        &self,
+        input: &I,
+        lower: T::Level,
+        upper: T::Level,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        C: Counter,
+        T: EvenSample,
+        I: ElementInput<Value = T> + ?Sized,
+        O: OutputArray<C> + ?Sized,
+    {
+        let bins = out.len();
+        check_bins(bins)?;
+        self.histogram_into(T::even(lower, upper, bins)?, input, out)
+    }
+}
+
+/// `bins` is in `1..=HISTOGRAM_MAX_BINS`, or [`Error::Shape`].
+fn check_bins(bins: usize) -> Result<()> {
+    if bins == 0 || bins > HISTOGRAM_MAX_BINS {
+        return Err(Error::Shape(format!(
+            "a histogram has 1 to {HISTOGRAM_MAX_BINS} bins; {bins} asked for"
+        )));
+    }
+    Ok(())
+}
