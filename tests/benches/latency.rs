@@ -147,7 +147,10 @@ fn main() {
             dev.reduce(sum_f32, &dx).unwrap();
             dev.count(positive, &dx).unwrap();
             dev.any(positive, &dx).unwrap();
-            dev.filter_into(positive, &dx, &mut out).unwrap().get().unwrap();
+            dev.filter_into(positive, &dx, &mut out)
+                .unwrap()
+                .get()
+                .unwrap();
         }
     }
     for &n in &SIZES {

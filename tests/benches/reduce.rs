@@ -643,17 +643,6 @@ fn main() {
         assert_eq!(t[c * trows + r], xs[r * tcols + c]);
     }
     drop(t);
-    // ---- several arrays, half precision, Welford (issue 12) ----
-    values(&dev, &xs, &dx, reps, ours["sum_f32"]);
-    topk(&dev, &xs, &dx, reps);
-    drop((dx, dy));
-
-    // ---- runs: run-length encode, unique, reduce-by-key (issue 13) ----
-    runs_bench(&dev, n, reps);
-
-    // ---- the caller's stream: a cudarc kernel and ours in one pipeline (issue 11) ----
-    pipeline(&dev, n, reps);
-
     // ---- peers, same run ----
     let ops = "copy,sum_f32,sum_i32,max_f32,argmax_f32,sumsq_f32,count_gt0_f32,filter_gt0_f32,any_gt0_first,any_gt0_none,\
                scan_i32,rowsum_f32_32,rowsum_f32_256,rowsum_f32_4096,rowsum_f32_65536,\
@@ -811,6 +800,19 @@ fn main() {
             None => println!("| {op} | {ms:.4} ms | torch - | - |"),
         }
     }
+
+    // The later sections after the main table (printed first, so that a cut-short run still
+    // has it).
+    // ---- several arrays, half precision, Welford (issue 12) ----
+    values(&dev, &xs, &dx, reps, ours["sum_f32"]);
+    topk(&dev, &xs, &dx, reps);
+    drop((dx, dy));
+
+    // ---- runs: run-length encode, unique, reduce-by-key (issue 13) ----
+    runs_bench(&dev, n, reps);
+
+    // ---- the caller's stream: a cudarc kernel and ours in one pipeline (issue 11) ----
+    pipeline(&dev, n, reps);
 }
 
 /// Several arrays, f16/bf16 and a one-pass Welford (issue 12), the three-way partition and the
