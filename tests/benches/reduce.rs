@@ -127,10 +127,11 @@ fn write_chart(
     peers: &BTreeMap<(String, String), f64>,
     copy: f64,
 ) {
-    use warp_tests::chart::{Row, bandwidth_svg};
+    use warp_tests::chart::Row;
+    // Early exits (`*_first`: a match at index 0) are not a bandwidth: left out.
     let rows: Vec<Row> = ours
         .iter()
-        .filter(|(op, _)| **op != "copy")
+        .filter(|(op, _)| **op != "copy" && !op.ends_with("_first"))
         .map(|(op, o)| {
             let peer_op = op.replace("find_first", "any");
             let get = |lib: &str| peers.get(&(lib.to_string(), peer_op.clone())).copied();
@@ -140,13 +141,54 @@ fn write_chart(
             }
         })
         .collect();
-    let svg = bandwidth_svg(
-        &format!(
-            "{}: bandwidth per operation (GB/s, higher is better)",
-            dev.describe()
-        ),
+    save_chart(&dev.describe(), &rows, copy);
+}
+
+/// `--chart-from LOG`: the chart again from the main table of a saved bench log (its
+/// `| op | warp-dsl GB/s | CUB | PyTorch | CuPy | ...` rows and the `copy` row).
+fn chart_from(log: &str) {
+    use warp_tests::chart::Row;
+    let text = std::fs::read_to_string(log).expect("a bench log");
+    let device = text
+        .lines()
+        .find_map(|l| l.strip_prefix("device: "))
+        .unwrap_or("GPU")
+        .to_string();
+    let mut rows = Vec::new();
+    let mut copy = 0.0;
+    let mut in_main = false;
+    for line in text.lines() {
+        if line.starts_with("| op | warp-dsl GB/s | CUB | PyTorch | CuPy |") {
+            in_main = true;
+            continue;
+        }
+        if !line.starts_with('|') {
+            in_main = false;
+            continue;
+        }
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        if !in_main || cells.len() < 5 || cells[0].starts_with("---") {
+            continue;
+        }
+        let num = |c: &str| c.parse::<f64>().ok();
+        if cells[0] == "copy" {
+            copy = num(cells[1]).unwrap_or(0.0);
+        } else if !cells[0].ends_with("_first") {
+            rows.push(Row {
+                op: cells[0].to_string(),
+                gbps: cells[1..5].iter().map(|c| num(c)).collect(),
+            });
+        }
+    }
+    save_chart(&device, &rows, copy);
+}
+
+/// Writes the chart (see `write_chart` for where).
+fn save_chart(device: &str, rows: &[warp_tests::chart::Row], copy: f64) {
+    let svg = warp_tests::chart::bandwidth_svg(
+        &format!("{device}: bandwidth per operation (GB/s, higher is better)"),
         &["warp-dsl", "CUB", "PyTorch", "CuPy"],
-        &rows,
+        rows,
         copy,
     );
     let path = std::env::var_os("WARP_BENCH_SVG")
@@ -298,6 +340,11 @@ fn startup_child() {
 fn main() {
     if std::env::args().any(|a| a == "--startup-child") {
         startup_child();
+        return;
+    }
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--chart-from") {
+        chart_from(args.get(i + 1).map_or("bench.log", String::as_str));
         return;
     }
     let n = env_usize("WARP_BENCH_N", 1 << 28);
