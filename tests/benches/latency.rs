@@ -187,48 +187,29 @@ fn main() {
 
     // ---- CUB, timed the same way ----
     let mut cub: BTreeMap<(String, usize), f64> = BTreeMap::new();
-    let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
-    let bin = std::env::temp_dir().join("warp-bench-latency_peers");
-    let arch = format!("-arch=sm_{}", dev.arch().unwrap_or(90));
-    let built = ["/usr/local/cuda/bin/nvcc", "nvcc"]
-        .into_iter()
-        .find_map(|nvcc| {
-            Command::new(nvcc)
-                .args([
-                    "-O3",
-                    "-std=c++17",
-                    &arch,
-                    "-I/usr/local/cuda/include/cccl",
-                    "-o",
-                ])
-                .arg(&bin)
-                .arg(format!("{dir}/latency_peers.cu"))
-                .status()
-                .ok()
-        });
     let sizes = SIZES.map(|n| n.to_string()).join(",");
-    if built.is_some_and(|s| s.success()) {
-        if let Ok(o) = Command::new(&bin)
-            .args(["--sizes", &sizes, "--reps", &reps.to_string()])
-            .output()
-        {
-            for line in String::from_utf8_lossy(&o.stdout).lines() {
-                if line.starts_with("CHECK") {
-                    println!("peer: {line}");
-                }
-                let f: Vec<&str> = line.split_whitespace().collect();
-                if let (5, "LAT", Ok(n), Ok(us)) = (
-                    f.len(),
-                    f.first().copied().unwrap_or(""),
-                    f.get(3).map_or(Ok(0), |v| v.parse::<usize>()),
-                    f.get(4).map_or(Ok(0.0), |v| v.parse::<f64>()),
-                ) {
-                    cub.insert((f[2].to_string(), n), us);
-                }
+    if let Some(bin) = warp_tests::peers::build_cuda("latency_peers", dev.arch().unwrap_or(90), &[])
+    {
+        let out = warp_tests::peers::stdout(Command::new(&bin).args([
+            "--sizes",
+            &sizes,
+            "--reps",
+            &reps.to_string(),
+        ]));
+        for line in out.lines() {
+            if line.starts_with("CHECK") {
+                println!("peer: {line}");
+            }
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if let (5, "LAT", Ok(n), Ok(us)) = (
+                f.len(),
+                f.first().copied().unwrap_or(""),
+                f.get(3).map_or(Ok(0), |v| v.parse::<usize>()),
+                f.get(4).map_or(Ok(0.0), |v| v.parse::<f64>()),
+            ) {
+                cub.insert((f[2].to_string(), n), us);
             }
         }
-    } else {
-        println!("latency peers (CUB): build failed or no nvcc; skipped");
     }
 
     println!("\nlatency, host clock, median of {reps} calls, result on the host (us)");

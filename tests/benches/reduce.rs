@@ -17,6 +17,7 @@ use warp_tests::ops::{
     square, sum_f32, sum_i32, welford, welford_one, welford32, welford32_one, widen_bf16,
     widen_f16,
 };
+use warp_tests::peers;
 
 #[reduce(identity = 0.0, style = "cooperative_groups")]
 fn cg_sum_f32(a: f32, b: f32) -> f32 {
@@ -696,75 +697,33 @@ fn main() {
                colsum_f32_32,colsum_f32_256,colsum_f32_4096,colsum_f32_65536,transpose_f32,\
                scan_f32,scan_rows_f32_32,scan_rows_f32_4096";
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
-    let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
-    let nvcc = ["/usr/local/cuda/bin/nvcc", "nvcc"]
-        .into_iter()
-        .find(|c| Command::new(c).arg("--version").output().is_ok());
-    match nvcc {
-        Some(nvcc) => {
-            let bin = std::env::temp_dir().join("warp-bench-cub_peers");
-            let arch = format!("-arch=sm_{}", dev.arch().unwrap_or(90));
-            // A build from an earlier run on this machine is reused while the source is older.
-            let src = format!("{dir}/cub_peers.cu");
-            let mtime = |p: &std::path::Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-            let fresh = matches!(
-                (mtime(&bin), mtime(std::path::Path::new(&src))),
-                (Some(b), Some(s)) if b > s
-            );
-            let built = if fresh {
-                Ok(std::process::ExitStatus::default())
-            } else {
-                Command::new(nvcc)
-                    .args([
-                        "-O3",
-                        "-std=c++17",
-                        &arch,
-                        "-I/usr/local/cuda/include/cccl",
-                        "-o",
-                    ])
-                    .arg(&bin)
-                    .arg(&src)
-                    .status()
-            };
-            if built.is_ok_and(|s| s.success()) {
-                let out = Command::new(&bin)
-                    .args([
-                        "--n",
-                        &n.to_string(),
-                        "--reps",
-                        &reps.to_string(),
-                        "--ops",
-                        ops,
-                    ])
-                    .output();
-                parse_peers(
-                    &out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-                        .unwrap_or_default(),
-                    &mut peers,
-                );
-            } else {
-                println!("CUB: build failed");
-            }
-        }
-        None => println!("CUB: nvcc not found; skipped"),
-    }
-    let py = Command::new("python3")
-        .arg(format!("{dir}/peers.py"))
-        .args([
+    let dir = peers::dir();
+    if let Some(bin) = peers::build_cuda("cub_peers", dev.arch().unwrap_or(90), &[]) {
+        let out = peers::stdout(Command::new(&bin).args([
             "--n",
             &n.to_string(),
             "--reps",
             &reps.to_string(),
             "--ops",
             ops,
-            "--libs",
-            "torch,cupy",
-        ])
-        .output();
-    match py {
-        Ok(o) => parse_peers(&String::from_utf8_lossy(&o.stdout), &mut peers),
-        Err(e) => println!("PyTorch/CuPy: python3 not runnable ({e}); skipped"),
+        ]));
+        parse_peers(&out, &mut peers);
     }
+    let out = peers::stdout(
+        Command::new("python3")
+            .arg(format!("{dir}/peers.py"))
+            .args([
+                "--n",
+                &n.to_string(),
+                "--reps",
+                &reps.to_string(),
+                "--ops",
+                ops,
+                "--libs",
+                "torch,cupy",
+            ]),
+    );
+    parse_peers(&out, &mut peers);
 
     // ---- table ----
     let copy = ours["copy"];
@@ -1010,45 +969,22 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
     drop((dy, dx2, db, dh));
 
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
-    let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
-    let bin = std::env::temp_dir().join("warp-bench-values_peers");
-    let arch = format!("-arch=sm_{}", dev.arch().unwrap_or(90));
-    let built = ["/usr/local/cuda/bin/nvcc", "nvcc"]
-        .into_iter()
-        .find_map(|nvcc| {
-            Command::new(nvcc)
-                .args([
-                    "-O3",
-                    "-std=c++17",
-                    &arch,
-                    "-I/usr/local/cuda/include/cccl",
-                    "-o",
-                ])
-                .arg(&bin)
-                .arg(format!("{dir}/values_peers.cu"))
-                .arg("-lcublas")
-                .status()
-                .ok()
-        });
-    if built.is_some_and(|s| s.success()) {
-        let out = Command::new(&bin)
-            .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
-            .output();
-        parse_peers(
-            &out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-                .unwrap_or_default(),
-            &mut peers,
-        );
-    } else {
-        println!("values peers (cuBLAS, thrust, CUB): build failed or no nvcc; skipped");
+    let dir = peers::dir();
+    if let Some(bin) = peers::build_cuda("values_peers", dev.arch().unwrap_or(90), &["cublas"]) {
+        let out = peers::stdout(Command::new(&bin).args([
+            "--n",
+            &n.to_string(),
+            "--reps",
+            &reps.to_string(),
+        ]));
+        parse_peers(&out, &mut peers);
     }
-    if let Ok(o) = Command::new("python3")
-        .arg(format!("{dir}/values_peers.py"))
-        .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
-        .output()
-    {
-        parse_peers(&String::from_utf8_lossy(&o.stdout), &mut peers);
-    }
+    let out = peers::stdout(
+        Command::new("python3")
+            .arg(format!("{dir}/values_peers.py"))
+            .args(["--n", &n.to_string(), "--reps", &reps.to_string()]),
+    );
+    parse_peers(&out, &mut peers);
     println!(
         "
 several arrays, f16/bf16, Welford: N = {n} elements per array, GB/s of every array read"
@@ -1155,45 +1091,21 @@ fn runs_bench(dev: &Device, n: usize, reps: usize) {
     drop(dv);
 
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
-    let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
-    let bin = std::env::temp_dir().join("warp-bench-runs_peers");
-    let arch = format!("-arch=sm_{}", dev.arch().unwrap_or(90));
-    let built = ["/usr/local/cuda/bin/nvcc", "nvcc"]
-        .into_iter()
-        .find_map(|nvcc| {
-            Command::new(nvcc)
-                .args([
-                    "-O3",
-                    "-std=c++17",
-                    &arch,
-                    "-I/usr/local/cuda/include/cccl",
-                    "-o",
-                ])
-                .arg(&bin)
-                .arg(format!("{dir}/runs_peers.cu"))
-                .status()
-                .ok()
-        });
-    if built.is_some_and(|s| s.success()) {
-        let out = Command::new(&bin)
-            .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
-            .args(["--seed", &seed.to_string()])
-            .output();
-        parse_peers(
-            &out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-                .unwrap_or_default(),
-            &mut peers,
+    let dir = peers::dir();
+    if let Some(bin) = peers::build_cuda("runs_peers", dev.arch().unwrap_or(90), &[]) {
+        let out = peers::stdout(
+            Command::new(&bin)
+                .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
+                .args(["--seed", &seed.to_string()]),
         );
-    } else {
-        println!("runs peers (CUB): build failed or no nvcc; skipped");
+        parse_peers(&out, &mut peers);
     }
-    if let Ok(o) = Command::new("python3")
-        .arg(format!("{dir}/runs_peers.py"))
-        .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
-        .output()
-    {
-        parse_peers(&String::from_utf8_lossy(&o.stdout), &mut peers);
-    }
+    let out = peers::stdout(
+        Command::new("python3")
+            .arg(format!("{dir}/runs_peers.py"))
+            .args(["--n", &n.to_string(), "--reps", &reps.to_string()]),
+    );
+    parse_peers(&out, &mut peers);
     println!(
         "
 runs: N = {n} i32 keys in runs of random length (mean 4 / 64), GB/s of the bytes read (keys; keys and f32 values for reduce-by-key)"
@@ -1261,15 +1173,13 @@ fn topk(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize) {
     }
     drop((cx, cpu));
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
-    let dir = std::env::var("WARP_PEERS_DIR").unwrap_or_else(|_| "benches/peers".into());
-    if let Ok(o) = Command::new("python3")
-        .arg(format!("{dir}/values_peers.py"))
-        .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
-        .args(["--only", "topk_f32_100,topk_f32_1000"])
-        .output()
-    {
-        parse_peers(&String::from_utf8_lossy(&o.stdout), &mut peers);
-    }
+    let out = peers::stdout(
+        Command::new("python3")
+            .arg(format!("{}/values_peers.py", peers::dir()))
+            .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
+            .args(["--only", "topk_f32_100,topk_f32_1000"]),
+    );
+    parse_peers(&out, &mut peers);
     println!("\ntop-k: N = {n} f32 (1 GiB at 2^28), largest k, sorted, with indices");
     println!("| op | warp-dsl us | GB/s | torch.topk us | target | ratio |");
     println!("|---|---|---|---|---|---|");

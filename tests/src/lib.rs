@@ -6,6 +6,7 @@ pub mod edge_ops;
 pub mod events;
 pub mod interop;
 pub mod ops;
+pub mod peers;
 pub mod runs;
 
 use rand::rngs::SmallRng;
