@@ -5,14 +5,14 @@ use std::sync::atomic::Ordering;
 
 use cudarc::driver::CudaViewMut;
 use warp_kernels::catalogue::{
-    ANY, BLOCK, BLOCK_TILE, COMPACT, COUNT, FIND_FIRST, FIRST_RESULT, MASK, PARTITION3,
+    ANY, BLOCK, BLOCK_TILE, COMPACT, COUNT, FIND_FIRST, FIRST_RESULT, Kernel, MASK, PARTITION3,
     STOP_COPIES, STOP_STRIDE, TILE,
 };
 
 use super::Gpu;
-use super::launch::{Args, In, Input, Out, Staged, Values, kernel_args};
+use super::launch::{Args, In, Input, KernelArgs, Out, Staged, Values, kernel_args};
 use super::memory::Slot;
-use super::modules::Function;
+use super::modules::{Function, Module};
 use crate::error::{Error, Result};
 
 kernel_args! {
@@ -132,6 +132,30 @@ impl Gpu {
         }
     }
 
+    /// A single-pass launch of `kernel` over `n` elements (a block per tile): zeroed scratch
+    /// for the tile status (`status_bytes(tiles)` bytes) and the tile-order queue, the kernel's
+    /// arguments from `make(status, queue)`, the launch timed, and `slot` (which the kernel
+    /// writes) marked written after it.
+    pub(super) fn single_pass<A: KernelArgs>(
+        &self,
+        m: &Module,
+        kernel: &'static Kernel,
+        n: usize,
+        status_bytes: impl FnOnce(usize) -> usize,
+        slot: &Slot,
+        make: impl FnOnce(Out<'static, u8>, Out<'static, u32>) -> A,
+    ) -> Result<()> {
+        let tiles = self.single_pass_tiles(n)?;
+        let queue = self.queue_bytes();
+        self.with_scratch(&[status_bytes(tiles), queue], &[], |r| {
+            let timer = self.start_timing()?;
+            let mut args = make(Out::raw(r.at(0)), Gpu::queue_arg(queue, r.at(1)));
+            self.launch(m, kernel, tiles as u32, &mut args)?;
+            self.written(slot)?;
+            self.stop_timing(timer)
+        })
+    }
+
     /// The queue argument for a queue region of `bytes` bytes at `ptr` (null when none).
     pub(super) fn queue_arg(bytes: usize, ptr: u64) -> Out<'static, u32> {
         Out::raw(if bytes == 0 { 0 } else { ptr })
@@ -242,11 +266,13 @@ impl Gpu {
         slot: &Slot,
     ) -> Result<()> {
         let n = s.input.len();
-        let tiles = self.single_pass_tiles(n)?;
-        let queue = self.queue_bytes();
-        self.with_scratch(&[tiles * 8, queue], &[], |r| {
-            let timer = self.start_timing()?;
-            let mut args = CompactArgs {
+        self.single_pass(
+            s.module,
+            &COMPACT,
+            n,
+            |tiles| tiles * 8,
+            slot,
+            |status, queue| CompactArgs {
                 input: s.arrays(&self.stream),
                 n: n as u64,
                 a: Args(s.args),
@@ -255,14 +281,11 @@ impl Gpu {
                     Some(r) => Values::At(r),
                     None => Values::Raw(0),
                 },
-                status: Out::raw(r.at(0)),
-                queue: Gpu::queue_arg(queue, r.at(1)),
+                status,
+                queue,
                 count: Out::raw(slot.ptr),
-            };
-            self.launch(s.module, &COMPACT, tiles as u32, &mut args)?;
-            self.written(slot)?;
-            self.stop_timing(timer)
-        })
+            },
+        )
     }
 }
 
@@ -277,26 +300,25 @@ impl Gpu {
         slot: &Slot,
     ) -> Result<()> {
         let n = s.input.len();
-        let tiles = self.single_pass_tiles(n)?;
-        let queue = self.queue_bytes();
         let [first, second, rest] = parts;
-        self.with_scratch(&[tiles * 8, queue], &[], |r| {
-            let timer = self.start_timing()?;
-            let mut args = Partition3Args {
+        self.single_pass(
+            s.module,
+            &PARTITION3,
+            n,
+            |tiles| tiles * 8,
+            slot,
+            |status, queue| Partition3Args {
                 input: s.arrays(&self.stream),
                 n: n as u64,
                 a: Args(s.args),
                 first: Values::At(first),
                 second: Values::At(second),
                 rest: Values::At(rest),
-                status: Out::raw(r.at(0)),
-                queue: Gpu::queue_arg(queue, r.at(1)),
+                status,
+                queue,
                 count: Out::raw(slot.ptr),
-            };
-            self.launch(s.module, &PARTITION3, tiles as u32, &mut args)?;
-            self.written(slot)?;
-            self.stop_timing(timer)
-        })
+            },
+        )
     }
 }
 

@@ -35,12 +35,10 @@ impl Gpu {
         slot: &Slot,
     ) -> Result<()> {
         let n = s.input.len();
-        let tiles = self.single_pass_tiles(n)?;
-        let queue = self.queue_bytes();
-        let status = runs_status_bytes(tiles, vals.is_some());
-        self.with_scratch(&[status, queue], &[], |r| {
-            let timer = self.start_timing()?;
-            let mut args = RunsArgs {
+        let carries = vals.is_some();
+        let status_bytes = |tiles| runs_status_bytes(tiles, carries);
+        self.single_pass(s.module, &RUNS, n, status_bytes, slot, |status, queue| {
+            RunsArgs {
                 input: s.arrays(&self.stream),
                 n: n as u64,
                 a: Args(s.args),
@@ -49,13 +47,10 @@ impl Gpu {
                     Some(v) => Values::At(v),
                     None => Values::Raw(0),
                 },
-                status: Out::raw(r.at(0)),
-                queue: Gpu::queue_arg(queue, r.at(1)),
+                status,
+                queue,
                 count: Out::raw(slot.ptr),
-            };
-            self.launch(s.module, &RUNS, tiles as u32, &mut args)?;
-            self.written(slot)?;
-            self.stop_timing(timer)
+            }
         })
     }
 }
