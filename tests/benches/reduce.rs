@@ -3,6 +3,7 @@
 //!
 //!     cargo bench -p warp-tests --bench reduce        (on a GPU machine)
 //!     WARP_BENCH_N=268435456 WARP_BENCH_REPS=20       (defaults)
+//!     WARP_BENCH_ONLY=main,values,topk,runs,pipeline  (sections to run; default all)
 //!
 //! Timing: CUDA events around each kernel, 3 warm-up runs, median of REPS; random data
 //! (never zeros); the device-to-device copy bandwidth measured in the same run.
@@ -350,6 +351,11 @@ fn main() {
     }
     let n = env_usize("WARP_BENCH_N", 1 << 28);
     let reps = env_usize("WARP_BENCH_REPS", 20);
+    let only = std::env::var("WARP_BENCH_ONLY").ok();
+    let want = |section: &str| {
+        only.as_deref()
+            .is_none_or(|o| o.split(',').any(|s| s.trim() == section))
+    };
 
     // ---- start-up: cold (NVRTC) and warm (disk cache, new process) ----
     let cache = std::env::temp_dir().join(format!("warp-bench-cache-{}", std::process::id()));
@@ -416,409 +422,419 @@ fn main() {
             bytes,
         ),
     );
-    ours.insert(
-        "sum_i32",
-        gbps(
-            time_ms(&dev, reps, || dev.reduce_on_device(sum_i32, &dy).map(drop)),
-            bytes,
-        ),
-    );
-    ours.insert(
-        "max_f32",
-        gbps(
-            time_ms(&dev, reps, || dev.reduce_on_device(max_f32, &dx).map(drop)),
-            bytes,
-        ),
-    );
-    ours.insert(
-        "argmax_f32",
-        gbps(
-            time_ms(&dev, reps, || {
-                dev.reduce_on_device(argmax_f32, &dx.indexed()).map(drop)
-            }),
-            bytes,
-        ),
-    );
-    let mut cg: BTreeMap<&str, f64> = BTreeMap::new();
-    cg.insert(
-        "sum_f32",
-        gbps(
-            time_ms(&dev, reps, || {
-                dev.reduce_on_device(cg_sum_f32, &dx).map(drop)
-            }),
-            bytes,
-        ),
-    );
-    cg.insert(
-        "sum_i32",
-        gbps(
-            time_ms(&dev, reps, || {
-                dev.reduce_on_device(cg_sum_i32, &dy).map(drop)
-            }),
-            bytes,
-        ),
-    );
-    cg.insert(
-        "max_f32",
-        gbps(
-            time_ms(&dev, reps, || {
-                dev.reduce_on_device(cg_max_f32, &dx).map(drop)
-            }),
-            bytes,
-        ),
-    );
-    cg.insert(
-        "argmax_f32",
-        gbps(
-            time_ms(&dev, reps, || {
-                dev.reduce_on_device(cg_argmax_f32, &dx.indexed()).map(drop)
-            }),
-            bytes,
-        ),
-    );
-    // ---- predicates and maps (issue 4) ----
-    let mut pred_ms: BTreeMap<&str, f64> = BTreeMap::new();
-    ours.insert(
-        "sumsq_f32",
-        gbps(
-            time_ms(&dev, reps, || {
-                dev.map_reduce(square, sum_f32, &dx).map(drop)
-            }),
-            bytes,
-        ),
-    );
-    ours.insert(
-        "count_gt0_f32",
-        gbps(
-            time_ms(&dev, reps, || dev.count_on_device(positive, &dx).map(drop)),
-            bytes,
-        ),
-    );
-    let kept = dev.count(positive, &dx).unwrap() as f64;
-    let mut kept_out = dev.upload(&vec![0f32; n]).unwrap();
-    ours.insert(
-        "filter_gt0_f32",
-        gbps(
-            time_ms(&dev, reps, || {
-                dev.filter_into(positive, &dx, &mut kept_out).map(drop)
-            }),
-            bytes + kept * 4.0,
-        ),
-    );
-    let mut first: Vec<f32> = xs.iter().map(|x| -x.abs() - 0.1).collect();
-    let dnone = dev.upload(&first).unwrap();
-    first[0] = 1.0;
-    let dfirst = dev.upload(&first).unwrap();
-    drop(first);
-    for (name, input) in [("any_gt0_first", &dfirst), ("any_gt0_none", &dnone)] {
-        let ms = time_ms(&dev, reps, || dev.any_on_device(positive, input).map(drop));
-        pred_ms.insert(name, ms);
-        ours.insert(name, gbps(ms, bytes));
-    }
-    for (name, input) in [
-        ("find_first_gt0_first", &dfirst),
-        ("find_first_gt0_none", &dnone),
-    ] {
-        let ms = time_ms(&dev, reps, || {
-            dev.find_first_on_device(positive, input).map(drop)
-        });
-        pred_ms.insert(name, ms);
-        ours.insert(name, gbps(ms, bytes));
-    }
-    assert_eq!(dev.find_first(positive, &dfirst).unwrap(), Some(0));
-    assert!(!dev.any(positive, &dnone).unwrap());
-    drop((dfirst, dnone));
-    let cpu_kept = xs.iter().filter(|&&x| x > 0.0).count();
-    assert_eq!(dev.filter(positive, &dx).unwrap().len(), cpu_kept);
-    // Sanity: the benchmarked results are right.
-    let cpu = Device::cpu();
-    assert_eq!(
-        dev.reduce(sum_i32, &dy).unwrap(),
-        cpu.reduce(sum_i32, &cpu.upload(&ys).unwrap()).unwrap()
-    );
-    assert_eq!(
-        dev.reduce(argmax_f32, &dx.indexed()).unwrap(),
-        cpu.reduce(argmax_f32, &cpu.upload(&xs).unwrap().indexed())
-            .unwrap()
-    );
+    if want("main") {
+        ours.insert(
+            "sum_i32",
+            gbps(
+                time_ms(&dev, reps, || dev.reduce_on_device(sum_i32, &dy).map(drop)),
+                bytes,
+            ),
+        );
+        ours.insert(
+            "max_f32",
+            gbps(
+                time_ms(&dev, reps, || dev.reduce_on_device(max_f32, &dx).map(drop)),
+                bytes,
+            ),
+        );
+        ours.insert(
+            "argmax_f32",
+            gbps(
+                time_ms(&dev, reps, || {
+                    dev.reduce_on_device(argmax_f32, &dx.indexed()).map(drop)
+                }),
+                bytes,
+            ),
+        );
+        let mut cg: BTreeMap<&str, f64> = BTreeMap::new();
+        cg.insert(
+            "sum_f32",
+            gbps(
+                time_ms(&dev, reps, || {
+                    dev.reduce_on_device(cg_sum_f32, &dx).map(drop)
+                }),
+                bytes,
+            ),
+        );
+        cg.insert(
+            "sum_i32",
+            gbps(
+                time_ms(&dev, reps, || {
+                    dev.reduce_on_device(cg_sum_i32, &dy).map(drop)
+                }),
+                bytes,
+            ),
+        );
+        cg.insert(
+            "max_f32",
+            gbps(
+                time_ms(&dev, reps, || {
+                    dev.reduce_on_device(cg_max_f32, &dx).map(drop)
+                }),
+                bytes,
+            ),
+        );
+        cg.insert(
+            "argmax_f32",
+            gbps(
+                time_ms(&dev, reps, || {
+                    dev.reduce_on_device(cg_argmax_f32, &dx.indexed()).map(drop)
+                }),
+                bytes,
+            ),
+        );
+        // ---- predicates and maps (issue 4) ----
+        let mut pred_ms: BTreeMap<&str, f64> = BTreeMap::new();
+        ours.insert(
+            "sumsq_f32",
+            gbps(
+                time_ms(&dev, reps, || {
+                    dev.map_reduce(square, sum_f32, &dx).map(drop)
+                }),
+                bytes,
+            ),
+        );
+        ours.insert(
+            "count_gt0_f32",
+            gbps(
+                time_ms(&dev, reps, || dev.count_on_device(positive, &dx).map(drop)),
+                bytes,
+            ),
+        );
+        let kept = dev.count(positive, &dx).unwrap() as f64;
+        let mut kept_out = dev.upload(&vec![0f32; n]).unwrap();
+        ours.insert(
+            "filter_gt0_f32",
+            gbps(
+                time_ms(&dev, reps, || {
+                    dev.filter_into(positive, &dx, &mut kept_out).map(drop)
+                }),
+                bytes + kept * 4.0,
+            ),
+        );
+        let mut first: Vec<f32> = xs.iter().map(|x| -x.abs() - 0.1).collect();
+        let dnone = dev.upload(&first).unwrap();
+        first[0] = 1.0;
+        let dfirst = dev.upload(&first).unwrap();
+        drop(first);
+        for (name, input) in [("any_gt0_first", &dfirst), ("any_gt0_none", &dnone)] {
+            let ms = time_ms(&dev, reps, || dev.any_on_device(positive, input).map(drop));
+            pred_ms.insert(name, ms);
+            ours.insert(name, gbps(ms, bytes));
+        }
+        for (name, input) in [
+            ("find_first_gt0_first", &dfirst),
+            ("find_first_gt0_none", &dnone),
+        ] {
+            let ms = time_ms(&dev, reps, || {
+                dev.find_first_on_device(positive, input).map(drop)
+            });
+            pred_ms.insert(name, ms);
+            ours.insert(name, gbps(ms, bytes));
+        }
+        assert_eq!(dev.find_first(positive, &dfirst).unwrap(), Some(0));
+        assert!(!dev.any(positive, &dnone).unwrap());
+        drop((dfirst, dnone));
+        let cpu_kept = xs.iter().filter(|&&x| x > 0.0).count();
+        assert_eq!(dev.filter(positive, &dx).unwrap().len(), cpu_kept);
+        // Sanity: the benchmarked results are right.
+        let cpu = Device::cpu();
+        assert_eq!(
+            dev.reduce(sum_i32, &dy).unwrap(),
+            cpu.reduce(sum_i32, &cpu.upload(&ys).unwrap()).unwrap()
+        );
+        assert_eq!(
+            dev.reduce(argmax_f32, &dx.indexed()).unwrap(),
+            cpu.reduce(argmax_f32, &cpu.upload(&xs).unwrap().indexed())
+                .unwrap()
+        );
 
-    // ---- scans and axis reductions (issue 5) ----
-    ours.insert(
-        "scan_i32",
-        gbps(
-            time_ms(&dev, reps, || dev.scan(sum_i32, &dy).map(drop)),
-            2.0 * bytes,
-        ),
-    );
-    // The other tile order (a queue in block start order), for the record.
-    dev.set_tile_queue(true);
-    let queued_scan = time_ms(&dev, reps, || dev.scan(sum_i32, &dy).map(drop));
-    let queued_filter = time_ms(&dev, reps, || {
-        dev.filter_into(positive, &dx, &mut kept_out).map(drop)
-    });
-    dev.set_tile_queue(false);
-    println!(
-        "single-pass tile order: blockIdx.x scan_i32 {:.0} GB/s, filter {:.0} GB/s; queue scan_i32 {:.0} GB/s, filter {:.0} GB/s",
-        ours["scan_i32"],
-        ours["filter_gt0_f32"],
-        gbps(queued_scan, 2.0 * bytes),
-        gbps(queued_filter, bytes + kept * 4.0)
-    );
-    // Deterministic single-pass float scans (the fixed tree of tile aggregates; rows and CSR
-    // segments as (value, head) pairs); GB/s count bytes read + written.
-    ours.insert(
-        "scan_f32",
-        gbps(
-            time_ms(&dev, reps, || dev.scan(sum_f32, &dx).map(drop)),
-            2.0 * bytes,
-        ),
-    );
-    for (name, cols) in [("scan_rows_f32_32", 32), ("scan_rows_f32_4096", 4096)] {
-        let m = dx.slice(..n / cols * cols).unwrap();
-        let ms = time_ms(&dev, reps, || dev.scan_rows(sum_f32, &m, cols).map(drop));
-        ours.insert(name, gbps(ms, 2.0 * (n / cols * cols * 4) as f64));
-        let r = dev
-            .scan_rows(sum_f32, &m, cols)
-            .unwrap()
-            .download()
-            .unwrap();
-        for row in [0, n / cols / 2, n / cols - 1] {
-            let want: f64 = xs[row * cols..(row + 1) * cols]
-                .iter()
-                .map(|&x| x as f64)
-                .sum();
-            let got = r[(row + 1) * cols - 1] as f64;
-            assert!(
-                (got - want).abs() <= 1e-3 * (cols as f64).sqrt() + 1e-3,
-                "{name} row {row}"
-            );
-        }
-    }
-    // CSR segments of 1 to 2047 elements (about 1000 on average).
-    let mut offsets = vec![0u64];
-    let mut at = 0u64;
-    while at < n as u64 {
-        at = (at + 1 + (at.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 53)).min(n as u64);
-        offsets.push(at);
-    }
-    let doffs = dev.upload(&offsets).unwrap();
-    let ms = time_ms(&dev, reps, || {
-        dev.scan_segments(sum_f32, &dx, &doffs).map(drop)
-    });
-    ours.insert(
-        "scan_segments_f32",
-        gbps(ms, 2.0 * bytes + (offsets.len() * 8) as f64),
-    );
-    println!(
-        "scan_segments_f32: {} segments of about {} elements",
-        offsets.len() - 1,
-        n / (offsets.len() - 1)
-    );
-    let a = dev.scan(sum_f32, &dx).unwrap().download().unwrap();
-    let b = dev.scan(sum_f32, &dx).unwrap().download().unwrap();
-    assert!(
-        a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
-        "scan_f32 changed bits between runs"
-    );
-    let want: f64 = xs.iter().map(|&x| x as f64).sum();
-    assert!((a[n - 1] as f64 - want).abs() <= 1e-3 * (n as f64).sqrt() + 1e-3);
-    drop((a, b, doffs));
-    let scanned = dev.scan(sum_i32, &dy).unwrap().download().unwrap();
-    let mut acc = 0i32;
-    for (i, (&y, &s)) in ys.iter().zip(&scanned).enumerate() {
-        acc = acc.wrapping_add(y);
-        assert_eq!(s, acc, "scan_i32 at {i}");
-    }
-    drop(scanned);
-    let mut padding: Vec<(String, f64, f64)> = Vec::new();
-    for (i, &c) in AXIS_COLS.iter().enumerate() {
-        let rows = n / c;
-        let m = dx.slice(..rows * c).unwrap();
-        let ms = time_ms(&dev, reps, || dev.reduce_rows(sum_f32, &m, c).map(drop));
-        ours.insert(ROWSUM[i], gbps(ms, ((rows * c + rows) * 4) as f64));
-        let ms = time_ms(&dev, reps, || dev.reduce_cols(sum_f32, &m, c).map(drop));
-        ours.insert(COLSUM[i], gbps(ms, ((rows * c + c) * 4) as f64));
-        let unpadded = time_ms(&dev, reps, || {
-            dev.reduce_cols_unpadded(sum_f32, &m, c).map(drop)
+        // ---- scans and axis reductions (issue 5) ----
+        ours.insert(
+            "scan_i32",
+            gbps(
+                time_ms(&dev, reps, || dev.scan(sum_i32, &dy).map(drop)),
+                2.0 * bytes,
+            ),
+        );
+        // The other tile order (a queue in block start order), for the record.
+        dev.set_tile_queue(true);
+        let queued_scan = time_ms(&dev, reps, || dev.scan(sum_i32, &dy).map(drop));
+        let queued_filter = time_ms(&dev, reps, || {
+            dev.filter_into(positive, &dx, &mut kept_out).map(drop)
         });
-        padding.push((format!("reduce_cols {rows}x{c}"), ms, unpadded));
-        // Sanity: a few rows and columns against the CPU, in f64.
-        let r = dev.reduce_rows(sum_f32, &m, c).unwrap().download().unwrap();
-        let k = dev.reduce_cols(sum_f32, &m, c).unwrap().download().unwrap();
-        for row in [0, rows / 2, rows - 1] {
-            let want: f64 = xs[row * c..(row + 1) * c].iter().map(|&x| x as f64).sum();
-            assert!((r[row] as f64 - want).abs() <= 1e-3 * (c as f64).sqrt() + 1e-3);
+        dev.set_tile_queue(false);
+        println!(
+            "single-pass tile order: blockIdx.x scan_i32 {:.0} GB/s, filter {:.0} GB/s; queue scan_i32 {:.0} GB/s, filter {:.0} GB/s",
+            ours["scan_i32"],
+            ours["filter_gt0_f32"],
+            gbps(queued_scan, 2.0 * bytes),
+            gbps(queued_filter, bytes + kept * 4.0)
+        );
+        // Deterministic single-pass float scans (the fixed tree of tile aggregates; rows and CSR
+        // segments as (value, head) pairs); GB/s count bytes read + written.
+        ours.insert(
+            "scan_f32",
+            gbps(
+                time_ms(&dev, reps, || dev.scan(sum_f32, &dx).map(drop)),
+                2.0 * bytes,
+            ),
+        );
+        for (name, cols) in [("scan_rows_f32_32", 32), ("scan_rows_f32_4096", 4096)] {
+            let m = dx.slice(..n / cols * cols).unwrap();
+            let ms = time_ms(&dev, reps, || dev.scan_rows(sum_f32, &m, cols).map(drop));
+            ours.insert(name, gbps(ms, 2.0 * (n / cols * cols * 4) as f64));
+            let r = dev
+                .scan_rows(sum_f32, &m, cols)
+                .unwrap()
+                .download()
+                .unwrap();
+            for row in [0, n / cols / 2, n / cols - 1] {
+                let want: f64 = xs[row * cols..(row + 1) * cols]
+                    .iter()
+                    .map(|&x| x as f64)
+                    .sum();
+                let got = r[(row + 1) * cols - 1] as f64;
+                assert!(
+                    (got - want).abs() <= 1e-3 * (cols as f64).sqrt() + 1e-3,
+                    "{name} row {row}"
+                );
+            }
         }
-        for col in [0, c / 2, c - 1] {
-            let want: f64 = (0..rows).map(|row| xs[row * c + col] as f64).sum();
-            assert!((k[col] as f64 - want).abs() <= 1e-3 * (rows as f64).sqrt() + 1e-3);
+        // CSR segments of 1 to 2047 elements (about 1000 on average).
+        let mut offsets = vec![0u64];
+        let mut at = 0u64;
+        while at < n as u64 {
+            at = (at + 1 + (at.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 53)).min(n as u64);
+            offsets.push(at);
         }
-    }
-    // CSR segments (bytes: elements + offsets read, sums written): the whole input as one
-    // segment (listed, then reduced by the whole grid in chunks), and many short ones (a warp
-    // each). Not in the peer table: the peers script has no segmented reduce.
-    for len in [n, 100_000, 4096] {
-        let nseg = n.div_ceil(len);
-        let offsets: Vec<u64> = (0..=nseg).map(|i| (i * len).min(n) as u64).collect();
         let doffs = dev.upload(&offsets).unwrap();
         let ms = time_ms(&dev, reps, || {
-            dev.reduce_segments(sum_f32, &dx, &doffs).map(drop)
+            dev.scan_segments(sum_f32, &dx, &doffs).map(drop)
         });
-        let sums = dev
-            .reduce_segments(sum_f32, &dx, &doffs)
-            .unwrap()
-            .download()
-            .unwrap();
-        let want: f64 = xs[..len.min(n)].iter().map(|&x| x as f64).sum();
-        assert!((sums[0] as f64 - want).abs() <= 1e-3 * (len as f64).sqrt() + 1e-3);
-        println!(
-            "reduce_segments(sum_f32), {nseg} segments of {len}: {:.0} GB/s ({ms:.4} ms)",
-            gbps(ms, (n * 4 + offsets.len() * 8 + nseg * 4) as f64)
+        ours.insert(
+            "scan_segments_f32",
+            gbps(ms, 2.0 * bytes + (offsets.len() * 8) as f64),
         );
-    }
-    let (trows, tcols) = transpose_shape(n);
-    let ms = time_ms(&dev, reps, || dev.transpose(&dx, tcols).map(drop));
-    ours.insert("transpose_f32", gbps(ms, 2.0 * bytes));
-    let unpadded = time_ms(&dev, reps, || dev.transpose_unpadded(&dx, tcols).map(drop));
-    padding.push((format!("transpose {trows}x{tcols}"), ms, unpadded));
-    let t = dev.transpose(&dx, tcols).unwrap().download().unwrap();
-    for (r, c) in [
-        (0, 0),
-        (1, 2),
-        (trows - 1, tcols - 1),
-        (trows / 3, tcols / 5),
-    ] {
-        assert_eq!(t[c * trows + r], xs[r * tcols + c]);
-    }
-    drop(t);
-    // ---- peers, same run ----
-    let ops = "copy,sum_f32,sum_i32,max_f32,argmax_f32,sumsq_f32,count_gt0_f32,filter_gt0_f32,any_gt0_first,any_gt0_none,\
+        println!(
+            "scan_segments_f32: {} segments of about {} elements",
+            offsets.len() - 1,
+            n / (offsets.len() - 1)
+        );
+        let a = dev.scan(sum_f32, &dx).unwrap().download().unwrap();
+        let b = dev.scan(sum_f32, &dx).unwrap().download().unwrap();
+        assert!(
+            a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
+            "scan_f32 changed bits between runs"
+        );
+        let want: f64 = xs.iter().map(|&x| x as f64).sum();
+        assert!((a[n - 1] as f64 - want).abs() <= 1e-3 * (n as f64).sqrt() + 1e-3);
+        drop((a, b, doffs));
+        let scanned = dev.scan(sum_i32, &dy).unwrap().download().unwrap();
+        let mut acc = 0i32;
+        for (i, (&y, &s)) in ys.iter().zip(&scanned).enumerate() {
+            acc = acc.wrapping_add(y);
+            assert_eq!(s, acc, "scan_i32 at {i}");
+        }
+        drop(scanned);
+        let mut padding: Vec<(String, f64, f64)> = Vec::new();
+        for (i, &c) in AXIS_COLS.iter().enumerate() {
+            let rows = n / c;
+            let m = dx.slice(..rows * c).unwrap();
+            let ms = time_ms(&dev, reps, || dev.reduce_rows(sum_f32, &m, c).map(drop));
+            ours.insert(ROWSUM[i], gbps(ms, ((rows * c + rows) * 4) as f64));
+            let ms = time_ms(&dev, reps, || dev.reduce_cols(sum_f32, &m, c).map(drop));
+            ours.insert(COLSUM[i], gbps(ms, ((rows * c + c) * 4) as f64));
+            let unpadded = time_ms(&dev, reps, || {
+                dev.reduce_cols_unpadded(sum_f32, &m, c).map(drop)
+            });
+            padding.push((format!("reduce_cols {rows}x{c}"), ms, unpadded));
+            // Sanity: a few rows and columns against the CPU, in f64.
+            let r = dev.reduce_rows(sum_f32, &m, c).unwrap().download().unwrap();
+            let k = dev.reduce_cols(sum_f32, &m, c).unwrap().download().unwrap();
+            for row in [0, rows / 2, rows - 1] {
+                let want: f64 = xs[row * c..(row + 1) * c].iter().map(|&x| x as f64).sum();
+                assert!((r[row] as f64 - want).abs() <= 1e-3 * (c as f64).sqrt() + 1e-3);
+            }
+            for col in [0, c / 2, c - 1] {
+                let want: f64 = (0..rows).map(|row| xs[row * c + col] as f64).sum();
+                assert!((k[col] as f64 - want).abs() <= 1e-3 * (rows as f64).sqrt() + 1e-3);
+            }
+        }
+        // CSR segments (bytes: elements + offsets read, sums written): the whole input as one
+        // segment (listed, then reduced by the whole grid in chunks), and many short ones (a warp
+        // each). Not in the peer table: the peers script has no segmented reduce.
+        for len in [n, 100_000, 4096] {
+            let nseg = n.div_ceil(len);
+            let offsets: Vec<u64> = (0..=nseg).map(|i| (i * len).min(n) as u64).collect();
+            let doffs = dev.upload(&offsets).unwrap();
+            let ms = time_ms(&dev, reps, || {
+                dev.reduce_segments(sum_f32, &dx, &doffs).map(drop)
+            });
+            let sums = dev
+                .reduce_segments(sum_f32, &dx, &doffs)
+                .unwrap()
+                .download()
+                .unwrap();
+            let want: f64 = xs[..len.min(n)].iter().map(|&x| x as f64).sum();
+            assert!((sums[0] as f64 - want).abs() <= 1e-3 * (len as f64).sqrt() + 1e-3);
+            println!(
+                "reduce_segments(sum_f32), {nseg} segments of {len}: {:.0} GB/s ({ms:.4} ms)",
+                gbps(ms, (n * 4 + offsets.len() * 8 + nseg * 4) as f64)
+            );
+        }
+        let (trows, tcols) = transpose_shape(n);
+        let ms = time_ms(&dev, reps, || dev.transpose(&dx, tcols).map(drop));
+        ours.insert("transpose_f32", gbps(ms, 2.0 * bytes));
+        let unpadded = time_ms(&dev, reps, || dev.transpose_unpadded(&dx, tcols).map(drop));
+        padding.push((format!("transpose {trows}x{tcols}"), ms, unpadded));
+        let t = dev.transpose(&dx, tcols).unwrap().download().unwrap();
+        for (r, c) in [
+            (0, 0),
+            (1, 2),
+            (trows - 1, tcols - 1),
+            (trows / 3, tcols / 5),
+        ] {
+            assert_eq!(t[c * trows + r], xs[r * tcols + c]);
+        }
+        drop(t);
+        // ---- peers, same run ----
+        let ops = "copy,sum_f32,sum_i32,max_f32,argmax_f32,sumsq_f32,count_gt0_f32,filter_gt0_f32,any_gt0_first,any_gt0_none,\
                scan_i32,rowsum_f32_32,rowsum_f32_256,rowsum_f32_4096,rowsum_f32_65536,\
                colsum_f32_32,colsum_f32_256,colsum_f32_4096,colsum_f32_65536,transpose_f32,\
                scan_f32,scan_rows_f32_32,scan_rows_f32_4096";
-    let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
-    let dir = peers::dir();
-    if let Some(bin) = peers::build_cuda("cub_peers", dev.arch().unwrap_or(90), &[]) {
-        let out = peers::stdout(Command::new(&bin).args([
-            "--n",
-            &n.to_string(),
-            "--reps",
-            &reps.to_string(),
-            "--ops",
-            ops,
-        ]));
-        parse_peers(&out, &mut peers);
-    }
-    let out = peers::stdout(
-        Command::new("python3")
-            .arg(format!("{dir}/peers.py"))
-            .args([
+        let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
+        let dir = peers::dir();
+        if let Some(bin) = peers::build_cuda("cub_peers", dev.arch().unwrap_or(90), &[]) {
+            let out = peers::stdout(Command::new(&bin).args([
                 "--n",
                 &n.to_string(),
                 "--reps",
                 &reps.to_string(),
                 "--ops",
                 ops,
-                "--libs",
-                "torch,cupy",
-            ]),
-    );
-    parse_peers(&out, &mut peers);
-
-    // ---- table ----
-    let copy = ours["copy"];
-    println!("\nemission styles, same run (GB/s):");
-    println!("| op | intrinsics | cooperative_groups | cg / intrinsics |");
-    println!("|---|---|---|---|");
-    for (op, c) in &cg {
-        println!("| {op} | {:.0} | {c:.0} | {:.3}x |", ours[op], c / ours[op]);
-    }
-    println!(
-        "\nN = {n} (4-byte elements), median of {reps} event-timed runs; GB/s count bytes read (+ written for copy, transpose and the scans)"
-    );
-    println!(
-        "| op | warp-dsl GB/s | CUB | PyTorch | CuPy | vs best peer | vs CUB | share of copy |"
-    );
-    println!("|---|---|---|---|---|---|---|---|");
-    for op in [
-        "sum_f32",
-        "sum_i32",
-        "max_f32",
-        "argmax_f32",
-        "sumsq_f32",
-        "count_gt0_f32",
-        "filter_gt0_f32",
-        "any_gt0_none",
-        "find_first_gt0_none",
-        "scan_i32",
-        "scan_f32",
-        "scan_rows_f32_32",
-        "scan_rows_f32_4096",
-        "scan_segments_f32",
-        ROWSUM[0],
-        ROWSUM[1],
-        ROWSUM[2],
-        ROWSUM[3],
-        COLSUM[0],
-        COLSUM[1],
-        COLSUM[2],
-        COLSUM[3],
-        "transpose_f32",
-        "copy",
-    ] {
-        let o = ours[op];
-        let peer_op = op.replace("find_first", "any");
-        let get = |lib: &str| peers.get(&(lib.to_string(), peer_op.clone())).copied();
-        let (c, t, p) = (get("cub"), get("torch"), get("cupy"));
-        let best = [c, t, p].into_iter().flatten().fold(0.0f64, f64::max);
-        let cell = |v: Option<f64>| v.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
-        let ratio = |v: f64| {
-            if v > 0.0 {
-                format!("{:.3}x", o / v)
-            } else {
-                "-".into()
-            }
-        };
-        println!(
-            "| {op} | {o:.0} | {} | {} | {} | {} | {} | {:.1}% |",
-            cell(c),
-            cell(t),
-            cell(p),
-            ratio(best),
-            ratio(c.unwrap_or(0.0)),
-            100.0 * o / copy
+            ]));
+            parse_peers(&out, &mut peers);
+        }
+        let out = peers::stdout(
+            Command::new("python3")
+                .arg(format!("{dir}/peers.py"))
+                .args([
+                    "--n",
+                    &n.to_string(),
+                    "--reps",
+                    &reps.to_string(),
+                    "--ops",
+                    ops,
+                    "--libs",
+                    "torch,cupy",
+                ]),
         );
-    }
-    write_chart(&dev, &ours, &peers, copy);
-    println!("\nshared-memory padding, same run (ms; see BENCHMARKS.md for the ncu counters):");
-    println!("| kernel | [32][33] padded | [32][32] unpadded | unpadded / padded |");
-    println!("|---|---|---|---|");
-    for (what, p, u) in &padding {
-        println!("| {what} | {p:.4} | {u:.4} | {:.2}x |", u / p);
-    }
-    println!(
-        "\nearly exit, first match at index 0 (times in ms; speed-up over PyTorch's (x > 0).any()):"
-    );
-    for op in ["any_gt0_first", "find_first_gt0_first"] {
-        let ms = pred_ms[op];
-        match peer_ms(&peers, "torch", "any_gt0_first", bytes) {
-            Some(t) => println!("| {op} | {ms:.4} ms | torch {t:.4} ms | {:.1}x |", t / ms),
-            None => println!("| {op} | {ms:.4} ms | torch - | - |"),
+        parse_peers(&out, &mut peers);
+
+        // ---- table ----
+        let copy = ours["copy"];
+        println!("\nemission styles, same run (GB/s):");
+        println!("| op | intrinsics | cooperative_groups | cg / intrinsics |");
+        println!("|---|---|---|---|");
+        for (op, c) in &cg {
+            println!("| {op} | {:.0} | {c:.0} | {:.3}x |", ours[op], c / ours[op]);
+        }
+        println!(
+            "\nN = {n} (4-byte elements), median of {reps} event-timed runs; GB/s count bytes read (+ written for copy, transpose and the scans)"
+        );
+        println!(
+            "| op | warp-dsl GB/s | CUB | PyTorch | CuPy | vs best peer | vs CUB | share of copy |"
+        );
+        println!("|---|---|---|---|---|---|---|---|");
+        for op in [
+            "sum_f32",
+            "sum_i32",
+            "max_f32",
+            "argmax_f32",
+            "sumsq_f32",
+            "count_gt0_f32",
+            "filter_gt0_f32",
+            "any_gt0_none",
+            "find_first_gt0_none",
+            "scan_i32",
+            "scan_f32",
+            "scan_rows_f32_32",
+            "scan_rows_f32_4096",
+            "scan_segments_f32",
+            ROWSUM[0],
+            ROWSUM[1],
+            ROWSUM[2],
+            ROWSUM[3],
+            COLSUM[0],
+            COLSUM[1],
+            COLSUM[2],
+            COLSUM[3],
+            "transpose_f32",
+            "copy",
+        ] {
+            let o = ours[op];
+            let peer_op = op.replace("find_first", "any");
+            let get = |lib: &str| peers.get(&(lib.to_string(), peer_op.clone())).copied();
+            let (c, t, p) = (get("cub"), get("torch"), get("cupy"));
+            let best = [c, t, p].into_iter().flatten().fold(0.0f64, f64::max);
+            let cell = |v: Option<f64>| v.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
+            let ratio = |v: f64| {
+                if v > 0.0 {
+                    format!("{:.3}x", o / v)
+                } else {
+                    "-".into()
+                }
+            };
+            println!(
+                "| {op} | {o:.0} | {} | {} | {} | {} | {} | {:.1}% |",
+                cell(c),
+                cell(t),
+                cell(p),
+                ratio(best),
+                ratio(c.unwrap_or(0.0)),
+                100.0 * o / copy
+            );
+        }
+        write_chart(&dev, &ours, &peers, copy);
+        println!("\nshared-memory padding, same run (ms; see BENCHMARKS.md for the ncu counters):");
+        println!("| kernel | [32][33] padded | [32][32] unpadded | unpadded / padded |");
+        println!("|---|---|---|---|");
+        for (what, p, u) in &padding {
+            println!("| {what} | {p:.4} | {u:.4} | {:.2}x |", u / p);
+        }
+        println!(
+            "\nearly exit, first match at index 0 (times in ms; speed-up over PyTorch's (x > 0).any()):"
+        );
+        for op in ["any_gt0_first", "find_first_gt0_first"] {
+            let ms = pred_ms[op];
+            match peer_ms(&peers, "torch", "any_gt0_first", bytes) {
+                Some(t) => println!("| {op} | {ms:.4} ms | torch {t:.4} ms | {:.1}x |", t / ms),
+                None => println!("| {op} | {ms:.4} ms | torch - | - |"),
+            }
         }
     }
 
     // The later sections after the main table (printed first, so that a cut-short run still
     // has it).
     // ---- several arrays, half precision, Welford (issue 12) ----
-    values(&dev, &xs, &dx, reps, ours["sum_f32"]);
-    topk(&dev, &xs, &dx, reps);
+    if want("values") {
+        values(&dev, &xs, &dx, reps, ours["sum_f32"]);
+    }
+    if want("topk") {
+        topk(&dev, &xs, &dx, reps);
+    }
     drop((dx, dy));
 
     // ---- runs: run-length encode, unique, reduce-by-key (issue 13) ----
-    runs_bench(&dev, n, reps);
+    if want("runs") {
+        runs_bench(&dev, n, reps);
+    }
 
     // ---- the caller's stream: a cudarc kernel and ours in one pipeline (issue 11) ----
-    pipeline(&dev, n, reps);
+    if want("pipeline") {
+        pipeline(&dev, n, reps);
+    }
 }
 
 /// Several arrays, f16/bf16 and a one-pass Welford (issue 12), the three-way partition and the

@@ -129,9 +129,10 @@ fn many_bins_match_the_cpu() {
     let s = seed();
     println!("seed {s}");
     let mut r = rng(s);
-    // 2048: one shared copy; 12288: the most bins in shared memory; 12289 and 65536: global.
+    // 263 / 264: the last with 32 columns, the first with 16; 8192: one shared copy; 12287:
+    // the most bins in shared memory (with the row of dropped values); 12288 and 65536: global.
     for bins in [
-        1usize, 3, 256, 257, 512, 2048, 2049, 12_288, 12_289, 40_000, 65_536,
+        1usize, 3, 256, 263, 264, 512, 2048, 2049, 8192, 12_287, 12_288, 40_000, 65_536,
     ] {
         for n in [1usize, 1000, (1 << 20) + 7, 1 << 24] {
             let xs = u32::random_vec(&mut r, n, true);

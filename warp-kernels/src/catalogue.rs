@@ -316,6 +316,8 @@ const fn kernel(name: &'static str, params: &'static [Param], body: &'static str
 
 /// Grid reduction of the stage's values: per-thread accumulation, warp reduce, `warpSums`,
 /// last-block-done grid combine in the same launch (`partials` holds a value per block).
+/// `done` (null: none) is the done word of a result in mapped host memory, set once `out` is
+/// written (the host spins on it instead of waiting for the kernel's end).
 pub const REDUCE: Kernel = kernel(
     "wd_k_reduce",
     &[
@@ -325,8 +327,9 @@ pub const REDUCE: Kernel = kernel(
         p("partials", Out(Value)),
         p("ticket", Out(Pointee::U32)),
         p("out", Out(Value)),
+        p("done", Out(Pointee::U32)),
     ],
-    "WD_STAGE;\nwd_reduce_grid<wd_op>(st, partials, ticket, out);",
+    "WD_STAGE;\nwd_reduce_grid<wd_op>(st, partials, ticket, out, done);",
 );
 
 /// The kernels of a reduction module.
@@ -334,7 +337,7 @@ pub const REDUCE_KERNELS: &[&Kernel] = &[&REDUCE];
 
 // ---- predicate modules ----
 
-/// Ballot + popc count of kept values, with the grid combine.
+/// Ballot + popc count of kept values, with the grid combine; `done` as [`REDUCE`]'s.
 pub const COUNT: Kernel = kernel(
     "wd_k_count",
     &[
@@ -344,13 +347,15 @@ pub const COUNT: Kernel = kernel(
         p("partials", Out(Pointee::U64)),
         p("ticket", Out(Pointee::U32)),
         p("out", Out(Pointee::U64)),
+        p("done", Out(Pointee::U32)),
     ],
-    "WD_STAGE;\nwd_count(st, partials, ticket, out);",
+    "WD_STAGE;\nwd_count(st, partials, ticket, out, done);",
 );
 
 /// Whether any value is kept (`negate`: any rejected), as a bool in `out`; stops early. `flag`
 /// is the stop signal ([`STOP_COPIES`] copies, [`STOP_STRIDE`] bytes apart), raised by writing
-/// `epoch` (never 0, new each launch; the flag is never cleared); `ticket` finds the last block.
+/// `epoch` (never 0, new each launch; the flag is never cleared); `ticket` finds the last block;
+/// `done` as [`REDUCE`]'s.
 pub const ANY: Kernel = kernel(
     "wd_k_any",
     &[
@@ -362,8 +367,9 @@ pub const ANY: Kernel = kernel(
         p("flag", Out(Pointee::U32)),
         p("ticket", Out(Pointee::U32)),
         p("out", Out(Pointee::U8)),
+        p("done", Out(Pointee::U32)),
     ],
-    "WD_STAGE;\nwd_any(st, negate != 0, epoch, flag, ticket, out);",
+    "WD_STAGE;\nwd_any(st, negate != 0, epoch, flag, ticket, out, done);",
 );
 
 /// The first kept index, stored complemented in the stop signal `first` (0: none).
@@ -809,13 +815,13 @@ pub const TOPK_KERNELS: &[&Kernel] = &[&TOPK];
 /// The most bins a histogram counts into.
 pub const HIST_MAX_BINS: usize = 65536;
 /// Bytes of shared memory a histogram block keeps its bins in, at most (the dynamic shared
-/// memory a kernel gets without opting in): more bins than fit (`bins * 4` bytes) are counted
-/// in global memory.
+/// memory a kernel gets without opting in): more bins than fit (`(bins + 1) * 4` bytes, with
+/// the row of dropped values) are counted in global memory.
 pub const HIST_SHARED_MAX: usize = 48 * 1024;
 /// Bytes of shared memory a histogram block spends on columns of its bins, at most, while
 /// there are fewer than [`HIST_REPLICAS_MAX`] (more columns, fewer bank conflicts between the
 /// lanes of one atomic; more memory, fewer resident blocks).
-pub const HIST_REPLICA_BYTES: usize = 32 * 1024;
+pub const HIST_REPLICA_BYTES: usize = 33 * 1024;
 /// The most columns (copies) of each bin a histogram block keeps: one per lane, so that the
 /// lanes of one shared atomic hit 32 distinct banks.
 pub const HIST_REPLICAS_MAX: u32 = 32;
@@ -835,9 +841,9 @@ pub const HIST_BLOCK_ELEMS_MAX: u64 = 1 << 31;
 /// Columns of each bin in shared memory for a histogram of `bins` bins (a power of two up to
 /// [`HIST_REPLICAS_MAX`] within [`HIST_REPLICA_BYTES`]; 1 when one column needs more, up to
 /// [`HIST_SHARED_MAX`]); 0: the bins do not fit shared memory, they are counted in global
-/// memory.
+/// memory. The shared bins have one row more, which collects the dropped values.
 pub const fn hist_replicas(bins: usize) -> u32 {
-    let bytes = bins * 4;
+    let bytes = (bins + 1) * 4;
     if bytes > HIST_SHARED_MAX {
         return 0;
     }
@@ -850,7 +856,8 @@ pub const fn hist_replicas(bins: usize) -> u32 {
 
 /// A histogram: the stage's values binned by the module's `wd_bin_of` into `counts` (`bins`
 /// 32-bit words, 64-bit when `wide`; zeroed by the caller), through `replicas` columns of each
-/// bin in `replicas * bins * 4` bytes of dynamic shared memory (0: straight to global memory).
+/// bin in `replicas * (bins + 1) * 4` bytes of dynamic shared memory (the last row collects
+/// dropped values; 0 replicas: straight to global memory).
 pub const HISTOGRAM: Kernel = kernel(
     "wd_k_histogram",
     &[
@@ -915,7 +922,7 @@ mod tests {
     fn definitions_spell_the_parameters() {
         let d = REDUCE.definition("wd_f32", "wd_f32");
         assert!(d.starts_with(
-            "extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)\nwd_k_reduce(wd_in in, wd_u64 n, wd_args a, wd_f32* partials, unsigned int* ticket, wd_f32* out) {"
+            "extern \"C\" __global__ void __launch_bounds__(WD_BLOCK)\nwd_k_reduce(wd_in in, wd_u64 n, wd_args a, wd_f32* partials, unsigned int* ticket, wd_f32* out, unsigned int* done) {"
         ), "{d}");
         assert!(
             COLS.definition("e", "v")
@@ -932,13 +939,14 @@ mod tests {
         assert_eq!(status_bytes(3, 4), 24);
         assert_eq!(status_bytes(3, 8), 16 + 48);
         assert_eq!(hist_replicas(256), 32);
-        assert_eq!(hist_replicas(257), 16);
+        assert_eq!(hist_replicas(263), 32);
+        assert_eq!(hist_replicas(264), 16);
         assert_eq!(hist_replicas(512), 16);
         assert_eq!(hist_replicas(1), 32);
         assert_eq!(hist_replicas(2048), 4);
         assert_eq!(hist_replicas(8192), 1);
-        assert_eq!(hist_replicas(12288), 1);
-        assert_eq!(hist_replicas(12289), 0);
+        assert_eq!(hist_replicas(12287), 1);
+        assert_eq!(hist_replicas(12288), 0);
         assert_eq!(hist_replicas(HIST_MAX_BINS), 0);
         assert_eq!(ScanMode::Tree.slots(3), 6);
         assert_eq!(ScanMode::Predecessor.slots(3), 3);

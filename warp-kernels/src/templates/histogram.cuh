@@ -12,65 +12,114 @@
 // shared memory, `replicas` (a power of two up to 32) columns per bin: bin j's column c is word
 // j * replicas + c and lane l adds to column l % replicas, so with 32 columns the lanes of one
 // atomic never share a bank (nor an address), and with fewer at most 32 / replicas of them do.
+// A value's bin is clamped to `bins`, one more row that collects the dropped values, so that
+// every lane adds without a branch (a bin costs a minimum, a multiply-add and the atomic).
 // After a barrier each block merges its columns (read rotated, so that a warp's reads hit
 // distinct banks) and adds every non-zero bin to `counts` with one global atomic. With
 // `replicas == 0` (the bins do not fit shared memory) the same warp-aggregated adds go
 // straight to global memory. `counts` holds `bins` 32-bit words, or 64-bit ones when `wide`;
 // shared counters are 32-bit, so the runtime sizes the grid for fewer than 2^32 elements per
 // block. Indices are 64-bit throughout (inputs above 2^32 elements).
-#define WD_HIST_NONE 0xffffffffu
-
-// The bin of index `x` of any integer type, or WD_HIST_NONE outside [0, bins) (bins <= 65,536):
-// a negative `x` converts to an unsigned value of at least 2^31 (2^63 for 64-bit types), so one
-// unsigned comparison, in 32 bits for types of up to 4 bytes, drops it too.
+// The bin of index `x` of any integer type, or `bins` (the row of dropped values) outside
+// [0, bins) (bins <= 65,536): a negative `x` converts to an unsigned value of at least 2^31 (2^63
+// for 64-bit types), so one unsigned minimum, in 32 bits for types of up to 4 bytes, drops it too.
 template <class B> static __device__ __forceinline__ unsigned wd_hist_index(B x, unsigned bins) {
-    if (sizeof(B) <= 4) return (unsigned)x < bins ? (unsigned)x : WD_HIST_NONE;
-    return (wd_u64)x < (wd_u64)bins ? (unsigned)x : WD_HIST_NONE;
+    if (sizeof(B) <= 4) return min((unsigned)x, bins);
+    return (wd_u64)x < (wd_u64)bins ? (unsigned)x : bins;
 }
 
-// Adds one tile's bins `b` (WD_HIST_NONE: nothing) with `add(bin, count)`, grouping lanes by
-// bin where `may_match` (warp-uniform) and the probe finds the tile crowded; warp-convergent.
-template <class Add>
-static __device__ __forceinline__ void wd_hist_tile(const unsigned (&b)[WD_ITEMS], bool may_match, Add add) {
+// The bin of a stage value, `bins` for a value dropped (not kept, or outside [0, bins)).
+template <class St>
+static __device__ __forceinline__ unsigned wd_hist_bin(const St& st, typename St::value_t v, bool keep, unsigned bins) {
+    return keep ? wd_hist_index(wd_bin_of(st, v), bins) : bins;
+}
+
+// Adds one tile's bins `b` (`bins`: dropped) with `add(bin, count)`, grouping lanes by bin
+// where `may_match` (warp-uniform) and the probe finds the tile crowded; warp-convergent.
+// `Trash`: `add` takes the row of dropped values too (the shared bins keep one, so that every
+// lane adds without a branch); else dropped values are skipped.
+template <bool Trash, class Add>
+static __device__ __forceinline__ void wd_hist_tile(const unsigned (&b)[WD_ITEMS], unsigned bins, bool may_match, Add add) {
     const unsigned lane = threadIdx.x & 31u;
     bool crowded = false;
     if (may_match) {
         const unsigned below = __shfl_up_sync(WD_FULL_MASK, b[0], 1);
-        const unsigned pairs = __ballot_sync(WD_FULL_MASK, lane != 0u && below == b[0] && b[0] != WD_HIST_NONE);
+        const unsigned pairs = __ballot_sync(WD_FULL_MASK, lane != 0u && below == b[0] && b[0] != bins);
         crowded = __popc(pairs) >= WD_HIST_MATCH_MIN;
     }
     if (crowded) {
 #pragma unroll
         for (int k = 0; k < WD_ITEMS; ++k) {
             const unsigned peers = __match_any_sync(WD_FULL_MASK, b[k]);
-            if (b[k] != WD_HIST_NONE && lane == (unsigned)(__ffs(peers) - 1)) add(b[k], (unsigned)__popc(peers));
+            if (b[k] != bins && lane == (unsigned)(__ffs(peers) - 1)) add(b[k], (unsigned)__popc(peers));
         }
     } else {
 #pragma unroll
         for (int k = 0; k < WD_ITEMS; ++k)
-            if (b[k] != WD_HIST_NONE) add(b[k], 1u);
+            if (Trash || b[k] != bins) add(b[k], 1u);
     }
 }
 
-// Every tile of the warp's grid-stride share, its bins added with `add`.
-template <class St, class Add>
-static __device__ __forceinline__ void wd_hist_tiles(const St& st, unsigned bins, bool may_match, Add add) {
-    const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
-    const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
-    const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
-    for (wd_u64 t = warp; t < ntiles; t += nwarps) {
-        typename St::value_t v[WD_ITEMS];
-        bool keep[WD_ITEMS];
-        if (wd_tile_vectorizable(st, t * WD_TILE)) wd_load_tile_vec(st, t * WD_TILE, v, keep);
-        else wd_load_tile(st, t * WD_TILE, v, keep);
+// `U` whole tiles of the warp, `t`, `t + step`, ..., read as vectors (wd_load_tile_vec's
+// layout), every load in flight before the first tile is counted.
+template <int U, bool Trash, class St, class Add>
+static __device__ __forceinline__ void wd_hist_whole(const St& st, wd_u64 t, wd_u64 step, unsigned bins, bool may_match,
+                                                     Add add) {
+    typedef wd_vec_layout<St> L;
+    const unsigned lane = threadIdx.x & 31u;
+    typename St::elem_t raw[U][L::ROWS][L::VEC];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+        for (int r = 0; r < L::ROWS; ++r)
+            st.load_vec((t + (wd_u64)u * step) * WD_TILE + ((wd_u64)r * 32u + lane) * L::VEC, raw[u][r]);
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
         unsigned b[WD_ITEMS];
 #pragma unroll
-        for (int k = 0; k < WD_ITEMS; ++k) b[k] = keep[k] ? wd_hist_index(wd_bin_of(st, v[k]), bins) : WD_HIST_NONE;
-        wd_hist_tile(b, may_match, add);
+        for (int r = 0; r < L::ROWS; ++r)
+#pragma unroll
+            for (int k = 0; k < L::VEC; ++k) {
+                const typename St::value_t v = st.value(raw[u][r][k]);
+                b[r * L::VEC + k] = wd_hist_bin(st, v, st.keep(v), bins);
+            }
+        wd_hist_tile<Trash>(b, bins, may_match, add);
     }
 }
 
-// The histogram of the stage's values into `counts` (zeroed by the caller).
+// Every tile of the warp's grid-stride share, its bins added with `add`. Whole tiles of an
+// aligned input are read as vectors, several tiles at a time (about 128 bytes per lane in
+// flight); the last, partial tile (and every tile of a misaligned view) element by element.
+template <bool Trash, class St, class Add>
+static __device__ __forceinline__ void wd_hist_tiles(const St& st, unsigned bins, bool may_match, Add add) {
+    typedef wd_vec_layout<St> L;
+    constexpr int U = L::ROWS >= 4 ? 2 : 8 / L::ROWS;
+    const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
+    const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
+    const wd_u64 whole = st.n / WD_TILE;
+    const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
+    wd_u64 t = warp;
+    // Tile bases are multiples of WD_TILE elements (of 512 bytes or more): all aligned or none.
+    // Tiles that may take the match path go one at a time (that path is long; unrolled U
+    // times it would only grow the kernel).
+    if (st.aligned(0)) {
+        if (!may_match)
+            for (; t + (wd_u64)(U - 1) * nwarps < whole; t += (wd_u64)U * nwarps) wd_hist_whole<U, Trash>(st, t, nwarps, bins, false, add);
+        for (; t < whole; t += nwarps) wd_hist_whole<1, Trash>(st, t, nwarps, bins, may_match, add);
+    }
+    for (; t < ntiles; t += nwarps) {
+        typename St::value_t v[WD_ITEMS];
+        bool keep[WD_ITEMS];
+        wd_load_tile(st, t * WD_TILE, v, keep);
+        unsigned b[WD_ITEMS];
+#pragma unroll
+        for (int k = 0; k < WD_ITEMS; ++k) b[k] = wd_hist_bin(st, v[k], keep[k], bins);
+        wd_hist_tile<Trash>(b, bins, may_match, add);
+    }
+}
+
+// The histogram of the stage's values into `counts` (zeroed by the caller). Shared bins take
+// `replicas * (bins + 1)` words: the last row counts the dropped values, and is not merged.
 template <class St>
 static __device__ __forceinline__ void wd_histogram(const St& st, wd_u64 bins, unsigned replicas, unsigned wide,
                                                     unsigned char* counts) {
@@ -78,7 +127,7 @@ static __device__ __forceinline__ void wd_histogram(const St& st, wd_u64 bins, u
     unsigned long long* const c64 = (unsigned long long*)counts;
     const unsigned nb = (unsigned)bins;
     if (replicas == 0u) {
-        wd_hist_tiles(st, nb, true, [&](unsigned j, unsigned c) {
+        wd_hist_tiles<false>(st, nb, true, [&](unsigned j, unsigned c) {
             if (wide) atomicAdd(c64 + j, (unsigned long long)c);
             else atomicAdd(c32 + j, c);
         });
@@ -86,10 +135,10 @@ static __device__ __forceinline__ void wd_histogram(const St& st, wd_u64 bins, u
     }
     extern __shared__ unsigned wd_hist_shared[];
     const unsigned last = replicas - 1u;
-    for (unsigned j = threadIdx.x; j < replicas * nb; j += WD_BLOCK) wd_hist_shared[j] = 0u;
+    for (unsigned j = threadIdx.x; j < replicas * (nb + 1u); j += WD_BLOCK) wd_hist_shared[j] = 0u;
     __syncthreads();
     unsigned* const mine = wd_hist_shared + (threadIdx.x & last);
-    wd_hist_tiles(st, nb, replicas <= WD_HIST_MATCH_COLUMNS, [&](unsigned j, unsigned c) { atomicAdd(mine + j * replicas, c); });
+    wd_hist_tiles<true>(st, nb, replicas <= WD_HIST_MATCH_COLUMNS, [&](unsigned j, unsigned c) { atomicAdd(mine + j * replicas, c); });
     __syncthreads();
     for (unsigned j = threadIdx.x; j < nb; j += WD_BLOCK) {
         unsigned c = 0u;

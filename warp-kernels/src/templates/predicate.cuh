@@ -7,7 +7,8 @@
 
 // count: per warp tile, __popc(__ballot_sync) per item row; then the block and grid combine.
 template <class St>
-static __device__ __forceinline__ void wd_count(const St& st, wd_u64* partials, unsigned int* ticket, wd_u64* out) {
+static __device__ __forceinline__ void wd_count(const St& st, wd_u64* partials, unsigned int* ticket, wd_u64* out,
+                                                unsigned int* done) {
     const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
     const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
     const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
@@ -20,7 +21,7 @@ static __device__ __forceinline__ void wd_count(const St& st, wd_u64* partials, 
 #pragma unroll
         for (int k = 0; k < WD_ITEMS; ++k) count += (wd_u64)__popc(__ballot_sync(WD_FULL_MASK, keep[k]));
     }
-    wd_grid_combine<wd_op_count>((threadIdx.x & 31u) == 0 ? count : 0ull, partials, ticket, out);
+    wd_grid_combine<wd_op_count>((threadIdx.x & 31u) == 0 ? count : 0ull, partials, ticket, out, done);
 }
 
 // ---- stop signals ----
@@ -43,14 +44,17 @@ static __device__ __forceinline__ T wd_stop_read(T* base, wd_u64 warp) {
 // all(p) is !any(!p): `negate` flips the predicate. The flag lives in scratch that is never
 // cleared: a launch raises it by writing its own `epoch` (never 0, a new one per launch), so
 // values left by earlier launches read as "not raised". The last block to finish (ticket, as in
-// wd_grid_combine) writes the answer into *out and re-arms the ticket.
+// wd_grid_combine) writes the answer into *out, re-arms the ticket and signals `done`. A grid
+// of one block (small inputs) needs neither: its warps' findings meet in one barrier.
 template <class St>
 static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigned int epoch, unsigned int* flag,
-                                              unsigned int* ticket, unsigned char* out) {
+                                              unsigned int* ticket, unsigned char* out, unsigned int* done) {
     const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
     const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
     const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
     const unsigned lane = threadIdx.x & 31u;
+    const bool alone = gridDim.x == 1;
+    bool raised = false;
     for (wd_u64 t = warp; t < ntiles; t += nwarps) {
         // The flag is read alongside the tile's loads (its latency hidden behind theirs) and
         // obeyed after the vote over them: a convergent vote cannot sink below the check, so
@@ -74,10 +78,20 @@ static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigne
         const bool found = __any_sync(WD_FULL_MASK, hit);
         if (stop) break;
         if (found) {
+            raised = true;
+            if (alone) break;
             if (lane < WD_STOP_COPIES) *wd_stop_copy(flag, lane) = epoch;
             __threadfence();
             break;
         }
+    }
+    if (alone) {
+        const bool any = __syncthreads_or(raised) != 0;
+        if (threadIdx.x == 0) {
+            *out = (unsigned char)(any != negate);
+            wd_signal_done(done);
+        }
+        return;
     }
     __shared__ bool am_last;
     __syncthreads();
@@ -90,6 +104,7 @@ static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigne
         __threadfence();
         *out = (unsigned char)((*wd_stop_copy(flag, 0) == epoch) != negate);
         *ticket = 0u;
+        wd_signal_done(done);
     }
 }
 

@@ -94,17 +94,30 @@ template <class Op, class Src> static __device__ __forceinline__ typename Op::T 
     return acc;
 }
 
+// Tells a host waiting on a result in mapped host memory that the result is written: after a
+// system-wide fence (the result's bytes reach the host first), sets its done word (null: the
+// result stays on the device, nobody spins on it).
+static __device__ __forceinline__ void wd_signal_done(unsigned int* done) {
+    if (done != nullptr) {
+        __threadfence_system();
+        *(volatile unsigned int*)done = 1u;
+    }
+}
+
 // Grid combine in one launch: every thread brings its value; the block combines them; each
 // block writes its total to partials[blockIdx.x]; the last block to finish (atomic ticket)
-// combines the partials in index order and writes *out, then re-arms the ticket counter for
-// the next launch. Deterministic for a given grid size.
+// combines the partials in index order and writes *out (then signals `done`), then re-arms the
+// ticket counter for the next launch. Deterministic for a given grid size.
 template <class Op>
 static __device__ __forceinline__ void wd_grid_combine(typename Op::T acc, typename Op::T* partials,
-                                                       unsigned int* ticket, typename Op::T* out) {
+                                                       unsigned int* ticket, typename Op::T* out, unsigned int* done) {
     __shared__ bool am_last;
     acc = wd_block_reduce<Op>(acc);
     if (gridDim.x == 1) {
-        if (threadIdx.x == 0) *out = acc;
+        if (threadIdx.x == 0) {
+            *out = acc;
+            wd_signal_done(done);
+        }
         return;
     }
     if (threadIdx.x == 0) {
@@ -121,12 +134,13 @@ static __device__ __forceinline__ void wd_grid_combine(typename Op::T acc, typen
     if (threadIdx.x == 0) {
         *out = acc;
         *ticket = 0u;
+        wd_signal_done(done);
     }
 }
 
 // Grid reduce: thread reduce, then the grid combine.
 template <class Op, class Src>
 static __device__ __forceinline__ void wd_reduce_grid(const Src& src, typename Op::T* partials,
-                                                      unsigned int* ticket, typename Op::T* out) {
-    wd_grid_combine<Op>(wd_thread_reduce<Op>(src), partials, ticket, out);
+                                                      unsigned int* ticket, typename Op::T* out, unsigned int* done) {
+    wd_grid_combine<Op>(wd_thread_reduce<Op>(src), partials, ticket, out, done);
 }

@@ -152,7 +152,7 @@ impl<T: Readout> DeviceScalar<T> {
     pub fn is_ready(&self) -> bool {
         match &self.inner.held {
             Held::Host(_) => true,
-            Held::Gpu { slot, read } => read.get().is_some() || slot.event().is_complete(),
+            Held::Gpu { slot, read } => read.get().is_some() || slot.is_ready(),
         }
     }
 

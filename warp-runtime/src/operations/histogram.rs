@@ -210,10 +210,10 @@ impl Device {
     /// zeros. `bins` of 0 or above [`HISTOGRAM_MAX_BINS`] (65,536) is [`Error::Shape`].
     ///
     /// On a GPU: one pass of shared-memory atomics into per-block bins (up to 32 columns per
-    /// bin, one per lane, within 32 KiB: the lanes of one atomic hit distinct banks), merged
+    /// bin, one per lane, within 33 KiB: the lanes of one atomic hit distinct banks), merged
     /// once into global memory; where bins have few columns, warps group their lanes by bin
     /// with `__match_any_sync` (one atomic per distinct bin per warp row) when a cheap probe
-    /// finds bins repeating. Bins that do not fit shared memory (above 12,288) are counted
+    /// finds bins repeating. Bins that do not fit shared memory (above 12,287) are counted
     /// with the same warp-aggregated adds straight in global memory. Inputs above 2^32
     /// elements are fine. Returns without waiting.
     ///

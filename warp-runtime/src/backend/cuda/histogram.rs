@@ -100,7 +100,7 @@ impl Gpu {
         let warps_per_block = (BLOCK / 32) as usize;
         let needed = n.div_ceil(TILE).div_ceil(warps_per_block);
         let replicas = hist_replicas(bins);
-        let shared = replicas as usize * bins * 4;
+        let shared = replicas as usize * (bins + 1) * 4;
         let per_sm = if shared == 0 {
             f.blocks_per_sm
         } else {

@@ -18,6 +18,13 @@ use crate::error::Result;
 pub(crate) const ALIGN: usize = 256;
 /// Bytes of one result slot (the largest operator value: 8 fields of 8 bytes).
 pub(crate) const SLOT_BYTES: usize = 64;
+/// Bytes between result slots in mapped host memory: the value, then its done word (a `u32`
+/// at offset [`SLOT_BYTES`] that the kernel sets once the value is written; see
+/// `Slot::read_mapped`).
+const HOST_SLOT_STRIDE: usize = 128;
+/// Polls of a done word between two queries of the slot's event (which notice a failed or
+/// finished launch that set no done word).
+const POLLS_PER_QUERY: u32 = 64;
 /// Result slots per chunk of the pool.
 const SLOTS_PER_CHUNK: usize = 256;
 
@@ -155,8 +162,8 @@ pub(crate) struct SlotPool {
 }
 
 /// A result slot: `SLOT_BYTES` bytes of device memory (or of mapped host memory, `host` its
-/// address here) and the event recorded after the work that writes it; back in its pool when
-/// dropped.
+/// address here, followed by its done word) and the event recorded after the work that writes
+/// it; back in its pool when dropped.
 pub(crate) struct Slot {
     pub(crate) ptr: u64,
     host: usize,
@@ -185,23 +192,83 @@ impl Slot {
         unsafe { std::slice::from_raw_parts_mut(self.host as *mut u8, n.min(SLOT_BYTES)) }
     }
 
+    /// The device address of the done word of a slot in mapped host memory (0 for a slot in
+    /// device memory): kernels that write the slot set it to 1 after the value.
+    pub(crate) fn done_ptr(&self) -> u64 {
+        if self.host == 0 {
+            0
+        } else {
+            self.ptr + SLOT_BYTES as u64
+        }
+    }
+
+    /// Whether the done word of a slot in mapped host memory is set (false in device memory).
+    fn done(&self) -> bool {
+        if self.host == 0 {
+            return false;
+        }
+        // SAFETY: the done word lies in this slot's stride of live page-locked memory.
+        // Volatile: the device writes it behind the compiler's back.
+        let set = unsafe { std::ptr::read_volatile((self.host + SLOT_BYTES) as *const u32) } != 0;
+        if set {
+            // The value was written before the done word (the kernel fences in between).
+            std::sync::atomic::fence(Ordering::Acquire);
+        }
+        set
+    }
+
+    /// Sets (`true`) or clears the done word of a slot in mapped host memory.
+    fn set_done(&self, set: bool) {
+        if self.host != 0 {
+            // SAFETY: as in `done`; only the slot's holder writes it, before launching its
+            // writer (clear) or after its own copy into it (set).
+            unsafe { std::ptr::write_volatile((self.host + SLOT_BYTES) as *mut u32, set as u32) };
+        }
+    }
+
+    /// Marks a staging slot's bytes as its own (written by a synchronous copy, not a kernel).
+    pub(crate) fn mark_done(&self) {
+        self.set_done(true);
+    }
+
+    /// Whether the slot's value is written (never waits).
+    pub(crate) fn is_ready(&self) -> bool {
+        self.done() || self.event().is_complete()
+    }
+
     /// For a slot in mapped host memory: waits for its writer and copies its bytes (no device
-    /// copy). `None` for a slot in device memory.
+    /// copy). `None` for a slot in device memory. The wait polls the done word, which the
+    /// kernel sets right after the value (sooner than its end is signalled to the host); every
+    /// [`POLLS_PER_QUERY`] polls it also asks the slot's event, so that a launch that ended
+    /// without setting it (or failed) is noticed.
     pub(crate) fn read_mapped(&self, bytes: &mut [u8]) -> Option<Result<()>> {
         if self.host == 0 {
             return None;
         }
         Some((|| {
-            self.event()
-                .synchronize()
-                .map_err(drv("waiting for a result"))?;
+            let mut polls = 0u32;
+            while !self.done() {
+                polls += 1;
+                if polls.is_multiple_of(POLLS_PER_QUERY)
+                    && self
+                        .event()
+                        .try_is_complete()
+                        .map_err(drv("waiting for a result"))?
+                {
+                    break;
+                }
+                std::hint::spin_loop();
+            }
             let n = bytes.len().min(SLOT_BYTES);
             for (i, b) in bytes[..n].iter_mut().enumerate() {
                 // SAFETY: `host + i` lies in this slot's SLOT_BYTES of live page-locked memory;
-                // its writer has completed (the event), and kernel completion makes its writes
-                // visible to the host. Volatile: the device wrote it behind the compiler's back.
+                // its writer has written it (the done word, read with acquire ordering) or has
+                // completed (the event; kernel completion makes its writes visible to the
+                // host). Volatile: the device wrote it behind the compiler's back.
                 *b = unsafe { std::ptr::read_volatile((self.host + i) as *const u8) };
             }
+            // Written and finished with (drop need not wait for the writer again).
+            self.set_done(true);
             Ok(())
         })())
     }
@@ -210,7 +277,13 @@ impl Slot {
 impl Drop for Slot {
     fn drop(&mut self) {
         // Later users of the slot are stream-ordered after its producer (they run on the same
-        // stream); cross-stream readers made the producer's stream wait for them.
+        // stream); cross-stream readers made the producer's stream wait for them. A slot in
+        // mapped host memory is also read by the host, which clears its done word before the
+        // next writer's launch: a writer still running (its value never waited for) must not
+        // set it after that, so the slot goes back only once its writer has finished.
+        if self.host != 0 && !self.done() {
+            let _ = self.event().synchronize();
+        }
         if let Some(event) = self.event.take() {
             self.pool
                 .lock()
@@ -280,7 +353,8 @@ impl Gpu {
     fn take_slot(&self, pool_of: &Arc<Mutex<SlotPool>>, host: bool) -> Result<Slot> {
         let mut pool = pool_of.lock().unwrap_or_else(|e| e.into_inner());
         if pool.free.is_empty() {
-            let bytes = SLOT_BYTES * SLOTS_PER_CHUNK;
+            let stride = if host { HOST_SLOT_STRIDE } else { SLOT_BYTES };
+            let bytes = stride * SLOTS_PER_CHUNK;
             let (chunk, dev, host_base) = if host {
                 let m = Mapped::new(&self.shared.ctx, bytes)?;
                 let (d, h) = (m.dev, m.host);
@@ -292,7 +366,7 @@ impl Gpu {
                 (Chunk::Device(b), d, 0)
             };
             pool.free.extend((0..SLOTS_PER_CHUNK).rev().map(|i| {
-                let off = i * SLOT_BYTES;
+                let off = i * stride;
                 let h = if host_base == 0 { 0 } else { host_base + off };
                 (dev + off as u64, h, None)
             }));
@@ -310,12 +384,15 @@ impl Gpu {
                 .new_event(None)
                 .map_err(drv("creating an event"))?,
         };
-        Ok(Slot {
+        let slot = Slot {
             ptr,
             host,
             event: Some(event),
             pool: pool_of.clone(),
-        })
+        };
+        // Cleared before its writer is launched (and after the last one finished: see drop).
+        slot.set_done(false);
+        Ok(slot)
     }
 
     /// Writes `bytes` into `slot` (in stream order) and marks it written.

@@ -371,6 +371,7 @@ impl Gpu {
         unsafe { cudarc::driver::result::memcpy_dtoh_sync(staged, ptr) }
             .map_err(drv("reading a result"))?;
         bytes[..n].copy_from_slice(staged);
+        staging.mark_done();
         Ok(())
     }
 

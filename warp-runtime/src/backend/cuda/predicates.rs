@@ -24,6 +24,7 @@ kernel_args! {
         partials: Out<'v, u64>,
         ticket: Out<'v, u32>,
         out: Out<'v, u64>,
+        done: Out<'v, u32>,
     }
 }
 
@@ -38,6 +39,7 @@ kernel_args! {
         flag: Out<'v, u32>,
         ticket: Out<'v, u32>,
         out: Out<'v, u8>,
+        done: Out<'v, u32>,
     }
 }
 
@@ -174,6 +176,7 @@ impl Gpu {
             partials: Out::raw(gs.partials.ptr),
             ticket: Out::raw(gs.ticket.ptr),
             out: Out::raw(slot.ptr),
+            done: Out::raw(slot.done_ptr()),
         };
         self.launch(s.module, &COUNT, grid, &mut args)?;
         self.written(slot)?;
@@ -198,6 +201,7 @@ impl Gpu {
             flag: Out::raw(gs.stop.ptr),
             ticket: Out::raw(gs.ticket.ptr),
             out: Out::raw(slot.ptr),
+            done: Out::raw(slot.done_ptr()),
         };
         self.launch(s.module, &ANY, grid, &mut args)?;
         self.written(slot)?;

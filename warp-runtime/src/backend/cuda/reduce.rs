@@ -10,7 +10,7 @@ use crate::error::Result;
 
 kernel_args! {
     /// `wd_k_reduce`: elements, bound arguments, a partial per block, the last-block ticket,
-    /// the result.
+    /// the result and its done word (0 for a slot in device memory).
     struct ReduceArgs ['v] ['v] for [REDUCE] {
         input: Input<'v>,
         n: u64,
@@ -18,6 +18,7 @@ kernel_args! {
         partials: Values<'v>,
         ticket: Out<'v, u32>,
         out: Values<'v>,
+        done: Out<'v, u32>,
     }
 }
 
@@ -54,6 +55,7 @@ impl Gpu {
                 partials: Values::Raw(gs.partials.ptr),
                 ticket: Out::raw(gs.ticket.ptr),
                 out: Values::Raw(slot.ptr),
+                done: Out::raw(slot.done_ptr()),
             },
         )?;
         self.written(slot)?;

@@ -1,0 +1,226 @@
+//! Every kernel of the collectives (histogram, runs, top-k, three-way partition, segmented and
+//! deterministic float scans) on moderate inputs, GPU against the CPU backend: the targets of
+//! `compute-sanitizer --tool memcheck` and `--tool racecheck` (BENCHMARKS.md), small enough to
+//! run under the tools in seconds, large enough to take every path (several blocks and tiles,
+//! the look-back, the match and global-memory histogram paths, misaligned views). Needs a CUDA
+//! GPU.
+
+use warp_runtime::prelude::*;
+use warp_tests::ops::{byte_bin, hashed_bin, less, sum_f32, sum_i32};
+use warp_tests::{random_vec_par, seed};
+
+fn gpu() -> Device {
+    Device::cuda(0).expect("these tests need a CUDA GPU")
+}
+
+/// Keys in runs of about `mean` equal values.
+fn runs(n: usize, mean: u64, seed: u64) -> Vec<i32> {
+    let r: Vec<u64> = random_vec_par(seed, n, false);
+    let mut k = 0i32;
+    r.iter()
+        .map(|&x| {
+            if x % mean == 0 {
+                k = k.wrapping_add(1 + (x >> 40) as i32 % 5);
+            }
+            k
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn histograms_match_the_cpu() {
+    let (g, c) = (gpu(), Device::cpu());
+    let s = seed();
+    println!("seed {s}");
+    let n = (1 << 18) + 5;
+    let bytes: Vec<u8> = random_vec_par(s, n, false);
+    // One value (the match path where bins have few columns), and spread values.
+    let same = vec![7u8; n];
+    for xs in [&bytes, &same] {
+        let (gx, cx) = (g.upload(xs).unwrap(), c.upload(xs).unwrap());
+        for off in [0usize, 3] {
+            let (gs, cs) = (gx.slice(off..).unwrap(), cx.slice(off..).unwrap());
+            for bins in [1usize, 256] {
+                let a: DeviceVec<u32> = g.histogram(byte_bin, &gs, bins).unwrap();
+                let b: DeviceVec<u32> = c.histogram(byte_bin, &cs, bins).unwrap();
+                assert_eq!(a.download().unwrap(), b.download().unwrap(), "bytes {bins}");
+            }
+            let a: DeviceVec<u8> = g.histogram(byte_bin, &gs, 256).unwrap();
+            let b: DeviceVec<u8> = c.histogram(byte_bin, &cs, 256).unwrap();
+            assert_eq!(a.download().unwrap(), b.download().unwrap(), "u8 counters");
+        }
+    }
+    // Many bins: single-column shared bins (4,096: the match path) and global memory (65,536).
+    let words: Vec<u32> = random_vec_par(s ^ 1, n, false);
+    let (gw, cw) = (g.upload(&words).unwrap(), c.upload(&words).unwrap());
+    for (bins, shift) in [(4096usize, 20u32), (65_536, 16)] {
+        let bin = hashed_bin.with(0x9e37_79b1, shift);
+        let a: DeviceVec<u64> = g.histogram(bin, &gw, bins).unwrap();
+        let b: DeviceVec<u64> = c.histogram(bin, &cw, bins).unwrap();
+        assert_eq!(a.download().unwrap(), b.download().unwrap(), "{bins} bins");
+    }
+    let xs: Vec<f32> = random_vec_par(s ^ 2, n, true);
+    let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+    let a: DeviceVec<u32> = g.histogram_even(&gx, -1.0, 1.0, 256).unwrap();
+    let b: DeviceVec<u32> = c.histogram_even(&cx, -1.0, 1.0, 256).unwrap();
+    assert_eq!(a.download().unwrap(), b.download().unwrap(), "even f32");
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn runs_match_the_cpu() {
+    let (g, c) = (gpu(), Device::cpu());
+    let s = seed();
+    println!("seed {s}");
+    let n = (1 << 18) + 9;
+    for mean in [1u64, 4, 5000] {
+        let keys = runs(n, mean, s ^ mean);
+        let vals: Vec<f32> = random_vec_par(s ^ 7, n, false);
+        let (gk, ck) = (g.upload(&keys).unwrap(), c.upload(&keys).unwrap());
+        let (gv, cv) = (g.upload(&vals).unwrap(), c.upload(&vals).unwrap());
+        for off in [0usize, 1] {
+            let (gks, cks) = (gk.slice(off..).unwrap(), ck.slice(off..).unwrap());
+            let (gvs, cvs) = (gv.slice(off..).unwrap(), cv.slice(off..).unwrap());
+            let tag = format!("mean {mean} off {off}");
+            let (a, b) = (g.unique(&gks).unwrap(), c.unique(&cks).unwrap());
+            assert_eq!(a.download().unwrap(), b.download().unwrap(), "unique {tag}");
+            let (a, b) = (
+                g.run_length_encode(&gks).unwrap(),
+                c.run_length_encode(&cks).unwrap(),
+            );
+            assert_eq!(
+                a.keys.download().unwrap(),
+                b.keys.download().unwrap(),
+                "rle {tag}"
+            );
+            assert_eq!(
+                a.counts.download().unwrap(),
+                b.counts.download().unwrap(),
+                "rle {tag}"
+            );
+            let (a, b) = (
+                g.reduce_by_key(sum_f32, &gks, &gvs).unwrap(),
+                c.reduce_by_key(sum_f32, &cks, &cvs).unwrap(),
+            );
+            assert_eq!(
+                a.keys.download().unwrap(),
+                b.keys.download().unwrap(),
+                "rbk {tag}"
+            );
+            let (x, y) = (a.values.download().unwrap(), b.values.download().unwrap());
+            assert_eq!(x.len(), y.len(), "rbk {tag}");
+            for (i, (p, q)) in x.iter().zip(&y).enumerate() {
+                assert!(
+                    (p - q).abs() <= 1e-3 * (1.0 + q.abs()),
+                    "rbk {tag} at {i}: {p} {q}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn top_k_matches_the_cpu() {
+    let (g, c) = (gpu(), Device::cpu());
+    let s = seed();
+    println!("seed {s}");
+    let n = (1 << 18) + 3;
+    let xs: Vec<f32> = random_vec_par(s, n, true);
+    let ys: Vec<i64> = random_vec_par(s ^ 1, n, false);
+    let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+    let (gy, cy) = (g.upload(&ys).unwrap(), c.upload(&ys).unwrap());
+    for k in [1usize, 100, 1024] {
+        let (a, b) = (g.top_k(&gx, k).unwrap(), c.top_k(&cx, k).unwrap());
+        assert_eq!(
+            a.indices.download().unwrap(),
+            b.indices.download().unwrap(),
+            "top {k}"
+        );
+        let (a, b) = (g.bottom_k(&gy, k).unwrap(), c.bottom_k(&cy, k).unwrap());
+        assert_eq!(
+            a.indices.download().unwrap(),
+            b.indices.download().unwrap(),
+            "bottom {k}"
+        );
+        assert_eq!(
+            a.values.download().unwrap(),
+            b.values.download().unwrap(),
+            "bottom {k}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn partition3_and_scans_match_the_cpu() {
+    let (g, c) = (gpu(), Device::cpu());
+    let s = seed();
+    println!("seed {s}");
+    let n = (1 << 18) + 17;
+    let xs: Vec<f32> = random_vec_par(s, n, false);
+    let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+    let (a, b, d) = g.partition3(less.with(-0.3), less.with(0.3), &gx).unwrap();
+    let (x, y, z) = c.partition3(less.with(-0.3), less.with(0.3), &cx).unwrap();
+    assert_eq!(a.download().unwrap(), x.download().unwrap(), "first part");
+    assert_eq!(b.download().unwrap(), y.download().unwrap(), "second part");
+    assert_eq!(d.download().unwrap(), z.download().unwrap(), "rest");
+    // Small integers in floats: every partial sum exact, so GPU and CPU agree bit for bit.
+    let ints: Vec<f32> = xs.iter().map(|x| (x * 8.0).round()).collect();
+    let is: Vec<i32> = ints.iter().map(|&x| x as i32).collect();
+    let (gi, ci) = (g.upload(&ints).unwrap(), c.upload(&ints).unwrap());
+    let (gj, cj) = (g.upload(&is).unwrap(), c.upload(&is).unwrap());
+    let same = |a: DeviceVec<f32>, b: DeviceVec<f32>, what: &str| {
+        assert_eq!(a.download().unwrap(), b.download().unwrap(), "{what}");
+    };
+    same(
+        g.scan(sum_f32, &gi).unwrap(),
+        c.scan(sum_f32, &ci).unwrap(),
+        "scan",
+    );
+    same(
+        g.exclusive_scan(sum_f32, &gi).unwrap(),
+        c.exclusive_scan(sum_f32, &ci).unwrap(),
+        "exclusive scan",
+    );
+    for cols in [32usize, 4096] {
+        let m = n / cols * cols;
+        let (gs, cs) = (gi.slice(..m).unwrap(), ci.slice(..m).unwrap());
+        same(
+            g.scan_rows(sum_f32, &gs, cols).unwrap(),
+            c.scan_rows(sum_f32, &cs, cols).unwrap(),
+            "scan rows",
+        );
+    }
+    let mut offsets = vec![0u64];
+    let lens: Vec<u64> = random_vec_par(s ^ 3, 2000, false);
+    for l in lens {
+        let next = (offsets.last().unwrap() + l % 300).min(n as u64);
+        offsets.push(next);
+    }
+    offsets.push(n as u64);
+    let (go, co) = (g.upload(&offsets).unwrap(), c.upload(&offsets).unwrap());
+    assert_eq!(
+        g.scan_segments(sum_i32, &gj, &go)
+            .unwrap()
+            .download()
+            .unwrap(),
+        c.scan_segments(sum_i32, &cj, &co)
+            .unwrap()
+            .download()
+            .unwrap(),
+        "scan segments"
+    );
+    assert_eq!(
+        g.exclusive_scan_segments(sum_i32, &gj, &go)
+            .unwrap()
+            .download()
+            .unwrap(),
+        c.exclusive_scan_segments(sum_i32, &cj, &co)
+            .unwrap()
+            .download()
+            .unwrap(),
+        "exclusive scan segments"
+    );
+}
