@@ -128,6 +128,8 @@ pub const DEFINES: &[(&str, u64)] = &[
     ("WD_TRANSPOSE_WIDE_MAX", TRANSPOSE_WIDE_MAX as u64),
     ("WD_HIST_MATCH_MIN", HIST_MATCH_MIN as u64),
     ("WD_HIST_MATCH_COLUMNS", HIST_MATCH_COLUMNS as u64),
+    ("WD_HIST_PRIVATE", HIST_PRIVATE as u64),
+    ("WD_HIST_EPOCH", HIST_EPOCH as u64),
     ("WD_STOP_COPIES", STOP_COPIES as u64),
     ("WD_STOP_STRIDE", STOP_STRIDE as u64),
     ("WD_STATUS_PACK_MAX", STATUS_PACK_MAX as u64),
@@ -838,6 +840,24 @@ pub const HIST_MATCH_COLUMNS: u32 = 8;
 /// counters cannot overflow.
 pub const HIST_BLOCK_ELEMS_MAX: u64 = 1 << 31;
 
+/// The most bins a histogram counts in per-thread byte counters (`replicas` =
+/// [`HIST_PRIVATE`]): `bins + 1` bytes per thread (the last for dropped values) in
+/// [`hist_private_bytes`] of shared memory, which a block opts in to above 48 KiB.
+pub const HIST_PRIVATE_BINS: usize = 256;
+/// The `replicas` value that selects per-thread byte counters.
+pub const HIST_PRIVATE: u32 = u32::MAX;
+/// Tiles each warp counts into its byte counters between two flushes into the block's 32-bit
+/// totals: each tile adds at most [`ITEMS`] to one byte, so 15 stay within 255; and one
+/// flush's 16-bit sums over a block (`BLOCK * HIST_EPOCH * ITEMS`) within 65,535.
+pub const HIST_EPOCH: u32 = 15;
+const _: () = assert!(HIST_EPOCH * ITEMS <= 255 && BLOCK * HIST_EPOCH * ITEMS <= 65535);
+
+/// Dynamic shared memory of the per-thread byte counters of `bins` bins: `(bins + 4) / 4` words
+/// per thread, then `bins + 1` 32-bit totals.
+pub const fn hist_private_bytes(bins: usize) -> usize {
+    ((bins + 4) / 4 * BLOCK as usize + bins + 1) * 4
+}
+
 /// Columns of each bin in shared memory for a histogram of `bins` bins (a power of two up to
 /// [`HIST_REPLICAS_MAX`] within [`HIST_REPLICA_BYTES`]; 1 when one column needs more, up to
 /// [`HIST_SHARED_MAX`]); 0: the bins do not fit shared memory, they are counted in global
@@ -857,7 +877,8 @@ pub const fn hist_replicas(bins: usize) -> u32 {
 /// A histogram: the stage's values binned by the module's `wd_bin_of` into `counts` (`bins`
 /// 32-bit words, 64-bit when `wide`; zeroed by the caller), through `replicas` columns of each
 /// bin in `replicas * (bins + 1) * 4` bytes of dynamic shared memory (the last row collects
-/// dropped values; 0 replicas: straight to global memory).
+/// dropped values; 0 replicas: straight to global memory; [`HIST_PRIVATE`]: per-thread byte
+/// counters in [`hist_private_bytes`]).
 pub const HISTOGRAM: Kernel = kernel(
     "wd_k_histogram",
     &[
@@ -948,6 +969,8 @@ mod tests {
         assert_eq!(hist_replicas(12287), 1);
         assert_eq!(hist_replicas(12288), 0);
         assert_eq!(hist_replicas(HIST_MAX_BINS), 0);
+        assert_eq!(hist_private_bytes(256), (65 * 256 + 257) * 4);
+        assert_eq!(hist_private_bytes(3), (256 + 4) * 4);
         assert_eq!(ScanMode::Tree.slots(3), 6);
         assert_eq!(ScanMode::Predecessor.slots(3), 3);
         // (value, head) pairs: packed with the state up to 4-byte values, else at most 16

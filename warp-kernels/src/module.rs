@@ -684,7 +684,7 @@ struct wd_stage {{
     }}
     __device__ __forceinline__ out_t out(value_t v) const {{ {out} }}
 }};
-#define WD_STAGE wd_stage st;{sets} st.n = n; st.a = a; (void)st
+#define WD_STAGE wd_stage st;{sets} st.n = n; st.a = wd_resolve_args(a); (void)st
 ",
         what = source.describe(),
         readers = readers(cols),

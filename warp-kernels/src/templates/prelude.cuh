@@ -333,7 +333,7 @@ template <class T> struct wd_arg_decode {
     static __device__ __forceinline__ WD_REG(T) load(wd_u64 p) { return (WD_REG(T))(*(const T*)p); }
 };
 template <> struct wd_arg_decode<bool> {
-    static __device__ __forceinline__ bool get(wd_u64 x) { return x != 0; }
+    static __device__ __forceinline__ bool get(wd_u64 x) { return (x & 0xffu) != 0; }
     static __device__ __forceinline__ bool load(wd_u64 p) { return *(const wd_u8*)p != 0; }
 };
 template <> struct wd_arg_decode<wd_f32> {
@@ -348,4 +348,15 @@ template <> struct wd_arg_decode<wd_f64> {
 template <class T>
 static __device__ __forceinline__ decltype(wd_arg_decode<T>::get(0ull)) wd_arg(const wd_args& a, int i) {
     return ((a.indirect >> i) & 1u) ? wd_arg_decode<T>::load(a.v[i]) : wd_arg_decode<T>::get(a.v[i]);
+}
+// The arguments with each indirect one read once, as the first 8 bytes of its result slot (a
+// slot holds 64; `get` decodes a value from its low bytes), and none left indirect: the stage
+// keeps these, so the reads happen at the kernel's start, not again at every use behind the
+// kernel's own memory operations (which the compiler cannot prove do not alias them).
+static __device__ __forceinline__ wd_args wd_resolve_args(const wd_args& a) {
+    wd_args r;
+#pragma unroll
+    for (int i = 0; i < 8; ++i) r.v[i] = ((a.indirect >> i) & 1u) ? *(const wd_u64*)a.v[i] : a.v[i];
+    r.indirect = 0u;
+    return r;
 }

@@ -119,26 +119,25 @@ mod even {
     use super::map;
 
     /// `floor((x - lower) * scale)` in f64 for `lower <= x < upper` (at most `last`); else -1.
+    /// The product is at least 0 and, when finite, about `bins` (at most 65,536) at most, so
+    /// converting through `u32` (32-bit, cheaper on a GPU) gives the bin `as i64` would: both
+    /// saturate an infinite product past `last` and read NaN (an overflowing width) as 0.
     #[map]
+    /// The bin is computed for every `x` (the casts saturate) and then selected, so the GPU
+    /// code has no branch.
     pub fn even_f64(x: f64, lower: f64, upper: f64, scale: f64, last: i64) -> i64 {
-        if x >= lower && x < upper {
-            let b = ((x - lower) * scale) as i64;
-            if b > last { last } else { b }
-        } else {
-            -1
-        }
+        let b = ((x - lower) * scale) as u32 as i64;
+        let b = if b > last { last } else { b };
+        if x >= lower && x < upper { b } else { -1 }
     }
 
-    /// [`even_f64`] of `x as f64`.
+    /// [`even_f64`] of `x as f64`, with `lo` and `hi` the bounds in `f32` (`lower` and
+    /// `upper` widened exactly, so comparing in `f32` decides the same).
     #[map]
-    pub fn even_f32(x: f32, lower: f64, upper: f64, scale: f64, last: i64) -> i64 {
-        let y = x as f64;
-        if y >= lower && y < upper {
-            let b = ((y - lower) * scale) as i64;
-            if b > last { last } else { b }
-        } else {
-            -1
-        }
+    pub fn even_f32(x: f32, lo: f32, hi: f32, lower: f64, scale: f64, last: i64) -> i64 {
+        let b = ((x as f64 - lower) * scale) as u32 as i64;
+        let b = if b > last { last } else { b };
+        if x >= lo && x < hi { b } else { -1 }
     }
 
     macro_rules! even_int {
@@ -165,22 +164,37 @@ fn bad_range(lower: impl std::fmt::Debug, upper: impl std::fmt::Debug) -> Error 
     ))
 }
 
-macro_rules! even_float {
-    ($($t:ty: $map:ident, $f:ident),*) => {$(
-        impl EvenSample for $t {
-            type Level = $t;
-            type Even = even::$map;
-            fn even(lower: $t, upper: $t, bins: usize) -> Result<Self::Even> {
-                if !(lower.is_finite() && upper.is_finite() && lower < upper) {
-                    return Err(bad_range(lower, upper));
-                }
-                let (lo, hi) = (lower as f64, upper as f64);
-                Ok(even::$f.with(lo, hi, bins as f64 / (hi - lo), bins as i64 - 1))
-            }
-        }
-    )*};
+/// `lower < upper`, both finite.
+fn check_float_range<T: PartialOrd + std::fmt::Debug>(
+    lower: T,
+    upper: T,
+    finite: bool,
+) -> Result<()> {
+    if finite && lower < upper {
+        Ok(())
+    } else {
+        Err(bad_range(lower, upper))
+    }
 }
-even_float!(f32: even_f32_with, even_f32, f64: even_f64_with, even_f64);
+
+impl EvenSample for f32 {
+    type Level = f32;
+    type Even = even::even_f32_with;
+    fn even(lower: f32, upper: f32, bins: usize) -> Result<Self::Even> {
+        check_float_range(lower, upper, lower.is_finite() && upper.is_finite())?;
+        let (lo, hi) = (lower as f64, upper as f64);
+        Ok(even::even_f32.with(lower, upper, lo, bins as f64 / (hi - lo), bins as i64 - 1))
+    }
+}
+
+impl EvenSample for f64 {
+    type Level = f64;
+    type Even = even::even_f64_with;
+    fn even(lower: f64, upper: f64, bins: usize) -> Result<Self::Even> {
+        check_float_range(lower, upper, lower.is_finite() && upper.is_finite())?;
+        Ok(even::even_f64.with(lower, upper, bins as f64 / (upper - lower), bins as i64 - 1))
+    }
+}
 
 macro_rules! even_integer {
     ($($t:ty: $map:ident, $f:ident),*) => {$(
