@@ -128,8 +128,6 @@ pub const DEFINES: &[(&str, u64)] = &[
     ("WD_TRANSPOSE_WIDE_MAX", TRANSPOSE_WIDE_MAX as u64),
     ("WD_HIST_MATCH_MIN", HIST_MATCH_MIN as u64),
     ("WD_HIST_MATCH_COLUMNS", HIST_MATCH_COLUMNS as u64),
-    ("WD_HIST_PRIVATE", HIST_PRIVATE as u64),
-    ("WD_HIST_EPOCH", HIST_EPOCH as u64),
     ("WD_STOP_COPIES", STOP_COPIES as u64),
     ("WD_STOP_STRIDE", STOP_STRIDE as u64),
     ("WD_STATUS_PACK_MAX", STATUS_PACK_MAX as u64),
@@ -314,6 +312,20 @@ const fn kernel(name: &'static str, params: &'static [Param], body: &'static str
     }
 }
 
+/// [`kernel`] with a floor of resident blocks per SM (`__launch_bounds__`' second argument, a
+/// C expression over the module's stage): a register cap that keeps more tiles in flight.
+const fn kernel_min(
+    name: &'static str,
+    params: &'static [Param],
+    min_blocks: &'static str,
+    body: &'static str,
+) -> Kernel {
+    Kernel {
+        min_blocks: Some(min_blocks),
+        ..kernel(name, params, body)
+    }
+}
+
 // ---- reduction modules ----
 
 /// Grid reduction of the stage's values: per-thread accumulation, warp reduce, `warpSums`,
@@ -427,7 +439,7 @@ pub const FIRST_RESULT: Kernel = kernel(
 /// Three-way partition by two predicates, single pass: `first`, `second` and `rest` each get
 /// their values in input order; `count` the two counts packed
 /// (`first | second << PARTITION3_SHIFT`).
-pub const PARTITION3: Kernel = kernel(
+pub const PARTITION3: Kernel = kernel_min(
     "wd_k_partition3",
     &[
         p("in", Input),
@@ -440,6 +452,8 @@ pub const PARTITION3: Kernel = kernel(
         p("queue", Out(Pointee::U32)),
         p("count", Out(Pointee::U64)),
     ],
+    // 4 resident blocks per SM (64 registers) for 4-byte values.
+    "sizeof(wd_stage::value_t) <= 4 && sizeof(wd_stage::elem_t) <= 4 ? 4 : 1",
     "WD_STAGE;\nwd_partition3(st, first, second, rest, status, queue, count);",
 );
 
@@ -454,7 +468,7 @@ pub const PARTITION3_KERNELS: &[&Kernel] = &[&PARTITION3];
 /// Runs of equal neighbouring keys, single pass: run `r`'s key into `keys[r]` and, unless the
 /// module's `wd_runs_vals` is `wd_runs_none` (unique; `vals` null), its value into `vals[r]`
 /// (its length, or its values combined in order); the number of runs into `count`.
-pub const RUNS: Kernel = kernel(
+pub const RUNS: Kernel = kernel_min(
     "wd_k_runs",
     &[
         p("in", Input),
@@ -466,6 +480,8 @@ pub const RUNS: Kernel = kernel(
         p("queue", Out(Pointee::U32)),
         p("count", Out(Pointee::U64)),
     ],
+    // 3 resident blocks per SM (85 registers) for keys and values of up to 4 bytes each.
+    "sizeof(wd_stage::elem_t) <= 8 ? 3 : 1",
     "WD_STAGE;\nwd_runs<wd_runs_vals>(st, keys, vals, status, queue, count);",
 );
 
@@ -512,7 +528,7 @@ pub const MAP_KERNELS: &[&Kernel] = &[&MAP];
 // ---- scan and axis modules ----
 
 /// The scan: one tile per block, its prefix by [`ScanMode`] `mode`.
-pub const SCAN: Kernel = kernel(
+pub const SCAN: Kernel = kernel_min(
     "wd_k_scan",
     &[
         p("in", Input),
@@ -524,6 +540,8 @@ pub const SCAN: Kernel = kernel(
         p("status", Out(Pointee::U8)),
         p("queue", Out(Pointee::U32)),
     ],
+    // 8 resident blocks per SM (32 registers) for 4-byte values: more tiles in the look-back.
+    "sizeof(wd_stage::value_t) <= 4 && sizeof(wd_stage::elem_t) <= 4 ? 8 : 1",
     "WD_STAGE;\nwd_scan<wd_op>(st, out, exclusive != 0, mode, status, queue, wd_heads_none<wd_op>{});",
 );
 
@@ -840,24 +858,6 @@ pub const HIST_MATCH_COLUMNS: u32 = 8;
 /// counters cannot overflow.
 pub const HIST_BLOCK_ELEMS_MAX: u64 = 1 << 31;
 
-/// The most bins a histogram counts in per-thread byte counters (`replicas` =
-/// [`HIST_PRIVATE`]): `bins + 1` bytes per thread (the last for dropped values) in
-/// [`hist_private_bytes`] of shared memory, which a block opts in to above 48 KiB.
-pub const HIST_PRIVATE_BINS: usize = 256;
-/// The `replicas` value that selects per-thread byte counters.
-pub const HIST_PRIVATE: u32 = u32::MAX;
-/// Tiles each warp counts into its byte counters between two flushes into the block's 32-bit
-/// totals: each tile adds at most [`ITEMS`] to one byte, so 15 stay within 255; and one
-/// flush's 16-bit sums over a block (`BLOCK * HIST_EPOCH * ITEMS`) within 65,535.
-pub const HIST_EPOCH: u32 = 15;
-const _: () = assert!(HIST_EPOCH * ITEMS <= 255 && BLOCK * HIST_EPOCH * ITEMS <= 65535);
-
-/// Dynamic shared memory of the per-thread byte counters of `bins` bins: `(bins + 4) / 4` words
-/// per thread, then `bins + 1` 32-bit totals.
-pub const fn hist_private_bytes(bins: usize) -> usize {
-    ((bins + 4) / 4 * BLOCK as usize + bins + 1) * 4
-}
-
 /// Columns of each bin in shared memory for a histogram of `bins` bins (a power of two up to
 /// [`HIST_REPLICAS_MAX`] within [`HIST_REPLICA_BYTES`]; 1 when one column needs more, up to
 /// [`HIST_SHARED_MAX`]); 0: the bins do not fit shared memory, they are counted in global
@@ -877,8 +877,7 @@ pub const fn hist_replicas(bins: usize) -> u32 {
 /// A histogram: the stage's values binned by the module's `wd_bin_of` into `counts` (`bins`
 /// 32-bit words, 64-bit when `wide`; zeroed by the caller), through `replicas` columns of each
 /// bin in `replicas * (bins + 1) * 4` bytes of dynamic shared memory (the last row collects
-/// dropped values; 0 replicas: straight to global memory; [`HIST_PRIVATE`]: per-thread byte
-/// counters in [`hist_private_bytes`]).
+/// dropped values; 0 replicas: straight to global memory).
 pub const HISTOGRAM: Kernel = kernel(
     "wd_k_histogram",
     &[
@@ -969,8 +968,6 @@ mod tests {
         assert_eq!(hist_replicas(12287), 1);
         assert_eq!(hist_replicas(12288), 0);
         assert_eq!(hist_replicas(HIST_MAX_BINS), 0);
-        assert_eq!(hist_private_bytes(256), (65 * 256 + 257) * 4);
-        assert_eq!(hist_private_bytes(3), (256 + 4) * 4);
         assert_eq!(ScanMode::Tree.slots(3), 6);
         assert_eq!(ScanMode::Predecessor.slots(3), 3);
         // (value, head) pairs: packed with the state up to 4-byte values, else at most 16

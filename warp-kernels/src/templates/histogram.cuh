@@ -122,89 +122,14 @@ static __device__ __forceinline__ void wd_hist_tiles(const St& st, unsigned bins
     for (; t < ntiles; t += nwarps) wd_hist_scalar<Trash>(st, t, bins, may_match, add);
 }
 
-// Few bins (at most WD_HIST_PRIVATE_BINS): every thread counts in bytes of its own, so an
-// element costs a shared load and store (no atomic; no contention, whatever the data). Thread
-// x's counter of bin j (bins + 1 of them, the last for dropped values) is byte j % 4 of word
-// (j / 4) * WD_BLOCK + x: the lanes of a warp touch 32 consecutive words (distinct banks).
-// Blocks take chunks of WD_HIST_EPOCH tiles per warp (at most 255 / WD_ITEMS, so that no byte
-// overflows: each tile adds at most WD_ITEMS to one counter), then flush: each warp sums the
-// bytes of some word rows over the block's threads (two bins per 32-bit lane of packed 16-bit
-// sums, within 65,535), adds them to the block's 32-bit totals and clears the bytes. Totals
-// then go to `counts` with one global atomic per non-zero bin.
-template <class St>
-static __device__ __forceinline__ void wd_hist_private(const St& st, unsigned nb, unsigned wide, unsigned char* counts) {
-    typedef wd_vec_layout<St> L;
-    constexpr int U = L::ROWS >= 4 ? 3 : 5;  // tiles in flight; divides WD_HIST_EPOCH
-    constexpr unsigned WARPS = WD_BLOCK / 32u;
-    static_assert(WD_HIST_EPOCH % U == 0 && WD_HIST_EPOCH * WD_ITEMS <= 255, "byte counters");
-    extern __shared__ unsigned wd_hist_shared[];
-    const unsigned rows = (nb + 4u) >> 2;  // words of counters per thread
-    unsigned* const total = wd_hist_shared + rows * WD_BLOCK;
-    for (unsigned j = threadIdx.x; j < rows * WD_BLOCK + nb + 1u; j += WD_BLOCK) wd_hist_shared[j] = 0u;
-    __syncthreads();
-    unsigned char* const mine = (unsigned char*)wd_hist_shared + threadIdx.x * 4u;
-    // Byte (j / 4) * 4 * WD_BLOCK + j % 4 of `mine`, as one multiply-add.
-    const auto add = [&](unsigned j, unsigned) { mine[(j & ~3u) * (WD_BLOCK - 1u) + j] += 1; };
-    const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
-    const wd_u64 whole = st.n / WD_TILE;
-    const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
-    const wd_u64 chunk = (wd_u64)WARPS * WD_HIST_EPOCH;
-    const bool vec = st.aligned(0);
-    for (wd_u64 first = (wd_u64)blockIdx.x * chunk; first < ntiles; first += (wd_u64)gridDim.x * chunk) {
-        // This warp's tiles of the chunk: first + warp + i * WARPS, i < WD_HIST_EPOCH.
-        wd_u64 t = first + warp;
-        int i = 0;
-        if (vec)
-            for (; i < WD_HIST_EPOCH && t + (wd_u64)(U - 1) * WARPS < whole; i += U, t += (wd_u64)U * WARPS)
-                wd_hist_whole<U, true>(st, t, WARPS, nb, false, add);
-        for (; i < WD_HIST_EPOCH && t < ntiles; ++i, t += WARPS) {
-            if (vec && t < whole) wd_hist_whole<1, true>(st, t, WARPS, nb, false, add);
-            else wd_hist_scalar<true>(st, t, nb, false, add);
-        }
-        __syncthreads();
-        for (unsigned q = warp; q < rows; q += WARPS) {
-            unsigned lo = 0u, hi = 0u;  // bytes 0 and 2, bytes 1 and 3, as 16-bit sums
-#pragma unroll
-            for (unsigned r = 0; r < WARPS; ++r) {
-                unsigned* const w = wd_hist_shared + q * WD_BLOCK + r * 32u + lane;
-                const unsigned x = *w;
-                *w = 0u;
-                lo += x & 0x00ff00ffu;
-                hi += (x >> 8) & 0x00ff00ffu;
-            }
-#pragma unroll
-            for (int o = 16; o > 0; o >>= 1) {
-                lo += __shfl_xor_sync(WD_FULL_MASK, lo, o);
-                hi += __shfl_xor_sync(WD_FULL_MASK, hi, o);
-            }
-            if (lane < 4u && q * 4u + lane <= nb) {
-                const unsigned sum = lane & 1u ? hi : lo;
-                total[q * 4u + lane] += lane & 2u ? sum >> 16 : sum & 0xffffu;
-            }
-        }
-        __syncthreads();
-    }
-    for (unsigned j = threadIdx.x; j < nb; j += WD_BLOCK) {
-        const unsigned c = total[j];
-        if (c == 0u) continue;
-        if (wide) atomicAdd((unsigned long long*)counts + j, (unsigned long long)c);
-        else atomicAdd((unsigned*)counts + j, c);
-    }
-}
-
 // The histogram of the stage's values into `counts` (zeroed by the caller). Shared bins take
 // `replicas * (bins + 1)` words: the last row counts the dropped values, and is not merged.
-// `replicas == WD_HIST_PRIVATE`: the private byte counters above.
 template <class St>
 static __device__ __forceinline__ void wd_histogram(const St& st, wd_u64 bins, unsigned replicas, unsigned wide,
                                                     unsigned char* counts) {
     unsigned* const c32 = (unsigned*)counts;
     unsigned long long* const c64 = (unsigned long long*)counts;
     const unsigned nb = (unsigned)bins;
-    if (replicas == WD_HIST_PRIVATE) {
-        wd_hist_private(st, nb, wide, counts);
-        return;
-    }
     if (replicas == 0u) {
         wd_hist_tiles<false>(st, nb, true, [&](unsigned j, unsigned c) {
             if (wide) atomicAdd(c64 + j, (unsigned long long)c);

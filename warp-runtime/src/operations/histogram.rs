@@ -102,7 +102,7 @@ pub trait EvenSample: Element {
     type Level: Copy + std::fmt::Debug;
     /// The bin map of evenly spaced bins over a range, bound.
     #[doc(hidden)]
-    type Even: MapOp<Input = Self, Output = i64>;
+    type Even: MapOp<Input = Self, Output = i32>;
     /// The bin map of `bins` even bins over `[lower, upper)` (checked: `lower < upper`, in
     /// range).
     #[doc(hidden)]
@@ -121,23 +121,27 @@ mod even {
     /// `floor((x - lower) * scale)` in f64 for `lower <= x < upper` (at most `last`); else -1.
     /// The product is at least 0 and, when finite, about `bins` (at most 65,536) at most, so
     /// converting through `u32` (32-bit, cheaper on a GPU) gives the bin `as i64` would: both
-    /// saturate an infinite product past `last` and read NaN (an overflowing width) as 0.
+    /// saturate an infinite product past `last` and read NaN (an overflowing width) as 0. The
+    /// bin is computed for every `x` (the casts saturate) and then selected, so the GPU code
+    /// has no branch.
     #[map]
-    /// The bin is computed for every `x` (the casts saturate) and then selected, so the GPU
-    /// code has no branch.
-    pub fn even_f64(x: f64, lower: f64, upper: f64, scale: f64, last: i64) -> i64 {
-        let b = ((x - lower) * scale) as u32 as i64;
+    pub fn even_f64(x: f64, lower: f64, upper: f64, scale: f64, last: u32) -> i32 {
+        let b = ((x - lower) * scale) as u32;
         let b = if b > last { last } else { b };
-        if x >= lower && x < upper { b } else { -1 }
+        if x >= lower && x < upper {
+            b as i32
+        } else {
+            -1
+        }
     }
 
     /// [`even_f64`] of `x as f64`, with `lo` and `hi` the bounds in `f32` (`lower` and
     /// `upper` widened exactly, so comparing in `f32` decides the same).
     #[map]
-    pub fn even_f32(x: f32, lo: f32, hi: f32, lower: f64, scale: f64, last: i64) -> i64 {
-        let b = ((x as f64 - lower) * scale) as u32 as i64;
+    pub fn even_f32(x: f32, lo: f32, hi: f32, lower: f64, scale: f64, last: u32) -> i32 {
+        let b = ((x as f64 - lower) * scale) as u32;
         let b = if b > last { last } else { b };
-        if x >= lo && x < hi { b } else { -1 }
+        if x >= lo && x < hi { b as i32 } else { -1 }
     }
 
     macro_rules! even_int {
@@ -145,10 +149,11 @@ mod even {
             /// `(x - lower) * bins / (upper - lower)` in i64 for `lower <= x < upper` (just
             /// `x - lower` when the bins are one wide); else -1.
             #[map]
-            pub fn $name(x: $t, lower: i64, upper: i64, bins: i64, width: i64) -> i64 {
+            pub fn $name(x: $t, lower: i64, upper: i64, bins: i64, width: i64) -> i32 {
                 let y = x as i64;
                 if y >= lower && y < upper {
-                    if width == bins { y - lower } else { (y - lower) * bins / width }
+                    // Below `bins` (at most 65,536): an i32 holds it.
+                    (if width == bins { y - lower } else { (y - lower) * bins / width }) as i32
                 } else {
                     -1
                 }
@@ -183,7 +188,13 @@ impl EvenSample for f32 {
     fn even(lower: f32, upper: f32, bins: usize) -> Result<Self::Even> {
         check_float_range(lower, upper, lower.is_finite() && upper.is_finite())?;
         let (lo, hi) = (lower as f64, upper as f64);
-        Ok(even::even_f32.with(lower, upper, lo, bins as f64 / (hi - lo), bins as i64 - 1))
+        Ok(even::even_f32.with(
+            lower,
+            upper,
+            lo,
+            bins as f64 / (hi - lo),
+            (bins as u32).saturating_sub(1),
+        ))
     }
 }
 
@@ -192,7 +203,12 @@ impl EvenSample for f64 {
     type Even = even::even_f64_with;
     fn even(lower: f64, upper: f64, bins: usize) -> Result<Self::Even> {
         check_float_range(lower, upper, lower.is_finite() && upper.is_finite())?;
-        Ok(even::even_f64.with(lower, upper, bins as f64 / (upper - lower), bins as i64 - 1))
+        Ok(even::even_f64.with(
+            lower,
+            upper,
+            bins as f64 / (upper - lower),
+            (bins as u32).saturating_sub(1),
+        ))
     }
 }
 

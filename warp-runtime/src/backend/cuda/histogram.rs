@@ -3,10 +3,8 @@
 //! counters.
 
 use cudarc::driver::CudaViewMut;
-use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use warp_kernels::catalogue::{
-    BLOCK, HIST_BLOCK_ELEMS_MAX, HIST_NARROW, HIST_PRIVATE, HIST_PRIVATE_BINS, HIST_SHARED_MAX,
-    HISTOGRAM, TILE, hist_private_bytes, hist_replicas,
+    BLOCK, HIST_BLOCK_ELEMS_MAX, HIST_NARROW, HISTOGRAM, TILE, hist_replicas,
 };
 
 use super::launch::{Args, In, Input, Out, Staged, kernel_args};
@@ -101,13 +99,8 @@ impl Gpu {
         let f = s.module.function(&HISTOGRAM)?;
         let warps_per_block = (BLOCK / 32) as usize;
         let needed = n.div_ceil(TILE).div_ceil(warps_per_block);
-        let (replicas, shared) = match self.private_bins_fit(&f, bins)? {
-            Some(bytes) => (HIST_PRIVATE, bytes),
-            None => {
-                let r = hist_replicas(bins);
-                (r, r as usize * (bins + 1) * 4)
-            }
-        };
+        let replicas = hist_replicas(bins);
+        let shared = replicas as usize * (bins + 1) * 4;
         let per_sm = if shared == 0 {
             f.blocks_per_sm
         } else {
@@ -126,35 +119,6 @@ impl Gpu {
             replicas,
             shared,
         })
-    }
-
-    /// The shared memory of per-thread byte counters for `bins` bins, when there are at most
-    /// [`HIST_PRIVATE_BINS`] and the block can have it (above 48 KiB, the kernel is opted in
-    /// to it); `None`: the replicated bins instead.
-    fn private_bins_fit(&self, f: &super::modules::Function, bins: usize) -> Result<Option<usize>> {
-        if bins > HIST_PRIVATE_BINS {
-            return Ok(None);
-        }
-        let bytes = hist_private_bytes(bins);
-        if bytes > HIST_SHARED_MAX {
-            let most = self
-                .shared
-                .ctx
-                .attribute(
-                    CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                )
-                .map_err(drv("querying shared memory"))?;
-            if bytes > most.max(0) as usize {
-                return Ok(None);
-            }
-            f.func
-                .set_attribute(
-                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    bytes as i32,
-                )
-                .map_err(drv("opting in to shared memory"))?;
-        }
-        Ok(Some(bytes))
     }
 
     /// One launch of `wd_k_histogram` adding the counts of the `n > 0` values of `s` to

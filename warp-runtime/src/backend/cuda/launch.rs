@@ -311,8 +311,8 @@ impl Gpu {
         self.launch_shared(m, kernel, grid, 0, args)
     }
 
-    /// [`Gpu::launch`] with `shared_bytes` of dynamic shared memory per block (above 48 KiB,
-    /// what a kernel gets without opting in, only for a kernel opted in to more).
+    /// [`Gpu::launch`] with `shared_bytes` of dynamic shared memory per block (at most 48 KiB,
+    /// what a kernel gets without opting in).
     pub(crate) fn launch_shared<A: KernelArgs>(
         &self,
         m: &Module,
