@@ -137,7 +137,8 @@ impl Gpu {
     /// A single-pass launch of `kernel` over `n` elements (a block per tile): zeroed scratch
     /// for the tile status (`status_bytes(tiles)` bytes) and the tile-order queue, the kernel's
     /// arguments from `make(status, queue)`, the launch timed, and `slot` (which the kernel
-    /// writes) marked written after it.
+    /// writes) marked written after it. One tile without a queue needs no zeroing (tile 0
+    /// publishes its status and reads none), which saves small inputs a memset.
     pub(super) fn single_pass<A: KernelArgs>(
         &self,
         m: &Module,
@@ -149,7 +150,13 @@ impl Gpu {
     ) -> Result<()> {
         let tiles = self.single_pass_tiles(n)?;
         let queue = self.queue_bytes();
-        self.with_scratch(&[status_bytes(tiles), queue], &[], |r| {
+        let sizes = [status_bytes(tiles), queue];
+        let (zeroed, unset): (&[usize], &[usize]) = if tiles == 1 && queue == 0 {
+            (&[], &sizes)
+        } else {
+            (&sizes, &[])
+        };
+        self.with_scratch(zeroed, unset, |r| {
             let timer = self.start_timing()?;
             let mut args = make(Out::raw(r.at(0)), Gpu::queue_arg(queue, r.at(1)));
             self.launch(m, kernel, tiles as u32, &mut args)?;
