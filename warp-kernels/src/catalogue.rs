@@ -881,7 +881,7 @@ pub const fn hist_replicas(bins: usize) -> u32 {
 /// 32-bit words, 64-bit when `wide`; zeroed by the caller), through `replicas` columns of each
 /// bin in `replicas * (bins + 1) * 4` bytes of dynamic shared memory (the last row collects
 /// dropped values; 0 replicas: straight to global memory).
-pub const HISTOGRAM: Kernel = kernel(
+pub const HISTOGRAM: Kernel = kernel_min(
     "wd_k_histogram",
     &[
         p("in", Input),
@@ -892,6 +892,9 @@ pub const HISTOGRAM: Kernel = kernel(
         p("wide", U32),
         p("counts", Out(Pointee::U8)),
     ],
+    // 5 resident blocks per SM (48 registers) for 1-byte elements: +6-7% over the uncapped 4
+    // (54 registers) for bytes into 256 bins, as much as 6 (collectives bench, 2^28).
+    "sizeof(wd_stage::elem_t) == 1 ? 5 : 1",
     "WD_STAGE;\nwd_histogram(st, bins, replicas, wide, counts);",
 );
 
