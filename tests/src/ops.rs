@@ -318,3 +318,9 @@ pub fn scaled_bin(x: f32, k: f32) -> i64 {
 pub fn hashed_bin(x: u32, k: u32, s: u32) -> u16 {
     (x.wrapping_mul(k) >> s) as u16
 }
+
+/// Wrapping i64 sum (reduce-by-key's values in the runs tests).
+#[reduce(identity = 0)]
+pub fn add_i64(a: i64, b: i64) -> i64 {
+    a.wrapping_add(b)
+}

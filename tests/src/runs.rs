@@ -3,6 +3,9 @@
 
 use rand::Rng;
 use rand::rngs::SmallRng;
+use warp_runtime::{Array, Device, Element, Runs};
+
+use crate::ops::add_i64;
 
 /// `n` i32 keys in runs whose lengths are uniform in `1..=2 * mean - 1` (mean `mean`; exactly 1
 /// for `mean == 1`), each run's key different from the one before (so the runs are exactly
@@ -69,4 +72,39 @@ pub fn rbk_ref<K: Copy, V: Copy>(
         }
     }
     (ks, vs)
+}
+
+/// `unique`, `run_length_encode` and `reduce_by_key` (wrapping sums of `vals`) of the keys `d`
+/// holds (`keys` on the host; `dv` holds `vals`) equal `Vec::dedup` and the hand loops; `tag`
+/// names the case in a failure.
+pub fn check_against_loops<K, V>(dev: &Device, d: &K, dv: &V, keys: &[i32], vals: &[i64], tag: &str)
+where
+    K: Array<Elem = i32>,
+    V: Array<Elem = i64>,
+{
+    let mut want = keys.to_vec();
+    want.dedup();
+    assert_eq!(
+        dev.unique(d).unwrap().download().unwrap(),
+        want,
+        "unique {tag}"
+    );
+    let (rk, rc) = rle_ref(keys, |a, b| a == b);
+    let runs = dev.run_length_encode(d).unwrap();
+    assert_eq!(runs.keys.download().unwrap(), rk, "rle keys {tag}");
+    assert_eq!(counts_of(&runs), rc, "rle counts {tag}");
+    let (bk, bv) = rbk_ref(keys, vals, |a, b| a == b, 0i64, i64::wrapping_add);
+    let by = dev.reduce_by_key(add_i64, d, dv).unwrap();
+    assert_eq!(by.keys.download().unwrap(), bk, "rbk keys {tag}");
+    assert_eq!(by.values.download().unwrap(), bv, "rbk values {tag}");
+}
+
+/// The run lengths of `runs`, downloaded, as u64.
+pub fn counts_of<K: Element>(runs: &Runs<K>) -> Vec<u64> {
+    runs.counts
+        .download()
+        .unwrap()
+        .into_iter()
+        .map(u64::from)
+        .collect()
 }

@@ -6,13 +6,9 @@
 use warp_runtime::prelude::*;
 use warp_runtime::{Equal, half::f16};
 use warp_tests::ops::sum_f32;
-use warp_tests::runs::{rbk_ref, rle_ref, run_keys};
+use warp_tests::runs::{check_against_loops, counts_of, rbk_ref, rle_ref, run_keys};
 use warp_tests::{edge_sizes, rng, seed};
 
-#[reduce(identity = 0)]
-fn add_i64(a: i64, b: i64) -> i64 {
-    a.wrapping_add(b)
-}
 /// The later value: associative, not commutative (i32::MIN is "none").
 #[reduce(identity = i32::MIN)]
 fn last(a: i32, b: i32) -> i32 {
@@ -24,31 +20,9 @@ fn near(a: i32, b: i32, d: i32) -> bool {
 }
 
 fn check_i32(dev: &Device, keys: &[i32], tag: &str) {
-    let d = dev.upload(keys).unwrap();
-    let mut want = keys.to_vec();
-    want.dedup();
-    assert_eq!(
-        dev.unique(&d).unwrap().download().unwrap(),
-        want,
-        "unique {tag}"
-    );
-    let (rk, rc) = rle_ref(keys, |a, b| a == b);
-    let runs = dev.run_length_encode(&d).unwrap();
-    assert_eq!(runs.keys.download().unwrap(), rk, "rle keys {tag}");
-    let counts: Vec<u64> = runs
-        .counts
-        .download()
-        .unwrap()
-        .into_iter()
-        .map(u64::from)
-        .collect();
-    assert_eq!(counts, rc, "rle counts {tag}");
     let vals: Vec<i64> = (0..keys.len() as i64).map(|i| i * 7 - 3).collect();
-    let dv = dev.upload(&vals).unwrap();
-    let (bk, bv) = rbk_ref(keys, &vals, |a, b| a == b, 0i64, i64::wrapping_add);
-    let by = dev.reduce_by_key(add_i64, &d, &dv).unwrap();
-    assert_eq!(by.keys.download().unwrap(), bk, "rbk keys {tag}");
-    assert_eq!(by.values.download().unwrap(), bv, "rbk values {tag}");
+    let (d, dv) = (dev.upload(keys).unwrap(), dev.upload(&vals).unwrap());
+    check_against_loops(dev, &d, &dv, keys, &vals, tag);
 }
 
 #[test]
@@ -133,13 +107,7 @@ fn predicates_of_two_keys_and_bound_arguments() {
             );
             let runs = cpu.run_length_encode_by(near.with(dist), &d).unwrap();
             assert_eq!(runs.keys.download().unwrap(), rk);
-            let c: Vec<u64> = runs
-                .counts
-                .download()
-                .unwrap()
-                .into_iter()
-                .map(u64::from)
-                .collect();
+            let c = counts_of(&runs);
             assert_eq!(c, rc);
             let vals: Vec<i32> = (0..n as i32).collect();
             let dv = cpu.upload(&vals).unwrap();

@@ -7,14 +7,10 @@
 
 use warp_runtime::prelude::*;
 use warp_runtime::{DeviceSlice, Equal};
-use warp_tests::ops::sum_f32;
-use warp_tests::runs::{rbk_ref, rle_ref, run_keys};
+use warp_tests::ops::{add_i64, sum_f32};
+use warp_tests::runs::{check_against_loops, counts_of, rbk_ref, rle_ref, run_keys};
 use warp_tests::{Random, edge_sizes, rng, seed};
 
-#[reduce(identity = 0)]
-fn add_i64(a: i64, b: i64) -> i64 {
-    a.wrapping_add(b)
-}
 /// The later value: associative, not commutative (i32::MIN is "none").
 #[reduce(identity = i32::MIN)]
 fn last(a: i32, b: i32) -> i32 {
@@ -72,29 +68,10 @@ fn check(gpu: &Device, keys: &[i32], tag: &str) {
         let tag = format!("{tag} off={off}");
         let ks: DeviceSlice<'_, i32> = gk.slice(off..).unwrap();
         let k = &keys[off..];
-        let mut want = k.to_vec();
-        want.dedup();
-        assert_eq!(
-            gpu.unique(&ks).unwrap().download().unwrap(),
-            want,
-            "unique {tag}"
-        );
-        let (rk, rc) = rle_ref(k, |a, b| a == b);
-        let runs = gpu.run_length_encode(&ks).unwrap();
-        assert_eq!(runs.keys.download().unwrap(), rk, "rle keys {tag}");
-        let counts: Vec<u64> = runs
-            .counts
-            .download()
-            .unwrap()
-            .into_iter()
-            .map(u64::from)
-            .collect();
-        assert_eq!(counts, rc, "rle counts {tag}");
         let vs = gv.slice(off..).unwrap();
-        let (bk, bv) = rbk_ref(k, &vals[off..], |a, b| a == b, 0i64, i64::wrapping_add);
-        let by = gpu.reduce_by_key(add_i64, &ks, &vs).unwrap();
-        assert_eq!(by.keys.download().unwrap(), bk, "rbk keys {tag}");
-        assert_eq!(by.values.download().unwrap(), bv, "rbk values {tag}");
+        check_against_loops(gpu, &ks, &vs, k, &vals[off..], &tag);
+        let (_, rc) = rle_ref(k, |a, b| a == b);
+        let (_, bv) = rbk_ref(k, &vals[off..], |a, b| a == b, 0i64, i64::wrapping_add);
         let ls = gl.slice(off..).unwrap();
         let (_, lv) = rbk_ref(
             k,
@@ -255,15 +232,7 @@ fn keys_of_every_width_and_nan() {
             "f32 NaN n={n}"
         );
         let (_, rc) = rle_ref(&fs, |a, b| a == b);
-        let got: Vec<u64> = g
-            .run_length_encode(&gd)
-            .unwrap()
-            .counts
-            .download()
-            .unwrap()
-            .into_iter()
-            .map(u64::from)
-            .collect();
+        let got = counts_of(&g.run_length_encode(&gd).unwrap());
         assert_eq!(got, rc, "f32 NaN counts n={n}");
     }
 }
@@ -294,13 +263,7 @@ fn predicates_of_two_keys() {
                 "n={n} d={dist}"
             );
             let runs = g.run_length_encode_by(near.with(dist), &d).unwrap();
-            let c: Vec<u64> = runs
-                .counts
-                .download()
-                .unwrap()
-                .into_iter()
-                .map(u64::from)
-                .collect();
+            let c = counts_of(&runs);
             assert_eq!(c, rc, "n={n} d={dist}");
             let (bk, bv) = rbk_ref(&keys, &vals, same, i32::MIN, |a, b| {
                 if b == i32::MIN { a } else { b }
