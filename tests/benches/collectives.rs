@@ -10,6 +10,8 @@
 use warp_runtime::Equal;
 use warp_runtime::prelude::*;
 use warp_tests::ops::{byte_bin, less, sum_f32};
+use warp_tests::rng;
+use warp_tests::runs::run_keys;
 
 fn main() {
     let n: usize = std::env::var("WARP_BENCH_N")
@@ -35,14 +37,8 @@ fn main() {
         .map(|_| (next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0)
         .collect();
     let bytes: Vec<u8> = (0..n).map(|_| (next() >> 56) as u8).collect();
-    // Runs of mean length 4: lengths uniform in [1, 7], keys increasing.
-    let mut keys = Vec::with_capacity(n);
-    let mut key = 0i32;
-    while keys.len() < n {
-        let len = (1 + next() % 7) as usize;
-        keys.extend(std::iter::repeat_n(key, len.min(n - keys.len())));
-        key = key.wrapping_add(1 + (next() % 999) as i32);
-    }
+    // Runs of mean length 4 (lengths uniform in [1, 7]), as the runs tests make them.
+    let keys = run_keys(&mut rng(0x5eed), n, 4);
     let (dx, db, dk) = (
         dev.upload(&xs).unwrap(),
         dev.upload(&bytes).unwrap(),

@@ -4,6 +4,8 @@
 
 use warp_runtime::prelude::*;
 
+use crate::{Random, rng};
+
 #[reduce(identity = 0)]
 pub fn add_i32(a: i32, b: i32) -> i32 {
     a + b
@@ -75,4 +77,19 @@ pub fn float_clamp(x: f32, lo: f32) -> (f32, f64) {
 #[map]
 pub fn neg_f32(x: f32) -> (f32, f32) {
     (-x, x / 0.0)
+}
+
+/// Inputs with every edge in every pairing, then `n` random pairs (MIN, MAX, 0, -1 sprinkled).
+pub fn pairs<T: Random + Copy>(edges: &[T], seed: u64, n: usize) -> (Vec<T>, Vec<T>) {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for &x in edges {
+        for &y in edges {
+            a.push(x);
+            b.push(y);
+        }
+    }
+    let mut r = rng(seed);
+    a.extend(T::random_vec(&mut r, n, true));
+    b.extend(T::random_vec(&mut r, n, true));
+    (a, b)
 }

@@ -8,6 +8,7 @@ pub mod interop;
 pub mod ops;
 pub mod peers;
 pub mod runs;
+pub mod scans;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

@@ -6,10 +6,10 @@
 
 use warp_runtime::prelude::*;
 use warp_tests::edge_ops::{
-    add_i32, add_u8, float_clamp, int_ops, methods, mul_i64, narrow_ops, neg_f32, shifts,
+    add_i32, add_u8, float_clamp, int_ops, methods, mul_i64, narrow_ops, neg_f32, pairs, shifts,
     sub_neg_u16, wide_ops,
 };
-use warp_tests::{Random, rng, seed};
+use warp_tests::seed;
 
 /// The documented integer division: 0 by zero, wrapping (`MIN / -1 == MIN`) otherwise.
 macro_rules! reference {
@@ -19,21 +19,6 @@ macro_rules! reference {
     )*};
 }
 reference!(i8 => div_i8, rem_i8; u8 => div_u8, rem_u8; i32 => div_i32, rem_i32; i64 => div_i64, rem_i64; u64 => div_u64, rem_u64);
-
-/// Inputs with every edge in every pairing, then random ones (MIN, MAX, 0, -1 sprinkled).
-fn pairs<T: Random + Copy>(edges: &[T], seed: u64, n: usize) -> (Vec<T>, Vec<T>) {
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in edges {
-        for &y in edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
-    let mut r = rng(seed);
-    a.extend(T::random_vec(&mut r, n, true));
-    b.extend(T::random_vec(&mut r, n, true));
-    (a, b)
-}
 
 #[test]
 fn overflowing_reductions_wrap_in_a_debug_build() {

@@ -3,6 +3,7 @@
 //! offsets (the GPU tests compare the GPU against this backend).
 
 use warp_runtime::prelude::*;
+use warp_tests::scans::{rows_bounds, running};
 use warp_tests::{Random, rng, seed};
 
 #[reduce(identity = 0)]
@@ -16,25 +17,6 @@ fn affine(f: (i64, i64), g: (i64, i64)) -> (i64, i64) {
         f.0.wrapping_mul(g.0),
         g.0.wrapping_mul(f.1).wrapping_add(g.1),
     )
-}
-
-/// Inclusive and exclusive running folds of each segment `bounds[s]..bounds[s + 1]`, by plain
-/// iterators.
-fn running<T: Copy>(xs: &[T], bounds: &[usize], id: T, f: impl Fn(T, T) -> T) -> (Vec<T>, Vec<T>) {
-    let (mut incl, mut excl) = (Vec::new(), Vec::new());
-    for w in bounds.windows(2) {
-        let mut acc = id;
-        for &x in &xs[w[0]..w[1]] {
-            excl.push(acc);
-            acc = f(acc, x);
-            incl.push(acc);
-        }
-    }
-    (incl, excl)
-}
-
-fn rows_bounds(n: usize, cols: usize) -> Vec<usize> {
-    (0..=n / cols).map(|r| r * cols).collect()
 }
 
 #[test]

@@ -5,28 +5,13 @@
 
 use warp_runtime::prelude::*;
 use warp_tests::edge_ops::{
-    add_i32, add_u8, float_clamp, int_ops, methods, mul_i64, narrow_ops, neg_f32, shifts,
+    add_i32, add_u8, float_clamp, int_ops, methods, mul_i64, narrow_ops, neg_f32, pairs, shifts,
     sub_neg_u16, wide_ops,
 };
 use warp_tests::{Random, SameValue, rng, seed};
 
 fn gpu() -> Device {
     Device::cuda(0).expect("these tests need a CUDA GPU")
-}
-
-/// Every edge in every pairing, then `n` random pairs.
-fn pairs<T: Random + Copy>(edges: &[T], seed: u64, n: usize) -> (Vec<T>, Vec<T>) {
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in edges {
-        for &y in edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
-    let mut r = rng(seed);
-    a.extend(T::random_vec(&mut r, n, true));
-    b.extend(T::random_vec(&mut r, n, true));
-    (a, b)
 }
 
 /// `dev.map(f, (a, b))` on the GPU and on the CPU backend agree element for element.

@@ -7,24 +7,11 @@
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{byte_bin, hashed_bin, less, sum_f32, sum_i32};
-use warp_tests::{random_vec_par, seed};
+use warp_tests::runs::run_keys;
+use warp_tests::{random_vec_par, rng, seed};
 
 fn gpu() -> Device {
     Device::cuda(0).expect("these tests need a CUDA GPU")
-}
-
-/// Keys in runs of about `mean` equal values.
-fn runs(n: usize, mean: u64, seed: u64) -> Vec<i32> {
-    let r: Vec<u64> = random_vec_par(seed, n, false);
-    let mut k = 0i32;
-    r.iter()
-        .map(|&x| {
-            if x % mean == 0 {
-                k = k.wrapping_add(1 + (x >> 40) as i32 % 5);
-            }
-            k
-        })
-        .collect()
 }
 
 #[test]
@@ -74,8 +61,8 @@ fn runs_match_the_cpu() {
     let s = seed();
     println!("seed {s}");
     let n = (1 << 18) + 9;
-    for mean in [1u64, 4, 5000] {
-        let keys = runs(n, mean, s ^ mean);
+    for mean in [1usize, 4, 5000] {
+        let keys = run_keys(&mut rng(s ^ mean as u64), n, mean);
         let vals: Vec<f32> = random_vec_par(s ^ 7, n, false);
         let (gk, ck) = (g.upload(&keys).unwrap(), c.upload(&keys).unwrap());
         let (gv, cv) = (g.upload(&vals).unwrap(), c.upload(&vals).unwrap());

@@ -6,6 +6,7 @@
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{sum_f32, sum_i32};
+use warp_tests::scans::{rows_bounds, running};
 use warp_tests::{Random, SameValue, random_vec_par, rng, seed};
 
 #[reduce(identity = 0)]
@@ -34,25 +35,6 @@ fn same<T: SameValue + std::fmt::Debug>(got: &[T], want: &[T], what: &str) {
 
 fn bits(v: &[f32]) -> Vec<u32> {
     v.iter().map(|x| x.to_bits()).collect()
-}
-
-/// Inclusive and exclusive running folds of each segment `bounds[s]..bounds[s + 1]`, by plain
-/// iterators.
-fn running<T: Copy>(xs: &[T], bounds: &[usize], id: T, f: impl Fn(T, T) -> T) -> (Vec<T>, Vec<T>) {
-    let (mut incl, mut excl) = (Vec::with_capacity(xs.len()), Vec::with_capacity(xs.len()));
-    for w in bounds.windows(2) {
-        let mut acc = id;
-        for &x in &xs[w[0]..w[1]] {
-            excl.push(acc);
-            acc = f(acc, x);
-            incl.push(acc);
-        }
-    }
-    (incl, excl)
-}
-
-fn rows_bounds(n: usize, cols: usize) -> Vec<usize> {
-    (0..=n / cols).map(|r| r * cols).collect()
 }
 
 /// Small integers as f32: every partial sum is exact, so any grouping gives the CPU's bits.

@@ -169,13 +169,13 @@ fn bad_range(lower: impl std::fmt::Debug, upper: impl std::fmt::Debug) -> Error 
     ))
 }
 
-/// `lower < upper`, both finite.
-fn check_float_range<T: PartialOrd + std::fmt::Debug>(
+/// `lower < upper`, both finite (`finite`: the type's `is_finite`).
+fn check_float_range<T: PartialOrd + Copy + std::fmt::Debug>(
     lower: T,
     upper: T,
-    finite: bool,
+    finite: impl Fn(T) -> bool,
 ) -> Result<()> {
-    if finite && lower < upper {
+    if finite(lower) && finite(upper) && lower < upper {
         Ok(())
     } else {
         Err(bad_range(lower, upper))
@@ -186,7 +186,7 @@ impl EvenSample for f32 {
     type Level = f32;
     type Even = even::even_f32_with;
     fn even(lower: f32, upper: f32, bins: usize) -> Result<Self::Even> {
-        check_float_range(lower, upper, lower.is_finite() && upper.is_finite())?;
+        check_float_range(lower, upper, f32::is_finite)?;
         let (lo, hi) = (lower as f64, upper as f64);
         Ok(even::even_f32.with(
             lower,
@@ -202,7 +202,7 @@ impl EvenSample for f64 {
     type Level = f64;
     type Even = even::even_f64_with;
     fn even(lower: f64, upper: f64, bins: usize) -> Result<Self::Even> {
-        check_float_range(lower, upper, lower.is_finite() && upper.is_finite())?;
+        check_float_range(lower, upper, f64::is_finite)?;
         Ok(even::even_f64.with(
             lower,
             upper,

@@ -145,6 +145,13 @@ pub(crate) enum Values<'v> {
     Raw(u64),
 }
 
+impl<'v> Values<'v> {
+    /// The caller's values, or a null pointer (an output the kernel skips).
+    pub(crate) fn or_null(v: Option<CudaViewMut<'v, u8>>) -> Self {
+        v.map_or(Values::Raw(0), Values::At)
+    }
+}
+
 impl KernelArg for Values<'_> {
     const TY: ParamTy = ParamTy::Out(Pointee::Value);
     fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {

@@ -288,10 +288,7 @@ impl Gpu {
                 n: n as u64,
                 a: Args(s.args),
                 kept: Values::At(out.kept),
-                rejected: match out.rejected {
-                    Some(r) => Values::At(r),
-                    None => Values::Raw(0),
-                },
+                rejected: Values::or_null(out.rejected),
                 status,
                 queue,
                 count: Out::raw(slot.ptr),

@@ -43,10 +43,7 @@ impl Gpu {
                 n: n as u64,
                 a: Args(s.args),
                 keys: ElemsOut(keys),
-                vals: match vals {
-                    Some(v) => Values::At(v),
-                    None => Values::Raw(0),
-                },
+                vals: Values::or_null(vals),
                 status,
                 queue,
                 count: Out::raw(slot.ptr),
