@@ -143,7 +143,10 @@ impl<T: Readout> DeviceScalar<T> {
     }
 
     /// The value: waits for the work that computes it (not for work queued after it), then
-    /// copies it to the host (once; later calls return the value read).
+    /// copies it to the host (once; later calls return the value read). A result the waiting
+    /// forms (`reduce`, `count`, `any`, ...) produce lives in page-locked host memory that the
+    /// kernel writes directly: the wait polls it, keeping one CPU core busy until the value
+    /// arrives (or the launch is found to have failed, which is the error returned).
     pub fn get(&self) -> Result<T> {
         Ok(T::decode(&self.inner.bytes()?))
     }
