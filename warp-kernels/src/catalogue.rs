@@ -410,7 +410,9 @@ pub const MASK: Kernel = kernel(
     "WD_STAGE;\nwd_mask(st, words);",
 );
 
-/// Single-pass, order-preserving compaction (and partition when `rejected` is not null).
+/// Single-pass, order-preserving compaction (and partition when `rejected` is not null); the
+/// count into `count` and, unless `mirror` is null, into `mirror` (mapped host memory) before
+/// its `done` word is set.
 pub const COMPACT: Kernel = Kernel {
     name: "wd_k_compact",
     params: &[
@@ -422,11 +424,13 @@ pub const COMPACT: Kernel = Kernel {
         p("status", Out(Pointee::U8)),
         p("queue", Out(Pointee::U32)),
         p("count", Out(Pointee::U64)),
+        p("mirror", Out(Pointee::U64)),
+        p("done", Out(Pointee::U32)),
     ],
     threads: Threads::Block,
     // 5 resident blocks per SM (48 registers) keep enough loads in flight for 4-byte values.
     min_blocks: Some("sizeof(wd_stage::value_t) <= 4 && sizeof(wd_stage::elem_t) <= 4 ? 5 : 1"),
-    body: "WD_STAGE;\nwd_compact(st, kept, rejected, status, queue, count);",
+    body: "WD_STAGE;\nwd_compact(st, kept, rejected, status, queue, count, mirror, done);",
 };
 
 /// `find_first`'s result (the complemented index; 0: none) in a result slot.
@@ -481,9 +485,13 @@ pub const RUNS: Kernel = kernel_min(
         p("queue", Out(Pointee::U32)),
         p("count", Out(Pointee::U64)),
     ],
-    // 3 resident blocks per SM (85 registers) for keys and values of up to 4 bytes each:
-    // +14% (run-length encode) and +16% (reduce-by-key) over 2; 4 spills more and is slower.
-    "sizeof(wd_stage::elem_t) <= 8 ? 3 : 1",
+    // Unique and run-length encode (no value combined per element) of keys of up to 4 bytes:
+    // 5 resident blocks per SM (48 registers, no spill): +12% / +14% (unique, runs of 4 / 64)
+    // and +10% / +12% (run-length encode) over 3 and 4 (64 registers), at 2^28. Reduce-by-key
+    // (rows of up to 8 bytes): 3 blocks (80 registers), +16% over 2; 5 spills (248 bytes of
+    // stack) and runs at less than half the speed.
+    "!wd_runs_vals::on || wd_runs_vals::starts ? (sizeof(wd_stage::elem_t) <= 4 ? 5 : 3) \
+     : (sizeof(wd_stage::elem_t) <= 8 ? 3 : 1)",
     "WD_STAGE;\nwd_runs<wd_runs_vals>(st, keys, vals, status, queue, count);",
 );
 

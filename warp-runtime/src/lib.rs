@@ -122,8 +122,10 @@
 //! decoupled look-back (as `filter`'s compaction) give each tile its first run number; keys are
 //! staged in shared memory and written coalesced. [`Device::unique`] writes the heads' keys
 //! (`DeviceSelect::Unique`); [`Device::run_length_encode`] also each run's length
-//! (`DeviceRunLengthEncode::Encode`) and [`Device::reduce_by_key`] each run's values combined
-//! by a `#[reduce]` operator (`DeviceReduce::ReduceByKey`): a segmented scan within each tile,
+//! (`DeviceRunLengthEncode::Encode`: the difference of neighbouring run starts, the last start
+//! before each tile carried with the head count through the look-back) and
+//! [`Device::reduce_by_key`] each run's values combined by a `#[reduce]` operator
+//! (`DeviceReduce::ReduceByKey`): a segmented scan within each tile,
 //! the partial of the run crossing into the next tile carried with the head count as one
 //! (heads, value) pair through the look-back, folded in tile order so floats are
 //! deterministic. Keys are compared with `==` ([`Equal`]; NaN is a run of its own) or a

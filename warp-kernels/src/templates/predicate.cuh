@@ -254,11 +254,13 @@ static __device__ __forceinline__ unsigned wd_compact_ranks(const St& st, wd_u64
 
 // Order-preserving compaction, single pass: kept values go to `kept` in input order; with
 // `rejected` non-null the others go there, in input order too (partition). `*count` receives
-// the number kept. One block tile (WD_BLOCK / 32 warp tiles) per block; a tile's offset is its
+// the number kept, and so does `*mirror` (unless null: a copy in mapped host memory) before
+// `done` is signalled. One block tile (WD_BLOCK / 32 warp tiles) per block; a tile's offset is its
 // warps' kept counts scanned across the block plus the look-back prefix of the tiles before it.
 template <class St>
 static __device__ __forceinline__ void wd_compact(const St& st, typename St::out_t* kept, typename St::out_t* rejected,
-                                                  unsigned char* status_mem, unsigned int* queue, wd_u64* count) {
+                                                  unsigned char* status_mem, unsigned int* queue, wd_u64* count,
+                                                  wd_u64* mirror, unsigned int* done) {
     typedef typename St::out_t V;
     typedef wd_tile_status<wd_u64, WD_STATUS_PACK62> Status;
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
@@ -267,6 +269,8 @@ static __device__ __forceinline__ void wd_compact(const St& st, typename St::out
     const wd_prefix_look_back<wd_op_count, Status> look_back{Status(status_mem, ntiles)};
     const wd_u64 tile = wd_tile_index(queue);
     const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE;
+    // The last warp of the last tile knows the total (its prefix and its own count).
+    const bool mirrors = mirror != nullptr && tile == ntiles - 1 && warp == WD_BLOCK / 32 - 1 && lane == 0;
     typename St::value_t v[WD_ITEMS];
     bool keep[WD_ITEMS];
     const bool vec = wd_tile_vectorizable(st, base);
@@ -280,6 +284,10 @@ static __device__ __forceinline__ void wd_compact(const St& st, typename St::out
             seg[k ? slot : WD_TILE - 1u - slot] = x;
         });
         const wd_u64 before = wd_block_tile_prefix<wd_op_count>(look_back, tile, (wd_u64)warp_kept, ntiles, count);
+        if (mirrors) {
+            *mirror = before + warp_kept;
+            wd_signal_done(done);
+        }
         for (unsigned i = lane; i < warp_kept; i += 32u) kept[before + i] = seg[i];
         if (rejected != nullptr) {
             const wd_u64 rej_before = base - before;
@@ -290,6 +298,10 @@ static __device__ __forceinline__ void wd_compact(const St& st, typename St::out
 #pragma unroll
         for (int k = 0; k < WD_ITEMS; ++k) warp_kept += __popc(__ballot_sync(WD_FULL_MASK, keep[k]));
         const wd_u64 before = wd_block_tile_prefix<wd_op_count>(look_back, tile, warp_kept, ntiles, count);
+        if (mirrors) {
+            *mirror = before + warp_kept;
+            wd_signal_done(done);
+        }
         const wd_u64 rej_before = base - before;
         wd_compact_ranks(st, base, vec, v, keep, [&](unsigned slot, V x, bool k) {
             if (k) kept[before + slot] = x;

@@ -10,7 +10,11 @@
 // decoupled look-back, and the keys of the heads are staged in shared memory and written
 // coalesced at their run numbers.
 //
-// With values (run-length counts, or a #[reduce] operator over a second array), each slot's
+// Run lengths are differences of run starts: each head stages its offset, and the start of the
+// last run before a warp tile travels with the head count through the block scan and the
+// look-back (wd_runs_last), so no value is combined per element.
+//
+// With values (a #[reduce] operator over a second array), each slot's
 // value is combined with those before it in its run by a segmented scan (thread, then warp
 // with head flags, rows chained by a carry); what runs over a warp tile's end travels with the
 // head count as one (heads, value) pair through the block scan and the look-back. A run's
@@ -23,10 +27,13 @@
 
 // What a run carries (the `Vals` policy): nothing (unique), its length (counts of type C), or
 // its values combined by an operator (Op: the module's wd_op). `key` is the key of a stage
-// value (the element, or field 0 of a (key, value) row); `of` the value it brings.
+// value (the element, or field 0 of a (key, value) row); `of` the value it brings. Lengths
+// (`starts`) are not combined element by element: they are differences of run starts (see
+// wd_runs_last).
 struct wd_runs_none {
     typedef wd_u8 T;
     static constexpr bool on = false;
+    static constexpr bool starts = false;
     static __device__ __forceinline__ T identity() { return 0; }
     static __device__ __forceinline__ T combine(T a, T) { return a; }
     template <class V> static __device__ __forceinline__ V key(V v) { return v; }
@@ -35,6 +42,7 @@ struct wd_runs_none {
 template <class C> struct wd_runs_counts {
     typedef C T;
     static constexpr bool on = true;
+    static constexpr bool starts = true;
     static __device__ __forceinline__ T identity() { return (C)0; }
     static __device__ __forceinline__ T combine(T a, T b) { return a + b; }
     template <class V> static __device__ __forceinline__ V key(V v) { return v; }
@@ -43,11 +51,20 @@ template <class C> struct wd_runs_counts {
 template <class Op> struct wd_runs_reduce {
     typedef typename Op::T T;
     static constexpr bool on = true;
+    static constexpr bool starts = false;
     static __device__ __forceinline__ T identity() { return Op::identity(); }
     static __device__ __forceinline__ T combine(T a, T b) { return Op::combine(a, b); }
     template <class V> static __device__ __forceinline__ auto key(V v) -> decltype(v.f0) { return v.f0; }
     // Every value enters as combine(identity, value), as the CPU's fold does.
     template <class V> static __device__ __forceinline__ T of(V v) { return Op::combine(Op::identity(), v.f1); }
+};
+
+// What run-length encoding carries through the look-back: the position of the last run start
+// (a stretch's last head; a stretch without one passes the earlier position on).
+struct wd_runs_last {
+    typedef wd_u64 T;
+    static __device__ __forceinline__ T identity() { return 0; }
+    static __device__ __forceinline__ T combine(T a, T) { return a; }
 };
 
 // A (heads, value) pair: how many runs start in a stretch of elements, and the value of its
@@ -78,22 +95,25 @@ template <class T> WD_DEV wd_run_part<T> wd_ldcg(const wd_run_part<T>* p) {
     return r;
 }
 
-// Look-back status of pairs. Values of at most 4 bytes with inputs below 2^30 elements (so that
-// every head count fits 30 bits) share one 64-bit word with their state (state in bits 62..63,
-// heads in 32..61, the value's bytes in 0..31), published by one atomic exchange; other pairs
-// use the split layout of lookback.cuh (value, fence, state). The choice is made per launch
-// from the input's length (the runtime sizes the status for the split layout, the larger).
-template <class T> struct wd_run_status {
+// Look-back status of pairs. Values of at most 4 bytes (or, `Narrow`, integers below the
+// input's length) with inputs below 2^30 elements (so that every head count fits 30 bits) share
+// one 64-bit word with their state (state in bits 62..63, heads in 32..61, the value's low 32
+// bits in 0..31), published by one atomic exchange; other pairs use the split layout of
+// lookback.cuh (value, fence, state). The choice is made per launch from the input's length
+// (the runtime sizes the status for the split layout, the larger).
+template <class T, bool Narrow = false> struct wd_run_status {
     typedef wd_run_part<T> P;
+    static constexpr bool can_pack = sizeof(T) <= 4 || Narrow;
     wd_tile_status<P, WD_STATUS_SPLIT> split;
     bool packed;
     __device__ __forceinline__ wd_run_status(unsigned char* mem, wd_u64 ntiles, wd_u64 n)
-        : split(mem, ntiles), packed(sizeof(T) <= 4 && n < (1ull << 30)) {}
+        : split(mem, ntiles), packed(can_pack && n < (1ull << 30)) {}
     __device__ __forceinline__ void publish(wd_u64 tile, unsigned state, P p) const {
-        if constexpr (sizeof(T) <= 4) {
+        if constexpr (can_pack) {
             if (packed) {
                 wd_u32 bits = 0;
-                memcpy(&bits, &p.v, sizeof(T));
+                if constexpr (Narrow) bits = (wd_u32)p.v;
+                else memcpy(&bits, &p.v, sizeof(T));
                 const wd_u64 w = ((wd_u64)state << 62) | (p.heads << 32) | (wd_u64)bits;
                 atomicExch((unsigned long long*)split.states + tile, (unsigned long long)w);
                 return;
@@ -102,11 +122,12 @@ template <class T> struct wd_run_status {
         split.publish(tile, state, p);
     }
     __device__ __forceinline__ unsigned read(wd_u64 tile, P& p) const {
-        if constexpr (sizeof(T) <= 4) {
+        if constexpr (can_pack) {
             if (packed) {
                 const wd_u64 w = *((volatile wd_u64*)split.states + tile);
                 const wd_u32 bits = (wd_u32)w;
-                memcpy(&p.v, &bits, sizeof(T));
+                if constexpr (Narrow) p.v = (T)bits;
+                else memcpy(&p.v, &bits, sizeof(T));
                 p.heads = (w >> 32) & ((1ull << 30) - 1ull);
                 return (unsigned)(w >> 62);
             }
@@ -206,7 +227,7 @@ static __device__ __forceinline__ void wd_seg_warp_scan(bool& flag, typename Val
 }
 
 // Unique (Vals = wd_runs_none: keys only), run-length encode (wd_runs_counts: `vals` gets each
-// run's length) or reduce-by-key (wd_runs_reduce: `vals` gets each run's values combined in
+// run's length, from the differences of run starts) or reduce-by-key (wd_runs_reduce: `vals` gets each run's values combined in
 // order): run r's key goes to keys[r], its value to vals[r]; `*count` receives the number of
 // runs. Contains the block tile prefix's barriers: every thread of the block calls it.
 template <class Vals, class St, class K, class V>
@@ -283,16 +304,53 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
     constexpr int S = sizeof(K) > sizeof(T) ? (int)sizeof(K) : (int)sizeof(T);
     __shared__ __align__(16) unsigned char staging[WD_BLOCK / 32][(WD_TILE + 1) * S];
     if constexpr (!Vals::on) {
-        const wd_u64 run0 = wd_block_tile_prefix<wd_op_count>(
-            wd_prefix_look_back<wd_op_count, wd_tile_status<wd_u64, WD_STATUS_PACK62>>{
-                wd_tile_status<wd_u64, WD_STATUS_PACK62>(status_mem, ntiles)},
-            tile, (wd_u64)heads, ntiles, count);
+        // The keys are staged before the look-back, so that they need no registers during it.
         K* seg = (K*)staging[warp];
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j)
             if (head[j]) seg[c[j] - 1] = key[j];
+        const wd_u64 run0 = wd_block_tile_prefix<wd_op_count>(
+            wd_prefix_look_back<wd_op_count, wd_tile_status<wd_u64, WD_STATUS_PACK62>>{
+                wd_tile_status<wd_u64, WD_STATUS_PACK62>(status_mem, ntiles)},
+            tile, (wd_u64)heads, ntiles, count);
         __syncwarp();
         for (unsigned i = lane; i < heads; i += 32u) keys[run0 + i] = seg[i];
+    } else if constexpr (Vals::starts) {
+        // Run lengths from run starts: run r's length is start(r + 1) - start(r), with n for
+        // the last run's successor. The heads of a warp tile stage their keys and offsets
+        // before the look-back; the start before the warp tile (the last head of the warp
+        // tiles before it) travels with the head count through the block scan and the
+        // look-back as a (heads, last start) pair, exact in any grouping.
+        typedef wd_op_runs<wd_runs_last> Op;
+        typedef typename Op::T P;
+        typedef wd_run_status<wd_u64, true> Status;
+        static_assert(WD_TILE <= 65536, "warp tile offsets are staged as 16-bit numbers");
+        __shared__ unsigned short starts[WD_BLOCK / 32][WD_TILE];
+        K* seg_k = (K*)staging[warp];
+        unsigned short* seg_s = starts[warp];
+#pragma unroll
+        for (int j = 0; j < WD_ITEMS; ++j)
+            if (head[j]) {
+                seg_k[c[j] - 1] = key[j];
+                seg_s[c[j] - 1] = (unsigned short)(slot_index(j) - base);
+            }
+        __syncwarp();
+        P mine;
+        mine.heads = heads;
+        mine.v = heads != 0 ? base + seg_s[heads - 1] : 0ull;
+        const P pre = wd_block_tile_prefix<Op>(wd_runs_prefix<wd_runs_last, Status>{Status(status_mem, ntiles, st.n)}, tile,
+                                               mine, ntiles, (P*)nullptr);
+        if (count != nullptr && tile == ntiles - 1 && warp == WD_BLOCK / 32 - 1 && lane == 0) *count = pre.heads + heads;
+        const wd_u64 run0 = pre.heads;
+        // Head i of the warp tile is run run0 + i: it writes its key and its predecessor's length.
+        for (unsigned i = lane; i < heads; i += 32u) {
+            keys[run0 + i] = seg_k[i];
+            const wd_u64 prev = i > 0 ? base + seg_s[i - 1] : pre.v;
+            if (run0 + i > 0) vals[run0 + i - 1] = (V)(base + seg_s[i] - prev);
+        }
+        // The last run ends at n: the warp tile holding element n - 1 writes its length.
+        if (lane == 0 && base < st.n && st.n - base <= WD_TILE)
+            vals[run0 + heads - 1] = (V)(st.n - (heads != 0 ? base + seg_s[heads - 1] : pre.v));
     } else {
         typedef wd_op_runs<Vals> Op;
         typedef typename Op::T P;
@@ -350,6 +408,21 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
             carry = row_f ? row_v : Vals::combine(carry, row_v);
             carry_f = carry_f || row_f;
         }
+        // Staged before the look-back, so that nothing per slot is live during it: the keys of
+        // the heads at c[j] - 1, the values at the ends at c[j] (0: the run that entered the
+        // warp tile, which still needs the value before it), written from the first end's
+        // place on.
+        __shared__ __align__(16) unsigned char vstaging[WD_BLOCK / 32][(WD_TILE + 1) * sizeof(T)];
+        K* seg_k = (K*)staging[warp];
+        T* seg_v = (T*)vstaging[warp];
+        unsigned ends = 0;
+#pragma unroll
+        for (int j = 0; j < WD_ITEMS; ++j) {
+            if (head[j]) seg_k[c[j] - 1] = key[j];
+            ends += __popc(__ballot_sync(WD_FULL_MASK, end[j]));
+            if (end[j]) seg_v[c[j]] = x[j];
+        }
+        const bool first_head = wd_shfl_idx(head[0], 0);
         P mine;
         mine.heads = heads;
         mine.v = carry;
@@ -357,26 +430,12 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
         const P pre = wd_block_tile_prefix<Op>(look_back, tile, mine, ntiles, (P*)nullptr);
         if (count != nullptr && tile == ntiles - 1 && warp == WD_BLOCK / 32 - 1 && lane == 0) *count = pre.heads + heads;
         const wd_u64 run0 = pre.heads;
-        // Keys of the heads.
-        K* seg_k = (K*)staging[warp];
-#pragma unroll
-        for (int j = 0; j < WD_ITEMS; ++j)
-            if (head[j]) seg_k[c[j] - 1] = key[j];
         __syncwarp();
         for (unsigned i = lane; i < heads; i += 32u) keys[run0 + i] = seg_k[i];
-        __syncwarp();
-        // Values at the ends: staged at c[j] (0: the run that entered the warp tile, number
-        // run0 - 1), written from the first end's place on.
-        T* seg_v = (T*)staging[warp];
-        unsigned ends = 0;
-#pragma unroll
-        for (int j = 0; j < WD_ITEMS; ++j) {
-            ends += __popc(__ballot_sync(WD_FULL_MASK, end[j]));
-            if (end[j]) seg_v[c[j]] = f[j] ? x[j] : Vals::combine(pre.v, x[j]);
-        }
-        const bool first_head = wd_shfl_idx(head[0], 0);
         const unsigned lo = first_head ? 1u : 0u;
-        __syncwarp();
-        for (unsigned i = lane; i < ends; i += 32u) vals[run0 + lo + i - 1] = (V)seg_v[lo + i];
+        for (unsigned i = lane; i < ends; i += 32u) {
+            const T x0 = seg_v[lo + i];
+            vals[run0 + lo + i - 1] = (V)(i == 0 && !first_head ? Vals::combine(pre.v, x0) : x0);
+        }
     }
 }

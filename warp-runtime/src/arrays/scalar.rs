@@ -145,8 +145,10 @@ impl<T: Readout> DeviceScalar<T> {
     /// The value: waits for the work that computes it (not for work queued after it), then
     /// copies it to the host (once; later calls return the value read). A result the waiting
     /// forms (`reduce`, `count`, `any`, ...) produce lives in page-locked host memory that the
-    /// kernel writes directly: the wait polls it, keeping one CPU core busy until the value
-    /// arrives (or the launch is found to have failed, which is the error returned).
+    /// kernel writes directly, and the counts of `filter_into` and `partition_into` (kept in
+    /// device memory for later kernels) are written there too: the wait polls it, keeping one
+    /// CPU core busy until the value arrives (or the launch is found to have failed, which is
+    /// the error returned).
     pub fn get(&self) -> Result<T> {
         Ok(T::decode(&self.inner.bytes()?))
     }

@@ -521,7 +521,8 @@ impl Device {
                     kept: gpu_bytes(kept_t)?,
                     rejected: rejected_t.map(gpu_bytes).transpose()?,
                 };
-                let slot = g.slot()?;
+                // In device memory for later kernels, mirrored to the host for `get`.
+                let slot = g.mirrored_slot()?;
                 self.pred_launch::<I, P, _>(g, &p, |s| g.compact(s, out, &slot))?;
                 Ok(DeviceScalar::on_gpu(self, slot))
             }

@@ -441,8 +441,9 @@ impl Device {
 
     /// Run-length encoding (CUB's `DeviceRunLengthEncode::Encode`): the key of each run of
     /// `==` keys and its length, as `u32`, in input order. One pass on the GPU, as
-    /// [`Device::unique`], each run's length counted by a segmented scan and carried with
-    /// the head count through the look-back. Inputs of 2^32 elements or more are
+    /// [`Device::unique`]: each run's length is the difference of its start and the next
+    /// run's (the last start before a tile travels with the head count through the
+    /// look-back). Inputs of 2^32 elements or more are
     /// [`Error::Unsupported`] (a run could overflow a `u32`): count them as `u64` with
     /// [`Device::run_length_encode_into`]. NaN keys are each a run of length 1. Waits for the
     /// number of runs.

@@ -163,12 +163,15 @@ pub(crate) struct SlotPool {
 
 /// A result slot: `SLOT_BYTES` bytes of device memory (or of mapped host memory, `host` its
 /// address here, followed by its done word) and the event recorded after the work that writes
-/// it; back in its pool when dropped.
+/// it; back in its pool when dropped. A slot in device memory may have a `mirror` in mapped
+/// host memory that its kernel writes too (the value, then the mirror's done word), so that the
+/// host reads the value without a copy while later kernels read it from device memory.
 pub(crate) struct Slot {
     pub(crate) ptr: u64,
     host: usize,
     event: Option<CudaEvent>,
     pool: Arc<Mutex<SlotPool>>,
+    mirror: Option<Box<Slot>>,
 }
 
 impl Slot {
@@ -199,6 +202,22 @@ impl Slot {
             0
         } else {
             self.ptr + SLOT_BYTES as u64
+        }
+    }
+
+    /// The device addresses of the mirror's value and done word (both 0 without a mirror).
+    pub(crate) fn mirror_ptrs(&self) -> (u64, u64) {
+        self.mirror
+            .as_ref()
+            .map_or((0, 0), |m| (m.ptr, m.done_ptr()))
+    }
+
+    /// The slot in mapped host memory the host reads: this one, or its mirror.
+    fn mapped(&self) -> Option<&Slot> {
+        if self.host != 0 {
+            Some(self)
+        } else {
+            self.mirror.as_deref()
         }
     }
 
@@ -233,21 +252,19 @@ impl Slot {
 
     /// Whether the slot's value is written (never waits).
     pub(crate) fn is_ready(&self) -> bool {
-        self.done() || self.event().is_complete()
+        self.mapped().is_some_and(Slot::done) || self.event().is_complete()
     }
 
-    /// For a slot in mapped host memory: waits for its writer and copies its bytes (no device
-    /// copy). `None` for a slot in device memory. The wait polls the done word, which the
-    /// kernel sets right after the value (sooner than its end is signalled to the host); every
-    /// [`POLLS_PER_QUERY`] polls it also asks the slot's event, so that a launch that ended
-    /// without setting it (or failed) is noticed.
+    /// For a slot in mapped host memory (or with a mirror there): waits for its writer and
+    /// copies its bytes (no device copy). `None` for a slot in device memory without a mirror.
+    /// The wait polls the done word, which the kernel sets right after the value (sooner than
+    /// its end is signalled to the host); every [`POLLS_PER_QUERY`] polls it also asks the
+    /// slot's event, so that a launch that ended without setting it (or failed) is noticed.
     pub(crate) fn read_mapped(&self, bytes: &mut [u8]) -> Option<Result<()>> {
-        if self.host == 0 {
-            return None;
-        }
+        let src = self.mapped()?;
         Some((|| {
             let mut polls = 0u32;
-            while !self.done() {
+            while !src.done() {
                 polls += 1;
                 if polls.is_multiple_of(POLLS_PER_QUERY)
                     && self
@@ -261,14 +278,15 @@ impl Slot {
             }
             let n = bytes.len().min(SLOT_BYTES);
             for (i, b) in bytes[..n].iter_mut().enumerate() {
-                // SAFETY: `host + i` lies in this slot's SLOT_BYTES of live page-locked memory;
-                // its writer has written it (the done word, read with acquire ordering) or has
-                // completed (the event; kernel completion makes its writes visible to the
-                // host). Volatile: the device wrote it behind the compiler's back.
-                *b = unsafe { std::ptr::read_volatile((self.host + i) as *const u8) };
+                // SAFETY: `src.host + i` lies in that slot's SLOT_BYTES of live page-locked
+                // memory; its writer has written it (the done word, read with acquire
+                // ordering) or has completed (the event; kernel completion makes its writes
+                // visible to the host). Volatile: the device wrote it behind the compiler's
+                // back.
+                *b = unsafe { std::ptr::read_volatile((src.host + i) as *const u8) };
             }
             // Written and finished with (drop need not wait for the writer again).
-            self.set_done(true);
+            src.set_done(true);
             Ok(())
         })())
     }
@@ -281,8 +299,12 @@ impl Drop for Slot {
         // mapped host memory is also read by the host, which clears its done word before the
         // next writer's launch: a writer still running (its value never waited for) must not
         // set it after that, so the slot goes back only once its writer has finished.
-        if self.host != 0 && !self.done() {
+        if self.mapped().is_some_and(|m| !m.done()) {
             let _ = self.event().synchronize();
+        }
+        if let Some(m) = self.mirror.take() {
+            // Its writer (this slot's) has finished: the mirror goes back without waiting.
+            m.set_done(true);
         }
         if let Some(event) = self.event.take() {
             self.pool
@@ -350,6 +372,15 @@ impl Gpu {
         self.take_slot(&self.host_slots, true)
     }
 
+    /// A result slot in device memory with a mirror in mapped host memory, for a result that
+    /// later kernels may read and the host often waits for: the kernel writes both (see
+    /// [`Slot::mirror_ptrs`]).
+    pub(crate) fn mirrored_slot(&self) -> Result<Slot> {
+        let mut slot = self.slot()?;
+        slot.mirror = Some(Box::new(self.host_slot()?));
+        Ok(slot)
+    }
+
     fn take_slot(&self, pool_of: &Arc<Mutex<SlotPool>>, host: bool) -> Result<Slot> {
         let mut pool = pool_of.lock().unwrap_or_else(|e| e.into_inner());
         if pool.free.is_empty() {
@@ -389,6 +420,7 @@ impl Gpu {
             host,
             event: Some(event),
             pool: pool_of.clone(),
+            mirror: None,
         };
         // Cleared before its writer is launched (and after the last one finished: see drop).
         slot.set_done(false);

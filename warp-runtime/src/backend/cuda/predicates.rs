@@ -82,6 +82,8 @@ kernel_args! {
         status: Out<'v, u8>,
         queue: Out<'v, u32>,
         count: Out<'v, u64>,
+        mirror: Out<'v, u64>,
+        done: Out<'v, u32>,
     }
 }
 
@@ -269,7 +271,7 @@ impl Gpu {
     }
 
     /// The values of `s` its predicate keeps (and, when partitioning, the others), in order,
-    /// into `out`; the number kept into `slot`.
+    /// into `out`; the number kept into `slot` (and its mirror, if it has one).
     pub(crate) fn compact(
         &self,
         s: Staged<'_, '_>,
@@ -292,6 +294,8 @@ impl Gpu {
                 status,
                 queue,
                 count: Out::raw(slot.ptr),
+                mirror: Out::raw(slot.mirror_ptrs().0),
+                done: Out::raw(slot.mirror_ptrs().1),
             },
         )
     }
