@@ -163,6 +163,9 @@ fn compile_all_with(modules: Vec<(ModuleSource, &'static [&'static str])>) {
                 m.name
             );
         }
+        // Through ptxas as well, which enforces the resource limits (48 KB of static shared
+        // memory per block, registers) that PTX alone does not.
+        toolchain::cubin(&m, 90).unwrap_or_else(|e| panic!("{} sm_90 cubin: {e}", m.name));
     }
 }
 

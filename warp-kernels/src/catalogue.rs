@@ -487,11 +487,12 @@ pub const RUNS: Kernel = kernel_min(
     ],
     // Unique and run-length encode (no value combined per element) of keys of up to 4 bytes:
     // 5 resident blocks per SM (48 registers, no spill): +12% / +14% (unique, runs of 4 / 64)
-    // and +10% / +12% (run-length encode) over 3 and 4 (64 registers), at 2^28. Reduce-by-key
-    // (rows of up to 8 bytes): 3 blocks (80 registers), +16% over 2; 5 spills (248 bytes of
-    // stack) and runs at less than half the speed.
+    // and +10% / +12% (run-length encode) over 3 and 4 (64 registers), at 2^28; 6 (40
+    // registers, spilling) is slower. Reduce-by-key (rows of up to 8 bytes): 4 blocks (64
+    // registers, 32 bytes of stack), +4% / +9% over 3 (80 registers); 5 and 6 spill over 240
+    // bytes and run at less than half the speed.
     "!wd_runs_vals::on || wd_runs_vals::starts ? (sizeof(wd_stage::elem_t) <= 4 ? 5 : 3) \
-     : (sizeof(wd_stage::elem_t) <= 8 ? 3 : 1)",
+     : (sizeof(wd_stage::elem_t) <= 8 ? 4 : 1)",
     "WD_STAGE;\nwd_runs<wd_runs_vals>(st, keys, vals, status, queue, count);",
 );
 

@@ -411,16 +411,21 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
         // Staged before the look-back, so that nothing per slot is live during it: the keys of
         // the heads at c[j] - 1, the values at the ends at c[j] (0: the run that entered the
         // warp tile, which still needs the value before it), written from the first end's
-        // place on.
-        __shared__ __align__(16) unsigned char vstaging[WD_BLOCK / 32][(WD_TILE + 1) * sizeof(T)];
+        // place on. Keys and values of more than 8 bytes together do not fit apart in the
+        // 48 KB of static shared memory: their values are staged where the keys were, after
+        // the keys are written.
+        constexpr bool apart = (sizeof(K) + sizeof(T)) * (WD_TILE + 1) * (WD_BLOCK / 32) <= 40 * 1024;
+        __shared__ __align__(16) unsigned char vstaging[WD_BLOCK / 32][apart ? (WD_TILE + 1) * sizeof(T) : 16];
         K* seg_k = (K*)staging[warp];
-        T* seg_v = (T*)vstaging[warp];
+        T* seg_v = apart ? (T*)vstaging[warp] : (T*)staging[warp];
         unsigned ends = 0;
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j) {
             if (head[j]) seg_k[c[j] - 1] = key[j];
-            ends += __popc(__ballot_sync(WD_FULL_MASK, end[j]));
-            if (end[j]) seg_v[c[j]] = x[j];
+            if constexpr (apart) {
+                ends += __popc(__ballot_sync(WD_FULL_MASK, end[j]));
+                if (end[j]) seg_v[c[j]] = x[j];
+            }
         }
         const bool first_head = wd_shfl_idx(head[0], 0);
         P mine;
@@ -432,6 +437,15 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
         const wd_u64 run0 = pre.heads;
         __syncwarp();
         for (unsigned i = lane; i < heads; i += 32u) keys[run0 + i] = seg_k[i];
+        if constexpr (!apart) {
+            __syncwarp();
+#pragma unroll
+            for (int j = 0; j < WD_ITEMS; ++j) {
+                ends += __popc(__ballot_sync(WD_FULL_MASK, end[j]));
+                if (end[j]) seg_v[c[j]] = x[j];
+            }
+            __syncwarp();
+        }
         const unsigned lo = first_head ? 1u : 0u;
         for (unsigned i = lane; i < ends; i += 32u) {
             const T x0 = seg_v[lo + i];
