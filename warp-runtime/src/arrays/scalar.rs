@@ -124,7 +124,7 @@ impl<T: Readout> DeviceScalar<T> {
         })
     }
 
-    /// A result the work queued on `device` writes into `slot` (its event recorded after).
+    /// A result the work queued on `device` writes into `slot` (marked written after it).
     pub(crate) fn on_gpu(device: &Device, slot: Slot) -> DeviceScalar<T> {
         DeviceScalar::from_inner(ScalarInner {
             device: device.clone(),

@@ -135,7 +135,7 @@ impl Device {
                 self.scalar_of(c)
             }
             Backend::Gpu(g) => {
-                let slot = if wait { g.host_slot()? } else { g.slot()? };
+                let slot = if wait { g.signalled_slot()? } else { g.slot()? };
                 self.pred_launch::<I, P, _>(g, &p, |s| g.count(s, &slot))?;
                 Ok(DeviceScalar::on_gpu(self, slot))
             }
@@ -203,7 +203,11 @@ impl Device {
                 Ok(Answer::Host(hit != negate))
             }
             Backend::Gpu(g) => {
-                let slot = if on_device { g.slot()? } else { g.host_slot()? };
+                let slot = if on_device {
+                    g.slot()?
+                } else {
+                    g.signalled_slot()?
+                };
                 self.pred_launch::<I, P, _>(g, &p, |s| g.any(s, negate, &slot))?;
                 Ok(Answer::Device(DeviceScalar::on_gpu(self, slot)))
             }

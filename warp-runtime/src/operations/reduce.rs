@@ -88,7 +88,7 @@ impl Device {
             }
             Backend::Gpu(g) => {
                 let module = g.module(reduce_key::<Op, I>(), reduce_module::<Op, I>)?;
-                let slot = if wait { g.host_slot()? } else { g.slot()? };
+                let slot = if wait { g.signalled_slot()? } else { g.slot()? };
                 self.with_bound(g, &args, |args| {
                     g.reduce(
                         Staged {

@@ -172,6 +172,10 @@ pub(crate) struct Slot {
     event: Option<CudaEvent>,
     pool: Arc<Mutex<SlotPool>>,
     mirror: Option<Box<Slot>>,
+    /// For a slot in mapped host memory whose kernel sets its done word (`signalled_slot`):
+    /// the stream its writer runs on. Such a slot records no event (one driver call less per
+    /// result); whether its writer ended is asked of the stream.
+    stream: Option<Arc<CudaStream>>,
 }
 
 impl Slot {
@@ -210,6 +214,35 @@ impl Slot {
         self.mirror
             .as_ref()
             .map_or((0, 0), |m| (m.ptr, m.done_ptr()))
+    }
+
+    /// Whether the work writing the slot has ended (the slot's event, or for a signalled slot
+    /// its stream: all the work queued on it so far). Never waits.
+    fn finished(&self) -> Result<bool> {
+        match &self.stream {
+            // SAFETY: the stream is alive (held here); cuStreamQuery only reads its state.
+            Some(s) => match unsafe { sys::cuStreamQuery(s.cu_stream()) } {
+                sys::CUresult::CUDA_SUCCESS => Ok(true),
+                sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+                e => Err(drv("waiting for a result")(cudarc::driver::DriverError(e))),
+            },
+            None => self
+                .event()
+                .try_is_complete()
+                .map_err(drv("waiting for a result")),
+        }
+    }
+
+    /// Waits for the work writing the slot to end (errors are left to the reader).
+    fn wait_writer(&self) {
+        match &self.stream {
+            Some(s) => {
+                let _ = s.synchronize();
+            }
+            None => {
+                let _ = self.event().synchronize();
+            }
+        }
     }
 
     /// The slot in mapped host memory the host reads: this one, or its mirror.
@@ -252,7 +285,7 @@ impl Slot {
 
     /// Whether the slot's value is written (never waits).
     pub(crate) fn is_ready(&self) -> bool {
-        self.mapped().is_some_and(Slot::done) || self.event().is_complete()
+        self.mapped().is_some_and(Slot::done) || self.finished().unwrap_or(true)
     }
 
     /// For a slot in mapped host memory (or with a mirror there): waits for its writer and
@@ -266,12 +299,7 @@ impl Slot {
             let mut polls = 0u32;
             while !src.done() {
                 polls += 1;
-                if polls.is_multiple_of(POLLS_PER_QUERY)
-                    && self
-                        .event()
-                        .try_is_complete()
-                        .map_err(drv("waiting for a result"))?
-                {
+                if polls.is_multiple_of(POLLS_PER_QUERY) && self.finished()? {
                     break;
                 }
                 std::hint::spin_loop();
@@ -300,7 +328,7 @@ impl Drop for Slot {
         // next writer's launch: a writer still running (its value never waited for) must not
         // set it after that, so the slot goes back only once its writer has finished.
         if self.mapped().is_some_and(|m| !m.done()) {
-            let _ = self.event().synchronize();
+            self.wait_writer();
         }
         if let Some(m) = self.mirror.take() {
             // Its writer (this slot's) has finished: the mirror goes back without waiting.
@@ -372,6 +400,17 @@ impl Gpu {
         self.take_slot(&self.host_slots, true)
     }
 
+    /// A result slot in mapped host memory for a kernel that sets its done word (reduce,
+    /// count, any): no event is recorded after its writer; the host polls the done word and,
+    /// now and then, asks the stream whether its work has ended (which notices a failed
+    /// launch). Only for results the host reads right away (they never reach a user as a
+    /// `DeviceScalar`, which other streams could wait for).
+    pub(crate) fn signalled_slot(&self) -> Result<Slot> {
+        let mut slot = self.host_slot()?;
+        slot.stream = Some(self.stream.clone());
+        Ok(slot)
+    }
+
     /// A result slot in device memory with a mirror in mapped host memory, for a result that
     /// later kernels may read and the host often waits for: the kernel writes both (see
     /// [`Slot::mirror_ptrs`]).
@@ -421,6 +460,7 @@ impl Gpu {
             event: Some(event),
             pool: pool_of.clone(),
             mirror: None,
+            stream: None,
         };
         // Cleared before its writer is launched (and after the last one finished: see drop).
         slot.set_done(false);
@@ -442,8 +482,12 @@ impl Gpu {
         self.written(slot)
     }
 
-    /// Marks `slot` written by the work queued so far (records its event on the stream).
+    /// Marks `slot` written by the work queued so far (records its event on the stream; a
+    /// signalled slot needs none).
     pub(crate) fn written(&self, slot: &Slot) -> Result<()> {
+        if slot.stream.is_some() {
+            return Ok(());
+        }
         slot.event()
             .record(&self.stream)
             .map_err(drv("recording an event"))

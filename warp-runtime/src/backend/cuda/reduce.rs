@@ -36,7 +36,7 @@ impl Gpu {
     }
 
     /// Reduces the values `s` reads with its reduction module into `slot`: one launch,
-    /// nothing waited for (the slot's event is recorded after it).
+    /// nothing waited for (the slot marked written after it).
     pub(crate) fn reduce(&self, s: Staged<'_, '_>, slot: &Slot) -> Result<()> {
         let f = s.module.function(&REDUCE)?;
         let n = s.input.len();
