@@ -48,6 +48,15 @@ inline unsigned __ballot_sync(unsigned, bool p) {
     return r;
 }
 inline bool __any_sync(unsigned m, bool p) { return __ballot_sync(m, p) != 0; }
+inline std::atomic<int> wd_emu_or{0};
+inline int __syncthreads_or(int p) {
+    __syncthreads();
+    if (threadIdx.x == 0) wd_emu_or.store(0);
+    __syncthreads();
+    if (p) wd_emu_or.store(1);
+    __syncthreads();
+    return wd_emu_or.load();
+}
 template <class T> T wd_emu_from(unsigned long long b) { T t; std::memcpy(&t, &b, sizeof(T)); return t; }
 template <class T> unsigned long long wd_emu_to(T v) { unsigned long long b = 0; std::memcpy(&b, &v, sizeof(T)); return b; }
 template <class T> T __shfl_sync(unsigned, T v, int src) { return wd_emu_from<T>(wd_emu_exchange(wd_emu_to(v), src)); }

@@ -23,7 +23,10 @@
 // each read WD_TOPK_FANIN blocks' slots; a one-block level sorts its k entries (bitonic, in
 // shared memory) and writes the values (read again from the input at their indices) and the
 // indices. Level 0 (cand_slots == 0) reads the stage's elements with vector loads, one step
-// of WD_BLOCK * items, two steps ahead in registers.
+// of WD_BLOCK * items, two steps ahead in registers; a step first tries a cheap test that
+// every candidate passes (wd_topk_pre: for f32 a float compare), computes keys and the exact
+// rule only in warps where it passes somewhere, and inserts only when some thread of the block
+// has a candidate (__syncthreads_or; that barrier also separates inserts that reuse a table).
 
 template <class E> struct wd_topk_key;
 #define WD_TOPK_UINT(E, K)                                                                    \
@@ -254,6 +257,34 @@ static __device__ __forceinline__ K wd_topk_oriented(const typename St::elem_t& 
     return largest ? key : (K)(~key & mask);
 }
 
+// A test every candidate of the raw level passes (it may pass others): its oriented key is at
+// least `m`, the larger of the global bound and the block's tk, which any entry the pass rule
+// lets through has. The exact rule is applied only in warps where some element passes this.
+// In general it is the key compare itself; for f32 it is a float compare against the float
+// whose key is `m` (-inf below the smallest float's key, +inf above the largest's), NaN
+// (whose key is the largest) passing for the largest and, for the smallest, only where m is 0
+// (which every key reaches).
+template <class E, class K> struct wd_topk_pre {
+    K m;
+    bool largest;
+    __device__ __forceinline__ wd_topk_pre(K m_, bool largest_) : m(m_), largest(largest_) {}
+    template <class St> __device__ __forceinline__ bool test(E e) const { return wd_topk_oriented<St, K>(e, largest) >= m; }
+};
+template <> struct wd_topk_pre<wd_f32, wd_u32> {
+    float t;
+    bool largest, all;
+    static __device__ __forceinline__ float value_of(wd_u32 key) {
+        if (key <= 0x007FFFFFu) return __uint_as_float(0xFF800000u);  // -inf: at most its key
+        if (key > 0xFF800000u) return __uint_as_float(0x7F800000u);   // +inf: above its key (NaN)
+        return __uint_as_float(key >= 0x80000000u ? key ^ 0x80000000u : ~key);
+    }
+    __device__ __forceinline__ wd_topk_pre(wd_u32 m, bool largest_)
+        : t(value_of(largest_ ? m : ~m)), largest(largest_), all(m == 0u) {}
+    template <class St> __device__ __forceinline__ bool test(wd_f32 x) const {
+        return largest ? (x >= t || x != x) : (x <= t || all);
+    }
+};
+
 // Loads raw step `s` (this warp's 32 * ITEMS elements) into `e`; item j is element
 // base + j * 32 + lane, or, read as vectors, base + ((j / VEC) * 32 + lane) * VEC + j % VEC.
 template <class St, int ITEMS>
@@ -392,14 +423,27 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
         for (; s < nsteps; s += grid, ++step) {
             if (s + 2 * grid < nsteps) wd_topk_load<St, ITEMS>(st, s + 2 * grid, later, later_vec);
             const K g = (K)wd_ldcg(bound);
+            // Most steps hold no candidate: a cheap test first, the exact rule only in warps
+            // where it passes somewhere, the insert only in blocks with a candidate.
+            const wd_topk_pre<typename St::elem_t, K> pre(g > tk ? g : tk, largest);
+            bool maybe = false;
 #pragma unroll
-            for (int j = 0; j < ITEMS; ++j) {
-                const wd_u64 i = wd_topk_index<St, ITEMS>(s, j, cur_vec);
-                key[j] = wd_topk_oriented<St, K>(cur[j], largest);
-                idx[j] = (wd_u32)i;
-                pass[j] = i < st.n && wd_topk_passes(key[j], idx[j], g, tk, ti);
+            for (int j = 0; j < ITEMS; ++j) maybe |= pre.template test<St>(cur[j]);
+            bool any_pass = false;
+            if (__any_sync(WD_FULL_MASK, maybe)) {
+#pragma unroll
+                for (int j = 0; j < ITEMS; ++j) {
+                    const wd_u64 i = wd_topk_index<St, ITEMS>(s, j, cur_vec);
+                    key[j] = wd_topk_oriented<St, K>(cur[j], largest);
+                    idx[j] = (wd_u32)i;
+                    pass[j] = i < st.n && wd_topk_passes(key[j], idx[j], g, tk, ti);
+                    any_pass |= pass[j];
+                }
+            } else {
+#pragma unroll
+                for (int j = 0; j < ITEMS; ++j) pass[j] = false;
             }
-            cnt = wd_topk_insert<K, ITEMS>(b, cnt, step, key, idx, pass);
+            if (__syncthreads_or(any_pass)) cnt = wd_topk_insert<K, ITEMS>(b, cnt, step, key, idx, pass);
             if (cnt > (wd_u32)Z::KEEP) cnt = wd_topk_refine<BITS>(b, cnt, k, false, true, bound, tk, ti);
             if (s + grid < nsteps) {
 #pragma unroll
