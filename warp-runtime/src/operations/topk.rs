@@ -70,7 +70,9 @@ impl Device {
     ///
     /// On a GPU the input is read once: each warp votes (`__ballot_sync`) on whether its
     /// elements beat its block's running threshold (the k-th best the block has kept so far)
-    /// and a bound shared by all blocks, and compacts the few that do into the block's
+    /// and a bound shared by all blocks (first with a cheap test, for `f32` a float compare
+    /// against the threshold, so that most of the input costs a compare per element), and
+    /// compacts the few that do into the block's
     /// candidate buffer in shared memory, which a radix select refines when it fills; the
     /// blocks' best k then go through the same kernel until one block sorts the last k.
     /// Exact for every input (sorted, all equal, all NaN: more refining, never a wrong
