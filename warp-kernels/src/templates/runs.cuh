@@ -227,9 +227,10 @@ static __device__ __forceinline__ void wd_seg_warp_scan(bool& flag, typename Val
 }
 
 // Unique (Vals = wd_runs_none: keys only), run-length encode (wd_runs_counts: `vals` gets each
-// run's length, from the differences of run starts) or reduce-by-key (wd_runs_reduce: `vals` gets each run's values combined in
-// order): run r's key goes to keys[r], its value to vals[r]; `*count` receives the number of
-// runs. Contains the block tile prefix's barriers: every thread of the block calls it.
+// run's length, from the differences of run starts) or reduce-by-key (wd_runs_reduce: `vals`
+// gets each run's values combined in order): run r's key goes to keys[r], its value to
+// vals[r]; `*count` receives the number of runs. Contains the block tile prefix's barriers:
+// every thread of the block calls it.
 template <class Vals, class St, class K, class V>
 static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, unsigned char* status_mem, unsigned int* queue,
                                                wd_u64* count) {

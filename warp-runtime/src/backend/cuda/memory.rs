@@ -291,8 +291,9 @@ impl Slot {
     /// For a slot in mapped host memory (or with a mirror there): waits for its writer and
     /// copies its bytes (no device copy). `None` for a slot in device memory without a mirror.
     /// The wait polls the done word, which the kernel sets right after the value (sooner than
-    /// its end is signalled to the host); every [`POLLS_PER_QUERY`] polls it also asks the
-    /// slot's event, so that a launch that ended without setting it (or failed) is noticed.
+    /// its end is signalled to the host); every [`POLLS_PER_QUERY`] polls it also asks whether
+    /// the writer has ended (`finished`: the slot's event, or the stream of a signalled slot),
+    /// so that a launch that ended without setting it (or failed) is noticed.
     pub(crate) fn read_mapped(&self, bytes: &mut [u8]) -> Option<Result<()>> {
         let src = self.mapped()?;
         Some((|| {
@@ -308,9 +309,9 @@ impl Slot {
             for (i, b) in bytes[..n].iter_mut().enumerate() {
                 // SAFETY: `src.host + i` lies in that slot's SLOT_BYTES of live page-locked
                 // memory; its writer has written it (the done word, read with acquire
-                // ordering) or has completed (the event; kernel completion makes its writes
-                // visible to the host). Volatile: the device wrote it behind the compiler's
-                // back.
+                // ordering) or has completed (the event or the stream; kernel completion makes
+                // its writes visible to the host). Volatile: the device wrote it behind the
+                // compiler's back.
                 *b = unsafe { std::ptr::read_volatile((src.host + i) as *const u8) };
             }
             // Written and finished with (drop need not wait for the writer again).
