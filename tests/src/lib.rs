@@ -13,6 +13,12 @@ pub mod scans;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+/// The GPU the GPU tests run on (device 0); panics without one (those tests are `#[ignore]`d
+/// and run with `--ignored` on the GPU machine).
+pub fn gpu() -> warp_runtime::Device {
+    warp_runtime::Device::cuda(0).expect("these tests need a CUDA GPU")
+}
+
 /// A fresh seed per run (printed by the tests so a failure can be replayed with WARP_TEST_SEED).
 pub fn seed() -> u64 {
     if let Some(s) = std::env::var("WARP_TEST_SEED")

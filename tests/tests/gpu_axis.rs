@@ -5,7 +5,7 @@
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{argmax_f32 as argmax, argmin_f64, sum_f32, sum_i32 as add_i32, widen};
-use warp_tests::{Random, SameValue, edge_sizes, random_vec_par, rng, seed};
+use warp_tests::{Random, SameValue, edge_sizes, gpu, random_vec_par, rng, seed};
 
 #[reduce(identity = 0)]
 fn add_i64(a: i64, b: i64) -> i64 {
@@ -22,9 +22,6 @@ fn add_u64(a: u64, b: u64) -> u64 {
 #[reduce(identity = i16::MIN)]
 fn max_i16(a: i16, b: i16) -> i16 {
     a.max(b)
-}
-fn gpu() -> Device {
-    Device::cuda(0).expect("these tests need a CUDA GPU")
 }
 
 fn same<T: SameValue + std::fmt::Debug>(got: &[T], want: &[T], what: &str) {

@@ -8,11 +8,7 @@ use warp_tests::edge_ops::{
     add_i32, add_u8, float_clamp, int_ops, methods, mul_i64, narrow_ops, neg_f32, pairs, shifts,
     sub_neg_u16, wide_ops,
 };
-use warp_tests::{Random, SameValue, rng, seed};
-
-fn gpu() -> Device {
-    Device::cuda(0).expect("these tests need a CUDA GPU")
-}
+use warp_tests::{Random, SameValue, gpu, rng, seed};
 
 /// `dev.map(f, (a, b))` on the GPU and on the CPU backend agree element for element.
 fn same_map<A, B, M>(g: &Device, c: &Device, f: M, a: &[A], b: &[B]) -> usize

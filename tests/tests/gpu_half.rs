@@ -5,7 +5,7 @@
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{bf16_above, max_f16, round_both, sum_f32 as sum, widen_bf16, widen_f16};
-use warp_tests::{Random, SameValue, close_sum, edge_sizes, random_vec_par, rng, seed};
+use warp_tests::{Random, SameValue, close_sum, edge_sizes, gpu, random_vec_par, rng, seed};
 
 #[map(inputs = 2)]
 fn scale(x: f16, w: f32) -> f32 {
@@ -34,10 +34,6 @@ fn bf16_of_f64(x: f64) -> bf16 {
 #[reduce(identity = bf16::NEG_INFINITY)]
 fn max_bf16(a: bf16, b: bf16) -> bf16 {
     a.max(b)
-}
-
-fn gpu() -> Device {
-    Device::cuda(0).expect("these tests need a CUDA GPU")
 }
 
 fn same<T: SameValue + std::fmt::Debug>(a: &[T], b: &[T], what: &str) {

@@ -11,11 +11,7 @@ use warp_runtime::cudarc::driver::CudaSlice;
 use warp_runtime::prelude::*;
 use warp_runtime::{Counter, HISTOGRAM_MAX_BINS};
 use warp_tests::ops::{byte_bin, hashed_bin, pair_bin, rem_bin, scaled_bin, square};
-use warp_tests::{Random, edge_sizes, random_vec_par, rng, seed};
-
-fn gpu() -> Device {
-    Device::cuda(0).expect("these tests need a CUDA GPU")
-}
+use warp_tests::{Random, edge_sizes, gpu, random_vec_par, rng, seed};
 
 /// Counts of the bins `bin` gives, by iterators (in parallel, for the large inputs).
 fn counts<T: Copy + Sync>(

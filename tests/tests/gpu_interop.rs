@@ -9,7 +9,7 @@ use warp_runtime::prelude::*;
 use warp_runtime::{Error, ReduceOp};
 use warp_tests::interop::{fill, fill_host, fill_kernel};
 use warp_tests::ops::{positive, square, sum_f32};
-use warp_tests::{Random, close_sum, rng, seed};
+use warp_tests::{Random, close_sum, gpu, rng, seed};
 
 #[reduce(identity = 0)]
 fn add(a: i32, b: i32) -> i32 {
@@ -34,10 +34,6 @@ fn shifted(x: f32, by: f32) -> f32 {
 #[map]
 fn widen(x: f32) -> f64 {
     x as f64
-}
-
-fn gpu() -> Device {
-    Device::cuda(0).expect("a CUDA GPU (run with --ignored on the GPU machine)")
 }
 
 /// The tests of this file one at a time: some read the GPU's free memory, one fills it.

@@ -5,11 +5,7 @@
 use rand::Rng;
 use warp_runtime::prelude::*;
 use warp_tests::ops::{argmax_f32, argmin_f64, sum_f32};
-use warp_tests::{edge_sizes, rng, seed};
-
-fn gpu() -> Device {
-    Device::cuda(0).expect("these tests need a CUDA GPU")
-}
+use warp_tests::{edge_sizes, gpu, rng, seed};
 
 /// `n` values with `nans` NaNs (of both signs and other payloads) at random positions, and many
 /// ties among the rest.

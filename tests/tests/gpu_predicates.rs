@@ -4,7 +4,7 @@
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{above, positive, square, sum_f32 as sum, widen};
-use warp_tests::{Random, edge_sizes, random_vec_par, rng, seed};
+use warp_tests::{Random, edge_sizes, gpu, random_vec_par, rng, seed};
 
 #[predicate]
 fn is_seven(x: u8) -> bool {
@@ -25,10 +25,6 @@ fn with_double(x: f32, k: f32) -> (f32, f32) {
 #[reduce(identity = 0)]
 fn sum_u64(a: u64, b: u64) -> u64 {
     a.wrapping_add(b)
-}
-
-fn gpu() -> Device {
-    Device::cuda(0).expect("these tests need a CUDA GPU")
 }
 
 /// Every predicate operation on the GPU equals the CPU backend.

@@ -4,7 +4,7 @@
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{argmax_f32, argmin_f64, max_f32, sum_f32};
-use warp_tests::{Random, SameValue, close_sum, edge_sizes, random_vec_par, rng, seed};
+use warp_tests::{Random, SameValue, close_sum, edge_sizes, gpu, random_vec_par, rng, seed};
 
 macro_rules! int_ops {
     ($($t:ident: $sum:ident, $min:ident, $max:ident, $xor:ident;)*) => {$(
@@ -57,10 +57,6 @@ fn argmax_i16(a: (i16, u32), b: (i16, u32)) -> (i16, u32) {
     } else {
         a
     }
-}
-
-fn gpu() -> Device {
-    Device::cuda(0).expect("these tests need a CUDA GPU")
 }
 
 /// Runs `op` on the GPU and the CPU over `data[off..]` for every offset, comparing exactly.

@@ -9,7 +9,7 @@ use warp_runtime::prelude::*;
 use warp_runtime::{DeviceSlice, Equal};
 use warp_tests::ops::{add_i64, sum_f32};
 use warp_tests::runs::{check_against_loops, counts_of, rbk_ref, rle_ref, run_keys};
-use warp_tests::{Random, edge_sizes, rng, seed};
+use warp_tests::{Random, edge_sizes, gpu, rng, seed};
 
 /// The later value: associative, not commutative (i32::MIN is "none").
 #[reduce(identity = i32::MIN)]
@@ -23,10 +23,6 @@ fn add_u32(a: u32, b: u32) -> u32 {
 #[predicate(inputs = 2)]
 fn near(a: i32, b: i32, d: i32) -> bool {
     (a as i64 - b as i64).abs() <= d as i64
-}
-
-fn gpu() -> Device {
-    Device::cuda(0).expect("these tests need a CUDA GPU")
 }
 
 /// Sizes crossing warp tiles (512), block tiles (4096) and look-back windows (32 block tiles).

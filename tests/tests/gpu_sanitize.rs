@@ -8,11 +8,7 @@
 use warp_runtime::prelude::*;
 use warp_tests::ops::{byte_bin, hashed_bin, less, sum_f32, sum_i32};
 use warp_tests::runs::run_keys;
-use warp_tests::{random_vec_par, rng, seed};
-
-fn gpu() -> Device {
-    Device::cuda(0).expect("these tests need a CUDA GPU")
-}
+use warp_tests::{gpu, random_vec_par, rng, seed};
 
 #[test]
 #[ignore = "needs a CUDA GPU"]

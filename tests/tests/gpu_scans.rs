@@ -7,7 +7,7 @@
 use warp_runtime::prelude::*;
 use warp_tests::ops::{sum_f32, sum_i32};
 use warp_tests::scans::{rows_bounds, running};
-use warp_tests::{Random, SameValue, random_vec_par, rng, seed};
+use warp_tests::{Random, SameValue, gpu, random_vec_par, rng, seed};
 
 #[reduce(identity = 0)]
 fn add_i64(a: i64, b: i64) -> i64 {
@@ -17,10 +17,6 @@ fn add_i64(a: i64, b: i64) -> i64 {
 #[reduce(identity = f32::NAN)]
 fn last_f32(a: f32, b: f32) -> f32 {
     if b.is_nan() { a } else { b }
-}
-
-fn gpu() -> Device {
-    Device::cuda(0).expect("these tests need a CUDA GPU")
 }
 
 fn same<T: SameValue + std::fmt::Debug>(got: &[T], want: &[T], what: &str) {

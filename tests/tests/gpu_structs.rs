@@ -4,11 +4,7 @@
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{Mixed, Moments, flagged, mixed_of, moments, moments_one};
-use warp_tests::{Random, edge_sizes, rng, seed};
-
-fn gpu() -> Device {
-    Device::cuda(0).expect("these tests need a CUDA GPU")
-}
+use warp_tests::{Random, edge_sizes, gpu, rng, seed};
 
 #[test]
 #[ignore = "needs a CUDA GPU"]

@@ -5,11 +5,7 @@
 
 use warp_runtime::Ordered;
 use warp_runtime::prelude::*;
-use warp_tests::{Random, edge_sizes, random_vec_par, rng, same_value, seed, sorted_k};
-
-fn gpu() -> Device {
-    Device::cuda(0).expect("these tests need a CUDA GPU")
-}
+use warp_tests::{Random, edge_sizes, gpu, random_vec_par, rng, same_value, seed, sorted_k};
 
 const KS: [usize; 7] = [1, 2, 31, 100, 1000, 1023, 1024];
 

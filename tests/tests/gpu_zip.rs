@@ -8,11 +8,7 @@ use warp_runtime::prelude::*;
 use warp_tests::ops::{
     below, close, mixed, mul, second_above, sq_diff, sum_f32 as sum, sum_f64, sum_pairs,
 };
-use warp_tests::{Random, close_sum, edge_sizes, random_vec_par, rng, seed};
-
-fn gpu() -> Device {
-    Device::cuda(0).expect("these tests need a CUDA GPU")
-}
+use warp_tests::{Random, close_sum, edge_sizes, gpu, random_vec_par, rng, seed};
 
 /// The bits of each value, every NaN as the canonical one (a NaN the GPU computes, such as
 /// `0 * inf`, has other payload bits than the CPU's: docs/fidelity.md).
