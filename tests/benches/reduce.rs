@@ -80,6 +80,11 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// GB/s of `bytes` moved in `ms` milliseconds.
+fn gbps(ms: f64, bytes: f64) -> f64 {
+    bytes / (ms * 1e-3) / 1e9
+}
+
 /// Median time (ms) of `run` over `reps` runs, each bracketed by its own pair of CUDA events
 /// on the device's stream, so that everything the operation enqueues (memsets, scratch set-up,
 /// every kernel) is counted; after a warm-up of at least 30 runs and 100 ms (a short warm-up
@@ -411,95 +416,55 @@ fn main() {
     let dx = dev.upload(&xs).unwrap();
     let dy = dev.upload(&ys).unwrap();
     let bytes = (n * 4) as f64;
-    let gbps = |ms: f64, b: f64| b / (ms * 1e-3) / 1e9;
     let mut ours: BTreeMap<&str, f64> = BTreeMap::new();
+    // GB/s of an operation that reads the `n` 4-byte elements once.
+    let read_rate =
+        |run: &mut dyn FnMut() -> warp_runtime::Result<()>| gbps(time_ms(&dev, reps, run), bytes);
     let copy_ms = time_ms(&dev, reps, || dev.copy(&dx.as_slice()).map(drop));
     ours.insert("copy", gbps(copy_ms, 2.0 * bytes));
     ours.insert(
         "sum_f32",
-        gbps(
-            time_ms(&dev, reps, || dev.reduce_on_device(sum_f32, &dx).map(drop)),
-            bytes,
-        ),
+        read_rate(&mut || dev.reduce_on_device(sum_f32, &dx).map(drop)),
     );
     if want("main") {
         ours.insert(
             "sum_i32",
-            gbps(
-                time_ms(&dev, reps, || dev.reduce_on_device(sum_i32, &dy).map(drop)),
-                bytes,
-            ),
+            read_rate(&mut || dev.reduce_on_device(sum_i32, &dy).map(drop)),
         );
         ours.insert(
             "max_f32",
-            gbps(
-                time_ms(&dev, reps, || dev.reduce_on_device(max_f32, &dx).map(drop)),
-                bytes,
-            ),
+            read_rate(&mut || dev.reduce_on_device(max_f32, &dx).map(drop)),
         );
         ours.insert(
             "argmax_f32",
-            gbps(
-                time_ms(&dev, reps, || {
-                    dev.reduce_on_device(argmax_f32, &dx.indexed()).map(drop)
-                }),
-                bytes,
-            ),
+            read_rate(&mut || dev.reduce_on_device(argmax_f32, &dx.indexed()).map(drop)),
         );
         let mut cg: BTreeMap<&str, f64> = BTreeMap::new();
         cg.insert(
             "sum_f32",
-            gbps(
-                time_ms(&dev, reps, || {
-                    dev.reduce_on_device(cg_sum_f32, &dx).map(drop)
-                }),
-                bytes,
-            ),
+            read_rate(&mut || dev.reduce_on_device(cg_sum_f32, &dx).map(drop)),
         );
         cg.insert(
             "sum_i32",
-            gbps(
-                time_ms(&dev, reps, || {
-                    dev.reduce_on_device(cg_sum_i32, &dy).map(drop)
-                }),
-                bytes,
-            ),
+            read_rate(&mut || dev.reduce_on_device(cg_sum_i32, &dy).map(drop)),
         );
         cg.insert(
             "max_f32",
-            gbps(
-                time_ms(&dev, reps, || {
-                    dev.reduce_on_device(cg_max_f32, &dx).map(drop)
-                }),
-                bytes,
-            ),
+            read_rate(&mut || dev.reduce_on_device(cg_max_f32, &dx).map(drop)),
         );
         cg.insert(
             "argmax_f32",
-            gbps(
-                time_ms(&dev, reps, || {
-                    dev.reduce_on_device(cg_argmax_f32, &dx.indexed()).map(drop)
-                }),
-                bytes,
-            ),
+            read_rate(&mut || dev.reduce_on_device(cg_argmax_f32, &dx.indexed()).map(drop)),
         );
         // ---- predicates and maps (issue 4) ----
         let mut pred_ms: BTreeMap<&str, f64> = BTreeMap::new();
         ours.insert(
             "sumsq_f32",
-            gbps(
-                time_ms(&dev, reps, || {
-                    dev.map_reduce(square, sum_f32, &dx).map(drop)
-                }),
-                bytes,
-            ),
+            read_rate(&mut || dev.map_reduce(square, sum_f32, &dx).map(drop)),
         );
         ours.insert(
             "count_gt0_f32",
-            gbps(
-                time_ms(&dev, reps, || dev.count_on_device(positive, &dx).map(drop)),
-                bytes,
-            ),
+            read_rate(&mut || dev.count_on_device(positive, &dx).map(drop)),
         );
         let kept = dev.count(positive, &dx).unwrap() as f64;
         let mut kept_out = dev.upload(&vec![0f32; n]).unwrap();
@@ -844,7 +809,6 @@ fn main() {
 /// `histc`). GB/s count the bytes of every array read.
 fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gbps: f64) {
     let n = xs.len();
-    let gbps = |ms: f64, b: f64| b / (ms * 1e-3) / 1e9;
     let mut next = xorshift(0xd07 ^ std::process::id() as u64);
     let ys: Vec<f32> = (0..n)
         .map(|_| (next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0)
@@ -1059,7 +1023,6 @@ fn run_data(n: usize, mean: u64, seed: u64) -> Vec<i32> {
 /// the bytes read: the keys, and the values for reduce-by-key.
 fn runs_bench(dev: &Device, n: usize, reps: usize) {
     use warp_runtime::Equal;
-    let gbps = |ms: f64, b: f64| b / (ms * 1e-3) / 1e9;
     let seed = 0x5eed_0000 ^ std::process::id() as u64;
     let vals: Vec<f32> = (0..n as u64)
         .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 59) as f32)

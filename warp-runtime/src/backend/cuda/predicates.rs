@@ -279,6 +279,7 @@ impl Gpu {
         slot: &Slot,
     ) -> Result<()> {
         let n = s.input.len();
+        let (mirror, done) = slot.mirror_ptrs();
         self.single_pass(
             s.module,
             &COMPACT,
@@ -294,8 +295,8 @@ impl Gpu {
                 status,
                 queue,
                 count: Out::raw(slot.ptr),
-                mirror: Out::raw(slot.mirror_ptrs().0),
-                done: Out::raw(slot.mirror_ptrs().1),
+                mirror: Out::raw(mirror),
+                done: Out::raw(done),
             },
         )
     }
