@@ -133,6 +133,20 @@ fn top_k_matches_the_cpu() {
             "bottom {k}"
         );
     }
+    // The smallest f32 input the sample level reads (catalogue::topk_sample).
+    use warp_kernels::catalogue::{TOPK_KEEP, TOPK_SAMPLE_SHARE, topk_items, topk_sample};
+    let n = TOPK_KEEP * TOPK_SAMPLE_SHARE * 32 * topk_items(4);
+    assert!(topk_sample(n, 4).is_some() && topk_sample(n - 1, 4).is_none());
+    let xs: Vec<f32> = random_vec_par(s ^ 2, n, true);
+    let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+    for k in [1usize, 1000] {
+        let (a, b) = (g.top_k(&gx, k).unwrap(), c.top_k(&cx, k).unwrap());
+        assert_eq!(
+            a.indices.download().unwrap(),
+            b.indices.download().unwrap(),
+            "top {k} of {n}, sampled"
+        );
+    }
 }
 
 #[test]

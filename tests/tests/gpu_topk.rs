@@ -149,7 +149,8 @@ fn gpu_topk_adversarial_inputs() {
     let s = seed();
     eprintln!("seed {s}");
     let mut r = rng(s);
-    for n in [5000usize, (1 << 20) + 7, 1 << 23] {
+    // (2^24 + 5 is read by the sample level first.)
+    for n in [5000usize, (1 << 20) + 7, 1 << 23, (1 << 24) + 5] {
         let up: Vec<f32> = (0..n).map(|i| i as f32).collect();
         let down: Vec<f32> = up.iter().rev().copied().collect();
         let equal = vec![1.5f32; n];

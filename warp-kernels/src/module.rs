@@ -534,6 +534,11 @@ fn readers(cols: &[Scalar]) -> String {
         gather(&|k| format!("wd_ldcg(p{k} + i)")),
     ));
     s.push_str(&fun("elem_t at(wd_u64 i)", gather(&|k| format!("p{k}[i]"))));
+    let lines: String = (0..cols.len())
+        .map(|k| format!("wd_prefetch_l2(p{k} + i);"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    s.push_str(&fun("void prefetch_l2(wd_u64 i)", lines));
     let mut lv = String::new();
     for (k, c) in cols.iter().enumerate() {
         let _ = writeln!(

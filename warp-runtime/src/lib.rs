@@ -174,12 +174,16 @@
 //! Top-k: [`Device::top_k`] and [`Device::bottom_k`] return the k (up to 1,024) largest or
 //! smallest elements of an array of any element type, sorted, with their indices ([`TopK`]);
 //! ties to the smaller index, NaN above `+inf` ([`Ordered`] gives the order). CUDA pattern:
-//! one read of the input, in which each warp votes (`__ballot_sync`, ranks by `__popc`) on
-//! whether its elements' order keys beat the block's running threshold and a global bound
-//! (`atomicMax`), and compacts the passing ones into shared memory; a radix select over 8-bit
-//! digits (shared histogram, block scan) refines the block's candidates when they fill; the
-//! blocks' best k go through the same kernel, 4 blocks' worth per block, until one block
-//! sorts the last k (bitonic, in shared memory).
+//! on large inputs a sample level (one element in 16, as the maxima of disjoint groups, warp
+//! shuffles) whose last block (a ticket) radix-selects the k-th largest maximum as the first
+//! global bound; then one read of the input, in which each warp votes (`__ballot_sync`, ranks
+//! by `__popc`) on whether its elements' order keys beat the block's running threshold and the
+//! global bound (`atomicMax`), and compacts the passing ones into shared memory, while L2 is
+//! asked for later steps (`prefetch.global.L2`); a radix select over 8-bit digits (shared
+//! histogram, block scan) refines the block's candidates when they fill; the blocks' best k
+//! are appended to one list (an atomic count), and the last block to finish (a ticket) sorts
+//! its best k (bitonic, in shared memory), or, for a long list, the same kernel trims it
+//! first, 8,192 candidates per block.
 //!
 //! ```
 //! use warp_runtime::prelude::*;

@@ -54,6 +54,26 @@ WD_DEV bool wd_ldcg(const bool* p) { return __ldcg((const wd_u8*)p) != 0; }
 template <class T> WD_DEV T wd_ldcs(const T* p) { return __ldcs(p); }
 WD_DEV bool wd_ldcs(const bool* p) { return __ldcs((const wd_u8*)p) != 0; }
 
+// ---- a hint: ask L2 to fetch the 128-byte line holding *p ahead of its loads (no effect on
+// any value; nothing on the host emulation of the tests) ----
+WD_DEV void wd_prefetch_l2(const void* p) {
+#ifdef __CUDA_ARCH__
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#else
+    (void)p;
+#endif
+}
+
+// The same hint for the lines of elements [first, first + count) of every array of stage `st`
+// (one thread per 128-byte line of its widest array; all threads call it).
+template <class St> WD_DEV void wd_prefetch_range(const St& st, wd_u64 first, wd_u64 count) {
+    constexpr wd_u64 LINE = 8u * St::VEC;
+    for (wd_u64 j = threadIdx.x; j * LINE < count; j += WD_BLOCK) {
+        const wd_u64 i = first + j * LINE;
+        if (i < st.n) st.prefetch_l2(i);
+    }
+}
+
 // ---- vectors: VEC consecutive elements of one array moved by one load of VEC * sizeof(E)
 // bytes (16 at most), from an address aligned to that size ----
 template <int B> struct wd_raw;

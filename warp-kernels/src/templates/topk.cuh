@@ -8,25 +8,31 @@
 //
 // One kernel, launched level by level (warp_kernels::catalogue::TOPK). Every block keeps a
 // candidate buffer in shared memory and a pass rule (key > tk, or key == tk and index < ti)
-// that only rejects entries which at least k buffered entries beat. A level reads its input
-// once: each warp computes the keys of its items, votes (__ballot_sync) on the pass rule and on
-// the global bound (`bound`: the largest tk any block has published; at least k elements have a
-// key >= it), and compacts the passing entries into the buffer (ballot ranks, one shared
-// counter per block step, warp offsets from a double-buffered table). When the buffer is fuller
-// than WD_TOPK_KEEP(_WIDE), the block refines: a radix select (8-bit digits, shared histogram,
-// block scan of the bins) finds the k-th largest key tk among its live entries (key >= bound);
-// if the entries with key >= tk fit, they stay (on the raw level, whose blocks read in index
-// order, later entries equal to tk lose to them: ti = 0); otherwise a radix select of the
-// indices of the entries equal to tk keeps exactly k (ti = the k-th one's index). The block
-// then publishes tk (atomicMax). At its end every block keeps exactly its k best (or all, if
-// fewer) and writes them to `out_*` (k slots per block, `out_counts`); the next level's blocks
-// each read WD_TOPK_FANIN blocks' slots; a one-block level sorts its k entries (bitonic, in
-// shared memory) and writes the values (read again from the input at their indices) and the
-// indices. Level 0 (cand_slots == 0) reads the stage's elements with vector loads, one step
-// of WD_BLOCK * items, two steps ahead in registers; a step first tries a cheap test that
-// every candidate passes (wd_topk_pre: for f32 a float compare), computes keys and the exact
-// rule only in warps where it passes somewhere, and inserts only when some thread of the block
-// has a candidate (__syncthreads_or; that barrier also separates inserts that reuse a table).
+// that only rejects entries which at least k buffered entries beat. On large inputs a sample
+// level runs first (wd_topk_sample, catalogue::TOPK_SAMPLE): the largest keys of disjoint
+// groups spread over the input, whose k-th largest at least k distinct elements reach, start
+// the bound, so level 0's blocks see few candidates from their first step. A level reads its
+// input once: each warp computes the keys of its items, votes (__ballot_sync) on the pass rule
+// and on the global bound (`bound`: at least k elements have a key >= it), and compacts the
+// passing entries into the buffer (ballot ranks, one shared atomicAdd per warp, no barrier).
+// When the buffer is fuller than WD_TOPK_KEEP(_WIDE),
+// the block refines: a radix select (8-bit digits, shared histogram, block scan of the bins)
+// finds the k-th largest key tk among its live entries (key >= bound); if the entries with
+// key >= tk fit, they stay (on the raw level, whose blocks read in index order, later entries
+// equal to tk lose to them: ti = 0); otherwise a radix select of the indices of the entries
+// equal to tk keeps exactly k (ti = the k-th one's index). The block then publishes tk
+// (atomicMax on the bound). At its end every block keeps exactly its k best (or all, if
+// fewer). A lone block sorts them (bitonic, in shared memory) and writes the answer: the
+// values (read again from the input at their indices) and the indices. Otherwise the blocks
+// append those the bound still lets through to one dense list (an atomic count); the last
+// block to finish (a ticket) takes the list itself, as a block of the next level would, and
+// writes the answer when it holds at most WD_TOPK_LEVEL_SLOTS entries; else the next level's
+// blocks take WD_TOPK_LEVEL_SLOTS each. Level 0 reads the stage's elements with vector loads,
+// one step of WD_BLOCK * items, two steps (and the bound, for the step after) ahead in
+// registers and WD_TOPK_PREFETCH steps ahead asked of L2; a step first tries a cheap test that
+// every candidate passes (wd_topk_pre: for f32 a float compare), computes keys, the exact rule
+// and the append only in warps where it passes somewhere, and ends with one barrier
+// (__syncthreads_or: whether the buffer must be refined).
 
 template <class E> struct wd_topk_key;
 #define WD_TOPK_UINT(E, K)                                                                    \
@@ -103,11 +109,18 @@ template <class K> struct wd_topk_block {
     K key[wd_topk_sizes<K>::CAP];
     wd_u32 idx[wd_topk_sizes<K>::CAP];
     wd_u32 hist[256];
-    wd_u32 warp_counts[2][WD_BLOCK / 32];
     wd_u64 scan_warps[WD_BLOCK / 32];
     wd_u64 bound;
     wd_u32 digit, rank, bin, total, out;
 };
+
+// The global bound, read once for the block (after a barrier: the buffer may be in use).
+template <class K> static __device__ __forceinline__ K wd_topk_bound(wd_topk_block<K>& b, const wd_u64* bound) {
+    __syncthreads();
+    if (threadIdx.x == 0) b.bound = wd_ldcg(bound);
+    __syncthreads();
+    return (K)b.bound;
+}
 
 // Inclusive block scan of one count per thread (warp scans, then the warp totals); `total`
 // gets the sum. All threads call it.
@@ -188,16 +201,16 @@ static __device__ __forceinline__ wd_u32 wd_topk_compact(wd_topk_block<K>& b, wd
 // header describes, updating the pass rule (tk, ti) and publishing tk. `exact`: keep exactly
 // the k best (the end of a block). `ordered`: the block reads its entries in index order (the
 // raw level). Keys have BITS bits (the element's width). Returns the new count.
+// The radix select of the refine: the number of live entries (key >= g) among the buffer's
+// first `cnt`; when it exceeds k, also `prefix`, the k-th largest live key, `rank`, its rank
+// among the entries equal to it, and `equal`, their number. All threads call it.
 template <int BITS, class K>
-static __device__ __forceinline__ wd_u32 wd_topk_refine(wd_topk_block<K>& b, wd_u32 cnt, wd_u32 k, bool exact, bool ordered,
-                                                        wd_u64* bound, K& tk, wd_u32& ti) {
-    __syncthreads();
-    if (threadIdx.x == 0) b.bound = wd_ldcg(bound);
-    __syncthreads();
-    const K g = (K)b.bound;
-    // The key digits, most significant first, of the k-th largest live key.
-    K prefix = 0;
-    wd_u32 rank = k, live = 0, equal = 0;
+static __device__ __forceinline__ wd_u32 wd_topk_kth(wd_topk_block<K>& b, wd_u32 cnt, wd_u32 k, K g, K& prefix, wd_u32& rank,
+                                                     wd_u32& equal) {
+    prefix = 0;
+    rank = k;
+    equal = 0;
+    wd_u32 live = 0;
     for (int shift = BITS - 8; shift >= 0; shift -= 8) {
         if (threadIdx.x < 256u) b.hist[threadIdx.x] = 0u;
         __syncthreads();
@@ -216,6 +229,16 @@ static __device__ __forceinline__ wd_u32 wd_topk_refine(wd_topk_block<K>& b, wd_
         rank = b.rank;
         equal = b.bin;
     }
+    return live;
+}
+
+template <int BITS, class K>
+static __device__ __forceinline__ wd_u32 wd_topk_refine(wd_topk_block<K>& b, wd_u32 cnt, wd_u32 k, bool exact, bool ordered,
+                                                        wd_u64* bound, K& tk, wd_u32& ti) {
+    const K g = wd_topk_bound<K>(b, bound);
+    K prefix;
+    wd_u32 rank, equal;
+    const wd_u32 live = wd_topk_kth<BITS>(b, cnt, k, g, prefix, rank, equal);
     if (live <= k) {
         return wd_topk_compact(b, cnt, [g](K key, wd_u32) { return key >= g; });
     }
@@ -285,12 +308,18 @@ template <> struct wd_topk_pre<wd_f32, wd_u32> {
     }
 };
 
-// Loads raw step `s` (this warp's 32 * ITEMS elements) into `e`; item j is element
-// base + j * 32 + lane, or, read as vectors, base + ((j / VEC) * 32 + lane) * VEC + j % VEC.
+// This warp's first element of raw step `s` (32 * ITEMS elements per warp).
+template <int ITEMS>
+static __device__ __forceinline__ wd_u64 wd_topk_base(wd_u64 s) {
+    return s * (wd_u64)(WD_BLOCK * ITEMS) + (wd_u64)(threadIdx.x >> 5) * 32u * ITEMS;
+}
+
+// Loads the 32 * ITEMS elements from `base` (this warp's, within the input) into `e`; item j
+// is element base + j * 32 + lane, or, read as vectors, base + ((j / VEC) * 32 + lane) * VEC
+// + j % VEC.
 template <class St, int ITEMS>
-static __device__ __forceinline__ void wd_topk_load(const St& st, wd_u64 s, typename St::elem_t (&e)[ITEMS], bool& vec) {
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    const wd_u64 base = s * (wd_u64)(WD_BLOCK * ITEMS) + (wd_u64)warp * 32u * ITEMS;
+static __device__ __forceinline__ void wd_topk_load(const St& st, wd_u64 base, typename St::elem_t (&e)[ITEMS], bool& vec) {
+    const unsigned lane = threadIdx.x & 31u;
     vec = false;
     if constexpr (St::VEC <= ITEMS && ITEMS % St::VEC == 0) {
         if (base + 32u * ITEMS <= st.n && st.aligned(base)) {
@@ -313,34 +342,30 @@ static __device__ __forceinline__ void wd_topk_load(const St& st, wd_u64 s, type
     }
 }
 
-// The index of item j of raw step `s` (see wd_topk_load).
+// The index of item j of the elements loaded from `base` (see wd_topk_load).
 template <class St, int ITEMS>
-static __device__ __forceinline__ wd_u64 wd_topk_index(wd_u64 s, int j, bool vec) {
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    const wd_u64 base = s * (wd_u64)(WD_BLOCK * ITEMS) + (wd_u64)warp * 32u * ITEMS;
+static __device__ __forceinline__ wd_u64 wd_topk_index(wd_u64 base, int j, bool vec) {
+    const unsigned lane = threadIdx.x & 31u;
     if (vec) return base + ((wd_u64)(j / St::VEC) * 32u + lane) * St::VEC + (wd_u64)(j % St::VEC);
     return base + (wd_u64)j * 32u + lane;
 }
 
-// Adds the passing entries of one step (this thread's ITEMS keys, indices and validity) to
-// the buffer; `step` picks the warp-count table. Every thread gets the new count.
+// Appends this warp's passing entries (ITEMS per thread) to the buffer without a barrier: the
+// buffer's count lives in b.out, and the warp takes its places with one shared atomicAdd.
+// Returns the count right after this warp's entries (0 if it had none); the count once every
+// warp appended is the largest such value.
 template <class K, int ITEMS>
-static __device__ __forceinline__ wd_u32 wd_topk_insert(wd_topk_block<K>& b, wd_u32 cnt, wd_u32 step, const K (&key)[ITEMS],
-                                                        const wd_u32 (&idx)[ITEMS], const bool (&pass)[ITEMS]) {
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    wd_u32 mine = 0;
+static __device__ __forceinline__ wd_u32 wd_topk_append(wd_topk_block<K>& b, const K (&key)[ITEMS], const wd_u32 (&idx)[ITEMS],
+                                                        const bool (&pass)[ITEMS]) {
+    const unsigned lane = threadIdx.x & 31u;
+    wd_u32 total = 0;
 #pragma unroll
-    for (int j = 0; j < ITEMS; ++j) mine += (wd_u32)__popc(__ballot_sync(WD_FULL_MASK, pass[j]));
-    if (lane == 0) b.warp_counts[step & 1u][warp] = mine;
-    __syncthreads();
-    wd_u32 at = cnt, total = cnt;
-#pragma unroll
-    for (unsigned w = 0; w < WD_BLOCK / 32; ++w) {
-        const wd_u32 c = b.warp_counts[step & 1u][w];
-        if (w < warp) at += c;
-        total += c;
-    }
-    const wd_u32 below = (1u << lane) - 1u;
+    for (int j = 0; j < ITEMS; ++j) total += (wd_u32)__popc(__ballot_sync(WD_FULL_MASK, pass[j]));
+    if (total == 0) return 0;
+    wd_u32 at = 0;
+    if (lane == 0) at = atomicAdd(&b.out, total);
+    at = wd_shfl_idx(at, 0);
+    const wd_u32 end = at + total, below = (1u << lane) - 1u;
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
         const wd_u32 vote = __ballot_sync(WD_FULL_MASK, pass[j]);
@@ -351,7 +376,14 @@ static __device__ __forceinline__ wd_u32 wd_topk_insert(wd_topk_block<K>& b, wd_
         }
         at += (wd_u32)__popc(vote);
     }
-    return total;
+    return end;
+}
+
+// The buffer's count after every warp's appends (b.out; a barrier first, and the refine that
+// may follow starts with another before anything changes it).
+template <class K> static __device__ __forceinline__ wd_u32 wd_topk_count(wd_topk_block<K>& b) {
+    __syncthreads();
+    return b.out;
 }
 
 // Whether an entry passes the rule and the bound.
@@ -392,59 +424,111 @@ static __device__ __forceinline__ void wd_topk_sort(wd_topk_block<K>& b, wd_u32 
     }
 }
 
-// One level of the top-k (see the header). `cand_slots` == 0: level 0, over the stage's
-// elements; else the previous level's `cand_slots` slots (k per block, the first
-// `cand_counts[block]` of each filled).
+// Adds entries [lo, hi) of a dense candidate list (keys, idx) to the buffer (`cnt` entries)
+// step by step, by the pass rule and the bound, refining as level 0 does. Returns the count.
+template <int BITS, class K>
+static __device__ __forceinline__ wd_u32 wd_topk_take(wd_topk_block<K>& b, wd_u32 cnt, const wd_u64* keys, const wd_u32* idxs,
+                                                      wd_u64 lo, wd_u64 hi, wd_u32 k, wd_u64* bound, K& tk, wd_u32& ti) {
+    typedef wd_topk_sizes<K> Z;
+    constexpr int ITEMS = Z::ITEMS;
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    K key[ITEMS];
+    wd_u32 idx[ITEMS];
+    bool pass[ITEMS];
+    if (threadIdx.x == 0) b.out = cnt;
+    __syncthreads();
+    for (wd_u64 base = lo; base < hi; base += Z::STEP) {
+        const K g = (K)wd_ldcg(bound);
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            const wd_u64 slot = base + ((wd_u64)warp * ITEMS + j) * 32u + lane;
+            const bool valid = slot < hi;
+            key[j] = valid ? (K)keys[slot] : (K)0;
+            idx[j] = valid ? idxs[slot] : 0u;
+            pass[j] = valid && wd_topk_passes(key[j], idx[j], g, tk, ti);
+        }
+        const wd_u32 end = wd_topk_append<K, ITEMS>(b, key, idx, pass);
+        if (__syncthreads_or(end > (wd_u32)Z::KEEP)) wd_topk_refine<BITS>(b, wd_topk_count(b), k, false, false, bound, tk, ti);
+    }
+    return wd_topk_count(b);
+}
+
+// The end of a block's selection: its k best (`cnt` entries, or all if fewer), sorted, become
+// the answer: `values` (read again from the input at their indices) and `indices`.
+template <class St, class K>
+static __device__ __forceinline__ void wd_topk_answer(const St& st, wd_topk_block<K>& b, wd_u32 cnt, typename St::elem_t* values,
+                                                      wd_u64* indices) {
+    wd_topk_sort(b, cnt);
+    for (wd_u32 j = threadIdx.x; j < cnt; j += WD_BLOCK) {
+        const wd_u32 i = b.idx[j];
+        indices[j] = (wd_u64)i;
+        values[j] = st.at((wd_u64)i);
+    }
+}
+
+// One level of the top-k (see the header). `level` 0 reads the stage's elements (every block
+// active); a later one, unless `done` is set, the `*cand_total` entries of the level before
+// (cand_keys, cand_idx), WD_TOPK_LEVEL_SLOTS per active block. A lone active block writes the
+// answer; otherwise every active block appends its best k that the bound lets through to
+// out_keys / out_idx (`out_total` counts them), and the last to finish (`ticket`) writes the
+// answer from them when they are at most WD_TOPK_LEVEL_SLOTS, setting `done`; else the next
+// level goes on.
 template <class St>
 static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool largest, const wd_u64* cand_keys,
-                                               const wd_u32* cand_idx, const wd_u32* cand_counts, wd_u64 cand_slots,
-                                               wd_u64* out_keys, wd_u32* out_idx, wd_u32* out_counts, wd_u64* bound,
+                                               const wd_u32* cand_idx, const wd_u32* cand_total, wd_u32 level, wd_u64* out_keys,
+                                               wd_u32* out_idx, wd_u32* out_total, wd_u32* ticket, wd_u32* done, wd_u64* bound,
                                                typename St::elem_t* values, wd_u64* indices) {
     typedef typename wd_topk_key<typename St::elem_t>::T K;
     constexpr int BITS = wd_topk_key<typename St::elem_t>::BITS;
     typedef wd_topk_sizes<K> Z;
     constexpr int ITEMS = Z::ITEMS;
     __shared__ wd_topk_block<K> b;
-    const bool raw = cand_slots == 0;
+    __shared__ bool am_last;
+    const bool raw = level == 0;
     K tk = 0;
     wd_u32 ti = 0xFFFFFFFFu;
-    wd_u32 cnt = 0, step = 0;
-    K key[ITEMS];
-    wd_u32 idx[ITEMS];
-    bool pass[ITEMS];
+    wd_u32 cnt = 0, active = gridDim.x;
     if (raw) {
         // Two steps ahead in flight while one is filtered.
         const wd_u64 nsteps = (st.n + Z::STEP - 1) / Z::STEP, grid = gridDim.x;
         typename St::elem_t cur[ITEMS], next[ITEMS], later[ITEMS];
         bool cur_vec = false, next_vec = false, later_vec = false;
         wd_u64 s = blockIdx.x;
-        if (s < nsteps) wd_topk_load<St, ITEMS>(st, s, cur, cur_vec);
-        if (s + grid < nsteps) wd_topk_load<St, ITEMS>(st, s + grid, next, next_vec);
-        for (; s < nsteps; s += grid, ++step) {
-            if (s + 2 * grid < nsteps) wd_topk_load<St, ITEMS>(st, s + 2 * grid, later, later_vec);
-            const K g = (K)wd_ldcg(bound);
-            // Most steps hold no candidate: a cheap test first, the exact rule only in warps
-            // where it passes somewhere, the insert only in blocks with a candidate.
+        if (s < nsteps) wd_topk_load<St, ITEMS>(st, wd_topk_base<ITEMS>(s), cur, cur_vec);
+        if (s + grid < nsteps) wd_topk_load<St, ITEMS>(st, wd_topk_base<ITEMS>(s + grid), next, next_vec);
+        // The bound a step uses was read during the step before (it only grows, and every
+        // value it takes is one at least k elements reach).
+        K g = (K)wd_ldcg(bound);
+        if (threadIdx.x == 0) b.out = 0;
+        __syncthreads();
+        for (; s < nsteps; s += grid) {
+            // L2 fetches a later step, so the register loads two steps ahead hit L2.
+            if (WD_TOPK_PREFETCH > 2 && s + WD_TOPK_PREFETCH * grid < nsteps)
+                wd_prefetch_range(st, (s + WD_TOPK_PREFETCH * grid) * (wd_u64)Z::STEP, Z::STEP);
+            if (s + 2 * grid < nsteps) wd_topk_load<St, ITEMS>(st, wd_topk_base<ITEMS>(s + 2 * grid), later, later_vec);
+            const K g_next = (K)wd_ldcg(bound);
+            // Most steps hold no candidate: a cheap test first, the exact rule and the append
+            // only in warps where it passes somewhere.
             const wd_topk_pre<typename St::elem_t, K> pre(g > tk ? g : tk, largest);
             bool maybe = false;
 #pragma unroll
             for (int j = 0; j < ITEMS; ++j) maybe |= pre.template test<St>(cur[j]);
-            bool any_pass = false;
+            wd_u32 end = 0;
             if (__any_sync(WD_FULL_MASK, maybe)) {
+                K key[ITEMS];
+                wd_u32 idx[ITEMS];
+                bool pass[ITEMS];
 #pragma unroll
                 for (int j = 0; j < ITEMS; ++j) {
-                    const wd_u64 i = wd_topk_index<St, ITEMS>(s, j, cur_vec);
+                    const wd_u64 i = wd_topk_index<St, ITEMS>(wd_topk_base<ITEMS>(s), j, cur_vec);
                     key[j] = wd_topk_oriented<St, K>(cur[j], largest);
                     idx[j] = (wd_u32)i;
                     pass[j] = i < st.n && wd_topk_passes(key[j], idx[j], g, tk, ti);
-                    any_pass |= pass[j];
                 }
-            } else {
-#pragma unroll
-                for (int j = 0; j < ITEMS; ++j) pass[j] = false;
+                end = wd_topk_append<K, ITEMS>(b, key, idx, pass);
             }
-            if (__syncthreads_or(any_pass)) cnt = wd_topk_insert<K, ITEMS>(b, cnt, step, key, idx, pass);
-            if (cnt > (wd_u32)Z::KEEP) cnt = wd_topk_refine<BITS>(b, cnt, k, false, true, bound, tk, ti);
+            // The buffer holds more than KEEP once some warp's append ended past it.
+            if (__syncthreads_or(end > (wd_u32)Z::KEEP)) wd_topk_refine<BITS>(b, wd_topk_count(b), k, false, true, bound, tk, ti);
             if (s + grid < nsteps) {
 #pragma unroll
                 for (int j = 0; j < ITEMS; ++j) cur[j] = next[j];
@@ -455,44 +539,126 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
                 for (int j = 0; j < ITEMS; ++j) next[j] = later[j];
                 next_vec = later_vec;
             }
+            g = g_next;
         }
+        cnt = wd_topk_count(b);
     } else {
-        const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-        const wd_u64 per_block = (wd_u64)WD_TOPK_FANIN * k;
-        const wd_u64 lo = (wd_u64)blockIdx.x * per_block;
-        const wd_u64 hi = lo + per_block < cand_slots ? lo + per_block : cand_slots;
-        for (wd_u64 base = lo; base < hi; base += Z::STEP, ++step) {
-            const K g = (K)wd_ldcg(bound);
-#pragma unroll
-            for (int j = 0; j < ITEMS; ++j) {
-                const wd_u64 slot = base + ((wd_u64)warp * ITEMS + j) * 32u + lane;
-                const bool valid = slot < hi && (wd_u32)slot % k < cand_counts[(wd_u32)slot / k];
-                key[j] = valid ? (K)cand_keys[slot] : (K)0;
-                idx[j] = valid ? cand_idx[slot] : 0u;
-                pass[j] = valid && wd_topk_passes(key[j], idx[j], g, tk, ti);
-            }
-            cnt = wd_topk_insert<K, ITEMS>(b, cnt, step, key, idx, pass);
-            if (cnt > (wd_u32)Z::KEEP) cnt = wd_topk_refine<BITS>(b, cnt, k, false, false, bound, tk, ti);
-        }
+        if (wd_ldcg(done) != 0u) return;
+        const wd_u64 total = wd_ldcg(cand_total);
+        active = (wd_u32)((total + WD_TOPK_LEVEL_SLOTS - 1) / WD_TOPK_LEVEL_SLOTS);
+        if (blockIdx.x >= active) return;
+        const wd_u64 lo = (wd_u64)blockIdx.x * WD_TOPK_LEVEL_SLOTS;
+        const wd_u64 hi = lo + WD_TOPK_LEVEL_SLOTS < total ? lo + WD_TOPK_LEVEL_SLOTS : total;
+        cnt = wd_topk_take<BITS>(b, cnt, cand_keys, cand_idx, lo, hi, k, bound, tk, ti);
     }
     if (cnt > k) {
         cnt = wd_topk_refine<BITS>(b, cnt, k, true, raw, bound, tk, ti);
     } else {
         __syncthreads();
     }
-    if (gridDim.x > 1) {
-        const wd_u64 at = (wd_u64)blockIdx.x * k;
-        for (wd_u32 j = threadIdx.x; j < cnt; j += WD_BLOCK) {
-            out_keys[at + j] = (wd_u64)b.key[j];
-            out_idx[at + j] = b.idx[j];
-        }
-        if (threadIdx.x == 0) out_counts[blockIdx.x] = cnt;
+    if (active == 1) {
+        wd_topk_answer(st, b, cnt, values, indices);
         return;
     }
-    wd_topk_sort(b, cnt);
+    // Append the entries the bound still lets through (it may have risen since the refine).
+    const K g = wd_topk_bound<K>(b, bound);
+    cnt = wd_topk_compact(b, cnt, [g](K key, wd_u32) { return key >= g; });
+    if (threadIdx.x == 0) b.out = atomicAdd(out_total, cnt);
+    __syncthreads();
+    const wd_u32 at = b.out;
     for (wd_u32 j = threadIdx.x; j < cnt; j += WD_BLOCK) {
-        const wd_u32 i = b.idx[j];
-        indices[j] = (wd_u64)i;
-        values[j] = st.at((wd_u64)i);
+        out_keys[at + j] = (wd_u64)b.key[j];
+        out_idx[at + j] = b.idx[j];
     }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        am_last = atomicAdd(ticket, 1u) == active - 1;
+    }
+    __syncthreads();
+    if (!am_last) return;
+    __threadfence();
+    const wd_u32 all = wd_ldcg(out_total);
+    if (all > WD_TOPK_LEVEL_SLOTS) return;
+    tk = 0;
+    ti = 0xFFFFFFFFu;
+    cnt = wd_topk_take<BITS>(b, 0, out_keys, out_idx, 0, all, k, bound, tk, ti);
+    if (cnt > k) {
+        cnt = wd_topk_refine<BITS>(b, cnt, k, true, false, bound, tk, ti);
+    } else {
+        __syncthreads();
+    }
+    wd_topk_answer(st, b, cnt, values, indices);
+    if (threadIdx.x == 0) *done = 1u;
+}
+
+// The sample level (see the header): warp g of the grid takes `len` elements (a multiple of
+// 32 * ITEMS, at most n / groups) from g * (n / groups), so the `groups` groups are disjoint,
+// and stores the largest oriented key among them in sample[g]. The block that finishes last
+// (ticket, zeroed before the launch) selects, among the maxima (each an element of its own;
+// groups <= its buffer), the k-th largest, a key at least k distinct elements reach, and
+// raises the bound (zeroed) to it.
+template <class St>
+static __device__ __forceinline__ void wd_topk_sample(const St& st, wd_u32 k, bool largest, wd_u32 groups, wd_u64 len,
+                                                      wd_u64* sample, wd_u32* ticket, wd_u64* bound) {
+    typedef typename wd_topk_key<typename St::elem_t>::T K;
+    constexpr int BITS = wd_topk_key<typename St::elem_t>::BITS;
+    constexpr int ITEMS = wd_topk_sizes<K>::ITEMS;
+    constexpr wd_u64 LOAD = 32u * ITEMS;
+    static_assert(wd_topk_sizes<K>::KEEP <= wd_topk_sizes<K>::CAP, "the maxima fit the buffer");
+    __shared__ wd_topk_block<K> b;
+    __shared__ bool am_last;
+    const unsigned lane = threadIdx.x & 31u;
+    const wd_u64 g = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
+    if (g < groups) {
+        const wd_u64 lo = g * (st.n / groups);
+        K best = 0;
+        const auto fold = [&](const typename St::elem_t (&e)[ITEMS]) {
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) {
+                const K key = wd_topk_oriented<St, K>(e[j], largest);
+                best = key > best ? key : best;
+            }
+        };
+        // Four loads in flight, then the rest one by one.
+        wd_u64 c = 0;
+        for (; c + 4 * LOAD <= len; c += 4 * LOAD) {
+            typename St::elem_t e0[ITEMS], e1[ITEMS], e2[ITEMS], e3[ITEMS];
+            bool vec;
+            wd_topk_load<St, ITEMS>(st, lo + c, e0, vec);
+            wd_topk_load<St, ITEMS>(st, lo + c + LOAD, e1, vec);
+            wd_topk_load<St, ITEMS>(st, lo + c + 2 * LOAD, e2, vec);
+            wd_topk_load<St, ITEMS>(st, lo + c + 3 * LOAD, e3, vec);
+            fold(e0);
+            fold(e1);
+            fold(e2);
+            fold(e3);
+        }
+        for (; c < len; c += LOAD) {
+            typename St::elem_t e[ITEMS];
+            bool vec;
+            wd_topk_load<St, ITEMS>(st, lo + c, e, vec);
+            fold(e);
+        }
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+            const K other = wd_shfl_xor(best, o);
+            best = other > best ? other : best;
+        }
+        if (lane == 0) sample[g] = (wd_u64)best;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        am_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!am_last) return;
+    __threadfence();
+    for (wd_u32 j = threadIdx.x; j < groups; j += WD_BLOCK) b.key[j] = (K)wd_ldcg(sample + j);
+    __syncthreads();
+    K prefix;
+    wd_u32 rank, equal;
+    if (wd_topk_kth<BITS>(b, groups, k, (K)0, prefix, rank, equal) > k && threadIdx.x == 0)
+        atomicMax((unsigned long long*)bound, (unsigned long long)prefix);
 }

@@ -1,8 +1,9 @@
-//! Launch code of top-k: the levels of `wd_k_topk` (one over the elements, then over the
-//! candidates of the level before, until one block sorts the last k).
+//! Launch code of top-k: the sample level `wd_k_topk_sample` on large inputs, then the levels
+//! of `wd_k_topk` (one over the elements, then over the candidates of the level before, until
+//! a level's last block writes the answer).
 
 use cudarc::driver::CudaViewMut;
-use warp_kernels::catalogue::{TOPK, TOPK_FANIN, topk_step};
+use warp_kernels::catalogue::{TOPK, TOPK_LEVEL_SLOTS, TOPK_SAMPLE, topk_sample, topk_step};
 
 use super::Gpu;
 use super::launch::{Args, Columns, ElemsOut, In, Input, Out, WdArgs, kernel_args};
@@ -20,23 +21,43 @@ kernel_args! {
         largest: u32,
         cand_keys: In<'v, u64>,
         cand_idx: In<'v, u32>,
-        cand_counts: In<'v, u32>,
-        cand_slots: u64,
+        cand_total: In<'v, u32>,
+        level: u32,
         out_keys: Out<'v, u64>,
         out_idx: Out<'v, u32>,
-        out_counts: Out<'v, u32>,
+        out_total: Out<'v, u32>,
+        ticket: Out<'v, u32>,
+        done: Out<'v, u32>,
         bound: Out<'v, u64>,
         values: ElemsOut<'v, E>,
         indices: Out<'v, u64>,
     }
 }
 
-/// The blocks of each level for a first level of `first` blocks: each later level has one
-/// block per [`TOPK_FANIN`] blocks of the one before, down to one.
-pub(crate) fn topk_levels(first: usize) -> Vec<usize> {
+kernel_args! {
+    /// `wd_k_topk_sample`.
+    struct TopKSampleArgs ['v] ['v] for [TOPK_SAMPLE] {
+        input: Input<'v>,
+        n: u64,
+        a: Args,
+        k: u32,
+        largest: u32,
+        groups: u32,
+        len: u64,
+        sample: Out<'v, u64>,
+        ticket: Out<'v, u32>,
+        bound: Out<'v, u64>,
+    }
+}
+
+/// The blocks of each level for a first level of `first` blocks and `k` (1 to 1,024): a level
+/// whose blocks may leave more than [`TOPK_LEVEL_SLOTS`] candidates (k each at most) is
+/// followed by one with a block per [`TOPK_LEVEL_SLOTS`] of them; the last level's blocks
+/// leave few enough for its last block to write the answer.
+pub(crate) fn topk_levels(first: usize, k: usize) -> Vec<usize> {
     let mut levels = vec![first.max(1)];
-    while let Some(&last) = levels.last().filter(|&&g| g > 1) {
-        levels.push(last.div_ceil(TOPK_FANIN));
+    while let Some(&last) = levels.last().filter(|&&g| g * k > TOPK_LEVEL_SLOTS) {
+        levels.push((last * k).div_ceil(TOPK_LEVEL_SLOTS));
     }
     levels
 }
@@ -56,25 +77,62 @@ impl Gpu {
     ) -> Result<()> {
         let f = m.function(&TOPK)?;
         let n = input.len();
-        let step = topk_step(std::mem::size_of::<E>());
-        let levels = topk_levels(self.resident_grid(&f, n.div_ceil(step)) as usize);
-        // Ping-pong candidate buffers: even levels write the first, odd ones the second.
-        let blocks = [levels[0], levels.get(1).copied().unwrap_or(0)];
-        let unset: Vec<usize> = blocks
-            .iter()
-            .flat_map(|&b| [b * k * 8, b * k * 4, b * 4])
-            .collect();
-        self.with_scratch(&[8], &unset, |r| {
-            let buffer = |i: usize| (r.at(1 + 3 * i), r.at(2 + 3 * i), r.at(3 + 3 * i));
+        let size = std::mem::size_of::<E>();
+        let levels = topk_levels(
+            self.resident_grid(&f, n.div_ceil(topk_step(size))) as usize,
+            k,
+        );
+        let sample = topk_sample(n, size);
+        // Zeroed: the bound, `done`, the sample level's ticket, and per level a ticket and a
+        // count of candidates. Unset: ping-pong candidate lists (keys, indices; even levels
+        // write the first, odd ones the second, k per block at most), the sample's maxima.
+        let most = |parity: usize| {
+            levels
+                .iter()
+                .skip(parity)
+                .step_by(2)
+                .max()
+                .copied()
+                .unwrap_or(0)
+                * k
+        };
+        let zeroed = [8, 4, 4, 4 * levels.len(), 4 * levels.len()];
+        let unset = [
+            most(0) * 8,
+            most(0) * 4,
+            most(1) * 8,
+            most(1) * 4,
+            sample.map_or(0, |(groups, _)| groups * 8),
+        ];
+        self.with_scratch(&zeroed, &unset, |r| {
+            let (bound, done, sample_ticket) = (r.at(0), r.at(1), r.at(2));
+            let ticket = |level: usize| r.at(3) + 4 * level as u64;
+            let total = |level: usize| r.at(4) + 4 * level as u64;
+            let list = |level: usize| (r.at(5 + 2 * (level % 2)), r.at(6 + 2 * (level % 2)));
             let timer = self.start_timing()?;
-            for (level, &grid) in levels.iter().enumerate() {
-                let (cand_keys, cand_idx, cand_counts, cand_slots) = if level == 0 {
-                    (0, 0, 0, 0)
-                } else {
-                    let (a, b, c) = buffer((level - 1) % 2);
-                    (a, b, c, (levels[level - 1] * k) as u64)
+            if let Some((groups, len)) = sample {
+                let mut args = TopKSampleArgs {
+                    input: input.arg(&self.stream),
+                    n: n as u64,
+                    a: Args(WdArgs::default()),
+                    k: k as u32,
+                    largest: largest as u32,
+                    groups: groups as u32,
+                    len: len as u64,
+                    sample: Out::raw(r.at(9)),
+                    ticket: Out::raw(sample_ticket),
+                    bound: Out::raw(bound),
                 };
-                let (out_keys, out_idx, out_counts) = buffer(level % 2);
+                let grid = groups.div_ceil(warp_kernels::catalogue::BLOCK as usize / 32);
+                self.launch(m, &TOPK_SAMPLE, grid as u32, &mut args)?;
+            }
+            for (level, &grid) in levels.iter().enumerate() {
+                let ((cand_keys, cand_idx), cand_total) = if level == 0 {
+                    ((0, 0), 0)
+                } else {
+                    (list(level - 1), total(level - 1))
+                };
+                let (out_keys, out_idx) = list(level);
                 let mut args = TopKArgs {
                     input: input.arg(&self.stream),
                     n: n as u64,
@@ -83,12 +141,14 @@ impl Gpu {
                     largest: largest as u32,
                     cand_keys: In::raw(cand_keys),
                     cand_idx: In::raw(cand_idx),
-                    cand_counts: In::raw(cand_counts),
-                    cand_slots,
+                    cand_total: In::raw(cand_total),
+                    level: level as u32,
                     out_keys: Out::raw(out_keys),
                     out_idx: Out::raw(out_idx),
-                    out_counts: Out::raw(out_counts),
-                    bound: Out::raw(r.at(0)),
+                    out_total: Out::raw(total(level)),
+                    ticket: Out::raw(ticket(level)),
+                    done: Out::raw(done),
+                    bound: Out::raw(bound),
                     values: ElemsOut(values.slice_mut(..)),
                     indices: Out::At(indices.slice_mut(..)),
                 };
@@ -104,22 +164,47 @@ mod tests {
     #[test]
     fn arguments_match_the_catalogue() {
         super::super::launch::tests::check::<super::TopKArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::TopKSampleArgs<'_>>();
     }
 
     #[test]
-    fn levels_shrink_to_one_block() {
+    fn levels_end_where_one_block_can_take_what_is_left() {
         use super::topk_levels;
-        assert_eq!(topk_levels(1), [1]);
-        assert_eq!(topk_levels(0), [1]);
-        assert_eq!(topk_levels(4), [4, 1]);
-        assert_eq!(topk_levels(660), [660, 165, 42, 11, 3, 1]);
+        assert_eq!(topk_levels(1, 1024), [1]);
+        assert_eq!(topk_levels(0, 1), [1]);
+        assert_eq!(topk_levels(8, 1024), [8]);
+        assert_eq!(topk_levels(9, 1024), [9, 2]);
+        assert_eq!(topk_levels(396, 100), [396, 5]);
+        assert_eq!(topk_levels(396, 1000), [396, 49, 6]);
+        assert_eq!(topk_levels(396, 1), [396]);
+    }
+
+    #[test]
+    fn the_sample_level_reads_a_sixteenth_in_whole_warp_loads() {
+        use warp_kernels::catalogue::{TOPK_MAX_K, TOPK_SAMPLE_SHARE, topk_items, topk_sample};
+        for size in [1, 2, 4, 8] {
+            let load = 32 * topk_items(size);
+            let (groups, _) = topk_sample(1 << 30, size).unwrap();
+            assert!(groups > TOPK_MAX_K);
+            let smallest = groups * TOPK_SAMPLE_SHARE * load;
+            assert_eq!(topk_sample(smallest - 1, size), None);
+            for n in [smallest, smallest * 3 + 17, 1 << 28, (1 << 32) - 2] {
+                let (groups, len) = topk_sample(n, size).unwrap();
+                assert!(
+                    len > 0 && len % load == 0 && len <= n / groups,
+                    "{n} {size}"
+                );
+                assert!(groups * len * TOPK_SAMPLE_SHARE <= n);
+            }
+        }
     }
 
     /// A sequential model of topk.cuh's algorithm (its blocks advanced one step at a time in
-    /// turn, its radix selects computed by sorting): the levels, the pass rule, the global
-    /// bound and the refine branches give the exact answer on adversarial inputs.
+    /// turn, its radix selects computed by sorting): the sample level, the levels, the pass
+    /// rule, the global bound and the refine branches give the exact answer on adversarial
+    /// inputs.
     mod model {
-        use warp_kernels::catalogue::{BLOCK, TOPK_FANIN, TOPK_ITEMS, TOPK_KEEP};
+        use warp_kernels::catalogue::{BLOCK, TOPK_ITEMS, TOPK_KEEP, TOPK_LEVEL_SLOTS};
 
         const STEP: usize = BLOCK as usize * TOPK_ITEMS as usize;
 
@@ -182,55 +267,101 @@ mod tests {
             }
         }
 
-        /// The model's answer: (key, index) best first.
-        fn run(keys: &[u64], k: usize, grid0: usize) -> Vec<(u64, u32)> {
-            let mut bound = 0u64;
-            let levels = super::super::topk_levels(grid0);
-            let mut input: Vec<Vec<(u64, u32)>> = Vec::new();
-            for (level, &grid) in levels.iter().enumerate() {
-                let mut blocks: Vec<Block> = (0..grid).map(|_| Block::new()).collect();
-                // Each block's steps, in its order.
-                let steps: Vec<Vec<Vec<(u64, u32)>>> = (0..grid)
-                    .map(|b| {
-                        if level == 0 {
-                            let nsteps = keys.len().div_ceil(STEP);
-                            (b..nsteps)
-                                .step_by(grid)
-                                .map(|s| {
-                                    let end = ((s + 1) * STEP).min(keys.len());
-                                    (s * STEP..end).map(|i| (keys[i], i as u32)).collect()
-                                })
-                                .collect()
-                        } else {
-                            let mine: Vec<(u64, u32)> = input
-                                [b * TOPK_FANIN..((b + 1) * TOPK_FANIN).min(input.len())]
-                                .concat();
-                            mine.chunks(STEP).map(|c| c.to_vec()).collect()
-                        }
-                    })
-                    .collect();
-                let most = steps.iter().map(Vec::len).max().unwrap_or(0);
-                for s in 0..most {
-                    for (b, block) in blocks.iter_mut().enumerate() {
-                        if let Some(entries) = steps[b].get(s) {
-                            block.step(entries, k, level == 0, &mut bound);
-                        }
-                    }
-                }
-                for block in &mut blocks {
-                    if block.buf.len() > k {
-                        block.refine(k, true, level == 0, &mut bound);
-                    }
-                }
-                input = blocks.into_iter().map(|b| b.buf).collect();
-            }
-            let mut last = input.concat();
+        /// The bound the sample level leaves: the k-th largest of the maxima of `groups`
+        /// groups of `len` keys at multiples of n / groups.
+        fn sample(keys: &[u64], k: usize, groups: usize, len: usize) -> u64 {
+            let stride = keys.len() / groups;
+            assert!(len <= stride);
+            let mut block = Block::new();
+            block.buf = (0..groups)
+                .map(|g| {
+                    (
+                        *keys[g * stride..g * stride + len].iter().max().unwrap(),
+                        g as u32,
+                    )
+                })
+                .collect();
+            let mut bound = 0;
+            block.refine(k, false, false, &mut bound);
+            bound
+        }
+
+        /// The sorted buffer of a block that writes the answer.
+        fn answer(block: Block) -> Vec<(u64, u32)> {
+            let mut last = block.buf;
             last.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             last
         }
 
-        fn check(keys: &[u64], k: usize, grid0: usize, what: &str) {
-            let got = run(keys, k, grid0);
+        /// A block of a later level (or a level's last block) over a dense list of entries.
+        fn take(entries: &[(u64, u32)], k: usize, bound: &mut u64) -> Block {
+            let mut block = Block::new();
+            for chunk in entries.chunks(STEP) {
+                block.step(chunk, k, false, bound);
+            }
+            if block.buf.len() > k {
+                block.refine(k, true, false, bound);
+            }
+            block
+        }
+
+        /// The model's answer: (key, index) best first; `groups`: the sample level's
+        /// groups (0: none), `len` keys each.
+        fn run(keys: &[u64], k: usize, grid0: usize, groups: usize) -> Vec<(u64, u32)> {
+            let mut bound = if groups > 0 {
+                sample(keys, k, groups, keys.len() / groups / 2)
+            } else {
+                0
+            };
+            let levels = super::super::topk_levels(grid0, k);
+            let mut list: Vec<(u64, u32)> = Vec::new();
+            for (level, &grid) in levels.iter().enumerate() {
+                let blocks: Vec<Block> = if level == 0 {
+                    // Each block's steps, in its order, advanced in turn.
+                    let nsteps = keys.len().div_ceil(STEP);
+                    let mut blocks: Vec<Block> = (0..grid).map(|_| Block::new()).collect();
+                    for s0 in (0..nsteps).step_by(grid) {
+                        for (b, block) in blocks.iter_mut().enumerate() {
+                            let s = s0 + b;
+                            if s < nsteps {
+                                let end = ((s + 1) * STEP).min(keys.len());
+                                let entries: Vec<(u64, u32)> =
+                                    (s * STEP..end).map(|i| (keys[i], i as u32)).collect();
+                                block.step(&entries, k, true, &mut bound);
+                            }
+                        }
+                    }
+                    for block in &mut blocks {
+                        if block.buf.len() > k {
+                            block.refine(k, true, true, &mut bound);
+                        }
+                    }
+                    blocks
+                } else {
+                    let active = list.len().div_ceil(TOPK_LEVEL_SLOTS);
+                    assert!(active <= grid, "level {level}: {active} blocks needed");
+                    list.chunks(TOPK_LEVEL_SLOTS)
+                        .map(|c| take(c, k, &mut bound))
+                        .collect()
+                };
+                if blocks.len() == 1 {
+                    return answer(blocks.into_iter().next().unwrap());
+                }
+                let out: Vec<(u64, u32)> = blocks
+                    .into_iter()
+                    .flat_map(|b| b.buf)
+                    .filter(|e| e.0 >= bound)
+                    .collect();
+                if out.len() <= TOPK_LEVEL_SLOTS {
+                    return answer(take(&out, k, &mut bound));
+                }
+                list = out;
+            }
+            panic!("no level wrote the answer");
+        }
+
+        fn check(keys: &[u64], k: usize, grid0: usize, groups: usize, what: &str) {
+            let got = run(keys, k, grid0, groups);
             let mut want: Vec<(u64, u32)> = keys.iter().copied().zip(0u32..).collect();
             want.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             let want: Vec<u32> = want[..k].iter().map(|e| e.1).collect();
@@ -238,7 +369,7 @@ mod tests {
             assert_eq!(
                 got_idx,
                 want,
-                "{what}: n={} k={k} grid0={grid0}",
+                "{what}: n={} k={k} grid0={grid0} groups={groups}",
                 keys.len()
             );
         }
@@ -270,9 +401,14 @@ mod tests {
             for (what, keys) in &inputs {
                 for k in [1usize, 100, 1000, 1024] {
                     for grid0 in [1usize, 7, 40] {
-                        check(keys, k, grid0, what);
+                        check(keys, k, grid0, 0, what);
                     }
+                    check(keys, k, 40, TOPK_KEEP, what);
+                    check(keys, k, 7, k, what);
                 }
+                // Three levels where the first blocks keep many (all equal: 300,000 then
+                // 37,000 then 5,000 candidates).
+                check(keys, 1000, 400, 0, what);
             }
         }
     }
