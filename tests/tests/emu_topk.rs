@@ -1,8 +1,9 @@
 //! The generated top-k kernel itself, run on the CPU: the module's CUDA compiled as C++20 with
 //! a host emulation of the block (tests/emu/shim.h: 256 threads, barriers, warp votes and
-//! shuffles), its levels launched as the runtime launches them, blocks one after another, on
-//! random bits (NaNs of every kind for floats), ascending, all-equal and three-valued inputs,
-//! k = 1, 100, 1,024, both directions, one to three levels; checked against a sort. Needs g++
+//! shuffles), its sample level (for some cases, its bound checked too) and its levels launched
+//! as the runtime launches them, blocks one after another, on random bits (NaNs of every kind
+//! for floats), ascending, all-equal and three-valued inputs, k = 1, 100, 1,024, both
+//! directions, one or two levels; checked against a sort. Needs g++
 //! (C++20) and a few minutes: `cargo test -p warp-tests --test emu_topk -- --ignored`.
 
 use std::path::Path;
