@@ -61,6 +61,11 @@ fn the_topk_kernel_is_exact_in_emulation() {
         "wd_f32",
         "float fu = (float)i - 100.0f; std::memcpy(&up[i], &fu, 4);",
     );
+    emulate::<f64>(
+        &dir,
+        "wd_f64",
+        "double d = (double)i - 100.0; std::memcpy(&up[i], &d, 8);",
+    );
     emulate::<u64>(&dir, "wd_u64", "std::memcpy(&up[i], &u, 8);");
     emulate::<i8>(
         &dir,

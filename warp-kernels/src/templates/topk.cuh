@@ -30,9 +30,9 @@
 // blocks take WD_TOPK_LEVEL_SLOTS each. Level 0 reads the stage's elements with vector loads,
 // one step of WD_BLOCK * items, two steps (and the bound, for the step after) ahead in
 // registers and WD_TOPK_PREFETCH steps ahead asked of L2; a step first tries a cheap test that
-// every candidate passes (wd_topk_pre: for f32 a float compare), computes keys, the exact rule
-// and the append only in warps where it passes somewhere, and ends with one barrier
-// (__syncthreads_or: whether the buffer must be refined).
+// every candidate passes (wd_topk_pre: for f32 and f64 a float compare), computes keys, the
+// exact rule and the append only in warps where it passes somewhere, and ends with one
+// barrier (__syncthreads_or: whether the buffer must be refined).
 
 template <class E> struct wd_topk_key;
 #define WD_TOPK_UINT(E, K)                                                                    \
@@ -283,8 +283,8 @@ static __device__ __forceinline__ K wd_topk_oriented(const typename St::elem_t& 
 // A test every candidate of the raw level passes (it may pass others): its oriented key is at
 // least `m`, the larger of the global bound and the block's tk, which any entry the pass rule
 // lets through has. The exact rule is applied only in warps where some element passes this.
-// In general it is the key compare itself; for f32 it is a float compare against the float
-// whose key is `m` (-inf below the smallest float's key, +inf above the largest's), NaN
+// In general it is the key compare itself; for f32 and f64 it is a float compare against the
+// float whose key is `m` (-inf below the smallest float's key, +inf above the largest's), NaN
 // (whose key is the largest) passing for the largest and, for the smallest, only where m is 0
 // (which every key reaches).
 template <class E, class K> struct wd_topk_pre {
@@ -293,19 +293,40 @@ template <class E, class K> struct wd_topk_pre {
     __device__ __forceinline__ wd_topk_pre(K m_, bool largest_) : m(m_), largest(largest_) {}
     template <class St> __device__ __forceinline__ bool test(E e) const { return wd_topk_oriented<St, K>(e, largest) >= m; }
 };
-template <> struct wd_topk_pre<wd_f32, wd_u32> {
-    float t;
+// A float type's keys (wd_topk_key): the sign bit, the key of +inf (also the bits of -inf),
+// the key of -inf, and the float of some bits.
+template <class F> struct wd_topk_float;
+template <> struct wd_topk_float<wd_f32> {
+    typedef wd_u32 K;
+    static constexpr K SIGN = 0x80000000u, POS_INF = 0xFF800000u, NEG_INF = 0x007FFFFFu;
+    static __device__ __forceinline__ wd_f32 of(K bits) { return __uint_as_float(bits); }
+};
+template <> struct wd_topk_float<wd_f64> {
+    typedef wd_u64 K;
+    static constexpr K SIGN = 0x8000000000000000ull, POS_INF = 0xFFF0000000000000ull, NEG_INF = 0x000FFFFFFFFFFFFFull;
+    static __device__ __forceinline__ wd_f64 of(K bits) { return __longlong_as_double((long long)bits); }
+};
+template <class F> struct wd_topk_float_pre {
+    typedef wd_topk_float<F> W;
+    typedef typename W::K K;
+    F t;
     bool largest, all;
-    static __device__ __forceinline__ float value_of(wd_u32 key) {
-        if (key <= 0x007FFFFFu) return __uint_as_float(0xFF800000u);  // -inf: at most its key
-        if (key > 0xFF800000u) return __uint_as_float(0x7F800000u);   // +inf: above its key (NaN)
-        return __uint_as_float(key >= 0x80000000u ? key ^ 0x80000000u : ~key);
+    static __device__ __forceinline__ F value_of(K key) {
+        if (key <= W::NEG_INF) return W::of(W::POS_INF);          // -inf: at most its key
+        if (key > W::POS_INF) return W::of(W::POS_INF ^ W::SIGN);  // +inf: above its key (NaN)
+        return W::of(key >= W::SIGN ? key ^ W::SIGN : (K)~key);
     }
-    __device__ __forceinline__ wd_topk_pre(wd_u32 m, bool largest_)
-        : t(value_of(largest_ ? m : ~m)), largest(largest_), all(m == 0u) {}
-    template <class St> __device__ __forceinline__ bool test(wd_f32 x) const {
+    __device__ __forceinline__ wd_topk_float_pre(K m, bool largest_)
+        : t(value_of(largest_ ? m : (K)~m)), largest(largest_), all(m == (K)0) {}
+    template <class St> __device__ __forceinline__ bool test(F x) const {
         return largest ? (x >= t || x != x) : (x <= t || all);
     }
+};
+template <> struct wd_topk_pre<wd_f32, wd_u32> : wd_topk_float_pre<wd_f32> {
+    using wd_topk_float_pre<wd_f32>::wd_topk_float_pre;
+};
+template <> struct wd_topk_pre<wd_f64, wd_u64> : wd_topk_float_pre<wd_f64> {
+    using wd_topk_float_pre<wd_f64>::wd_topk_float_pre;
 };
 
 // This warp's first element of raw step `s` (32 * ITEMS elements per warp).

@@ -74,13 +74,13 @@ impl Device {
     /// gives a first bound shared by all blocks: the k-th largest maximum, which at least k
     /// elements reach. Then each warp votes (`__ballot_sync`) on whether its elements beat its
     /// block's running threshold (the k-th best the block has kept so far) and that bound
-    /// (first with a cheap test, for `f32` a float compare against the threshold, so that most
-    /// of the input costs a compare per element), and appends the few that do to the block's
-    /// candidate buffer in shared memory, which a radix select refines when it fills; the
-    /// blocks' best k go to one list, whose best k the last block to finish sorts (a long list
-    /// is first trimmed by the same kernel, 8,192 candidates per block). Exact for every input
-    /// (sorted, all equal, all NaN: more refining, never a wrong answer). Returns without
-    /// waiting for the kernels.
+    /// (first with a cheap test, for `f32` and `f64` a float compare against the threshold, so
+    /// that most of the input costs a compare per element), and appends the few that do to
+    /// the block's candidate buffer in shared memory, which a radix select refines when it
+    /// fills; the blocks' best k go to one list, whose best k the last block to finish sorts
+    /// (a long list is first trimmed by the same kernel, 8,192 candidates per block). Exact
+    /// for every input (sorted, all equal, all NaN: more refining, never a wrong answer).
+    /// Returns without waiting for the kernels.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
