@@ -1031,6 +1031,7 @@ pub fn topk_module(elem: Scalar) -> String {
     let source = Source::Plain(std::slice::from_ref(&elem));
     let mut m = Module::new(&format!("top-k of {}", source.describe()));
     m.user(&stage(&source, None, elem.c_name(), None));
+    m.shared("warp_intrinsics.cuh", WARP_INTRINSICS);
     m.shared("lookback.cuh", LOOKBACK_TEMPLATE);
     m.shared("topk.cuh", TOPK_TEMPLATE);
     m.kernels(catalogue::TOPK_KERNELS, elem.c_name(), elem.c_name());

@@ -54,6 +54,22 @@ WD_DEV bool wd_ldcg(const bool* p) { return __ldcg((const wd_u8*)p) != 0; }
 template <class T> WD_DEV T wd_ldcs(const T* p) { return __ldcs(p); }
 WD_DEV bool wd_ldcs(const bool* p) { return __ldcs((const wd_u8*)p) != 0; }
 
+// Whether this block is the last of `blocks` to get here (`ticket`: a counter zeroed before
+// the launch), for the patterns where that block goes on with what the others wrote: a
+// barrier, then thread 0 fences the block's writes and takes a ticket; the last block fences
+// again before reading. All threads call it; the answer is the block's.
+WD_DEV bool wd_last_block(unsigned int* ticket, unsigned int blocks) {
+    __shared__ bool last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(ticket, 1u) == blocks - 1;
+    }
+    __syncthreads();
+    if (last) __threadfence();
+    return last;
+}
+
 // ---- a hint: ask L2 to fetch the 128-byte line holding *p ahead of its loads (no effect on
 // any value; nothing on the host emulation of the tests) ----
 WD_DEV void wd_prefetch_l2(const void* p) {

@@ -196,11 +196,6 @@ static __device__ __forceinline__ wd_u32 wd_topk_compact(wd_topk_block<K>& b, wd
     return out;
 }
 
-// Refines the buffer (`cnt` entries; all threads call it with the same values): drops the
-// entries below the global bound, and, when more than k remain, keeps the best ones as the
-// header describes, updating the pass rule (tk, ti) and publishing tk. `exact`: keep exactly
-// the k best (the end of a block). `ordered`: the block reads its entries in index order (the
-// raw level). Keys have BITS bits (the element's width). Returns the new count.
 // The radix select of the refine: the number of live entries (key >= g) among the buffer's
 // first `cnt`; when it exceeds k, also `prefix`, the k-th largest live key, `rank`, its rank
 // among the entries equal to it, and `equal`, their number. All threads call it.
@@ -232,6 +227,11 @@ static __device__ __forceinline__ wd_u32 wd_topk_kth(wd_topk_block<K>& b, wd_u32
     return live;
 }
 
+// Refines the buffer (`cnt` entries; all threads call it with the same values): drops the
+// entries below the global bound, and, when more than k remain, keeps the best ones as the
+// header describes, updating the pass rule (tk, ti) and publishing tk. `exact`: keep exactly
+// the k best (the end of a block). `ordered`: the block reads its entries in index order (the
+// raw level). Keys have BITS bits (the element's width). Returns the new count.
 template <int BITS, class K>
 static __device__ __forceinline__ wd_u32 wd_topk_refine(wd_topk_block<K>& b, wd_u32 cnt, wd_u32 k, bool exact, bool ordered,
                                                         wd_u64* bound, K& tk, wd_u32& ti) {
@@ -445,18 +445,29 @@ static __device__ __forceinline__ void wd_topk_sort(wd_topk_block<K>& b, wd_u32 
     }
 }
 
-// Adds entries [lo, hi) of a dense candidate list (keys, idx) to the buffer (`cnt` entries)
-// step by step, by the pass rule and the bound, refining as level 0 does. Returns the count.
+// The end of a block's selection: of its `cnt` entries, exactly its k best (all, if fewer).
+// Returns the count; ends with a barrier.
 template <int BITS, class K>
-static __device__ __forceinline__ wd_u32 wd_topk_take(wd_topk_block<K>& b, wd_u32 cnt, const wd_u64* keys, const wd_u32* idxs,
-                                                      wd_u64 lo, wd_u64 hi, wd_u32 k, wd_u64* bound, K& tk, wd_u32& ti) {
+static __device__ __forceinline__ wd_u32 wd_topk_keep(wd_topk_block<K>& b, wd_u32 cnt, wd_u32 k, bool ordered, wd_u64* bound, K& tk,
+                                                      wd_u32& ti) {
+    if (cnt > k) return wd_topk_refine<BITS>(b, cnt, k, true, ordered, bound, tk, ti);
+    __syncthreads();
+    return cnt;
+}
+
+// Fills the (free) buffer from entries [lo, hi) of a dense candidate list (keys, idx) step by
+// step, by the pass rule and the bound, refining as level 0 does, and keeps the k best
+// (wd_topk_keep). Returns the count.
+template <int BITS, class K>
+static __device__ __forceinline__ wd_u32 wd_topk_take(wd_topk_block<K>& b, const wd_u64* keys, const wd_u32* idxs, wd_u64 lo,
+                                                      wd_u64 hi, wd_u32 k, wd_u64* bound, K& tk, wd_u32& ti) {
     typedef wd_topk_sizes<K> Z;
     constexpr int ITEMS = Z::ITEMS;
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     K key[ITEMS];
     wd_u32 idx[ITEMS];
     bool pass[ITEMS];
-    if (threadIdx.x == 0) b.out = cnt;
+    if (threadIdx.x == 0) b.out = 0;
     __syncthreads();
     for (wd_u64 base = lo; base < hi; base += Z::STEP) {
         const K g = (K)wd_ldcg(bound);
@@ -471,7 +482,7 @@ static __device__ __forceinline__ wd_u32 wd_topk_take(wd_topk_block<K>& b, wd_u3
         const wd_u32 end = wd_topk_append<K, ITEMS>(b, key, idx, pass);
         if (__syncthreads_or(end > (wd_u32)Z::KEEP)) wd_topk_refine<BITS>(b, wd_topk_count(b), k, false, false, bound, tk, ti);
     }
-    return wd_topk_count(b);
+    return wd_topk_keep<BITS>(b, wd_topk_count(b), k, false, bound, tk, ti);
 }
 
 // The end of a block's selection: its k best (`cnt` entries, or all if fewer), sorted, become
@@ -504,7 +515,6 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
     typedef wd_topk_sizes<K> Z;
     constexpr int ITEMS = Z::ITEMS;
     __shared__ wd_topk_block<K> b;
-    __shared__ bool am_last;
     const bool raw = level == 0;
     K tk = 0;
     wd_u32 ti = 0xFFFFFFFFu;
@@ -562,7 +572,7 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
             }
             g = g_next;
         }
-        cnt = wd_topk_count(b);
+        cnt = wd_topk_keep<BITS>(b, wd_topk_count(b), k, true, bound, tk, ti);
     } else {
         if (wd_ldcg(done) != 0u) return;
         const wd_u64 total = wd_ldcg(cand_total);
@@ -570,12 +580,7 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
         if (blockIdx.x >= active) return;
         const wd_u64 lo = (wd_u64)blockIdx.x * WD_TOPK_LEVEL_SLOTS;
         const wd_u64 hi = lo + WD_TOPK_LEVEL_SLOTS < total ? lo + WD_TOPK_LEVEL_SLOTS : total;
-        cnt = wd_topk_take<BITS>(b, cnt, cand_keys, cand_idx, lo, hi, k, bound, tk, ti);
-    }
-    if (cnt > k) {
-        cnt = wd_topk_refine<BITS>(b, cnt, k, true, raw, bound, tk, ti);
-    } else {
-        __syncthreads();
+        cnt = wd_topk_take<BITS>(b, cand_keys, cand_idx, lo, hi, k, bound, tk, ti);
     }
     if (active == 1) {
         wd_topk_answer(st, b, cnt, values, indices);
@@ -591,33 +596,29 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
         out_keys[at + j] = (wd_u64)b.key[j];
         out_idx[at + j] = b.idx[j];
     }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        am_last = atomicAdd(ticket, 1u) == active - 1;
-    }
-    __syncthreads();
-    if (!am_last) return;
-    __threadfence();
+    if (!wd_last_block(ticket, active)) return;
     const wd_u32 all = wd_ldcg(out_total);
     if (all > WD_TOPK_LEVEL_SLOTS) return;
     tk = 0;
     ti = 0xFFFFFFFFu;
-    cnt = wd_topk_take<BITS>(b, 0, out_keys, out_idx, 0, all, k, bound, tk, ti);
-    if (cnt > k) {
-        cnt = wd_topk_refine<BITS>(b, cnt, k, true, false, bound, tk, ti);
-    } else {
-        __syncthreads();
-    }
+    cnt = wd_topk_take<BITS>(b, out_keys, out_idx, 0, all, k, bound, tk, ti);
     wd_topk_answer(st, b, cnt, values, indices);
     if (threadIdx.x == 0) *done = 1u;
 }
+
+// The larger of two order keys, as an operation for the warp reduce (redux.sync for 32 bits).
+template <class K> struct wd_op_key_max {
+    typedef K T;
+    static constexpr int redux = sizeof(K) == 4 ? WD_REDUX_MAX : WD_REDUX_NONE;
+    static __device__ __forceinline__ T identity() { return (T)0; }
+    static __device__ __forceinline__ T combine(T a, T b) { return a > b ? a : b; }
+};
 
 // The sample level (see the header): warp g of the grid takes `len` elements (a multiple of
 // 32 * ITEMS, at most n / groups) from g * (n / groups), so the `groups` groups are disjoint,
 // and stores the largest oriented key among them in sample[g]. The block that finishes last
 // (ticket, zeroed before the launch) selects, among the maxima (each an element of its own;
-// groups <= its buffer), the k-th largest, a key at least k distinct elements reach, and
+// `groups` is the buffer's KEEP, catalogue::topk_sample), the k-th largest, a key at least k distinct elements reach, and
 // raises the bound (zeroed) to it.
 template <class St>
 static __device__ __forceinline__ void wd_topk_sample(const St& st, wd_u32 k, bool largest, wd_u32 groups, wd_u64 len,
@@ -626,9 +627,7 @@ static __device__ __forceinline__ void wd_topk_sample(const St& st, wd_u32 k, bo
     constexpr int BITS = wd_topk_key<typename St::elem_t>::BITS;
     constexpr int ITEMS = wd_topk_sizes<K>::ITEMS;
     constexpr wd_u64 LOAD = 32u * ITEMS;
-    static_assert(wd_topk_sizes<K>::KEEP <= wd_topk_sizes<K>::CAP, "the maxima fit the buffer");
     __shared__ wd_topk_block<K> b;
-    __shared__ bool am_last;
     const unsigned lane = threadIdx.x & 31u;
     const wd_u64 g = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
     if (g < groups) {
@@ -661,21 +660,10 @@ static __device__ __forceinline__ void wd_topk_sample(const St& st, wd_u32 k, bo
             wd_topk_load<St, ITEMS>(st, lo + c, e, vec);
             fold(e);
         }
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) {
-            const K other = wd_shfl_xor(best, o);
-            best = other > best ? other : best;
-        }
+        best = wd_warp_reduce<wd_op_key_max<K>>(best);
         if (lane == 0) sample[g] = (wd_u64)best;
     }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        am_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!am_last) return;
-    __threadfence();
+    if (!wd_last_block(ticket, gridDim.x)) return;
     for (wd_u32 j = threadIdx.x; j < groups; j += WD_BLOCK) b.key[j] = (K)wd_ldcg(sample + j);
     __syncthreads();
     K prefix;

@@ -3,7 +3,7 @@
 //! a level's last block writes the answer).
 
 use cudarc::driver::CudaViewMut;
-use warp_kernels::catalogue::{TOPK, TOPK_LEVEL_SLOTS, TOPK_SAMPLE, topk_sample, topk_step};
+use warp_kernels::catalogue::{BLOCK, TOPK, TOPK_LEVEL_SLOTS, TOPK_SAMPLE, topk_sample, topk_step};
 
 use super::Gpu;
 use super::launch::{Args, Columns, ElemsOut, In, Input, Out, WdArgs, kernel_args};
@@ -123,7 +123,7 @@ impl Gpu {
                     ticket: Out::raw(sample_ticket),
                     bound: Out::raw(bound),
                 };
-                let grid = groups.div_ceil(warp_kernels::catalogue::BLOCK as usize / 32);
+                let grid = groups.div_ceil(BLOCK as usize / 32);
                 self.launch(m, &TOPK_SAMPLE, grid as u32, &mut args)?;
             }
             for (level, &grid) in levels.iter().enumerate() {
