@@ -294,11 +294,16 @@ mod runs {
         );
     }
 
-    /// Run heads are found by comparing each key with its neighbour's and ranked by ballots.
+    /// Run heads are found by comparing each key with its neighbour's and ranked by ballots;
+    /// reduce-by-key's segmented warp scan takes its segment starts from a ballot.
     #[test]
     fn run_heads_are_ballots_of_neighbour_tests() {
         let shared = shared_view();
-        assert!(shared.contains("head[j] = valid[j] && (i == 0 || !wd_same(st.a, prev, key[j]));"));
+        assert!(shared.contains("__ballot_sync(WD_FULL_MASK, f[r * L::VEC + L::VEC - 1])"));
+        assert!(shared.contains("31 - __clz(flags & (0xffffffffu >> (31u - lane)))"));
+        assert!(shared.contains(
+            "head[j] = valid(j) && ((!Whole && slot_index(j) == 0) || !wd_same(st.a, prev, key[j]));"
+        ));
         assert!(shared.contains("__ballot_sync(WD_FULL_MASK, head[r * L::VEC + k])"));
         let src = unique_module::<i32, Equal>().source;
         assert!(src.contains("return x == y;"), "{src}");

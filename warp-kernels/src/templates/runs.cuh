@@ -209,65 +209,60 @@ template <class Vals, class S> struct wd_runs_prefix {
     }
 };
 
-// Inclusive segmented warp scan of (flag, value): lane l ends with the values from its
-// nearest flagged lane at or below it (or lane 0) up to its own, combined in lane order, and
-// whether a flagged lane was among them.
+// Inclusive segmented warp scan of values whose flagged lanes start segments (`flags`: the
+// ballot of the flags): lane l ends with the values from its nearest flagged lane at or below
+// it (or lane 0) up to its own, combined in lane order. The segment starts come from the ballot
+// (the highest flagged lane at or below l), so only the values are shuffled.
 template <class Vals>
-static __device__ __forceinline__ void wd_seg_warp_scan(bool& flag, typename Vals::T& v) {
+static __device__ __forceinline__ typename Vals::T wd_seg_warp_scan(wd_u32 flags, typename Vals::T v) {
     const unsigned lane = threadIdx.x & 31u;
+    const int start = 31 - __clz(flags & (0xffffffffu >> (31u - lane)));  // -1: none
 #pragma unroll
     for (unsigned o = 1; o < 32; o <<= 1) {
-        const bool up_flag = wd_shfl_up(flag, o);
         const typename Vals::T up = wd_shfl_up(v, o);
-        if (lane >= o) {
-            if (!flag) v = Vals::combine(up, v);
-            flag = flag || up_flag;
-        }
+        if (lane >= o && (int)(lane - o) >= start) v = Vals::combine(up, v);
     }
+    return v;
 }
 
-// Unique (Vals = wd_runs_none: keys only), run-length encode (wd_runs_counts: `vals` gets each
-// run's length, from the differences of run starts) or reduce-by-key (wd_runs_reduce: `vals`
-// gets each run's values combined in order): run r's key goes to keys[r], its value to
-// vals[r]; `*count` receives the number of runs. Contains the block tile prefix's barriers:
-// every thread of the block calls it.
-template <class Vals, class St, class K, class V>
-static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, unsigned char* status_mem, unsigned int* queue,
-                                               wd_u64* count) {
+// One warp tile of wd_runs (`Whole`: of a whole aligned block tile): its runs staged in the
+// warp's slices of shared memory (`stage_w`; `starts_w` for run-length encode, `vstage_w` for
+// reduce-by-key values), its place found by the block tile prefix, its runs written out.
+template <class Vals, bool Whole, class St, class K, class V>
+static __device__ __forceinline__ void wd_runs_tile(const St& st, K* keys, V* vals, unsigned char* status_mem, wd_u64* count,
+                                                    wd_u64 tile, wd_u64 ntiles, wd_u64 base, unsigned char* stage_w,
+                                                    unsigned short* starts_w, unsigned char* vstage_w) {
     typedef typename Vals::T T;
     typedef wd_vec_layout<St> L;
-    static_assert(sizeof(K) <= 8 && sizeof(T) <= 8, "runs stage keys and values of at most 8 bytes");
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const wd_u32 below = (1u << lane) - 1u;
-    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
-    const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;
-    const wd_u64 tile = wd_tile_index(queue);
-    const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE;
-    const auto slot_index = [&](int j) -> wd_u64 {
-        return base + ((wd_u64)(j / L::VEC) * 32u + lane) * L::VEC + (wd_u64)(j % L::VEC);
-    };
-    // Load: vectors for whole aligned tiles, else one element per slot.
+    constexpr bool apart = (sizeof(K) + sizeof(T)) * (WD_TILE + 1) * (WD_BLOCK / 32) <= 40 * 1024;
+    // Slot j = r * VEC + k of this lane: element base + offset(j).
+    const auto offset = [&](int j) -> unsigned { return ((unsigned)(j / L::VEC) * 32u + lane) * L::VEC + (unsigned)(j % L::VEC); };
+    const auto slot_index = [&](int j) -> wd_u64 { return base + offset(j); };
+    // Load: vectors for whole aligned warp tiles, else one element per slot.
     typename St::value_t v[WD_ITEMS];
-    bool valid[WD_ITEMS];
-    if (wd_tile_vectorizable(st, base)) {
-        wd_load_tile_vec(st, base, v, valid);
+    bool valid_slot[WD_ITEMS];
+    if (Whole || wd_tile_vectorizable(st, base)) {
+        wd_load_tile_vec(st, base, v, valid_slot);
 #pragma unroll
-        for (int j = 0; j < WD_ITEMS; ++j) valid[j] = true;
+        for (int j = 0; j < WD_ITEMS; ++j) valid_slot[j] = true;
     } else {
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j) {
             const wd_u64 i = slot_index(j);
-            valid[j] = i < st.n;
-            v[j] = st.value(valid[j] ? st.load(i) : st.at(0));
+            valid_slot[j] = i < st.n;
+            v[j] = st.value(valid_slot[j] ? st.load(i) : st.at(0));
         }
     }
+    const auto valid = [&](int j) -> bool { return Whole || valid_slot[j]; };
     typedef decltype(Vals::key(v[0])) Key;
     Key key[WD_ITEMS];
 #pragma unroll
     for (int j = 0; j < WD_ITEMS; ++j) key[j] = Vals::key(v[j]);
-    // The key before the warp tile (for its first element) and after it (for its last).
+    // The key before the warp tile (for its first element).
     const Key before = base > 0 && base - 1 < st.n ? Vals::key(st.value(st.at(base - 1))) : key[0];
-    // Heads: compare each slot with its predecessor.
+    // Heads: compare each slot with its predecessor; element 0 is one.
     bool head[WD_ITEMS];
 #pragma unroll
     for (int r = 0; r < L::ROWS; ++r) {
@@ -277,10 +272,11 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
         for (int k = 0; k < L::VEC; ++k) {
             const int j = r * L::VEC + k;
             const Key prev = k > 0 ? key[j - 1] : (lane > 0 ? from_lane_below : from_row_before);
-            const wd_u64 i = slot_index(j);
-            head[j] = valid[j] && (i == 0 || !wd_same(st.a, prev, key[j]));
+            head[j] = valid(j) && ((!Whole && slot_index(j) == 0) || !wd_same(st.a, prev, key[j]));
         }
     }
+    if constexpr (Whole)
+        if (base == 0 && lane == 0) head[0] = true;
     // Ranks: c[j] = heads of the warp tile at or before slot j.
     unsigned c[WD_ITEMS];
     unsigned heads = 0;
@@ -301,12 +297,9 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
         }
         heads += row_total;
     }
-    // Staging for coalesced writes: the warp's keys, then its values, in one slice.
-    constexpr int S = sizeof(K) > sizeof(T) ? (int)sizeof(K) : (int)sizeof(T);
-    __shared__ __align__(16) unsigned char staging[WD_BLOCK / 32][(WD_TILE + 1) * S];
     if constexpr (!Vals::on) {
         // The keys are staged before the look-back, so that they need no registers during it.
-        K* seg = (K*)staging[warp];
+        K* seg = (K*)stage_w;
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j)
             if (head[j]) seg[c[j] - 1] = key[j];
@@ -325,15 +318,13 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
         typedef wd_op_runs<wd_runs_last> Op;
         typedef typename Op::T P;
         typedef wd_run_status<wd_u64, true> Status;
-        static_assert(WD_TILE <= 65536, "warp tile offsets are staged as 16-bit numbers");
-        __shared__ unsigned short starts[WD_BLOCK / 32][WD_TILE];
-        K* seg_k = (K*)staging[warp];
-        unsigned short* seg_s = starts[warp];
+        K* seg_k = (K*)stage_w;
+        unsigned short* seg_s = starts_w;
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j)
             if (head[j]) {
                 seg_k[c[j] - 1] = key[j];
-                seg_s[c[j] - 1] = (unsigned short)(slot_index(j) - base);
+                seg_s[c[j] - 1] = (unsigned short)offset(j);
             }
         __syncwarp();
         P mine;
@@ -368,7 +359,7 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
             for (int k = 0; k < L::VEC; ++k) {
                 const int j = r * L::VEC + k;
                 const bool next = k + 1 < L::VEC ? head[j + 1] : (lane < 31 ? next_lane : next_row);
-                end[j] = valid[j] && (slot_index(j) + 1 >= st.n || next);
+                end[j] = valid(j) && ((!Whole && slot_index(j) + 1 >= st.n) || next);
             }
         }
         // Segmented scan within the warp tile: x[j] becomes the values of its run from the
@@ -377,7 +368,7 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
         bool f[WD_ITEMS];
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j) {
-            x[j] = valid[j] ? Vals::of(v[j]) : Vals::identity();
+            x[j] = Whole || valid(j) ? Vals::of(v[j]) : Vals::identity();
             f[j] = head[j];
         }
         bool carry_f = false;
@@ -390,13 +381,13 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
                 if (!f[j]) x[j] = Vals::combine(x[j - 1], x[j]);
                 f[j] = f[j] || f[j - 1];
             }
-            bool lf = f[r * L::VEC + L::VEC - 1];
-            T lv = x[r * L::VEC + L::VEC - 1];
-            wd_seg_warp_scan<Vals>(lf, lv);
-            const bool up_f = wd_shfl_up(lf, 1u);
+            // Across the row's lanes: which lanes hold a head (a ballot), their values
+            // scanned in segments from those lanes.
+            const wd_u32 flags = __ballot_sync(WD_FULL_MASK, f[r * L::VEC + L::VEC - 1]);
+            const T lv = wd_seg_warp_scan<Vals>(flags, x[r * L::VEC + L::VEC - 1]);
             const T up_v = wd_shfl_up(lv, 1u);
-            const bool row_f = wd_shfl_idx(lf, 31);
             const T row_v = wd_shfl_idx(lv, 31);
+            const bool up_f = (flags & below) != 0u, row_f = flags != 0u;
             // What enters this lane's part of the row: the carry, then the lanes below.
             const bool pre_f = lane == 0 ? carry_f : (up_f || carry_f);
             const T pre_v = lane == 0 ? carry : (up_f ? up_v : Vals::combine(carry, up_v));
@@ -409,16 +400,14 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
             carry = row_f ? row_v : Vals::combine(carry, row_v);
             carry_f = carry_f || row_f;
         }
-        // Staged before the look-back, so that nothing per slot is live during it: the keys of
-        // the heads at c[j] - 1, the values at the ends at c[j] (0: the run that entered the
-        // warp tile, which still needs the value before it), written from the first end's
-        // place on. Keys and values of more than 8 bytes together do not fit apart in the
-        // 48 KB of static shared memory: their values are staged where the keys were, after
-        // the keys are written.
-        constexpr bool apart = (sizeof(K) + sizeof(T)) * (WD_TILE + 1) * (WD_BLOCK / 32) <= 40 * 1024;
-        __shared__ __align__(16) unsigned char vstaging[WD_BLOCK / 32][apart ? (WD_TILE + 1) * sizeof(T) : 16];
-        K* seg_k = (K*)staging[warp];
-        T* seg_v = apart ? (T*)vstaging[warp] : (T*)staging[warp];
+        // Staged before the look-back, so that nothing per slot is live during it: the keys
+        // of the heads at c[j] - 1, the values at the ends at c[j] (0: the run that entered
+        // the warp tile, which still needs the value before it), written from the first
+        // end's place on. Keys and values of more than 8 bytes together do not fit apart in
+        // the 48 KB of static shared memory: their values are staged where the keys were,
+        // after the keys are written.
+        K* seg_k = (K*)stage_w;
+        T* seg_v = apart ? (T*)vstage_w : (T*)stage_w;
         unsigned ends = 0;
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j) {
@@ -453,4 +442,44 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
             vals[run0 + lo + i - 1] = (V)(i == 0 && !first_head ? Vals::combine(pre.v, x0) : x0);
         }
     }
+}
+
+// Unique (Vals = wd_runs_none: keys only), run-length encode (wd_runs_counts: `vals` gets each
+// run's length, from the differences of run starts) or reduce-by-key (wd_runs_reduce: `vals`
+// gets each run's values combined in order): run r's key goes to keys[r], its value to
+// vals[r]; `*count` receives the number of runs. Contains the block tile prefix's barriers:
+// every thread of the block calls it. Reduce-by-key's whole aligned block tiles (all but the
+// last, for aligned inputs) take a path of their own without per-element bounds checks: every
+// slot is valid and only element 0 starts a run without comparing keys.
+template <class Vals, class St, class K, class V>
+static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, unsigned char* status_mem, unsigned int* queue,
+                                               wd_u64* count) {
+    typedef typename Vals::T T;
+    static_assert(sizeof(K) <= 8 && sizeof(T) <= 8, "runs stage keys and values of at most 8 bytes");
+    const unsigned warp = threadIdx.x >> 5;
+    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
+    const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;
+    const wd_u64 tile = wd_tile_index(queue);
+    const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE;
+    // Shared memory, declared once for both kinds of tile. Staging for coalesced writes: the
+    // warp's keys (and values), in one slice.
+    constexpr int S = sizeof(K) > sizeof(T) ? (int)sizeof(K) : (int)sizeof(T);
+    __shared__ __align__(16) unsigned char staging[WD_BLOCK / 32][(WD_TILE + 1) * S];
+    // Run-length encode: the offsets of the heads in the warp tile.
+    static_assert(WD_TILE <= 65536, "warp tile offsets are staged as 16-bit numbers");
+    __shared__ unsigned short starts[WD_BLOCK / 32][Vals::starts ? WD_TILE : 1];
+    // Reduce-by-key: the values at the run ends, apart from the keys when both fit 40 KB (else
+    // where the keys were, after the keys are written).
+    constexpr bool reduces = Vals::on && !Vals::starts;
+    constexpr bool apart = (sizeof(K) + sizeof(T)) * (WD_TILE + 1) * (WD_BLOCK / 32) <= 40 * 1024;
+    __shared__ __align__(16) unsigned char vstaging[WD_BLOCK / 32][reduces && apart ? (WD_TILE + 1) * sizeof(T) : 16];
+    // The kind of the block tile, the same for all its warps (the block tile prefix's barriers).
+    const wd_u64 block_base = tile * block_tile;
+    unsigned char* const vstage_w = reduces && apart ? vstaging[warp] : nullptr;
+    // Only reduce-by-key has a path of its own for whole tiles: a second copy of the code made
+    // unique and run-length encode slower (7% and 4% at 2^28), reduce-by-key 14-20% faster.
+    if (reduces && block_base + block_tile <= st.n && st.aligned(block_base))
+        wd_runs_tile<Vals, true>(st, keys, vals, status_mem, count, tile, ntiles, base, staging[warp], starts[warp], vstage_w);
+    else
+        wd_runs_tile<Vals, false>(st, keys, vals, status_mem, count, tile, ntiles, base, staging[warp], starts[warp], vstage_w);
 }
