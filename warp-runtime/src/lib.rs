@@ -125,8 +125,10 @@
 //! (`DeviceRunLengthEncode::Encode`: the difference of neighbouring run starts, the last start
 //! before each tile carried with the head count through the look-back) and
 //! [`Device::reduce_by_key`] each run's values combined by a `#[reduce]` operator
-//! (`DeviceReduce::ReduceByKey`): a segmented scan within each tile,
-//! the partial of the run crossing into the next tile carried with the head count as one
+//! (`DeviceReduce::ReduceByKey`): a segmented scan within each tile (each row's segment
+//! starts from one ballot of the lanes holding a head, so only values are shuffled; whole
+//! aligned tiles skip the per-element bounds checks), the partial of the run crossing into the
+//! next tile carried with the head count as one
 //! (heads, value) pair through the look-back, folded in tile order so floats are
 //! deterministic. Keys are compared with `==` ([`Equal`]; NaN is a run of its own) or a
 //! `#[predicate(inputs = 2)]` of two neighbours (`_by` forms, [`SameKeys`]); the `_into` forms
