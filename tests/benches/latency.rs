@@ -121,7 +121,7 @@ fn main() {
     println!("|---|---|---|");
     println!("| cudarc context + stream | {ctx:.1} | - |");
     println!(
-        "| Device::auto() | {auto:.1} (+{:.1} beyond the context) | +5 ms |",
+        "| Device::auto() | {auto:.1} ({:+.1} beyond the context) | +5 ms |",
         auto - ctx
     );
     println!("| first reduce, empty cache (after Device::cuda) | {cold:.1} | 60 ms |");
