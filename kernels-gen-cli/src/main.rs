@@ -3,6 +3,35 @@
 
 use std::process::ExitCode;
 
+/// `println!` that ends the program quietly when stdout is closed (`kernels-gen emit f.rs |
+/// head`) instead of panicking; another write error ends it with the error and status 1.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout(), $($t)*) {
+            stdout_failed(e);
+        }
+    }};
+}
+
+/// `print!` as [`outln!`] is `println!`.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = write!(std::io::stdout(), $($t)*) {
+            stdout_failed(e);
+        }
+    }};
+}
+
+fn stdout_failed(e: std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("kernels-gen: writing the output: {e}");
+    std::process::exit(1);
+}
+
 use kernels_gen::FileItem;
 use warp_runtime::toolchain::{self, Output};
 
@@ -52,11 +81,11 @@ fn main() -> ExitCode {
         [cmd, sub] if *cmd == "cache" && *sub == "list" => cache_list(),
         [cmd, sub] if *cmd == "cache" && *sub == "clear" => cache_clear(),
         [] => {
-            println!("{USAGE}");
+            outln!("{USAGE}");
             ExitCode::SUCCESS
         }
         _ if args.iter().any(|a| a == "-h" || a == "--help") => {
-            println!("{USAGE}");
+            outln!("{USAGE}");
             ExitCode::SUCCESS
         }
         _ => {
@@ -71,7 +100,7 @@ fn cache_list() -> ExitCode {
     let dir = match toolchain::cache_dir() {
         Ok(Some(d)) => d,
         Ok(None) => {
-            println!("the kernel cache is off (WARP_CACHE)");
+            outln!("the kernel cache is off (WARP_CACHE)");
             return ExitCode::SUCCESS;
         }
         Err(e) => {
@@ -89,7 +118,7 @@ fn cache_list() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    println!("{}", dir.display());
+    outln!("{}", dir.display());
     let now = std::time::SystemTime::now();
     for e in &entries {
         let ago = now
@@ -97,7 +126,7 @@ fn cache_list() -> ExitCode {
             .map(|d| d.as_secs())
             .unwrap_or(0);
         let name = e.path.file_name().map(|n| n.to_string_lossy().into_owned());
-        println!(
+        outln!(
             "  {}  {:>10} bytes  last used {ago} s ago",
             name.unwrap_or_default(),
             e.bytes
@@ -108,7 +137,7 @@ fn cache_list() -> ExitCode {
         Some(c) => format!("{} MiB", c >> 20),
         None => "none".to_string(),
     };
-    println!("{} files, {total} bytes (cap {cap})", entries.len());
+    outln!("{} files, {total} bytes (cap {cap})", entries.len());
     ExitCode::SUCCESS
 }
 
@@ -116,11 +145,11 @@ fn cache_list() -> ExitCode {
 fn cache_clear() -> ExitCode {
     match (toolchain::cache_dir(), toolchain::clear_cache()) {
         (Ok(Some(d)), Ok((n, bytes))) => {
-            println!("deleted {n} files ({bytes} bytes) from {}", d.display());
+            outln!("deleted {n} files ({bytes} bytes) from {}", d.display());
             ExitCode::SUCCESS
         }
         (Ok(None), _) => {
-            println!("the kernel cache is off (WARP_CACHE)");
+            outln!("the kernel cache is off (WARP_CACHE)");
             ExitCode::SUCCESS
         }
         (Err(e), _) | (_, Err(e)) => {
@@ -169,8 +198,8 @@ fn run(path: &str, body: impl FnOnce(&[FileItem]) -> ExitCode) -> ExitCode {
 fn emit(items: &[FileItem]) -> ExitCode {
     for item in items {
         if let Ok(op) = &item.result {
-            println!("// ===== #[{}] {} =====", item.attribute, item.name);
-            print!("{}", op.source);
+            outln!("// ===== #[{}] {} =====", item.attribute, item.name);
+            out!("{}", op.source);
         }
     }
     ExitCode::SUCCESS
@@ -225,7 +254,7 @@ const INSTRUCTIONS: &[(&str, &str)] = &[
 
 fn check(items: &[FileItem], arch: u32) -> ExitCode {
     match toolchain::nvrtc_version() {
-        Ok((major, minor)) => println!("NVRTC {major}.{minor}, sm_{arch}"),
+        Ok((major, minor)) => outln!("NVRTC {major}.{minor}, sm_{arch}"),
         Err(e) => {
             eprintln!("kernels-gen: {e}");
             return ExitCode::from(1);
@@ -276,7 +305,7 @@ fn check(items: &[FileItem], arch: u32) -> ExitCode {
                 return ExitCode::from(1);
             }
         };
-        println!(
+        outln!(
             "#[{}] {} ({} style{})",
             item.attribute,
             item.name,
@@ -299,7 +328,7 @@ fn check(items: &[FileItem], arch: u32) -> ExitCode {
                 })
                 .collect();
             match r {
-                Some(r) => println!(
+                Some(r) => outln!(
                     "  {kernel}: {} registers, {} bytes stack, {} / {} bytes spilled (stores / loads), {} bytes shared\n    instructions: {}",
                     r.registers,
                     r.stack,
@@ -308,7 +337,7 @@ fn check(items: &[FileItem], arch: u32) -> ExitCode {
                     r.smem,
                     found.join(", ")
                 ),
-                None => println!(
+                None => outln!(
                     "  {kernel}: (no ptxas report)\n    instructions: {}",
                     found.join(", ")
                 ),

@@ -143,3 +143,20 @@ fn cache_list_and_clear() {
     assert_eq!(code, 2, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A reader that stops early (`kernels-gen emit f.rs | head`) ends the command quietly, with
+/// status 0, not a panic: the pipe is closed before the command writes.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    let f = write("pipe.rs", GOOD);
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_kernels-gen"))
+        .args(["emit", &f])
+        .stdout(writer)
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}

@@ -127,15 +127,40 @@ fn outputs_of_the_wrong_length_are_errors() {
         dev.map_into(to_i64, &xs, &mut dev.upload(&[0i64; 4]).unwrap()),
         Err(Error::Shape(_))
     ));
-    // Another device's array is refused.
+    // Another CPU device's array is host memory too: taken, as a GPU context's devices
+    // share theirs.
     let other = Device::cpu();
     let mut theirs = other.upload(&[0.0f32; 3]).unwrap();
-    assert!(matches!(
-        dev.scan_into(sum_f32, &xs, &mut theirs),
-        Err(Error::DeviceMismatch)
-    ));
+    dev.scan_into(sum_f32, &xs, &mut theirs).unwrap();
+    assert_eq!(theirs.download().unwrap(), [1.0, 3.0, 6.0]);
     // A fork of the CPU backend is the same backend; wait_for has nothing to order.
     let fork = dev.fork().unwrap();
     fork.wait_for(&dev).unwrap();
     assert_eq!(fork.reduce(sum_f32, &xs).unwrap(), 6.0);
+}
+
+/// Every CPU-backend device shares its memory: arrays uploaded through one `Device::cpu()`
+/// are inputs to another, alone and zipped.
+#[test]
+fn cpu_devices_share_their_memory() {
+    let (d1, d2) = (Device::cpu(), Device::cpu());
+    let xs = d1.upload(&[3.0f32, -1.0, 4.0]).unwrap();
+    let ys = d2.upload(&[1.0f32, 1.0, 1.0]).unwrap();
+    assert_eq!(d2.reduce(sum_f32, &xs).unwrap(), 6.0);
+    assert_eq!(d1.count(greater, &(&xs, &ys)).unwrap(), 2);
+    let total = d1.reduce_on_device(sum_f32, &xs).unwrap();
+    assert_eq!(d2.count(above.with(&total), &ys).unwrap(), 0);
+    let mut out = d2.upload(&[0.0f32; 3]).unwrap();
+    d1.map_into(pair_first, &xs, &mut out).unwrap();
+    assert_eq!(out.download().unwrap(), [3.0, -1.0, 4.0]);
+}
+
+#[map]
+fn pair_first(x: f32) -> f32 {
+    x
+}
+
+#[predicate(inputs = 2)]
+fn greater(a: f32, b: f32) -> bool {
+    a > b
 }

@@ -136,11 +136,8 @@ fn bad_input_is_an_error_not_a_panic() {
     let reversed = xs.slice(3..2);
     assert!(matches!(reversed, Err(Error::Shape(_))));
     assert_eq!(xs.slice(3..).unwrap().len(), 0);
-    let other = Device::cpu();
-    assert!(matches!(
-        other.reduce(sum_u32, &xs),
-        Err(Error::DeviceMismatch)
-    ));
+    let other = Device::cpu(); // CPU-backend devices share host memory
+    assert_eq!(other.reduce(sum_u32, &xs).unwrap(), 6);
     #[reduce(identity = (0, u8::MAX))]
     fn argmax_u8(a: (u32, u8), b: (u32, u8)) -> (u32, u8) {
         if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {

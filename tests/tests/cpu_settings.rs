@@ -18,6 +18,8 @@ fn with_env<R>(vars: &[(&str, &str)], f: impl FnOnce() -> R) -> (R, Vec<Captured
         "WARP_QUIET",
         "WARP_CACHE",
         "WARP_CACHE_MAX_MB",
+        "WARP_TILE_QUEUE",
+        "WARP_POISON",
     ];
     for v in ALL {
         // SAFETY: the tests of this file take the lock first; nothing else reads the
@@ -87,6 +89,44 @@ fn unset_falls_back_to_the_cpu_with_a_warning_event() {
     // Quiet: the same choice, as a debug event.
     let (_, events) = with_env(&[("WARP_QUIET", "on")], Device::auto);
     assert!(events.iter().all(|e| e.level == Level::DEBUG), "{events:?}");
+}
+
+/// On a GPU machine: a bad value of a variable the GPU backend reads is an error from
+/// `Device::cuda` and from `Device::auto()` (never a CPU fallback), and `WARP_QUIET` also
+/// quiets the `WARP_DEVICE=cuda` choice.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_settings_are_errors_not_fallbacks() {
+    for (var, bad) in [
+        ("WARP_TILE_QUEUE", "sometimes"),
+        ("WARP_POISON", "2"),
+        ("WARP_CACHE", "disabled"),
+        ("WARP_CACHE_MAX_MB", "lots"),
+    ] {
+        let (r, _) = with_env(&[(var, bad)], || Device::cuda(0));
+        assert!(
+            matches!(&r, Err(Error::Setting { var: v, .. }) if *v == var),
+            "Device::cuda with {var}={bad}: {r:?}"
+        );
+        let (r, _) = with_env(&[(var, bad)], Device::auto);
+        assert!(
+            matches!(&r, Err(Error::Setting { var: v, .. }) if *v == var),
+            "Device::auto with {var}={bad}: {r:?}"
+        );
+    }
+    let (r, events) = with_env(
+        &[("WARP_DEVICE", "cuda"), ("WARP_QUIET", "on")],
+        Device::auto,
+    );
+    assert!(r.expect("the GPU").is_gpu());
+    let choice: Vec<_> = events
+        .iter()
+        .filter(|e| e.message().contains("running on a GPU"))
+        .collect();
+    assert!(
+        !choice.is_empty() && choice.iter().all(|e| e.level == Level::DEBUG),
+        "{events:?}"
+    );
 }
 
 #[test]

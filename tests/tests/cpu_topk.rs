@@ -152,3 +152,24 @@ fn sizes_and_k_are_checked() {
         [3, 2, 1]
     );
 }
+
+/// Inputs of several CPU chunks (each keeps its best k, then the bests merge): the same k
+/// as a sort, with ties spread across chunks (u8) and distinct values (i64, f32 with NaN).
+#[test]
+fn chunked_inputs_merge_to_the_sorted_k() {
+    let s = seed();
+    eprintln!("seed {s}");
+    let dev = Device::cpu();
+    let n = 3 * (1 << 16) + 17; // the CPU backend's tasks take chunks of 2^16 elements
+    let mut r = rng(s);
+    let bytes = u8::random_vec(&mut r, n, true);
+    let wide = i64::random_vec(&mut r, n, true);
+    let floats = f32::random_vec(&mut r, n, true);
+    for k in [1usize, 1000, 1024] {
+        for largest in [true, false] {
+            check(&dev, &bytes, k, largest, "u8 chunks");
+            check(&dev, &wide, k, largest, "i64 chunks");
+            check(&dev, &floats, k, largest, "f32 chunks");
+        }
+    }
+}

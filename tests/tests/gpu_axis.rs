@@ -404,6 +404,7 @@ fn ragged_segments_with_empty_ones() {
         vec![0u64, 2, 1],
         vec![0u64, 20_001],
         vec![0u64, 20_000, 0, 20_000, 0, 20_000],
+        vec![20_001u64], // no segment (no kernel), the offset still checked as on the CPU
     ] {
         let o = g.upload(&bad).unwrap();
         assert!(matches!(
@@ -411,6 +412,8 @@ fn ragged_segments_with_empty_ones() {
             Err(Error::Shape(_))
         ));
     }
+    let none = g.reduce_segments(add_i64, &xs, &g.upload(&[20_000u64]).unwrap());
+    assert!(none.unwrap().is_empty());
 }
 
 #[test]

@@ -40,7 +40,9 @@ impl Device {
     /// the reason; `debug` under `WARP_QUIET=1`).
     ///
     /// Errors: [`Error::Setting`] for a `WARP_DEVICE` or `WARP_QUIET` value it does not
-    /// accept; [`Error::NoGpu`] when `WARP_DEVICE` names a GPU that is not there (no
+    /// accept, or (on a machine with a GPU) for a value of another variable the GPU backend
+    /// reads (`WARP_TILE_QUEUE`, `WARP_POISON`, `WARP_CACHE`, `WARP_CACHE_MAX_MB`): never a
+    /// CPU fallback for a bad setting; [`Error::NoGpu`] when `WARP_DEVICE` names a GPU that is not there (no
     /// fallback then).
     ///
     /// ```
@@ -58,43 +60,47 @@ impl Device {
     /// `Device::auto()` for a given choice (what `WARP_DEVICE` parses to).
     fn choose(choice: crate::settings::DeviceChoice, quiet: bool) -> Result<Device> {
         use crate::settings::DeviceChoice;
+        // The choice's event: at `$level`, or `debug` under `WARP_QUIET`.
+        macro_rules! choice_event {
+            ($level:ident, $($event:tt)*) => {
+                if quiet { tracing::debug!($($event)*) } else { tracing::$level!($($event)*) }
+            };
+        }
         let ordinal = match choice {
             DeviceChoice::Cpu => {
-                if quiet {
-                    tracing::debug!(reason = "WARP_DEVICE=cpu", "running on the CPU backend");
-                } else {
-                    tracing::info!(reason = "WARP_DEVICE=cpu", "running on the CPU backend");
-                }
+                choice_event!(
+                    info,
+                    reason = "WARP_DEVICE=cpu",
+                    "running on the CPU backend"
+                );
                 return Ok(Device::cpu());
             }
             DeviceChoice::Cuda(n) => {
                 let d = Device::cuda(n)?;
-                tracing::info!(device = %d.describe(), "running on a GPU (WARP_DEVICE)");
+                choice_event!(info, device = %d.describe(), "running on a GPU (WARP_DEVICE)");
                 return Ok(d);
             }
             DeviceChoice::Auto => 0,
         };
         match Device::cuda(ordinal) {
             Ok(d) => {
-                if quiet {
-                    tracing::debug!(device = %d.describe(), "running on a GPU");
-                } else {
-                    tracing::info!(device = %d.describe(), "running on a GPU");
-                }
+                choice_event!(info, device = %d.describe(), "running on a GPU");
                 Ok(d)
             }
+            // A setting the GPU backend reads (`WARP_TILE_QUEUE`, `WARP_POISON`, ...) that it
+            // does not accept is the caller's error, not a reason to run on the CPU.
+            Err(e @ Error::Setting { .. }) => Err(e),
             Err(e) => {
-                if quiet {
-                    tracing::debug!(reason = %e, "no GPU; running on the CPU backend");
-                } else {
-                    tracing::warn!(reason = %e, "no GPU; running on the CPU backend");
-                }
+                choice_event!(warn, reason = %e, "no GPU; running on the CPU backend");
                 Ok(Device::cpu())
             }
         }
     }
 
-    /// CUDA device `ordinal`. Fails with [`Error::NoGpu`] when there is no driver or device.
+    /// CUDA device `ordinal`. Fails with [`Error::NoGpu`] when there is no driver or device
+    /// (or the driver is too old), and with [`Error::Setting`] for a value it does not accept
+    /// of a variable the GPU backend reads (`WARP_TILE_QUEUE`, `WARP_POISON`, `WARP_CACHE`,
+    /// `WARP_CACHE_MAX_MB`).
     pub fn cuda(ordinal: usize) -> Result<Device> {
         Ok(Device {
             backend: Arc::new(Backend::Gpu(Gpu::new(ordinal)?)),
@@ -189,6 +195,9 @@ impl Device {
     }
 
     /// The CPU backend: every operation runs the Rust functions themselves, in parallel.
+    /// Every CPU-backend device (each call of `Device::cpu()`, and `Device::auto()`'s
+    /// fallback) shares its memory with every other, as devices of one GPU context do: an
+    /// array uploaded through one is an input to any of them.
     pub fn cpu() -> Device {
         Device {
             backend: Arc::new(Backend::Cpu),
@@ -271,12 +280,13 @@ impl Device {
         }
     }
 
-    /// Whether `other`'s memory is this device's: the same device, or a device of the same
-    /// GPU context (another stream).
+    /// Whether `other`'s memory is this device's: a device of the same GPU context (this one,
+    /// or another stream), or any CPU-backend device for a CPU-backend device (host memory).
     pub(crate) fn shares_memory_with(&self, other: &Device) -> bool {
         match (&*self.backend, &*other.backend) {
             (Backend::Gpu(a), Backend::Gpu(b)) => a.context().cu_ctx() == b.context().cu_ctx(),
-            _ => Arc::ptr_eq(&self.backend, &other.backend),
+            (Backend::Cpu, Backend::Cpu) => true,
+            _ => false,
         }
     }
 }

@@ -78,7 +78,8 @@ pub enum Error {
     Shape(String),
     /// Data of one device was given to another: a GPU's memory to the CPU backend or to
     /// another GPU (another CUDA context), or CPU-backend memory to a GPU. Devices on the
-    /// same GPU context (several streams) share their memory.
+    /// same GPU context (several streams) share their memory, and so do all CPU-backend
+    /// devices.
     #[error(
         "the data lives on a different device (another GPU or context, or the CPU backend) than the one asked to run the operation"
     )]

@@ -274,19 +274,22 @@
 //! `.map(f)` and `.indexed()` through [`CudaInput`]); the `_into` forms write into a
 //! `DeviceVec`, `DeviceTuples`, `CudaSlice` or `CudaViewMut`; `DeviceVec::from_cuda` and
 //! `DeviceVec::into_cuda` convert without copying. Memory is shared by every device of one
-//! GPU context.
+//! GPU context (two `Device::cuda(0)` included), and by every CPU-backend device.
 //!
 //! What waits, on a GPU:
 //!
 //! - On one `Device`, work runs in the order it was called (one stream).
 //! - Operations that return host values wait for their result, and so for the work queued
 //!   before them on that device: `reduce`, `map_reduce`, `count`, `any`, `all`,
-//!   `find_first`, `filter` and `partition` (for the count), `reduce_segments` (to check the
-//!   offsets), and `download`. A kernel fault surfaces at such a wait.
+//!   `find_first`, `filter`, `partition` and `partition3` (for the counts), `unique`,
+//!   `unique_by`, `run_length_encode`, `reduce_by_key` and their `_by` forms (for the number
+//!   of runs), `reduce_segments`, `scan_segments` and `exclusive_scan_segments` (their `_into`
+//!   forms too: to check the offsets), and `download`. A kernel fault surfaces at such a
+//!   wait.
 //! - Nothing else waits: the `_on_device` forms (`reduce_on_device`, `count_on_device`, ...)
-//!   return a [`DeviceScalar`], the `_into` forms write the caller's arrays, and `scan`,
-//!   `map`, `reduce_rows`, `reduce_cols`, `transpose`, `mask`, `histogram` and
-//!   `histogram_even` return device arrays, all
+//!   return a [`DeviceScalar`], the other `_into` forms write the caller's arrays, and `scan`,
+//!   `map`, `reduce_rows`, `reduce_cols`, `transpose`, `mask`, `histogram`,
+//!   `histogram_even`, `top_k` and `bottom_k` return device arrays, all
 //!   with their kernels queued. `DeviceScalar::get` waits for the work computing that result
 //!   (and what was queued before it on its device), not for work queued after it;
 //!   `Device::synchronize` waits for everything.
@@ -385,8 +388,9 @@ pub mod __private {
 /// Everything a program using warp-dsl needs: `use warp_runtime::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        CudaInput, Device, DeviceScalar, DeviceSlice, DeviceTuples, DeviceValue, DeviceVec, Error,
-        MapOp, OutputArray, Predicate, ReduceOp, TopK, ValueArray, Zip, map, predicate, reduce,
+        CudaInput, Device, DeviceScalar, DeviceSlice, DeviceTuples, DeviceValue, DeviceVec, Equal,
+        Error, MapOp, OutputArray, Predicate, ReduceOp, TopK, ValueArray, Zip, map, predicate,
+        reduce,
     };
     pub use half::{bf16, f16};
 }

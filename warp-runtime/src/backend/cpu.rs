@@ -325,7 +325,8 @@ pub(crate) fn scan_segments<V: Copy + Send + Sync, E: Copy + Sync>(
 
 /// The `k` (at most `data.len()`) largest elements of `data` by `key` (the smallest when
 /// `largest` is false: the largest complemented keys), best first, ties to the smaller index;
-/// with their indices.
+/// with their indices. Each chunk keeps its best `k` and the chunks' bests are merged, so the
+/// memory used is about `k` entries per task, whatever the input's length.
 pub(crate) fn top_k<T: Copy + Send + Sync>(
     data: &[T],
     k: usize,
@@ -333,24 +334,40 @@ pub(crate) fn top_k<T: Copy + Send + Sync>(
     key: impl Fn(T) -> u64 + Sync,
     key_bits: u32,
 ) -> (Vec<T>, Vec<u64>) {
-    let mask = u64::MAX >> (64 - key_bits);
-    let mut entries: Vec<(u64, u64)> = data
-        .par_iter()
-        .enumerate()
-        .map(|(i, &x)| {
-            let k = key(x);
-            (if largest { k } else { !k & mask }, i as u64)
-        })
-        .collect();
-    let best_first = |a: &(u64, u64), b: &(u64, u64)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
     if k == 0 {
         return (Vec::new(), Vec::new());
     }
-    if k < entries.len() {
-        entries.select_nth_unstable_by(k - 1, best_first);
-        entries.truncate(k);
-    }
-    entries.par_sort_unstable_by(best_first);
+    let mask = u64::MAX >> (64 - key_bits);
+    // One total order (key descending, then index ascending): every element has one place,
+    // so the chunks' bests merge to the same k in any order.
+    let best_first = |a: &(u64, u64), b: &(u64, u64)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+    let keep = |mut v: Vec<(u64, u64)>| {
+        if v.len() > k {
+            v.select_nth_unstable_by(k - 1, best_first);
+            v.truncate(k);
+        }
+        v
+    };
+    let mut entries = data
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(ci, c)| {
+            let base = (ci * CHUNK) as u64;
+            keep(
+                c.iter()
+                    .enumerate()
+                    .map(|(j, &x)| {
+                        let kx = key(x);
+                        (if largest { kx } else { !kx & mask }, base + j as u64)
+                    })
+                    .collect(),
+            )
+        })
+        .reduce(Vec::new, |mut a, b| {
+            a.extend(b);
+            keep(a)
+        });
+    entries.sort_unstable_by(best_first);
     entries.iter().map(|&(_, i)| (data[i as usize], i)).unzip()
 }
 

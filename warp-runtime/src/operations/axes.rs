@@ -255,10 +255,11 @@ impl Device {
                 Ok(())
             }
             t => {
-                if nseg == 0 {
-                    return Ok(());
-                }
                 let g = self.gpu()?;
+                if nseg == 0 {
+                    // No segment, no kernel: the one offset is checked as the CPU does.
+                    return check_offsets(&g.download(&offs.gpu()?)?, n);
+                }
                 let module = g.module(axis_key::<Op, I>(), axis_module::<Op, I>)?;
                 let o = ValuesOut {
                     bytes: gpu_bytes(t)?,

@@ -563,8 +563,10 @@ impl Device {
     /// the head count through the look-back. Deterministic: the look-back folds the values of
     /// runs that cross blocks one block at a time in order, so float results are the same
     /// bits on every run (though, as any parallel reduction, they may differ from a
-    /// sequential fold by rounding). NaN keys are each a run of their own. Waits for the
-    /// number of runs.
+    /// sequential fold by rounding). NaN keys are each a run of their own. `op`'s value is
+    /// one element type and `values` one array of it (a `DeviceVec`, a view of one, or the
+    /// caller's `CudaSlice` / `CudaView`): operators over tuples or structs, and mapped or indexed values, are
+    /// not taken (they do not compile). Waits for the number of runs.
     ///
     /// ```
     /// use warp_runtime::prelude::*;

@@ -66,7 +66,9 @@ impl Device {
     /// [`Ordered`]'s: for floats every NaN is larger than `+inf` (as in `torch.topk`), so NaNs
     /// come first, and `-0.0` equals `0.0`. `k = 0` gives empty arrays; `k` larger than the
     /// input is [`Error::KExceedsLength`]; `k` above 1,024, or inputs of 2^32 - 1 elements or
-    /// more, are [`Error::Unsupported`].
+    /// more, are [`Error::Unsupported`]. The checks run in that order: `k` above 1,024 is
+    /// `Unsupported` even when the input is shorter than `k`. The CPU backend keeps about `k`
+    /// candidates per task, so its memory does not grow with the input.
     ///
     /// On a GPU the input is read about once. On large inputs (at least 3,072 groups of one
     /// warp load, about 12.6 million elements of up to 4 bytes; 2,560 groups, 5.2 million, of

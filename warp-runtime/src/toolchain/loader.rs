@@ -48,7 +48,10 @@ pub fn driver() -> &'static Found {
         ] {
             dirs.push(PathBuf::from(d));
         }
-        search(DRIVER_NAMES, &dirs, &[], ByName::First)
+        search(DRIVER_NAMES, &dirs, &[], ByName::First).map_err(|mut searched| {
+            searched.splice(0..0, missing_env_path("WARP_CUDA_DRIVER_PATH"));
+            searched
+        })
     })
 }
 
@@ -105,7 +108,7 @@ fn nvrtc_order() -> Vec<(Vec<&'static str>, Vec<PathBuf>, ByName)> {
 /// NVRTC, loaded globally (with its builtins library beside it).
 pub fn nvrtc() -> &'static Found {
     NVRTC.get_or_init(|| {
-        let mut searched = Vec::new();
+        let mut searched: Vec<String> = missing_env_path("WARP_NVRTC_PATH").into_iter().collect();
         for (names, dirs, by_name) in nvrtc_order() {
             match search(&names, &dirs, &["libnvrtc-builtins.so"], by_name) {
                 Ok(l) => return Ok(l),
@@ -134,6 +137,17 @@ pub fn nvrtc_location() -> Option<PathBuf> {
         }
     }
     None
+}
+
+/// `var`'s path, named in a failed search's list, when the variable is set to a path that does
+/// not exist (the search skips such places silently otherwise).
+fn missing_env_path(var: &str) -> Option<String> {
+    missing_path(var, crate::settings::raw(var)?)
+}
+
+fn missing_path(var: &str, value: std::ffi::OsString) -> Option<String> {
+    let p = PathBuf::from(value);
+    (!p.exists()).then(|| format!("{var}={} (no such file or folder)", p.display()))
 }
 
 fn env_dirs(var: &str) -> Vec<PathBuf> {
@@ -384,4 +398,19 @@ pub fn cuda_include_dirs() -> &'static Result<Vec<PathBuf>, Vec<String>> {
                 .collect()),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_variable_naming_nothing_is_listed() {
+        let gone = missing_path("WARP_NVRTC_PATH", "/nonexistent/nvrtc".into());
+        assert_eq!(
+            gone.as_deref(),
+            Some("WARP_NVRTC_PATH=/nonexistent/nvrtc (no such file or folder)")
+        );
+        assert_eq!(missing_path("WARP_NVRTC_PATH", "/".into()), None);
+    }
 }

@@ -186,6 +186,10 @@ impl Gpu {
     }
 
     fn on(shared: Arc<Shared>, stream: Arc<CudaStream>) -> Result<Gpu> {
+        // The kernel cache's settings are read at each compile, where a bad value could only
+        // be logged (a cache failure is never fatal): refuse it here, as a setting error.
+        crate::settings::cache_dir()?;
+        crate::settings::cache_max_bytes()?;
         Ok(Gpu {
             shared,
             stream,
