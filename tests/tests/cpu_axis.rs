@@ -100,6 +100,19 @@ fn bad_shapes_and_offsets_are_errors() {
     // No segment: nothing to reduce, the one offset still checked (above).
     let none = dev.reduce_segments(add, &d, &dev.upload(&[5u64]).unwrap());
     assert!(none.unwrap().is_empty());
+    // Column sums of an empty input are one identity per column: a column count no memory
+    // holds is an error, not a crash.
+    let empty = dev.upload::<i64>(&[]).unwrap();
+    for cols in [1usize << 60, usize::MAX] {
+        assert!(matches!(
+            dev.reduce_cols(add, &empty, cols),
+            Err(Error::OutOfMemory { .. })
+        ));
+    }
+    assert_eq!(
+        dev.reduce_cols(add, &empty, 3).unwrap().download().unwrap(),
+        [0; 3]
+    );
     // Every CPU-backend device reads the others' arrays (host memory).
     let other = Device::cpu();
     assert_eq!(

@@ -214,6 +214,12 @@ fn bad_bins_and_ranges_are_errors() {
         let r: Result<DeviceVec<u32>> = cpu.histogram_even(&f, lo, hi, 4);
         assert!(matches!(r, Err(Error::Shape(_))), "[{lo}, {hi}): {r:?}");
     }
+    // f64 bounds whose width overflows would put every value in bin 0.
+    let wide = cpu.upload(&[-1e308f64, 0.0, 1e308]).unwrap();
+    let r: Result<DeviceVec<u32>> = cpu.histogram_even(&wide, -f64::MAX, f64::MAX, 4);
+    assert!(matches!(r, Err(Error::Shape(_))), "{r:?}");
+    let h: DeviceVec<u32> = cpu.histogram_even(&wide, -1e308, 0.7e308, 4).unwrap();
+    assert_eq!(h.download().unwrap(), [1, 0, 1, 0]); // the widest range still bins
     for (lo, hi) in [(5i64, 5i64), (0, 1 << 41), (-(1 << 41), 0)] {
         let r: Result<DeviceVec<u32>> = cpu.histogram_even(&xs, lo, hi, 4);
         assert!(matches!(r, Err(Error::Shape(_))), "[{lo}, {hi}): {r:?}");

@@ -18,11 +18,17 @@ pub fn reduce(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// Turns `fn(x: T, extra...) -> bool` into a predicate for the element operations of a
-/// `Device` (`count`, `any`, `all`, `find_first`, `mask`, `filter`, `partition`).
+/// `Device` (`count`, `any`, `all`, `find_first`, `mask`, `filter`, `partition`,
+/// `partition3`, their `_into` and `_on_device` forms).
 ///
 /// Extra parameters after the element are bound at call time with `name.with(...)`, so a new
-/// threshold never means a new compile. The function stays callable on the CPU as
-/// `name.call(x, ...)`.
+/// threshold never means a new compile (at most 8, counted together with those of a map it
+/// reads through). The function stays callable on the CPU as `name.call(x, ...)`.
+///
+/// `#[predicate(inputs = N)]` (N from 2 to 4): the first N parameters are one element of each
+/// of N zipped arrays (`&(&xs, &ys)`); with `inputs = 2` over two keys of one type it also
+/// compares neighbouring keys for the runs' `_by` forms (`unique_by`,
+/// `run_length_encode_by`, `reduce_by_key_by`), called as `same(previous, next)`.
 #[proc_macro_attribute]
 pub fn predicate(attr: TokenStream, item: TokenStream) -> TokenStream {
     kernels_gen::expand::predicate(attr.into(), item.into()).into()
@@ -31,7 +37,10 @@ pub fn predicate(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Turns `fn(x: T, extra...) -> U` into a map that fuses into the reading pass of the
 /// operations that consume it (`xs.map(f)`, `Device::map_reduce`): nothing is written to memory.
 ///
-/// Extra parameters after the element are bound at call time with `name.with(...)`.
+/// Extra parameters after the element are bound at call time with `name.with(...)` (at most
+/// 8, counted together with those of a predicate that reads the map). `#[map(inputs = N)]`
+/// (N from 2 to 4): the first N parameters are one element of each of N zipped arrays
+/// (`(&xs, &ys).map(f)`, `Device::map_reduce(f, op, &(&xs, &ys))`).
 #[proc_macro_attribute]
 pub fn map(attr: TokenStream, item: TokenStream) -> TokenStream {
     kernels_gen::expand::map(attr.into(), item.into()).into()

@@ -186,7 +186,7 @@ impl Device {
 
     /// Device allocations this device's operations have made so far (outputs they return,
     /// and growth of their cached scratch and result slots). A loop of `_into` operations
-    /// makes none once warm.
+    /// makes none once warm. Always 0 on the CPU backend (it counts device memory only).
     pub fn allocations(&self) -> u64 {
         match &*self.backend {
             Backend::Gpu(g) => g.allocations(),

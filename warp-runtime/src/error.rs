@@ -64,12 +64,14 @@ pub enum Error {
         #[source]
         source: cudarc::driver::DriverError,
     },
-    /// The GPU is out of memory. The device stays usable (nothing was allocated).
-    #[error("out of GPU memory allocating {bytes} bytes ({free} bytes free)")]
+    /// The GPU (or, on the CPU backend, the host) is out of memory for a result. The device
+    /// stays usable (nothing was allocated).
+    #[error("out of device memory allocating {bytes} bytes ({free} bytes free)")]
     OutOfMemory {
-        /// The size asked for.
+        /// The size asked for (`usize::MAX` when it does not fit a `usize`).
         bytes: usize,
-        /// The device memory free when the allocation failed, as the driver reports it.
+        /// The device memory free when the allocation failed, as the driver reports it (0 on
+        /// the CPU backend, which cannot tell).
         free: usize,
     },
     /// An argument's shape or range is invalid (a slice out of bounds, too many elements for an
@@ -84,8 +86,10 @@ pub enum Error {
         "the data lives on a different device (another GPU or context, or the CPU backend) than the one asked to run the operation"
     )]
     DeviceMismatch,
-    /// The operation has no kernel for this input (for example an indexed reduction over a
-    /// non-tuple operator).
+    /// The operation does not take this input or argument: beyond one of its limits (`k`
+    /// above 1,024 in top-k, inputs of 2^31 elements or more in `partition3`, `u32` run
+    /// counts of 2^32 elements or more, more than 8 bound parameters in one composition), or a
+    /// one-input predicate of a `(K, K)` tuple given to a runs `_by` form.
     #[error("unsupported: {0}")]
     Unsupported(String),
     /// Reading or deleting the disk cache of compiled kernels failed (listing or clearing it:

@@ -316,7 +316,10 @@
 //! `WARP_CACHE_DIR`, `WARP_CACHE_MAX_MB` (default 512: least recently used kernels are deleted
 //! beyond it), `WARP_NVRTC_PATH`, `WARP_CUDA_DRIVER_PATH`, `WARP_CUDA_INCLUDE`,
 //! `WARP_TILE_QUEUE`, `WARP_POISON`. Booleans are `1`/`0`/`true`/`false`/`on`/`off`; any other
-//! value is an [`Error::Setting`] that lists those.
+//! value is an [`Error::Setting`] that lists those, returned by what reads the variable:
+//! `Device::auto()` (`WARP_DEVICE`, `WARP_QUIET`), and `Device::cuda`, so also
+//! `Device::auto()` on a machine with a GPU (`WARP_TILE_QUEUE`, `WARP_POISON`, `WARP_CACHE`,
+//! `WARP_CACHE_MAX_MB`); operations on the CPU backend read none of them.
 //!
 //! The library prints nothing. Compiles (a `warp_dsl.compile` span with the operator's name
 //! and its Rust `file:line`), kernel-cache hits, misses, repairs and evictions, module loads,

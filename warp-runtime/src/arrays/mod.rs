@@ -453,6 +453,19 @@ impl<T: Element> DeviceVec<T> {
     }
 }
 
+/// `len` copies of `value` in host memory for a CPU-backend result, or
+/// [`Error::OutOfMemory`] when the allocation fails (a result's length can come from the
+/// caller, as `reduce_cols`' column count over an empty input).
+pub(crate) fn host_vec<T: Clone>(len: usize, value: T) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| Error::OutOfMemory {
+        bytes: len.saturating_mul(std::mem::size_of::<T>()),
+        free: 0,
+    })?;
+    v.resize(len, value);
+    Ok(v)
+}
+
 impl Device {
     /// A new array of `len` elements for an operation to write (unset on a GPU, zero on the
     /// CPU backend).
@@ -461,7 +474,7 @@ impl Device {
             Backend::Gpu(_) => DeviceVec::alloc_gpu(self, len),
             Backend::Cpu => Ok(DeviceVec::from_storage(
                 self,
-                Storage::Cpu(vec![T::default(); len]),
+                Storage::Cpu(host_vec(len, T::default())?),
                 len,
             )),
         }
@@ -476,15 +489,15 @@ impl Device {
         Ok(DeviceVec::from_storage(self, storage, data.len()))
     }
 
-    /// A copy of `src` (or of a view) in new memory of this device.
-    pub fn copy<T: Element>(&self, src: &DeviceSlice<'_, T>) -> Result<DeviceVec<T>> {
-        let elems = src.elements();
+    /// A copy of `elems` in new memory of this device (what [`Device::copy`] does).
+    pub(crate) fn copy_elements<T: Element>(&self, elems: Elements<'_, T>) -> Result<DeviceVec<T>> {
         self.check_elements(&elems)?;
+        let len = elems.len();
         let storage = match &*self.backend {
             Backend::Gpu(g) => Storage::Gpu(g.duplicate(&elems.gpu()?)?),
             Backend::Cpu => Storage::Cpu(elems.cpu()?.to_vec()),
         };
-        Ok(DeviceVec::from_storage(self, storage, src.len))
+        Ok(DeviceVec::from_storage(self, storage, len))
     }
 
     /// An error unless `elems` is memory this device may read: its own, a device's of the

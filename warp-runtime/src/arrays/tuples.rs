@@ -67,7 +67,8 @@ impl<T: Element> ValueArray<T> for DeviceVec<T> {
 }
 
 /// An array of tuples on a device, in C layout (each value `T::C_SIZE` bytes): what scans and
-/// axis reductions of a tuple operator (argmax, mean-and-count, ...) return.
+/// axis reductions of a tuple operator (argmax, mean-and-count, ...) return. A result type,
+/// not an operation's input (see [`Device::upload_values`]).
 ///
 /// ```
 /// use warp_runtime::prelude::*;
@@ -154,6 +155,10 @@ impl<T: DeviceValue> ValueArray<T> for DeviceTuples<T> {
 impl Device {
     /// Copies values of any value type to the device, in C layout: arrays of tuples and of
     /// `#[derive(DeviceValue)]` structs (scalars have [`Device::upload`] and `DeviceVec`).
+    /// Such an array is a result type, brought back with `download`, and not (yet) an
+    /// operation's input: operations read arrays of scalars and zips of them (`&(&xs, &ys)`),
+    /// which a map can turn into tuples or structs; passing a `DeviceTuples` to `reduce` does
+    /// not compile.
     ///
     /// ```
     /// use warp_runtime::prelude::*;

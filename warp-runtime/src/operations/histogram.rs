@@ -203,6 +203,11 @@ impl EvenSample for f64 {
     type Even = even::even_f64_with;
     fn even(lower: f64, upper: f64, bins: usize) -> Result<Self::Even> {
         check_float_range(lower, upper, f64::is_finite)?;
+        if !(upper - lower).is_finite() {
+            return Err(Error::Shape(format!(
+                "histogram_even's range [{lower:?}, {upper:?}) is wider than the largest f64"
+            )));
+        }
         Ok(even::even_f64.with(
             lower,
             upper,
@@ -344,10 +349,12 @@ impl Device {
     ///   `x - lower` when every bin is one value wide, as for `u8` in 256 bins over
     ///   `[0, 256)`).
     ///
-    /// `lower < upper`, both finite (integers: within +-2^40), or [`Error::Shape`]; bins as
-    /// [`Device::histogram`]. (64-bit integers and halves are binned through
-    /// [`Device::histogram`] with a map of one's own.)
-    /// Over a mapped view, the map's results are binned.
+    /// `lower < upper`, both finite (integers: within +-2^40; `f64`: `upper - lower` finite
+    /// too), or [`Error::Shape`]; bins as [`Device::histogram`]. (64-bit integers and halves
+    /// are binned through [`Device::histogram`] with a map of one's own.)
+    /// Over a mapped view, the map's results are binned; the bin map takes 5 of a
+    /// composition's 8 bound parameters for `f32` (4 for `f64` and integers), so such a map
+    /// may bind at most 3 (4) ([`Error::Unsupported`] beyond).
     ///
     /// ```
     /// use warp_runtime::prelude::*;

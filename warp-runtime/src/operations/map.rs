@@ -1,16 +1,33 @@
-//! Maps written out: `map` of every element into a new array or the caller's (`_into`).
+//! Maps written out (`map`, into a new array or the caller's: `_into`), and `copy`.
 
 use super::{gpu_bytes, map_key, map_module};
+use crate::arrays::DeviceVec;
 use crate::arrays::{ArrayOf, OutputArray, Target, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::{Staged, ValuesOut};
 use crate::device::Device;
 use crate::error::Result;
-use crate::inputs::AsSlice;
+use crate::inputs::{Array, AsSlice};
 use crate::operators::MapOp;
 use crate::values::DeviceValue;
 
 impl Device {
+    /// A copy of `src` (a `DeviceVec`, a view of one, or the caller's `CudaSlice` /
+    /// `CudaView`) in new memory of this device.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[1u8, 2, 3])?;
+    /// assert_eq!(dev.copy(&xs)?.download()?, [1, 2, 3]);
+    /// assert_eq!(dev.copy(&xs.slice(1..)?)?.download()?, [2, 3]);
+    /// # Ok(()) }
+    /// ```
+    pub fn copy<A: Array + ?Sized>(&self, src: &A) -> Result<DeviceVec<A::Elem>> {
+        self.copy_elements(src.array())
+    }
+
     /// `map` of every element of `input`, written out: a [`DeviceVec`](crate::DeviceVec) for
     /// a scalar result, a [`DeviceTuples`](crate::DeviceTuples) for a tuple one. One pass;
     /// returns without waiting for the kernel. (Consumers that only read the mapped values

@@ -44,7 +44,10 @@ pub struct Equal;
 /// `#[predicate(inputs = 2)]` of two keys, called as `same(previous, next)` on each pair of
 /// neighbours (bound arguments allowed). Runs are decided by neighbours only: with a
 /// predicate that is not transitive, `1, 2, 3` under `|a - b| <= 1` is one run (where
-/// `Vec::dedup_by` compares with the run's first element instead).
+/// `Vec::dedup_by` compares with the run's first element instead). A one-input
+/// `#[predicate]` of a `(K, K)` tuple has the same Rust type but is refused when the
+/// operation runs ([`Error::Unsupported`](crate::Error::Unsupported)): declare it with
+/// `inputs = 2`.
 ///
 /// ```
 /// use warp_runtime::prelude::*;

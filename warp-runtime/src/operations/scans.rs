@@ -3,7 +3,7 @@
 
 use super::axes::check_offsets;
 use super::{axis_key, axis_module, gpu_bytes, map_args, rows_of};
-use crate::arrays::{ArrayOf, Elements, OutputArray, Target, ValueArray, write_host};
+use crate::arrays::{ArrayOf, Elements, OutputArray, Target, ValueArray, host_vec, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::memory::SLOT_BYTES;
 use crate::backend::cuda::{Heads, ScanShape, Staged, ValuesOut};
@@ -200,7 +200,7 @@ impl Device {
         if self.is_gpu() {
             V::Array::alloc_gpu(self, len)
         } else {
-            V::Array::from_values(self, &vec![V::read_c(&[0u8; SLOT_BYTES]); len])
+            V::Array::from_values(self, &host_vec(len, V::read_c(&[0u8; SLOT_BYTES]))?)
         }
     }
 }

@@ -12,7 +12,8 @@ impl Device {
     /// The inclusive scan of each row of the row-major matrix `input` (`cols` columns; its
     /// length must be a whole number of rows, else [`Error::Shape`](crate::Error::Shape)):
     /// `out[r * cols + c] = x[r * cols] + ... + x[r * cols + c]`, combined in element order (the
-    /// operator need not commute). One value per element; an empty input gives an empty array.
+    /// operator need not commute). One value per element; an empty input gives an empty array
+    /// (`cols = 0` is an [`Error::Shape`](crate::Error::Shape), even then).
     /// NaN, overflow and ties are the operator's: each output is what folding the row's
     /// elements in order with the Rust function gives, up to float rounding (the GPU groups
     /// the fold as a tree; exact where the partial results are exact).

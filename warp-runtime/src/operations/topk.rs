@@ -64,10 +64,10 @@ impl Device {
     /// The `k` largest elements of `input` and their indices, largest first; equal elements
     /// in index order (the smaller index first, so ties keep the earliest). The order is
     /// [`Ordered`]'s: for floats every NaN is larger than `+inf` (as in `torch.topk`), so NaNs
-    /// come first, and `-0.0` equals `0.0`. `k = 0` gives empty arrays; `k` larger than the
-    /// input is [`Error::KExceedsLength`]; `k` above 1,024, or inputs of 2^32 - 1 elements or
-    /// more, are [`Error::Unsupported`]. The checks run in that order: `k` above 1,024 is
-    /// `Unsupported` even when the input is shorter than `k`. The CPU backend keeps about `k`
+    /// come first, and `-0.0` equals `0.0`. `k = 0` gives empty arrays. Errors, checked in
+    /// this order: `k` above 1,024 is [`Error::Unsupported`] (even when the input is shorter
+    /// than `k`); then `k` larger than the input is [`Error::KExceedsLength`]; then inputs of
+    /// 2^32 - 1 elements or more are [`Error::Unsupported`]. The CPU backend keeps about `k`
     /// candidates per task, so its memory does not grow with the input.
     ///
     /// On a GPU the input is read about once. On large inputs (at least 3,072 groups of one

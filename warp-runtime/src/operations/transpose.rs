@@ -14,7 +14,8 @@ impl Device {
     /// The transpose of the row-major matrix `input` (`cols` columns): a `cols x rows`
     /// row-major matrix. Through a padded shared tile (64 x 65 elements for elements of up to
     /// 8 bytes), so that both the reads and the writes are coalesced and shared memory has no
-    /// bank conflicts. Its length must be a whole number of rows (else [`Error::Shape`]).
+    /// bank conflicts. Its length must be a whole number of rows (else [`Error::Shape`];
+    /// `cols = 0` too, even for an empty input).
     /// Returns without waiting for the kernel.
     ///
     /// ```
