@@ -64,8 +64,10 @@ pub enum Error {
         #[source]
         source: cudarc::driver::DriverError,
     },
-    /// The GPU (or, on the CPU backend, the host) is out of memory for a result. The device
-    /// stays usable (nothing was allocated).
+    /// The GPU (or, on the CPU backend, the host) is out of memory for an upload, a copy or a
+    /// result. The device stays usable (nothing was allocated). (On the CPU backend only the
+    /// arrays' own memory is reserved this way; host memory running out inside an
+    /// operation's work aborts the process, as Rust's allocator does.)
     #[error("out of device memory allocating {bytes} bytes ({free} bytes free)")]
     OutOfMemory {
         /// The size asked for (`usize::MAX` when it does not fit a `usize`).

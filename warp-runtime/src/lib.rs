@@ -307,7 +307,10 @@
 //!   device memory once warm (`Device::allocations` counts). Running out of memory is an
 //!   [`Error::OutOfMemory`] naming the bytes asked for and free; the device stays usable.
 //!
-//! On the CPU backend everything runs at once and `DeviceScalar`s hold their values.
+//! On the CPU backend everything runs at once and `DeviceScalar`s hold their values. Its
+//! arrays live in host memory: an upload, a copy or a result whose memory cannot be reserved
+//! is an [`Error::OutOfMemory`] (with `free` 0); host memory running out later, inside an
+//! operation's own work, aborts the process, as Rust's allocator does.
 //!
 //! ## Environment and observability
 //!

@@ -457,12 +457,24 @@ impl<T: Element> DeviceVec<T> {
 /// [`Error::OutOfMemory`] when the allocation fails (a result's length can come from the
 /// caller, as `reduce_cols`' column count over an empty input).
 pub(crate) fn host_vec<T: Clone>(len: usize, value: T) -> Result<Vec<T>> {
+    let mut v = host_reserve(len)?;
+    v.resize(len, value);
+    Ok(v)
+}
+
+/// A copy of `data` in host memory for the CPU backend, or [`Error::OutOfMemory`].
+pub(crate) fn host_copy<T: Clone>(data: &[T]) -> Result<Vec<T>> {
+    let mut v = host_reserve(data.len())?;
+    v.extend_from_slice(data);
+    Ok(v)
+}
+
+fn host_reserve<T>(len: usize) -> Result<Vec<T>> {
     let mut v = Vec::new();
     v.try_reserve_exact(len).map_err(|_| Error::OutOfMemory {
         bytes: len.saturating_mul(std::mem::size_of::<T>()),
         free: 0,
     })?;
-    v.resize(len, value);
     Ok(v)
 }
 
@@ -484,7 +496,7 @@ impl Device {
     pub fn upload<T: Element>(&self, data: &[T]) -> Result<DeviceVec<T>> {
         let storage = match &*self.backend {
             Backend::Gpu(g) => Storage::Gpu(g.upload(data)?),
-            Backend::Cpu => Storage::Cpu(data.to_vec()),
+            Backend::Cpu => Storage::Cpu(host_copy(data)?),
         };
         Ok(DeviceVec::from_storage(self, storage, data.len()))
     }
@@ -495,7 +507,7 @@ impl Device {
         let len = elems.len();
         let storage = match &*self.backend {
             Backend::Gpu(g) => Storage::Gpu(g.duplicate(&elems.gpu()?)?),
-            Backend::Cpu => Storage::Cpu(elems.cpu()?.to_vec()),
+            Backend::Cpu => Storage::Cpu(host_copy(elems.cpu()?)?),
         };
         Ok(DeviceVec::from_storage(self, storage, len))
     }

@@ -140,7 +140,7 @@ impl<T: DeviceValue> ValueArray<T> for DeviceTuples<T> {
         })
     }
     fn from_values(device: &Device, values: &[T]) -> Result<Self> {
-        let mut bytes = vec![0u8; values.len() * T::C_SIZE];
+        let mut bytes = super::host_vec(values.len().saturating_mul(T::C_SIZE), 0u8)?;
         for (v, out) in values.iter().zip(bytes.chunks_exact_mut(T::C_SIZE)) {
             v.write_c(out);
         }
