@@ -6,12 +6,7 @@ use std::process::ExitCode;
 /// `println!` that ends the program quietly when stdout is closed (`kernels-gen emit f.rs |
 /// head`) instead of panicking; another write error ends it with the error and status 1.
 macro_rules! outln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        if let Err(e) = writeln!(std::io::stdout(), $($t)*) {
-            stdout_failed(e);
-        }
-    }};
+    ($($t:tt)*) => { out!("{}\n", format_args!($($t)*)) };
 }
 
 /// `print!` as [`outln!`] is `println!`.

@@ -42,8 +42,8 @@ impl Device {
     /// Errors: [`Error::Setting`] for a `WARP_DEVICE` or `WARP_QUIET` value it does not
     /// accept, or (on a machine with a GPU) for a value of another variable the GPU backend
     /// reads (`WARP_TILE_QUEUE`, `WARP_POISON`, `WARP_CACHE`, `WARP_CACHE_MAX_MB`): never a
-    /// CPU fallback for a bad setting; [`Error::NoGpu`] when `WARP_DEVICE` names a GPU that is not there (no
-    /// fallback then).
+    /// CPU fallback for a bad setting; [`Error::NoGpu`] when `WARP_DEVICE` names a GPU that
+    /// is not there (no fallback then).
     ///
     /// ```
     /// use warp_runtime::Device;

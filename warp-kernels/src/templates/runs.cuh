@@ -225,6 +225,10 @@ static __device__ __forceinline__ typename Vals::T wd_seg_warp_scan(wd_u32 flags
     return v;
 }
 
+// Whether reduce-by-key stages its values (T) apart from its keys (K): when both fit 40 KB of
+// static shared memory; else where the keys were, after the keys are written.
+template <class K, class T> constexpr bool wd_runs_apart = (sizeof(K) + sizeof(T)) * (WD_TILE + 1) * (WD_BLOCK / 32) <= 40 * 1024;
+
 // One warp tile of wd_runs (`Whole`: of a whole aligned block tile): its runs staged in the
 // warp's slices of shared memory (`stage_w`; `starts_w` for run-length encode, `vstage_w` for
 // reduce-by-key values), its place found by the block tile prefix, its runs written out.
@@ -236,7 +240,7 @@ static __device__ __forceinline__ void wd_runs_tile(const St& st, K* keys, V* va
     typedef wd_vec_layout<St> L;
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const wd_u32 below = (1u << lane) - 1u;
-    constexpr bool apart = (sizeof(K) + sizeof(T)) * (WD_TILE + 1) * (WD_BLOCK / 32) <= 40 * 1024;
+    constexpr bool apart = wd_runs_apart<K, T>;
     // Slot j = r * VEC + k of this lane: element base + offset(j).
     const auto offset = [&](int j) -> unsigned { return ((unsigned)(j / L::VEC) * 32u + lane) * L::VEC + (unsigned)(j % L::VEC); };
     const auto slot_index = [&](int j) -> wd_u64 { return base + offset(j); };
@@ -368,7 +372,7 @@ static __device__ __forceinline__ void wd_runs_tile(const St& st, K* keys, V* va
         bool f[WD_ITEMS];
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j) {
-            x[j] = Whole || valid(j) ? Vals::of(v[j]) : Vals::identity();
+            x[j] = valid(j) ? Vals::of(v[j]) : Vals::identity();
             f[j] = head[j];
         }
         bool carry_f = false;
@@ -471,7 +475,7 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
     // Reduce-by-key: the values at the run ends, apart from the keys when both fit 40 KB (else
     // where the keys were, after the keys are written).
     constexpr bool reduces = Vals::on && !Vals::starts;
-    constexpr bool apart = (sizeof(K) + sizeof(T)) * (WD_TILE + 1) * (WD_BLOCK / 32) <= 40 * 1024;
+    constexpr bool apart = wd_runs_apart<K, T>;
     __shared__ __align__(16) unsigned char vstaging[WD_BLOCK / 32][reduces && apart ? (WD_TILE + 1) * sizeof(T) : 16];
     // The kind of the block tile, the same for all its warps (the block tile prefix's barriers).
     const wd_u64 block_base = tile * block_tile;

@@ -618,8 +618,8 @@ template <class K> struct wd_op_key_max {
 // 32 * ITEMS, at most n / groups) from g * (n / groups), so the `groups` groups are disjoint,
 // and stores the largest oriented key among them in sample[g]. The block that finishes last
 // (ticket, zeroed before the launch) selects, among the maxima (each an element of its own;
-// `groups` is the buffer's KEEP, catalogue::topk_sample), the k-th largest, a key at least k distinct elements reach, and
-// raises the bound (zeroed) to it.
+// `groups` is the buffer's KEEP, catalogue::topk_sample), the k-th largest, a key at least k
+// distinct elements reach, and raises the bound (zeroed) to it.
 template <class St>
 static __device__ __forceinline__ void wd_topk_sample(const St& st, wd_u32 k, bool largest, wd_u32 groups, wd_u64 len,
                                                       wd_u64* sample, wd_u32* ticket, wd_u64* bound) {

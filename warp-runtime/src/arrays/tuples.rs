@@ -18,10 +18,10 @@ pub trait ValueArray<T: DeviceValue>:
 {
     /// Copies the values back to the host.
     fn download(&self) -> Result<Vec<T>>;
-    /// An array of `len` values on `device`'s GPU, contents unset (poisoned under
-    /// `WARP_POISON`): for kernels that write every value.
+    /// An array of `len` values on `device` for an operation that writes every value:
+    /// contents unset on a GPU (poisoned under `WARP_POISON`), zero bytes on the CPU backend.
     #[doc(hidden)]
-    fn alloc_gpu(device: &Device, len: usize) -> Result<Self>;
+    fn alloc(device: &Device, len: usize) -> Result<Self>;
     /// The array of `values` on `device`.
     #[doc(hidden)]
     fn from_values(device: &Device, values: &[T]) -> Result<Self>;
@@ -58,8 +58,8 @@ impl<T: Element> ValueArray<T> for DeviceVec<T> {
     fn download(&self) -> Result<Vec<T>> {
         DeviceVec::download(self)
     }
-    fn alloc_gpu(device: &Device, len: usize) -> Result<Self> {
-        DeviceVec::alloc_gpu(device, len)
+    fn alloc(device: &Device, len: usize) -> Result<Self> {
+        device.new_array(len)
     }
     fn from_values(device: &Device, values: &[T]) -> Result<Self> {
         device.upload(values)
@@ -132,9 +132,9 @@ impl<T: DeviceValue> ValueArray<T> for DeviceTuples<T> {
     fn download(&self) -> Result<Vec<T>> {
         DeviceTuples::download(self)
     }
-    fn alloc_gpu(device: &Device, len: usize) -> Result<Self> {
+    fn alloc(device: &Device, len: usize) -> Result<Self> {
         Ok(DeviceTuples {
-            bytes: DeviceVec::alloc_gpu(device, len * T::C_SIZE)?,
+            bytes: device.new_array(len.saturating_mul(T::C_SIZE))?,
             len,
             _values: std::marker::PhantomData,
         })

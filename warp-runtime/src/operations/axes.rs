@@ -22,10 +22,9 @@ enum Axis {
 impl Device {
     /// Reduces each row of the row-major matrix `input` (`cols` columns; its length must be a
     /// whole number of rows, else [`Error::Shape`]; `cols = 0` too, even for an empty input)
-    /// with `op`: one value per row. The kernel
-    /// is chosen by shape: several rows per warp with width-limited shuffles for short rows, a
-    /// warp per row, a block per row, or several blocks per row for very long rows. Returns
-    /// without waiting for the kernels.
+    /// with `op`: one value per row. The kernel is chosen by shape: several rows per warp with
+    /// width-limited shuffles for short rows, a warp per row, a block per row, or several
+    /// blocks per row for very long rows. Returns without waiting for the kernels.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -68,7 +67,8 @@ impl Device {
 
     /// Reduces each column of the row-major matrix `input` (`cols` columns) with `op`: one
     /// value per column (an empty input gives the identity in each; `cols = 0` is an
-    /// [`Error::Shape`], and a column count no memory holds an [`Error::OutOfMemory`]). Loads are coalesced along rows; the threads sharing a column combine
+    /// [`Error::Shape`], and a column count no memory holds an [`Error::OutOfMemory`]).
+    /// Loads are coalesced along rows; the threads sharing a column combine
     /// through a `[32][33]` padded shared tile (no bank conflicts). Returns without waiting.
     pub fn reduce_cols<Op, I>(&self, op: Op, input: &I, cols: usize) -> Result<Array<Op>>
     where

@@ -3,9 +3,8 @@
 
 use super::axes::check_offsets;
 use super::{axis_key, axis_module, gpu_bytes, map_args, rows_of};
-use crate::arrays::{ArrayOf, Elements, OutputArray, Target, ValueArray, host_vec, write_host};
+use crate::arrays::{ArrayOf, Elements, OutputArray, Target, ValueArray, write_host};
 use crate::backend::cpu;
-use crate::backend::cuda::memory::SLOT_BYTES;
 use crate::backend::cuda::{Heads, ScanShape, Staged, ValuesOut};
 use crate::device::Device;
 use crate::error::{Error, Result};
@@ -197,11 +196,7 @@ impl Device {
 
     /// A new array of `len` values for an operation to write.
     pub(super) fn value_array<V: ArrayOf>(&self, len: usize) -> Result<V::Array> {
-        if self.is_gpu() {
-            V::Array::alloc_gpu(self, len)
-        } else {
-            V::Array::from_values(self, &host_vec(len, V::read_c(&[0u8; SLOT_BYTES]))?)
-        }
+        V::Array::alloc(self, len)
     }
 }
 
