@@ -24,3 +24,5 @@ if cargo tree -p warp-runtime -e normal,no-proc-macro --prefix none | grep -E '^
 fi
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
+# The runs kernel itself, on the CPU (g++ and the host emulation of tests/emu/shim.h).
+WARP_EMU=1 cargo test -p warp-tests --test emu_runs -- --ignored

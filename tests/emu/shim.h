@@ -1,7 +1,8 @@
-// Host emulation of the CUDA subset the top-k module uses (tests/tests/emu_topk.rs): one block
-// at a time as 256 std::threads, `__shared__` as function statics, std::barrier for
-// __syncthreads, per-warp barriers and an exchange table for the warp intrinsics, GCC atomics.
-// The PTX `asm` of the prelude sits in functions the top-k kernel never calls (never emitted).
+// Host emulation of the CUDA subset the top-k and runs modules use (tests/tests/emu_topk.rs,
+// tests/tests/emu_runs.rs): one block at a time as 256 std::threads, `__shared__` as function
+// statics, std::barrier for __syncthreads, per-warp barriers and an exchange table for the
+// warp intrinsics, GCC atomics. The PTX `asm` of the prelude sits in functions these kernels
+// never call (never emitted).
 #pragma once
 #include <atomic>
 #include <barrier>
@@ -17,6 +18,7 @@
 #define __forceinline__ inline
 #define __shared__ static
 #define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
 struct dim3 { unsigned x = 0, y = 0, z = 0; };
 extern thread_local dim3 threadIdx, blockIdx;
 extern dim3 gridDim;
@@ -30,6 +32,7 @@ struct Emu {
 extern Emu* emu;
 inline void __syncthreads() { emu->block->arrive_and_wait(); }
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline unsigned long long wd_emu_exchange(unsigned long long v, int src) {
     unsigned w = threadIdx.x >> 5, l = threadIdx.x & 31;
     emu->slot[w][l] = v;
@@ -48,6 +51,7 @@ inline unsigned __ballot_sync(unsigned, bool p) {
     return r;
 }
 inline bool __any_sync(unsigned m, bool p) { return __ballot_sync(m, p) != 0; }
+inline void __syncwarp(unsigned = 0xffffffffu) { emu->warp[threadIdx.x >> 5]->arrive_and_wait(); }
 inline std::atomic<int> wd_emu_or{0};
 inline int __syncthreads_or(int p) {
     __syncthreads();
@@ -77,6 +81,8 @@ inline int __ffs(int x) { return __builtin_ffs(x); }
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline unsigned __float_as_uint(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
 inline float __uint_as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
+inline float __int_as_float(int u) { float f; std::memcpy(&f, &u, 4); return f; }
+inline int __float_as_int(float f) { int u; std::memcpy(&u, &f, 4); return u; }
 inline long long __double_as_longlong(double d) { long long u; std::memcpy(&u, &d, 8); return u; }
 inline double __longlong_as_double(long long u) { double d; std::memcpy(&d, &u, 8); return d; }
 inline int __float2int_rz(float x) { return (int)x; }
@@ -97,3 +103,21 @@ template <class T> T atomicMax(T* p, T v) {
 inline void __nanosleep(unsigned) {}
 template <class T> T atomicCAS(T* p, T c, T v) { __atomic_compare_exchange_n(p, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return c; }
 inline void __stcs(uint4* p, uint4 v) { *p = v; }
+
+// Launches `grid` blocks of `body`, one after another, each as 256 threads with fresh
+// barriers (the blocks of a look-back kernel then find their predecessors finished).
+inline void wd_emu_launch(unsigned grid, const std::function<void()>& body) {
+    gridDim.x = grid;
+    for (unsigned b = 0; b < grid; ++b) {
+        std::barrier<> block(256);
+        Emu e;
+        e.block = &block;
+        for (int w = 0; w < 8; ++w) e.warp[w] = new std::barrier<>(32);
+        emu = &e;
+        std::vector<std::thread> ts;
+        for (unsigned t = 0; t < 256; ++t)
+            ts.emplace_back([&, t, b] { threadIdx.x = t; blockIdx.x = b; body(); });
+        for (auto& t : ts) t.join();
+        for (int w = 0; w < 8; ++w) delete e.warp[w];
+    }
+}

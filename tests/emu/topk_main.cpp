@@ -12,22 +12,6 @@ Emu* emu;
 typedef ELEM E;
 typedef wd_topk_key<E>::T K;
 
-static void launch(unsigned grid, const std::function<void()>& body) {
-    gridDim.x = grid;
-    for (unsigned b = 0; b < grid; ++b) {
-        std::barrier<> block(256);
-        Emu e;
-        e.block = &block;
-        for (int w = 0; w < 8; ++w) e.warp[w] = new std::barrier<>(32);
-        emu = &e;
-        std::vector<std::thread> ts;
-        for (unsigned t = 0; t < 256; ++t)
-            ts.emplace_back([&, t, b] { threadIdx.x = t; blockIdx.x = b; body(); });
-        for (auto& t : ts) t.join();
-        for (int w = 0; w < 8; ++w) delete e.warp[w];
-    }
-}
-
 // The oriented key (wd_topk_oriented).
 static unsigned long long oriented(E x, bool largest) {
     K key = wd_topk_key<E>::of(x);
@@ -64,7 +48,7 @@ static int run(const std::vector<E>& xs, unsigned k, bool largest, unsigned grid
         if (n / groups < len) return 0;
         std::vector<unsigned long long> sample(groups);
         unsigned ticket = 0;
-        launch((groups + 7) / 8, [&] { wd_k_topk_sample(in, n, a, k, largest, groups, len, sample.data(), &ticket, &bound); });
+        wd_emu_launch((groups + 7) / 8, [&] { wd_k_topk_sample(in, n, a, k, largest, groups, len, sample.data(), &ticket, &bound); });
         // The bound is the k-th largest group maximum, which at least k elements reach.
         std::vector<unsigned long long> maxima(groups, 0);
         for (unsigned g = 0; g < groups; ++g)
@@ -82,7 +66,7 @@ static int run(const std::vector<E>& xs, unsigned k, bool largest, unsigned grid
             ck = keys[p].data(); ci = idx[p].data(); ct = &totals[level - 1];
         }
         int o = level % 2;
-        launch(lv[level], [&] {
+        wd_emu_launch(lv[level], [&] {
             wd_k_topk(in, n, a, k, largest, ck, ci, ct, (unsigned)level, keys[o].data(), idx[o].data(), &totals[level], &tickets[level], &done, &bound,
                       values.data(), indices.data());
         });

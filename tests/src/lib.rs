@@ -3,6 +3,7 @@
 
 pub mod chart;
 pub mod edge_ops;
+pub mod emu;
 pub mod events;
 pub mod interop;
 pub mod ops;

@@ -324,3 +324,40 @@ pub fn hashed_bin(x: u32, k: u32, s: u32) -> u16 {
 pub fn add_i64(a: i64, b: i64) -> i64 {
     a.wrapping_add(b)
 }
+
+/// A value scaled by `scale`, with a count of one: the input of [`sum_count`] (a mean per key).
+#[map]
+pub fn scaled_one(x: f32, scale: f32) -> (f32, u32) {
+    (x * scale, 1)
+}
+
+/// Sums and counts (wrapping).
+#[reduce(identity = (0.0, 0))]
+pub fn sum_count(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+    (a.0 + b.0, a.1.wrapping_add(b.1))
+}
+
+/// The smallest and the largest value seen (8 bytes: reduce-by-key's largest value).
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+#[repr(C)]
+pub struct Span {
+    /// The smallest.
+    pub lo: f32,
+    /// The largest.
+    pub hi: f32,
+}
+
+/// One element as a [`Span`].
+#[map]
+pub fn span_one(x: f32) -> Span {
+    Span { lo: x, hi: x }
+}
+
+/// Two [`Span`]s merged (`min` / `max`: NaN is skipped when the other side is a number).
+#[reduce(identity = Span { lo: f32::INFINITY, hi: f32::NEG_INFINITY })]
+pub fn span(a: Span, b: Span) -> Span {
+    Span {
+        lo: a.lo.min(b.lo),
+        hi: a.hi.max(b.hi),
+    }
+}

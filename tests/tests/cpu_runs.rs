@@ -6,7 +6,10 @@
 use warp_runtime::prelude::*;
 use warp_runtime::{Equal, half::f16};
 use warp_tests::ops::sum_f32;
-use warp_tests::runs::{check_against_loops, counts_of, rbk_ref, rle_ref, run_keys};
+use warp_tests::runs::{
+    check_against_loops, check_value_errors, check_value_inputs, counts_of, rbk_ref, rle_ref,
+    run_keys,
+};
 use warp_tests::{edge_sizes, rng, seed};
 
 /// The later value: associative, not commutative (i32::MIN is "none").
@@ -42,6 +45,20 @@ fn runs_match_plain_loops() {
             &format!("all distinct n={n}"),
         );
     }
+}
+
+#[test]
+fn values_of_every_input_kind() {
+    let cpu = Device::cpu();
+    let s = seed();
+    let mut r = rng(s);
+    for n in edge_sizes(4) {
+        for mean in [1usize, 3, 64] {
+            let keys = run_keys(&mut r, n, mean);
+            check_value_inputs(&cpu, &keys, &format!("n={n} mean={mean} seed={s}"));
+        }
+    }
+    check_value_errors(&cpu);
 }
 
 #[test]

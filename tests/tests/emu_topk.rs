@@ -11,29 +11,16 @@ use std::process::Command;
 
 use warp_runtime::half::f16;
 use warp_runtime::{Ordered, topk_module};
+use warp_tests::emu;
 
-const SHIM: &str = include_str!("../emu/shim.h");
 const MAIN: &str = include_str!("../emu/topk_main.cpp");
 
 fn emulate<T: Ordered>(dir: &Path, elem: &str, gen_up: &str) {
-    let module = dir.join(format!("topk_{}.cu", T::NAME));
-    let src = format!("#include \"shim.h\"\n{}", topk_module::<T>().source);
-    std::fs::write(&module, src).unwrap();
-    let bin = dir.join(format!("emu_{}", T::NAME));
-    let built = Command::new("g++")
-        .args(["-std=c++20", "-O1", "-w", "-pthread"])
-        .arg(format!("-DMODULE=\"{}\"", module.display()))
-        .arg(format!("-DELEM={elem}"))
-        .arg(format!("-DGEN_UP={gen_up}"))
-        .arg(dir.join("topk_main.cpp"))
-        .arg("-o")
-        .arg(&bin)
-        .output()
-        .expect("g++ runs");
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
+    let bin = emu::build(
+        dir,
+        &format!("emu_{}", T::NAME),
+        &topk_module::<T>().source,
+        &[format!("ELEM={elem}"), format!("GEN_UP={gen_up}")],
     );
     let out = Command::new(&bin).output().expect("the emulation runs");
     let text = String::from_utf8_lossy(&out.stdout);
@@ -47,15 +34,9 @@ fn emulate<T: Ordered>(dir: &Path, elem: &str, gen_up: &str) {
 #[test]
 #[ignore = "needs g++ (C++20) and WARP_EMU=1; takes minutes"]
 fn the_topk_kernel_is_exact_in_emulation() {
-    // `--ignored` runs also take the GPU tests; this one is a CPU emulation, asked for alone.
-    if std::env::var_os("WARP_EMU").is_none() {
-        eprintln!("skipped: set WARP_EMU=1 to run the emulation");
+    let Some(dir) = emu::folder("topk", MAIN) else {
         return;
-    }
-    let dir = std::env::temp_dir().join(format!("warp-topk-emu-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("shim.h"), SHIM).unwrap();
-    std::fs::write(dir.join("topk_main.cpp"), MAIN).unwrap();
+    };
     emulate::<f32>(
         &dir,
         "wd_f32",

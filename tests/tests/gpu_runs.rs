@@ -3,12 +3,16 @@
 //! all-distinct keys, runs shorter than a warp's row up to runs crossing many block tiles
 //! (4096 elements each; a window of the look-back is 32 of them), misaligned views (the
 //! scalar-load path), keys of 1 to 8 bytes, NaN keys, predicates of two keys, a
-//! non-commutative operator, float determinism, and the `_into` forms. Needs a CUDA GPU.
+//! non-commutative operator, float determinism, the `_into` forms, and reduce-by-key of every
+//! kind of value input (indexed, mapped to tuples and structs, zipped). Needs a CUDA GPU.
 
 use warp_runtime::prelude::*;
 use warp_runtime::{DeviceSlice, Equal};
 use warp_tests::ops::{add_i64, sum_f32};
-use warp_tests::runs::{check_against_loops, counts_of, rbk_ref, rle_ref, run_keys};
+use warp_tests::runs::{
+    check_against_loops, check_value_errors, check_value_inputs, counts_of, rbk_ref, rle_ref,
+    run_keys,
+};
 use warp_tests::{Random, edge_sizes, gpu, rng, seed};
 
 /// The later value: associative, not commutative (i32::MIN is "none").
@@ -132,6 +136,21 @@ fn runs_match_plain_loops_and_the_cpu() {
 
 /// A single run over 2^26 elements (16384 block tiles: the look-back's value waits on
 /// inclusive prefixes window after window) and runs of exactly one block tile.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn values_of_every_input_kind() {
+    let gpu = gpu();
+    let s = seed();
+    let mut r = rng(s);
+    for n in sizes() {
+        for mean in [1usize, 3, 64, 5000] {
+            let keys = run_keys(&mut r, n, mean);
+            check_value_inputs(&gpu, &keys, &format!("n={n} mean={mean} seed={s}"));
+        }
+    }
+    check_value_errors(&gpu);
+}
+
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn long_runs_cross_many_tiles() {

@@ -655,7 +655,12 @@ mod runs {
     //! ballots of run heads, vector loads of 4-byte keys (and values), and no local memory.
     use super::*;
     use warp_runtime::half::f16;
-    use warp_runtime::{Equal, reduce_by_key_module, run_length_module, unique_module};
+    use warp_runtime::{
+        DeviceVec, Equal, Indexed, Mapped, reduce_by_key_input_module, reduce_by_key_module,
+        run_length_module, unique_module,
+    };
+    use warp_tests::ops::{argmax_f32, scaled_one_with, span, span_one, sum_count, sum_pairs};
+    use warp_tests::runs::near_keys_with;
 
     #[predicate(inputs = 2)]
     fn near(a: i32, b: i32, d: i32) -> bool {
@@ -690,6 +695,38 @@ mod runs {
                 ballot,
             ),
             (reduce_by_key_module::<i32, Equal, any_b>(), ballot),
+            // Values of other inputs: (value, index) pairs, maps to tuples and structs (with
+            // bound arguments before a predicate's), zipped arrays.
+            (
+                reduce_by_key_input_module::<i32, Equal, argmax_f32, Indexed<'static, f32>>(),
+                v4,
+            ),
+            (
+                reduce_by_key_input_module::<u16, Equal, argmax_f32, Indexed<'static, f32>>(),
+                ballot,
+            ),
+            (
+                reduce_by_key_input_module::<
+                    i32,
+                    near_keys_with<i32>,
+                    sum_count,
+                    Mapped<'static, scaled_one_with<f32>>,
+                >(),
+                v4,
+            ),
+            (
+                reduce_by_key_input_module::<i32, Equal, span, Mapped<'static, span_one>>(),
+                v4,
+            ),
+            (
+                reduce_by_key_input_module::<
+                    i32,
+                    Equal,
+                    sum_pairs,
+                    (&'static DeviceVec<i32>, &'static DeviceVec<i32>),
+                >(),
+                v4,
+            ),
         ]
     }
 

@@ -134,6 +134,7 @@ pub const DEFINES: &[(&str, u64)] = &[
     ("WD_MAX_INPUTS", MAX_INPUTS as u64),
     ("WD_P3_SHIFT", PARTITION3_SHIFT as u64),
     ("WD_TOPK_MAX_K", TOPK_MAX_K as u64),
+    ("WD_RUN_VALUE_MAX", RUN_VALUE_MAX as u64),
     ("WD_TOPK_LEVEL_SLOTS", TOPK_LEVEL_SLOTS as u64),
     ("WD_TOPK_PREFETCH", TOPK_PREFETCH as u64),
     ("WD_TOPK_ITEMS", TOPK_ITEMS as u64),
@@ -496,6 +497,11 @@ pub const RUNS: Kernel = kernel_min(
      : (sizeof(wd_stage::elem_t) <= 8 ? 4 : 1)",
     "WD_STAGE;\nwd_runs<wd_runs_vals>(st, keys, vals, status, queue, count);",
 );
+
+/// The largest value (bytes of its C layout) reduce-by-key combines: [`RUNS`] stages values
+/// beside keys in shared memory and carries them through the look-back with a 64-bit head
+/// count ([`RUN_PART_BYTES`]).
+pub const RUN_VALUE_MAX: usize = 8;
 
 /// Bytes of one `(heads, value)` pair of the runs' look-back (`wd_run_part`: a 64-bit count
 /// and a value of at most 8 bytes, padded).

@@ -841,8 +841,10 @@ pub enum RunValues<'a> {
     None,
     /// Their lengths, as this unsigned integer type.
     Counts(Scalar),
-    /// The values of a second array (of the operator's value type), combined by `op` in order.
-    Reduce(&'a OpFragment<'a>, Scalar),
+    /// The values of `source` (arrays read alongside the keys: one of the operator's value
+    /// type, zipped arrays making its tuples, `(element, index)` pairs, or a map of them),
+    /// combined by `op` in order.
+    Reduce(&'a OpFragment<'a>, Source<'a>),
 }
 
 /// A runs module (the catalogue's [`RUNS_KERNELS`](catalogue::RUNS_KERNELS)) over keys of type
@@ -850,48 +852,56 @@ pub enum RunValues<'a> {
 /// keys, `#[predicate(inputs = 2)]`), or, without one, when they are `==`; `values` says what
 /// the runs carry (unique, run-length encode, reduce-by-key).
 pub fn runs_module(key: Scalar, same: Option<&FnFragment>, values: RunValues) -> String {
-    let cols_kv;
-    let cols_k = [key];
-    let (source, vals, what, file) = match values {
+    let mut cols = vec![key];
+    let (vals, what, file) = match &values {
         RunValues::None => (
-            Source::Plain(&cols_k),
             "wd_runs_none".to_string(),
             "unique".to_string(),
             "unique".to_string(),
         ),
         RunValues::Counts(c) => (
-            Source::Plain(&cols_k),
             format!("wd_runs_counts<{}>", c.c_name()),
             format!("run-length encode (`{c}` counts)"),
             format!("run_length_{c}"),
         ),
         RunValues::Reduce(op, v) => {
-            cols_kv = [key, v];
+            cols.extend_from_slice(v.columns());
+            // Values of one array keep the short name; other sources add their tag.
+            let tag = match v {
+                Source::Plain([_]) => String::new(),
+                other => format!("_{}", other.tag()),
+            };
             (
-                Source::Plain(&cols_kv),
-                "wd_runs_reduce<wd_op>".to_string(),
-                format!("reduce-by-key `{}`", op.name),
-                format!("reduce_by_key_{}", op.name),
+                "wd_runs_reduce<wd_op, wd_run_value>".to_string(),
+                format!("reduce-by-key `{}` of {}", op.name, v.describe()),
+                format!("reduce_by_key_{}{tag}", op.name),
             )
         }
     };
+    let source = Source::Plain(&cols);
     let by = same.map_or(String::from("=="), |f| format!("`{}`", f.name));
     let mut m = Module::new(&format!(
         "{what} over {}, keys compared by {by}",
         source.describe()
     ));
-    let op = match values {
-        RunValues::Reduce(op, _) => Some(op),
-        _ => None,
+    let (op, value_source) = match &values {
+        RunValues::Reduce(op, v) => (Some(*op), Some(v)),
+        _ => (None, None),
     };
+    let map = value_source.and_then(|v| map_parts(v));
     m.type_support(&[
         &source.row_support(),
+        &value_source.map_or(String::new(), |v| v.row_support()),
         same.map_or("", |f| f.type_support),
+        map.map_or("", |f| f.type_support),
         op.map_or("", |o| o.type_support),
     ]);
     m.user("\n// ---- the user's functions, lowered ----\n");
     if let Some(f) = same {
         m.function(f.text, "wd_pred");
+    }
+    if let Some(f) = map {
+        m.function(f.text, "wd_map");
     }
     if let Some(op) = op {
         m.function(op.combine, "wd_op_combine");
@@ -899,8 +909,10 @@ pub fn runs_module(key: Scalar, same: Option<&FnFragment>, values: RunValues) ->
         m.user(&op_struct(op));
     }
     let k = key.c_name();
+    // The map's bound arguments come first, the predicate's after them.
+    let nmap = map.map_or(0, |f| f.extras.len());
     let test = match same {
-        Some(f) => format!("return wd_pred(x, y{});", bound_args(f, 0)),
+        Some(f) => format!("return wd_pred(x, y{});", bound_args(f, nmap)),
         None => "return x == y;".to_string(),
     };
     m.user(&format!(
@@ -910,6 +922,9 @@ static __device__ __forceinline__ bool wd_same(const wd_args& a, {k} x, {k} y) {
 "
     ));
     m.user(&stage(&source, None, &source.elem_c(), None));
+    if let (Some(op), Some(v)) = (op, value_source) {
+        m.user(&run_value(op, v));
+    }
     m.reduce_templates(Style::Intrinsics);
     m.shared("tiles.cuh", TILES_TEMPLATE);
     m.shared("lookback.cuh", LOOKBACK_TEMPLATE);
@@ -925,6 +940,48 @@ static __device__ __forceinline__ bool wd_same(const wd_args& a, {k} x, {k} y) {
     m.kernels(catalogue::RUNS_KERNELS, k, &value);
     let by = same.map_or(String::new(), |f| format!("_by_{}", f.name));
     m.finish(&format!("{file}_{key}{by}"))
+}
+
+/// Reduce-by-key's `wd_run_value`: the operator's value of a stage row (the key in field 0,
+/// the value source's elements after it) at element index `i`: the element itself, zipped
+/// elements as the operator's tuple, an `(element, index)` pair, or the map of the elements.
+fn run_value(op: &OpFragment, v: &Source) -> String {
+    let n = v.columns().len();
+    // The value source's element, from the row's fields after the key.
+    let elem = match n {
+        1 => "r.f1".to_string(),
+        _ => {
+            let sets: String = (0..n).map(|k| format!(" e.f{k} = r.f{};", k + 1)).collect();
+            format!("{} e;{sets}", v.elem_c())
+        }
+    };
+    let body = match v {
+        Source::Plain([_]) => "return r.f1;".to_string(),
+        Source::Plain(_) => format!("{elem} return e;"),
+        Source::Indexed { index, .. } => {
+            format!("T t; t.f0 = r.f1; t.f1 = ({})i; return t;", index.c_name())
+        }
+        Source::Map { map, .. } => {
+            let bind = if n == 1 {
+                format!("const auto e = {elem};")
+            } else {
+                elem
+            };
+            format!("{bind} return wd_map({});", call_args(map, "e", 0))
+        }
+    };
+    format!(
+        "
+// ---- reduce-by-key: the operator's value of a row, `{}` ----
+struct wd_run_value {{
+    typedef wd_op::T T;
+    static __device__ __forceinline__ T of(const wd_args& a, const wd_stage::elem_t& r, wd_u64 i) {{
+        (void)a; (void)i; {body}
+    }}
+}};
+",
+        op.value
+    )
 }
 
 /// A map module: `map` of every element of `elem` (one array, or several zipped) written out

@@ -209,7 +209,10 @@ fn runs_modules_match_the_catalogue() {
         (RunValues::None, "wd_u8"),
         (RunValues::Counts(Scalar::U32), "wd_u32"),
         (RunValues::Counts(Scalar::U64), "wd_u64"),
-        (RunValues::Reduce(&o, Scalar::F32), "wd_f32"),
+        (
+            RunValues::Reduce(&o, Source::Plain(&[Scalar::F32])),
+            "wd_f32",
+        ),
     ] {
         for same in [None, Some(&SAME)] {
             let src = runs_module(Scalar::I16, same, values);

@@ -128,11 +128,13 @@
 //! (`DeviceReduce::ReduceByKey`): a segmented scan within each tile (each row's segment
 //! starts from one ballot of the lanes holding a head, so only values are shuffled; whole
 //! aligned tiles skip the per-element bounds checks), the partial of the run crossing into the
-//! next tile carried with the head count as one
-//! (heads, value) pair through the look-back, folded in tile order so floats are
-//! deterministic. Keys are compared with `==` ([`Equal`]; NaN is a run of its own) or a
-//! `#[predicate(inputs = 2)]` of two neighbours (`_by` forms, [`SameKeys`]); the `_into` forms
-//! leave the number of runs on the device.
+//! next tile carried with the head count as one (heads, value) pair through the look-back,
+//! folded in tile order so floats are deterministic. Its values are any input a reduction
+//! takes (an array, `xs.indexed()`, `xs.map(f)`, zipped arrays), read beside the keys in the
+//! same pass and made into the operator's value in registers, for values of at most
+//! [`RUN_VALUE_MAX_BYTES`]. Keys are compared with `==` ([`Equal`]; NaN is a run of its own)
+//! or a `#[predicate(inputs = 2)]` of two neighbours (`_by` forms, [`SameKeys`]); the `_into`
+//! forms leave the number of runs on the device.
 //!
 //! ```
 //! use warp_runtime::prelude::*;
@@ -370,7 +372,8 @@ pub use inputs::{
 };
 pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, histogram_module};
 pub use operations::{
-    ByKey, Equal, RunCount, Runs, SameKeys, reduce_by_key_module, run_length_module, unique_module,
+    ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys, reduce_by_key_input_module,
+    reduce_by_key_module, run_length_module, unique_module,
 };
 pub use operations::{
     Split, Split3, TopK, axis_module, map_module, partition3_module, predicate_module,

@@ -14,7 +14,7 @@
 // last run before a warp tile travels with the head count through the block scan and the
 // look-back (wd_runs_last), so no value is combined per element.
 //
-// With values (a #[reduce] operator over a second array), each slot's
+// With values (a #[reduce] operator over values read alongside the keys), each slot's
 // value is combined with those before it in its run by a segmented scan (thread, then warp
 // with head flags, rows chained by a carry); what runs over a warp tile's end travels with the
 // head count as one (heads, value) pair through the block scan and the look-back. A run's
@@ -27,9 +27,9 @@
 
 // What a run carries (the `Vals` policy): nothing (unique), its length (counts of type C), or
 // its values combined by an operator (Op: the module's wd_op). `key` is the key of a stage
-// value (the element, or field 0 of a (key, value) row); `of` the value it brings. Lengths
-// (`starts`) are not combined element by element: they are differences of run starts (see
-// wd_runs_last).
+// value (the element, or field 0 of a row of the key and the values' elements); `of` the value
+// element i brings. Lengths (`starts`) are not combined element by element: they are
+// differences of run starts (see wd_runs_last).
 struct wd_runs_none {
     typedef wd_u8 T;
     static constexpr bool on = false;
@@ -37,7 +37,7 @@ struct wd_runs_none {
     static __device__ __forceinline__ T identity() { return 0; }
     static __device__ __forceinline__ T combine(T a, T) { return a; }
     template <class V> static __device__ __forceinline__ V key(V v) { return v; }
-    template <class V> static __device__ __forceinline__ T of(V) { return 0; }
+    template <class V> static __device__ __forceinline__ T of(const wd_args&, V, wd_u64) { return 0; }
 };
 template <class C> struct wd_runs_counts {
     typedef C T;
@@ -46,9 +46,11 @@ template <class C> struct wd_runs_counts {
     static __device__ __forceinline__ T identity() { return (C)0; }
     static __device__ __forceinline__ T combine(T a, T b) { return a + b; }
     template <class V> static __device__ __forceinline__ V key(V v) { return v; }
-    template <class V> static __device__ __forceinline__ T of(V) { return (C)1; }
+    template <class V> static __device__ __forceinline__ T of(const wd_args&, V, wd_u64) { return (C)1; }
 };
-template <class Op> struct wd_runs_reduce {
+// Val::of(a, row, i): the operator's value of the row of element i (the module's wd_run_value:
+// the element after the key, zipped elements, an (element, index) pair, or a map of them).
+template <class Op, class Val> struct wd_runs_reduce {
     typedef typename Op::T T;
     static constexpr bool on = true;
     static constexpr bool starts = false;
@@ -56,7 +58,9 @@ template <class Op> struct wd_runs_reduce {
     static __device__ __forceinline__ T combine(T a, T b) { return Op::combine(a, b); }
     template <class V> static __device__ __forceinline__ auto key(V v) -> decltype(v.f0) { return v.f0; }
     // Every value enters as combine(identity, value), as the CPU's fold does.
-    template <class V> static __device__ __forceinline__ T of(V v) { return Op::combine(Op::identity(), v.f1); }
+    template <class V> static __device__ __forceinline__ T of(const wd_args& a, V v, wd_u64 i) {
+        return Op::combine(Op::identity(), Val::of(a, v, i));
+    }
 };
 
 // What run-length encoding carries through the look-back: the position of the last run start
@@ -372,7 +376,7 @@ static __device__ __forceinline__ void wd_runs_tile(const St& st, K* keys, V* va
         bool f[WD_ITEMS];
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j) {
-            x[j] = valid(j) ? Vals::of(v[j]) : Vals::identity();
+            x[j] = valid(j) ? Vals::of(st.a, v[j], slot_index(j)) : Vals::identity();
             f[j] = head[j];
         }
         bool carry_f = false;
@@ -459,7 +463,7 @@ template <class Vals, class St, class K, class V>
 static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, unsigned char* status_mem, unsigned int* queue,
                                                wd_u64* count) {
     typedef typename Vals::T T;
-    static_assert(sizeof(K) <= 8 && sizeof(T) <= 8, "runs stage keys and values of at most 8 bytes");
+    static_assert(sizeof(K) <= 8 && sizeof(T) <= WD_RUN_VALUE_MAX, "runs stage keys of at most 8 bytes and values of at most WD_RUN_VALUE_MAX");
     const unsigned warp = threadIdx.x >> 5;
     const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
     const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;

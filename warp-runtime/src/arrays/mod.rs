@@ -362,7 +362,7 @@ macro_rules! zip_elements {
     ($fn:ident: $($t:ident $v:ident $i:tt),+) => {
         /// Zips equally long arrays: a length mismatch, or arrays on different backends, make
         /// every operation on the result fail with [`Error::Shape`] / [`Error::DeviceMismatch`].
-        pub(crate) fn $fn<'a, $($t: Element),+>($($v: Elements<'a, $t>),+) -> Elements<'a, ($($t,)+)> {
+        pub(crate) fn $fn<'a, $($t: Copy),+>($($v: Elements<'a, $t>),+) -> Elements<'a, ($($t,)+)> {
             let lens = [$($v.len()),+];
             let mut owners = Vec::new();
             $( owners.extend($v.owners.iter().copied()); )+

@@ -25,6 +25,9 @@ pub trait ValueArray<T: DeviceValue>:
     /// The array of `values` on `device`.
     #[doc(hidden)]
     fn from_values(device: &Device, values: &[T]) -> Result<Self>;
+    /// Keeps the first `len` values (of an operation's worst-case output).
+    #[doc(hidden)]
+    fn truncate(&mut self, len: usize);
 }
 
 /// The device array a scan or axis reduction returns for values of this type:
@@ -63,6 +66,9 @@ impl<T: Element> ValueArray<T> for DeviceVec<T> {
     }
     fn from_values(device: &Device, values: &[T]) -> Result<Self> {
         device.upload(values)
+    }
+    fn truncate(&mut self, len: usize) {
+        DeviceVec::truncate(self, len)
     }
 }
 
@@ -149,6 +155,10 @@ impl<T: DeviceValue> ValueArray<T> for DeviceTuples<T> {
             len: values.len(),
             _values: std::marker::PhantomData,
         })
+    }
+    fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+        self.bytes.truncate(self.len * T::C_SIZE);
     }
 }
 

@@ -16,7 +16,8 @@ mod transpose;
 pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS};
 pub use predicates::{Split, Split3};
 pub use runs::{
-    ByKey, Equal, RunCount, Runs, SameKeys, reduce_by_key_module, run_length_module, unique_module,
+    ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys, reduce_by_key_input_module,
+    reduce_by_key_module, run_length_module, unique_module,
 };
 pub use topk::{TopK, topk_module};
 

@@ -12,16 +12,17 @@ use warp_kernels::module::{self, RunValues};
 
 use super::gpu_bytes;
 use super::predicates::write_values;
+use crate::arrays::{ArrayOf, ValueArray};
 use crate::arrays::{DeviceScalar, DeviceVec, Elements, OutputArray, Target};
 use crate::backend::Backend;
 use crate::backend::cpu;
 use crate::backend::cuda::{ModuleKey, ModuleKind, Staged};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::inputs::Array;
+use crate::inputs::{Array, ReduceInput};
 use crate::operators::{BoundArgs, FnMeta, Predicate, ReduceOp};
 use crate::toolchain::ModuleSource;
-use crate::values::{DeviceValue, Element};
+use crate::values::{DeviceValue, Element, Row};
 
 /// Keys compared with `==`: the runs of `unique`, `run_length_encode` and `reduce_by_key`.
 /// For floats, as in Rust, `NaN != NaN` (each NaN is a run of its own) and `-0.0 == 0.0`
@@ -179,17 +180,19 @@ pub struct Runs<K: Element, C: Element = u32> {
 /// # Ok(()) }
 /// ```
 #[derive(Debug)]
-pub struct ByKey<K: Element, V: Element> {
+pub struct ByKey<K: Element, V: ArrayOf> {
     /// The key of each run (its first element).
     pub keys: DeviceVec<K>,
-    /// The values of each run combined by the operator, in order.
-    pub values: DeviceVec<V>,
+    /// The values of each run combined by the operator, in order: a [`DeviceVec`] for a
+    /// scalar operator, a [`DeviceTuples`](crate::DeviceTuples) for a tuple or struct one.
+    pub values: V::Array,
 }
 
 /// Module-key markers of what runs carry.
 struct UniqueRuns;
 struct CountedRuns<C>(PhantomData<C>);
-struct ReducedRuns<Op>(PhantomData<Op>);
+/// `Key` and `Elem`: what the values are made of (the value input's `ReduceInput` types).
+struct ReducedRuns<Op, Key, Elem>(PhantomData<(Op, Key, Elem)>);
 
 fn runs_key<K: Element, S: SameKeys<K>, M: 'static>() -> ModuleKey {
     ModuleKey::new(
@@ -242,26 +245,58 @@ pub fn run_length_module<K: Element, S: SameKeys<K>, C: RunCount>() -> ModuleSou
 }
 
 /// The CUDA module of [`Device::reduce_by_key`] (and its forms) over keys `K` compared by `S`
-/// and values combined by `Op`.
+/// and values of one array combined by `Op` ([`reduce_by_key_input_module`] for other value
+/// inputs).
 ///
 /// ```
 /// use warp_runtime::prelude::*;
 /// use warp_runtime::{Equal, reduce_by_key_module};
 /// #[reduce(identity = 0.0)]
 /// fn sum(a: f32, b: f32) -> f32 { a + b }
-/// assert!(reduce_by_key_module::<i32, Equal, sum>().source.contains("wd_runs_reduce<wd_op>"));
+/// assert!(reduce_by_key_module::<i32, Equal, sum>().source.contains("wd_runs_reduce<wd_op, wd_run_value>"));
 /// ```
 pub fn reduce_by_key_module<K: Element, S: SameKeys<K>, Op: ReduceOp>() -> ModuleSource
 where
     Op::Value: Element,
 {
-    let op = &Op::META.fragment;
-    runs_source(
-        K::SCALAR,
-        S::PRED,
-        RunValues::Reduce(op, <Op::Value as Element>::SCALAR),
-    )
+    reduce_by_key_input_module::<K, S, Op, DeviceVec<Op::Value>>()
 }
+
+/// The CUDA module of [`Device::reduce_by_key`] over keys `K` compared by `S` and values of
+/// the input type `I` (an array, zipped arrays, `xs.indexed()` or `xs.map(f)`) combined by
+/// `Op`: `wd_run_value` makes each row's value from the elements read beside its key.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::{DeviceVec, Equal, Indexed, reduce_by_key_input_module};
+/// #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
+/// fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+///     if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+/// }
+/// let m = reduce_by_key_input_module::<i32, Equal, argmax, Indexed<'static, f32>>();
+/// assert!(m.source.contains("t.f1 = (wd_u32)i;"));
+/// ```
+pub fn reduce_by_key_input_module<K, S, Op, I>() -> ModuleSource
+where
+    K: Element,
+    S: SameKeys<K>,
+    Op: ReduceOp,
+    I: ReduceInput<Op> + ?Sized,
+{
+    let op = &Op::META.fragment;
+    let values = super::source(I::STAGE, <I::Elem as Row>::COLUMNS);
+    runs_source(K::SCALAR, S::PRED, RunValues::Reduce(op, values))
+}
+
+/// The largest value (bytes of its C layout) that [`Device::reduce_by_key`] combines, on
+/// both backends: 8 (`(f32, u32)`, `(f32, f32)`, `f64`, ...). The GPU kernel stages values
+/// beside keys in shared memory and carries them through the look-back with a 64-bit head
+/// count.
+///
+/// ```
+/// assert_eq!(warp_runtime::RUN_VALUE_MAX_BYTES, 8);
+/// ```
+pub const RUN_VALUE_MAX_BYTES: usize = warp_kernels::catalogue::RUN_VALUE_MAX;
 
 /// Where the runs go: the keys, and the values if the runs carry any.
 struct RunsOut<'o> {
@@ -286,8 +321,10 @@ impl Device {
         self.output(out, len, what)
     }
 
-    /// The runs of `elems` (keys, or `(key, value)` rows): on the CPU, `cpu_values` makes the
-    /// runs' values from the rows and run heads; on the GPU the module made by `source`.
+    /// The runs of `elems` (keys, or `(key, value elements)` rows): on the CPU, `cpu_values`
+    /// makes the runs' values from the rows and run heads; on the GPU the module made by
+    /// `source`. `value_args`: the bound arguments of the values' map (before `same`'s).
+    #[allow(clippy::too_many_arguments)]
     fn runs_into<K, R, V, S>(
         &self,
         same: &S,
@@ -295,6 +332,7 @@ impl Device {
         key_of: impl Fn(R) -> K + Sync,
         module: (ModuleKey, impl FnOnce() -> ModuleSource),
         out: RunsOut<'_>,
+        value_args: BoundArgs,
         cpu_values: impl FnOnce(&[R], &[usize]) -> Vec<V>,
     ) -> Result<DeviceScalar<u64>>
     where
@@ -313,7 +351,7 @@ impl Device {
                 p.fragment.name
             )));
         }
-        let args = same.bound();
+        let args = BoundArgs::join(value_args, &same.bound())?;
         self.check_bound(&args)?;
         if elems.is_empty() {
             return self.scalar_of(0u64);
@@ -438,6 +476,7 @@ impl Device {
                 unique_module::<A::Elem, S>,
             ),
             out,
+            BoundArgs::default(),
             |_, _| Vec::new(),
         )
     }
@@ -549,6 +588,7 @@ impl Device {
                 run_length_module::<A::Elem, S, C>,
             ),
             out,
+            BoundArgs::default(),
             |rows, heads| {
                 cpu::run_lengths(heads, rows.len())
                     .into_iter()
@@ -559,42 +599,61 @@ impl Device {
     }
 
     /// Reduce-by-key (CUB's `DeviceReduce::ReduceByKey`): for each run of `==` keys, its key
-    /// and its values (the elements of `values` at the same places) combined by `op`, in
-    /// order: `identity + v[i] + v[i+1] + ...`, so the operator need not commute. `keys` and
-    /// `values` must be equally long ([`Error::Shape`]). One pass on the GPU, as
-    /// [`Device::unique`], each run's values combined by a segmented scan and carried with
-    /// the head count through the look-back. Deterministic: the look-back folds the values of
-    /// runs that cross blocks one block at a time in order, so float results are the same
-    /// bits on every run (though, as any parallel reduction, they may differ from a
-    /// sequential fold by rounding). NaN keys are each a run of their own. `op`'s value is
-    /// one element type and `values` one array of it (a `DeviceVec`, a view of one, or the
-    /// caller's `CudaSlice` / `CudaView`): operators over tuples or structs, and mapped or indexed values, are
-    /// not taken (they do not compile). Waits for the number of runs.
+    /// and its values (the values of `values` at the same places) combined by `op`, in
+    /// order: `identity + v[i] + v[i+1] + ...`, so the operator need not commute. `values` is
+    /// any input a reduction with `op` takes, as long as `keys`: an array of `op`'s value
+    /// type (a `DeviceVec`, a view of one, or the caller's `CudaSlice` / `CudaView`), zipped
+    /// arrays for a tuple operator, `xs.indexed()` for a `(value, index)` operator (argmax per
+    /// key; the index is the position in the input), or `xs.map(f)` (a map of one array or of
+    /// zipped arrays, made into the operator's value in registers). Lengths that differ are an
+    /// [`Error::Shape`]; a value type of more than 8 bytes (its C layout) is
+    /// [`Error::Unsupported`] on both backends. The result's values are a `DeviceVec` for a
+    /// scalar operator and a [`DeviceTuples`](crate::DeviceTuples) for a tuple or struct one.
+    ///
+    /// One pass on the GPU, as [`Device::unique`], each run's values combined by a segmented
+    /// scan and carried with the head count through the look-back. Deterministic: the
+    /// look-back folds the values of runs that cross blocks one block at a time in order, so
+    /// float results are the same bits on every run (though, as any parallel reduction, they
+    /// may differ from a sequential fold by rounding). NaN keys are each a run of their own;
+    /// NaN values do what `op` does with them (a `sum` of a run holding one is NaN). Waits for
+    /// the number of runs.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
     /// #[reduce(identity = 0.0)]
     /// fn sum(a: f32, b: f32) -> f32 { a + b }
+    /// #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
+    /// fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+    ///     if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+    /// }
+    /// #[map]
+    /// fn with_one(x: f32) -> (f32, u32) { (x, 1) }
+    /// #[reduce(identity = (0.0, 0))]
+    /// fn sum_count(a: (f32, u32), b: (f32, u32)) -> (f32, u32) { (a.0 + b.0, a.1 + b.1) }
     /// # fn main() -> warp_runtime::Result<()> {
     /// let dev = Device::cpu();
     /// let keys = dev.upload(&[1, 1, 2, 2, 2, 1])?;
-    /// let vals = dev.upload(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+    /// let vals = dev.upload(&[1.0f32, 2.0, 3.0, 5.0, 4.0, 6.0])?;
     /// let by = dev.reduce_by_key(sum, &keys, &vals)?;
     /// assert_eq!(by.keys.download()?, [1, 2, 1]);
     /// assert_eq!(by.values.download()?, [3.0, 12.0, 6.0]);
+    /// let best = dev.reduce_by_key(argmax, &keys, &vals.indexed())?; // each run's largest, where
+    /// assert_eq!(best.values.download()?, [(2.0, 1), (5.0, 3), (6.0, 5)]);
+    /// let mean = dev.reduce_by_key(sum_count, &keys, &vals.map(with_one))?; // sums and counts
+    /// assert_eq!(mean.values.download()?, [(3.0, 2), (12.0, 3), (6.0, 1)]);
     /// # Ok(()) }
     /// ```
-    pub fn reduce_by_key<A, B, Op>(
+    pub fn reduce_by_key<A, I, Op>(
         &self,
         op: Op,
         keys: &A,
-        values: &B,
+        values: &I,
     ) -> Result<ByKey<A::Elem, Op::Value>>
     where
         A: Array,
         Op: ReduceOp,
-        Op::Value: Element,
-        B: Array<Elem = Op::Value>,
+        Op::Value: ArrayOf,
+        I: ReduceInput<Op> + ?Sized,
     {
         self.reduce_by_key_by(Equal, op, keys, values)
     }
@@ -617,23 +676,23 @@ impl Device {
     /// assert_eq!(by.values.download()?, [3, 7]);
     /// # Ok(()) }
     /// ```
-    pub fn reduce_by_key_by<A, B, Op, S>(
+    pub fn reduce_by_key_by<A, I, Op, S>(
         &self,
         same: S,
         op: Op,
         keys: &A,
-        values: &B,
+        values: &I,
     ) -> Result<ByKey<A::Elem, Op::Value>>
     where
         A: Array,
         Op: ReduceOp,
-        Op::Value: Element,
-        B: Array<Elem = Op::Value>,
+        Op::Value: ArrayOf,
+        I: ReduceInput<Op> + ?Sized,
         S: SameKeys<A::Elem>,
     {
         let n = keys.array().len();
         let mut k = self.new_array::<A::Elem>(n)?;
-        let mut v = self.new_array::<Op::Value>(n)?;
+        let mut v = <Op::Value as ArrayOf>::Array::alloc(self, n)?;
         let runs = self
             .reduce_by_key_into(same, op, keys, values, &mut k, &mut v)?
             .get()? as usize;
@@ -661,41 +720,53 @@ impl Device {
     /// assert_eq!(v.download()?[..2], [9, -1]);
     /// # Ok(()) }
     /// ```
-    pub fn reduce_by_key_into<A, B, Op, S, OK, OV>(
+    pub fn reduce_by_key_into<A, I, Op, S, OK, OV>(
         &self,
         same: S,
         op: Op,
         keys: &A,
-        values: &B,
+        values: &I,
         keys_out: &mut OK,
         values_out: &mut OV,
     ) -> Result<DeviceScalar<u64>>
     where
         A: Array,
         Op: ReduceOp,
-        Op::Value: Element,
-        B: Array<Elem = Op::Value>,
+        I: ReduceInput<Op> + ?Sized,
         S: SameKeys<A::Elem>,
         OK: OutputArray<A::Elem> + ?Sized,
         OV: OutputArray<Op::Value> + ?Sized,
     {
-        let elems = crate::arrays::zip2(keys.array(), values.array());
+        if <Op::Value as DeviceValue>::C_SIZE > RUN_VALUE_MAX_BYTES {
+            return Err(Error::Unsupported(format!(
+                "reduce_by_key combines values of at most {RUN_VALUE_MAX_BYTES} bytes; `{}` values take {}",
+                Op::META.fragment.name,
+                <Op::Value as DeviceValue>::C_SIZE
+            )));
+        }
+        values.validate()?;
+        let elems = crate::arrays::zip2(keys.array(), values.elements());
         let n = elems.len();
         let out = RunsOut {
             keys: self.runs_output(keys_out, n, "reduce_by_key")?,
             values: Some(self.runs_output(values_out, n, "reduce_by_key")?),
         };
-        self.runs_into::<A::Elem, (A::Elem, Op::Value), Op::Value, S>(
+        self.runs_into::<A::Elem, (A::Elem, I::Elem), Op::Value, S>(
             &same,
             elems,
             |(k, _)| k,
             (
-                runs_key::<A::Elem, S, ReducedRuns<Op>>(),
-                reduce_by_key_module::<A::Elem, S, Op>,
+                runs_key::<A::Elem, S, ReducedRuns<Op, I::Key, I::Elem>>(),
+                reduce_by_key_input_module::<A::Elem, S, Op, I>,
             ),
             out,
+            super::map_args(I::STAGE, values.args()),
             |rows, heads| {
-                let vals: Vec<Op::Value> = rows.iter().map(|&(_, v)| v).collect();
+                let vals: Vec<Op::Value> = rows
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(_, e))| values.value(e, i as u64))
+                    .collect();
                 cpu::run_folds(&op, heads, &vals)
             },
         )

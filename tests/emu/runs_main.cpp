@@ -1,0 +1,73 @@
+// Runs a generated runs module's wd_k_runs (unique, run-length encode or reduce-by-key) on the
+// CPU (shim.h) as Gpu::runs launches it: one block per block tile, tiles in blockIdx order,
+// the blocks one after another, zeroed look-back status. Built by tests/tests/emu_runs.rs with
+// MODULE (the module file).
+//
+//     emu N VALUES ARGS OUT COL...
+//
+// N: the number of elements; VALUES: 1 when the runs carry values (else `vals` is null, as
+// for unique); ARGS: the 8 bound-argument words, comma-separated hex; OUT: the output prefix
+// (OUT.keys, OUT.vals: N slots each, as many bytes as the kernel's types; OUT.count: the
+// number of runs, a little-endian u64); COL: one file of N elements per stage column.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include MODULE
+thread_local dim3 threadIdx, blockIdx;
+dim3 gridDim;
+Emu* emu;
+
+static std::vector<uint4> read_file(const char* path) {
+    std::ifstream f(path, std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    // 16-byte aligned storage (the kernel's vector loads), one spare vector.
+    std::vector<uint4> v(bytes.size() / 16 + 2);
+    std::memcpy(v.data(), bytes.data(), bytes.size());
+    return v;
+}
+
+static void write_file(const std::string& path, const void* p, size_t bytes) {
+    std::ofstream f(path, std::ios::binary);
+    f.write((const char*)p, (std::streamsize)bytes);
+}
+
+template <class K, class V>
+static int run(void (*kernel)(wd_in, wd_u64, wd_args, K*, V*, unsigned char*, unsigned int*, wd_u64*), int argc, char** argv) {
+    const wd_u64 n = std::strtoull(argv[1], nullptr, 10);
+    const bool values = std::string(argv[2]) == "1";
+    wd_args a{};
+    std::string words = argv[3];
+    for (int i = 0; i < 8 && !words.empty(); ++i) {
+        const size_t comma = words.find(',');
+        a.v[i] = std::strtoull(words.substr(0, comma).c_str(), nullptr, 16);
+        words = comma == std::string::npos ? "" : words.substr(comma + 1);
+    }
+    const std::string out = argv[4];
+    std::vector<std::vector<uint4>> cols;
+    wd_in in{};
+    for (int c = 5; c < argc; ++c) cols.push_back(read_file(argv[c]));
+    for (size_t c = 0; c < cols.size(); ++c) in.p[c] = cols[c].data();
+    std::vector<K> keys(n + 1);
+    std::vector<V> vals(n + 1);
+    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
+    const wd_u64 tiles = (n + block_tile - 1) / block_tile;
+    std::vector<uint4> status(tiles * 4 + 4);  // 64 bytes a tile: more than any layout needs
+    wd_u64 count = ~0ull;
+    wd_emu_launch((unsigned)tiles, [&] {
+        kernel(in, n, a, keys.data(), values ? vals.data() : nullptr, (unsigned char*)status.data(), nullptr, &count);
+    });
+    write_file(out + ".keys", keys.data(), n * sizeof(K));
+    write_file(out + ".vals", vals.data(), n * sizeof(V));
+    write_file(out + ".count", &count, 8);
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    if (argc < 6) {
+        std::fprintf(stderr, "usage: emu N VALUES ARGS OUT COL...\n");
+        return 2;
+    }
+    return run(&wd_k_runs, argc, argv);
+}
