@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use warp_runtime::toolchain::DRIVER_DIRS;
 use warp_runtime::{Device, Error};
 use warp_tests::events::Capture;
 
@@ -20,15 +21,6 @@ const CHILD: &str = "WARP_TEST_OLD_DRIVER_EXPECT";
 const VERSION: &str = "WARP_TEST_OLD_DRIVER_VERSION";
 /// The child's exit status when a system driver was loaded instead of the stand-in.
 const SHADOWED: i32 = 77;
-/// Where NVIDIA drivers install `libcuda.so.1` (a machine with one may shadow the stand-in).
-const SYSTEM_DRIVERS: &[&str] = &[
-    "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
-    "/usr/lib64/libcuda.so.1",
-    "/usr/lib/libcuda.so.1",
-    "/lib/libcuda.so.1",
-    "/usr/local/nvidia/lib64/libcuda.so.1",
-];
-
 /// A stand-in driver: `cuDriverGetVersion` reports `version`; with `init`, `cuInit` exists and
 /// succeeds (and nothing else does).
 fn fake_driver(dir: &Path, version: i32, init: bool) -> PathBuf {
@@ -146,7 +138,11 @@ fn a_driver_too_old_is_a_typed_error_and_a_reasoned_fallback() {
             .unwrap();
         if out.status.code() == Some(SHADOWED) {
             // Only where a real driver is installed (never on CI, which has none).
-            let system = SYSTEM_DRIVERS.iter().find(|p| Path::new(p).exists());
+            // A driver where the loader looks (a machine with one may shadow the stand-in).
+            let system = DRIVER_DIRS
+                .iter()
+                .map(|d| Path::new(d).join("libcuda.so.1"))
+                .find(|p| p.exists());
             assert!(
                 system.is_some(),
                 "the stand-in driver was shadowed on a machine without a system driver:\n{}",
@@ -154,7 +150,7 @@ fn a_driver_too_old_is_a_typed_error_and_a_reasoned_fallback() {
             );
             println!(
                 "not checked here: the system driver {} was loaded instead of the stand-in",
-                system.unwrap()
+                system.unwrap().display()
             );
             continue;
         }

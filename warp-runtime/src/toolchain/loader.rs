@@ -34,20 +34,26 @@ const DRIVER_NAMES: &[&str] = &["libcuda.so.1", "libcuda.so"];
 #[cfg(not(target_os = "linux"))]
 const DRIVER_NAMES: &[&str] = &["nvcuda.dll"];
 
+/// The folders searched for the CUDA driver after `WARP_CUDA_DRIVER_PATH`, in order (after
+/// them, the dynamic linker's own search by name).
+///
+/// ```
+/// assert!(warp_runtime::toolchain::DRIVER_DIRS.contains(&"/usr/lib64"));
+/// ```
+pub const DRIVER_DIRS: &[&str] = &[
+    "/usr/lib/x86_64-linux-gnu",
+    "/usr/lib64",
+    "/usr/lib",
+    "/usr/local/nvidia/lib64",
+    "/usr/local/nvidia/lib",
+    "/usr/lib/wsl/lib",
+];
+
 /// The CUDA driver (`libcuda`), loaded globally so that cudarc's lookup by name finds it.
 pub fn driver() -> &'static Found {
     DRIVER.get_or_init(|| {
         let mut dirs = env_dirs("WARP_CUDA_DRIVER_PATH");
-        for d in [
-            "/usr/lib/x86_64-linux-gnu",
-            "/usr/lib64",
-            "/usr/lib",
-            "/usr/local/nvidia/lib64",
-            "/usr/local/nvidia/lib",
-            "/usr/lib/wsl/lib",
-        ] {
-            dirs.push(PathBuf::from(d));
-        }
+        dirs.extend(DRIVER_DIRS.iter().map(PathBuf::from));
         search(DRIVER_NAMES, &dirs, &[], ByName::First).map_err(|mut searched| {
             searched.splice(0..0, missing_env_path("WARP_CUDA_DRIVER_PATH"));
             searched

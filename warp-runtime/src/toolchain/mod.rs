@@ -11,7 +11,7 @@ pub use compile::{ModuleSource, Origin, base_options, cubin, include_options, pt
 pub use nvrtc::{Compiled, Output, Rejected, numbered as numbered_source};
 
 pub(crate) use loader::driver;
-pub use loader::{MIN_DRIVER_CUDA, driver_version};
+pub use loader::{DRIVER_DIRS, MIN_DRIVER_CUDA, driver_version};
 
 use crate::error::Result;
 
