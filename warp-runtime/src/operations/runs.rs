@@ -703,7 +703,10 @@ impl Device {
 
     /// [`Device::reduce_by_key_by`] into `keys_out` and `values_out`, each with room for as
     /// many runs as the input has elements: the runs are their first `count` values, `count`
-    /// a result left on the device. Allocates nothing, waits for nothing.
+    /// a result left on the device. `values_out` is a `DeviceVec` (or the caller's cudarc
+    /// memory) for a scalar operator, a [`DeviceTuples`](crate::DeviceTuples) for a tuple or
+    /// struct one (for instance from [`Device::upload_values`]). Allocates nothing, waits for
+    /// nothing.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -718,6 +721,15 @@ impl Device {
     /// let runs = dev.reduce_by_key_into(Equal, max, &keys, &vals, &mut k, &mut v)?;
     /// assert_eq!(runs.get()?, 2);
     /// assert_eq!(v.download()?[..2], [9, -1]);
+    /// // A tuple operator's values go into a DeviceTuples.
+    /// #[reduce(identity = (i32::MIN, u32::MAX))]
+    /// fn argmax(a: (i32, u32), b: (i32, u32)) -> (i32, u32) {
+    ///     if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
+    /// }
+    /// let mut best = dev.upload_values(&[(0i32, 0u32); 3])?;
+    /// let runs = dev.reduce_by_key_into(Equal, argmax, &keys, &vals.indexed(), &mut k, &mut best)?;
+    /// assert_eq!(runs.get()?, 2);
+    /// assert_eq!(best.download()?[..2], [(9, 1), (-1, 2)]);
     /// # Ok(()) }
     /// ```
     pub fn reduce_by_key_into<A, I, Op, S, OK, OV>(
