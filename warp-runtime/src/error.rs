@@ -90,8 +90,9 @@ pub enum Error {
     DeviceMismatch,
     /// The operation does not take this input or argument: beyond one of its limits (`k`
     /// above 1,024 in top-k, inputs of 2^31 elements or more in `partition3`, `u32` run
-    /// counts of 2^32 elements or more, more than 8 bound parameters in one composition), or a
-    /// one-input predicate of a `(K, K)` tuple given to a runs `_by` form.
+    /// counts of 2^32 elements or more, more than 8 bound parameters in one composition,
+    /// reduce-by-key values of more than 8 bytes), or a one-input predicate of a `(K, K)`
+    /// tuple given to a runs `_by` form.
     #[error("unsupported: {0}")]
     Unsupported(String),
     /// Reading or deleting the disk cache of compiled kernels failed (listing or clearing it:

@@ -390,6 +390,12 @@ pub struct IndexKey<I>(PhantomData<I>);
 /// view of one, the caller's `CudaSlice<Op::Value>` or `CudaView`, a mapped view `xs.map(f)`
 /// whose map returns `Op::Value`, or `xs.indexed()` when `Op::Value` is `(V, I)` (argmax,
 /// ...; the index is the position in the input).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an input of the operator `{Op}`",
+    label = "not an input of `{Op}`",
+    note = "inputs of an operator are an array of its value type, `xs.indexed()` for a `(value, integer index)` operator, `xs.map(f)` whose map returns its value, or zipped arrays `(&a, &b)` for a tuple operator of their element types",
+    note = "a `DeviceTuples` is a result, not an input: map arrays of scalars into tuples or structs instead"
+)]
 pub trait ReduceInput<Op: ReduceOp>: Sealed + Sync {
     /// The stored element type (a tuple, one field per array, for zipped arrays).
     type Elem: Row;

@@ -58,7 +58,9 @@
 //! the offending token.
 //!
 //! One semantics on both backends: the GPU and the CPU backend compute the same results, in
-//! every build profile, and neither panics. Integer `+ - *` and `-x` wrap, shifts mask their
+//! every build profile, and neither panics (a float operator that is associative only up to
+//! rounding, as a sum, may round differently where the backends group values differently:
+//! the GPU in tiles, the CPU backend in chunks or, for reduce-by-key, one fold per run). Integer `+ - *` and `-x` wrap, shifts mask their
 //! amount to the width, `abs` and `pow` wrap, integer division and remainder by zero give 0,
 //! `MIN / -1` gives `MIN` and `MIN % -1` gives 0, `clamp` never panics (a bound that is NaN or
 //! out of order is compared, not asserted), float-to-integer casts saturate (NaN gives 0),

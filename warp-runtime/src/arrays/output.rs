@@ -26,7 +26,8 @@ pub enum Target<'a> {
 /// ...): a [`DeviceVec`] (scalar values) or [`DeviceTuples`] (tuples) of the device, or the
 /// caller's cudarc memory, `CudaSlice<T>` or `CudaViewMut<'_, T>` (scalar values), which must
 /// be memory of the device's GPU context. Its length must be what the operation writes
-/// (else [`Error::Shape`]).
+/// (else [`Error::Shape`]); the runs' `_into` forms (`unique_into`, ...) take outputs at least
+/// as long as their input.
 pub trait OutputArray<V: DeviceValue>: sealed::Sealed {
     /// Number of values it holds.
     fn len(&self) -> usize;

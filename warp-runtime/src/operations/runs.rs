@@ -605,16 +605,17 @@ impl Device {
     /// type (a `DeviceVec`, a view of one, or the caller's `CudaSlice` / `CudaView`), zipped
     /// arrays for a tuple operator, `xs.indexed()` for a `(value, index)` operator (argmax per
     /// key; the index is the position in the input), or `xs.map(f)` (a map of one array or of
-    /// zipped arrays, made into the operator's value in registers). Lengths that differ are an
-    /// [`Error::Shape`]; a value type of more than 8 bytes (its C layout) is
-    /// [`Error::Unsupported`] on both backends. The result's values are a `DeviceVec` for a
+    /// zipped arrays, made into the operator's value in registers). Lengths that differ, and an
+    /// `indexed()` index type too narrow to number the elements, are an [`Error::Shape`]; a
+    /// value type of more than 8 bytes (its C layout) is [`Error::Unsupported`] on both
+    /// backends, checked first (also for empty input). The result's values are a `DeviceVec` for a
     /// scalar operator and a [`DeviceTuples`](crate::DeviceTuples) for a tuple or struct one.
     ///
     /// One pass on the GPU, as [`Device::unique`], each run's values combined by a segmented
     /// scan and carried with the head count through the look-back. Deterministic: the
     /// look-back folds the values of runs that cross blocks one block at a time in order, so
     /// float results are the same bits on every run (though, as any parallel reduction, they
-    /// may differ from a sequential fold by rounding). NaN keys are each a run of their own;
+    /// may differ by rounding from a sequential fold, which is what the CPU backend computes). NaN keys are each a run of their own;
     /// NaN values do what `op` does with them (a `sum` of a run holding one is NaN). Waits for
     /// the number of runs.
     ///
@@ -756,8 +757,17 @@ impl Device {
                 <Op::Value as DeviceValue>::C_SIZE
             )));
         }
+        let (ks, vs) = (keys.array(), values.elements());
+        self.check_elements(&vs)?;
+        if ks.len() != vs.len() {
+            return Err(Error::Shape(format!(
+                "reduce_by_key: the keys hold {} elements and the values {}; they must be equally long",
+                ks.len(),
+                vs.len()
+            )));
+        }
         values.validate()?;
-        let elems = crate::arrays::zip2(keys.array(), values.elements());
+        let elems = crate::arrays::zip2(ks, vs);
         let n = elems.len();
         let out = RunsOut {
             keys: self.runs_output(keys_out, n, "reduce_by_key")?,
