@@ -7,7 +7,7 @@
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{byte_bin, hashed_bin, less, sum_f32, sum_i32};
-use warp_tests::runs::run_keys;
+use warp_tests::runs::{check_value_inputs, run_keys};
 use warp_tests::{gpu, random_vec_par, rng, seed};
 
 #[test]
@@ -100,6 +100,12 @@ fn runs_match_the_cpu() {
                 );
             }
         }
+    }
+    // Reduce-by-key of every kind of value input (indexed, mapped to tuples and structs,
+    // zipped): each a module of its own.
+    for mean in [3usize, 5000] {
+        let keys = run_keys(&mut rng(s ^ 11 ^ mean as u64), (1 << 16) + 9, mean);
+        check_value_inputs(&g, &keys, &format!("values, mean {mean}"));
     }
 }
 
