@@ -353,15 +353,16 @@ pub(crate) fn top_k<T: Copy + Send + Sync>(
         .enumerate()
         .map(|(ci, c)| {
             let base = (ci * CHUNK) as u64;
-            keep(
-                c.iter()
-                    .enumerate()
-                    .map(|(j, &x)| {
-                        let kx = key(x);
-                        (if largest { kx } else { !kx & mask }, base + j as u64)
-                    })
-                    .collect(),
-            )
+            // At most 2k entries at a time: trimmed back to the best k whenever full.
+            let mut best = Vec::with_capacity((2 * k).min(c.len()));
+            for (j, &x) in c.iter().enumerate() {
+                let kx = key(x);
+                best.push((if largest { kx } else { !kx & mask }, base + j as u64));
+                if best.len() == 2 * k {
+                    best = keep(best);
+                }
+            }
+            keep(best)
         })
         .reduce(Vec::new, |mut a, b| {
             a.extend(b);
