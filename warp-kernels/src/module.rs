@@ -947,28 +947,20 @@ static __device__ __forceinline__ bool wd_same(const wd_args& a, {k} x, {k} y) {
 /// elements as the operator's tuple, an `(element, index)` pair, or the map of the elements.
 fn run_value(op: &OpFragment, v: &Source) -> String {
     let n = v.columns().len();
-    // The value source's element, from the row's fields after the key.
-    let elem = match n {
-        1 => "r.f1".to_string(),
+    // `e`: the value source's element, from the row's fields after the key.
+    let e = match n {
+        1 => "const auto e = r.f1;".to_string(),
         _ => {
             let sets: String = (0..n).map(|k| format!(" e.f{k} = r.f{};", k + 1)).collect();
             format!("{} e;{sets}", v.elem_c())
         }
     };
     let body = match v {
-        Source::Plain([_]) => "return r.f1;".to_string(),
-        Source::Plain(_) => format!("{elem} return e;"),
+        Source::Plain(_) => format!("{e} return e;"),
         Source::Indexed { index, .. } => {
-            format!("T t; t.f0 = r.f1; t.f1 = ({})i; return t;", index.c_name())
+            format!("{e} T t; t.f0 = e; t.f1 = ({})i; return t;", index.c_name())
         }
-        Source::Map { map, .. } => {
-            let bind = if n == 1 {
-                format!("const auto e = {elem};")
-            } else {
-                elem
-            };
-            format!("{bind} return wd_map({});", call_args(map, "e", 0))
-        }
+        Source::Map { map, .. } => format!("{e} return wd_map({});", call_args(map, "e", 0)),
     };
     format!(
         "

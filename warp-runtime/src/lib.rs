@@ -399,9 +399,9 @@ pub mod __private {
 /// Everything a program using warp-dsl needs: `use warp_runtime::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        CudaInput, Device, DeviceScalar, DeviceSlice, DeviceTuples, DeviceValue, DeviceVec, Equal,
-        Error, MapOp, OutputArray, Predicate, ReduceOp, TopK, ValueArray, Zip, map, predicate,
-        reduce,
+        ByKey, CudaInput, Device, DeviceScalar, DeviceSlice, DeviceTuples, DeviceValue, DeviceVec,
+        Equal, Error, MapOp, OutputArray, Predicate, ReduceOp, Runs, TopK, ValueArray, Zip, map,
+        predicate, reduce,
     };
     pub use half::{bf16, f16};
 }
