@@ -26,3 +26,5 @@ cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
 # The runs kernel itself, on the CPU (g++ and the host emulation of tests/emu/shim.h).
 WARP_EMU=1 cargo test -p warp-tests --test emu_runs -- --ignored
+# The scan kernel's deterministic tree prefix and its look-back, likewise.
+WARP_EMU=1 cargo test -p warp-tests --test emu_scan -- --ignored

@@ -51,7 +51,8 @@ static int run(void (*kernel)(wd_in, wd_u64, wd_args, K*, V*, unsigned char*, un
     for (size_t c = 0; c < cols.size(); ++c) in.p[c] = cols[c].data();
     std::vector<K> keys(n + 1);
     std::vector<V> vals(n + 1);
-    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
+    // Unique's warps take wd_unique_span<K> warp tiles each (catalogue::runs_block_tile).
+    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE * (values ? 1u : wd_unique_span<K>);
     const wd_u64 tiles = (n + block_tile - 1) / block_tile;
     std::vector<uint4> status(tiles * 4 + 4);  // 64 bytes a tile: more than any layout needs
     wd_u64 count = ~0ull;

@@ -1,5 +1,5 @@
-// Host emulation of the CUDA subset the top-k and runs modules use (tests/tests/emu_topk.rs,
-// tests/tests/emu_runs.rs): one block at a time as 256 std::threads, `__shared__` as function
+// Host emulation of the CUDA subset the top-k, runs and scan modules use (tests/tests/emu_topk.rs,
+// tests/tests/emu_runs.rs, tests/tests/emu_scan.rs): one block at a time as 256 std::threads, `__shared__` as function
 // statics, std::barrier for __syncthreads, per-warp barriers and an exchange table for the
 // warp intrinsics, GCC atomics. The PTX `asm` of the prelude sits in functions these kernels
 // never call (never emitted).
@@ -22,6 +22,7 @@
 struct dim3 { unsigned x = 0, y = 0, z = 0; };
 extern thread_local dim3 threadIdx, blockIdx;
 extern dim3 gridDim;
+inline const dim3 blockDim{256, 1, 1};
 struct uint4 { unsigned x, y, z, w; };
 struct uint2 { unsigned x, y; };
 struct Emu {
@@ -51,6 +52,7 @@ inline unsigned __ballot_sync(unsigned, bool p) {
     return r;
 }
 inline bool __any_sync(unsigned m, bool p) { return __ballot_sync(m, p) != 0; }
+inline bool __all_sync(unsigned m, bool p) { return __ballot_sync(m, p) == 0xffffffffu; }
 inline void __syncwarp(unsigned = 0xffffffffu) { emu->warp[threadIdx.x >> 5]->arrive_and_wait(); }
 inline std::atomic<int> wd_emu_or{0};
 inline int __syncthreads_or(int p) {
@@ -94,6 +96,7 @@ inline unsigned __double2uint_rz(double x) { return (unsigned)x; }
 inline long long __double2ll_rz(double x) { return (long long)x; }
 inline unsigned long long __double2ull_rz(double x) { return (unsigned long long)x; }
 template <class T> T atomicAdd(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+template <class T> T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
 template <class T> T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
 template <class T> T atomicMax(T* p, T v) {
     T old = __atomic_load_n(p, __ATOMIC_SEQ_CST);

@@ -135,6 +135,8 @@ pub const DEFINES: &[(&str, u64)] = &[
     ("WD_P3_SHIFT", PARTITION3_SHIFT as u64),
     ("WD_TOPK_MAX_K", TOPK_MAX_K as u64),
     ("WD_RUN_VALUE_MAX", RUN_VALUE_MAX as u64),
+    ("WD_UNIQUE_SPAN", UNIQUE_SPAN as u64),
+    ("WD_UNIQUE_SPAN_KEY_MAX", UNIQUE_SPAN_KEY_MAX as u64),
     ("WD_TOPK_LEVEL_SLOTS", TOPK_LEVEL_SLOTS as u64),
     ("WD_TOPK_PREFETCH", TOPK_PREFETCH as u64),
     ("WD_TOPK_ITEMS", TOPK_ITEMS as u64),
@@ -497,6 +499,23 @@ pub const RUNS: Kernel = kernel_min(
      : (sizeof(wd_stage::elem_t) <= 8 ? 4 : 1)",
     "WD_STAGE;\nwd_runs<wd_runs_vals>(st, keys, vals, status, queue, count);",
 );
+
+/// Warp tiles each warp of unique takes for keys of at most [`UNIQUE_SPAN_KEY_MAX`] bytes
+/// (`wd_unique_span` in runs.cuh): one block tile prefix then serves `UNIQUE_SPAN` times as many
+/// elements (wider keys take one: their staging would pass 48 KB of shared memory).
+pub const UNIQUE_SPAN: usize = 2;
+/// The widest key (bytes) that unique spans [`UNIQUE_SPAN`] warp tiles with.
+pub const UNIQUE_SPAN_KEY_MAX: usize = 4;
+
+/// Elements of one block tile of [`RUNS`] for keys of `key_size` bytes: [`BLOCK_TILE`], times
+/// [`UNIQUE_SPAN`] for unique (`unique`: the runs carry no values) of narrow keys.
+pub const fn runs_block_tile(key_size: usize, unique: bool) -> usize {
+    if unique && key_size <= UNIQUE_SPAN_KEY_MAX {
+        BLOCK_TILE * UNIQUE_SPAN
+    } else {
+        BLOCK_TILE
+    }
+}
 
 /// The largest value (bytes of its C layout) reduce-by-key combines: [`RUNS`] stages values
 /// beside keys in shared memory and carries them through the look-back with a 64-bit head

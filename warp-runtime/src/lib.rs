@@ -123,7 +123,8 @@
 //! a warp tile's first element); `__ballot_sync` and popc rank the heads; a block scan and the
 //! decoupled look-back (as `filter`'s compaction) give each tile its first run number; keys are
 //! staged in shared memory and written coalesced. [`Device::unique`] writes the heads' keys
-//! (`DeviceSelect::Unique`); [`Device::run_length_encode`] also each run's length
+//! (`DeviceSelect::Unique`; for keys of at most 4 bytes each warp takes two warp tiles, so one
+//! look-back serves 8192 keys); [`Device::run_length_encode`] also each run's length
 //! (`DeviceRunLengthEncode::Encode`: the difference of neighbouring run starts, the last start
 //! before each tile carried with the head count through the look-back) and
 //! [`Device::reduce_by_key`] each run's values combined by a `#[reduce]` operator

@@ -233,24 +233,21 @@ static __device__ __forceinline__ typename Vals::T wd_seg_warp_scan(wd_u32 flags
 // static shared memory; else where the keys were, after the keys are written.
 template <class K, class T> constexpr bool wd_runs_apart = (sizeof(K) + sizeof(T)) * (WD_TILE + 1) * (WD_BLOCK / 32) <= 40 * 1024;
 
-// One warp tile of wd_runs (`Whole`: of a whole aligned block tile): its runs staged in the
-// warp's slices of shared memory (`stage_w`; `starts_w` for run-length encode, `vstage_w` for
-// reduce-by-key values), its place found by the block tile prefix, its runs written out.
-template <class Vals, bool Whole, class St, class K, class V>
-static __device__ __forceinline__ void wd_runs_tile(const St& st, K* keys, V* vals, unsigned char* status_mem, wd_u64* count,
-                                                    wd_u64 tile, wd_u64 ntiles, wd_u64 base, unsigned char* stage_w,
-                                                    unsigned short* starts_w, unsigned char* vstage_w) {
-    typedef typename Vals::T T;
+// The run heads of one warp tile at `base` (`Whole`: of a whole aligned block tile): each slot's
+// stage value `v` and key, whether it is valid (inside the input) and a head, and c[j], the heads
+// of the warp tile at or before slot j; returns the warp tile's head count.
+template <class Vals, bool Whole, class St, class Key>
+static __device__ __forceinline__ unsigned wd_runs_heads(const St& st, wd_u64 base, typename St::value_t (&v)[WD_ITEMS],
+                                                         bool (&valid_slot)[WD_ITEMS], Key (&key)[WD_ITEMS],
+                                                         bool (&head)[WD_ITEMS], unsigned (&c)[WD_ITEMS]) {
     typedef wd_vec_layout<St> L;
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const unsigned lane = threadIdx.x & 31u;
     const wd_u32 below = (1u << lane) - 1u;
-    constexpr bool apart = wd_runs_apart<K, T>;
     // Slot j = r * VEC + k of this lane: element base + offset(j).
-    const auto offset = [&](int j) -> unsigned { return ((unsigned)(j / L::VEC) * 32u + lane) * L::VEC + (unsigned)(j % L::VEC); };
-    const auto slot_index = [&](int j) -> wd_u64 { return base + offset(j); };
+    const auto slot_index = [&](int j) -> wd_u64 {
+        return base + ((unsigned)(j / L::VEC) * 32u + lane) * L::VEC + (unsigned)(j % L::VEC);
+    };
     // Load: vectors for whole aligned warp tiles, else one element per slot.
-    typename St::value_t v[WD_ITEMS];
-    bool valid_slot[WD_ITEMS];
     if (Whole || wd_tile_vectorizable(st, base)) {
         wd_load_tile_vec(st, base, v, valid_slot);
 #pragma unroll
@@ -264,14 +261,11 @@ static __device__ __forceinline__ void wd_runs_tile(const St& st, K* keys, V* va
         }
     }
     const auto valid = [&](int j) -> bool { return Whole || valid_slot[j]; };
-    typedef decltype(Vals::key(v[0])) Key;
-    Key key[WD_ITEMS];
 #pragma unroll
     for (int j = 0; j < WD_ITEMS; ++j) key[j] = Vals::key(v[j]);
     // The key before the warp tile (for its first element).
     const Key before = base > 0 && base - 1 < st.n ? Vals::key(st.value(st.at(base - 1))) : key[0];
     // Heads: compare each slot with its predecessor; element 0 is one.
-    bool head[WD_ITEMS];
 #pragma unroll
     for (int r = 0; r < L::ROWS; ++r) {
         const Key from_lane_below = wd_shfl_up(key[r * L::VEC + L::VEC - 1], 1u);
@@ -286,7 +280,6 @@ static __device__ __forceinline__ void wd_runs_tile(const St& st, K* keys, V* va
     if constexpr (Whole)
         if (base == 0 && lane == 0) head[0] = true;
     // Ranks: c[j] = heads of the warp tile at or before slot j.
-    unsigned c[WD_ITEMS];
     unsigned heads = 0;
 #pragma unroll
     for (int r = 0; r < L::ROWS; ++r) {
@@ -305,19 +298,68 @@ static __device__ __forceinline__ void wd_runs_tile(const St& st, K* keys, V* va
         }
         heads += row_total;
     }
-    if constexpr (!Vals::on) {
+    return heads;
+}
+
+// Unique's warps take WD_UNIQUE_SPAN consecutive warp tiles each (keys of at most
+// WD_UNIQUE_SPAN_KEY_MAX bytes; else one), so that one block tile prefix serves more elements:
+// the heads' keys of each are staged one after another in the warp's slice, then the block
+// finds its place once and writes them.
+template <class K> constexpr unsigned wd_unique_span = sizeof(K) <= WD_UNIQUE_SPAN_KEY_MAX ? WD_UNIQUE_SPAN : 1u;
+
+// Unique (keys only): the warp's wd_unique_span<K> warp tiles from `base`, their heads' keys
+// staged in `seg`, written at their run numbers after the block tile prefix.
+template <class Vals, class St, class K>
+static __device__ __forceinline__ void wd_unique_tiles(const St& st, K* keys, unsigned char* status_mem, wd_u64* count, wd_u64 tile,
+                                                       wd_u64 ntiles, wd_u64 base, K* seg) {
+    typedef decltype(Vals::key(st.value(st.at(0)))) Key;
+    const unsigned lane = threadIdx.x & 31u;
+    unsigned heads = 0;
+#pragma unroll 1
+    for (unsigned s = 0; s < wd_unique_span<K>; ++s) {
+        typename St::value_t v[WD_ITEMS];
+        bool valid_slot[WD_ITEMS], head[WD_ITEMS];
+        Key key[WD_ITEMS];
+        unsigned c[WD_ITEMS];
+        const unsigned h = wd_runs_heads<Vals, false>(st, base + (wd_u64)s * WD_TILE, v, valid_slot, key, head, c);
         // The keys are staged before the look-back, so that they need no registers during it.
-        K* seg = (K*)stage_w;
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j)
-            if (head[j]) seg[c[j] - 1] = key[j];
-        const wd_u64 run0 = wd_block_tile_prefix<wd_op_count>(
-            wd_prefix_look_back<wd_op_count, wd_tile_status<wd_u64, WD_STATUS_PACK62>>{
-                wd_tile_status<wd_u64, WD_STATUS_PACK62>(status_mem, ntiles)},
-            tile, (wd_u64)heads, ntiles, count);
-        __syncwarp();
-        for (unsigned i = lane; i < heads; i += 32u) keys[run0 + i] = seg[i];
-    } else if constexpr (Vals::starts) {
+            if (head[j]) seg[heads + c[j] - 1] = key[j];
+        heads += h;
+    }
+    const wd_u64 run0 = wd_block_tile_prefix<wd_op_count>(
+        wd_prefix_look_back<wd_op_count, wd_tile_status<wd_u64, WD_STATUS_PACK62>>{
+            wd_tile_status<wd_u64, WD_STATUS_PACK62>(status_mem, ntiles)},
+        tile, (wd_u64)heads, ntiles, count);
+    __syncwarp();
+    for (unsigned i = lane; i < heads; i += 32u) keys[run0 + i] = seg[i];
+}
+
+// One warp tile of wd_runs for run-length encode and reduce-by-key (`Whole`: of a whole aligned
+// block tile): its runs staged in the warp's slices of shared memory (`stage_w`; `starts_w` for
+// run-length encode, `vstage_w` for reduce-by-key values), its place found by the block tile
+// prefix, its runs written out.
+template <class Vals, bool Whole, class St, class K, class V>
+static __device__ __forceinline__ void wd_runs_tile(const St& st, K* keys, V* vals, unsigned char* status_mem, wd_u64* count,
+                                                    wd_u64 tile, wd_u64 ntiles, wd_u64 base, unsigned char* stage_w,
+                                                    unsigned short* starts_w, unsigned char* vstage_w) {
+    typedef typename Vals::T T;
+    typedef wd_vec_layout<St> L;
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const wd_u32 below = (1u << lane) - 1u;
+    constexpr bool apart = wd_runs_apart<K, T>;
+    // Slot j = r * VEC + k of this lane: element base + offset(j).
+    const auto offset = [&](int j) -> unsigned { return ((unsigned)(j / L::VEC) * 32u + lane) * L::VEC + (unsigned)(j % L::VEC); };
+    const auto slot_index = [&](int j) -> wd_u64 { return base + offset(j); };
+    typedef decltype(Vals::key(st.value(st.at(0)))) Key;
+    typename St::value_t v[WD_ITEMS];
+    bool valid_slot[WD_ITEMS], head[WD_ITEMS];
+    Key key[WD_ITEMS];
+    unsigned c[WD_ITEMS];
+    const unsigned heads = wd_runs_heads<Vals, Whole>(st, base, v, valid_slot, key, head, c);
+    const auto valid = [&](int j) -> bool { return Whole || valid_slot[j]; };
+    if constexpr (Vals::starts) {
         // Run lengths from run starts: run r's length is start(r + 1) - start(r), with n for
         // the last run's successor. The heads of a warp tile stage their keys and offsets
         // before the look-back; the start before the warp tile (the last head of the warp
@@ -452,8 +494,8 @@ static __device__ __forceinline__ void wd_runs_tile(const St& st, K* keys, V* va
     }
 }
 
-// Unique (Vals = wd_runs_none: keys only), run-length encode (wd_runs_counts: `vals` gets each
-// run's length, from the differences of run starts) or reduce-by-key (wd_runs_reduce: `vals`
+// Unique (Vals = wd_runs_none: keys only; wd_unique_tiles), run-length encode (wd_runs_counts:
+// `vals` gets each run's length, from the differences of run starts) or reduce-by-key (wd_runs_reduce: `vals`
 // gets each run's values combined in order): run r's key goes to keys[r], its value to
 // vals[r]; `*count` receives the number of runs. Contains the block tile prefix's barriers:
 // every thread of the block calls it. Reduce-by-key's whole aligned block tiles (all but the
@@ -465,29 +507,35 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
     typedef typename Vals::T T;
     static_assert(sizeof(K) <= 8 && sizeof(T) <= WD_RUN_VALUE_MAX, "runs stage keys of at most 8 bytes and values of at most WD_RUN_VALUE_MAX");
     const unsigned warp = threadIdx.x >> 5;
-    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
+    // Warp tiles per warp: wd_unique_span<K> for unique, else one.
+    constexpr unsigned SPAN = Vals::on ? 1u : wd_unique_span<K>;
+    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE * SPAN;
     const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;
     const wd_u64 tile = wd_tile_index(queue);
-    const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE;
+    const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE * SPAN;
     // Shared memory, declared once for both kinds of tile. Staging for coalesced writes: the
     // warp's keys (and values), in one slice.
     constexpr int S = sizeof(K) > sizeof(T) ? (int)sizeof(K) : (int)sizeof(T);
-    __shared__ __align__(16) unsigned char staging[WD_BLOCK / 32][(WD_TILE + 1) * S];
-    // Run-length encode: the offsets of the heads in the warp tile.
-    static_assert(WD_TILE <= 65536, "warp tile offsets are staged as 16-bit numbers");
-    __shared__ unsigned short starts[WD_BLOCK / 32][Vals::starts ? WD_TILE : 1];
-    // Reduce-by-key: the values at the run ends, apart from the keys when both fit 40 KB (else
-    // where the keys were, after the keys are written).
-    constexpr bool reduces = Vals::on && !Vals::starts;
-    constexpr bool apart = wd_runs_apart<K, T>;
-    __shared__ __align__(16) unsigned char vstaging[WD_BLOCK / 32][reduces && apart ? (WD_TILE + 1) * sizeof(T) : 16];
-    // The kind of the block tile, the same for all its warps (the block tile prefix's barriers).
-    const wd_u64 block_base = tile * block_tile;
-    unsigned char* const vstage_w = reduces && apart ? vstaging[warp] : nullptr;
-    // Only reduce-by-key has a path of its own for whole tiles: a second copy of the code made
-    // unique and run-length encode slower (7% and 4% at 2^28), reduce-by-key 14-20% faster.
-    if (reduces && block_base + block_tile <= st.n && st.aligned(block_base))
-        wd_runs_tile<Vals, true>(st, keys, vals, status_mem, count, tile, ntiles, base, staging[warp], starts[warp], vstage_w);
-    else
-        wd_runs_tile<Vals, false>(st, keys, vals, status_mem, count, tile, ntiles, base, staging[warp], starts[warp], vstage_w);
+    __shared__ __align__(16) unsigned char staging[WD_BLOCK / 32][(WD_TILE * SPAN + 1) * S];
+    if constexpr (!Vals::on) {
+        wd_unique_tiles<Vals>(st, keys, status_mem, count, tile, ntiles, base, (K*)staging[warp]);
+    } else {
+        // Run-length encode: the offsets of the heads in the warp tile.
+        static_assert(WD_TILE <= 65536, "warp tile offsets are staged as 16-bit numbers");
+        __shared__ unsigned short starts[WD_BLOCK / 32][Vals::starts ? WD_TILE : 1];
+        // Reduce-by-key: the values at the run ends, apart from the keys when both fit 40 KB (else
+        // where the keys were, after the keys are written).
+        constexpr bool reduces = Vals::on && !Vals::starts;
+        constexpr bool apart = wd_runs_apart<K, T>;
+        __shared__ __align__(16) unsigned char vstaging[WD_BLOCK / 32][reduces && apart ? (WD_TILE + 1) * sizeof(T) : 16];
+        // The kind of the block tile, the same for all its warps (the block tile prefix's barriers).
+        const wd_u64 block_base = tile * block_tile;
+        unsigned char* const vstage_w = reduces && apart ? vstaging[warp] : nullptr;
+        // Only reduce-by-key has a path of its own for whole tiles: a second copy of the code made
+        // unique and run-length encode slower (7% and 4% at 2^28), reduce-by-key 14-20% faster.
+        if (reduces && block_base + block_tile <= st.n && st.aligned(block_base))
+            wd_runs_tile<Vals, true>(st, keys, vals, status_mem, count, tile, ntiles, base, staging[warp], starts[warp], vstage_w);
+        else
+            wd_runs_tile<Vals, false>(st, keys, vals, status_mem, count, tile, ntiles, base, staging[warp], starts[warp], vstage_w);
+    }
 }

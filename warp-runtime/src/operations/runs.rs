@@ -394,8 +394,9 @@ impl Device {
     /// `DeviceSelect::Unique`): the first element of each run of `==` keys, as a new array of
     /// exactly their number. One pass on the GPU: ballots of run heads (each element compared
     /// with its neighbour, through a shuffle, or a read for a warp tile's first), a block scan
-    /// of the head counts and decoupled look-back between blocks, keys staged in shared memory
-    /// and written coalesced. Empty input gives an empty array; NaN keys are each a run of
+    /// of the head counts and decoupled look-back between blocks (a block takes 8192 keys of
+    /// at most 4 bytes, two warp tiles a warp, else 4096), keys staged in shared memory and
+    /// written coalesced. Empty input gives an empty array; NaN keys are each a run of
     /// their own (`NaN != NaN`), `-0.0` and `0.0` one run. Waits for the number of runs
     /// ([`Device::unique_into`] does not).
     ///

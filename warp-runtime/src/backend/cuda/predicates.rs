@@ -115,9 +115,10 @@ impl Gpu {
         self.resident_grid(f, n.div_ceil(TILE).div_ceil(BLOCK as usize / 32))
     }
 
-    /// Tiles (one block each) of a single-pass kernel over `n` elements.
-    pub(super) fn single_pass_tiles(&self, n: usize) -> Result<usize> {
-        let tiles = n.div_ceil(BLOCK_TILE);
+    /// Tiles (one block each) of `block_tile` elements of a single-pass kernel over `n`
+    /// elements.
+    pub(super) fn single_pass_tiles(&self, n: usize, block_tile: usize) -> Result<usize> {
+        let tiles = n.div_ceil(block_tile);
         if tiles > i32::MAX as usize {
             return Err(Error::Shape(format!(
                 "{n} elements are too many for one single-pass launch"
@@ -136,7 +137,8 @@ impl Gpu {
         }
     }
 
-    /// A single-pass launch of `kernel` over `n` elements (a block per tile): zeroed scratch
+    /// A single-pass launch of `kernel` over `tiles` tiles (a block each; see
+    /// [`Gpu::single_pass_tiles`]): zeroed scratch
     /// for the tile status (`status_bytes(tiles)` bytes) and the tile-order queue, the kernel's
     /// arguments from `make(status, queue)`, the launch timed, and `slot` (which the kernel
     /// writes) marked written after it. One tile without a queue needs no zeroing (tile 0
@@ -145,12 +147,11 @@ impl Gpu {
         &self,
         m: &Module,
         kernel: &'static Kernel,
-        n: usize,
+        tiles: usize,
         status_bytes: impl FnOnce(usize) -> usize,
         slot: &Slot,
         make: impl FnOnce(Out<'static, u8>, Out<'static, u32>) -> A,
     ) -> Result<()> {
-        let tiles = self.single_pass_tiles(n)?;
         let queue = self.queue_bytes();
         let sizes = [status_bytes(tiles), queue];
         let (zeroed, unset): (&[usize], &[usize]) = if tiles == 1 && queue == 0 {
@@ -283,7 +284,7 @@ impl Gpu {
         self.single_pass(
             s.module,
             &COMPACT,
-            n,
+            self.single_pass_tiles(n, BLOCK_TILE)?,
             |tiles| tiles * 8,
             slot,
             |status, queue| CompactArgs {
@@ -317,7 +318,7 @@ impl Gpu {
         self.single_pass(
             s.module,
             &PARTITION3,
-            n,
+            self.single_pass_tiles(n, BLOCK_TILE)?,
             |tiles| tiles * 8,
             slot,
             |status, queue| Partition3Args {

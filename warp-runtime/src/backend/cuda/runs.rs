@@ -2,7 +2,7 @@
 //! launch writing run keys, run values and the number of runs.
 
 use cudarc::driver::CudaViewMut;
-use warp_kernels::catalogue::{RUNS, runs_status_bytes};
+use warp_kernels::catalogue::{RUNS, runs_block_tile, runs_status_bytes};
 
 use super::Gpu;
 use super::launch::{Args, ElemsOut, Input, Out, Staged, Values, kernel_args};
@@ -37,8 +37,15 @@ impl Gpu {
         let n = s.input.len();
         let carries = vals.is_some();
         let status_bytes = |tiles| runs_status_bytes(tiles, carries);
-        self.single_pass(s.module, &RUNS, n, status_bytes, slot, |status, queue| {
-            RunsArgs {
+        // Unique (no values) of narrow keys takes wider block tiles.
+        let tiles = self.single_pass_tiles(n, runs_block_tile(s.input.sizes[0], !carries))?;
+        self.single_pass(
+            s.module,
+            &RUNS,
+            tiles,
+            status_bytes,
+            slot,
+            |status, queue| RunsArgs {
                 input: s.arrays(&self.stream),
                 n: n as u64,
                 a: Args(s.args),
@@ -47,8 +54,8 @@ impl Gpu {
                 status,
                 queue,
                 count: Out::raw(slot.ptr),
-            }
-        })
+            },
+        )
     }
 }
 

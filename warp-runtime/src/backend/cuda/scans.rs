@@ -106,7 +106,7 @@ impl Gpu {
         let n = s.input.len();
         let value_size = out.value_size;
         let mut out = out.bytes;
-        let tiles = self.single_pass_tiles(n)?;
+        let tiles = self.single_pass_tiles(n, BLOCK_TILE)?;
         let queue = self.queue_bytes();
         let mode = heads.mode(shape.exact);
         let segmented = !matches!(heads, Heads::None);

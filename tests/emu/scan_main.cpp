@@ -1,0 +1,44 @@
+// Runs a generated scan module's wd_k_scan on the CPU (shim.h) as Gpu::scan launches it: one
+// block per block tile, tiles in blockIdx order, the blocks one after another, zeroed status.
+// Built by tests/tests/emu_scan.rs with MODULE (the module file).
+//
+//     emu N EXCLUSIVE MODE IN OUT
+//
+// N: the number of elements; EXCLUSIVE: 0 or 1; MODE: a ScanMode (0 look-back, 1 tree); IN: a
+// file of N input elements; OUT: the file the N outputs are written to.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include MODULE
+thread_local dim3 threadIdx, blockIdx;
+dim3 gridDim;
+Emu* emu;
+
+int main(int argc, char** argv) {
+    if (argc != 6) {
+        std::fprintf(stderr, "usage: emu N EXCLUSIVE MODE IN OUT\n");
+        return 2;
+    }
+    const wd_u64 n = std::strtoull(argv[1], nullptr, 10);
+    const unsigned exclusive = (unsigned)std::atoi(argv[2]), mode = (unsigned)std::atoi(argv[3]);
+    std::ifstream f(argv[4], std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    // 16-byte aligned storage (the kernel's vector loads), one spare vector.
+    std::vector<uint4> in_v(bytes.size() / 16 + 2);
+    std::memcpy(in_v.data(), bytes.data(), bytes.size());
+    wd_in in{};
+    in.p[0] = in_v.data();
+    typedef wd_stage::value_t V;
+    std::vector<V> out(n + 1);
+    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
+    const wd_u64 tiles = (n + block_tile - 1) / block_tile;
+    std::vector<uint4> status(tiles * 4 + 64);  // 64 bytes a tile: more than any layout needs
+    wd_emu_launch((unsigned)tiles, [&] {
+        wd_k_scan(in, n, wd_args{}, out.data(), exclusive, mode, (unsigned char*)status.data(), nullptr);
+    });
+    std::ofstream o(argv[5], std::ios::binary);
+    o.write((const char*)out.data(), (std::streamsize)(n * sizeof(V)));
+    return 0;
+}
