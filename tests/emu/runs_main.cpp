@@ -53,6 +53,12 @@ static int run(void (*kernel)(wd_in, wd_u64, wd_args, K*, V*, unsigned char*, un
     std::vector<V> vals(n + 1);
     // Unique's warps take wd_unique_span<K> warp tiles each (catalogue::runs_block_tile).
     const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE * (values ? 1u : wd_unique_span<K>);
+    // The runtime's block tile (catalogue::runs_block_tile), which sizes its grid, must be the
+    // kernel's.
+    if (const char* rt = std::getenv("WD_EMU_RUNTIME_BLOCK_TILE"); rt && std::strtoull(rt, nullptr, 10) != block_tile) {
+        std::fprintf(stderr, "the runtime's block tile %s is not the kernel's %llu\n", rt, (unsigned long long)block_tile);
+        return 3;
+    }
     const wd_u64 tiles = (n + block_tile - 1) / block_tile;
     std::vector<uint4> status(tiles * 4 + 4);  // 64 bytes a tile: more than any layout needs
     wd_u64 count = ~0ull;

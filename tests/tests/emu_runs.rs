@@ -9,6 +9,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use warp_kernels::catalogue::runs_block_tile;
 use warp_runtime::prelude::*;
 use warp_runtime::toolchain::ModuleSource;
 use warp_runtime::{
@@ -63,7 +64,10 @@ fn emulate(
     }
     let words: Vec<String> = args.iter().map(|w| format!("{w:x}")).collect();
     let out = dir.join(format!("{name}.out"));
+    // i32 keys: the grid the runtime launches for them.
+    let block_tile = runs_block_tile(4, want_vals.is_none());
     let status = Command::new(&bin)
+        .env("WD_EMU_RUNTIME_BLOCK_TILE", block_tile.to_string())
         .arg(n.to_string())
         .arg(if want_vals.is_some() { "1" } else { "0" })
         .arg(if words.is_empty() {
