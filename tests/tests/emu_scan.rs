@@ -89,24 +89,18 @@ fn the_tree_prefix_matches_the_cpu_in_emulation() {
                     continue;
                 }
                 let what = format!("n={n} {mode:?} exclusive={exclusive}");
+                let run = |bin: &Path, input: &[u8], want: Vec<u8>, ty: &str| {
+                    let got = emulate(&dir, bin, n, input, exclusive, mode);
+                    assert!(got == want, "{ty} {what}");
+                };
                 if int_too {
                     let want = if exclusive {
                         cpu.exclusive_scan(sum_i32, &di)
                     } else {
                         cpu.scan(sum_i32, &di)
                     };
-                    let got = emulate(
-                        &dir,
-                        &int_bin,
-                        n,
-                        &bytes(&ints, i32::to_le_bytes),
-                        exclusive,
-                        mode,
-                    );
-                    assert!(
-                        got == bytes(&want.unwrap().download().unwrap(), i32::to_le_bytes),
-                        "i32 {what}"
-                    );
+                    let want = bytes(&want.unwrap().download().unwrap(), i32::to_le_bytes);
+                    run(&int_bin, &bytes(&ints, i32::to_le_bytes), want, "i32");
                 }
                 if float_too {
                     let want = if exclusive {
@@ -114,18 +108,8 @@ fn the_tree_prefix_matches_the_cpu_in_emulation() {
                     } else {
                         cpu.scan(sum_f32, &df)
                     };
-                    let got = emulate(
-                        &dir,
-                        &float_bin,
-                        n,
-                        &bytes(&floats, f32::to_le_bytes),
-                        exclusive,
-                        mode,
-                    );
-                    assert!(
-                        got == bytes(&want.unwrap().download().unwrap(), f32::to_le_bytes),
-                        "f32 {what}"
-                    );
+                    let want = bytes(&want.unwrap().download().unwrap(), f32::to_le_bytes);
+                    run(&float_bin, &bytes(&floats, f32::to_le_bytes), want, "f32");
                 }
             }
         }
