@@ -1,8 +1,18 @@
 //! The CPU emulation of generated kernels (tests/emu/shim.h): a scratch folder holding the shim
-//! and a driver program, and the g++ build of a module against that driver.
+//! and a driver program, the g++ build of a module against that driver, and the C layout of
+//! the values it reads and writes.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The C layout of `values`: what an emulated kernel reads and writes.
+pub fn bytes_of<T: warp_runtime::DeviceValue>(values: &[T]) -> Vec<u8> {
+    let mut out = vec![0u8; values.len() * T::C_SIZE];
+    for (v, b) in values.iter().zip(out.chunks_exact_mut(T::C_SIZE)) {
+        v.write_c(b);
+    }
+    out
+}
 
 /// The host emulation of the CUDA subset the emulated kernels use.
 pub const SHIM: &str = include_str!("../emu/shim.h");

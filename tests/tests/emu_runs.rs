@@ -13,9 +13,10 @@ use warp_kernels::catalogue::runs_block_tile;
 use warp_runtime::prelude::*;
 use warp_runtime::toolchain::ModuleSource;
 use warp_runtime::{
-    DeviceValue, DeviceVec, Equal, Indexed, Mapped, reduce_by_key_input_module,
-    reduce_by_key_module, run_length_module, unique_module,
+    DeviceVec, Equal, Indexed, Mapped, reduce_by_key_input_module, reduce_by_key_module,
+    run_length_module, unique_module,
 };
+use warp_tests::emu::bytes_of;
 use warp_tests::ops::{argmax_f32, scaled_one, span, span_one, sum_count, sum_f32, sum_pairs};
 use warp_tests::runs::{run_keys, value_columns};
 use warp_tests::{emu, rng, seed};
@@ -26,15 +27,6 @@ const MAIN: &str = include_str!("../emu/runs_main.cpp");
 #[predicate(inputs = 2)]
 fn within(a: i32, b: i32, d: i32) -> bool {
     a - b <= d && b - a <= d
-}
-
-/// The C layout of `values`.
-fn bytes_of<T: DeviceValue>(values: &[T]) -> Vec<u8> {
-    let mut out = vec![0u8; values.len() * T::C_SIZE];
-    for (v, b) in values.iter().zip(out.chunks_exact_mut(T::C_SIZE)) {
-        v.write_c(b);
-    }
-    out
 }
 
 /// One emulated launch of `module` over the columns `cols` (n elements each) with bound

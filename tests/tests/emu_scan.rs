@@ -13,6 +13,7 @@ use rand::Rng;
 use warp_kernels::catalogue::{BLOCK_TILE, ScanMode};
 use warp_runtime::prelude::*;
 use warp_runtime::{DeviceVec, axis_module};
+use warp_tests::emu::bytes_of;
 use warp_tests::ops::{sum_f32, sum_i32};
 use warp_tests::{emu, rng, seed};
 
@@ -39,10 +40,6 @@ fn emulate(
         .expect("the emulation runs");
     assert!(status.success(), "n={n}: the emulation failed");
     std::fs::read(out).unwrap()
-}
-
-fn bytes<T: Copy>(xs: &[T], to: impl Fn(T) -> [u8; 4]) -> Vec<u8> {
-    xs.iter().flat_map(|&x| to(x)).collect()
 }
 
 #[test]
@@ -99,8 +96,8 @@ fn the_tree_prefix_matches_the_cpu_in_emulation() {
                     } else {
                         cpu.scan(sum_i32, &di)
                     };
-                    let want = bytes(&want.unwrap().download().unwrap(), i32::to_le_bytes);
-                    run(&int_bin, &bytes(&ints, i32::to_le_bytes), want, "i32");
+                    let want = bytes_of(&want.unwrap().download().unwrap());
+                    run(&int_bin, &bytes_of(&ints), want, "i32");
                 }
                 if float_too {
                     let want = if exclusive {
@@ -108,8 +105,8 @@ fn the_tree_prefix_matches_the_cpu_in_emulation() {
                     } else {
                         cpu.scan(sum_f32, &df)
                     };
-                    let want = bytes(&want.unwrap().download().unwrap(), f32::to_le_bytes);
-                    run(&float_bin, &bytes(&floats, f32::to_le_bytes), want, "f32");
+                    let want = bytes_of(&want.unwrap().download().unwrap());
+                    run(&float_bin, &bytes_of(&floats), want, "f32");
                 }
             }
         }

@@ -243,10 +243,7 @@ static __device__ __forceinline__ unsigned wd_runs_heads(const St& st, wd_u64 ba
     typedef wd_vec_layout<St> L;
     const unsigned lane = threadIdx.x & 31u;
     const wd_u32 below = (1u << lane) - 1u;
-    // Slot j = r * VEC + k of this lane: element base + offset(j).
-    const auto slot_index = [&](int j) -> wd_u64 {
-        return base + ((unsigned)(j / L::VEC) * 32u + lane) * L::VEC + (unsigned)(j % L::VEC);
-    };
+    const auto slot_index = [&](int j) -> wd_u64 { return base + L::offset(j, lane); };
     // Load: vectors for whole aligned warp tiles, else one element per slot.
     if (Whole || wd_tile_vectorizable(st, base)) {
         wd_load_tile_vec(st, base, v, valid_slot);
@@ -349,9 +346,7 @@ static __device__ __forceinline__ void wd_runs_tile(const St& st, K* keys, V* va
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const wd_u32 below = (1u << lane) - 1u;
     constexpr bool apart = wd_runs_apart<K, T>;
-    // Slot j = r * VEC + k of this lane: element base + offset(j).
-    const auto offset = [&](int j) -> unsigned { return ((unsigned)(j / L::VEC) * 32u + lane) * L::VEC + (unsigned)(j % L::VEC); };
-    const auto slot_index = [&](int j) -> wd_u64 { return base + offset(j); };
+    const auto slot_index = [&](int j) -> wd_u64 { return base + L::offset(j, lane); };
     typedef decltype(Vals::key(st.value(st.at(0)))) Key;
     typename St::value_t v[WD_ITEMS];
     bool valid_slot[WD_ITEMS], head[WD_ITEMS];
@@ -374,7 +369,7 @@ static __device__ __forceinline__ void wd_runs_tile(const St& st, K* keys, V* va
         for (int j = 0; j < WD_ITEMS; ++j)
             if (head[j]) {
                 seg_k[c[j] - 1] = key[j];
-                seg_s[c[j] - 1] = (unsigned short)offset(j);
+                seg_s[c[j] - 1] = (unsigned short)L::offset(j, lane);
             }
         __syncwarp();
         P mine;
@@ -525,7 +520,7 @@ static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, u
         __shared__ unsigned short starts[WD_BLOCK / 32][Vals::starts ? WD_TILE : 1];
         // Reduce-by-key: the values at the run ends, apart from the keys when both fit 40 KB (else
         // where the keys were, after the keys are written).
-        constexpr bool reduces = Vals::on && !Vals::starts;
+        constexpr bool reduces = !Vals::starts;
         constexpr bool apart = wd_runs_apart<K, T>;
         __shared__ __align__(16) unsigned char vstaging[WD_BLOCK / 32][reduces && apart ? (WD_TILE + 1) * sizeof(T) : 16];
         // The kind of the block tile, the same for all its warps (the block tile prefix's barriers).

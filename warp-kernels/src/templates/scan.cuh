@@ -225,7 +225,7 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
     } else {
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j) {
-            const wd_u64 i = base + ((wd_u64)(j / L::VEC) * 32u + lane) * L::VEC + (wd_u64)(j % L::VEC);
+            const wd_u64 i = base + L::offset(j, lane);
             v[j] = i < st.n ? hp.enter(Op::combine(Op::identity(), st.make(st.load(i), i)), (heads >> j) & 1u) : S::identity();
         }
     }
@@ -273,7 +273,7 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
     if (!stored) {
 #pragma unroll
         for (int j = 0; j < WD_ITEMS; ++j) {
-            const wd_u64 i = base + ((wd_u64)(j / L::VEC) * 32u + lane) * L::VEC + (wd_u64)(j % L::VEC);
+            const wd_u64 i = base + L::offset(j, lane);
             if (i < st.n) out[i] = w[j];
         }
     }

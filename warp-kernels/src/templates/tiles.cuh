@@ -30,6 +30,10 @@ template <class St> struct wd_vec_layout {
     static_assert(St::VEC <= WD_ITEMS, "a vector holds at most WD_ITEMS elements");
     static constexpr int VEC = St::VEC;
     static constexpr int ROWS = WD_ITEMS / VEC;
+    // Where slot j of `lane` is, from the warp tile's first element.
+    static __device__ __forceinline__ unsigned offset(int j, unsigned lane) {
+        return ((unsigned)(j / VEC) * 32u + lane) * VEC + (unsigned)(j % VEC);
+    }
 };
 template <class St>
 static __device__ __forceinline__ bool wd_tile_vectorizable(const St& st, wd_u64 base) {
