@@ -290,6 +290,7 @@ fn op_fragment(parts: &OpParts) -> TokenStream {
         ..
     } = parts;
     let redux = option_redux(parts.redux);
+    let f32_sum = parts.f32_sum;
     let style = style_tokens(parts.style);
     quote! {
         #p::OpFragment {
@@ -301,6 +302,7 @@ fn op_fragment(parts: &OpParts) -> TokenStream {
             identity: #identity,
             type_support: #type_support,
             redux: #redux,
+            f32_sum: #f32_sum,
             style: #style,
         }
     }

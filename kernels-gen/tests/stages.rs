@@ -169,6 +169,67 @@ fn redux_is_recognised() {
 }
 
 #[test]
+fn f32_sums_are_recognised() {
+    let cases = [
+        (
+            quote!(identity = 0.0),
+            quote! { fn f(a: f32, b: f32) -> f32 { a + b } },
+            true,
+        ),
+        (
+            quote!(identity = -0.0),
+            quote! { fn f(a: f32, b: f32) -> f32 { b + a } },
+            true,
+        ),
+        (
+            quote!(identity = 0.0f32),
+            quote! { fn f(a: f32, b: f32) -> f32 { a + b } },
+            true,
+        ),
+        // Not a plain sum, not a zero identity, not f32.
+        (
+            quote!(identity = 0.0),
+            quote! { fn f(a: f32, b: f32) -> f32 { a + a } },
+            false,
+        ),
+        (
+            quote!(identity = 0.0),
+            quote! { fn f(a: f32, b: f32) -> f32 { a - b } },
+            false,
+        ),
+        (
+            quote!(identity = 0.0),
+            quote! { fn f(a: f32, b: f32) -> f32 { a.max(b) } },
+            false,
+        ),
+        (
+            quote!(identity = 1.0),
+            quote! { fn f(a: f32, b: f32) -> f32 { a + b } },
+            false,
+        ),
+        (
+            quote!(identity = 0.0),
+            quote! { fn f(a: f64, b: f64) -> f64 { a + b } },
+            false,
+        ),
+        (
+            quote!(identity = 0),
+            quote! { fn f(a: i32, b: i32) -> i32 { a + b } },
+            false,
+        ),
+        (
+            quote!(identity = 0.0),
+            quote! { fn f(a: f32, b: f32) -> f32 { let s = a + b; s } },
+            false,
+        ),
+    ];
+    for (identity, f, want) in cases {
+        let o = op(identity, f);
+        assert_eq!(o.parts.f32_sum, want, "{}", o.source);
+    }
+}
+
+#[test]
 fn match_desugars_to_an_if_chain() {
     let o = op(
         quote!(identity = 0),

@@ -4,8 +4,15 @@
 //
 //     emu N EXCLUSIVE MODE IN OUT
 //
-// N: the number of elements; EXCLUSIVE: 0 or 1; MODE: a ScanMode (0 look-back, 1 tree); IN: a
-// file of N input elements; OUT: the file the N outputs are written to.
+// N: the number of elements; EXCLUSIVE: 0 or 1; MODE: a ScanMode (0 look-back, 1 tree, 3 exact
+// sum); IN: a file of N input elements; OUT: the file the N outputs are written to.
+//
+// Built with EXACT_SUMS (an f32 module), it instead tests the exact sums of lookback.cuh:
+//
+//     emu IN OUT
+//
+// IN: records of a u32 count and that many f32 terms; OUT: each record's wd_exact32_round of
+// the wd_op_exact32 sum of its terms (converted by wd_exact32_of), as f32.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -16,6 +23,32 @@ thread_local dim3 threadIdx, blockIdx;
 dim3 gridDim;
 Emu* emu;
 
+#ifdef EXACT_SUMS
+int main(int argc, char** argv) {
+    if (argc != 3) {
+        std::fprintf(stderr, "usage: emu IN OUT\n");
+        return 2;
+    }
+    std::ifstream f(argv[1], std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    std::vector<float> sums;
+    for (size_t at = 0; at + 4 <= bytes.size();) {
+        unsigned count;
+        std::memcpy(&count, bytes.data() + at, 4);
+        at += 4;
+        wd_exact32 s = wd_op_exact32::identity();
+        for (unsigned i = 0; i < count; ++i, at += 4) {
+            float x;
+            std::memcpy(&x, bytes.data() + at, 4);
+            s = wd_op_exact32::combine(s, wd_exact32_of(x));
+        }
+        sums.push_back(wd_exact32_round(s));
+    }
+    std::ofstream o(argv[2], std::ios::binary);
+    o.write((const char*)sums.data(), (std::streamsize)(sums.size() * 4));
+    return 0;
+}
+#else
 int main(int argc, char** argv) {
     if (argc != 6) {
         std::fprintf(stderr, "usage: emu N EXCLUSIVE MODE IN OUT\n");
@@ -34,7 +67,7 @@ int main(int argc, char** argv) {
     std::vector<V> out(n + 1);
     const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
     const wd_u64 tiles = (n + block_tile - 1) / block_tile;
-    std::vector<uint4> status(tiles * 4 + 64);  // 64 bytes a tile: more than any layout needs
+    std::vector<uint4> status(tiles * 8 + 64);  // 128 bytes a tile: more than any layout needs
     wd_emu_launch((unsigned)tiles, [&] {
         wd_k_scan(in, n, wd_args{}, out.data(), exclusive, mode, (unsigned char*)status.data(), nullptr);
     });
@@ -42,3 +75,4 @@ int main(int argc, char** argv) {
     o.write((const char*)out.data(), (std::streamsize)(n * sizeof(V)));
     return 0;
 }
+#endif

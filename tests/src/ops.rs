@@ -9,6 +9,15 @@ pub fn sum_f32(a: f32, b: f32) -> f32 {
     a + b
 }
 
+/// f32 sum written through a `let`, so that it is not recognised as a plain sum
+/// (`OpFragment::f32_sum`): its scans take the fixed tree of tile prefixes, not exact tile sums.
+#[reduce(identity = 0.0)]
+#[allow(clippy::let_and_return)]
+pub fn sum_f32_tree(a: f32, b: f32) -> f32 {
+    let s = a + b;
+    s
+}
+
 /// Wrapping i32 sum.
 #[reduce(identity = 0)]
 pub fn sum_i32(a: i32, b: i32) -> i32 {

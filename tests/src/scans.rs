@@ -25,3 +25,33 @@ pub fn running<T: Copy>(
 pub fn rows_bounds(n: usize, cols: usize) -> Vec<usize> {
     (0..=n / cols).map(|r| r * cols).collect()
 }
+
+/// An input for the exact tile sums of float sums' scans (`ScanMode::ExactSum`): `tiles` block
+/// tiles of `block_tile` zeros, but for one term at each tile's last element (an integer below
+/// 2^24 in magnitude times 2^k, |k| <= 8: an f32, and every partial sum of up to 8192 of them
+/// is exact in f64). Returns it with what the inclusive scan must give at each tile's first
+/// element: the correctly rounded sum of the terms of the tiles before it (0.0 for tile 0).
+/// Panics unless a sequential f32 fold of the terms differs from that somewhere, so that a scan
+/// which folds tile aggregates in order (rounding at each step) cannot pass.
+pub fn one_term_a_tile(seed: u64, tiles: usize, block_tile: usize) -> (Vec<f32>, Vec<f32>) {
+    use rand::Rng;
+    assert!(tiles <= 8192, "partial sums must stay exact in f64");
+    let mut r = crate::rng(seed);
+    let mut xs = vec![0.0f32; tiles * block_tile];
+    let (mut exact, mut sequential) = (0f64, 0f32);
+    let (mut want, mut differs) = (Vec::with_capacity(tiles), false);
+    for t in 0..tiles {
+        want.push(exact as f32);
+        differs |= (exact as f32).to_bits() != sequential.to_bits();
+        let x = (r.random_range(-(1i32 << 24) + 1..1 << 24) as f64
+            * 2f64.powi(r.random_range(-8..=8))) as f32;
+        xs[(t + 1) * block_tile - 1] = x;
+        exact += x as f64;
+        sequential += x;
+    }
+    assert!(
+        differs || tiles < 64,
+        "the terms must tell a sequential fold from an exact sum"
+    );
+    (xs, want)
+}

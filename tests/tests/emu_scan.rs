@@ -3,7 +3,10 @@
 //! tests/emu/shim.h and launched as the runtime launches it (one block per block tile, in
 //! order, zeroed status), up to 300 tiles (nine levels of nodes). Exact operators (integers,
 //! and floats whose partial sums are exact) must give the CPU backend's scan bit for bit,
-//! inclusive and exclusive, in tree mode and in look-back mode. Needs g++ (C++20):
+//! inclusive and exclusive, in tree, look-back and exact-sum modes. The exact sums of f32
+//! (`wd_exact32`) are checked on their own against sums done exactly in f64 and IEEE's rules
+//! (rounding ties, cancellation, subnormals, overflow, infinities, NaN, signed zeros), and the
+//! exact-sum scan's tile prefixes against correctly rounded sums. Needs g++ (C++20):
 //! `WARP_EMU=1 cargo test -p warp-tests --test emu_scan -- --ignored`.
 
 use std::path::Path;
@@ -15,6 +18,7 @@ use warp_runtime::prelude::*;
 use warp_runtime::{DeviceVec, axis_module};
 use warp_tests::emu::bytes_of;
 use warp_tests::ops::{sum_f32, sum_i32};
+use warp_tests::scans::one_term_a_tile;
 use warp_tests::{emu, rng, seed};
 
 const MAIN: &str = include_str!("../emu/scan_main.cpp");
@@ -81,7 +85,8 @@ fn the_tree_prefix_matches_the_cpu_in_emulation() {
             } else {
                 (true, true)
             };
-            for mode in [ScanMode::Tree, ScanMode::LookBack] {
+            // ExactSum on the i32 module: the kernel falls back to the tree.
+            for mode in [ScanMode::Tree, ScanMode::LookBack, ScanMode::ExactSum] {
                 if mode == ScanMode::LookBack && big_one {
                     continue;
                 }
@@ -110,5 +115,136 @@ fn the_tree_prefix_matches_the_cpu_in_emulation() {
                 }
             }
         }
+    }
+}
+
+/// The correctly rounded sum of `terms` by IEEE's rules, where their partial sums are exact in
+/// f64 (or infinite, or NaN).
+fn rounded_sum(terms: &[f32]) -> f32 {
+    if terms.iter().any(|x| x.is_nan())
+        || (terms.contains(&f32::INFINITY) && terms.contains(&f32::NEG_INFINITY))
+    {
+        return f32::NAN;
+    }
+    if let Some(&inf) = terms.iter().find(|x| x.is_infinite()) {
+        return inf;
+    }
+    let s: f64 = terms.iter().map(|&x| x as f64).sum();
+    if s == 0.0 {
+        // -0.0 only when every term is -0.0 (the empty sum too: -0.0 is addition's identity).
+        let all_neg = terms.iter().all(|x| x.to_bits() == 0x8000_0000);
+        return if all_neg { -0.0 } else { 0.0 };
+    }
+    s as f32
+}
+
+#[test]
+#[ignore = "needs g++ (C++20) and WARP_EMU=1"]
+fn exact_sums_round_once_in_emulation() {
+    let Some(dir) = emu::folder("exact", MAIN) else {
+        return;
+    };
+    let float_module = axis_module::<sum_f32, DeviceVec<f32>>();
+    let bin = emu::build(&dir, "exact", &float_module.source, &["EXACT_SUMS".into()]);
+    let p = |e: i32| 2f32.powi(e);
+    let (max, tiny) = (f32::MAX, f32::from_bits(1));
+    // (terms, the sum) where f64 cannot hold the partial sums exactly.
+    let mut cases: Vec<(Vec<f32>, f32)> = vec![
+        (vec![1.0, p(-24), p(-100)], 1.0 + p(-23)), // above the tie: up
+        (vec![1.0, p(-24), -p(-100)], 1.0),         // below the tie: down
+        (vec![1e38, 1e-38, -1e38], 1e-38),          // cancellation, exact
+        (vec![max, tiny, -max], tiny),
+        (vec![p(127), p(-149), -p(127), p(-149)], p(-148)),
+    ];
+    // Where f64 can: rounding ties to even, subnormals, overflow, specials, zeros.
+    let exact: Vec<Vec<f32>> = vec![
+        vec![1.0, p(-24)],
+        vec![1.0 + p(-23), p(-24)],
+        vec![-1.0 - p(-23), -p(-24)],
+        vec![tiny, tiny],
+        vec![f32::MIN_POSITIVE, -tiny],
+        vec![3.0 * tiny, -tiny],
+        vec![max, max],
+        vec![-max, -max],
+        vec![max, max, -max],
+        vec![max, p(103)],
+        vec![max, p(102)],
+        vec![f32::INFINITY, 1.0],
+        vec![f32::NEG_INFINITY, 5.0],
+        vec![f32::INFINITY, f32::NEG_INFINITY],
+        vec![f32::NAN, 1.0],
+        vec![-0.0, -0.0],
+        vec![-0.0, 0.0],
+        vec![1.0, -1.0],
+        vec![-0.0],
+        vec![],
+        vec![7.5],
+        vec![-7.5],
+    ];
+    cases.extend(exact.into_iter().map(|t| {
+        let s = rounded_sum(&t);
+        (t, s)
+    }));
+    // Random terms: integers below 2^24 times 2^k, |k| <= 10, up to 64 of them.
+    let mut r = rng(seed());
+    for _ in 0..2000 {
+        let len = r.random_range(1..=64);
+        let t: Vec<f32> = (0..len)
+            .map(|_| {
+                let m = r.random_range(-(1i32 << 24) + 1..1 << 24) as f64;
+                (m * 2f64.powi(r.random_range(-10..=10))) as f32
+            })
+            .collect();
+        let s = rounded_sum(&t);
+        cases.push((t, s));
+    }
+    let mut input = Vec::new();
+    for (t, _) in &cases {
+        input.extend((t.len() as u32).to_le_bytes());
+        input.extend(t.iter().flat_map(|x| x.to_le_bytes()));
+    }
+    let (src, out) = (dir.join("exact.in"), dir.join("exact.out"));
+    std::fs::write(&src, input).unwrap();
+    let status = Command::new(&bin).arg(&src).arg(&out).status().unwrap();
+    assert!(status.success(), "the emulation failed");
+    let got = std::fs::read(out).unwrap();
+    assert_eq!(got.len(), 4 * cases.len());
+    for ((t, want), g) in cases.iter().zip(got.chunks_exact(4)) {
+        let g = f32::from_le_bytes(g.try_into().unwrap());
+        let ok = if want.is_nan() {
+            g.is_nan()
+        } else {
+            g.to_bits() == want.to_bits()
+        };
+        assert!(
+            ok,
+            "sum of {t:?}: {g:e} ({:#x}), want {want:e}",
+            g.to_bits()
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs g++ (C++20) and WARP_EMU=1"]
+fn exact_sum_prefixes_are_correctly_rounded_in_emulation() {
+    let Some(dir) = emu::folder("exact-scan", MAIN) else {
+        return;
+    };
+    let float_module = axis_module::<sum_f32, DeviceVec<f32>>();
+    let bin = emu::build(&dir, "float", &float_module.source, &[]);
+    let tiles = 80;
+    let (xs, want) = one_term_a_tile(seed(), tiles, BLOCK_TILE);
+    let got = emulate(
+        &dir,
+        &bin,
+        xs.len(),
+        &bytes_of(&xs),
+        false,
+        ScanMode::ExactSum,
+    );
+    for (t, w) in want.iter().enumerate() {
+        let at = t * BLOCK_TILE * 4;
+        let g = f32::from_le_bytes(got[at..at + 4].try_into().unwrap());
+        assert_eq!(g.to_bits(), w.to_bits(), "tile {t}: {g:e}, want {w:e}");
     }
 }

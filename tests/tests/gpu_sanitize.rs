@@ -1,12 +1,12 @@
 //! Every kernel of the collectives (histogram, runs, top-k, three-way partition, segmented and
-//! deterministic float scans) on moderate inputs, GPU against the CPU backend: the targets of
+//! deterministic float scans: exact tile sums and the tree) on moderate inputs, GPU against the CPU backend: the targets of
 //! `compute-sanitizer --tool memcheck` and `--tool racecheck` (BENCHMARKS.md), small enough to
 //! run under the tools in seconds, large enough to take every path (several blocks and tiles,
 //! the look-back, the match and global-memory histogram paths, misaligned views). Needs a CUDA
 //! GPU.
 
 use warp_runtime::prelude::*;
-use warp_tests::ops::{byte_bin, hashed_bin, less, sum_f32, sum_i32};
+use warp_tests::ops::{byte_bin, hashed_bin, less, sum_f32, sum_f32_tree, sum_i32};
 use warp_tests::runs::{check_value_inputs, run_keys};
 use warp_tests::{gpu, random_vec_par, rng, seed};
 
@@ -186,6 +186,12 @@ fn partition3_and_scans_match_the_cpu() {
         g.exclusive_scan(sum_f32, &gi).unwrap(),
         c.exclusive_scan(sum_f32, &ci).unwrap(),
         "exclusive scan",
+    );
+    // The fixed tree (sum_f32 takes exact tile sums).
+    same(
+        g.scan(sum_f32_tree, &gi).unwrap(),
+        c.scan(sum_f32_tree, &ci).unwrap(),
+        "tree scan",
     );
     for cols in [32usize, 4096] {
         let m = n / cols * cols;

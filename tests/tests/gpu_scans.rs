@@ -2,11 +2,13 @@
 //! 65536 + 3) and of CSR segments (empty ones, one segment, ragged, segments longer than a
 //! tile), inclusive and exclusive, exact operators bit for bit, a non-commutative float
 //! operator (the order), float sums the same bits run after run in both tile orders and equal
-//! to the CPU's fold where every partial sum is exact, and bad offsets. Needs a CUDA GPU.
+//! to the CPU's fold where every partial sum is exact (exact tile sums and the tree), tile
+//! prefixes of float sums correctly rounded (infinities and NaN too), and bad offsets. Needs a
+//! CUDA GPU.
 
 use warp_runtime::prelude::*;
-use warp_tests::ops::{sum_f32, sum_i32};
-use warp_tests::scans::{rows_bounds, running};
+use warp_tests::ops::{sum_f32, sum_f32_tree, sum_i32};
+use warp_tests::scans::{one_term_a_tile, rows_bounds, running};
 use warp_tests::{Random, SameValue, gpu, random_vec_par, rng, seed};
 
 #[reduce(identity = 0)]
@@ -347,6 +349,7 @@ fn float_scans_have_the_same_bits_every_run() {
         (
             bits(&g.scan(sum_f32, &gx).unwrap().download().unwrap()),
             bits(&g.exclusive_scan(sum_f32, &gx).unwrap().download().unwrap()),
+            bits(&g.scan(sum_f32_tree, &gx).unwrap().download().unwrap()),
             bits(
                 &g.scan_rows(sum_f32, &gx.slice(..n - 11).unwrap(), 1 << 16)
                     .unwrap()
@@ -390,21 +393,24 @@ fn float_scans_have_the_same_bits_every_run() {
             "f32 scan at {i}: {s} vs {acc}"
         );
     }
-    // Exact partial sums: the CPU's fold, bit for bit, at sizes around the tree's levels.
+    // Exact partial sums: the CPU's fold, bit for bit, at sizes around the tree's levels
+    // (exact tile sums and the tree).
     let c = Device::cpu();
     for tiles in [1usize, 2, 3, 7, 8, 9, 255, 256, 257, 4097] {
         let m = tiles * 4096 - 5;
         let fs = small_ints(seed ^ m as u64, m);
+        let want = c.scan(sum_f32, &c.upload(&fs).unwrap()).unwrap();
+        let want = want.download().unwrap();
+        let gf = g.upload(&fs).unwrap();
         same(
-            &g.scan(sum_f32, &g.upload(&fs).unwrap())
-                .unwrap()
-                .download()
-                .unwrap(),
-            &c.scan(sum_f32, &c.upload(&fs).unwrap())
-                .unwrap()
-                .download()
-                .unwrap(),
+            &g.scan(sum_f32, &gf).unwrap().download().unwrap(),
+            &want,
             &format!("scan f32 of small integers, {m} elements"),
+        );
+        same(
+            &g.scan(sum_f32_tree, &gf).unwrap().download().unwrap(),
+            &want,
+            &format!("tree scan f32 of small integers, {m} elements"),
         );
         let ls = with_nans(seed ^ 3 ^ m as u64, m);
         let gl = g.upload(&ls).unwrap();
@@ -425,6 +431,56 @@ fn float_scans_have_the_same_bits_every_run() {
             &format!("exclusive scan last {m}"),
         );
     }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn float_sum_prefixes_are_correctly_rounded() {
+    // One term a tile: a tile's first output is its prefix, the correctly rounded sum of the
+    // terms before it, whichever way the look-back grouped them; a sequential fold of the
+    // tiles' aggregates, or the tree, rounds differently somewhere.
+    let g = gpu();
+    let seed = seed();
+    println!("seed {seed}");
+    let tiles = 6000;
+    let (mut xs, mut want) = one_term_a_tile(seed, tiles, 4096);
+    let gx = g.upload(&xs).unwrap();
+    let at_tiles = |v: &[f32]| -> Vec<f32> { (0..tiles).map(|t| v[t * 4096]).collect() };
+    for queue in [false, true] {
+        g.set_tile_queue(queue);
+        for _ in 0..3 {
+            let incl = at_tiles(&g.scan(sum_f32, &gx).unwrap().download().unwrap());
+            let excl = at_tiles(&g.exclusive_scan(sum_f32, &gx).unwrap().download().unwrap());
+            same(&incl, &want, &format!("prefixes (tile queue {queue})"));
+            same(
+                &excl,
+                &want,
+                &format!("exclusive prefixes (tile queue {queue})"),
+            );
+        }
+    }
+    g.set_tile_queue(false);
+    let tree = at_tiles(&g.scan(sum_f32_tree, &gx).unwrap().download().unwrap());
+    assert!(
+        bits(&tree) != bits(&want),
+        "the tree's prefixes round as exact sums do: the data tells nothing"
+    );
+    // Infinities and NaN: +inf from tile 2000 on, NaN once -inf joins it (tile 4000).
+    xs[2000 * 4096 - 1] = f32::INFINITY;
+    xs[4000 * 4096 - 1] = f32::NEG_INFINITY;
+    for w in &mut want[2000..4000] {
+        *w = f32::INFINITY;
+    }
+    for w in &mut want[4000..] {
+        *w = f32::NAN;
+    }
+    let got = at_tiles(
+        &g.scan(sum_f32, &g.upload(&xs).unwrap())
+            .unwrap()
+            .download()
+            .unwrap(),
+    );
+    same(&got, &want, "prefixes with infinities");
 }
 
 #[test]

@@ -87,6 +87,10 @@ pub enum ScanMode {
     /// The predecessor's aggregate alone: segmented scans whose segments are at most
     /// [`BLOCK_TILE`] elements long (every tile holds a head).
     Predecessor = 2,
+    /// Float sums (`OpFragment::f32_sum`: f32 values, no segments): the look-back over exact
+    /// sums of the tiles' aggregates (`wd_exact32` in lookback.cuh, [`EXACT_SUM_BYTES`] each),
+    /// rounded once, so the same bits every run whatever the grouping.
+    ExactSum = 3,
 }
 
 impl ScanMode {
@@ -95,10 +99,23 @@ impl ScanMode {
     pub const fn slots(self, tiles: usize) -> usize {
         match self {
             ScanMode::Tree => 2 * tiles,
-            ScanMode::LookBack | ScanMode::Predecessor => tiles,
+            ScanMode::LookBack | ScanMode::Predecessor | ScanMode::ExactSum => tiles,
+        }
+    }
+
+    /// Bytes of status for a scan of `tiles` tiles in this mode over values of `value_size`
+    /// bytes (see [`scan_status_bytes`]; an exact sum's slots hold `wd_exact32`s).
+    pub const fn status_bytes(self, tiles: usize, value_size: usize, segmented: bool) -> usize {
+        match self {
+            ScanMode::ExactSum => status_bytes(tiles, EXACT_SUM_BYTES),
+            _ => scan_status_bytes(self.slots(tiles), value_size, segmented),
         }
     }
 }
+
+/// Bytes of `wd_exact32` (lookback.cuh): the exact sum of f32 values that the tiles of a float
+/// sum's scan exchange ([`ScanMode::ExactSum`]): a 320-bit integer, flags and padding.
+pub const EXACT_SUM_BYTES: usize = 48;
 
 /// Bytes of status for `slots` slots of a scan over values of `value_size` bytes; `segmented`:
 /// the values travel as (value, head) pairs (`wd_seg_val` in scan.cuh), packed with their state
@@ -146,6 +163,8 @@ pub const DEFINES: &[(&str, u64)] = &[
     ("WD_SCAN_LOOK_BACK", ScanMode::LookBack as u64),
     ("WD_SCAN_TREE", ScanMode::Tree as u64),
     ("WD_SCAN_PREDECESSOR", ScanMode::Predecessor as u64),
+    ("WD_SCAN_EXACT_SUM", ScanMode::ExactSum as u64),
+    ("WD_EXACT_SUM_BYTES", EXACT_SUM_BYTES as u64),
 ];
 
 /// The `#define` block of [`DEFINES`] and of the warp instructions an operator may be
@@ -1073,5 +1092,19 @@ mod tests {
         assert_eq!(scan_status_bytes(3, 4, true), 24);
         assert_eq!(scan_status_bytes(3, 8, true), 16 + 2 * 3 * 24);
         assert_eq!(scan_status_bytes(3, 8, false), status_bytes(3, 8));
+        // Exact sums: state words, then two 48-byte wd_exact32 per tile.
+        assert_eq!(
+            ScanMode::ExactSum.status_bytes(3, 4, false),
+            16 + 2 * 3 * 48
+        );
+        assert_eq!(ScanMode::Tree.status_bytes(3, 4, false), 6 * 8);
+        // The tree's status fits in an exact sum's (a non-f32 scan asked for an exact sum
+        // falls back to the tree in the kernel).
+        for tiles in [1, 2, 3, 1000] {
+            assert!(
+                ScanMode::Tree.status_bytes(tiles, 4, false)
+                    <= ScanMode::ExactSum.status_bytes(tiles, 4, false)
+            );
+        }
     }
 }

@@ -12,7 +12,7 @@ use std::fmt::Write;
 use crate::catalogue::{self, Kernel};
 use crate::ir::{Expr, Function, tuples_used};
 use crate::lower::{LINE_RESET_MARKER, lower_function};
-use crate::patterns::{Redux, recognise_redux};
+use crate::patterns::{Redux, recognise_f32_sum, recognise_redux};
 use crate::types::{Scalar, Ty};
 
 /// The prelude every generated source starts with.
@@ -128,6 +128,9 @@ pub struct OpFragment<'a> {
     pub type_support: &'a str,
     /// The warp instruction that computes the operator outright, if any.
     pub redux: Option<Redux>,
+    /// Whether it is f32 addition with a zero identity (`a + b`, identity `0.0` or `-0.0`):
+    /// its scans sum their tiles' aggregates exactly (`ScanMode::ExactSum`).
+    pub f32_sum: bool,
     /// The emission style of its warp reduce.
     pub style: Style,
 }
@@ -176,6 +179,8 @@ pub struct OpParts {
     pub type_support: String,
     /// See [`OpFragment::redux`].
     pub redux: Option<Redux>,
+    /// See [`OpFragment::f32_sum`].
+    pub f32_sum: bool,
     /// See [`OpFragment::style`].
     pub style: Style,
 }
@@ -205,6 +210,7 @@ impl OpParts {
             identity: lower_function(&identity_fn, FRAGMENT_NAME),
             type_support: type_support(&tuples_used(f, Some(identity))),
             redux: recognise_redux(f),
+            f32_sum: recognise_f32_sum(f, identity),
             style,
         }
     }
@@ -220,6 +226,7 @@ impl OpParts {
             identity: &self.identity,
             type_support: &self.type_support,
             redux: self.redux,
+            f32_sum: self.f32_sum,
             style: self.style,
         }
     }

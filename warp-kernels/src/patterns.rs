@@ -1,6 +1,6 @@
 //! Pattern recognition on checked IR: which warp instruction computes an operator outright.
 
-use crate::ir::{BinOp, Expr, ExprKind, Function};
+use crate::ir::{BinOp, Expr, ExprKind, Function, Lit, UnOp};
 use crate::types::{Scalar, Ty};
 
 /// A warp-wide `__reduce_*_sync` (redux.sync, sm_80+) equivalent to a reduction's operator.
@@ -137,4 +137,28 @@ pub fn recognise_redux(f: &Function) -> Option<Redux> {
         _ => None,
     }
     .filter(|_| t != Scalar::Bool)
+}
+
+/// Recognises f32 addition with a zero identity: `a + b` (either operand order) on `f32`, with
+/// identity `0.0` or `-0.0`. The scan sums such an operator's tile aggregates exactly
+/// (`ScanMode::ExactSum`): the tiles' prefixes are then the correctly rounded sums, the same
+/// bits however the look-back groups them.
+pub fn recognise_f32_sum(f: &Function, identity: &Expr) -> bool {
+    if f.ret != Ty::Scalar(Scalar::F32) || f.params.len() != 2 || !f.body.stmts.is_empty() {
+        return false;
+    }
+    let (p, q) = (f.params[0], f.params[1]);
+    let adds_params = match &f.body.value.kind {
+        ExprKind::Binary(BinOp::Add, x, y) => matches!(
+            (&x.kind, &y.kind),
+            (ExprKind::Var(a), ExprKind::Var(b)) if (*a == p && *b == q) || (*a == q && *b == p)
+        ),
+        _ => false,
+    };
+    let zero = |e: &Expr| matches!(e.kind, ExprKind::Lit(Lit::Float(z)) if z == 0.0);
+    let zero_identity = match &identity.kind {
+        ExprKind::Unary(UnOp::Neg, inner) => zero(inner),
+        _ => zero(identity),
+    };
+    adds_params && zero_identity
 }

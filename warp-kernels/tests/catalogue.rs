@@ -20,6 +20,7 @@ fn op(value: &'static str) -> OpFragment<'static> {
         identity: "static __device__ __forceinline__ wd_f32 WD_FRAGMENT_FN() { return 0.0f; }\n",
         type_support: "",
         redux: None,
+        f32_sum: value == "wd_f32",
         style: Style::Intrinsics,
     }
 }

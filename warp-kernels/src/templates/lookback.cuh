@@ -228,6 +228,167 @@ template <class Op, class S> struct wd_prefix_predecessor {
     }
 };
 
+// ---- exact sums of f32 values: the tile prefixes of the deterministic scan of float sums ----
+// wd_exact32 holds a sum of f32 values exactly: a 320-bit two's complement integer in units of
+// 2^-149 (the smallest subnormal; w[0] the least significant word), which holds any finite f32
+// with 2^41 to spare above FLT_MAX (sums of fewer than 2^41 values cannot overflow it), and as
+// flags what IEEE addition makes of infinities, NaN and signed zeros. Its addition is exact, so
+// associative and commutative: however the look-back happens to group tiles, the sum is the
+// same, and rounded once to the nearest f32 (ties to even) it is the same bits every run.
+#define WD_EXACT_WORDS 10
+#define WD_EXACT_NAN 1u
+#define WD_EXACT_POS_INF 2u
+#define WD_EXACT_NEG_INF 4u
+#define WD_EXACT_NOT_NEG_ZERO 8u  // some term is not -0.0 (a zero sum is then +0.0)
+struct __align__(16) wd_exact32 {
+    wd_u32 w[WD_EXACT_WORDS];
+    wd_u32 flags;
+    wd_u32 pad;
+};
+static_assert(sizeof(wd_exact32) == WD_EXACT_SUM_BYTES, "wd_exact32 is catalogue::EXACT_SUM_BYTES bytes");
+
+struct wd_op_exact32 {
+    typedef wd_exact32 T;
+    static constexpr int redux = WD_REDUX_NONE;
+    static __device__ __forceinline__ T identity() {
+        T t;
+#pragma unroll
+        for (int i = 0; i < WD_EXACT_WORDS; ++i) t.w[i] = 0u;
+        t.flags = 0u;
+        t.pad = 0u;
+        return t;
+    }
+    static __device__ __forceinline__ T combine(T a, T b) {
+        T t;
+        wd_u64 c = 0;
+#pragma unroll
+        for (int i = 0; i < WD_EXACT_WORDS; ++i) {
+            c += (wd_u64)a.w[i] + b.w[i];
+            t.w[i] = (wd_u32)c;
+            c >>= 32;
+        }
+        t.flags = a.flags | b.flags;
+        t.pad = 0u;
+        return t;
+    }
+};
+#define WD_EXACT_SHFL(NAME, ARG)                                                               \
+    WD_DEV wd_exact32 NAME(wd_exact32 x, ARG o) {                                              \
+        _Pragma("unroll") for (int i = 0; i < WD_EXACT_WORDS; ++i) x.w[i] = NAME(x.w[i], o);   \
+        x.flags = NAME(x.flags, o);                                                            \
+        return x;                                                                              \
+    }
+WD_EXACT_SHFL(wd_shfl_down, unsigned)
+WD_EXACT_SHFL(wd_shfl_idx, int)
+WD_DEV wd_exact32 wd_ldcg(const wd_exact32* p) {
+    wd_exact32 x;
+#ifdef __CUDA_ARCH__
+    const uint4* q = reinterpret_cast<const uint4*>(p);
+    uint4* r = reinterpret_cast<uint4*>(&x);
+    r[0] = __ldcg(q);
+    r[1] = __ldcg(q + 1);
+    r[2] = __ldcg(q + 2);
+#else
+    const wd_u32* q = reinterpret_cast<const wd_u32*>(p);
+    wd_u32* r = reinterpret_cast<wd_u32*>(&x);
+    for (int i = 0; i < (int)(sizeof(wd_exact32) / 4); ++i) r[i] = __ldcg(q + i);
+#endif
+    return x;
+}
+
+// The exact value of x.
+WD_DEV wd_exact32 wd_exact32_of(wd_f32 x) {
+    wd_exact32 t = wd_op_exact32::identity();
+    const wd_u32 bits = __float_as_uint(x), e = (bits >> 23) & 0xffu, frac = bits & 0x7fffffu;
+    const bool neg = (bits >> 31) != 0u;
+    if (e == 0xffu) {
+        t.flags = frac != 0u ? WD_EXACT_NAN : (neg ? WD_EXACT_NEG_INF : WD_EXACT_POS_INF);
+        return t;
+    }
+    t.flags = bits == 0x80000000u ? 0u : WD_EXACT_NOT_NEG_ZERO;
+    // x = m * 2^p units: a subnormal is frac units, a normal (frac + 2^23) << (e - 1).
+    const wd_u32 m = e != 0u ? (frac | 0x800000u) : frac, p = e != 0u ? e - 1u : 0u;
+    const wd_u32 q = p >> 5, r = p & 31u;
+    const wd_u32 lo = m << r, hi = r != 0u ? m >> (32u - r) : 0u;
+    wd_u64 c = neg ? 1u : 0u;  // -v = ~v + 1
+#pragma unroll
+    for (int i = 0; i < WD_EXACT_WORDS; ++i) {
+        const wd_u32 v = (wd_u32)i == q ? lo : ((wd_u32)i == q + 1u ? hi : 0u);
+        c += neg ? (wd_u64)(~v) : (wd_u64)v;
+        t.w[i] = (wd_u32)c;
+        c >>= 32;
+    }
+    return t;
+}
+
+// The f32 nearest s (ties to even; beyond FLT_MAX's rounding range an infinity): NaN if a term
+// was NaN or both infinities were met, else the infinity met, else the rounded sum (-0.0 only
+// when every term was -0.0).
+WD_DEV wd_f32 wd_exact32_round(const wd_exact32& s) {
+    const wd_u32 inf = WD_EXACT_POS_INF | WD_EXACT_NEG_INF;
+    if ((s.flags & WD_EXACT_NAN) != 0u || (s.flags & inf) == inf) return __uint_as_float(0x7fc00000u);
+    if ((s.flags & WD_EXACT_POS_INF) != 0u) return __uint_as_float(0x7f800000u);
+    if ((s.flags & WD_EXACT_NEG_INF) != 0u) return __uint_as_float(0xff800000u);
+    const bool neg = (s.w[WD_EXACT_WORDS - 1] >> 31) != 0u;
+    wd_u32 a[WD_EXACT_WORDS];
+    wd_u64 c = neg ? 1u : 0u;
+#pragma unroll
+    for (int i = 0; i < WD_EXACT_WORDS; ++i) {
+        c += neg ? (wd_u64)(~s.w[i]) : (wd_u64)s.w[i];
+        a[i] = (wd_u32)c;
+        c >>= 32;
+    }
+    // The magnitude's highest non-zero word k, the 64 bits from it down, and whether any bit
+    // below those is set.
+    int k = -1;
+#pragma unroll
+    for (int i = 0; i < WD_EXACT_WORDS; ++i)
+        if (a[i] != 0u) k = i;
+    if (k < 0) return __uint_as_float((s.flags & WD_EXACT_NOT_NEG_ZERO) != 0u ? 0u : 0x80000000u);
+    wd_u32 hi = 0u, lo = 0u;
+    bool sticky = false;
+#pragma unroll
+    for (int i = 0; i < WD_EXACT_WORDS; ++i) {
+        if (i == k) hi = a[i];
+        if (i + 1 == k) lo = a[i];
+        if (i + 1 < k && a[i] != 0u) sticky = true;
+    }
+    const wd_u64 window = k > 0 ? (((wd_u64)hi << 32) | lo) : (wd_u64)hi;
+    const int base = k > 0 ? 32 * (k - 1) : 0, top = 63 - __clzll((long long)window);
+    wd_u32 bits;
+    if (top + base <= 23) {
+        bits = (wd_u32)window;  // below 2^24 units: a subnormal or one of the smallest normals, exact
+    } else {
+        // Value mant * 2^(shift + base) units, mant in [2^23, 2^24): bits (shift + base) << 23
+        // plus mant (a carry out of the mantissa moves into the exponent, to infinity at most).
+        const int shift = top - 23;
+        const wd_u32 mant = (wd_u32)(window >> shift);
+        const wd_u64 rest = window & ((1ull << shift) - 1ull), half = 1ull << (shift - 1);
+        const bool up = rest > half || (rest == half && (sticky || (mant & 1u) != 0u));
+        bits = ((wd_u32)(shift + base) << 23) + mant + (up ? 1u : 0u);
+        if (bits > 0x7f800000u) bits = 0x7f800000u;
+    }
+    return __uint_as_float(bits | (neg ? 0x80000000u : 0u));
+}
+
+template <class T> struct wd_is_f32 {
+    static constexpr bool value = false;
+};
+template <> struct wd_is_f32<wd_f32> {
+    static constexpr bool value = true;
+};
+
+// The prefix of float sums (Op is f32 addition with a zero identity): the decoupled look-back
+// over exact tile sums (`status` of wd_exact32), rounded once; tile 0 takes the identity.
+template <class Op, class S> struct wd_prefix_exact_sum {
+    typedef typename Op::T T;
+    S status;
+    __device__ __forceinline__ T operator()(wd_u64 tile, T aggregate) const {
+        const wd_exact32 p = wd_tile_prefix<wd_op_exact32>(status, tile, wd_exact32_of(aggregate));
+        return tile == 0 ? Op::identity() : wd_exact32_round(p);
+    }
+};
+
 // Block-level part of a single-pass tile: every warp brings its aggregate (warp order is
 // tile order); returns, to every thread, the exclusive prefix of its warp's part of `tile`.
 // Warp 0 scans the warp aggregates and gets the tile's prefix from `prefix_of`. With `total`

@@ -8,8 +8,10 @@
 //
 // Tile prefixes (the mode values are defined by warp_kernels::catalogue::ScanMode), all one
 // pass: WD_SCAN_LOOK_BACK, decoupled look-back (exact operators: integers, whose result does
-// not depend on how the look-back happens to group tiles); WD_SCAN_TREE, the fixed tree of
-// wd_prefix_tree (floats: the same bits every run); WD_SCAN_PREDECESSOR, the predecessor's
+// not depend on how the look-back happens to group tiles); WD_SCAN_EXACT_SUM, the look-back
+// over exact sums of the tiles' f32 aggregates (wd_prefix_exact_sum: f32 addition, the same
+// bits every run); WD_SCAN_TREE, the fixed tree of wd_prefix_tree (other float operators: the
+// same bits every run); WD_SCAN_PREDECESSOR, the predecessor's
 // aggregate (segmented scans whose segments are at most a block tile long, so that every tile
 // holds a segment head and its aggregate is all the next tile needs).
 //
@@ -280,7 +282,8 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
 }
 
 // The scan kernels' body: this block's tile, its prefix from `mode` (a ScanMode) through
-// `status` (zeroed look-back status: ntiles slots, 2 * ntiles for WD_SCAN_TREE), heads from `hp`.
+// `status` (zeroed look-back status: ntiles slots, 2 * ntiles for WD_SCAN_TREE, ntiles of
+// wd_exact32 for WD_SCAN_EXACT_SUM), heads from `hp`.
 template <class Op, class St, class H>
 static __device__ __forceinline__ void wd_scan(const St& st, typename Op::T* out, bool exclusive, unsigned mode,
                                                unsigned char* status, unsigned int* queue, const H& hp) {
@@ -292,9 +295,16 @@ static __device__ __forceinline__ void wd_scan(const St& st, typename Op::T* out
     if (mode == WD_SCAN_LOOK_BACK) {
         const wd_prefix_look_back<S, Status> p{Status(status, ntiles)};
         wd_scan_tile<Op>(st, out, exclusive, p, tile, hp);
-    } else if (mode == WD_SCAN_TREE) {
+    } else if (mode == WD_SCAN_TREE || (mode == WD_SCAN_EXACT_SUM && !wd_is_f32<typename S::T>::value)) {
+        // (An exact-sum status is larger than the tree's: a non-f32 scan falls back to the tree.)
         const wd_prefix_tree<S, Status> p{Status(status, 2u * ntiles)};
         wd_scan_tile<Op>(st, out, exclusive, p, tile, hp);
+    } else if (mode == WD_SCAN_EXACT_SUM) {
+        if constexpr (wd_is_f32<typename S::T>::value) {
+            typedef wd_tile_status<wd_exact32> Exact;
+            const wd_prefix_exact_sum<S, Exact> p{Exact(status, ntiles)};
+            wd_scan_tile<Op>(st, out, exclusive, p, tile, hp);
+        }
     } else {
         const wd_prefix_predecessor<S, Status> p{Status(status, ntiles)};
         wd_scan_tile<Op>(st, out, exclusive, p, tile, hp);

@@ -179,6 +179,7 @@ impl Device {
                         },
                         ScanShape {
                             exact: Op::Value::EXACT,
+                            f32_sum: Op::META.fragment.f32_sum,
                             exclusive,
                         },
                         heads,

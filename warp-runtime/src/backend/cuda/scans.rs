@@ -4,9 +4,7 @@
 
 use cudarc::driver::CudaView;
 
-use warp_kernels::catalogue::{
-    BLOCK_TILE, SCAN, SCAN_ROWS, SCAN_SEGMENTS, ScanMode, scan_status_bytes,
-};
+use warp_kernels::catalogue::{BLOCK_TILE, SCAN, SCAN_ROWS, SCAN_SEGMENTS, ScanMode};
 
 use super::launch::{Args, In, Input, Out, Staged, Values, ValuesOut, kernel_args};
 use super::{Gpu, drv};
@@ -64,6 +62,9 @@ kernel_args! {
 pub(crate) struct ScanShape {
     /// Whether the operator is exact (no floats): any grouping gives the same result.
     pub(crate) exact: bool,
+    /// Whether it is f32 addition with a zero identity (`OpFragment::f32_sum`): its tile
+    /// prefixes can be summed exactly.
+    pub(crate) f32_sum: bool,
     /// Exclusive (the identity at each segment's first element) or inclusive.
     pub(crate) exclusive: bool,
 }
@@ -80,12 +81,13 @@ pub(crate) enum Heads<'o> {
 
 impl Heads<'_> {
     /// How the tiles get their prefixes: the predecessor's aggregate when every tile holds a
-    /// head (rows at most a tile long); else the look-back for exact operators and the fixed
-    /// tree for the others.
-    fn mode(&self, exact: bool) -> ScanMode {
+    /// head (rows at most a tile long); else the look-back for exact operators, the look-back
+    /// over exact tile sums for unsegmented f32 sums, and the fixed tree for the others.
+    fn mode(&self, shape: ScanShape) -> ScanMode {
         match self {
             Heads::Rows(cols) if *cols <= BLOCK_TILE => ScanMode::Predecessor,
-            _ if exact => ScanMode::LookBack,
+            _ if shape.exact => ScanMode::LookBack,
+            Heads::None if shape.f32_sum => ScanMode::ExactSum,
             _ => ScanMode::Tree,
         }
     }
@@ -108,9 +110,9 @@ impl Gpu {
         let mut out = out.bytes;
         let tiles = self.single_pass_tiles(n, BLOCK_TILE)?;
         let queue = self.queue_bytes();
-        let mode = heads.mode(shape.exact);
+        let mode = heads.mode(shape);
         let segmented = !matches!(heads, Heads::None);
-        let status = scan_status_bytes(mode.slots(tiles), value_size, segmented);
+        let status = mode.status_bytes(tiles, value_size, segmented);
         let flags = if matches!(heads, Heads::Csr(_)) { 4 } else { 0 };
         self.with_scratch(&[status, queue, flags], &[], |r| {
             let (status, queue) = (Out::raw(r.at(0)), Gpu::queue_arg(queue, r.at(1)));
@@ -208,10 +210,19 @@ mod tests {
 
     #[test]
     fn modes() {
-        assert_eq!(Heads::None.mode(true), ScanMode::LookBack);
-        assert_eq!(Heads::None.mode(false), ScanMode::Tree);
-        assert_eq!(Heads::Rows(BLOCK_TILE).mode(false), ScanMode::Predecessor);
-        assert_eq!(Heads::Rows(BLOCK_TILE + 1).mode(false), ScanMode::Tree);
-        assert_eq!(Heads::Rows(BLOCK_TILE + 1).mode(true), ScanMode::LookBack);
+        let shape = |exact, f32_sum| ScanShape {
+            exact,
+            f32_sum,
+            exclusive: false,
+        };
+        let (exact, float, sum) = (shape(true, false), shape(false, false), shape(false, true));
+        assert_eq!(Heads::None.mode(exact), ScanMode::LookBack);
+        assert_eq!(Heads::None.mode(float), ScanMode::Tree);
+        assert_eq!(Heads::None.mode(sum), ScanMode::ExactSum);
+        assert_eq!(Heads::Rows(BLOCK_TILE).mode(float), ScanMode::Predecessor);
+        assert_eq!(Heads::Rows(BLOCK_TILE).mode(sum), ScanMode::Predecessor);
+        assert_eq!(Heads::Rows(BLOCK_TILE + 1).mode(float), ScanMode::Tree);
+        assert_eq!(Heads::Rows(BLOCK_TILE + 1).mode(sum), ScanMode::Tree);
+        assert_eq!(Heads::Rows(BLOCK_TILE + 1).mode(exact), ScanMode::LookBack);
     }
 }
