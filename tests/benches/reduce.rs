@@ -3,7 +3,7 @@
 //!
 //!     cargo bench -p warp-tests --bench reduce        (on a GPU machine)
 //!     WARP_BENCH_N=268435456 WARP_BENCH_REPS=20       (defaults)
-//!     WARP_BENCH_ONLY=main,values,topk,runs,pipeline  (sections to run; default all)
+//!     WARP_BENCH_ONLY=main,values,topk,runs,pipeline,scan  (sections to run; default all)
 //!
 //! Timing: CUDA events around each kernel, 3 warm-up runs, median of REPS; random data
 //! (never zeros); the device-to-device copy bandwidth measured in the same run.
@@ -426,6 +426,9 @@ fn main() {
         "sum_f32",
         read_rate(&mut || dev.reduce_on_device(sum_f32, &dx).map(drop)),
     );
+    if want("scan") {
+        scans_alone(&dev, &dx, &dy, reps, copy_ms);
+    }
     if want("main") {
         ours.insert(
             "sum_i32",
@@ -1122,6 +1125,53 @@ fn peer_ms(
     peers
         .get(&(lib.to_string(), op.to_string()))
         .map(|g| bytes / (g * 1e9) * 1e3)
+}
+
+/// The one-pass scans alone, with CUB's in the same run (section `scan`): the f32 sum by exact
+/// tile sums, the same sum by the fixed tree, the i32 sum by look-back; GB/s read + written.
+fn scans_alone(dev: &Device, dx: &DeviceVec<f32>, dy: &DeviceVec<i32>, reps: usize, copy_ms: f64) {
+    let n = dx.len();
+    let bytes = 2.0 * (4 * n) as f64;
+    let exact = gbps(
+        time_ms(dev, reps, || dev.scan(sum_f32, dx).map(drop)),
+        bytes,
+    );
+    let tree = gbps(
+        time_ms(dev, reps, || dev.scan(sum_f32_tree, dx).map(drop)),
+        bytes,
+    );
+    let int = gbps(
+        time_ms(dev, reps, || dev.scan(sum_i32, dy).map(drop)),
+        bytes,
+    );
+    let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
+    if let Some(bin) = peers::build_cuda("cub_peers", dev.arch().unwrap_or(90), &[]) {
+        let out = peers::stdout(Command::new(&bin).args([
+            "--n",
+            &n.to_string(),
+            "--reps",
+            &reps.to_string(),
+            "--ops",
+            "copy,scan_f32,scan_i32",
+        ]));
+        parse_peers(&out, &mut peers);
+    }
+    let cub = |op: &str| {
+        peers
+            .get(&("cub".into(), op.into()))
+            .copied()
+            .unwrap_or(f64::NAN)
+    };
+    println!(
+        "scans alone (2 x {n} x 4 bytes; copy {:.0} GB/s, CUB's {:.0}): scan_f32 exact tile sums {exact:.0} GB/s ({:.3}x CUB InclusiveSum {:.0}); scan_f32 fixed tree {tree:.0} ({:.3}x); scan_i32 {int:.0} ({:.3}x CUB {:.0})",
+        gbps(copy_ms, bytes),
+        cub("copy"),
+        exact / cub("scan_f32"),
+        cub("scan_f32"),
+        tree / cub("scan_f32"),
+        int / cub("scan_i32"),
+        cub("scan_i32"),
+    );
 }
 
 fn parse_peers(text: &str, out: &mut BTreeMap<(String, String), f64>) {

@@ -1,5 +1,6 @@
 // Runs a generated scan module's wd_k_scan on the CPU (shim.h) as Gpu::scan launches it: one
-// block per block tile, tiles in blockIdx order, the blocks one after another, zeroed status.
+// block per block tile (the kernel's, printed as `block_tile N`), tiles in blockIdx order, the
+// blocks one after another, zeroed status.
 // Built by tests/tests/emu_scan.rs with MODULE (the module file).
 //
 //     emu N EXCLUSIVE MODE IN OUT
@@ -65,7 +66,10 @@ int main(int argc, char** argv) {
     in.p[0] = in_v.data();
     typedef wd_stage::value_t V;
     std::vector<V> out(n + 1);
-    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
+    // The kernel's block tile (its span), which the driver prints for the test to compare with
+    // the runtime's (catalogue::scan_span).
+    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE * wd_scan_span<wd_stage>::value;
+    std::printf("block_tile %llu\n", (unsigned long long)block_tile);
     const wd_u64 tiles = (n + block_tile - 1) / block_tile;
     std::vector<uint4> status(tiles * 8 + 64);  // 128 bytes a tile: more than any layout needs
     wd_emu_launch((unsigned)tiles, [&] {

@@ -52,6 +52,18 @@ inline unsigned __ballot_sync(unsigned, bool p) {
     return r;
 }
 inline bool __any_sync(unsigned m, bool p) { return __ballot_sync(m, p) != 0; }
+// The warp's sum (or bitwise or) of 32-bit values, to every lane (redux.sync).
+inline unsigned wd_emu_fold(unsigned v, bool add) {
+    unsigned w = threadIdx.x >> 5, l = threadIdx.x & 31;
+    emu->slot[w][l] = v;
+    emu->warp[w]->arrive_and_wait();
+    unsigned r = 0;
+    for (int i = 0; i < 32; ++i) r = add ? r + (unsigned)emu->slot[w][i] : r | (unsigned)emu->slot[w][i];
+    emu->warp[w]->arrive_and_wait();
+    return r;
+}
+inline unsigned __reduce_add_sync(unsigned, unsigned v) { return wd_emu_fold(v, true); }
+inline unsigned __reduce_or_sync(unsigned, unsigned v) { return wd_emu_fold(v, false); }
 inline bool __all_sync(unsigned m, bool p) { return __ballot_sync(m, p) == 0xffffffffu; }
 inline void __syncwarp(unsigned = 0xffffffffu) { emu->warp[threadIdx.x >> 5]->arrive_and_wait(); }
 inline std::atomic<int> wd_emu_or{0};

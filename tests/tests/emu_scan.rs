@@ -1,7 +1,7 @@
 //! The generated scan kernel's fixed-tree prefix (the deterministic one-pass scan of floats),
 //! run on the CPU: the module's CUDA compiled as C++20 with the host emulation of
 //! tests/emu/shim.h and launched as the runtime launches it (one block per block tile, in
-//! order, zeroed status), up to 300 tiles (nine levels of nodes). Exact operators (integers,
+//! order, zeroed status), up to 200 tiles (eight levels of nodes). Exact operators (integers,
 //! and floats whose partial sums are exact) must give the CPU backend's scan bit for bit,
 //! inclusive and exclusive, in tree, look-back and exact-sum modes. The exact sums of f32
 //! (`wd_exact32`) are checked on their own against sums done exactly in f64 and IEEE's rules
@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::Command;
 
 use rand::Rng;
-use warp_kernels::catalogue::{BLOCK_TILE, ScanMode};
+use warp_kernels::catalogue::{BLOCK_TILE, ScanMode, scan_span};
 use warp_runtime::prelude::*;
 use warp_runtime::{DeviceVec, axis_module};
 use warp_tests::emu::bytes_of;
@@ -34,15 +34,23 @@ fn emulate(
 ) -> Vec<u8> {
     let (src, out) = (dir.join("scan.in"), dir.join("scan.out"));
     std::fs::write(&src, input).unwrap();
-    let status = Command::new(bin)
+    let run = Command::new(bin)
         .arg(n.to_string())
         .arg((exclusive as u32).to_string())
         .arg((mode as u32).to_string())
         .arg(&src)
         .arg(&out)
-        .status()
+        .output()
         .expect("the emulation runs");
-    assert!(status.success(), "n={n}: the emulation failed");
+    assert!(run.status.success(), "n={n}: the emulation failed");
+    // The kernel's block tile is the one the runtime sizes the grid by (one array of 4-byte
+    // elements and values: scan_span warp tiles a warp).
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(
+        said.trim(),
+        format!("block_tile {}", BLOCK_TILE * scan_span(&[4], 4)),
+        "the kernel's block tile is not the runtime's"
+    );
     std::fs::read(out).unwrap()
 }
 
@@ -60,17 +68,17 @@ fn the_tree_prefix_matches_the_cpu_in_emulation() {
     );
     let int_bin = emu::build(&dir, "int", &int_module.source, &[]);
     let float_bin = emu::build(&dir, "float", &float_module.source, &[]);
-    // Sizes ending inside a tile, at one, past one, and 300 tiles (the largest once per
-    // type: an emulated block tile takes ~50 ms).
-    let big = 300;
+    // Sizes ending inside a tile, at one, past one, and 200 tiles (the largest once per
+    // type: an emulated block tile takes ~100 ms).
+    let (big, tile) = (200, BLOCK_TILE * scan_span(&[4], 4));
     for n in [
         1usize,
         37,
-        BLOCK_TILE - 1,
-        BLOCK_TILE,
-        BLOCK_TILE + 1,
-        5 * BLOCK_TILE + 77,
-        big * BLOCK_TILE - 3,
+        tile - 1,
+        tile,
+        tile + 1,
+        5 * tile + 77,
+        big * tile - 3,
     ] {
         let ints: Vec<i32> = (0..n).map(|_| r.random::<i32>()).collect();
         // Small integers as floats: every partial sum is exact, so any grouping agrees.
@@ -79,7 +87,7 @@ fn the_tree_prefix_matches_the_cpu_in_emulation() {
             .collect();
         let (di, df) = (cpu.upload(&ints).unwrap(), cpu.upload(&floats).unwrap());
         for exclusive in [false, true] {
-            let big_one = n > 20 * BLOCK_TILE;
+            let big_one = n > 20 * tile;
             let (int_too, float_too) = if big_one {
                 (!exclusive, exclusive)
             } else {
@@ -232,8 +240,8 @@ fn exact_sum_prefixes_are_correctly_rounded_in_emulation() {
     };
     let float_module = axis_module::<sum_f32, DeviceVec<f32>>();
     let bin = emu::build(&dir, "float", &float_module.source, &[]);
-    let tiles = 80;
-    let (xs, want) = one_term_a_tile(seed(), tiles, BLOCK_TILE);
+    let (tiles, tile) = (80, BLOCK_TILE * scan_span(&[4], 4));
+    let (xs, want) = one_term_a_tile(seed(), tiles, tile);
     let got = emulate(
         &dir,
         &bin,
@@ -243,7 +251,7 @@ fn exact_sum_prefixes_are_correctly_rounded_in_emulation() {
         ScanMode::ExactSum,
     );
     for (t, w) in want.iter().enumerate() {
-        let at = t * BLOCK_TILE * 4;
+        let at = t * tile * 4;
         let g = f32::from_le_bytes(got[at..at + 4].try_into().unwrap());
         assert_eq!(g.to_bits(), w.to_bits(), "tile {t}: {g:e}, want {w:e}");
     }

@@ -6,6 +6,7 @@
 //! prefixes of float sums correctly rounded (infinities and NaN too), and bad offsets. Needs a
 //! CUDA GPU.
 
+use warp_kernels::catalogue::{BLOCK_TILE, scan_span};
 use warp_runtime::prelude::*;
 use warp_tests::ops::{sum_f32, sum_f32_tree, sum_i32};
 use warp_tests::scans::{one_term_a_tile, rows_bounds, running};
@@ -396,8 +397,9 @@ fn float_scans_have_the_same_bits_every_run() {
     // Exact partial sums: the CPU's fold, bit for bit, at sizes around the tree's levels
     // (exact tile sums and the tree).
     let c = Device::cpu();
+    let tile = BLOCK_TILE * scan_span(&[4], 4);
     for tiles in [1usize, 2, 3, 7, 8, 9, 255, 256, 257, 4097] {
-        let m = tiles * 4096 - 5;
+        let m = tiles * tile - 5;
         let fs = small_ints(seed ^ m as u64, m);
         let want = c.scan(sum_f32, &c.upload(&fs).unwrap()).unwrap();
         let want = want.download().unwrap();
@@ -442,10 +444,10 @@ fn float_sum_prefixes_are_correctly_rounded() {
     let g = gpu();
     let seed = seed();
     println!("seed {seed}");
-    let tiles = 6000;
-    let (mut xs, mut want) = one_term_a_tile(seed, tiles, 4096);
+    let (tiles, tile) = (6000, BLOCK_TILE * scan_span(&[4], 4));
+    let (mut xs, mut want) = one_term_a_tile(seed, tiles, tile);
     let gx = g.upload(&xs).unwrap();
-    let at_tiles = |v: &[f32]| -> Vec<f32> { (0..tiles).map(|t| v[t * 4096]).collect() };
+    let at_tiles = |v: &[f32]| -> Vec<f32> { (0..tiles).map(|t| v[t * tile]).collect() };
     for queue in [false, true] {
         g.set_tile_queue(queue);
         for _ in 0..3 {
@@ -466,8 +468,8 @@ fn float_sum_prefixes_are_correctly_rounded() {
         "the tree's prefixes round as exact sums do: the data tells nothing"
     );
     // Infinities and NaN: +inf from tile 2000 on, NaN once -inf joins it (tile 4000).
-    xs[2000 * 4096 - 1] = f32::INFINITY;
-    xs[4000 * 4096 - 1] = f32::NEG_INFINITY;
+    xs[2000 * tile - 1] = f32::INFINITY;
+    xs[4000 * tile - 1] = f32::NEG_INFINITY;
     for w in &mut want[2000..4000] {
         *w = f32::INFINITY;
     }

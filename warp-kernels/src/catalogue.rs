@@ -107,15 +107,39 @@ impl ScanMode {
     /// bytes (see [`scan_status_bytes`]; an exact sum's slots hold `wd_exact32`s).
     pub const fn status_bytes(self, tiles: usize, value_size: usize, segmented: bool) -> usize {
         match self {
-            ScanMode::ExactSum => status_bytes(tiles, EXACT_SUM_BYTES),
+            // A packed (state, f32 aggregate) word per tile, then an inclusive prefix slot.
+            ScanMode::ExactSum => (tiles * 8).next_multiple_of(16) + tiles * EXACT_SUM_SLOT_BYTES,
             _ => scan_status_bytes(self.slots(tiles), value_size, segmented),
         }
     }
 }
 
+/// Warp tiles each warp of the plain scan (`wd_k_scan`) takes at once when it reads one array of
+/// elements of at most 4 bytes into values of at most 4 bytes (`wd_scan_span` in scan.cuh): a
+/// block tile of `SCAN_SPAN * BLOCK_TILE` elements at `8 / SCAN_SPAN` blocks an SM, so half the
+/// tile prefixes per byte with as many bytes in flight (the deterministic f32 scan went from
+/// 0.873x to 1.071x CUB's `InclusiveSum`, BENCHMARKS.md session 10).
+pub const SCAN_SPAN: usize = 2;
+
+/// Warp tiles a warp of the plain scan takes over arrays of element sizes `sizes` (one entry, or
+/// several zipped) read into values of `value_size` bytes: [`SCAN_SPAN`] or 1, as
+/// `wd_scan_span` (scan.cuh) decides from the stage (`ARRAYS`, `sizeof(elem_t)`,
+/// `sizeof(value_t)`).
+pub const fn scan_span(sizes: &[usize], value_size: usize) -> usize {
+    if sizes.len() == 1 && sizes[0] <= 4 && value_size <= 4 {
+        SCAN_SPAN
+    } else {
+        1
+    }
+}
+
 /// Bytes of `wd_exact32` (lookback.cuh): the exact sum of f32 values that the tiles of a float
-/// sum's scan exchange ([`ScanMode::ExactSum`]): a 320-bit integer, flags and padding.
+/// sum's scan exchange ([`ScanMode::ExactSum`]): a 320-bit integer, flags and padding, twelve
+/// 32-bit words.
 pub const EXACT_SUM_BYTES: usize = 48;
+/// Bytes of a tile's published inclusive exact sum: 16-byte chunks of three of its words and a
+/// tag each (every chunk one 16-byte store, so that a reader seeing all tags sees the value).
+pub const EXACT_SUM_SLOT_BYTES: usize = EXACT_SUM_BYTES / 12 * 16;
 
 /// Bytes of status for `slots` slots of a scan over values of `value_size` bytes; `segmented`:
 /// the values travel as (value, head) pairs (`wd_seg_val` in scan.cuh), packed with their state
@@ -164,7 +188,9 @@ pub const DEFINES: &[(&str, u64)] = &[
     ("WD_SCAN_TREE", ScanMode::Tree as u64),
     ("WD_SCAN_PREDECESSOR", ScanMode::Predecessor as u64),
     ("WD_SCAN_EXACT_SUM", ScanMode::ExactSum as u64),
+    ("WD_SCAN_SPAN", SCAN_SPAN as u64),
     ("WD_EXACT_SUM_BYTES", EXACT_SUM_BYTES as u64),
+    ("WD_EXACT_SUM_SLOT_BYTES", EXACT_SUM_SLOT_BYTES as u64),
 ];
 
 /// The `#define` block of [`DEFINES`] and of the warp instructions an operator may be
@@ -596,10 +622,10 @@ pub const SCAN: Kernel = kernel_min(
         p("status", Out(Pointee::U8)),
         p("queue", Out(Pointee::U32)),
     ],
-    // 8 resident blocks per SM (32 registers) for 4-byte values: more tiles in the look-back
-    // (+8% over 6 for the deterministic f32 scan).
-    "sizeof(wd_stage::value_t) <= 4 && sizeof(wd_stage::elem_t) <= 4 ? 8 : 1",
-    "WD_STAGE;\nwd_scan<wd_op>(st, out, exclusive != 0, mode, status, queue, wd_heads_none<wd_op>{});",
+    // Narrow values of one array: SCAN_SPAN warp tiles a warp at 8 / SCAN_SPAN blocks an SM
+    // (64 registers); other 4-byte values one warp tile at 8 (32 registers); else no bound.
+    "wd_scan_min_blocks<wd_stage>()",
+    "WD_STAGE;\nwd_scan<wd_op, wd_scan_span<wd_stage>::value>(st, out, exclusive != 0, mode, status, queue, wd_heads_none<wd_op>{});",
 );
 
 const ROWS_PARAMS: &[Param] = &[
@@ -1092,11 +1118,14 @@ mod tests {
         assert_eq!(scan_status_bytes(3, 4, true), 24);
         assert_eq!(scan_status_bytes(3, 8, true), 16 + 2 * 3 * 24);
         assert_eq!(scan_status_bytes(3, 8, false), status_bytes(3, 8));
-        // Exact sums: state words, then two 48-byte wd_exact32 per tile.
-        assert_eq!(
-            ScanMode::ExactSum.status_bytes(3, 4, false),
-            16 + 2 * 3 * 48
-        );
+        assert_eq!(scan_span(&[4], 4), SCAN_SPAN);
+        assert_eq!(scan_span(&[1], 4), SCAN_SPAN);
+        assert_eq!(scan_span(&[2, 2], 4), 1);
+        assert_eq!(scan_span(&[8], 4), 1);
+        assert_eq!(scan_span(&[4], 8), 1);
+        // Exact sums: packed words, then a 64-byte prefix slot per tile.
+        assert_eq!(EXACT_SUM_SLOT_BYTES, 64);
+        assert_eq!(ScanMode::ExactSum.status_bytes(3, 4, false), 32 + 3 * 64);
         assert_eq!(ScanMode::Tree.status_bytes(3, 4, false), 6 * 8);
         // The tree's status fits in an exact sum's (a non-f32 scan asked for an exact sum
         // falls back to the tree in the kernel).

@@ -506,7 +506,8 @@ struct wd_op {{
 }
 
 /// The readers of a stage over the arrays `cols` (zipped when more than one): their pointers
-/// `p0..`, `VEC` (elements per vector: 16 bytes of the widest array), and the loads the
+/// `p0..`, `VEC` (elements per vector: 16 bytes of the widest array), `ARRAYS` (how many
+/// there are: what `catalogue::scan_span` reads as `sizes.len()`), and the loads the
 /// templates use, each written once here for every array: `load` (streaming), `load_l2`
 /// (through L2 only), `at` (plain), `load_vec` (a vector of every array), `aligned` (whether a
 /// vector of every array can start at element `i`) and `head` (elements from `i` to the first
@@ -514,7 +515,10 @@ struct wd_op {{
 fn readers(cols: &[Scalar]) -> String {
     let widest = cols.iter().map(|c| c.size()).max().unwrap_or(1);
     let vec = 16 / widest;
-    let mut s = format!("    static constexpr int VEC = {vec};\n");
+    let mut s = format!(
+        "    static constexpr int VEC = {vec};\n    static constexpr int ARRAYS = {};\n",
+        cols.len()
+    );
     for (k, c) in cols.iter().enumerate() {
         let _ = writeln!(s, "    const {}* p{k};", c.c_name());
     }

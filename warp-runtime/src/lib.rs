@@ -99,8 +99,9 @@
 //! per lane so that one atomic's lanes hit distinct banks, merged once to global memory;
 //! where lanes would share an address, lanes grouped by bin with `__match_any_sync`, one
 //! atomic per distinct bin per warp; up to 65,536 bins, any integer counter type,
-//! out-of-range bins dropped). Float scans have the same bits every run: their tiles chain
-//! through a fixed tree of tile aggregates (see `Device::scan`), in one pass.
+//! out-of-range bins dropped). Float scans have the same bits every run, in one pass: f32 sums
+//! chain their tiles by a look-back over exact sums of the tile aggregates, other float
+//! operators through a fixed tree of tile aggregates (see `Device::scan`).
 //!
 //! ```
 //! use warp_runtime::prelude::*;
@@ -157,7 +158,7 @@
 //!
 //! | operation | CUDA pattern |
 //! |---|---|
-//! | `scan`, `exclusive_scan` | a 4096-element tile per block: thread scan, `__shfl_up_sync` warp scan, block scan of warp totals; tiles chained in one pass by decoupled look-back (exact values) or by a fixed tree of tile aggregates (floats: the same bits every run) |
+//! | `scan`, `exclusive_scan` | an 8192-element tile per block (4096 for wider values, elements or zipped arrays): thread scan, `__shfl_up_sync` warp scan, block scan of warp totals; tiles chained in one pass by decoupled look-back (exact values), by the same look-back over exact 320-bit sums of the tile aggregates (f32 sums: the same bits every run, each prefix rounded once) or by a fixed tree of tile aggregates (other floats: the same bits every run) |
 //! | `scan_rows`, `exclusive_scan_rows` | the same tile over (value, head) pairs with the segmented operator, heads every `cols` elements (one 64-bit remainder per thread and tile); rows of at most 4096 elements put a head in every tile, so a tile's carry is its predecessor's aggregate alone; longer rows chain as `scan` does |
 //! | `scan_segments`, `exclusive_scan_segments` | the same over CSR offsets: each block finds the segments starting in its tile (a 32-way warp search of the offsets) and marks their heads in shared memory; tiles chain as `scan` does |
 //!

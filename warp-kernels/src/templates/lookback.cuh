@@ -247,6 +247,16 @@ struct __align__(16) wd_exact32 {
 };
 static_assert(sizeof(wd_exact32) == WD_EXACT_SUM_BYTES, "wd_exact32 is catalogue::EXACT_SUM_BYTES bytes");
 
+// Word j of v's twelve (the integer's ten, the flags, the padding).
+WD_DEV wd_u32 wd_exact32_word(const wd_exact32& v, int j) {
+    return j < WD_EXACT_WORDS ? v.w[j] : (j == WD_EXACT_WORDS ? v.flags : v.pad);
+}
+WD_DEV void wd_exact32_set_word(wd_exact32& v, int j, wd_u32 x) {
+    if (j < WD_EXACT_WORDS) v.w[j] = x;
+    else if (j == WD_EXACT_WORDS) v.flags = x;
+    else v.pad = x;
+}
+
 struct wd_op_exact32 {
     typedef wd_exact32 T;
     static constexpr int redux = WD_REDUX_NONE;
@@ -280,22 +290,6 @@ struct wd_op_exact32 {
     }
 WD_EXACT_SHFL(wd_shfl_down, unsigned)
 WD_EXACT_SHFL(wd_shfl_idx, int)
-WD_DEV wd_exact32 wd_ldcg(const wd_exact32* p) {
-    wd_exact32 x;
-#ifdef __CUDA_ARCH__
-    const uint4* q = reinterpret_cast<const uint4*>(p);
-    uint4* r = reinterpret_cast<uint4*>(&x);
-    r[0] = __ldcg(q);
-    r[1] = __ldcg(q + 1);
-    r[2] = __ldcg(q + 2);
-#else
-    const wd_u32* q = reinterpret_cast<const wd_u32*>(p);
-    wd_u32* r = reinterpret_cast<wd_u32*>(&x);
-    for (int i = 0; i < (int)(sizeof(wd_exact32) / 4); ++i) r[i] = __ldcg(q + i);
-#endif
-    return x;
-}
-
 // The exact value of x.
 WD_DEV wd_exact32 wd_exact32_of(wd_f32 x) {
     wd_exact32 t = wd_op_exact32::identity();
@@ -371,6 +365,119 @@ WD_DEV wd_f32 wd_exact32_round(const wd_exact32& s) {
     return __uint_as_float(bits | (neg ? 0x80000000u : 0u));
 }
 
+// The look-back status of exact sums: a tile's aggregate as its f32 (exact sums of one f32
+// round back to it), packed with its state in one 64-bit word, which is what a look-back reads
+// of most tiles, in one load; and its inclusive prefix in WD_EXACT_SUM_SLOT_BYTES of 16-byte
+// chunks, each three words of the wd_exact32 and a tag, written by single 16-byte stores: a
+// reader that sees every tag set has the whole prefix, with no fence and no second load.
+#define WD_STATUS_EXACT 4
+#define WD_EXACT_CHUNKS (WD_EXACT_SUM_BYTES / 12)
+static_assert(WD_EXACT_CHUNKS * 16 == WD_EXACT_SUM_SLOT_BYTES, "16-byte chunks of three words and a tag");
+template <> struct wd_status_kind<wd_exact32> {
+    static constexpr int value = WD_STATUS_EXACT;
+};
+template <> struct wd_tile_status<wd_exact32, WD_STATUS_EXACT> {
+    wd_u64* words;
+    uint4* chunks;
+    // Layout: ntiles packed words, then (16-byte aligned) ntiles prefixes of WD_EXACT_CHUNKS
+    // chunks (catalogue::ScanMode::status_bytes).
+    __device__ __forceinline__ wd_tile_status(unsigned char* mem, wd_u64 ntiles) {
+        words = (wd_u64*)mem;
+        chunks = (uint4*)(mem + ((ntiles * 8u + 15u) & ~15ull));
+    }
+    __device__ __forceinline__ void publish(wd_u64 tile, unsigned state, const wd_exact32& v) const {
+        if (state == WD_LB_PREFIX) {
+#pragma unroll
+            for (int k = 0; k < WD_EXACT_CHUNKS; ++k) {
+                uint4 c;
+                c.x = wd_exact32_word(v, 3 * k);
+                c.y = wd_exact32_word(v, 3 * k + 1);
+                c.z = wd_exact32_word(v, 3 * k + 2);
+                c.w = 1u;
+#ifdef __CUDA_ARCH__
+                __stcg(chunks + tile * WD_EXACT_CHUNKS + k, c);
+#else
+                chunks[tile * WD_EXACT_CHUNKS + k] = c;
+#endif
+            }
+        } else {
+            publish_aggregate(tile, wd_exact32_round(v));
+        }
+    }
+    // A tile's aggregate, as the f32 it is.
+    __device__ __forceinline__ void publish_aggregate(wd_u64 tile, wd_f32 aggregate) const {
+        const wd_u64 bits = __float_as_uint(aggregate);
+        atomicExch((unsigned long long*)(words + tile), (unsigned long long)(((wd_u64)WD_LB_AGGREGATE << 32) | bits));
+    }
+    __device__ __forceinline__ unsigned read(wd_u64 tile, wd_exact32& v) const {
+        const wd_u64 w = *(volatile wd_u64*)(words + tile);
+        uint4 c[WD_EXACT_CHUNKS];
+        bool whole = true;
+#pragma unroll
+        for (int k = 0; k < WD_EXACT_CHUNKS; ++k) {
+#ifdef __CUDA_ARCH__
+            c[k] = __ldcg(chunks + tile * WD_EXACT_CHUNKS + k);
+#else
+            const volatile wd_u32* q = (const volatile wd_u32*)(chunks + tile * WD_EXACT_CHUNKS + k);
+            c[k].x = q[0], c[k].y = q[1], c[k].z = q[2], c[k].w = q[3];
+#endif
+            whole = whole && c[k].w != 0u;
+        }
+        if (whole) {
+#pragma unroll
+            for (int k = 0; k < WD_EXACT_CHUNKS; ++k) {
+                wd_exact32_set_word(v, 3 * k, c[k].x);
+                wd_exact32_set_word(v, 3 * k + 1, c[k].y);
+                wd_exact32_set_word(v, 3 * k + 2, c[k].z);
+            }
+            return WD_LB_PREFIX;
+        }
+        const unsigned s = (unsigned)(w >> 32);
+        if (s != WD_LB_INVALID) v = wd_exact32_of(__uint_as_float((wd_u32)w));
+        return s;
+    }
+};
+
+// The sum of the warp's 32-bit values (each lane gets it): redux.sync on sm_80+.
+WD_DEV wd_u32 wd_warp_sum_u32(wd_u32 v) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    return __reduce_add_sync(WD_FULL_MASK, v);
+#else
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(WD_FULL_MASK, v, o);
+    return v;
+#endif
+}
+
+// The bitwise or of the warp's 32-bit values (each lane gets it).
+WD_DEV wd_u32 wd_warp_or_u32(wd_u32 v) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    return __reduce_or_sync(WD_FULL_MASK, v);
+#else
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v |= __shfl_xor_sync(WD_FULL_MASK, v, o);
+    return v;
+#endif
+}
+
+// The exact sum of the warp's exact sums (every lane gets it). Addition being exact, the order
+// does not matter, so rather than folding whole values lane by lane (five rounds of shuffles of
+// eleven words) each word's 16-bit halves are summed across the warp (sums below 2^21) and the
+// carries then propagated.
+template <> __device__ __forceinline__ wd_exact32 wd_warp_fold_back<wd_op_exact32>(wd_exact32 v) {
+    wd_exact32 t;
+    wd_u64 c = 0;
+#pragma unroll
+    for (int i = 0; i < WD_EXACT_WORDS; ++i) {
+        c += (wd_u64)wd_warp_sum_u32(v.w[i] & 0xffffu) + ((wd_u64)wd_warp_sum_u32(v.w[i] >> 16) << 16);
+        t.w[i] = (wd_u32)c;
+        c >>= 32;
+    }
+    t.flags = wd_warp_or_u32(v.flags);
+    t.pad = 0u;
+    return t;
+}
+
 template <class T> struct wd_is_f32 {
     static constexpr bool value = false;
 };
@@ -378,14 +485,23 @@ template <> struct wd_is_f32<wd_f32> {
     static constexpr bool value = true;
 };
 
-// The prefix of float sums (Op is f32 addition with a zero identity): the decoupled look-back
-// over exact tile sums (`status` of wd_exact32), rounded once; tile 0 takes the identity.
+// The prefix of float sums (Op is f32 addition with a zero identity): wd_tile_prefix's steps
+// over exact tile sums (`status` of wd_exact32): the tile's f32 aggregate published as it is
+// (no conversion on the way to its successors), the look-back, the exact inclusive prefix;
+// returns the exact prefix rounded once (tile 0: the identity).
 template <class Op, class S> struct wd_prefix_exact_sum {
     typedef typename Op::T T;
     S status;
     __device__ __forceinline__ T operator()(wd_u64 tile, T aggregate) const {
-        const wd_exact32 p = wd_tile_prefix<wd_op_exact32>(status, tile, wd_exact32_of(aggregate));
-        return tile == 0 ? Op::identity() : wd_exact32_round(p);
+        const unsigned lane = threadIdx.x & 31u;
+        if (tile == 0) {
+            if (lane == 0) status.publish(0, WD_LB_PREFIX, wd_exact32_of(aggregate));
+            return Op::identity();
+        }
+        if (lane == 0) status.publish_aggregate(tile, aggregate);
+        const wd_exact32 prefix = wd_look_back<wd_op_exact32>(status, tile);
+        if (lane == 0) status.publish(tile, WD_LB_PREFIX, wd_op_exact32::combine(prefix, wd_exact32_of(aggregate)));
+        return wd_exact32_round(prefix);
     }
 };
 

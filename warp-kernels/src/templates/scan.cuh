@@ -193,21 +193,22 @@ template <class Op> struct wd_heads_csr : wd_heads_seg<Op> {
     }
 };
 
-// One block tile of the scan; `prefix_of` gives the tile's exclusive prefix (see lookback.cuh),
-// `hp` the segment heads.
-template <class Op, class St, class P, class H>
+// One block tile of the scan, ITEMS slots a lane (WD_ITEMS times the warp's span); `prefix_of`
+// gives the tile's exclusive prefix (see lookback.cuh), `hp` the segment heads.
+template <class Op, int ITEMS, class St, class P, class H>
 static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T* out, bool exclusive, const P& prefix_of,
                                                     wd_u64 tile, const H& hp) {
     typedef typename H::S S;
     typedef typename S::T T;
     typedef typename Op::T V;
     typedef typename St::elem_t E;
-    typedef wd_vec_layout<St> L;
+    typedef wd_vec_layout<St, ITEMS> L;
+    static_assert(ITEMS == WD_ITEMS || !H::SEGMENTED, "segmented scans take one warp tile a warp");
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
+    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * L::TILE;
     const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;
-    const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE;
-    const bool whole = wd_tile_vectorizable(st, base);
+    const wd_u64 base = tile * block_tile + (wd_u64)warp * L::TILE;
+    const bool whole = wd_tile_vectorizable(st, base, L::TILE);
     // The vector loads are issued first, so that they are in flight while the heads are found.
     E raw[L::ROWS][L::VEC];
     if (whole) {
@@ -215,7 +216,7 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
         for (int r = 0; r < L::ROWS; ++r) st.load_vec(base + ((wd_u64)r * 32u + lane) * L::VEC, raw[r]);
     }
     const unsigned heads = hp.template heads<L>(tile, base, st.n, ntiles);
-    T v[WD_ITEMS];
+    T v[ITEMS];
     if (whole) {
 #pragma unroll
         for (int r = 0; r < L::ROWS; ++r)
@@ -226,7 +227,7 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
                     (heads >> (r * L::VEC + k)) & 1u);
     } else {
 #pragma unroll
-        for (int j = 0; j < WD_ITEMS; ++j) {
+        for (int j = 0; j < ITEMS; ++j) {
             const wd_u64 i = base + L::offset(j, lane);
             v[j] = i < st.n ? hp.enter(Op::combine(Op::identity(), st.make(st.load(i), i)), (heads >> j) & 1u) : S::identity();
         }
@@ -253,9 +254,9 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
     }
     const T prefix = wd_block_tile_prefix<S>(prefix_of, tile, carry, ntiles, (T*)nullptr);
     // The outputs; an exclusive segmented scan gives the identity at each head.
-    V w[WD_ITEMS];
+    V w[ITEMS];
 #pragma unroll
-    for (int j = 0; j < WD_ITEMS; ++j) {
+    for (int j = 0; j < ITEMS; ++j) {
         w[j] = H::value(S::combine(prefix, v[j]));
         if (H::SEGMENTED && exclusive && ((heads >> j) & 1u)) w[j] = Op::identity();
     }
@@ -274,40 +275,55 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
     }
     if (!stored) {
 #pragma unroll
-        for (int j = 0; j < WD_ITEMS; ++j) {
+        for (int j = 0; j < ITEMS; ++j) {
             const wd_u64 i = base + L::offset(j, lane);
             if (i < st.n) out[i] = w[j];
         }
     }
 }
 
-// The scan kernels' body: this block's tile, its prefix from `mode` (a ScanMode) through
-// `status` (zeroed look-back status: ntiles slots, 2 * ntiles for WD_SCAN_TREE, ntiles of
-// wd_exact32 for WD_SCAN_EXACT_SUM), heads from `hp`.
-template <class Op, class St, class H>
+// Warp tiles a warp of the plain scan takes at once (catalogue::scan_span): WD_SCAN_SPAN when
+// the stage reads one array of elements of at most 4 bytes into values of at most 4 bytes (a
+// block tile of WD_SCAN_SPAN * 4096 elements at 4 blocks an SM: half the tile prefixes per
+// byte of the one-warp-tile blocks at 8, as many bytes in flight), else 1.
+template <class St> struct wd_scan_span {
+    static constexpr int value =
+        St::ARRAYS == 1 && sizeof(typename St::elem_t) <= 4 && sizeof(typename St::value_t) <= 4 ? WD_SCAN_SPAN : 1;
+};
+// Resident blocks an SM that the plain scan's kernel asks for (its launch bound).
+template <class St> constexpr int wd_scan_min_blocks() {
+    return wd_scan_span<St>::value > 1 ? 8 / WD_SCAN_SPAN
+                                       : (sizeof(typename St::elem_t) <= 4 && sizeof(typename St::value_t) <= 4 ? 8 : 1);
+}
+
+// The scan kernels' body: this block's tile (SPAN warp tiles a warp), its prefix from `mode` (a
+// ScanMode) through `status` (zeroed look-back status: ntiles slots, 2 * ntiles for
+// WD_SCAN_TREE, ntiles of exact sums for WD_SCAN_EXACT_SUM), heads from `hp`.
+template <class Op, int SPAN = 1, class St, class H>
 static __device__ __forceinline__ void wd_scan(const St& st, typename Op::T* out, bool exclusive, unsigned mode,
                                                unsigned char* status, unsigned int* queue, const H& hp) {
     typedef typename H::S S;
     typedef wd_tile_status<typename S::T> Status;
-    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
+    constexpr int ITEMS = WD_ITEMS * SPAN;
+    const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE * SPAN;
     const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;
     const wd_u64 tile = wd_tile_index(queue);
     if (mode == WD_SCAN_LOOK_BACK) {
         const wd_prefix_look_back<S, Status> p{Status(status, ntiles)};
-        wd_scan_tile<Op>(st, out, exclusive, p, tile, hp);
+        wd_scan_tile<Op, ITEMS>(st, out, exclusive, p, tile, hp);
     } else if (mode == WD_SCAN_TREE || (mode == WD_SCAN_EXACT_SUM && !wd_is_f32<typename S::T>::value)) {
         // (An exact-sum status is larger than the tree's: a non-f32 scan falls back to the tree.)
         const wd_prefix_tree<S, Status> p{Status(status, 2u * ntiles)};
-        wd_scan_tile<Op>(st, out, exclusive, p, tile, hp);
+        wd_scan_tile<Op, ITEMS>(st, out, exclusive, p, tile, hp);
     } else if (mode == WD_SCAN_EXACT_SUM) {
         if constexpr (wd_is_f32<typename S::T>::value) {
             typedef wd_tile_status<wd_exact32> Exact;
             const wd_prefix_exact_sum<S, Exact> p{Exact(status, ntiles)};
-            wd_scan_tile<Op>(st, out, exclusive, p, tile, hp);
+            wd_scan_tile<Op, ITEMS>(st, out, exclusive, p, tile, hp);
         }
     } else {
         const wd_prefix_predecessor<S, Status> p{Status(status, ntiles)};
-        wd_scan_tile<Op>(st, out, exclusive, p, tile, hp);
+        wd_scan_tile<Op, ITEMS>(st, out, exclusive, p, tile, hp);
     }
 }
 

@@ -24,20 +24,22 @@ static __device__ __forceinline__ void wd_load_tile(const St& st, wd_u64 base, t
 }
 
 // The same tile read as vectors (16 bytes of the widest array at a time): slot j = r * VEC + k of lane l holds element
-// base + (r * 32 + l) * VEC + k (r < WD_ITEMS / VEC). Used, when the tile is whole and aligned,
-// by the operations that do not need a ballot to cover 32 consecutive elements.
-template <class St> struct wd_vec_layout {
-    static_assert(St::VEC <= WD_ITEMS, "a vector holds at most WD_ITEMS elements");
+// base + (r * 32 + l) * VEC + k (r < ITEMS / VEC). Used, when the tile is whole and aligned,
+// by the operations that do not need a ballot to cover 32 consecutive elements. ITEMS (the
+// slots of a lane) is WD_ITEMS but where a warp takes several warp tiles at once (the scan).
+template <class St, int ITEMS = WD_ITEMS> struct wd_vec_layout {
+    static_assert(St::VEC <= ITEMS, "a vector holds at most ITEMS elements");
     static constexpr int VEC = St::VEC;
-    static constexpr int ROWS = WD_ITEMS / VEC;
+    static constexpr int ROWS = ITEMS / VEC;
+    static constexpr int TILE = 32 * ITEMS;
     // Where slot j of `lane` is, from the warp tile's first element.
     static __device__ __forceinline__ unsigned offset(int j, unsigned lane) {
         return ((unsigned)(j / VEC) * 32u + lane) * VEC + (unsigned)(j % VEC);
     }
 };
 template <class St>
-static __device__ __forceinline__ bool wd_tile_vectorizable(const St& st, wd_u64 base) {
-    return base + WD_TILE <= st.n && st.aligned(base);
+static __device__ __forceinline__ bool wd_tile_vectorizable(const St& st, wd_u64 base, wd_u64 tile = WD_TILE) {
+    return base + tile <= st.n && st.aligned(base);
 }
 template <class St>
 static __device__ __forceinline__ void wd_load_tile_vec(const St& st, wd_u64 base, typename St::value_t (&v)[WD_ITEMS],

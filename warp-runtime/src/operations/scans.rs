@@ -18,15 +18,25 @@ pub(super) type Array<Op> = <<Op as ReduceOp>::Value as ArrayOf>::Array;
 impl Device {
     /// The inclusive scan of `input` with `op`: `out[i] = x[0] + ... + x[i]`, combined in
     /// order. On the GPU: a thread scan, a Kogge-Stone warp scan (`__shfl_up_sync`), a block
-    /// scan of warp totals, and one pass over the data, a tile of 4096 elements per block.
-    /// Exact values (no floats) chain tiles by decoupled look-back. Values holding floats,
-    /// whose rounding would depend on how the look-back happens to group tiles, chain them
-    /// through a fixed tree instead, still in one pass: each tile publishes its aggregate and
-    /// the aggregate of every aligned power-of-two range of tiles it completes (from the
-    /// range's two halves), and tile `t`'s prefix folds the ranges of `t`'s binary
-    /// decomposition, in order. Every grouping is a function of the length only, so the result
-    /// has the same bits every run (it may differ from the CPU's left fold in the last bits,
-    /// as any tree does; they agree exactly where the partial results are exact). Returns a
+    /// scan of warp totals, and one pass over the data, a tile per block (8192 elements when
+    /// it reads one array of elements of at most 4 bytes into values of at most 4 bytes, else
+    /// 4096). Exact values (no floats) chain tiles by decoupled look-back. Values holding
+    /// floats, whose rounding would depend on how the look-back happens to group tiles, chain
+    /// them deterministically instead, still in one pass:
+    ///
+    /// - an f32 sum (an operator whose body is `a + b` on `f32`, identity `0.0` or `-0.0`)
+    ///   by the same look-back over exact sums: each tile's aggregate (its elements summed in a
+    ///   fixed order, in f32) enters a 320-bit fixed-point sum that holds every f32 exactly,
+    ///   and a tile's prefix is the exact sum of the aggregates before it rounded once to the
+    ///   nearest f32 (ties to even; an infinity beyond the f32 range; NaN after a NaN or after
+    ///   both infinities; `-0.0` only when every aggregate before it was `-0.0`);
+    /// - any other float operator through a fixed tree: each tile publishes its aggregate and
+    ///   the aggregate of every aligned power-of-two range of tiles it completes (from the
+    ///   range's two halves), and tile `t`'s prefix folds the ranges of `t`'s binary
+    ///   decomposition, in order; every grouping is a function of the length only.
+    ///
+    /// Either way the result has the same bits every run; it may differ from the CPU's left
+    /// fold in the last bits (they agree exactly where the partial results are exact). Returns a
     /// [`DeviceVec`](crate::DeviceVec) for scalar operators and a
     /// [`DeviceTuples`](crate::DeviceTuples) for tuple ones, without waiting for the kernels.
     ///

@@ -21,7 +21,8 @@ impl Device {
     /// On a GPU: one pass of the scan's tiles ([`Device::scan`]) over (value, head) pairs with
     /// the segmented operator (a head, every `cols`-th element, restarts the fold). Rows of at
     /// most 4096 elements (a block tile) put a head in every tile, so a tile's carry is its
-    /// predecessor's aggregate alone; longer rows chain tiles as the plain scan does. The
+    /// predecessor's aggregate alone; longer rows chain tiles by the look-back (exact
+    /// operators) or by the fixed tree of [`Device::scan`] (floats, f32 sums included). The
     /// result has the same bits every run, floats included. Returns without waiting.
     ///
     /// ```
@@ -159,8 +160,9 @@ impl Device {
     ///
     /// On a GPU: one pass of the scan's tiles over (value, head) pairs; each block finds the
     /// segments starting in its tile (a 32-way warp search of the offsets) and marks their
-    /// heads in shared memory; tiles chain by the look-back for exact operators and by the
-    /// fixed tree of [`Device::scan`] for floats, so the result has the same bits every run.
+    /// heads in shared memory; tiles (4096 elements) chain by the look-back for exact
+    /// operators and by the fixed tree of [`Device::scan`] for floats (f32 sums included), so
+    /// the result has the same bits every run.
     /// Many empty segments starting at one element cost that element's block a loop over
     /// them.
     ///

@@ -1,10 +1,11 @@
 //! Launch code of the scans, plain and segmented (rows, CSR segments): one pass each, its tile
-//! prefixes by decoupled look-back for exact operators and by the fixed tree (or the
-//! predecessor's aggregate) where the grouping could change the bits.
+//! prefixes by decoupled look-back for exact operators, by the look-back over exact tile sums
+//! for f32 sums, and by the fixed tree (or the predecessor's aggregate) where the grouping could
+//! otherwise change the bits.
 
 use cudarc::driver::CudaView;
 
-use warp_kernels::catalogue::{BLOCK_TILE, SCAN, SCAN_ROWS, SCAN_SEGMENTS, ScanMode};
+use warp_kernels::catalogue::{BLOCK_TILE, SCAN, SCAN_ROWS, SCAN_SEGMENTS, ScanMode, scan_span};
 
 use super::launch::{Args, In, Input, Out, Staged, Values, ValuesOut, kernel_args};
 use super::{Gpu, drv};
@@ -108,7 +109,12 @@ impl Gpu {
         let n = s.input.len();
         let value_size = out.value_size;
         let mut out = out.bytes;
-        let tiles = self.single_pass_tiles(n, BLOCK_TILE)?;
+        // The plain scan's warps take scan_span warp tiles each (wd_scan_span in scan.cuh).
+        let block_tile = match heads {
+            Heads::None => BLOCK_TILE * scan_span(&s.input.sizes, value_size),
+            _ => BLOCK_TILE,
+        };
+        let tiles = self.single_pass_tiles(n, block_tile)?;
         let queue = self.queue_bytes();
         let mode = heads.mode(shape);
         let segmented = !matches!(heads, Heads::None);
