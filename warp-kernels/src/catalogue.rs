@@ -624,7 +624,7 @@ pub const SCAN: Kernel = kernel_min(
     ],
     // Narrow values of one array: SCAN_SPAN warp tiles a warp at 8 / SCAN_SPAN blocks an SM
     // (64 registers); other 4-byte values one warp tile at 8 (32 registers); else no bound.
-    "wd_scan_min_blocks<wd_stage>()",
+    "wd_scan_min_blocks<wd_stage>::value",
     "WD_STAGE;\nwd_scan<wd_op, wd_scan_span<wd_stage>::value>(st, out, exclusive != 0, mode, status, queue, wd_heads_none<wd_op>{});",
 );
 

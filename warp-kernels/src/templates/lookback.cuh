@@ -282,14 +282,6 @@ struct wd_op_exact32 {
         return t;
     }
 };
-#define WD_EXACT_SHFL(NAME, ARG)                                                               \
-    WD_DEV wd_exact32 NAME(wd_exact32 x, ARG o) {                                              \
-        _Pragma("unroll") for (int i = 0; i < WD_EXACT_WORDS; ++i) x.w[i] = NAME(x.w[i], o);   \
-        x.flags = NAME(x.flags, o);                                                            \
-        return x;                                                                              \
-    }
-WD_EXACT_SHFL(wd_shfl_down, unsigned)
-WD_EXACT_SHFL(wd_shfl_idx, int)
 // The exact value of x.
 WD_DEV wd_exact32 wd_exact32_of(wd_f32 x) {
     wd_exact32 t = wd_op_exact32::identity();

@@ -291,10 +291,11 @@ template <class St> struct wd_scan_span {
         St::ARRAYS == 1 && sizeof(typename St::elem_t) <= 4 && sizeof(typename St::value_t) <= 4 ? WD_SCAN_SPAN : 1;
 };
 // Resident blocks an SM that the plain scan's kernel asks for (its launch bound).
-template <class St> constexpr int wd_scan_min_blocks() {
-    return wd_scan_span<St>::value > 1 ? 8 / WD_SCAN_SPAN
-                                       : (sizeof(typename St::elem_t) <= 4 && sizeof(typename St::value_t) <= 4 ? 8 : 1);
-}
+template <class St> struct wd_scan_min_blocks {
+    static constexpr int value = wd_scan_span<St>::value > 1
+                                     ? 8 / WD_SCAN_SPAN
+                                     : (sizeof(typename St::elem_t) <= 4 && sizeof(typename St::value_t) <= 4 ? 8 : 1);
+};
 
 // The scan kernels' body: this block's tile (SPAN warp tiles a warp), its prefix from `mode` (a
 // ScanMode) through `status` (zeroed look-back status: ntiles slots, 2 * ntiles for
