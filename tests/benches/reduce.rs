@@ -680,17 +680,15 @@ fn main() {
                scan_f32,scan_rows_f32_32,scan_rows_f32_4096";
         let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
         let dir = peers::dir();
-        if let Some(bin) = peers::build_cuda("cub_peers", dev.arch().unwrap_or(90), &[]) {
-            let out = peers::stdout(Command::new(&bin).args([
-                "--n",
-                &n.to_string(),
-                "--reps",
-                &reps.to_string(),
-                "--ops",
-                ops,
-            ]));
-            parse_peers(&out, &mut peers);
-        }
+        let args = [
+            "--n",
+            &n.to_string(),
+            "--reps",
+            &reps.to_string(),
+            "--ops",
+            ops,
+        ];
+        run_cuda_peer(&dev, "cub_peers", &[], &args, &mut peers);
         let out = peers::stdout(
             Command::new("python3")
                 .arg(format!("{dir}/peers.py"))
@@ -960,15 +958,8 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
 
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let dir = peers::dir();
-    if let Some(bin) = peers::build_cuda("values_peers", dev.arch().unwrap_or(90), &["cublas"]) {
-        let out = peers::stdout(Command::new(&bin).args([
-            "--n",
-            &n.to_string(),
-            "--reps",
-            &reps.to_string(),
-        ]));
-        parse_peers(&out, &mut peers);
-    }
+    let args = ["--n", &n.to_string(), "--reps", &reps.to_string()];
+    run_cuda_peer(dev, "values_peers", &["cublas"], &args, &mut peers);
     let out = peers::stdout(
         Command::new("python3")
             .arg(format!("{dir}/values_peers.py"))
@@ -1081,14 +1072,15 @@ fn runs_bench(dev: &Device, n: usize, reps: usize) {
 
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let dir = peers::dir();
-    if let Some(bin) = peers::build_cuda("runs_peers", dev.arch().unwrap_or(90), &[]) {
-        let out = peers::stdout(
-            Command::new(&bin)
-                .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
-                .args(["--seed", &seed.to_string()]),
-        );
-        parse_peers(&out, &mut peers);
-    }
+    let args = [
+        "--n",
+        &n.to_string(),
+        "--reps",
+        &reps.to_string(),
+        "--seed",
+        &seed.to_string(),
+    ];
+    run_cuda_peer(dev, "runs_peers", &[], &args, &mut peers);
     let out = peers::stdout(
         Command::new("python3")
             .arg(format!("{dir}/runs_peers.py"))
@@ -1145,17 +1137,15 @@ fn scans_alone(dev: &Device, dx: &DeviceVec<f32>, dy: &DeviceVec<i32>, reps: usi
         bytes,
     );
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
-    if let Some(bin) = peers::build_cuda("cub_peers", dev.arch().unwrap_or(90), &[]) {
-        let out = peers::stdout(Command::new(&bin).args([
-            "--n",
-            &n.to_string(),
-            "--reps",
-            &reps.to_string(),
-            "--ops",
-            "copy,scan_f32,scan_i32",
-        ]));
-        parse_peers(&out, &mut peers);
-    }
+    let args = [
+        "--n",
+        &n.to_string(),
+        "--reps",
+        &reps.to_string(),
+        "--ops",
+        "copy,scan_f32,scan_i32",
+    ];
+    run_cuda_peer(dev, "cub_peers", &[], &args, &mut peers);
     let cub = |op: &str| {
         peers
             .get(&("cub".into(), op.into()))
@@ -1172,6 +1162,20 @@ fn scans_alone(dev: &Device, dx: &DeviceVec<f32>, dy: &DeviceVec<i32>, reps: usi
         int / cub("scan_i32"),
         cub("scan_i32"),
     );
+}
+
+/// Builds the CUDA peer program `name` (linking `libs`), runs it with `args` and adds the
+/// figures it reports to `peers` (nothing, with a line saying why, without nvcc).
+fn run_cuda_peer(
+    dev: &Device,
+    name: &str,
+    libs: &[&str],
+    args: &[&str],
+    peers: &mut BTreeMap<(String, String), f64>,
+) {
+    if let Some(bin) = peers::build_cuda(name, dev.arch().unwrap_or(90), libs) {
+        parse_peers(&peers::stdout(Command::new(&bin).args(args)), peers);
+    }
 }
 
 fn parse_peers(text: &str, out: &mut BTreeMap<(String, String), f64>) {
