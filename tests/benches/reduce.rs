@@ -680,15 +680,14 @@ fn main() {
                scan_f32,scan_rows_f32_32,scan_rows_f32_4096";
         let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
         let dir = peers::dir();
-        let args = [
-            "--n",
-            &n.to_string(),
-            "--reps",
-            &reps.to_string(),
-            "--ops",
-            ops,
-        ];
-        run_cuda_peer(&dev, "cub_peers", &[], &args, &mut peers);
+        run_cuda_peer(
+            &dev,
+            "cub_peers",
+            &[],
+            (n, reps),
+            &["--ops", ops],
+            &mut peers,
+        );
         let out = peers::stdout(
             Command::new("python3")
                 .arg(format!("{dir}/peers.py"))
@@ -958,8 +957,7 @@ fn values(dev: &Device, xs: &[f32], dx: &DeviceVec<f32>, reps: usize, sum_f32_gb
 
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let dir = peers::dir();
-    let args = ["--n", &n.to_string(), "--reps", &reps.to_string()];
-    run_cuda_peer(dev, "values_peers", &["cublas"], &args, &mut peers);
+    run_cuda_peer(dev, "values_peers", &["cublas"], (n, reps), &[], &mut peers);
     let out = peers::stdout(
         Command::new("python3")
             .arg(format!("{dir}/values_peers.py"))
@@ -1072,15 +1070,15 @@ fn runs_bench(dev: &Device, n: usize, reps: usize) {
 
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let dir = peers::dir();
-    let args = [
-        "--n",
-        &n.to_string(),
-        "--reps",
-        &reps.to_string(),
-        "--seed",
-        &seed.to_string(),
-    ];
-    run_cuda_peer(dev, "runs_peers", &[], &args, &mut peers);
+    let seed_arg = seed.to_string();
+    run_cuda_peer(
+        dev,
+        "runs_peers",
+        &[],
+        (n, reps),
+        &["--seed", &seed_arg],
+        &mut peers,
+    );
     let out = peers::stdout(
         Command::new("python3")
             .arg(format!("{dir}/runs_peers.py"))
@@ -1137,15 +1135,8 @@ fn scans_alone(dev: &Device, dx: &DeviceVec<f32>, dy: &DeviceVec<i32>, reps: usi
         bytes,
     );
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
-    let args = [
-        "--n",
-        &n.to_string(),
-        "--reps",
-        &reps.to_string(),
-        "--ops",
-        "copy,scan_f32,scan_i32",
-    ];
-    run_cuda_peer(dev, "cub_peers", &[], &args, &mut peers);
+    let ops = ["--ops", "copy,scan_f32,scan_i32"];
+    run_cuda_peer(dev, "cub_peers", &[], (n, reps), &ops, &mut peers);
     let cub = |op: &str| {
         peers
             .get(&("cub".into(), op.into()))
@@ -1164,17 +1155,28 @@ fn scans_alone(dev: &Device, dx: &DeviceVec<f32>, dy: &DeviceVec<i32>, reps: usi
     );
 }
 
-/// Builds the CUDA peer program `name` (linking `libs`), runs it with `args` and adds the
-/// figures it reports to `peers` (nothing, with a line saying why, without nvcc).
+/// Builds the CUDA peer program `name` (linking `libs`), runs it for `n` elements and `reps`
+/// timed runs with `args` besides and adds the figures it reports to `peers` (nothing, with a
+/// line saying why, without nvcc).
 fn run_cuda_peer(
     dev: &Device,
     name: &str,
     libs: &[&str],
+    (n, reps): (usize, usize),
     args: &[&str],
     peers: &mut BTreeMap<(String, String), f64>,
 ) {
     if let Some(bin) = peers::build_cuda(name, dev.arch().unwrap_or(90), libs) {
-        parse_peers(&peers::stdout(Command::new(&bin).args(args)), peers);
+        let sizes = [
+            "--n".to_string(),
+            n.to_string(),
+            "--reps".into(),
+            reps.to_string(),
+        ];
+        parse_peers(
+            &peers::stdout(Command::new(&bin).args(sizes).args(args)),
+            peers,
+        );
     }
 }
 

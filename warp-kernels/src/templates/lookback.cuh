@@ -377,23 +377,21 @@ template <> struct wd_tile_status<wd_exact32, WD_STATUS_EXACT> {
         words = (wd_u64*)mem;
         chunks = (uint4*)(mem + ((ntiles * 8u + 15u) & ~15ull));
     }
-    __device__ __forceinline__ void publish(wd_u64 tile, unsigned state, const wd_exact32& v) const {
-        if (state == WD_LB_PREFIX) {
+    // A tile's inclusive prefix (its aggregate goes by publish_aggregate: the exact-sum prefix
+    // publishes both itself, not through wd_tile_prefix).
+    __device__ __forceinline__ void publish_prefix(wd_u64 tile, const wd_exact32& v) const {
 #pragma unroll
-            for (int k = 0; k < WD_EXACT_CHUNKS; ++k) {
-                uint4 c;
-                c.x = wd_exact32_word(v, 3 * k);
-                c.y = wd_exact32_word(v, 3 * k + 1);
-                c.z = wd_exact32_word(v, 3 * k + 2);
-                c.w = 1u;
+        for (int k = 0; k < WD_EXACT_CHUNKS; ++k) {
+            uint4 c;
+            c.x = wd_exact32_word(v, 3 * k);
+            c.y = wd_exact32_word(v, 3 * k + 1);
+            c.z = wd_exact32_word(v, 3 * k + 2);
+            c.w = 1u;
 #ifdef __CUDA_ARCH__
-                __stcg(chunks + tile * WD_EXACT_CHUNKS + k, c);
+            __stcg(chunks + tile * WD_EXACT_CHUNKS + k, c);
 #else
-                chunks[tile * WD_EXACT_CHUNKS + k] = c;
+            chunks[tile * WD_EXACT_CHUNKS + k] = c;
 #endif
-            }
-        } else {
-            publish_aggregate(tile, wd_exact32_round(v));
         }
     }
     // A tile's aggregate, as the f32 it is.
@@ -487,12 +485,12 @@ template <class Op, class S> struct wd_prefix_exact_sum {
     __device__ __forceinline__ T operator()(wd_u64 tile, T aggregate) const {
         const unsigned lane = threadIdx.x & 31u;
         if (tile == 0) {
-            if (lane == 0) status.publish(0, WD_LB_PREFIX, wd_exact32_of(aggregate));
+            if (lane == 0) status.publish_prefix(0, wd_exact32_of(aggregate));
             return Op::identity();
         }
         if (lane == 0) status.publish_aggregate(tile, aggregate);
         const wd_exact32 prefix = wd_look_back<wd_op_exact32>(status, tile);
-        if (lane == 0) status.publish(tile, WD_LB_PREFIX, wd_op_exact32::combine(prefix, wd_exact32_of(aggregate)));
+        if (lane == 0) status.publish_prefix(tile, wd_op_exact32::combine(prefix, wd_exact32_of(aggregate)));
         return wd_exact32_round(prefix);
     }
 };
