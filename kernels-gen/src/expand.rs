@@ -464,6 +464,7 @@ fn expand_element(op: &ElementOp, predicate: bool) -> TokenStream {
             impl #name {
                 /// Binds the extra parameters, each a value or a device-resident result
                 /// (`&DeviceScalar`), passed to the kernel at launch: no recompilation.
+                #[allow(clippy::too_many_arguments)] // one argument per bound parameter
                 #vis fn with<#(#binds: ::warp_runtime::Bind<#extra_tys>),*>(
                     self,
                     #(#extra_names: #binds),*

@@ -5,6 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
 
 use crate::diag::Diagnostics;
+use warp_kernels::catalogue::BOUND_ARGS;
 use warp_kernels::types::{MAX_TUPLE, Scalar, Ty};
 
 /// The kind of operation an attribute declares.
@@ -380,6 +381,18 @@ pub fn check_element_signature(
             ),
         );
         return;
+    }
+    let bound = sig.inputs.len() - inputs;
+    if bound > BOUND_ARGS {
+        // Spanned on the first parameter beyond the kernel's words.
+        let extra = sig.inputs.iter().nth(inputs + BOUND_ARGS).map(|p| p.span());
+        diags.error(
+            extra.unwrap_or_else(|| sig.paren_token.span.join()),
+            format!(
+                "`{}` has {bound} parameters bound at call time; a kernel takes at most {BOUND_ARGS} (write constants in the body instead)",
+                def.name()
+            ),
+        );
     }
     if def.params.len() != sig.inputs.len() {
         return; // a parameter type already failed to parse

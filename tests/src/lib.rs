@@ -1,6 +1,7 @@
 //! Shared helpers of the warp-dsl integration tests: random inputs with special values, the
 //! edge sizes, and value comparison that treats NaN as equal to NaN.
 
+pub mod bound;
 pub mod chart;
 pub mod edge_ops;
 pub mod emu;
@@ -20,18 +21,30 @@ pub fn gpu() -> warp_runtime::Device {
     warp_runtime::Device::cuda(0).expect("these tests need a CUDA GPU")
 }
 
-/// A fresh seed per run (printed by the tests so a failure can be replayed with WARP_TEST_SEED).
+/// The seed of this test process: `WARP_TEST_SEED` when set, else one from the clock, the same
+/// for every call in the process (so one variable replays every random input of a failing
+/// run). The first call installs a panic hook that ends every failure message with
+/// `replay: WARP_TEST_SEED=<seed>`.
 pub fn seed() -> u64 {
-    if let Some(s) = std::env::var("WARP_TEST_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-    {
-        return s;
-    }
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1)
+    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SEED.get_or_init(|| {
+        let s = match std::env::var("WARP_TEST_SEED") {
+            Ok(v) if !v.trim().is_empty() => v
+                .trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("WARP_TEST_SEED={v:?} is not an integer")),
+            _ => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1),
+        };
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            previous(info);
+            eprintln!("replay: WARP_TEST_SEED={s}");
+        }));
+        s
+    })
 }
 
 /// A seeded generator.

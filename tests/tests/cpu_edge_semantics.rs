@@ -132,7 +132,6 @@ fn documented_results_at_the_edges() {
 #[test]
 fn random_and_edge_pairs_match_the_rules() {
     let s = seed();
-    println!("seed {s}");
     let dev = Device::cpu();
     let edges32 = [
         0,

@@ -17,7 +17,6 @@ fn scale(x: f16, w: f32) -> f32 {
 fn half_arrays_match_plain_rust() {
     let cpu = Device::cpu();
     let s = seed();
-    eprintln!("seed {s}");
     let mut r = rng(s);
     for n in edge_sizes(2) {
         let h = f16::random_vec(&mut r, n, true);

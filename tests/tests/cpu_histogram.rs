@@ -28,7 +28,6 @@ fn even_f64(x: f64, lo: f64, hi: f64, bins: usize) -> Option<usize> {
 fn bins_from_maps_match_iterators() {
     let cpu = Device::cpu();
     let s = seed();
-    println!("seed {s}");
     let mut r = rng(s);
     for n in edge_sizes(1) {
         let xs = u8::random_vec(&mut r, n, true);

@@ -50,7 +50,6 @@ fn bits(p: (f32, u32)) -> (u32, u32) {
 #[test]
 fn argmax_is_commutative_and_associative_exactly() {
     let s = seed();
-    println!("seed {s}");
     let mut r = rng(s);
     let op = argmax_f32;
     for _ in 0..200_000 {
@@ -116,7 +115,6 @@ fn argmin_is_commutative_and_associative_exactly() {
 #[test]
 fn reductions_give_numpys_answer_at_random_nan_positions() {
     let s = seed();
-    println!("seed {s}");
     let mut r = rng(s ^ 11);
     let dev = Device::cpu();
     for n in [1usize, 2, 31, 1000, 100_003] {

@@ -122,3 +122,8 @@ fn three_way_partition_matches_iterators() {
         assert_eq!(bits(c.download().unwrap()), bits(want(2)), "n={n}");
     }
 }
+
+#[test]
+fn eight_bound_words_read_and_nine_refused() {
+    warp_tests::bound::check_bound_limits(&Device::cpu(), seed());
+}

@@ -62,7 +62,6 @@ fn random_types(dev: &Device, s: u64, n: usize) {
 #[test]
 fn every_type_matches_plain_rust() {
     let s = seed();
-    eprintln!("seed {s}");
     let dev = Device::cpu();
     for n in [1usize, 2, 33, 1024, 1025, 5000] {
         random_types(&dev, s ^ n as u64, n);
@@ -158,7 +157,6 @@ fn sizes_and_k_are_checked() {
 #[test]
 fn chunked_inputs_merge_to_the_sorted_k() {
     let s = seed();
-    eprintln!("seed {s}");
     let dev = Device::cpu();
     let n = 3 * (1 << 16) + 17; // the CPU backend's tasks take chunks of 2^16 elements
     let mut r = rng(s);

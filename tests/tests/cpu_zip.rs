@@ -12,7 +12,6 @@ use warp_tests::{Random, close_sum, edge_sizes, rng, seed};
 fn zipped_maps_and_predicates_match_iterators() {
     let cpu = Device::cpu();
     let s = seed();
-    eprintln!("seed {s}");
     let mut r = rng(s);
     for n in edge_sizes(4) {
         let xs = f32::random_vec(&mut r, n, true);

@@ -45,7 +45,6 @@ impl<T: warp_runtime::DeviceValue> DownloadAll<T> for DeviceTuples<T> {
 #[ignore = "needs a CUDA GPU"]
 fn integer_edges_agree_with_the_cpu_backend() {
     let s = seed();
-    println!("seed {s}");
     let (g, c) = (gpu(), Device::cpu());
     let edges32 = [
         0,
@@ -86,7 +85,6 @@ fn integer_edges_agree_with_the_cpu_backend() {
 #[ignore = "needs a CUDA GPU"]
 fn float_edges_agree_with_the_cpu_backend() {
     let s = seed();
-    println!("seed {s}");
     let (g, c) = (gpu(), Device::cpu());
     let edges = [
         0.0f32,
@@ -142,7 +140,6 @@ fn float_edges_agree_with_the_cpu_backend() {
 #[ignore = "needs a CUDA GPU"]
 fn overflowing_reductions_agree_with_the_cpu_backend() {
     let s = seed();
-    println!("seed {s}");
     let (g, c) = (gpu(), Device::cpu());
     for n in [1usize, 33, 1025, (1 << 20) + 7] {
         let mut r = rng(s ^ n as u64);

@@ -124,7 +124,6 @@ fn every_conversion_rounds_as_the_half_crate() {
 fn half_arrays_match_the_cpu() {
     let (gpu, cpu) = (gpu(), Device::cpu());
     let s = seed();
-    eprintln!("seed {s}");
     let mut r = rng(s);
     for n in edge_sizes(2).into_iter().chain([1 << 22]) {
         let h = f16::random_vec(&mut r, n + 3, true);

@@ -61,7 +61,6 @@ fn check_bytes<C: Counter + std::fmt::Debug>(
 fn bytes_match_iterators() {
     let g = gpu();
     let s = seed();
-    println!("seed {s}");
     let mut sizes = edge_sizes(1);
     sizes.push(1 << 28);
     for n in sizes {
@@ -123,7 +122,6 @@ fn skewed_inputs_match_iterators() {
 fn many_bins_match_the_cpu() {
     let (g, c) = (gpu(), Device::cpu());
     let s = seed();
-    println!("seed {s}");
     let mut r = rng(s);
     // 263 / 264: the last with 32 columns, the first with 16; 8192: one shared copy; 12287:
     // the most bins in shared memory (with the row of dropped values); 12288 and 65536: global.
@@ -175,7 +173,6 @@ fn many_bins_match_the_cpu() {
 fn zipped_and_signed_bins_match_iterators() {
     let g = gpu();
     let s = seed();
-    println!("seed {s}");
     for n in edge_sizes(1) {
         let xs: Vec<u8> = random_vec_par(s, n, true);
         let ys: Vec<u8> = random_vec_par(s ^ 1, n, true);
@@ -227,7 +224,6 @@ fn zipped_and_signed_bins_match_iterators() {
 fn even_bins_match_the_cpu() {
     let (g, c) = (gpu(), Device::cpu());
     let s = seed();
-    println!("seed {s}");
     let mut sizes = edge_sizes(4);
     sizes.push(1 << 26);
     for n in sizes {

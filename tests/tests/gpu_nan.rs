@@ -34,7 +34,6 @@ fn first_nan_or_max(xs: &[f32]) -> Option<usize> {
 #[ignore = "needs a CUDA GPU"]
 fn argmax_with_random_nans_matches_the_cpu_and_numpy_run_after_run() {
     let s = seed();
-    println!("seed {s}");
     let (g, c) = (gpu(), Device::cpu());
     let mut r = rng(s);
     let mut sizes = edge_sizes(4);
@@ -96,7 +95,6 @@ fn argmax_with_random_nans_matches_the_cpu_and_numpy_run_after_run() {
 #[ignore = "needs a CUDA GPU"]
 fn scans_and_rows_with_random_nans_match_the_cpu() {
     let s = seed();
-    println!("seed {s}");
     let (g, c) = (gpu(), Device::cpu());
     let mut r = rng(s ^ 5);
     for (rows, cols) in [

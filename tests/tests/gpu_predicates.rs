@@ -90,7 +90,6 @@ fn check_all<P: Predicate<Input = f32>>(gpu: &Device, cpu: &Device, p: P, xs: &[
 fn predicates_at_edge_sizes_and_selectivities() {
     let (gpu, cpu) = (gpu(), Device::cpu());
     let s = seed();
-    eprintln!("seed {s}");
     let mut r = rng(s);
     let mut sizes = edge_sizes(4);
     sizes.extend([8191, 8192, 8193, 3 * 4096 + 17]);
@@ -250,7 +249,6 @@ fn second_below(x: f32, y: f32, t: f32) -> bool {
 fn three_way_partition_matches_the_cpu() {
     let (gpu, cpu) = (gpu(), Device::cpu());
     let s = seed();
-    eprintln!("seed {s}");
     let mut r = rng(s);
     let bits = |v: Vec<f32>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     for n in edge_sizes(4).into_iter().chain([1 << 24]) {
@@ -316,4 +314,10 @@ fn three_way_partition_matches_the_cpu() {
             "zip n={n}"
         );
     }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn eight_bound_words_read_and_nine_refused() {
+    warp_tests::bound::check_bound_limits(&gpu(), seed());
 }

@@ -86,7 +86,6 @@ macro_rules! int_test {
         fn $name() {
             let (gpu, cpu) = (gpu(), Device::cpu());
             let s = seed();
-            eprintln!("seed {s}");
             let mut r = rng(s);
             for n in edge_sizes(std::mem::size_of::<$t>()) {
                 let data = <$t>::random_vec(&mut r, n, true);
@@ -128,7 +127,6 @@ macro_rules! float_test {
         fn $name() {
             let (gpu, cpu) = (gpu(), Device::cpu());
             let s = seed();
-            eprintln!("seed {s}");
             let mut r = rng(s);
             for n in edge_sizes(std::mem::size_of::<$t>()) {
                 for specials in [false, true] {
@@ -252,7 +250,6 @@ fn argmax_and_argmin_with_ties() {
 fn large_2_pow_28_every_type() {
     let (gpu, cpu) = (gpu(), Device::cpu());
     let s = seed();
-    eprintln!("seed {s}");
     let n = 1usize << 28;
     macro_rules! ints {
         ($($t:ident: $sum:ident, $max:ident;)*) => {$({
@@ -421,7 +418,6 @@ mod cg_style {
     fn both_styles_give_identical_results() {
         let gpu = gpu();
         let s = seed();
-        eprintln!("seed {s}");
         let mut r = rng(s);
         let mut sizes = edge_sizes(4);
         sizes.push(1 << 24);

@@ -118,7 +118,6 @@ impl NewVec for Device {
 fn runs_match_plain_loops_and_the_cpu() {
     let g = gpu();
     let s = seed();
-    eprintln!("seed {s}");
     let mut r = rng(s);
     for n in sizes() {
         for mean in [1usize, 3, 4, 33, 64, 600, 5000, 200_000] {
@@ -170,7 +169,6 @@ fn long_runs_cross_many_tiles() {
 fn keys_of_every_width_and_nan() {
     let (g, cpu) = (gpu(), Device::cpu());
     let s = seed();
-    eprintln!("seed {s}");
     let mut r = rng(s);
     for n in sizes() {
         let base = run_keys(&mut r, n, 5);
@@ -259,7 +257,6 @@ fn keys_of_every_width_and_nan() {
 fn predicates_of_two_keys() {
     let g = gpu();
     let s = seed();
-    eprintln!("seed {s}");
     let mut r = rng(s);
     for n in sizes() {
         let keys = run_keys(&mut r, n, 3);
@@ -298,7 +295,6 @@ fn predicates_of_two_keys() {
 fn float_sums_are_exact_where_they_can_be_and_deterministic() {
     let g = gpu();
     let s = seed();
-    eprintln!("seed {s}");
     let mut r = rng(s);
     for (n, mean) in [(1 << 22, 4usize), (1 << 22, 100_000), (1 << 24, 1 << 24)] {
         let keys = run_keys(&mut r, n, mean);
@@ -381,7 +377,6 @@ fn empty_input_and_into_forms() {
 fn tile_queue_gives_the_same_runs() {
     let g = gpu();
     let s = seed();
-    eprintln!("seed {s}");
     let mut r = rng(s);
     g.set_tile_queue(true);
     for mean in [4usize, 64, 100_000] {

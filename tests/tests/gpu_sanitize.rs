@@ -15,7 +15,6 @@ use warp_tests::{gpu, random_vec_par, rng, seed};
 fn histograms_match_the_cpu() {
     let (g, c) = (gpu(), Device::cpu());
     let s = seed();
-    println!("seed {s}");
     let n = (1 << 18) + 5;
     let bytes: Vec<u8> = random_vec_par(s, n, false);
     // One value (the match path where bins have few columns), and spread values.
@@ -55,7 +54,6 @@ fn histograms_match_the_cpu() {
 fn runs_match_the_cpu() {
     let (g, c) = (gpu(), Device::cpu());
     let s = seed();
-    println!("seed {s}");
     let n = (1 << 18) + 9;
     for mean in [1usize, 4, 5000] {
         let keys = run_keys(&mut rng(s ^ mean as u64), n, mean);
@@ -114,7 +112,6 @@ fn runs_match_the_cpu() {
 fn top_k_matches_the_cpu() {
     let (g, c) = (gpu(), Device::cpu());
     let s = seed();
-    println!("seed {s}");
     let n = (1 << 18) + 3;
     let xs: Vec<f32> = random_vec_par(s, n, true);
     let ys: Vec<i64> = random_vec_par(s ^ 1, n, false);
@@ -160,7 +157,6 @@ fn top_k_matches_the_cpu() {
 fn partition3_and_scans_match_the_cpu() {
     let (g, c) = (gpu(), Device::cpu());
     let s = seed();
-    println!("seed {s}");
     let n = (1 << 18) + 17;
     let xs: Vec<f32> = random_vec_par(s, n, false);
     let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());

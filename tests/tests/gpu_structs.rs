@@ -11,7 +11,6 @@ use warp_tests::{Random, edge_sizes, gpu, rng, seed};
 fn struct_values_match_the_cpu() {
     let (gpu, cpu) = (gpu(), Device::cpu());
     let s = seed();
-    eprintln!("seed {s}");
     let mut r = rng(s);
     for n in edge_sizes(4).into_iter().chain([1 << 22]) {
         let xs = f32::random_vec(&mut r, n, false);

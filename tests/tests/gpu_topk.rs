@@ -115,7 +115,6 @@ fn every_case<T: Ordered + Random + PartialOrd + Send>(
 #[ignore = "needs a CUDA GPU"]
 fn gpu_topk_floats_match_the_cpu() {
     let s = seed();
-    eprintln!("seed {s}");
     let (g, c) = (gpu(), Device::cpu());
     every_case::<f32>(&g, &c, s, "f32");
     every_case::<f64>(&g, &c, s, "f64");
@@ -127,7 +126,6 @@ fn gpu_topk_floats_match_the_cpu() {
 #[ignore = "needs a CUDA GPU"]
 fn gpu_topk_integers_match_the_cpu() {
     let s = seed();
-    eprintln!("seed {s}");
     let (g, c) = (gpu(), Device::cpu());
     every_case::<i8>(&g, &c, s, "i8");
     every_case::<i16>(&g, &c, s, "i16");
@@ -147,7 +145,6 @@ fn gpu_topk_integers_match_the_cpu() {
 fn gpu_topk_adversarial_inputs() {
     let (g, c) = (gpu(), Device::cpu());
     let s = seed();
-    eprintln!("seed {s}");
     let mut r = rng(s);
     // (2^24 + 5 is read by the sample level first.)
     for n in [5000usize, (1 << 20) + 7, 1 << 23, (1 << 24) + 5] {
@@ -220,7 +217,6 @@ fn gpu_topk_k_equal_to_n_and_errors() {
 fn gpu_topk_2_pow_28_f32() {
     let g = gpu();
     let s = seed();
-    eprintln!("seed {s}");
     let n = 1usize << 28;
     let xs: Vec<f32> = random_vec_par(s, n, true);
     let arr = g.upload(&xs).unwrap();

@@ -120,7 +120,6 @@ fn check_pair(gpu: &Device, cpu: &Device, xs: &[f32], ys: &[f32], ox: usize, oy:
 fn pairs_match_the_cpu_at_edge_sizes_and_alignments() {
     let (gpu, cpu) = (gpu(), Device::cpu());
     let s = seed();
-    eprintln!("seed {s}");
     let mut r = rng(s);
     for n in edge_sizes(4).into_iter().chain([1 << 22]) {
         let xs = f32::random_vec(&mut r, n + 8, true);

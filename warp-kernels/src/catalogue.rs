@@ -49,6 +49,10 @@ pub const STOP_COPIES: usize = 32;
 pub const STOP_STRIDE: usize = 512;
 /// The most arrays one stage reads, zipped (the slots of `wd_in`).
 pub const MAX_INPUTS: usize = 4;
+/// The most parameters bound at call time in one function, and in a map and a predicate
+/// composed into one kernel (the 64-bit words of `wd_args`): the macros refuse more in one
+/// function, the runtime more in a composition.
+pub const BOUND_ARGS: usize = 8;
 /// Values of at most this many bytes share one 64-bit word with their look-back state.
 pub const STATUS_PACK_MAX: usize = 4;
 
@@ -173,6 +177,7 @@ pub const DEFINES: &[(&str, u64)] = &[
     ("WD_STOP_STRIDE", STOP_STRIDE as u64),
     ("WD_STATUS_PACK_MAX", STATUS_PACK_MAX as u64),
     ("WD_MAX_INPUTS", MAX_INPUTS as u64),
+    ("WD_BOUND_ARGS", BOUND_ARGS as u64),
     ("WD_P3_SHIFT", PARTITION3_SHIFT as u64),
     ("WD_TOPK_MAX_K", TOPK_MAX_K as u64),
     ("WD_RUN_VALUE_MAX", RUN_VALUE_MAX as u64),
@@ -232,7 +237,7 @@ pub enum ParamTy {
     U64,
     /// An `unsigned int` passed by value.
     U32,
-    /// The bound arguments of maps and predicates (`wd_args`: eight 64-bit words).
+    /// The bound arguments of maps and predicates (`wd_args`: [`BOUND_ARGS`] 64-bit words).
     Args,
     /// The arrays the module's stage reads (`wd_in`: the device addresses of up to four
     /// equally long arrays, zipped; unused ones null).

@@ -22,8 +22,9 @@ pub fn reduce(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// `partition3`, their `_into` and `_on_device` forms).
 ///
 /// Extra parameters after the element are bound at call time with `name.with(...)`, so a new
-/// threshold never means a new compile (at most 8, counted together with those of a map it
-/// reads through). The function stays callable on the CPU as `name.call(x, ...)`.
+/// threshold never means a new compile: at most 8 (a ninth is a compile error), and at most 8
+/// together with those of a map it reads through (else the operation returns
+/// `Error::Unsupported` before it runs anything). The function stays callable on the CPU as `name.call(x, ...)`.
 ///
 /// `#[predicate(inputs = N)]` (N from 2 to 4): the first N parameters are one element of each
 /// of N zipped arrays (`&(&xs, &ys)`); with `inputs = 2` over two keys of one type it also
@@ -37,8 +38,9 @@ pub fn predicate(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Turns `fn(x: T, extra...) -> U` into a map that fuses into the reading pass of the
 /// operations that consume it (`xs.map(f)`, `Device::map_reduce`): nothing is written to memory.
 ///
-/// Extra parameters after the element are bound at call time with `name.with(...)` (at most
-/// 8, counted together with those of a predicate that reads the map). `#[map(inputs = N)]`
+/// Extra parameters after the element are bound at call time with `name.with(...)`: at most 8
+/// (a ninth is a compile error), and at most 8 together with those of a predicate or bin map
+/// that reads the map (else `Error::Unsupported`, before anything runs). `#[map(inputs = N)]`
 /// (N from 2 to 4): the first N parameters are one element of each of N zipped arrays
 /// (`(&xs, &ys).map(f)`, `Device::map_reduce(f, op, &(&xs, &ys))`).
 #[proc_macro_attribute]

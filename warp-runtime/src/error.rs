@@ -90,7 +90,8 @@ pub enum Error {
     DeviceMismatch,
     /// The operation does not take this input or argument: beyond one of its limits (`k`
     /// above 1,024 in top-k, inputs of 2^31 elements or more in `partition3`, `u32` run
-    /// counts of 2^32 elements or more, more than 8 bound parameters in one composition,
+    /// counts of 2^32 elements or more, more than 8 bound parameters in one composition (a
+    /// predicate or bin map over a mapped input, reduce-by-key's values and key comparison),
     /// reduce-by-key values of more than 8 bytes), or a one-input predicate of a `(K, K)`
     /// tuple given to a runs `_by` form.
     #[error("unsupported: {0}")]

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use warp_kernels::catalogue::BOUND_ARGS;
 use warp_kernels::{FnFragment, OpFragment};
 
 use crate::arrays::{DeviceScalar, Held, ScalarInner};
@@ -202,8 +203,9 @@ impl<T: ArgBits + DeviceValue> BoundArg<T> for DeviceScalar<T> {
         match &self.inner().held {
             Held::Host(bytes) => args.push_bits(T::read_c(bytes).to_bits()),
             Held::Gpu { slot, .. } => {
-                let i = args.len.min(7);
-                args.indirect |= 1 << i;
+                if args.len < BOUND_ARGS {
+                    args.indirect |= 1 << args.len;
+                }
                 args.push_bits(slot.ptr);
                 args.scalars.push(self.inner().clone());
             }
@@ -211,49 +213,62 @@ impl<T: ArgBits + DeviceValue> BoundArg<T> for DeviceScalar<T> {
     }
 }
 
-/// The bound parameters of a map or a predicate as its kernel receives them: up to eight
-/// words, each a value's bits or the device address of a result slot, and the results they
-/// come from.
+/// The bound parameters of a map or a predicate as its kernel receives them: up to
+/// [`BOUND_ARGS`] words, each a value's bits or the device address of a result slot, and the
+/// results they come from. `len` counts every parameter pushed, those beyond the words too,
+/// so that [`BoundArgs::check`] refuses them before any launch.
 #[doc(hidden)]
 #[derive(Clone, Default)]
 pub struct BoundArgs {
-    pub(crate) bits: [u64; 8],
+    pub(crate) bits: [u64; BOUND_ARGS],
     pub(crate) indirect: u32,
     pub(crate) len: usize,
     pub(crate) scalars: Vec<Arc<ScalarInner>>,
 }
 
 impl BoundArgs {
-    /// Appends a word (at most eight, which the macros enforce for one function).
+    /// Appends a word; one beyond [`BOUND_ARGS`] is only counted ([`BoundArgs::check`]
+    /// refuses it).
     fn push_bits(&mut self, bits: u64) {
-        self.bits[self.len.min(7)] = bits;
+        if let Some(word) = self.bits.get_mut(self.len) {
+            *word = bits;
+        }
         self.len += 1;
     }
 
+    /// `Error::Unsupported` when more parameters were bound than the kernel's
+    /// [`BOUND_ARGS`] words hold (every operation checks this before it launches anything).
+    pub(crate) fn check(&self) -> crate::Result<()> {
+        if self.len > BOUND_ARGS {
+            return Err(crate::Error::Unsupported(format!(
+                "{} bound parameters in one kernel: at most {BOUND_ARGS} in one function, and in a map and a predicate composed together",
+                self.len
+            )));
+        }
+        Ok(())
+    }
+
     /// The parameters of a map followed by those of a predicate (the order the kernel decodes
-    /// them in); at most eight in all.
-    pub(crate) fn join(first: BoundArgs, then: &BoundArgs) -> crate::Result<BoundArgs> {
-        if first.len + then.len > 8 {
-            return Err(crate::Error::Unsupported(
-                "more than 8 bound parameters in one composition (map and predicate together)"
-                    .into(),
-            ));
-        }
+    /// them in); those beyond [`BOUND_ARGS`] are only counted, for [`BoundArgs::check`].
+    pub(crate) fn join(first: BoundArgs, then: &BoundArgs) -> BoundArgs {
         let mut out = first;
-        for i in 0..then.len {
-            out.bits[out.len + i] = then.bits[i];
+        for i in 0..then.len.min(BOUND_ARGS) {
+            if let Some(word) = out.bits.get_mut(out.len + i) {
+                *word = then.bits[i];
+            }
         }
-        out.indirect |= then.indirect << out.len;
+        out.indirect |= then.indirect.checked_shl(out.len as u32).unwrap_or(0);
+        out.indirect &= (1 << BOUND_ARGS) - 1;
         out.len += then.len;
         out.scalars.extend(then.scalars.iter().cloned());
-        Ok(out)
+        out
     }
 }
 
 impl std::fmt::Debug for BoundArgs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BoundArgs")
-            .field("bits", &&self.bits[..self.len])
+            .field("bits", &&self.bits[..self.len.min(BOUND_ARGS)])
             .field("indirect", &self.indirect)
             .finish()
     }

@@ -361,7 +361,7 @@ WD_FTOI_NARROW(wd_ftoi_u16, wd_u32, 0, 65535)
 // its bit of `indirect` is set, as the device address of a result slot holding it (a result
 // another kernel left on the device) ----
 struct wd_args {
-    wd_u64 v[8];
+    wd_u64 v[WD_BOUND_ARGS];
     wd_u32 indirect;
 };
 template <class T> struct wd_arg_decode {
@@ -392,7 +392,7 @@ static __device__ __forceinline__ decltype(wd_arg_decode<T>::get(0ull)) wd_arg(c
 static __device__ __forceinline__ wd_args wd_resolve_args(const wd_args& a) {
     wd_args r;
 #pragma unroll
-    for (int i = 0; i < 8; ++i) r.v[i] = ((a.indirect >> i) & 1u) ? *(const wd_u64*)a.v[i] : a.v[i];
+    for (int i = 0; i < WD_BOUND_ARGS; ++i) r.v[i] = ((a.indirect >> i) & 1u) ? *(const wd_u64*)a.v[i] : a.v[i];
     r.indirect = 0u;
     return r;
 }

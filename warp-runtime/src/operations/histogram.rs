@@ -303,7 +303,7 @@ impl Device {
         check_bins(bins)?;
         let elems = input.elements();
         self.check_elements(&elems)?;
-        let args = BoundArgs::join(input.args(), &bin.args())?;
+        let args = BoundArgs::join(input.args(), &bin.args());
         self.check_bound(&args)?;
         match self.output(out, bins, "histogram")? {
             Target::Cpu(bytes, _) => {

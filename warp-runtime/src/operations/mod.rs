@@ -350,9 +350,11 @@ fn map_args(stage: Stage, args: BoundArgs) -> BoundArgs {
 }
 
 impl Device {
-    /// Checks that bound arguments are usable here: device-resident ones must be results of
-    /// this GPU context (on the CPU backend, of the CPU backend: no GPU results).
+    /// Checks that bound arguments are usable here: at most `BOUND_ARGS` of them, and
+    /// device-resident ones must be results of this GPU context (on the CPU backend, of the
+    /// CPU backend: no GPU results).
     fn check_bound(&self, args: &BoundArgs) -> Result<()> {
+        args.check()?;
         for s in &args.scalars {
             if !self.shares_memory_with(&s.device) {
                 return Err(Error::DeviceMismatch);

@@ -59,7 +59,7 @@ impl Device {
         self.check_elements(&elems)?;
         let mut args = input.args();
         for p in preds {
-            args = BoundArgs::join(args, p)?;
+            args = BoundArgs::join(args, p);
         }
         self.check_bound(&args)?;
         Ok(PredInput { elems, args })

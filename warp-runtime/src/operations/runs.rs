@@ -351,7 +351,7 @@ impl Device {
                 p.fragment.name
             )));
         }
-        let args = BoundArgs::join(value_args, &same.bound())?;
+        let args = BoundArgs::join(value_args, &same.bound());
         self.check_bound(&args)?;
         if elems.is_empty() {
             return self.scalar_of(0u64);

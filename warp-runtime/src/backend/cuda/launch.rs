@@ -6,7 +6,7 @@ use cudarc::driver::{
     CudaEvent, CudaStream, CudaView, CudaViewMut, DevicePtr, DeviceRepr, LaunchArgs, LaunchConfig,
     PushKernelArg, SyncOnDrop,
 };
-use warp_kernels::catalogue::{Kernel, MAX_INPUTS, ParamTy, Pointee};
+use warp_kernels::catalogue::{BOUND_ARGS, Kernel, MAX_INPUTS, ParamTy, Pointee};
 
 use super::modules::Module;
 use super::{Gpu, drv};
@@ -67,17 +67,18 @@ impl KernelArg for u32 {
     }
 }
 
-/// The bound arguments of maps and predicates as the kernels take them (`wd_args`): eight
-/// 64-bit words, and the mask of those that are device addresses of result slots.
+/// The bound arguments of maps and predicates as the kernels take them (`wd_args`):
+/// [`BOUND_ARGS`] 64-bit words, and the mask of those that are device addresses of result slots.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct WdArgs {
-    pub(crate) v: [u64; 8],
+    pub(crate) v: [u64; BOUND_ARGS],
     pub(crate) indirect: u32,
 }
 
 // SAFETY: `WdArgs` is `repr(C)` plain data with the layout of the C struct `wd_args`
-// (`wd_u64 v[8]; wd_u32 indirect;`, 72 bytes with its tail padding).
+// (`wd_u64 v[WD_BOUND_ARGS]; wd_u32 indirect;`, 72 bytes with its tail padding, for the
+// eight words that `WD_BOUND_ARGS` is).
 unsafe impl DeviceRepr for WdArgs {}
 
 /// The bound arguments of maps and predicates (`wd_args`).
