@@ -1,20 +1,52 @@
 #!/usr/bin/env bash
-# GPU machine, after ../shared/gpu/bundle: every test binary's GPU tests, the examples, and
-# compute-sanitizer (memcheck, racecheck) on the collectives' kernels. Logs under $OUT (or /tmp).
+# GPU machine, after ../shared/gpu/bundle: every test binary's GPU tests, the examples,
+# `fidelity gpu`, and compute-sanitizer (memcheck, racecheck) on every kernel family
+# (tests/tests/gpu_sanitize.rs). Logs under $OUT (or /tmp). Exits non-zero when any of these
+# fails, or when a GPU test binary (gpu_*) ran no test. PARTS (default "tests examples fidelity
+# sanitize") picks some of these, for runs under a time limit.
 cd "$(dirname "$0")/.." && OUT=${OUT:-/tmp}
+PARTS=${PARTS:-tests examples fidelity sanitize}
+part() { [[ " $PARTS " == *" $1 "* ]]; }
 bash .gpu/run.sh unpack >/dev/null 2>&1
 B=.gpu/bin
 export WARP_CACHE_DIR=/tmp/wcache
-pass=0; fail=0
-for b in $B/test--*; do
-  n=$(basename $b)
-  case $n in *--reduce|*--latency|*--collectives) continue;; esac
-  if timeout 250 $b --ignored > $OUT/$n.log 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAILED $n"; tail -30 $OUT/$n.log; fi
-  grep -E "^test result" $OUT/$n.log | tail -1 | sed "s/^/$n: /"
+failed=()
+# The counts of the last `test result:` line of a log: "passed failed".
+counts() { grep -E '^test result' "$1" | tail -1 | sed -E 's/.* ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/'; }
+ran=0; empty=()
+part tests && for b in $B/test--*; do
+  n=$(basename "$b")
+  case $n in *--reduce|*--latency|*--collectives) continue;; esac # benches
+  case $n in *--emu_*) continue;; esac # CPU emulations: scripts/test.sh runs them (CI)
+  timeout 600 "$b" --ignored > "$OUT/$n.log" 2>&1; rc=$?
+  read -r p f <<<"$(counts "$OUT/$n.log")"
+  echo "$n: rc=$rc passed=${p:-?} failed=${f:-?}"
+  if [[ $rc != 0 ]]; then failed+=("$n"); tail -40 "$OUT/$n.log"; continue; fi
+  if [[ ${p:-0} -gt 0 ]]; then ran=$((ran+1));
+  elif [[ $n == *--gpu_* ]]; then empty+=("$n"); failed+=("$n (no GPU test ran)"); fi
 done
-echo "test binaries: $pass passed, $fail failed"
-bash .gpu/run.sh examples > $OUT/examples.log 2>&1; tail -2 $OUT/examples.log
-for tool in memcheck racecheck; do
-  timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 $B/test--warp-tests--gpu_sanitize --ignored --test-threads 1 > $OUT/san_$tool.log 2>&1
-  echo "$tool rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test result" $OUT/san_$tool.log | tail -3
+part tests && echo "binaries that ran GPU tests: $ran; GPU test binaries that ran none: ${#empty[@]} ${empty[*]}"
+if part examples; then
+  bash .gpu/run.sh examples > "$OUT/examples.log" 2>&1 || failed+=("examples")
+  tail -1 "$OUT/examples.log"
+fi
+fid=$(ls $B/bin--*--fidelity 2>/dev/null | head -1)
+if ! part fidelity; then :
+elif [[ -n $fid ]]; then
+  timeout 600 "$fid" gpu > "$OUT/fidelity.log" 2>&1 || failed+=("fidelity gpu")
+  tail -3 "$OUT/fidelity.log"
+else
+  failed+=("fidelity (not bundled)")
+fi
+part sanitize && for tool in memcheck racecheck; do
+  timeout 400 compute-sanitizer --tool $tool --error-exitcode 9 $B/test--warp-tests--gpu_sanitize --ignored --test-threads 1 > "$OUT/san_$tool.log" 2>&1
+  rc=$?
+  echo "$tool rc=$rc"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test result" "$OUT/san_$tool.log" | tail -3
+  read -r p f <<<"$(counts "$OUT/san_$tool.log")"
+  if [[ $rc != 0 || ${p:-0} == 0 ]]; then failed+=("compute-sanitizer $tool"); fi
 done
+if ((${#failed[@]})); then
+  echo "FAILED: ${failed[*]}"
+  exit 1
+fi
+echo "all GPU checks passed"

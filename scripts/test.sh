@@ -28,3 +28,5 @@ cargo test --workspace
 WARP_EMU=1 cargo test -p warp-tests --test emu_runs -- --ignored
 # The scan kernel's deterministic tree prefix and its look-back, likewise.
 WARP_EMU=1 cargo test -p warp-tests --test emu_scan -- --ignored
+# The top-k kernel (sample level and candidate levels), likewise (about five minutes).
+WARP_EMU=1 cargo test -p warp-tests --test emu_topk -- --ignored

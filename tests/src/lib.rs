@@ -55,7 +55,8 @@ pub fn rng(seed: u64) -> SmallRng {
 /// Random values of a type, with that type's special values mixed in.
 pub trait Random: Copy {
     /// `n` values; integers spread over the whole range with MIN, MAX, 0 and -1 sprinkled in,
-    /// floats mostly in [-1, 1) with NaN, +-inf, -0.0 and subnormals when `specials`.
+    /// floats mostly in [-1, 1) with NaN (the canonical one, and others of random sign and
+    /// payload), +-inf, -0.0 and subnormals when `specials`.
     fn random_vec(rng: &mut SmallRng, n: usize, specials: bool) -> Vec<Self>;
 }
 
@@ -79,13 +80,16 @@ macro_rules! random_int {
 random_int!(i8, i16, i32, i64, u8, u16, u32, u64);
 
 macro_rules! random_float {
-    ($($t:ty),*) => {$(
+    ($($t:ty: $bits:ident),*) => {$(
         impl Random for $t {
             fn random_vec(rng: &mut SmallRng, n: usize, specials: bool) -> Vec<Self> {
                 (0..n)
                     .map(|_| {
                         if specials && rng.random_ratio(1, 256) {
-                            [<$t>::NAN, <$t>::INFINITY, <$t>::NEG_INFINITY, -0.0, <$t>::MIN_POSITIVE / 4.0][rng.random_range(0..5)]
+                            // A NaN of random sign and payload too: bit-exact moves keep it.
+                            let (r, sign) = (rng.random::<$bits>(), rng.random::<bool>() as $bits);
+                            let payload = <$t>::from_bits(<$t>::NAN.to_bits() | (r >> 12) | (sign << ($bits::BITS - 1)));
+                            [<$t>::NAN, payload, <$t>::INFINITY, <$t>::NEG_INFINITY, -0.0, <$t>::MIN_POSITIVE / 4.0][rng.random_range(0..6)]
                         } else {
                             rng.random::<$t>() * 2.0 - 1.0
                         }
@@ -95,7 +99,7 @@ macro_rules! random_float {
         }
     )*};
 }
-random_float!(f32, f64);
+random_float!(f32: u32, f64: u64);
 
 macro_rules! random_half {
     ($($t:ty),*) => {$(
@@ -239,4 +243,148 @@ pub fn same_value<T: PartialEq>(a: &T, b: &T) -> bool {
     #[allow(clippy::eq_op)] // NaN is the value unequal to itself
     let nan = |x: &T| x != x;
     a == b || (nan(a) && nan(b))
+}
+
+/// Small nonzero integers (`-8..=-1` and `1..=8`, random signs) as a value type, generated in
+/// parallel chunks from `seed`: the inputs of sums checked bit for bit. Every partial sum of
+/// them is an integer far below 2^24 (a random walk: about `5 * sqrt(n)`, 2^14 * 5 at 2^28),
+/// so each is exact in `f32` (and in `f64`) in any order, every order gives the same bits as
+/// the `i64` sum, and one lost, doubled or misplaced element changes the result.
+pub fn exact_vec<T: FromSmall + Send>(seed: u64, n: usize) -> Vec<T> {
+    use rayon::prelude::*;
+    const CHUNK: usize = 1 << 20;
+    let chunks: Vec<Vec<T>> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut r = rng(seed ^ 0x5ca1_ab1e ^ (c as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            (0..CHUNK.min(n - c * CHUNK))
+                .map(|_| {
+                    let m = r.random_range(1..=8i8);
+                    T::from_small(if r.random() { m } else { -m })
+                })
+                .collect()
+        })
+        .collect();
+    chunks.concat()
+}
+
+/// A value type made from a small integer exactly (what [`exact_vec`] produces).
+pub trait FromSmall: Copy {
+    /// `v` as this type.
+    fn from_small(v: i8) -> Self;
+    /// The value as an `i64` (exact for what `from_small` and exact sums of it make).
+    fn to_i64(self) -> i64;
+}
+
+macro_rules! from_small {
+    ($($t:ty),*) => {$(
+        impl FromSmall for $t {
+            fn from_small(v: i8) -> Self { v as $t }
+            fn to_i64(self) -> i64 { self as i64 }
+        }
+    )*};
+}
+from_small!(i8, i16, i32, i64, f32, f64);
+impl FromSmall for warp_runtime::half::f16 {
+    fn from_small(v: i8) -> Self {
+        Self::from_f32(v as f32)
+    }
+    fn to_i64(self) -> i64 {
+        self.to_f32() as i64
+    }
+}
+impl FromSmall for warp_runtime::half::bf16 {
+    fn from_small(v: i8) -> Self {
+        Self::from_f32(v as f32)
+    }
+    fn to_i64(self) -> i64 {
+        self.to_f32() as i64
+    }
+}
+
+/// The exact sum of values from [`exact_vec`] (as `i64`).
+pub fn exact_sum<T: FromSmall>(xs: &[T]) -> i64 {
+    xs.iter().map(|x| x.to_i64()).sum()
+}
+
+/// A value's bits, for comparisons that must see `-0.0` against `0.0` and NaN payloads.
+pub trait Bits: Copy {
+    /// The bits, widened to 64.
+    fn bits(self) -> u64;
+}
+
+macro_rules! bits_int {
+    ($($t:ty),*) => {$( impl Bits for $t { fn bits(self) -> u64 { self as u64 } } )*};
+}
+bits_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+impl Bits for bool {
+    fn bits(self) -> u64 {
+        self as u64
+    }
+}
+impl Bits for f32 {
+    fn bits(self) -> u64 {
+        self.to_bits() as u64
+    }
+}
+impl Bits for f64 {
+    fn bits(self) -> u64 {
+        self.to_bits()
+    }
+}
+impl Bits for warp_runtime::half::f16 {
+    fn bits(self) -> u64 {
+        self.to_bits() as u64
+    }
+}
+impl Bits for warp_runtime::half::bf16 {
+    fn bits(self) -> u64 {
+        self.to_bits() as u64
+    }
+}
+impl<A: Bits, B: Bits> Bits for (A, B) {
+    fn bits(self) -> u64 {
+        self.0.bits() ^ self.1.bits().rotate_left(32)
+    }
+}
+
+/// Asserts that `got` and `want` have the same length and the same bits element by element
+/// (`-0.0` differs from `0.0`, NaN payloads count), naming the first differing index, its two
+/// values and how many differ.
+pub fn assert_bits<T: Bits + std::fmt::Debug>(got: &[T], want: &[T], what: &str) {
+    assert_elements_by(got, want, what, |a, b| a.bits() == b.bits());
+}
+
+/// Asserts that `got` and `want` have the same length and the same values element by element
+/// ([`SameValue`]: NaN equals NaN, `-0.0` equals `0.0`), naming the first differing index,
+/// its two values and how many differ.
+pub fn assert_elements<T: SameValue + std::fmt::Debug>(got: &[T], want: &[T], what: &str) {
+    assert_elements_by(got, want, what, |a, b| a.same(b));
+}
+
+fn assert_elements_by<T: std::fmt::Debug>(
+    got: &[T],
+    want: &[T],
+    what: &str,
+    eq: impl Fn(&T, &T) -> bool,
+) {
+    assert_eq!(
+        got.len(),
+        want.len(),
+        "{what}: {} elements, expected {}",
+        got.len(),
+        want.len()
+    );
+    let mut bad = got
+        .iter()
+        .zip(want)
+        .enumerate()
+        .filter(|(_, (a, b))| !eq(a, b));
+    if let Some((i, (a, b))) = bad.next() {
+        panic!(
+            "{what}: element {i} is {a:?}, expected {b:?} ({} elements differ of {})",
+            1 + bad.count(),
+            got.len()
+        );
+    }
 }

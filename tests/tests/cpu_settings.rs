@@ -127,6 +127,14 @@ fn gpu_settings_are_errors_not_fallbacks() {
         !choice.is_empty() && choice.iter().all(|e| e.level == Level::DEBUG),
         "{events:?}"
     );
+    // A GPU number past the last one is the typed error, not a fallback.
+    let count = warp_runtime::cudarc::driver::CudaContext::device_count().unwrap();
+    for v in [format!("cuda:{count}"), format!("cuda:{}", count + 5)] {
+        let (r, _) = with_env(&[("WARP_DEVICE", &v)], Device::auto);
+        assert!(matches!(r, Err(Error::NoGpu { .. })), "{v}: {r:?}");
+    }
+    let (r, _) = with_env(&[("WARP_DEVICE", "cuda:0")], Device::auto);
+    assert!(r.expect("GPU 0").is_gpu());
 }
 
 #[test]

@@ -9,7 +9,7 @@ use warp_runtime::prelude::*;
 use warp_runtime::{Error, ReduceOp};
 use warp_tests::interop::{fill, fill_host, fill_kernel};
 use warp_tests::ops::{positive, square, sum_f32};
-use warp_tests::{Random, close_sum, gpu, rng, seed};
+use warp_tests::{Random, assert_bits, close_sum, exact_vec, gpu, rng, seed};
 
 #[reduce(identity = 0)]
 fn add(a: i32, b: i32) -> i32 {
@@ -83,6 +83,16 @@ fn caller_memory_is_an_input_and_converts_without_copies() {
     assert!(close_sum(got, sq, sq, 1e-6));
     let scanned = dev.scan(sum_f32, &raw).unwrap().download().unwrap();
     assert_eq!(scanned.len(), xs.len());
+    // Each running sum within rounding of the exact one (random floats: not exact).
+    let (mut exact, mut abs) = (0.0f64, 0.0f64);
+    for (i, (&x, &got)) in xs.iter().zip(&scanned).enumerate() {
+        exact += x as f64;
+        abs += (x as f64).abs();
+        assert!(
+            close_sum(got as f64, exact, abs, 1e-6),
+            "scan element {i}: {got} vs {exact}"
+        );
+    }
 
     // CudaSlice -> DeviceVec -> CudaSlice: the same memory, no device memory used.
     let before = ptr_of(&raw);
@@ -344,25 +354,19 @@ fn into_forms_in_a_loop_allocate_nothing() {
     let cols = 1000;
     let rows = n / cols;
     let m = rows * cols;
-    let xs = f32::random_vec(&mut rng(seed()), n, false);
+    // Small integers: every sum and running sum is exact, so each output compares bit for bit.
+    let xs: Vec<f32> = exact_vec(seed(), n);
     let x = dev.upload(&xs).unwrap();
     let xm = dev.upload(&xs[..m]).unwrap();
-    let offsets = dev
-        .upload(
-            &(0..=100u64)
-                .map(|i| i * (n as u64 / 100))
-                .collect::<Vec<_>>(),
-        )
-        .unwrap();
-    let mut scan_out = dev.upload(&vec![0f32; n]).unwrap();
-    let mut map_out = dev.upload(&vec![0f32; n]).unwrap();
-    let mut rows_out = dev.upload(&vec![0f32; rows]).unwrap();
-    let mut cols_out = dev.upload(&vec![0f32; cols]).unwrap();
-    let mut segs_out = dev.upload(&vec![0f32; 100]).unwrap();
-    let mut t_out = dev.upload(&vec![0f32; m]).unwrap();
-    let mut mask_out = dev.upload(&vec![0u32; n.div_ceil(32)]).unwrap();
-    let mut kept = dev.upload(&vec![0f32; n]).unwrap();
-    let mut rejected = dev.upload(&vec![0f32; n]).unwrap();
+    let offs: Vec<u64> = (0..=100u64).map(|i| i * (n as u64 / 100)).collect();
+    let offsets = dev.upload(&offs).unwrap();
+    // Every output starts as NaN (or ones), so an element left unwritten shows.
+    let nan = |len: usize| dev.upload(&vec![f32::NAN; len]).unwrap();
+    let (mut scan_out, mut map_out) = (nan(n), nan(n));
+    let (mut filtered, mut kept, mut rejected) = (nan(n), nan(n), nan(n));
+    let (mut rows_out, mut cols_out, mut segs_out, mut t_out) =
+        (nan(rows), nan(cols), nan(100), nan(m));
+    let mut mask_out = dev.upload(&vec![u32::MAX; n.div_ceil(32)]).unwrap();
     let mut run = |i: usize| {
         dev.scan_into(sum_f32, &x, &mut scan_out).unwrap();
         dev.map_into(shifted.with(i as f32), &x, &mut map_out)
@@ -375,13 +379,13 @@ fn into_forms_in_a_loop_allocate_nothing() {
             .unwrap();
         dev.transpose_into(&xm, cols, &mut t_out).unwrap();
         dev.mask_into(positive, &x, &mut mask_out).unwrap();
-        let k = dev.filter_into(positive, &x, &mut kept).unwrap();
+        let k = dev.filter_into(positive, &x, &mut filtered).unwrap();
         let p = dev
-            .partition_into(positive, &x, &mut kept, &mut rejected)
+            .partition_into(above.with(i as f32 / 200.0), &x, &mut kept, &mut rejected)
             .unwrap();
         let total = dev.reduce_on_device(sum_f32, &x).unwrap();
         let c = dev.count_on_device(above.with(&total), &x).unwrap();
-        (k, p, c)
+        (k, p, c, total)
     };
     run(0);
     dev.synchronize().unwrap();
@@ -395,12 +399,79 @@ fn into_forms_in_a_loop_allocate_nothing() {
     let (free1, _) = ctx.mem_get_info().unwrap();
     assert_eq!(dev.allocations(), allocs, "no allocation in the loop");
     assert_eq!(free0, free1, "device memory unchanged");
-    let (k, p, _) = last.unwrap();
-    let want = xs.iter().filter(|&&x| x > 0.0).count() as u64;
-    assert_eq!((k.get().unwrap(), p.get().unwrap()), (want, want));
-    let kept_h = kept.download().unwrap();
-    let want_k: Vec<f32> = xs.iter().copied().filter(|&x| x > 0.0).collect();
-    assert_eq!(&kept_h[..want as usize], &want_k[..]);
+
+    // Every output of the last round (i = 999), against plain Rust.
+    let (k, p, c, total) = last.unwrap();
+    let last_i = 999.0f32;
+    let exact = |v: &[f32]| v.iter().map(|&x| x as i64).sum::<i64>() as f32;
+    let mut acc = 0.0f32;
+    let want_scan: Vec<f32> = xs
+        .iter()
+        .map(|&x| {
+            acc += x;
+            acc
+        })
+        .collect();
+    assert_bits(&scan_out.download().unwrap(), &want_scan, "scan_into");
+    let want_map: Vec<f32> = xs.iter().map(|&x| x - last_i).collect();
+    assert_bits(&map_out.download().unwrap(), &want_map, "map_into");
+    let want_rows: Vec<f32> = xs[..m].chunks(cols).map(exact).collect();
+    assert_bits(
+        &rows_out.download().unwrap(),
+        &want_rows,
+        "reduce_rows_into",
+    );
+    let want_cols: Vec<f32> = (0..cols)
+        .map(|j| (0..rows).map(|r| xs[r * cols + j] as i64).sum::<i64>() as f32)
+        .collect();
+    assert_bits(
+        &cols_out.download().unwrap(),
+        &want_cols,
+        "reduce_cols_into",
+    );
+    let want_segs: Vec<f32> = offs
+        .windows(2)
+        .map(|w| exact(&xs[w[0] as usize..w[1] as usize]))
+        .collect();
+    assert_bits(
+        &segs_out.download().unwrap(),
+        &want_segs,
+        "reduce_segments_into",
+    );
+    let want_t: Vec<f32> = (0..m).map(|i| xs[(i % rows) * cols + i / rows]).collect();
+    assert_bits(&t_out.download().unwrap(), &want_t, "transpose_into");
+    let mut want_mask = vec![0u32; n.div_ceil(32)];
+    for (i, &x) in xs.iter().enumerate() {
+        want_mask[i / 32] |= ((x > 0.0) as u32) << (i % 32);
+    }
+    assert_eq!(mask_out.download().unwrap(), want_mask, "mask_into");
+    let positives: Vec<f32> = xs.iter().copied().filter(|&x| x > 0.0).collect();
+    assert_eq!(
+        k.get().unwrap(),
+        positives.len() as u64,
+        "filter_into's count"
+    );
+    let filtered_h = filtered.download().unwrap();
+    assert_bits(&filtered_h[..positives.len()], &positives, "filter_into");
+    // partition_into: the values above 999/200, then the others, each in input order.
+    let cut = last_i / 200.0;
+    let yes: Vec<f32> = xs.iter().copied().filter(|&x| x > cut).collect();
+    let no: Vec<f32> = xs.iter().copied().filter(|&x| x <= cut).collect();
+    assert_eq!(p.get().unwrap(), yes.len() as u64, "partition_into's count");
+    let (kept_h, rejected_h) = (kept.download().unwrap(), rejected.download().unwrap());
+    assert_bits(&kept_h[..yes.len()], &yes, "partition_into's first part");
+    assert_bits(&rejected_h[..no.len()], &no, "partition_into's second part");
+    let sum = exact(&xs);
+    assert_eq!(
+        total.get().unwrap().to_bits(),
+        sum.to_bits(),
+        "reduce_on_device"
+    );
+    assert_eq!(
+        c.get().unwrap(),
+        xs.iter().filter(|&&x| x > sum).count() as u64,
+        "count_on_device bound to a device result"
+    );
 }
 
 #[test]

@@ -1,14 +1,18 @@
-//! Every kernel of the collectives (histogram, runs, top-k, three-way partition, segmented and
-//! deterministic float scans: exact tile sums and the tree) on moderate inputs, GPU against the CPU backend: the targets of
+//! Every kernel family (reduce, predicates with their early exit, compaction, mask, map, row,
+//! column and segment reductions, transpose, histogram, runs, top-k, three-way partition,
+//! plain, segmented and deterministic float scans: exact tile sums and the tree) on moderate
+//! inputs, GPU against the CPU backend: the targets of
 //! `compute-sanitizer --tool memcheck` and `--tool racecheck` (BENCHMARKS.md), small enough to
 //! run under the tools in seconds, large enough to take every path (several blocks and tiles,
 //! the look-back, the match and global-memory histogram paths, misaligned views). Needs a CUDA
 //! GPU.
 
 use warp_runtime::prelude::*;
-use warp_tests::ops::{byte_bin, hashed_bin, less, sum_f32, sum_f32_tree, sum_i32};
+use warp_tests::ops::{
+    argmax_f32, byte_bin, hashed_bin, less, positive, square, sum_f32, sum_f32_tree, sum_i32,
+};
 use warp_tests::runs::{check_value_inputs, run_keys};
-use warp_tests::{gpu, random_vec_par, rng, seed};
+use warp_tests::{assert_bits, exact_vec, gpu, random_vec_par, rng, seed};
 
 #[test]
 #[ignore = "needs a CUDA GPU"]
@@ -57,7 +61,7 @@ fn runs_match_the_cpu() {
     let n = (1 << 18) + 9;
     for mean in [1usize, 4, 5000] {
         let keys = run_keys(&mut rng(s ^ mean as u64), n, mean);
-        let vals: Vec<f32> = random_vec_par(s ^ 7, n, false);
+        let vals: Vec<f32> = exact_vec(s ^ 7, n);
         let (gk, ck) = (g.upload(&keys).unwrap(), c.upload(&keys).unwrap());
         let (gv, cv) = (g.upload(&vals).unwrap(), c.upload(&vals).unwrap());
         for off in [0usize, 1] {
@@ -89,14 +93,12 @@ fn runs_match_the_cpu() {
                 b.keys.download().unwrap(),
                 "rbk {tag}"
             );
-            let (x, y) = (a.values.download().unwrap(), b.values.download().unwrap());
-            assert_eq!(x.len(), y.len(), "rbk {tag}");
-            for (i, (p, q)) in x.iter().zip(&y).enumerate() {
-                assert!(
-                    (p - q).abs() <= 1e-3 * (1.0 + q.abs()),
-                    "rbk {tag} at {i}: {p} {q}"
-                );
-            }
+            // Exact sums (small integers): the CPU's bits.
+            assert_bits(
+                &a.values.download().unwrap(),
+                &b.values.download().unwrap(),
+                &format!("rbk {tag}"),
+            );
         }
     }
     // Reduce-by-key of every kind of value input (indexed, mapped to tuples and structs,
@@ -227,5 +229,190 @@ fn partition3_and_scans_match_the_cpu() {
             .download()
             .unwrap(),
         "exclusive scan segments"
+    );
+}
+
+/// Small integers as floats: every sum exact, so GPU and CPU agree bit for bit.
+fn small_ints(seed: u64, n: usize) -> Vec<f32> {
+    random_vec_par::<f32>(seed, n, false)
+        .into_iter()
+        .map(|x| (x * 8.0).round())
+        .collect()
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn reductions_predicates_maps_and_axes_match_the_cpu() {
+    let (g, c) = (gpu(), Device::cpu());
+    let s = seed();
+    let n = (1 << 18) + 5;
+    let xs = small_ints(s, n);
+    let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+    for off in [0usize, 3] {
+        let (gs, cs) = (gx.slice(off..).unwrap(), cx.slice(off..).unwrap());
+        let tag = format!("offset {off}");
+        assert_eq!(
+            g.reduce(sum_f32, &gs).unwrap().to_bits(),
+            c.reduce(sum_f32, &cs).unwrap().to_bits(),
+            "reduce {tag}"
+        );
+        assert_eq!(
+            g.reduce(argmax_f32, &gs.indexed()).unwrap(),
+            c.reduce(argmax_f32, &cs.indexed()).unwrap(),
+            "argmax {tag}"
+        );
+        assert_eq!(
+            g.map_reduce(square, sum_f32, &gs).unwrap().to_bits(),
+            c.map_reduce(square, sum_f32, &cs).unwrap().to_bits(),
+            "map_reduce {tag}"
+        );
+        assert_eq!(
+            g.count(positive, &gs).unwrap(),
+            c.count(positive, &cs).unwrap(),
+            "count {tag}"
+        );
+        for t in [-100.0f32, 3.5, 100.0] {
+            // Early exit: a match at once, late, or never.
+            let p = less.with(t);
+            assert_eq!(
+                g.any(p, &gs).unwrap(),
+                c.any(p, &cs).unwrap(),
+                "any {t} {tag}"
+            );
+            assert_eq!(
+                g.all(p, &gs).unwrap(),
+                c.all(p, &cs).unwrap(),
+                "all {t} {tag}"
+            );
+            assert_eq!(
+                g.find_first(p, &gs).unwrap(),
+                c.find_first(p, &cs).unwrap(),
+                "find_first {t} {tag}"
+            );
+        }
+        assert_eq!(
+            g.mask(positive, &gs).unwrap().download().unwrap(),
+            c.mask(positive, &cs).unwrap().download().unwrap(),
+            "mask {tag}"
+        );
+        assert_eq!(
+            g.filter(positive, &gs).unwrap().download().unwrap(),
+            c.filter(positive, &cs).unwrap().download().unwrap(),
+            "filter {tag}"
+        );
+        let (a, b) = g.partition(positive, &gs).unwrap();
+        let (x, y) = c.partition(positive, &cs).unwrap();
+        assert_eq!(
+            a.download().unwrap(),
+            x.download().unwrap(),
+            "partition {tag}"
+        );
+        assert_eq!(
+            b.download().unwrap(),
+            y.download().unwrap(),
+            "partition {tag}"
+        );
+        assert_eq!(
+            g.map(square, &gs).unwrap().download().unwrap(),
+            c.map(square, &cs).unwrap().download().unwrap(),
+            "map {tag}"
+        );
+    }
+    // Rows: sub-warp groups, a warp, a block, and several blocks per row.
+    for cols in [7usize, 32, 256, 4096, 65_536] {
+        let m = n / cols * cols;
+        let (gs, cs) = (gx.slice(..m).unwrap(), cx.slice(..m).unwrap());
+        assert_eq!(
+            g.reduce_rows(sum_f32, &gs, cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            c.reduce_rows(sum_f32, &cs, cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            "rows of {cols}"
+        );
+    }
+    // Columns: narrow, a tile, past a tile, wide.
+    for cols in [3usize, 32, 257, 4096] {
+        let m = n / cols * cols;
+        let (gs, cs) = (gx.slice(1..m + 1).unwrap(), cx.slice(1..m + 1).unwrap());
+        assert_eq!(
+            g.reduce_cols(sum_f32, &gs, cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            c.reduce_cols(sum_f32, &cs, cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            "columns of {cols}"
+        );
+    }
+    // Segments: empty, short and long ones.
+    let mut offsets = vec![0u64];
+    for (i, l) in random_vec_par::<u64>(s ^ 5, 400, false)
+        .into_iter()
+        .enumerate()
+    {
+        let len = if i % 50 == 7 { l % 40_000 } else { l % 200 };
+        offsets.push((offsets.last().unwrap() + len).min(n as u64));
+    }
+    let (go, co) = (g.upload(&offsets).unwrap(), c.upload(&offsets).unwrap());
+    assert_eq!(
+        g.reduce_segments(sum_f32, &gx, &go)
+            .unwrap()
+            .download()
+            .unwrap(),
+        c.reduce_segments(sum_f32, &cx, &co)
+            .unwrap()
+            .download()
+            .unwrap(),
+        "segments"
+    );
+    // Transpose: the bits, for 4-, 1- and 8-byte elements, square and ragged shapes.
+    for cols in [33usize, 1024] {
+        let m = n / cols * cols;
+        let (gs, cs) = (gx.slice(..m).unwrap(), cx.slice(..m).unwrap());
+        let (a, b) = (
+            g.transpose(&gs, cols).unwrap(),
+            c.transpose(&cs, cols).unwrap(),
+        );
+        let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+        assert_eq!(
+            bits(a.download().unwrap()),
+            bits(b.download().unwrap()),
+            "transpose {cols}"
+        );
+    }
+    let bytes: Vec<u8> = random_vec_par(s ^ 6, 1000 * 77, false);
+    let wide: Vec<f64> = random_vec_par(s ^ 7, 300 * 129, true);
+    assert_eq!(
+        g.transpose(&g.upload(&bytes).unwrap(), 77)
+            .unwrap()
+            .download()
+            .unwrap(),
+        c.transpose(&c.upload(&bytes).unwrap(), 77)
+            .unwrap()
+            .download()
+            .unwrap(),
+        "transpose u8"
+    );
+    let bits = |v: Vec<f64>| v.into_iter().map(f64::to_bits).collect::<Vec<_>>();
+    assert_eq!(
+        bits(
+            g.transpose(&g.upload(&wide).unwrap(), 129)
+                .unwrap()
+                .download()
+                .unwrap()
+        ),
+        bits(
+            c.transpose(&c.upload(&wide).unwrap(), 129)
+                .unwrap()
+                .download()
+                .unwrap()
+        ),
+        "transpose f64"
     );
 }

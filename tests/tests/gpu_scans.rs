@@ -10,7 +10,7 @@ use warp_kernels::catalogue::{BLOCK_TILE, scan_span};
 use warp_runtime::prelude::*;
 use warp_tests::ops::{sum_f32, sum_f32_tree, sum_i32};
 use warp_tests::scans::{one_term_a_tile, rows_bounds, running};
-use warp_tests::{Random, SameValue, gpu, random_vec_par, rng, seed};
+use warp_tests::{Random, SameValue, assert_bits, gpu, random_vec_par, rng, seed};
 
 #[reduce(identity = 0)]
 fn add_i64(a: i64, b: i64) -> i64 {
@@ -569,6 +569,66 @@ fn tuples_wide_floats_and_maps_in_segmented_scans() {
                 .download()
                 .unwrap(),
             &format!("scan_segments of a map {what}"),
+        );
+    }
+}
+
+/// An f32 sum from `-0.0`: its scans take the exact tile sums too.
+#[reduce(identity = -0.0)]
+fn sum_from_neg_zero(a: f32, b: f32) -> f32 {
+    a + b
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn exact_sum_scans_keep_signed_zeros() {
+    // IEEE addition: -0.0 + -0.0 is -0.0, anything else that sums to zero is +0.0. Folded from
+    // the identity, a running sum is -0.0 only while the identity and every element so far
+    // are -0.0: the scans must give those bits across tiles (the exact tile sums' flag) as
+    // plain Rust does, the CPU backend too.
+    let (g, c) = (gpu(), Device::cpu());
+    let tile = BLOCK_TILE * scan_span(&[4], 4);
+    let n = 3 * tile + 17;
+    let all_neg = vec![-0.0f32; n];
+    let mut plus_in_tile_2 = all_neg.clone();
+    plus_in_tile_2[2 * tile + 5] = 0.0;
+    let mut cancelling = all_neg.clone();
+    cancelling[tile + 3] = 1.5;
+    cancelling[tile + 4] = -1.5;
+    for (what, xs) in [
+        ("all -0.0", &all_neg),
+        ("+0.0 in tile 2", &plus_in_tile_2),
+        ("1.5 - 1.5 in tile 1", &cancelling),
+    ] {
+        let (gx, cx) = (g.upload(xs).unwrap(), c.upload(xs).unwrap());
+        let check =
+            |id: f32, got_g: Vec<f32>, got_c: Vec<f32>, excl_g: Vec<f32>, excl_c: Vec<f32>| {
+                let (incl, excl) = running(xs, &[0, n], id, |a, b| a + b);
+                let tag = format!("{what}, identity {id:?}");
+                assert_bits(&got_g, &incl, &format!("scan {tag}"));
+                assert_bits(&got_c, &incl, &format!("CPU scan {tag}"));
+                assert_bits(&excl_g, &excl, &format!("exclusive scan {tag}"));
+                assert_bits(&excl_c, &excl, &format!("CPU exclusive scan {tag}"));
+            };
+        check(
+            0.0,
+            g.scan(sum_f32, &gx).unwrap().download().unwrap(),
+            c.scan(sum_f32, &cx).unwrap().download().unwrap(),
+            g.exclusive_scan(sum_f32, &gx).unwrap().download().unwrap(),
+            c.exclusive_scan(sum_f32, &cx).unwrap().download().unwrap(),
+        );
+        check(
+            -0.0,
+            g.scan(sum_from_neg_zero, &gx).unwrap().download().unwrap(),
+            c.scan(sum_from_neg_zero, &cx).unwrap().download().unwrap(),
+            g.exclusive_scan(sum_from_neg_zero, &gx)
+                .unwrap()
+                .download()
+                .unwrap(),
+            c.exclusive_scan(sum_from_neg_zero, &cx)
+                .unwrap()
+                .download()
+                .unwrap(),
         );
     }
 }

@@ -5,14 +5,14 @@
 
 use warp_runtime::Ordered;
 use warp_runtime::prelude::*;
-use warp_tests::{Random, edge_sizes, gpu, random_vec_par, rng, same_value, seed, sorted_k};
+use warp_tests::{Bits, Random, assert_bits, edge_sizes, gpu, random_vec_par, rng, seed, sorted_k};
 
 const KS: [usize; 7] = [1, 2, 31, 100, 1000, 1023, 1024];
 
 /// The GPU's `top_k` or `bottom_k` of `xs[off..]` equals the CPU backend's and [`sorted_k`],
 /// for each `k` of `ks` (at most the view's length); the references are computed once, for
 /// the largest `k` (a smaller `k`'s answer is a prefix of a larger one's).
-fn check_ks<T: Ordered + PartialOrd>(
+fn check_ks<T: Ordered + PartialOrd + Bits>(
     gpu: &Device,
     cpu: &Device,
     xs: &[T],
@@ -56,15 +56,23 @@ fn check_ks<T: Ordered + PartialOrd>(
             want_idx[..k],
             "indices vs plain Rust and the CPU backend: {tag}"
         );
-        assert_eq!(gv.len(), k, "{tag}");
-        for (j, (g, c)) in gv.iter().zip(&cv).enumerate() {
-            assert!(same_value(g, c), "value {j}: {g:?} vs {c:?}: {tag}");
-        }
+        // The values are the input's own elements, bit for bit (-0.0 and NaN payloads kept).
+        let own: Vec<T> = gi.iter().map(|&i| xs[off + i as usize]).collect();
+        assert_bits(
+            &gv,
+            &own,
+            &format!("values vs the elements at the indices: {tag}"),
+        );
+        assert_bits(
+            &cv[..k],
+            &own,
+            &format!("CPU values vs the elements: {tag}"),
+        );
     }
 }
 
 /// [`check_ks`] for one `k`.
-fn check<T: Ordered + PartialOrd>(
+fn check<T: Ordered + PartialOrd + Bits>(
     gpu: &Device,
     cpu: &Device,
     xs: &[T],
@@ -93,7 +101,7 @@ fn sizes(elem: usize) -> Vec<usize> {
     s
 }
 
-fn every_case<T: Ordered + Random + PartialOrd + Send>(
+fn every_case<T: Ordered + Random + PartialOrd + Bits + Send>(
     gpu: &Device,
     cpu: &Device,
     s: u64,
@@ -209,6 +217,25 @@ fn gpu_topk_k_equal_to_n_and_errors() {
         Err(Error::KExceedsLength { k: 11, len: 10 })
     ));
     assert_eq!(g.top_k(&xs, 0).unwrap().values.len(), 0);
+    // `k` above 1,024 is reported before `k` above the length, on both backends.
+    let cx = c.upload(&[3u8; 10]).unwrap();
+    for (dev, v) in [(&g, xs.slice(..10).unwrap()), (&c, cx.slice(..).unwrap())] {
+        for k in [1025usize, 5000] {
+            assert!(
+                matches!(dev.top_k(&v, k), Err(Error::Unsupported(_))),
+                "top {k} of 10"
+            );
+            assert!(
+                matches!(dev.bottom_k(&v, k), Err(Error::Unsupported(_))),
+                "bottom {k} of 10"
+            );
+        }
+        let none = v.slice(..0).unwrap();
+        assert!(
+            matches!(dev.top_k(&none, 1025), Err(Error::Unsupported(_))),
+            "1025 of 0"
+        );
+    }
 }
 
 /// The benchmark's size: 2^28 f32 (1 GiB), k = 100 and 1,000, against plain Rust.
@@ -234,10 +261,12 @@ fn gpu_topk_2_pow_28_f32() {
                 want_idx,
                 "k={k} largest={largest}"
             );
-            let v = values.download().unwrap();
-            for (j, w) in want.iter().enumerate() {
-                assert!(same_value(&v[j], &w.0), "value {j}");
-            }
+            let own: Vec<f32> = want_idx.iter().map(|&i| xs[i as usize]).collect();
+            assert_bits(
+                &values.download().unwrap(),
+                &own,
+                &format!("values k={k} largest={largest}"),
+            );
         }
     }
 }

@@ -149,6 +149,20 @@ impl Gpu {
         }
         // cudarc panics if a driver symbol is missing (a driver older than the CUDA 12.0 API
         // it is bound at): turn that into an error.
+        let count = std::panic::catch_unwind(CudaContext::device_count)
+            .map_err(|_| Error::NoGpu {
+                reason: "the CUDA driver is too old for CUDA 12.0 (a driver entry point is \
+                         missing)"
+                    .into(),
+            })?
+            .map_err(drv("counting the GPUs"))?;
+        if ordinal >= count.max(0) as usize {
+            return Err(Error::NoGpu {
+                reason: format!(
+                    "there is no GPU {ordinal}: the CUDA driver reports {count} (numbered from 0)"
+                ),
+            });
+        }
         let ctx = std::panic::catch_unwind(|| CudaContext::new(ordinal))
             .map_err(|_| Error::NoGpu {
                 reason: "the CUDA driver is too old for CUDA 12.0 (a driver entry point is \
