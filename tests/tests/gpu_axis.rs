@@ -135,7 +135,16 @@ fn both_tile_orders_give_the_same_scans_and_filters() {
         let queued = g.scan(add_i32, &gx).unwrap().download().unwrap();
         let float_queued = g.scan(sum_f32, &gf).unwrap().download().unwrap();
         g.set_tile_queue(false);
-        same(&queued, &by_block, &format!("queued scan n={n}"));
+        let mut acc = 0i32;
+        let want: Vec<i32> = xs
+            .iter()
+            .map(|&x| {
+                acc = acc.wrapping_add(x);
+                acc
+            })
+            .collect();
+        same(&by_block, &want, &format!("scan n={n}"));
+        same(&queued, &want, &format!("queued scan n={n}"));
         assert!(
             float_queued
                 .iter()

@@ -97,10 +97,10 @@ impl Device {
         }
     }
 
-    /// CUDA device `ordinal`. Fails with [`Error::NoGpu`] when there is no driver or device
-    /// (or the driver is too old), and with [`Error::Setting`] for a value it does not accept
-    /// of a variable the GPU backend reads (`WARP_TILE_QUEUE`, `WARP_POISON`, `WARP_CACHE`,
-    /// `WARP_CACHE_MAX_MB`).
+    /// CUDA device `ordinal` (numbered from 0). Fails with [`Error::NoGpu`] when there is no
+    /// driver, no device numbered `ordinal` or a driver too old, and with [`Error::Setting`]
+    /// for a value it does not accept of a variable the GPU backend reads (`WARP_TILE_QUEUE`,
+    /// `WARP_POISON`, `WARP_CACHE`, `WARP_CACHE_MAX_MB`).
     pub fn cuda(ordinal: usize) -> Result<Device> {
         Ok(Device {
             backend: Arc::new(Backend::Gpu(Gpu::new(ordinal)?)),
