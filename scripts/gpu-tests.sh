@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # GPU machine, after ../shared/gpu/bundle: every test binary's GPU tests, the examples,
 # `fidelity gpu`, and compute-sanitizer (memcheck, racecheck) on every kernel family
-# (tests/tests/gpu_sanitize.rs). Logs under $OUT (or /tmp). Exits non-zero when any of these
+# (tests/tests/gpu_sanitize.rs). Logs under $LOGS (default /tmp/warp-gpu-logs), packed into
+# $OUT/gpu-logs.tgz when $OUT is set. Exits non-zero when any of these
 # fails, or when a GPU test binary (gpu_*) ran no test. PARTS (default "tests examples fidelity
 # sanitize") picks some of these, for runs under a time limit.
-cd "$(dirname "$0")/.." && OUT=${OUT:-/tmp}
+cd "$(dirname "$0")/.." || exit 1
+LOGS=${LOGS:-/tmp/warp-gpu-logs}
+mkdir -p "$LOGS"
 PARTS=${PARTS:-tests examples fidelity sanitize}
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 bash .gpu/run.sh unpack >/dev/null 2>&1
@@ -18,33 +21,35 @@ part tests && for b in $B/test--*; do
   n=$(basename "$b")
   case $n in *--reduce|*--latency|*--collectives) continue;; esac # benches
   case $n in *--emu_*) continue;; esac # CPU emulations: scripts/test.sh runs them (CI)
-  timeout 600 "$b" --ignored > "$OUT/$n.log" 2>&1; rc=$?
-  read -r p f <<<"$(counts "$OUT/$n.log")"
+  timeout 600 "$b" --ignored > "$LOGS/$n.log" 2>&1; rc=$?
+  read -r p f <<<"$(counts "$LOGS/$n.log")"
   echo "$n: rc=$rc passed=${p:-?} failed=${f:-?}"
-  if [[ $rc != 0 ]]; then failed+=("$n"); tail -40 "$OUT/$n.log"; continue; fi
+  if [[ $rc != 0 ]]; then failed+=("$n"); tail -40 "$LOGS/$n.log"; continue; fi
   if [[ ${p:-0} -gt 0 ]]; then ran=$((ran+1));
   elif [[ $n == *--gpu_* ]]; then empty+=("$n"); failed+=("$n (no GPU test ran)"); fi
 done
 part tests && echo "binaries that ran GPU tests: $ran; GPU test binaries that ran none: ${#empty[@]} ${empty[*]}"
 if part examples; then
-  bash .gpu/run.sh examples > "$OUT/examples.log" 2>&1 || failed+=("examples")
-  tail -1 "$OUT/examples.log"
+  mkdir -p "$LOGS/examples"
+  OUT=$LOGS/examples bash .gpu/run.sh examples > "$LOGS/examples.log" 2>&1 || failed+=("examples")
+  tail -1 "$LOGS/examples.log"
 fi
 fid=$(ls $B/bin--*--fidelity 2>/dev/null | head -1)
 if ! part fidelity; then :
 elif [[ -n $fid ]]; then
-  timeout 600 "$fid" gpu > "$OUT/fidelity.log" 2>&1 || failed+=("fidelity gpu")
-  tail -3 "$OUT/fidelity.log"
+  timeout 600 "$fid" gpu > "$LOGS/fidelity.log" 2>&1 || failed+=("fidelity gpu")
+  tail -3 "$LOGS/fidelity.log"
 else
   failed+=("fidelity (not bundled)")
 fi
 part sanitize && for tool in memcheck racecheck; do
-  timeout 400 compute-sanitizer --tool $tool --error-exitcode 9 $B/test--warp-tests--gpu_sanitize --ignored --test-threads 1 > "$OUT/san_$tool.log" 2>&1
+  timeout 400 compute-sanitizer --tool $tool --error-exitcode 9 $B/test--warp-tests--gpu_sanitize --ignored --test-threads 1 > "$LOGS/san_$tool.log" 2>&1
   rc=$?
-  echo "$tool rc=$rc"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test result" "$OUT/san_$tool.log" | tail -3
-  read -r p f <<<"$(counts "$OUT/san_$tool.log")"
+  echo "$tool rc=$rc"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test result" "$LOGS/san_$tool.log" | tail -3
+  read -r p f <<<"$(counts "$LOGS/san_$tool.log")"
   if [[ $rc != 0 || ${p:-0} == 0 ]]; then failed+=("compute-sanitizer $tool"); fi
 done
+[[ -n ${OUT:-} ]] && tar -C "$LOGS" -czf "$OUT/gpu-logs.tgz" .
 if ((${#failed[@]})); then
   echo "FAILED: ${failed[*]}"
   exit 1
