@@ -7,7 +7,10 @@
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90 -I/usr/local/cuda/include/cccl -o latency_peers latency_peers.cu
 //   ./latency_peers --sizes 1,1000,100000,1000000,16000000 --reps 301
-// Output lines: `LAT cub <op> <n> <median us>`; `CHECK ...` lines verify each result.
+// Output lines: `LAT cub <op> <n> <median us>`; `CHECK cub <op> ok|FAIL n=<n> dev=<got> ref=<expected>`
+// lines verify each result against the host (outside the timing): the count, any and filter
+// exactly (the filter's kept elements too, in order), the sum within 1e-5 of the sum of the
+// magnitudes (CUB's f32 tree; the reference, of multiples of 2^-23 below 1, is exact in double).
 #include <cub/cub.cuh>
 #include <cuda/std/functional>
 #include <cuda_runtime.h>
@@ -124,9 +127,14 @@ int main(int argc, char** argv) {
         };
         double s1 = median_us(reps, [&] { sum(hsum_pinned); });
         double s2 = median_us(reps, [&] { sum(&hsum_pageable); });
-        double ref = 0;
-        for (size_t i = 0; i < n; ++i) ref += h[i];
-        printf("CHECK cub sum n=%zu dev=%.5f ref=%.5f\n", n, *hsum_pinned, ref);
+        double ref = 0, abs_sum = 0;
+        for (size_t i = 0; i < n; ++i) {
+            ref += h[i];
+            abs_sum += std::fabs((double)h[i]);
+        }
+        const double tol = 1e-5 * abs_sum;
+        printf("CHECK cub reduce %s n=%zu dev=%.9g ref=%.9g tol=%.3g\n",
+               std::fabs((double)*hsum_pinned - ref) <= tol ? "ok" : "FAIL", n, *hsum_pinned, ref, tol);
         printf("LAT cub reduce %zu %.2f\n", n, std::min(s1, s2));
         // Count (TransformReduce: predicate to 0/1, sum).
         auto count = [&](const float* in, unsigned long long* dst) {
@@ -138,13 +146,14 @@ int main(int argc, char** argv) {
         double c2 = median_us(reps, [&] { count(d, &hcount_pageable); });
         unsigned long long cref = 0;
         for (size_t i = 0; i < n; ++i) cref += h[i] > 0.0f;
-        printf("CHECK cub count n=%zu dev=%llu ref=%llu\n", n, *hcount_pinned, cref);
+        printf("CHECK cub count %s n=%zu dev=%llu ref=%llu\n", *hcount_pinned == cref ? "ok" : "FAIL", n,
+               *hcount_pinned, cref);
         printf("LAT cub count %zu %.2f\n", n, std::min(c1, c2));
         // Any: the same TransformReduce over data no element of which satisfies the predicate
         // (CUB has no early-exit any; warp-dsl's any is timed over the same all-negative data).
         double a1 = median_us(reps, [&] { count(dneg, hcount_pinned); });
         double a2 = median_us(reps, [&] { count(dneg, &hcount_pageable); });
-        printf("CHECK cub any n=%zu dev=%llu ref=0\n", n, *hcount_pinned);
+        printf("CHECK cub any %s n=%zu dev=%llu ref=0\n", *hcount_pinned == 0 ? "ok" : "FAIL", n, *hcount_pinned);
         printf("LAT cub any %zu %.2f\n", n, std::min(a1, a2));
         // Filter: DeviceSelect::If, then the count copied to the host.
         auto filter = [&](unsigned long long* dst) {
@@ -154,7 +163,21 @@ int main(int argc, char** argv) {
         };
         double f1 = median_us(reps, [&] { filter(hcount_pinned); });
         double f2 = median_us(reps, [&] { filter(&hcount_pageable); });
-        printf("CHECK cub filter n=%zu dev=%llu ref=%llu\n", n, *hcount_pinned, cref);
+        {
+            // The count, then the kept elements in input order.
+            bool ok = *hcount_pinned == cref;
+            size_t bad = 0;
+            if (ok) {
+                std::vector<float> kept(cref);
+                if (cref > 0) CK(cudaMemcpy(kept.data(), dsel, cref * 4, cudaMemcpyDeviceToHost));
+                size_t k = 0;
+                for (size_t i = 0; i < n; ++i)
+                    if (h[i] > 0.0f && kept[k++] != h[i]) ++bad;
+                ok = bad == 0;
+            }
+            printf("CHECK cub filter %s n=%zu dev=%llu ref=%llu wrong_elements=%zu\n", ok ? "ok" : "FAIL", n,
+                   *hcount_pinned, cref, bad);
+        }
         printf("LAT cub filter %zu %.2f\n", n, std::min(f1, f2));
         fflush(stdout);
     }

@@ -13,6 +13,10 @@
 //
 // Timing: fresh random data per op, a warm-up of at least 30 runs and 100 ms, then R runs each bracketed by its own
 // event pair; the median is printed. GB/s count the bytes of every array read.
+//
+// Checks (outside the timing, against the inputs read back to the host): `CHECK <lib> <op> ok|FAIL ...`. Exact for
+// the partition's counts and every histogram bin; the dot products and half sums within 1e-5 of the sum of the
+// terms' magnitudes (f32 accumulation; the double references are exact or within 2^-50 of it).
 
 #include <cub/cub.cuh>
 #include <cublas_v2.h>
@@ -104,12 +108,40 @@ static void peer(const char* lib, const char* op, double ms, double bytes) {
   std::fflush(stdout);
 }
 
+// `CHECK <lib> <op> ok|FAIL got=... ref=... tol=...`: |got - ref| <= tol.
+static void check_near(const char* lib, const char* op, double got, double ref, double tol) {
+  std::printf("CHECK %s %s %s got=%.9g ref=%.9g tol=%.3g\n", lib, op, std::fabs(got - ref) <= tol ? "ok" : "FAIL", got,
+              ref, tol);
+  std::fflush(stdout);
+}
+
 struct ToF32 {
   __device__ float operator()(__half h) const { return __half2float(h); }
   __device__ float operator()(__nv_bfloat16 h) const { return __bfloat162float(h); }
 };
+// The same on the host, from the bits (f16: sign, 5-bit exponent, 10-bit fraction; bf16: the
+// top half of an f32).
+static float ToF32Host(__nv_bfloat16 h) {
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  const uint32_t w = (uint32_t)b << 16;
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+static float ToF32Host(__half h) {
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  const int sign = b >> 15, exp = (b >> 10) & 0x1f, frac = b & 0x3ff;
+  float v;
+  if (exp == 0) v = std::ldexp((float)frac, -24);                 // zero, subnormal
+  else if (exp == 31) v = frac ? NAN : INFINITY;                 // inf, NaN
+  else v = std::ldexp((float)(frac | 0x400), exp - 25);          // normal
+  return sign ? -v : v;
+}
 
 template <class H> static void half_sum(const char* op, const float* x, int64_t n, int reps) {
+  static_assert(sizeof(H) == 2, "a 16-bit float");
   H* h = nullptr;
   CK(cudaMalloc(&h, n * sizeof(H)));
   to_half<H><<<1024, 256, 0, g_stream>>>(x, h, n);
@@ -125,7 +157,16 @@ template <class H> static void half_sum(const char* op, const float* x, int64_t 
   peer("cub", op, ms, (double)n * sizeof(H));
   float got = 0;
   CK(cudaMemcpy(&got, out, sizeof(float), cudaMemcpyDeviceToHost));
-  std::printf("CHECK cub %s ok sum=%.6g\n", op, got);
+  // The halves read back and widened on the host (exact), summed in double.
+  std::vector<H> hh(n);
+  CK(cudaMemcpy(hh.data(), h, n * sizeof(H), cudaMemcpyDeviceToHost));
+  double ref = 0, abs_sum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = ToF32Host(hh[i]);
+    ref += v;
+    abs_sum += std::fabs(v);
+  }
+  check_near("cub", op, got, ref, 1e-5 * abs_sum);
   cudaFree(tmp);
   cudaFree(out);
   cudaFree(h);
@@ -138,7 +179,7 @@ struct Below {
 
 // CUB's three-way partition of f32 into thirds (x < -1/3, then x < 1/3, the rest): bytes read
 // and written counted.
-static void partition3(const float* x, int64_t n, int reps) {
+static void partition3(const float* x, const std::vector<float>& hx, int64_t n, int reps) {
   if (n > INT32_MAX) {
     std::printf("SKIP cub partition3_f32 n above int\n");
     return;
@@ -160,7 +201,14 @@ static void partition3(const float* x, int64_t n, int reps) {
   peer("cub", "partition3_f32", ms, 2.0 * n * sizeof(float));
   int got[2] = {0, 0};
   CK(cudaMemcpy(got, counts, sizeof(got), cudaMemcpyDeviceToHost));
-  std::printf("CHECK cub partition3_f32 ok first=%d second=%d\n", got[0], got[1]);
+  int64_t want[2] = {0, 0};
+  for (int64_t i = 0; i < n; ++i) {
+    if (hx[i] < lo.t) ++want[0];
+    else if (hx[i] < hi.t) ++want[1];
+  }
+  std::printf("CHECK cub partition3_f32 %s first=%d second=%d ref_first=%lld ref_second=%lld\n",
+              got[0] == want[0] && got[1] == want[1] ? "ok" : "FAIL", got[0], got[1], (long long)want[0],
+              (long long)want[1]);
   cudaFree(tmp);
   cudaFree(counts);
   cudaFree(a);
@@ -174,9 +222,11 @@ __global__ void to_bytes(const float* x, unsigned char* b, int64_t n) {
 }
 
 // CUB's even-bin histogram of `samples` (256 bins over [lower, upper)), 32-bit counters; bytes
-// read counted. The check line holds the total counted (n when every sample is in range).
+// read counted. Checked bin for bin against `want` (the host's counts); the check line also
+// holds the total counted (n when every sample is in range).
 template <class S, class L>
-static void histogram_even(const char* op, const S* samples, int64_t n, L lower, L upper, int reps) {
+static void histogram_even(const char* op, const S* samples, int64_t n, L lower, L upper, int reps,
+                           const std::vector<int64_t>& want) {
   if (n > INT32_MAX) {
     std::printf("SKIP cub %s n above int\n", op);
     return;
@@ -193,9 +243,13 @@ static void histogram_even(const char* op, const S* samples, int64_t n, L lower,
   peer("cub", op, ms, (double)n * sizeof(S));
   std::vector<int> got(256);
   CK(cudaMemcpy(got.data(), hist, 256 * sizeof(int), cudaMemcpyDeviceToHost));
-  int64_t total = 0;
-  for (int c : got) total += c;
-  std::printf("CHECK cub %s ok total=%lld\n", op, (long long)total);
+  int64_t total = 0, bad = 0;
+  for (int b = 0; b < 256; ++b) {
+    total += got[b];
+    bad += got[b] != want[b];
+  }
+  std::printf("CHECK cub %s %s total=%lld wrong_bins=%lld\n", op, bad == 0 ? "ok" : "FAIL", (long long)total,
+              (long long)bad);
   cudaFree(tmp);
   cudaFree(hist);
 }
@@ -213,6 +267,16 @@ int main(int argc, char** argv) {
   fill_f32<<<1024, 256, 0, g_stream>>>(x, n, 0x1234);
   fill_f32<<<1024, 256, 0, g_stream>>>(y, n, 0x9876);
   CK(cudaStreamSynchronize(g_stream));
+  // The inputs on the host, for the checks.
+  std::vector<float> hx(n), hy(n);
+  CK(cudaMemcpy(hx.data(), x, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(hy.data(), y, n * sizeof(float), cudaMemcpyDeviceToHost));
+  double dot_ref = 0, dot_abs = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double p = (double)hx[i] * hy[i];
+    dot_ref += p;
+    dot_abs += std::fabs(p);
+  }
   // cublasSdot: two arrays read, the result to device memory (no host round trip timed).
   cublasHandle_t handle;
   if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
@@ -220,19 +284,23 @@ int main(int argc, char** argv) {
   } else {
     cublasSetStream(handle, g_stream);
     cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_DEVICE);
+    // cublasSdot takes an int count: one call when n fits, else int-sized pieces, each
+    // writing its own result (their sum is the dot product).
+    const int64_t piece = INT32_MAX / 2, pieces = std::max<int64_t>(1, (n + piece - 1) / piece);
     float* r = nullptr;
-    CK(cudaMalloc(&r, sizeof(float)));
-    // cublasSdot takes an int count: one call when n fits, else int-sized pieces.
+    CK(cudaMalloc(&r, pieces * sizeof(float)));
     const double ms = time_ms(reps, [&] {
-      for (int64_t off = 0; off < n; off += INT32_MAX / 2) {
-        const int len = (int)std::min<int64_t>(n - off, INT32_MAX / 2);
-        cublasSdot(handle, len, x + off, 1, y + off, 1, r);
+      for (int64_t off = 0; off < n; off += piece) {
+        const int len = (int)std::min<int64_t>(n - off, piece);
+        cublasSdot(handle, len, x + off, 1, y + off, 1, r + off / piece);
       }
     });
     peer("cublas", "dot_f32", ms, 2.0 * n * sizeof(float));
-    float got = 0;
-    CK(cudaMemcpy(&got, r, sizeof(float), cudaMemcpyDeviceToHost));
-    std::printf("CHECK cublas dot_f32 ok dot=%.6g\n", got);
+    std::vector<float> parts(pieces);
+    CK(cudaMemcpy(parts.data(), r, pieces * sizeof(float), cudaMemcpyDeviceToHost));
+    double got = 0;
+    for (float p : parts) got += p;
+    check_near("cublas", "dot_f32", got, dot_ref, 1e-5 * dot_abs);
     cudaFree(r);
     cublasDestroy(handle);
   }
@@ -241,17 +309,24 @@ int main(int argc, char** argv) {
     float got = 0;
     const double ms = time_ms(reps, [&] { got = thrust::inner_product(thrust::cuda::par.on(g_stream), x, x + n, y, 0.0f); });
     peer("thrust", "dot_f32", ms, 2.0 * n * sizeof(float));
-    std::printf("CHECK thrust dot_f32 ok dot=%.6g\n", got);
+    check_near("thrust", "dot_f32", got, dot_ref, 1e-5 * dot_abs);
   }
-  partition3(x, n, reps);
+  partition3(x, hx, n, reps);
   {
     unsigned char* b = nullptr;
     CK(cudaMalloc(&b, n));
     to_bytes<<<1024, 256, 0, g_stream>>>(x, b, n);
-    histogram_even("hist_u8_256", b, n, 0, 256, reps);
+    // The bins on the host: the byte itself (as to_bytes makes it), and the f32 bin
+    // floor((x + 1) * 128) (exact: x is a multiple of 2^-23 in [-1, 1)).
+    std::vector<int64_t> want8(256, 0), wantf(256, 0);
+    for (int64_t i = 0; i < n; ++i) {
+      ++want8[(unsigned char)((hx[i] + 1.0f) * 128.0f)];
+      ++wantf[std::min(255, (int)((hx[i] + 1.0f) * 128.0f))];
+    }
+    histogram_even("hist_u8_256", b, n, 0, 256, reps, want8);
     cudaFree(b);
+    histogram_even("hist_f32_256", x, n, -1.0f, 1.0f, reps, wantf);
   }
-  histogram_even("hist_f32_256", x, n, -1.0f, 1.0f, reps);
   half_sum<__nv_bfloat16>("sum_bf16", x, n, reps);
   half_sum<__half>("sum_f16", x, n, reps);
   cudaFree(x);

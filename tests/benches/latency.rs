@@ -7,6 +7,12 @@
 //! Timing: host clock (`Instant`) around each call, 20 warm-up calls, median of REPS calls;
 //! fresh random data uniform in [-1, 1) (for `any`, all-negative data, so that no element
 //! satisfies the predicate and every element is read, as CUB's TransformReduce does).
+//!
+//! Checks: `count`, `any` and the filter's count are asserted in every timed call, as before;
+//! once per size, outside the timing, the sum is checked against the exact sum (within
+//! `sum_tol`) and the filter's kept elements against plain Rust, in order. A wrong result, or
+//! a `CHECK cub ... FAIL` line of the CUB peer, is printed with what was expected and what came,
+//! and the bench exits with status 1 at the end.
 
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -16,6 +22,15 @@ use warp_runtime::prelude::*;
 use warp_tests::ops::{positive, sum_f32};
 
 const SIZES: [usize; 5] = [1, 1000, 100_000, 1_000_000, 16_000_000];
+
+/// The allowed error of an f32 sum of `len` terms whose magnitudes sum to `abs`: `γ_d abs`,
+/// `d = min(len, 4096)` roundings per term at most, `u = 2^-24` (the bound of the reduce
+/// bench's `check::fold_tol`, which says why 4096). The exact sum it is compared with: the
+/// data are multiples of 2^-23 below 1 in magnitude, whose sums are exact in f64.
+fn sum_tol(abs: f64, len: usize) -> f64 {
+    let d = len.min(4096) as f64 / 16_777_216.0;
+    d / (1.0 - d) * abs
+}
 
 fn median_us(reps: usize, mut call: impl FnMut()) -> f64 {
     for _ in 0..20 {
@@ -155,6 +170,8 @@ fn main() {
         .collect();
     let neg: Vec<f32> = xs.iter().map(|x| -x.abs().max(1e-3)).collect();
     let mut ours: BTreeMap<(&str, usize), f64> = BTreeMap::new();
+    // Wrong results (checked outside the timing), with the expected and the got.
+    let mut failures: Vec<String> = Vec::new();
     // A warm-up of every operation before any is timed (the first size timed should not pay
     // for the process's first calls; latency_peers.cu does the same).
     {
@@ -180,16 +197,35 @@ fn main() {
                 std::hint::black_box(dev.reduce(sum_f32, &dx).unwrap());
             }),
         );
+        let got = dev.reduce(sum_f32, &dx).unwrap() as f64;
+        let (want, abs) = xs[..n].iter().fold((0.0f64, 0.0f64), |(s, a), &x| {
+            (s + x as f64, a + (x as f64).abs())
+        });
+        let tol = sum_tol(abs, n);
+        let verdict = if (got - want).abs() <= tol {
+            "ok"
+        } else {
+            "FAIL"
+        };
+        println!("check reduce n={n}: {verdict} (expected {want} within {tol:.3e}, got {got})");
+        if verdict == "FAIL" {
+            failures.push(format!(
+                "reduce n={n}: expected {want} within {tol:.3e}, got {got}"
+            ));
+        }
         ours.insert(
             ("count", n),
             median_us(reps, || {
-                assert_eq!(dev.count(positive, &dx).unwrap(), expect);
+                assert_eq!(dev.count(positive, &dx).unwrap(), expect, "count n={n}");
             }),
         );
         ours.insert(
             ("any", n),
             median_us(reps, || {
-                assert!(!dev.any(positive, &dn).unwrap());
+                assert!(
+                    !dev.any(positive, &dn).unwrap(),
+                    "any n={n}: expected false (no element > 0), got true"
+                );
             }),
         );
         let mut out = dev.upload(&vec![0f32; n]).unwrap();
@@ -197,9 +233,25 @@ fn main() {
             ("filter", n),
             median_us(reps, || {
                 let kept = dev.filter_into(positive, &dx, &mut out).unwrap();
-                assert_eq!(kept.get().unwrap(), expect);
+                assert_eq!(kept.get().unwrap(), expect, "filter count n={n}");
             }),
         );
+        // The kept elements of the last timed call, in order, bit for bit.
+        let kept = out.slice(..expect as usize).unwrap().download().unwrap();
+        let want = xs[..n].iter().copied().filter(|&x| x > 0.0);
+        let wrong = kept
+            .iter()
+            .zip(want)
+            .enumerate()
+            .find(|(_, (g, w))| g.to_bits() != w.to_bits())
+            .map(|(i, (g, w))| {
+                format!("filter n={n}: kept element {i}: expected {w:?}, got {g:?}")
+            });
+        println!(
+            "check filter n={n}: {} ({expect} kept elements)",
+            if wrong.is_some() { "FAIL" } else { "ok" }
+        );
+        failures.extend(wrong);
     }
 
     // ---- CUB, timed the same way ----
@@ -216,6 +268,9 @@ fn main() {
         for line in out.lines() {
             if line.starts_with("CHECK") {
                 println!("peer: {line}");
+                if line.split_whitespace().nth(3) == Some("FAIL") {
+                    failures.push(format!("peer {line}"));
+                }
             }
             let f: Vec<&str> = line.split_whitespace().collect();
             if let (5, "LAT", Ok(n), Ok(us)) = (
@@ -243,5 +298,16 @@ fn main() {
                 c.map_or("-".into(), |c| format!("{:.3}x", o / c)),
             );
         }
+    }
+    if !failures.is_empty() {
+        println!();
+        for f in &failures {
+            println!("FAILED {f}");
+        }
+        eprintln!(
+            "latency bench: {} check(s) failed (see the FAILED lines)",
+            failures.len()
+        );
+        std::process::exit(1);
     }
 }

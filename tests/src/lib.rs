@@ -307,44 +307,41 @@ pub fn exact_sum<T: FromSmall>(xs: &[T]) -> i64 {
     xs.iter().map(|x| x.to_i64()).sum()
 }
 
-/// A value's bits, for comparisons that must see `-0.0` against `0.0` and NaN payloads.
+/// A value's bits, for comparisons that must see `-0.0` against `0.0` and NaN payloads:
+/// zero-extended (a signed integer is not sign-extended), a pair's two halves side by side.
 pub trait Bits: Copy {
-    /// The bits, widened to 64.
-    fn bits(self) -> u64;
+    /// The bits.
+    fn bits(self) -> u128;
 }
 
 macro_rules! bits_int {
-    ($($t:ty),*) => {$( impl Bits for $t { fn bits(self) -> u64 { self as u64 } } )*};
+    ($($t:ty: $u:ty),*) => {$( impl Bits for $t { fn bits(self) -> u128 { self as $u as u128 } } )*};
 }
-bits_int!(i8, i16, i32, i64, u8, u16, u32, u64);
-impl Bits for bool {
-    fn bits(self) -> u64 {
-        self as u64
-    }
-}
+bits_int!(i8: u8, i16: u16, i32: u32, i64: u64, u8: u8, u16: u16, u32: u32, u64: u64, bool: u8);
 impl Bits for f32 {
-    fn bits(self) -> u64 {
-        self.to_bits() as u64
+    fn bits(self) -> u128 {
+        self.to_bits() as u128
     }
 }
 impl Bits for f64 {
-    fn bits(self) -> u64 {
-        self.to_bits()
+    fn bits(self) -> u128 {
+        self.to_bits() as u128
     }
 }
 impl Bits for warp_runtime::half::f16 {
-    fn bits(self) -> u64 {
-        self.to_bits() as u64
+    fn bits(self) -> u128 {
+        self.to_bits() as u128
     }
 }
 impl Bits for warp_runtime::half::bf16 {
-    fn bits(self) -> u64 {
-        self.to_bits() as u64
+    fn bits(self) -> u128 {
+        self.to_bits() as u128
     }
 }
+/// A pair of values of at most 64 bits each.
 impl<A: Bits, B: Bits> Bits for (A, B) {
-    fn bits(self) -> u64 {
-        self.0.bits() ^ self.1.bits().rotate_left(32)
+    fn bits(self) -> u128 {
+        (self.0.bits() << 64) | self.1.bits()
     }
 }
 

@@ -6,6 +6,7 @@ use rand::rngs::SmallRng;
 use warp_runtime::prelude::*;
 use warp_runtime::{Array, Element, ReduceInput, Runs};
 
+use crate::assert_bits;
 use crate::ops::{
     Span, add_i64, argmax_f32, argmin_f64, moments, moments_one, scaled_one, span, span_one,
     sum_count, sum_pairs,
@@ -165,11 +166,16 @@ pub fn check_value_inputs(dev: &Device, keys: &[i32], tag: &str) {
     // A map with a bound argument to (sum, count), over the finite values.
     let df = dev.upload(&finite).unwrap();
     let scaled: Vec<(f32, u32)> = finite.iter().map(|&x| (x * 2.0, 1)).collect();
-    let (_, wv) = rbk_ref(keys, &scaled, eq, (0.0, 0), |a, b| sum_count.call(a, b));
+    let (wk, wv) = rbk_ref(keys, &scaled, eq, (0.0, 0), |a, b| sum_count.call(a, b));
     let by = dev
         .reduce_by_key(sum_count, &dk, &df.map(scaled_one.with(2.0)))
         .unwrap();
-    assert_eq!(by.values.download().unwrap(), wv, "sum and count {tag}");
+    assert_eq!(by.keys.download().unwrap(), wk, "sum and count keys {tag}");
+    assert_bits(
+        &by.values.download().unwrap(),
+        &wv,
+        &format!("sum and count {tag}"),
+    );
     // The same with a predicate of two keys with its own bound argument.
     let near = |a: i32, b: i32| (a as i64 - b as i64).abs() <= 1;
     let (nk, nv) = rbk_ref(keys, &scaled, near, (0.0, 0), |a, b| sum_count.call(a, b));
@@ -182,15 +188,19 @@ pub fn check_value_inputs(dev: &Device, keys: &[i32], tag: &str) {
         )
         .unwrap();
     assert_eq!(by.keys.download().unwrap(), nk, "near keys {tag}");
-    assert_eq!(
-        by.values.download().unwrap(),
-        nv,
-        "near sum and count {tag}"
+    assert_bits(
+        &by.values.download().unwrap(),
+        &nv,
+        &format!("near sum and count {tag}"),
     );
-    // Zipped arrays as a tuple operator's value.
+    // Zipped arrays (the keys and another column) as a tuple operator's value: wrapping sums
+    // of each column, written out over the two arrays.
     let zipped: Vec<(i32, i32)> = keys.iter().zip(&ys).map(|(&k, &y)| (k, y)).collect();
-    let (_, wv) = rbk_ref(keys, &zipped, eq, (0, 0), |a, b| sum_pairs.call(a, b));
+    let (wk, wv) = rbk_ref(keys, &zipped, eq, (0, 0), |a, b| {
+        (a.0.wrapping_add(b.0), a.1.wrapping_add(b.1))
+    });
     let by = dev.reduce_by_key(sum_pairs, &dk, &(&dk, &dy)).unwrap();
+    assert_eq!(by.keys.download().unwrap(), wk, "zipped keys {tag}");
     assert_eq!(by.values.download().unwrap(), wv, "zipped {tag}");
     // A map to a struct.
     let spans: Vec<Span> = finite.iter().map(|&x| Span { lo: x, hi: x }).collect();
@@ -198,8 +208,9 @@ pub fn check_value_inputs(dev: &Device, keys: &[i32], tag: &str) {
         lo: f32::INFINITY,
         hi: f32::NEG_INFINITY,
     };
-    let (_, wv) = rbk_ref(keys, &spans, eq, ident, |a, b| span.call(a, b));
+    let (wk, wv) = rbk_ref(keys, &spans, eq, ident, |a, b| span.call(a, b));
     let by = dev.reduce_by_key(span, &dk, &df.map(span_one)).unwrap();
+    assert_eq!(by.keys.download().unwrap(), wk, "struct keys {tag}");
     assert_eq!(by.values.download().unwrap(), wv, "struct {tag}");
 }
 

@@ -1,6 +1,6 @@
 //! The CPU backend's forms of the stream-era API: results left "on the device" (held on the
-//! host), bound as parameters; `_into` forms; `map`; `fork` and `wait_for`; errors for
-//! outputs of the wrong length.
+//! host), bound as parameters; `_into` forms (`copy_into` among them); `map`; `fork` and
+//! `wait_for`; errors for outputs of the wrong length.
 
 use warp_runtime::Error;
 use warp_runtime::prelude::*;
@@ -137,6 +137,53 @@ fn outputs_of_the_wrong_length_are_errors() {
     let fork = dev.fork().unwrap();
     fork.wait_for(&dev).unwrap();
     assert_eq!(fork.reduce(sum_f32, &xs).unwrap(), 6.0);
+}
+
+/// `copy_into` writes the input's elements (a whole array, a view, any element type) into the
+/// caller's array without replacing it; an output of another length is an `Error::Shape` that
+/// leaves the output as it was; an empty copy is fine.
+#[test]
+fn copy_into_writes_the_callers_array() {
+    let dev = Device::cpu();
+    let xs = dev.upload(&[1.5f32, -0.0, f32::NAN, 4.0, -5.25]).unwrap();
+    let mut out = dev.upload(&[9.0f32; 5]).unwrap();
+    dev.copy_into(&xs, &mut out).unwrap();
+    let (got, want) = (out.download().unwrap(), xs.download().unwrap());
+    assert_eq!(
+        got.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        want.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        "bit for bit: -0.0 and NaN kept"
+    );
+    let mut tail = dev.upload(&[0.0f32; 2]).unwrap();
+    dev.copy_into(&xs.slice(3..).unwrap(), &mut tail).unwrap();
+    assert_eq!(tail.download().unwrap(), [4.0, -5.25]);
+    let bytes = dev.upload(&[7u8, 0, 255]).unwrap();
+    let mut bout = dev.upload(&[1u8; 3]).unwrap();
+    dev.copy_into(&bytes, &mut bout).unwrap();
+    assert_eq!(bout.download().unwrap(), [7, 0, 255]);
+    // Lengths must match: shorter and longer outputs are shape errors, and nothing is written.
+    let mut short = dev.upload(&[3.0f32; 4]).unwrap();
+    assert!(matches!(
+        dev.copy_into(&xs, &mut short),
+        Err(Error::Shape(_))
+    ));
+    assert_eq!(short.download().unwrap(), [3.0; 4]);
+    let mut long = dev.upload(&[3.0f32; 6]).unwrap();
+    assert!(matches!(
+        dev.copy_into(&xs, &mut long),
+        Err(Error::Shape(_))
+    ));
+    assert_eq!(long.download().unwrap(), [3.0; 6]);
+    let mut none = dev.upload::<f32>(&[]).unwrap();
+    dev.copy_into(&xs.slice(5..).unwrap(), &mut none).unwrap();
+    // `copy` gives the same elements in new memory.
+    assert_eq!(
+        dev.copy(&xs.slice(3..).unwrap())
+            .unwrap()
+            .download()
+            .unwrap(),
+        [4.0, -5.25]
+    );
 }
 
 /// Every CPU-backend device shares its memory: arrays uploaded through one `Device::cpu()`

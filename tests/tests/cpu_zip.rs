@@ -1,12 +1,34 @@
-//! Zipped arrays (`(&xs, &ys)`) on the CPU backend against plain iterator code: maps and
-//! predicates of several inputs in every operation family, compaction keeping one array, and
-//! the errors of arrays that cannot be zipped.
+//! Zipped arrays (`(&xs, &ys)`) on the CPU backend against plain iterator code over the
+//! individual arrays: maps and predicates of several distinct arrays in every operation family
+//! (asymmetric ones, so that swapped or duplicated columns fail), sums of exact inputs bit for
+//! bit and of random floats within a tolerance, scans and axis reductions of zipped rows element
+//! by element, compaction keeping one array, and the errors of arrays that cannot be zipped.
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{
     below, close, mixed, mul, second_above, sq_diff, sum_f32 as sum, sum_f64, sum_pairs,
 };
-use warp_tests::{Random, close_sum, edge_sizes, rng, seed};
+use warp_tests::{
+    Random, assert_bits, assert_elements, close_sum, edge_sizes, exact_sum, exact_vec, rng, seed,
+};
+
+/// `x - 2y`: not symmetric, so swapped or duplicated columns change the results.
+#[map(inputs = 2)]
+fn x_minus_2y(x: f32, y: f32) -> f32 {
+    x - 2.0 * y
+}
+
+/// `a + 3b - 5c + 7d`: four arrays with distinct weights.
+#[map(inputs = 4)]
+fn weighted4(a: f32, b: f32, c: f32, d: f32) -> f32 {
+    a + 3.0 * b - 5.0 * c + 7.0 * d
+}
+
+/// A wrapping sum of the first column and the xor of the second.
+#[reduce(identity = (0, 0))]
+fn add_xor(a: (i32, i32), b: (i32, i32)) -> (i32, i32) {
+    (a.0.wrapping_add(b.0), a.1 ^ b.1)
+}
 
 #[test]
 fn zipped_maps_and_predicates_match_iterators() {
@@ -39,7 +61,13 @@ fn zipped_maps_and_predicates_match_iterators() {
         assert_eq!(cpu.count(p, &z).unwrap(), want);
         assert_eq!(cpu.any(p, &z).unwrap(), want > 0);
         assert_eq!(cpu.all(p, &z).unwrap(), want == n as u64);
-        assert!(cpu.all(p, &(&dx, &dx)).unwrap() || xs.iter().any(|x| x.is_nan()));
+        // A distinct array with the same elements: all close unless a NaN is there.
+        let dx2 = cpu.upload(&xs).unwrap();
+        assert_eq!(
+            cpu.all(p, &(&dx, &dx2)).unwrap(),
+            !xs.iter().any(|x| x.is_nan()),
+            "all close to a copy n={n}"
+        );
         assert_eq!(
             cpu.find_first(p, &z).unwrap(),
             xs.iter().zip(&ys).position(|(&x, &y)| ok(x, y))
@@ -64,11 +92,130 @@ fn zipped_maps_and_predicates_match_iterators() {
         let prods = cpu.map(mul, &z).unwrap().download().unwrap();
         let want: Vec<f32> = xs.iter().zip(&ys).map(|(x, y)| x * y).collect();
         assert_eq!(bits(&prods), bits(&want));
+        let lins = cpu.map(x_minus_2y, &z).unwrap().download().unwrap();
+        let want: Vec<f32> = xs.iter().zip(&ys).map(|(x, y)| x - 2.0 * y).collect();
+        assert_eq!(bits(&lins), bits(&want), "x - 2y n={n}");
+    }
+}
+
+/// Exact inputs (small integers, every partial sum exact in f32 in any order): sums, maps and
+/// scans of two and four distinct zipped arrays equal plain integer arithmetic bit for bit.
+#[test]
+fn zipped_sums_of_exact_inputs_are_exact() {
+    let cpu = Device::cpu();
+    let s = seed();
+    for n in edge_sizes(4).into_iter().chain([1 << 22]) {
+        let w: Vec<Vec<f32>> = (0..4u64)
+            .map(|j| exact_vec(s ^ 0x60 ^ j ^ ((n as u64) << 8), n))
+            .collect();
+        let ints: Vec<Vec<i64>> = w
+            .iter()
+            .map(|v| v.iter().map(|&e| e as i64).collect())
+            .collect();
+        let d: Vec<DeviceVec<f32>> = w.iter().map(|v| cpu.upload(v).unwrap()).collect();
+        let z = (&d[0], &d[1]);
+        let (x, y) = (&ints[0], &ints[1]);
+        let dot: i64 = x.iter().zip(y).map(|(a, b)| a * b).sum();
+        assert_bits(
+            &[cpu.map_reduce(mul, sum, &z).unwrap()],
+            &[dot as f32],
+            &format!("dot n={n}"),
+        );
+        let lins: Vec<i64> = x.iter().zip(y).map(|(a, b)| a - 2 * b).collect();
+        assert_bits(
+            &[cpu.map_reduce(x_minus_2y, sum, &z).unwrap()],
+            &[lins.iter().sum::<i64>() as f32],
+            &format!("x - 2y n={n}"),
+        );
+        let running: Vec<f32> = lins
+            .iter()
+            .scan(0i64, |acc, &t| {
+                *acc += t;
+                Some(*acc as f32)
+            })
+            .collect();
+        assert_bits(
+            &cpu.scan(sum, &z.map(x_minus_2y))
+                .unwrap()
+                .download()
+                .unwrap(),
+            &running,
+            &format!("scan of x - 2y n={n}"),
+        );
+        // Squared distances of parities (0 or 1): a sum of at most n ones.
+        let par: Vec<Vec<f32>> = w[..2]
+            .iter()
+            .map(|v| v.iter().map(|&e| (e as i64 & 1) as f32).collect())
+            .collect();
+        let (p0, p1) = (cpu.upload(&par[0]).unwrap(), cpu.upload(&par[1]).unwrap());
+        let want: i64 = x
+            .iter()
+            .zip(y)
+            .map(|(a, b)| ((a & 1) - (b & 1)).pow(2))
+            .sum();
+        assert_bits(
+            &[cpu.map_reduce(sq_diff, sum, &(&p0, &p1)).unwrap()],
+            &[want as f32],
+            &format!("squared distance n={n}"),
+        );
+        let four: Vec<i64> = (0..n)
+            .map(|i| ints[0][i] + 3 * ints[1][i] - 5 * ints[2][i] + 7 * ints[3][i])
+            .collect();
+        let z4 = (&d[0], &d[1], &d[2], &d[3]);
+        assert_bits(
+            &[cpu.map_reduce(weighted4, sum, &z4).unwrap()],
+            &[four.iter().sum::<i64>() as f32],
+            &format!("weighted four n={n}"),
+        );
+        assert_bits(
+            &cpu.map(weighted4, &z4).unwrap().download().unwrap(),
+            &four.iter().map(|&e| e as f32).collect::<Vec<_>>(),
+            &format!("weighted four map n={n}"),
+        );
+        assert_bits(
+            &[cpu.reduce(sum, &d[0]).unwrap()],
+            &[exact_sum(&w[0]) as f32],
+            &format!("sum n={n}"),
+        );
     }
 }
 
 fn bits(v: &[f32]) -> Vec<u32> {
     v.iter().map(|x| x.to_bits()).collect()
+}
+
+/// Plain folds of zipped `(i32, i32)` rows with `plain` from `(0, 0)`: the whole, the running
+/// values, each row and each column of a `cols`-wide matrix, each segment of `offs`.
+#[allow(clippy::type_complexity)]
+fn tuple_refs(
+    rows: &[(i32, i32)],
+    plain: impl Fn((i32, i32), (i32, i32)) -> (i32, i32),
+    cols: usize,
+    offs: &[u64],
+) -> (
+    (i32, i32),
+    Vec<(i32, i32)>,
+    Vec<(i32, i32)>,
+    Vec<(i32, i32)>,
+    Vec<(i32, i32)>,
+) {
+    let fold = |r: &mut dyn Iterator<Item = &(i32, i32)>| r.fold((0, 0), |s, &v| plain(s, v));
+    let scan = rows
+        .iter()
+        .scan((0, 0), |s, &v| {
+            *s = plain(*s, v);
+            Some(*s)
+        })
+        .collect();
+    let by_row = rows.chunks(cols).map(|r| fold(&mut r.iter())).collect();
+    let by_col = (0..cols)
+        .map(|c| fold(&mut rows.iter().skip(c).step_by(cols)))
+        .collect();
+    let segs = offs
+        .windows(2)
+        .map(|w| fold(&mut rows[w[0] as usize..w[1] as usize].iter()))
+        .collect();
+    (fold(&mut rows.iter()), scan, by_row, by_col, segs)
 }
 
 #[test]
@@ -83,43 +230,50 @@ fn zipped_inputs_in_scans_and_axes() {
         .collect();
     let (da, db) = (cpu.upload(&a).unwrap(), cpu.upload(&b).unwrap());
     let z = (&da, &db);
-    // Zipped rows reduced as tuples, scanned, and along the axes.
-    let want = a.iter().zip(&b).fold((0i32, 0i32), |s, (&x, &y)| {
-        (s.0.wrapping_add(x), s.1.wrapping_add(y))
-    });
-    assert_eq!(cpu.reduce(sum_pairs, &z).unwrap(), want);
-    let scan = cpu.scan(sum_pairs, &z).unwrap().download().unwrap();
-    assert_eq!(scan.last().copied(), Some(want));
-    let by_row = cpu
-        .reduce_rows(sum_pairs, &z, cols)
-        .unwrap()
-        .download()
-        .unwrap();
-    for r in 0..rows {
-        let s = (0..cols).fold((0, 0), |s: (i32, i32), c| {
-            (
-                s.0.wrapping_add(a[r * cols + c]),
-                s.1.wrapping_add(b[r * cols + c]),
-            )
-        });
-        assert_eq!(by_row[r], s);
+    let pairs: Vec<(i32, i32)> = a.iter().copied().zip(b.iter().copied()).collect();
+    let offs = [0u64, 10, 10, 500, (rows * cols) as u64];
+    let doffs = cpu.upload(&offs).unwrap();
+    // Zipped rows reduced as tuples, scanned, and along the axes, with a symmetric operator
+    // and one whose components combine differently.
+    macro_rules! check {
+        ($op:ident, $plain:expr) => {{
+            let what = stringify!($op);
+            let (whole, scan, by_row, by_col, segs) = tuple_refs(&pairs, $plain, cols, &offs);
+            assert_eq!(cpu.reduce($op, &z).unwrap(), whole, "{what}");
+            assert_elements(
+                &cpu.scan($op, &z).unwrap().download().unwrap(),
+                &scan,
+                &format!("{what} scan"),
+            );
+            assert_elements(
+                &cpu.reduce_rows($op, &z, cols).unwrap().download().unwrap(),
+                &by_row,
+                &format!("{what} rows"),
+            );
+            assert_elements(
+                &cpu.reduce_cols($op, &z, cols).unwrap().download().unwrap(),
+                &by_col,
+                &format!("{what} cols"),
+            );
+            assert_elements(
+                &cpu.reduce_segments($op, &z, &doffs)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
+                &segs,
+                &format!("{what} segments"),
+            );
+        }};
     }
-    let by_col = cpu
-        .reduce_cols(sum_pairs, &z, cols)
-        .unwrap()
-        .download()
-        .unwrap();
-    assert_eq!(by_col.len(), cols);
-    let offs = cpu
-        .upload(&[0u64, 10, 10, 500, (rows * cols) as u64])
-        .unwrap();
-    let segs = cpu
-        .reduce_segments(sum_pairs, &z, &offs)
-        .unwrap()
-        .download()
-        .unwrap();
-    assert_eq!(segs[1], (0, 0));
-    // A four-array map of mixed widths, and a predicate over (i32, u8).
+    check!(sum_pairs, |s: (i32, i32), v: (i32, i32)| (
+        s.0.wrapping_add(v.0),
+        s.1.wrapping_add(v.1)
+    ));
+    check!(add_xor, |s: (i32, i32), v: (i32, i32)| (
+        s.0.wrapping_add(v.0),
+        s.1 ^ v.1
+    ));
+    // A four-array map of mixed widths (exact in f64: integers), and a predicate over (i32, u8).
     let n = 1000;
     let f: Vec<f64> = (0..n).map(|i| i as f64 * 0.5).collect();
     let g: Vec<f32> = (0..n).map(|i| i as f32 * -0.25).collect();
@@ -131,11 +285,24 @@ fn zipped_inputs_in_scans_and_axes() {
         cpu.upload(&h).unwrap(),
         cpu.upload(&k).unwrap(),
     );
-    let got = cpu
-        .map_reduce(mixed, sum_f64, &(&ds.0, &ds.1, &ds.2, &ds.3))
-        .unwrap();
-    let want: f64 = (0..n).map(|i| mixed.call(f[i], g[i], h[i], k[i])).sum();
-    assert!((got - want).abs() <= 1e-9 * want.abs().max(1.0));
+    let z4 = (&ds.0, &ds.1, &ds.2, &ds.3);
+    // Each value is a multiple of 1/4 below 2^24 in magnitude: every sum of them is exact.
+    let want: Vec<f64> = (0..n)
+        .map(|i| {
+            let v = f[i] + g[i] as f64 * h[i] as f64;
+            if k[i] { -v } else { v }
+        })
+        .collect();
+    assert_bits(
+        &cpu.map(mixed, &z4).unwrap().download().unwrap(),
+        &want,
+        "mixed map",
+    );
+    assert_bits(
+        &[cpu.map_reduce(mixed, sum_f64, &z4).unwrap()],
+        &[want.iter().sum::<f64>()],
+        "mixed sum",
+    );
     let small: Vec<u8> = (0..n).map(|i| (i % 251) as u8).collect();
     let ints: Vec<i32> = (0..n as i32).map(|i| i - 500).collect();
     let (di, ds8) = (cpu.upload(&ints).unwrap(), cpu.upload(&small).unwrap());

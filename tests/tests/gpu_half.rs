@@ -1,11 +1,16 @@
-//! f16 and bf16 on the GPU against the CPU backend (itself tested against the `half` crate):
-//! rounding of every conversion, sums through f32, reductions, scans and compaction of 2-byte
-//! elements, transpose, zipped half and f32 arrays, edge sizes and misaligned views. Needs a
-//! CUDA GPU.
+//! f16 and bf16 on the GPU against plain Rust with the `half` crate and the CPU backend:
+//! rounding of every conversion; sums through f32 of exact inputs (small integers) bit for bit
+//! at the edge sizes, 2^22 and 2^24, and of random values within a tolerance (the CPU
+//! backend's sums checked against plain Rust the same way); reductions, scans and compaction
+//! of 2-byte elements element by element; transpose and axis reductions; zipped half and f32
+//! arrays (mapped and summed); edge sizes and misaligned views. Needs a CUDA GPU.
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{bf16_above, max_f16, round_both, sum_f32 as sum, widen_bf16, widen_f16};
-use warp_tests::{Random, SameValue, close_sum, edge_sizes, gpu, random_vec_par, rng, seed};
+use warp_tests::{
+    Random, SameValue, assert_bits, assert_elements, close_sum, edge_sizes, exact_sum, exact_vec,
+    gpu, random_vec_par, rng, seed,
+};
 
 #[map(inputs = 2)]
 fn scale(x: f16, w: f32) -> f32 {
@@ -36,11 +41,41 @@ fn max_bf16(a: bf16, b: bf16) -> bf16 {
     a.max(b)
 }
 
-fn same<T: SameValue + std::fmt::Debug>(a: &[T], b: &[T], what: &str) {
-    assert_eq!(a.len(), b.len(), "{what}: lengths");
-    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        assert!(x.same(y), "{what}: element {i}: {x:?} vs {y:?}");
+/// Which backend, for failure messages.
+fn name(dev: &Device) -> &'static str {
+    if dev.is_gpu() { "gpu" } else { "cpu" }
+}
+
+/// Asserts that `got`, a sum in f32 of `terms` (halves widened), is within `1e-5` of the sum
+/// of `|terms|` from their f64 sum (NaN and infinities as [`close_sum`] treats them). Where the
+/// finite terms' magnitudes add up beyond `f32::MAX` (two bf16 `MAX`es do), partial sums may
+/// overflow to an infinity in one order and not in another, so nothing is asserted.
+fn assert_close_sum(got: f32, terms: &[f64], what: &str) {
+    let finite_abs: f64 = terms
+        .iter()
+        .filter(|t| t.is_finite())
+        .map(|t| t.abs())
+        .sum();
+    if finite_abs > f32::MAX as f64 {
+        return;
     }
+    let want: f64 = terms.iter().sum();
+    let abs: f64 = terms.iter().map(|t| t.abs()).sum();
+    assert!(
+        close_sum(got as f64, want, abs, 1e-5),
+        "{what}: {got}, plain Rust {want}"
+    );
+}
+
+/// The running maxima of `xs` with `max_f16`'s rule (`half`'s `max`: NaN ignored, ties keep the
+/// earlier value), from negative infinity.
+fn running_max<T: Copy>(xs: &[T], identity: T, max: impl Fn(T, T) -> T) -> Vec<T> {
+    xs.iter()
+        .scan(identity, |m, &x| {
+            *m = max(*m, x);
+            Some(*m)
+        })
+        .collect()
 }
 
 #[test]
@@ -139,109 +174,163 @@ fn half_arrays_match_the_cpu() {
         let (gd, cd) = (up(&gpu), up(&cpu));
         for off in [0usize, 1, 3] {
             let tag = format!("n={n} off={off}");
-            let gv = (
-                gd.0.slice(off..off + n).unwrap(),
-                gd.1.slice(off..off + n).unwrap(),
-                gd.2.slice(0..n).unwrap(),
-            );
-            let cv = (
-                cd.0.slice(off..off + n).unwrap(),
-                cd.1.slice(off..off + n).unwrap(),
-                cd.2.slice(0..n).unwrap(),
-            );
-            let abs: f64 = h[off..off + n].iter().map(|x| x.to_f64().abs()).sum();
-            let (a, c) = (
-                gpu.map_reduce(widen_f16, sum, &gv.0).unwrap(),
-                cpu.map_reduce(widen_f16, sum, &cv.0).unwrap(),
-            );
-            assert!(
-                close_sum(a as f64, c as f64, abs, 1e-5),
-                "f16 sum {tag}: {a} vs {c}"
-            );
-            let abs: f64 = b[off..off + n].iter().map(|x| x.to_f64().abs()).sum();
-            let (a, c) = (
-                gpu.map_reduce(widen_bf16, sum, &gv.1).unwrap(),
-                cpu.map_reduce(widen_bf16, sum, &cv.1).unwrap(),
-            );
-            assert!(
-                close_sum(a as f64, c as f64, abs, 1e-5),
-                "bf16 sum {tag}: {a} vs {c}"
-            );
-            assert!(
-                gpu.reduce(max_f16, &gv.0)
-                    .unwrap()
-                    .same(&cpu.reduce(max_f16, &cv.0).unwrap()),
-                "max {tag}"
-            );
-            assert!(
-                gpu.reduce(max_bf16, &gv.1)
-                    .unwrap()
-                    .same(&cpu.reduce(max_bf16, &cv.1).unwrap()),
-                "max bf16 {tag}"
-            );
-            same(
-                &gpu.scan(max_f16, &gv.0).unwrap().download().unwrap(),
-                &cpu.scan(max_f16, &cv.0).unwrap().download().unwrap(),
-                &format!("scan max {tag}"),
-            );
+            let (hs, bs, ws) = (&h[off..off + n], &b[off..off + n], &w[..n]);
             let t = bf16::from_f32(0.25);
-            same(
-                &gpu.filter(bf16_above.with(t), &gv.1)
-                    .unwrap()
-                    .download()
-                    .unwrap(),
-                &cpu.filter(bf16_above.with(t), &cv.1)
-                    .unwrap()
-                    .download()
-                    .unwrap(),
-                &format!("filter {tag}"),
-            );
-            assert_eq!(
-                gpu.count(bf16_above.with(t), &gv.1).unwrap(),
-                cpu.count(bf16_above.with(t), &cv.1).unwrap()
-            );
-            same(
-                &gpu.map(scale, &(&gv.0, &gv.2)).unwrap().download().unwrap(),
-                &cpu.map(scale, &(&cv.0, &cv.2)).unwrap().download().unwrap(),
-                &format!("zipped f16 x f32 {tag}"),
-            );
+            let kept: Vec<bf16> = bs.iter().copied().filter(|&x| x > t).collect();
+            let scaled: Vec<f32> = hs.iter().zip(ws).map(|(x, w)| x.to_f32() * w).collect();
+            let h64: Vec<f64> = hs.iter().map(|x| x.to_f64()).collect();
+            let b64: Vec<f64> = bs.iter().map(|x| x.to_f64()).collect();
+            for (dev, d) in [(&gpu, &gd), (&cpu, &cd)] {
+                let tag = format!("{} {tag}", name(dev));
+                let v = (
+                    d.0.slice(off..off + n).unwrap(),
+                    d.1.slice(off..off + n).unwrap(),
+                    d.2.slice(0..n).unwrap(),
+                );
+                // Sums of random halves (specials included) through f32, within a tolerance.
+                assert_close_sum(
+                    dev.map_reduce(widen_f16, sum, &v.0).unwrap(),
+                    &h64,
+                    &format!("f16 sum {tag}"),
+                );
+                assert_close_sum(
+                    dev.map_reduce(widen_bf16, sum, &v.1).unwrap(),
+                    &b64,
+                    &format!("bf16 sum {tag}"),
+                );
+                assert!(
+                    dev.reduce(max_f16, &v.0)
+                        .unwrap()
+                        .same(&hs.iter().copied().fold(f16::NEG_INFINITY, |a, x| a.max(x))),
+                    "max f16 {tag}"
+                );
+                assert!(
+                    dev.reduce(max_bf16, &v.1)
+                        .unwrap()
+                        .same(&bs.iter().copied().fold(bf16::NEG_INFINITY, |a, x| a.max(x))),
+                    "max bf16 {tag}"
+                );
+                assert_elements(
+                    &dev.scan(max_f16, &v.0).unwrap().download().unwrap(),
+                    &running_max(hs, f16::NEG_INFINITY, |a, x| a.max(x)),
+                    &format!("scan max {tag}"),
+                );
+                // Compaction moves elements: their bits, NaN payloads included.
+                assert_bits(
+                    &dev.filter(bf16_above.with(t), &v.1)
+                        .unwrap()
+                        .download()
+                        .unwrap(),
+                    &kept,
+                    &format!("filter {tag}"),
+                );
+                assert_eq!(
+                    dev.count(bf16_above.with(t), &v.1).unwrap(),
+                    kept.len() as u64,
+                    "count {tag}"
+                );
+                assert_elements(
+                    &dev.map(scale, &(&v.0, &v.2)).unwrap().download().unwrap(),
+                    &scaled,
+                    &format!("zipped f16 x f32 {tag}"),
+                );
+            }
         }
     }
 }
 
+/// Sums through f32 of exact halves (small integers: every partial sum is an integer far below
+/// 2^24, the same bits in any order) on the GPU and the CPU backend equal the exact sum bit for
+/// bit, at the edge sizes, 2^22 and 2^24, from misaligned starts; so do the sums of zipped f16
+/// and f32 arrays mapped by `scale` (products of small integers).
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn half_sums_of_exact_inputs_are_exact() {
+    let (gpu, cpu) = (gpu(), Device::cpu());
+    let s = seed();
+    for n in edge_sizes(2).into_iter().chain([1 << 22, (1 << 24) + 1]) {
+        let h: Vec<f16> = exact_vec(s ^ 0x16 ^ n as u64, n + 3);
+        let b: Vec<bf16> = exact_vec(s ^ 0xbf ^ n as u64, n + 3);
+        let w: Vec<f32> = exact_vec(s ^ 0x32 ^ n as u64, n + 3);
+        for dev in [&gpu, &cpu] {
+            let (dh, db, dw) = (
+                dev.upload(&h).unwrap(),
+                dev.upload(&b).unwrap(),
+                dev.upload(&w).unwrap(),
+            );
+            for off in [0usize, 1, 3] {
+                let tag = format!("{} n={n} off={off}", name(dev));
+                let (vh, vb) = (
+                    dh.slice(off..off + n).unwrap(),
+                    db.slice(off..off + n).unwrap(),
+                );
+                assert_bits(
+                    &[dev.map_reduce(widen_f16, sum, &vh).unwrap()],
+                    &[exact_sum(&h[off..off + n]) as f32],
+                    &format!("f16 sum {tag}"),
+                );
+                assert_bits(
+                    &[dev.map_reduce(widen_bf16, sum, &vb).unwrap()],
+                    &[exact_sum(&b[off..off + n]) as f32],
+                    &format!("bf16 sum {tag}"),
+                );
+                let dot: i64 = h[off..off + n]
+                    .iter()
+                    .zip(&w[..n])
+                    .map(|(x, y)| x.to_f32() as i64 * *y as i64)
+                    .sum();
+                assert_bits(
+                    &[dev
+                        .map_reduce(scale, sum, &(&vh, &dw.slice(0..n).unwrap()))
+                        .unwrap()],
+                    &[dot as f32],
+                    &format!("f16 x f32 sum {tag}"),
+                );
+            }
+        }
+    }
+}
+
+/// f16 matrices: the transpose bit for bit (NaN payloads included) and the maximum of each row
+/// and each column against plain Rust, on the GPU and the CPU backend.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn half_matrices_transpose_and_reduce_along_axes() {
     let (gpu, cpu) = (gpu(), Device::cpu());
     for (rows, cols) in [(1usize, 1usize), (33, 65), (1000, 3), (257, 4096)] {
         let m: Vec<f16> = random_vec_par(seed() ^ rows as u64, rows * cols, true);
-        let (g, c) = (gpu.upload(&m).unwrap(), cpu.upload(&m).unwrap());
-        same(
-            &gpu.transpose(&g, cols).unwrap().download().unwrap(),
-            &cpu.transpose(&c, cols).unwrap().download().unwrap(),
-            &format!("transpose {rows}x{cols}"),
-        );
-        same(
-            &gpu.reduce_rows(max_f16, &g, cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &cpu.reduce_rows(max_f16, &c, cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &format!("rows {rows}x{cols}"),
-        );
-        same(
-            &gpu.reduce_cols(max_f16, &g, cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &cpu.reduce_cols(max_f16, &c, cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &format!("cols {rows}x{cols}"),
-        );
+        let transposed: Vec<f16> = (0..cols * rows)
+            .map(|i| m[(i % rows) * cols + i / rows])
+            .collect();
+        let max = |it: &mut dyn Iterator<Item = &f16>| it.fold(f16::NEG_INFINITY, |a, &x| a.max(x));
+        let by_row: Vec<f16> = m.chunks(cols).map(|r| max(&mut r.iter())).collect();
+        let by_col: Vec<f16> = (0..cols)
+            .map(|c| max(&mut m.iter().skip(c).step_by(cols)))
+            .collect();
+        for dev in [&gpu, &cpu] {
+            let tag = format!("{} {rows}x{cols}", name(dev));
+            let d = dev.upload(&m).unwrap();
+            assert_bits(
+                &dev.transpose(&d, cols).unwrap().download().unwrap(),
+                &transposed,
+                &format!("transpose {tag}"),
+            );
+            assert_elements(
+                &dev.reduce_rows(max_f16, &d, cols)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
+                &by_row,
+                &format!("rows {tag}"),
+            );
+            assert_elements(
+                &dev.reduce_cols(max_f16, &d, cols)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
+                &by_col,
+                &format!("cols {tag}"),
+            );
+        }
     }
 }

@@ -1,10 +1,12 @@
 //! GPU predicates and maps against the CPU backend: edge sizes, selectivities 0/1/50/99/100%,
 //! NaN, first matches at 0, in the middle, at the end and nowhere, misaligned starts, fused maps
-//! with bound parameters. Needs a CUDA GPU.
+//! with bound parameters; sums of squares of exact inputs bit for bit against plain Rust (in f32
+//! and in f64, up to 2^24 elements) and of random floats within a tolerance; the three-way
+//! partition of zipped arrays against plain Rust. Needs a CUDA GPU.
 
 use warp_runtime::prelude::*;
-use warp_tests::ops::{above, positive, square, sum_f32 as sum, widen};
-use warp_tests::{Random, edge_sizes, gpu, random_vec_par, rng, seed};
+use warp_tests::ops::{above, positive, square, sum_f32 as sum, sum_f64, widen};
+use warp_tests::{Random, assert_bits, edge_sizes, exact_vec, gpu, random_vec_par, rng, seed};
 
 #[predicate]
 fn is_seven(x: u8) -> bool {
@@ -25,6 +27,12 @@ fn with_double(x: f32, k: f32) -> (f32, f32) {
 #[reduce(identity = 0)]
 fn sum_u64(a: u64, b: u64) -> u64 {
     a.wrapping_add(b)
+}
+/// `x * x` in f64: squares of small integers summed exactly at any size.
+#[map]
+fn square_f64(x: f32) -> f64 {
+    let y = x as f64;
+    y * y
 }
 
 /// Every predicate operation on the GPU equals the CPU backend.
@@ -207,6 +215,53 @@ fn other_types_and_fused_maps() {
     }
 }
 
+/// Sums of squares of exact inputs, bit for bit against plain Rust's integer sums, on the GPU
+/// and the CPU backend, at the edge sizes, 2^22 and 2^24, from misaligned starts: in f32 over
+/// small integers whose squares add up to at most 2^24 (so every partial sum is exact:
+/// magnitudes 1 and 2 where `4n <= 2^24`, 0 and 1 beyond), and in f64 over integers up to 8.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn sums_of_squares_are_exact() {
+    let (gpu, cpu) = (gpu(), Device::cpu());
+    let s = seed();
+    for n in edge_sizes(4).into_iter().chain([1 << 22, 1 << 24]) {
+        let xs: Vec<f32> = exact_vec(s ^ 0x5e ^ n as u64, n);
+        let base = if 4 * n <= 1 << 24 { 1 } else { 0 };
+        let tiny: Vec<f32> = xs
+            .iter()
+            .map(|&x| ((x.abs() as i64 & 1) + base) as f32 * x.signum())
+            .collect();
+        for dev in [&gpu, &cpu] {
+            let (dx, ds) = (dev.upload(&xs).unwrap(), dev.upload(&tiny).unwrap());
+            for off in [0usize, 1, 3] {
+                if off > n {
+                    continue;
+                }
+                let tag = format!(
+                    "{} n={n} off={off}",
+                    if dev.is_gpu() { "gpu" } else { "cpu" }
+                );
+                let want: i64 = tiny[off..].iter().map(|&x| (x as i64).pow(2)).sum();
+                assert_bits(
+                    &[dev
+                        .map_reduce(square, sum, &ds.slice(off..).unwrap())
+                        .unwrap()],
+                    &[want as f32],
+                    &format!("sum of squares in f32 {tag}"),
+                );
+                let want: i64 = xs[off..].iter().map(|&x| (x as i64).pow(2)).sum();
+                assert_bits(
+                    &[dev
+                        .map_reduce(square_f64, sum_f64, &dx.slice(off..).unwrap())
+                        .unwrap()],
+                    &[want as f64],
+                    &format!("sum of squares in f64 {tag}"),
+                );
+            }
+        }
+    }
+}
+
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn large_filter_at_half_selectivity() {
@@ -280,8 +335,18 @@ fn three_way_partition_matches_the_cpu() {
                 );
             }
         }
+        // Zipped distinct arrays, keeping the first, parted by the second; against plain Rust.
         let ys = f32::random_vec(&mut r, n, false);
         let (gy, cy) = (gpu.upload(&ys).unwrap(), cpu.upload(&ys).unwrap());
+        let mut want: [Vec<f32>; 3] = Default::default();
+        for (&x, &y) in xs[..n].iter().zip(&ys) {
+            let part = match y {
+                y if y < -0.5 => 0,
+                y if y < 0.5 => 1,
+                _ => 2,
+            };
+            want[part].push(x);
+        }
         let gz = (&g.slice(0..n).unwrap(), &gy);
         let cz = (&c.slice(0..n).unwrap(), &cy);
         let (a, b, c3) = gpu
@@ -298,21 +363,18 @@ fn three_way_partition_matches_the_cpu() {
                 &cz.keep::<0>(),
             )
             .unwrap();
-        assert_eq!(
-            bits(a.download().unwrap()),
-            bits(x.download().unwrap()),
-            "zip n={n}"
-        );
-        assert_eq!(
-            bits(b.download().unwrap()),
-            bits(y.download().unwrap()),
-            "zip n={n}"
-        );
-        assert_eq!(
-            bits(c3.download().unwrap()),
-            bits(z.download().unwrap()),
-            "zip n={n}"
-        );
+        for (i, (g, c)) in [(a, x), (b, y), (c3, z)].into_iter().enumerate() {
+            assert_bits(
+                &g.download().unwrap(),
+                &want[i],
+                &format!("gpu zip part {i} n={n}"),
+            );
+            assert_bits(
+                &c.download().unwrap(),
+                &want[i],
+                &format!("cpu zip part {i} n={n}"),
+            );
+        }
     }
 }
 

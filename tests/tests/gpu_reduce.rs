@@ -1,10 +1,16 @@
-//! GPU reductions against the CPU backend: every type, the edge sizes, misaligned starts,
-//! special values, argmax ties, 2^28 elements and one input above 2^31 elements.
+//! GPU reductions against the CPU backend and plain Rust: every type, the edge sizes,
+//! misaligned starts, special values, argmax ties, 2^28 elements and one input above 2^31
+//! elements. Float sums of exact inputs (small integers: every order gives the same bits) are
+//! compared bit for bit with the exact sum at the edge sizes, 2^24 and 2^28, so that one lost
+//! or doubled element fails; sums of random floats within a tolerance.
 //! Needs a CUDA GPU: `cargo test -- --ignored` there (see shared/gpu/README.md).
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{argmax_f32, argmin_f64, max_f32, sum_f32};
-use warp_tests::{Random, SameValue, close_sum, edge_sizes, gpu, random_vec_par, rng, seed};
+use warp_tests::{
+    Bits, FromSmall, Random, SameValue, assert_bits, close_sum, edge_sizes, exact_sum, exact_vec,
+    gpu, random_vec_par, rng, seed,
+};
 
 macro_rules! int_ops {
     ($($t:ident: $sum:ident, $min:ident, $max:ident, $xor:ident;)*) => {$(
@@ -120,8 +126,47 @@ fn reduce_bool() {
     }
 }
 
+/// Asserts that `op` sums `data[off..]` to exactly `exact_sum(&data[off..])` on the GPU and
+/// the CPU backend, bit for bit, for every offset up to a 16-byte vector (`data` from
+/// [`exact_vec`]: every partial sum is an integer far below 2^24, exact in any order).
+fn check_exact_sums<Op>(gpu: &Device, cpu: &Device, op: Op, data: &[Op::Value], what: &str)
+where
+    Op: ReduceOp,
+    Op::Value: warp_runtime::Element + FromSmall + FromExact + Bits + std::fmt::Debug,
+{
+    let (g, c) = (gpu.upload(data).unwrap(), cpu.upload(data).unwrap());
+    let n = data.len();
+    let mut want = exact_sum(data);
+    for off in 0..=(16 / std::mem::size_of::<Op::Value>()).min(n) {
+        if off > 0 {
+            want -= data[off - 1].to_i64();
+        }
+        let want = Op::Value::from_exact(want);
+        let got = gpu.reduce(op, &g.slice(off..).unwrap()).unwrap();
+        assert_bits(&[got], &[want], &format!("{what} gpu n={n} offset {off}"));
+        let got = cpu.reduce(op, &c.slice(off..).unwrap()).unwrap();
+        assert_bits(&[got], &[want], &format!("{what} cpu n={n} offset {off}"));
+    }
+}
+
+/// An exact integer sum as a float type (the same value: it is far below 2^24).
+trait FromExact {
+    /// `v` as this type.
+    fn from_exact(v: i64) -> Self;
+}
+impl FromExact for f32 {
+    fn from_exact(v: i64) -> Self {
+        v as f32
+    }
+}
+impl FromExact for f64 {
+    fn from_exact(v: i64) -> Self {
+        v as f64
+    }
+}
+
 macro_rules! float_test {
-    ($name:ident, $t:ident, $sum:ident, $max:ident, $rel:expr) => {
+    ($name:ident, $t:ident, $sum:ident, $max:ident, $rel:expr, $stream:expr) => {
         #[test]
         #[ignore = "needs a CUDA GPU"]
         fn $name() {
@@ -130,6 +175,8 @@ macro_rules! float_test {
             let mut r = rng(s);
             for n in edge_sizes(std::mem::size_of::<$t>()) {
                 for specials in [false, true] {
+                    // Random floats: the maximum exactly, the sum within `rel * sum(|x|)` of
+                    // the f64 sum (tree and sequential orders round differently).
                     let data = <$t>::random_vec(&mut r, n, specials);
                     check_exact(&gpu, &cpu, $max, &data, concat!("max ", stringify!($t)));
                     let g = gpu.upload(&data).unwrap();
@@ -145,11 +192,26 @@ macro_rules! float_test {
                     }
                 }
             }
+            // Exact inputs: the sum bit for bit, at the edge sizes and above 2^24.
+            for n in edge_sizes(std::mem::size_of::<$t>())
+                .into_iter()
+                .chain([(1 << 24) + 5])
+            {
+                let data: Vec<$t> = exact_vec(s ^ $stream ^ n as u64, n);
+                check_exact_sums(
+                    &gpu,
+                    &cpu,
+                    $sum,
+                    &data,
+                    concat!("exact sum ", stringify!($t)),
+                );
+            }
             // Signed zeros: a sum of -0.0 from identity 0.0 is 0.0 on both.
             let z = vec![-0.0 as $t; 100];
             let got = gpu.reduce($sum, &gpu.upload(&z).unwrap()).unwrap();
             let want = cpu.reduce($sum, &cpu.upload(&z).unwrap()).unwrap();
             assert_eq!(got.to_bits(), want.to_bits());
+            assert_eq!(got.to_bits(), (0.0 as $t).to_bits(), "sum of -0.0 is 0.0");
             // Determinism: same input, same bits.
             let data = <$t>::random_vec(&mut r, 1 << 22, false);
             let g = gpu.upload(&data).unwrap();
@@ -160,8 +222,8 @@ macro_rules! float_test {
         }
     };
 }
-float_test!(reduce_f32, f32, sum_f32, max_f32, 1e-5);
-float_test!(reduce_f64, f64, sum_f64, max_f64, 1e-12);
+float_test!(reduce_f32, f32, sum_f32, max_f32, 1e-5, 0x0f32);
+float_test!(reduce_f64, f64, sum_f64, max_f64, 1e-12, 0x0f64);
 
 #[test]
 #[ignore = "needs a CUDA GPU"]
@@ -244,7 +306,8 @@ fn argmax_and_argmin_with_ties() {
     }
 }
 
-/// 2^28 elements of every type, against the CPU backend.
+/// 2^28 elements of every type, against the CPU backend; f32 and f64 sums of exact inputs bit
+/// for bit against the exact sum.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn large_2_pow_28_every_type() {
@@ -275,7 +338,8 @@ fn large_2_pow_28_every_type() {
     );
     drop((g, c));
     macro_rules! floats {
-        ($($t:ident: $sum:ident, $max:ident, $rel:expr;)*) => {$({
+        ($($t:ident: $sum:ident, $max:ident, $rel:expr, $stream:expr;)*) => {$({
+            // Random floats: the maximum exactly, the sum within a tolerance.
             let xs: Vec<$t> = random_vec_par(s, n, false);
             let (g, c) = (gpu.upload(&xs).unwrap(), cpu.upload(&xs).unwrap());
             let got = gpu.reduce($sum, &g).unwrap();
@@ -283,9 +347,22 @@ fn large_2_pow_28_every_type() {
             let abs: f64 = xs.iter().map(|&x| (x as f64).abs()).sum();
             assert!(close_sum(got as f64, exact, abs, $rel), "sum {} 2^28: {got} vs {exact}", stringify!($t));
             assert!(gpu.reduce($max, &g).unwrap().same(&cpu.reduce($max, &c).unwrap()));
+            drop((xs, g, c));
+            // Exact inputs: the sum bit for bit, whole and from a misaligned start (one lost
+            // tile or element of 2^28 changes it).
+            let xs: Vec<$t> = exact_vec(s ^ $stream, n);
+            let g = gpu.upload(&xs).unwrap();
+            let whole = exact_sum(&xs);
+            let tail = whole - exact_sum(&xs[..3]);
+            assert_bits(&[gpu.reduce($sum, &g).unwrap()], &[whole as $t], concat!("exact sum ", stringify!($t), " 2^28"));
+            assert_bits(
+                &[gpu.reduce($sum, &g.slice(3..).unwrap()).unwrap()],
+                &[tail as $t],
+                concat!("exact sum ", stringify!($t), " 2^28 from 3"),
+            );
         })*};
     }
-    floats! { f32: sum_f32, max_f32, 1e-5; f64: sum_f64, max_f64, 1e-12; }
+    floats! { f32: sum_f32, max_f32, 1e-5, 0x2f32; f64: sum_f64, max_f64, 1e-12, 0x2f64; }
     let fs: Vec<f32> = random_vec_par(s, n, true);
     let (g, c) = (gpu.upload(&fs).unwrap(), cpu.upload(&fs).unwrap());
     assert!(
@@ -440,6 +517,23 @@ mod cg_style {
                     gpu.reduce(cg_argmax_f32, &v.indexed())
                         .unwrap()
                         .same(&gpu.reduce(argmax_f32, &v.indexed()).unwrap())
+                );
+            }
+            // Exact inputs: both styles give the exact sum's bits.
+            let e: Vec<f32> = exact_vec(s ^ 0xc9 ^ n as u64, n);
+            let g = gpu.upload(&e).unwrap();
+            for off in 0..=3.min(n) {
+                let v = g.slice(off..).unwrap();
+                let want = [exact_sum(&e[off..]) as f32];
+                assert_bits(
+                    &[gpu.reduce(cg_sum_f32, &v).unwrap()],
+                    &want,
+                    &format!("cg exact sum n={n} off={off}"),
+                );
+                assert_bits(
+                    &[gpu.reduce(sum_f32, &v).unwrap()],
+                    &want,
+                    &format!("exact sum n={n} off={off}"),
                 );
             }
             let i = i32::random_vec(&mut r, n, true);

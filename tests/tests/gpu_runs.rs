@@ -3,8 +3,11 @@
 //! all-distinct keys, runs shorter than a warp's row up to runs crossing many block tiles
 //! (4096 elements each; a window of the look-back is 32 of them), misaligned views (the
 //! scalar-load path), keys of 1 to 8 bytes, NaN keys, predicates of two keys, a
-//! non-commutative operator, float determinism, the `_into` forms, and reduce-by-key of every
-//! kind of value input (indexed, mapped to tuples and structs, zipped). Needs a CUDA GPU.
+//! non-commutative operator, the `_into` forms, and reduce-by-key of every kind of value input
+//! (indexed, mapped to tuples and structs, zipped). Every run's key and value is compared; f32
+//! sums by key of exact inputs (small integers) bit for bit against exact sums, up to one run
+//! of 2^24 elements, and of random floats within a tolerance and deterministic. Needs a CUDA
+//! GPU.
 
 use warp_runtime::prelude::*;
 use warp_runtime::{DeviceSlice, Equal};
@@ -13,7 +16,7 @@ use warp_tests::runs::{
     check_against_loops, check_value_errors, check_value_inputs, counts_of, rbk_ref, rle_ref,
     run_keys,
 };
-use warp_tests::{Random, edge_sizes, gpu, rng, seed};
+use warp_tests::{Random, assert_bits, edge_sizes, exact_vec, gpu, rng, seed};
 
 /// The later value: associative, not commutative (i32::MIN is "none").
 #[reduce(identity = i32::MIN)]
@@ -70,8 +73,8 @@ fn check(gpu: &Device, keys: &[i32], tag: &str) {
         let k = &keys[off..];
         let vs = gv.slice(off..).unwrap();
         check_against_loops(gpu, &ks, &vs, k, &vals[off..], &tag);
-        let (_, rc) = rle_ref(k, |a, b| a == b);
-        let (_, bv) = rbk_ref(k, &vals[off..], |a, b| a == b, 0i64, i64::wrapping_add);
+        let (rk, rc) = rle_ref(k, |a, b| a == b);
+        let (bk, bv) = rbk_ref(k, &vals[off..], |a, b| a == b, 0i64, i64::wrapping_add);
         let ls = gl.slice(off..).unwrap();
         let (_, lv) = rbk_ref(
             k,
@@ -81,6 +84,7 @@ fn check(gpu: &Device, keys: &[i32], tag: &str) {
             |a, b| if b == i32::MIN { a } else { b },
         );
         let by = gpu.reduce_by_key(last, &ks, &ls).unwrap();
+        assert_eq!(by.keys.download().unwrap(), rk, "rbk last keys {tag}");
         assert_eq!(by.values.download().unwrap(), lv, "rbk last {tag}");
         // u64 counts through the _into form; the count stays on the device.
         let (mut ok, mut oc) = (gpu.new_vec::<i32>(m), gpu.new_vec::<u64>(m));
@@ -93,12 +97,18 @@ fn check(gpu: &Device, keys: &[i32], tag: &str) {
             "rle_into count {tag}"
         );
         assert_eq!(
+            ok.download().unwrap()[..rk.len()],
+            rk[..],
+            "rle_into keys {tag}"
+        );
+        assert_eq!(
             oc.download().unwrap()[..rc.len()],
             rc[..],
             "rle_into counts {tag}"
         );
         if off == 0 {
             let c = cpu.reduce_by_key(add_i64, &ck, &cv).unwrap();
+            assert_eq!(c.keys.download().unwrap(), bk, "cpu rbk keys {tag}");
             assert_eq!(c.values.download().unwrap(), bv, "cpu rbk {tag}");
         }
     }
@@ -133,8 +143,8 @@ fn runs_match_plain_loops_and_the_cpu() {
     }
 }
 
-/// A single run over 2^26 elements (16384 block tiles: the look-back's value waits on
-/// inclusive prefixes window after window) and runs of exactly one block tile.
+/// Reduce-by-key of every kind of value input (see `check_value_inputs`) over keys in runs of
+/// several mean lengths, at every size; and what reduce-by-key refuses.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn values_of_every_input_kind() {
@@ -144,12 +154,14 @@ fn values_of_every_input_kind() {
     for n in sizes() {
         for mean in [1usize, 3, 64, 5000] {
             let keys = run_keys(&mut r, n, mean);
-            check_value_inputs(&gpu, &keys, &format!("n={n} mean={mean} seed={s}"));
+            check_value_inputs(&gpu, &keys, &format!("n={n} mean={mean}"));
         }
     }
     check_value_errors(&gpu);
 }
 
+/// A single run over 2^26 elements (16384 block tiles: the look-back's value waits on
+/// inclusive prefixes window after window) and runs of exactly one block tile.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn long_runs_cross_many_tiles() {
@@ -204,18 +216,19 @@ fn keys_of_every_width_and_nan() {
                     "{} n={n}",
                     $what
                 );
-                let ones: Vec<u32> = (0..xs.len() as u32).collect();
-                let (gv, cv) = (g.upload(&ones).unwrap(), cpu.upload(&ones).unwrap());
-                let (gb, cb) = (
+                let (rk, rc) = rle_ref(&xs, |a, b| a == b);
+                assert_eq!(gr.keys.download().unwrap(), rk, "{} rle keys n={n}", $what);
+                assert_eq!(counts_of(&gr), rc, "{} rle counts n={n}", $what);
+                let idx: Vec<u32> = (0..xs.len() as u32).collect();
+                let (bk, bv) = rbk_ref(&xs, &idx, |a, b| a == b, 0u32, u32::wrapping_add);
+                let (gv, cv) = (g.upload(&idx).unwrap(), cpu.upload(&idx).unwrap());
+                for by in [
                     g.reduce_by_key(add_u32, &gd, &gv).unwrap(),
                     cpu.reduce_by_key(add_u32, &cd, &cv).unwrap(),
-                );
-                assert_eq!(
-                    gb.values.download().unwrap(),
-                    cb.values.download().unwrap(),
-                    "{} rbk n={n}",
-                    $what
-                );
+                ] {
+                    assert_eq!(by.keys.download().unwrap(), bk, "{} rbk keys n={n}", $what);
+                    assert_eq!(by.values.download().unwrap(), bv, "{} rbk n={n}", $what);
+                }
             }};
         }
         same_as_cpu!(u8s, "u8");
@@ -244,9 +257,14 @@ fn keys_of_every_width_and_nan() {
             bits(want),
             "f32 NaN n={n}"
         );
-        let (_, rc) = rle_ref(&fs, |a, b| a == b);
-        let got = counts_of(&g.run_length_encode(&gd).unwrap());
-        assert_eq!(got, rc, "f32 NaN counts n={n}");
+        let (rk, rc) = rle_ref(&fs, |a, b| a == b);
+        let runs = g.run_length_encode(&gd).unwrap();
+        assert_eq!(
+            bits(runs.keys.download().unwrap()),
+            bits(rk),
+            "f32 NaN keys n={n}"
+        );
+        assert_eq!(counts_of(&runs), rc, "f32 NaN counts n={n}");
     }
 }
 
@@ -275,8 +293,8 @@ fn predicates_of_two_keys() {
                 "n={n} d={dist}"
             );
             let runs = g.run_length_encode_by(near.with(dist), &d).unwrap();
-            let c = counts_of(&runs);
-            assert_eq!(c, rc, "n={n} d={dist}");
+            assert_eq!(runs.keys.download().unwrap(), rk, "rle keys n={n} d={dist}");
+            assert_eq!(counts_of(&runs), rc, "rle counts n={n} d={dist}");
             let (bk, bv) = rbk_ref(&keys, &vals, same, i32::MIN, |a, b| {
                 if b == i32::MIN { a } else { b }
             });
@@ -287,33 +305,57 @@ fn predicates_of_two_keys() {
     }
 }
 
-/// f32 sums by key: exact for small integers in runs whose sums stay below 2^24 (against the
-/// loops), and for random floats
-/// the same bits on every run (the look-back folds in tile order), close to f64 sums.
+/// f32 sums by key. Exact inputs (small integers with random signs: every partial sum of a run
+/// is an integer far below 2^24 whatever its length, the same bits in any order): each run's
+/// key and sum equal the plain loop's (the sum computed in i64) bit for bit, at every size from
+/// empty to 2^24 + 3, runs from single elements to one run of everything, aligned and from a
+/// misaligned start. Random floats: each run's key equals the loop's and its sum is within
+/// `1e-5` of the sum of its `|x|` from the f64 sum, and the same bits on every run (the
+/// look-back folds in tile order).
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn float_sums_are_exact_where_they_can_be_and_deterministic() {
     let g = gpu();
     let s = seed();
     let mut r = rng(s);
+    let eq = |a: i32, b: i32| a == b;
+    for n in sizes() {
+        for mean in [1usize, 4, 600, 100_000, 1 << 24] {
+            let keys = run_keys(&mut r, n + 3, mean);
+            let xs: Vec<f32> = exact_vec(s ^ 0x7b ^ n as u64 ^ ((mean as u64) << 32), n + 3);
+            let (dk, dx) = (g.upload(&keys).unwrap(), g.upload(&xs).unwrap());
+            for off in [0usize, 3] {
+                let tag = format!("exact n={n} mean={mean} off={off}");
+                let ints: Vec<i64> = xs[off..off + n].iter().map(|&x| x as i64).collect();
+                let (wk, wv) = rbk_ref(&keys[off..off + n], &ints, eq, 0, |a, b| a + b);
+                let wv: Vec<f32> = wv.iter().map(|&v| v as f32).collect();
+                let by = g
+                    .reduce_by_key(
+                        sum_f32,
+                        &dk.slice(off..off + n).unwrap(),
+                        &dx.slice(off..off + n).unwrap(),
+                    )
+                    .unwrap();
+                assert_eq!(by.keys.download().unwrap(), wk, "keys {tag}");
+                assert_bits(&by.values.download().unwrap(), &wv, &format!("sums {tag}"));
+            }
+        }
+    }
     for (n, mean) in [(1 << 22, 4usize), (1 << 22, 100_000), (1 << 24, 1 << 24)] {
         let keys = run_keys(&mut r, n, mean);
-        let small: Vec<f32> = (0..n).map(|i| (i % 5) as f32).collect();
-        let (dk, ds) = (g.upload(&keys).unwrap(), g.upload(&small).unwrap());
-        if mean <= 100_000 {
-            // Runs of at most 2 * mean - 1 values of at most 4: sums below 2^24, exact in f32.
-            let (_, want) = rbk_ref(&keys, &small, |a, b| a == b, 0.0f32, |a, b| a + b);
-            let got = g.reduce_by_key(sum_f32, &dk, &ds).unwrap();
-            assert_eq!(got.values.download().unwrap(), want, "n={n} mean={mean}");
-        }
+        let dk = g.upload(&keys).unwrap();
         let xs = f32::random_vec(&mut r, n, false);
         let dx = g.upload(&xs).unwrap();
-        let first = g
-            .reduce_by_key(sum_f32, &dk, &dx)
-            .unwrap()
-            .values
-            .download()
-            .unwrap();
+        let by = g.reduce_by_key(sum_f32, &dk, &dx).unwrap();
+        let (wk, f64s) = rbk_ref(
+            &keys,
+            &xs.iter().map(|&x| x as f64).collect::<Vec<_>>(),
+            eq,
+            0.0,
+            |a, b| a + b,
+        );
+        assert_eq!(by.keys.download().unwrap(), wk, "keys n={n} mean={mean}");
+        let first = by.values.download().unwrap();
         for _ in 0..3 {
             let again = g
                 .reduce_by_key(sum_f32, &dk, &dx)
@@ -321,27 +363,24 @@ fn float_sums_are_exact_where_they_can_be_and_deterministic() {
                 .values
                 .download()
                 .unwrap();
-            let b = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(b(&again), b(&first), "n={n} mean={mean}: not deterministic");
+            assert_bits(
+                &again,
+                &first,
+                &format!("n={n} mean={mean}: not deterministic"),
+            );
         }
-        let (_, f64s) = rbk_ref(
-            &keys,
-            &xs.iter().map(|&x| x as f64).collect::<Vec<_>>(),
-            |a, b| a == b,
-            0.0,
-            |a, b| a + b,
-        );
         let (_, abs) = rbk_ref(
             &keys,
             &xs.iter().map(|&x| x.abs() as f64).collect::<Vec<_>>(),
-            |a, b| a == b,
+            eq,
             0.0,
             |a, b| a + b,
         );
-        for ((&got, &want), &a) in first.iter().zip(&f64s).zip(&abs) {
+        assert_eq!(first.len(), f64s.len(), "runs n={n} mean={mean}");
+        for (i, ((&got, &want), &a)) in first.iter().zip(&f64s).zip(&abs).enumerate() {
             assert!(
                 warp_tests::close_sum(got as f64, want, a, 1e-5),
-                "{got} vs {want}"
+                "run {i} n={n} mean={mean}: {got} vs {want}"
             );
         }
     }

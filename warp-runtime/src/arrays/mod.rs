@@ -501,17 +501,6 @@ impl Device {
         Ok(DeviceVec::from_storage(self, storage, data.len()))
     }
 
-    /// A copy of `elems` in new memory of this device (what [`Device::copy`] does).
-    pub(crate) fn copy_elements<T: Element>(&self, elems: Elements<'_, T>) -> Result<DeviceVec<T>> {
-        self.check_elements(&elems)?;
-        let len = elems.len();
-        let storage = match &*self.backend {
-            Backend::Gpu(g) => Storage::Gpu(g.duplicate(&elems.gpu()?)?),
-            Backend::Cpu => Storage::Cpu(host_copy(elems.cpu()?)?),
-        };
-        Ok(DeviceVec::from_storage(self, storage, len))
-    }
-
     /// An error unless `elems` is memory this device may read: its own, a device's of the
     /// same GPU context, or the caller's memory of that context.
     pub(crate) fn check_elements<R: Clone>(&self, elems: &Elements<'_, R>) -> Result<()> {

@@ -1,4 +1,4 @@
-//! Maps written out (`map`, into a new array or the caller's: `_into`), and `copy`.
+//! Maps written out (`map`, into a new array or the caller's: `_into`), and `copy` (likewise).
 
 use super::{gpu_bytes, map_key, map_module};
 use crate::arrays::DeviceVec;
@@ -6,14 +6,16 @@ use crate::arrays::{ArrayOf, OutputArray, Target, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::{Staged, ValuesOut};
 use crate::device::Device;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::inputs::{Array, AsSlice};
 use crate::operators::MapOp;
 use crate::values::DeviceValue;
 
 impl Device {
     /// A copy of `src` (a `DeviceVec`, a view of one, or the caller's `CudaSlice` /
-    /// `CudaView`) in new memory of this device.
+    /// `CudaView`) in new memory of this device. Allocates and waits for the copy;
+    /// [`Device::copy_into`] copies into the caller's array, allocating nothing and waiting
+    /// for nothing.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -25,7 +27,60 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn copy<A: Array + ?Sized>(&self, src: &A) -> Result<DeviceVec<A::Elem>> {
-        self.copy_elements(src.array())
+        let mut out = self.new_array(src.array().len())?;
+        self.copy_into(src, &mut out)?;
+        self.synchronize()?;
+        Ok(out)
+    }
+
+    /// [`Device::copy`] into `out` (as long as the input, else [`Error::Shape`]), allocating
+    /// nothing: the caller's `DeviceVec`, or its `CudaSlice` / `CudaViewMut` of this device's
+    /// GPU context. One device-to-device copy on the device's stream (`cuMemcpyDtoDAsync`);
+    /// returns without waiting for it. On the CPU backend, the elements are copied at once.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[1.0f32, 2.0, 3.0, 4.0])?;
+    /// let mut out = dev.upload(&[0.0f32; 3])?;
+    /// dev.copy_into(&xs.slice(1..)?, &mut out)?;
+    /// assert_eq!(out.download()?, [2.0, 3.0, 4.0]);
+    /// assert!(dev.copy_into(&xs, &mut out).is_err()); // 4 elements into 3
+    /// # Ok(()) }
+    /// ```
+    pub fn copy_into<A, O>(&self, input: &A, out: &mut O) -> Result<()>
+    where
+        A: Array + ?Sized,
+        O: OutputArray<A::Elem> + ?Sized,
+    {
+        let elems = input.array();
+        self.check_elements(&elems)?;
+        let target = self.output(out, elems.len(), "copy")?;
+        if elems.is_empty() {
+            return Ok(());
+        }
+        match target {
+            Target::Cpu(bytes, _) => {
+                write_host(bytes, elems.cpu()?);
+                Ok(())
+            }
+            t => {
+                let g = self.gpu()?;
+                let mut bytes = gpu_bytes(t)?;
+                // The input as bytes (one array: one column), exactly as many as the output's.
+                let cols = elems.columns()?;
+                let src = cols
+                    .views
+                    .first()
+                    .ok_or_else(|| Error::Shape("copy: the input has no device array".into()))?;
+                let timer = g.start_timing()?;
+                g.stream()
+                    .memcpy_dtod(src, &mut bytes)
+                    .map_err(|e| Error::driver("copying on the device", e))?;
+                g.stop_timing(timer)
+            }
+        }
     }
 
     /// `map` of every element of `input`, written out: a [`DeviceVec`](crate::DeviceVec) for

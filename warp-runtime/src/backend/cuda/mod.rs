@@ -314,20 +314,6 @@ impl Gpu {
         self.stream.wait(event).map_err(drv("waiting for an event"))
     }
 
-    /// A copy of `src` in new device memory (timed as an operation).
-    pub(crate) fn duplicate<T: DeviceRepr>(&self, src: &CudaView<'_, T>) -> Result<CudaSlice<T>> {
-        let mut dst = self.alloc::<T>(src.len())?;
-        if !src.is_empty() {
-            let timer = self.start_timing()?;
-            self.stream
-                .memcpy_dtod(src, &mut dst)
-                .map_err(drv("copying on the device"))?;
-            self.stop_timing(timer)?;
-            self.synchronize()?;
-        }
-        Ok(dst)
-    }
-
     /// `len` elements of new device memory, contents unset (0xA5 bytes under `WARP_POISON`).
     pub(crate) fn alloc<T: DeviceRepr>(&self, len: usize) -> Result<CudaSlice<T>> {
         let bytes = len * std::mem::size_of::<T>();
