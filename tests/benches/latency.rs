@@ -10,7 +10,7 @@
 //!
 //! Checks: `count`, `any` and the filter's count are asserted in every timed call, as before;
 //! once per size, outside the timing, the sum is checked against the exact sum (within
-//! `sum_tol`) and the filter's kept elements against plain Rust, in order. A wrong result, or
+//! `warp_tests::checks::fold_tol`) and the filter's kept elements against plain Rust, in order. A wrong result, or
 //! a `CHECK cub ... FAIL` line of the CUB peer, is printed with what was expected and what came,
 //! and the bench exits with status 1 at the end.
 
@@ -19,18 +19,10 @@ use std::process::Command;
 use std::time::Instant;
 
 use warp_runtime::prelude::*;
+use warp_tests::checks::{self as check, Checks, Sums};
 use warp_tests::ops::{positive, sum_f32};
 
 const SIZES: [usize; 5] = [1, 1000, 100_000, 1_000_000, 16_000_000];
-
-/// The allowed error of an f32 sum of `len` terms whose magnitudes sum to `abs`: `γ_d abs`,
-/// `d = min(len, 4096)` roundings per term at most, `u = 2^-24` (the bound of the reduce
-/// bench's `check::fold_tol`, which says why 4096). The exact sum it is compared with: the
-/// data are multiples of 2^-23 below 1 in magnitude, whose sums are exact in f64.
-fn sum_tol(abs: f64, len: usize) -> f64 {
-    let d = len.min(4096) as f64 / 16_777_216.0;
-    d / (1.0 - d) * abs
-}
 
 fn median_us(reps: usize, mut call: impl FnMut()) -> f64 {
     for _ in 0..20 {
@@ -171,7 +163,7 @@ fn main() {
     let neg: Vec<f32> = xs.iter().map(|x| -x.abs().max(1e-3)).collect();
     let mut ours: BTreeMap<(&str, usize), f64> = BTreeMap::new();
     // Wrong results (checked outside the timing), with the expected and the got.
-    let mut failures: Vec<String> = Vec::new();
+    let mut checks = Checks::default();
     // A warm-up of every operation before any is timed (the first size timed should not pay
     // for the process's first calls; latency_peers.cu does the same).
     {
@@ -198,21 +190,8 @@ fn main() {
             }),
         );
         let got = dev.reduce(sum_f32, &dx).unwrap() as f64;
-        let (want, abs) = xs[..n].iter().fold((0.0f64, 0.0f64), |(s, a), &x| {
-            (s + x as f64, a + (x as f64).abs())
-        });
-        let tol = sum_tol(abs, n);
-        let verdict = if (got - want).abs() <= tol {
-            "ok"
-        } else {
-            "FAIL"
-        };
-        println!("check reduce n={n}: {verdict} (expected {want} within {tol:.3e}, got {got})");
-        if verdict == "FAIL" {
-            failures.push(format!(
-                "reduce n={n}: expected {want} within {tol:.3e}, got {got}"
-            ));
-        }
+        let want = check::sum_abs_seq(&xs[..n]);
+        checks.sum(&format!("reduce n={n}"), Sums::Fold(0), want, n, got);
         ours.insert(
             ("count", n),
             median_us(reps, || {
@@ -238,20 +217,12 @@ fn main() {
         );
         // The kept elements of the last timed call, in order, bit for bit.
         let kept = out.slice(..expect as usize).unwrap().download().unwrap();
-        let want = xs[..n].iter().copied().filter(|&x| x > 0.0);
-        let wrong = kept
-            .iter()
-            .zip(want)
-            .enumerate()
-            .find(|(_, (g, w))| g.to_bits() != w.to_bits())
-            .map(|(i, (g, w))| {
-                format!("filter n={n}: kept element {i}: expected {w:?}, got {g:?}")
-            });
-        println!(
-            "check filter n={n}: {} ({expect} kept elements)",
-            if wrong.is_some() { "FAIL" } else { "ok" }
+        let want: Vec<f32> = xs[..n].iter().copied().filter(|&x| x > 0.0).collect();
+        checks.elements(
+            &format!("filter n={n}"),
+            want.len(),
+            check::bitwise(&kept, &want),
         );
-        failures.extend(wrong);
     }
 
     // ---- CUB, timed the same way ----
@@ -269,7 +240,7 @@ fn main() {
             if line.starts_with("CHECK") {
                 println!("peer: {line}");
                 if line.split_whitespace().nth(3) == Some("FAIL") {
-                    failures.push(format!("peer {line}"));
+                    checks.fail("peer", line.to_string());
                 }
             }
             let f: Vec<&str> = line.split_whitespace().collect();
@@ -299,15 +270,5 @@ fn main() {
             );
         }
     }
-    if !failures.is_empty() {
-        println!();
-        for f in &failures {
-            println!("FAILED {f}");
-        }
-        eprintln!(
-            "latency bench: {} check(s) failed (see the FAILED lines)",
-            failures.len()
-        );
-        std::process::exit(1);
-    }
+    checks.finish();
 }

@@ -3,6 +3,7 @@
 
 pub mod bound;
 pub mod chart;
+pub mod checks;
 pub mod edge_ops;
 pub mod emu;
 pub mod events;
@@ -187,6 +188,27 @@ pub fn close_sum(a: f64, b: f64, abs_sum: f64, rel: f64) -> bool {
         return a == b;
     }
     (a - b).abs() <= rel * abs_sum.max(1e-30)
+}
+
+/// Asserts that `got`, a sum in f32 of `terms` (halves widened), is within `1e-5` of the sum
+/// of `|terms|` from their f64 sum (NaN and infinities as [`close_sum`] treats them). Where the
+/// finite terms' magnitudes add up beyond `f32::MAX` (two bf16 `MAX`es do), partial sums may
+/// overflow to an infinity in one order and not in another, so nothing is asserted.
+pub fn assert_close_sum_of(got: f32, terms: &[f64], what: &str) {
+    let finite_abs: f64 = terms
+        .iter()
+        .filter(|t| t.is_finite())
+        .map(|t| t.abs())
+        .sum();
+    if finite_abs > f32::MAX as f64 {
+        return;
+    }
+    let want: f64 = terms.iter().sum();
+    let abs: f64 = terms.iter().map(|t| t.abs()).sum();
+    assert!(
+        close_sum(got as f64, want, abs, 1e-5),
+        "{what}: {got}, plain Rust {want}"
+    );
 }
 
 /// The sizes every operation is tested at (the GPU tests add 2^28 and > 2^31 for some types):

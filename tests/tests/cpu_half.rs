@@ -8,30 +8,9 @@ use warp_tests::ops::{
     bf16_above, max_f16, round_both, sum_f16, sum_f32 as sum, widen_bf16, widen_f16,
 };
 use warp_tests::{
-    Random, SameValue, assert_bits, assert_elements, close_sum, edge_sizes, exact_sum, exact_vec,
-    rng, seed,
+    Random, SameValue, assert_bits, assert_close_sum_of, assert_elements, edge_sizes, exact_sum,
+    exact_vec, rng, seed,
 };
-
-/// Asserts that `got`, a sum in f32 of `terms` (halves widened), is within `1e-5` of the sum
-/// of `|terms|` from their f64 sum (NaN and infinities as [`close_sum`] treats them). Where the
-/// finite terms' magnitudes add up beyond `f32::MAX` (two bf16 `MAX`es do), partial sums may
-/// overflow to an infinity in one order and not in another, so nothing is asserted.
-fn assert_close_sum(got: f32, terms: &[f64], what: &str) {
-    let finite_abs: f64 = terms
-        .iter()
-        .filter(|t| t.is_finite())
-        .map(|t| t.abs())
-        .sum();
-    if finite_abs > f32::MAX as f64 {
-        return;
-    }
-    let want: f64 = terms.iter().sum();
-    let abs: f64 = terms.iter().map(|t| t.abs()).sum();
-    assert!(
-        close_sum(got as f64, want, abs, 1e-5),
-        "{what}: {got}, plain Rust {want}"
-    );
-}
 
 #[map(inputs = 2)]
 fn scale(x: f16, w: f32) -> f32 {
@@ -57,12 +36,12 @@ fn half_arrays_match_plain_rust() {
         // Sums through f32 of random halves (specials included), within a tolerance.
         let h64: Vec<f64> = h.iter().map(|x| x.to_f64()).collect();
         let b64: Vec<f64> = b.iter().map(|x| x.to_f64()).collect();
-        assert_close_sum(
+        assert_close_sum_of(
             cpu.map_reduce(widen_f16, sum, &dh).unwrap(),
             &h64,
             &format!("f16 sum n={n}"),
         );
-        assert_close_sum(
+        assert_close_sum_of(
             cpu.map_reduce(widen_bf16, sum, &db).unwrap(),
             &b64,
             &format!("bf16 sum n={n}"),

@@ -8,8 +8,8 @@
 use warp_runtime::prelude::*;
 use warp_tests::ops::{bf16_above, max_f16, round_both, sum_f32 as sum, widen_bf16, widen_f16};
 use warp_tests::{
-    Random, SameValue, assert_bits, assert_elements, close_sum, edge_sizes, exact_sum, exact_vec,
-    gpu, random_vec_par, rng, seed,
+    Random, SameValue, assert_bits, assert_close_sum_of, assert_elements, edge_sizes, exact_sum,
+    exact_vec, gpu, random_vec_par, rng, seed,
 };
 
 #[map(inputs = 2)]
@@ -44,27 +44,6 @@ fn max_bf16(a: bf16, b: bf16) -> bf16 {
 /// Which backend, for failure messages.
 fn name(dev: &Device) -> &'static str {
     if dev.is_gpu() { "gpu" } else { "cpu" }
-}
-
-/// Asserts that `got`, a sum in f32 of `terms` (halves widened), is within `1e-5` of the sum
-/// of `|terms|` from their f64 sum (NaN and infinities as [`close_sum`] treats them). Where the
-/// finite terms' magnitudes add up beyond `f32::MAX` (two bf16 `MAX`es do), partial sums may
-/// overflow to an infinity in one order and not in another, so nothing is asserted.
-fn assert_close_sum(got: f32, terms: &[f64], what: &str) {
-    let finite_abs: f64 = terms
-        .iter()
-        .filter(|t| t.is_finite())
-        .map(|t| t.abs())
-        .sum();
-    if finite_abs > f32::MAX as f64 {
-        return;
-    }
-    let want: f64 = terms.iter().sum();
-    let abs: f64 = terms.iter().map(|t| t.abs()).sum();
-    assert!(
-        close_sum(got as f64, want, abs, 1e-5),
-        "{what}: {got}, plain Rust {want}"
-    );
 }
 
 /// The running maxima of `xs` with `max_f16`'s rule (`half`'s `max`: NaN ignored, ties keep the
@@ -188,12 +167,12 @@ fn half_arrays_match_the_cpu() {
                     d.2.slice(0..n).unwrap(),
                 );
                 // Sums of random halves (specials included) through f32, within a tolerance.
-                assert_close_sum(
+                assert_close_sum_of(
                     dev.map_reduce(widen_f16, sum, &v.0).unwrap(),
                     &h64,
                     &format!("f16 sum {tag}"),
                 );
-                assert_close_sum(
+                assert_close_sum_of(
                     dev.map_reduce(widen_bf16, sum, &v.1).unwrap(),
                     &b64,
                     &format!("bf16 sum {tag}"),

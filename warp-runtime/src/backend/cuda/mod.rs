@@ -149,12 +149,12 @@ impl Gpu {
         }
         // cudarc panics if a driver symbol is missing (a driver older than the CUDA 12.0 API
         // it is bound at): turn that into an error.
+        let too_old = |_| Error::NoGpu {
+            reason: "the CUDA driver is too old for CUDA 12.0 (a driver entry point is missing)"
+                .into(),
+        };
         let count = std::panic::catch_unwind(CudaContext::device_count)
-            .map_err(|_| Error::NoGpu {
-                reason: "the CUDA driver is too old for CUDA 12.0 (a driver entry point is \
-                         missing)"
-                    .into(),
-            })?
+            .map_err(too_old)?
             .map_err(drv("counting the GPUs"))?;
         if ordinal >= count.max(0) as usize {
             return Err(Error::NoGpu {
@@ -164,11 +164,7 @@ impl Gpu {
             });
         }
         let ctx = std::panic::catch_unwind(|| CudaContext::new(ordinal))
-            .map_err(|_| Error::NoGpu {
-                reason: "the CUDA driver is too old for CUDA 12.0 (a driver entry point is \
-                         missing)"
-                    .into(),
-            })?
+            .map_err(too_old)?
             .map_err(drv("creating the CUDA context"))?;
         let stream = ctx.new_stream().map_err(drv("creating a stream"))?;
         Gpu::on(Arc::new(Shared::new(ctx)?), stream)
