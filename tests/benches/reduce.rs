@@ -717,7 +717,7 @@ fn main() {
         let mut pred_ms: BTreeMap<&str, f64> = BTreeMap::new();
         ours.insert(
             "sumsq_f32",
-            read_rate(&mut || dev.map_reduce(square, sum_f32, &dx).map(drop)),
+            read_rate(&mut || dev.map_reduce_on_device(square, sum_f32, &dx).map(drop)),
         );
         ours.insert(
             "count_gt0_f32",
