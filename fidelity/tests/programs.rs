@@ -3,26 +3,11 @@
 //! panics, guarded divisions). The GPU comparison itself is `fidelity gpu` (see README.md).
 
 use warp_fidelity::{PROGRAMS, harness};
-use warp_runtime::toolchain::{self, Output};
-
-/// Whether NVRTC can be used here; without it a test skips, unless `WARP_REQUIRE_NVRTC` is set
-/// (as `scripts/test.sh` sets it for CI), which makes its absence a failure.
-fn nvrtc_available() -> bool {
-    match toolchain::nvrtc_version() {
-        Ok(_) => true,
-        Err(e) => {
-            if std::env::var_os("WARP_REQUIRE_NVRTC").is_some_and(|v| v != "0") {
-                panic!("WARP_REQUIRE_NVRTC is set but NVRTC cannot be used: {e}");
-            }
-            eprintln!("SKIPPED: NVRTC not available ({e})");
-            false
-        }
-    }
-}
+use warp_runtime::toolchain::Output;
 
 #[test]
 fn every_program_compiles_with_nvrtc() {
-    if !nvrtc_available() {
+    if !warp_tests::nvrtc_available() {
         return;
     }
     let programs: Vec<_> = PROGRAMS.iter().collect();
@@ -70,7 +55,7 @@ fn no_16_bit_negation_or_min_max_in_the_ptx() {
     // ptxas (CUDA 13.0, sm_90) mis-extends `neg.s16` of -32768 and mishandled 16-bit selects
     // and compares in programs the fuzzer found; the generated code keeps narrow integers in
     // opaque 32-bit registers, so these instructions must not appear.
-    if !nvrtc_available() {
+    if !warp_tests::nvrtc_available() {
         return;
     }
     let programs: Vec<_> = PROGRAMS.iter().collect();

@@ -48,6 +48,22 @@ pub fn seed() -> u64 {
     })
 }
 
+/// Whether NVRTC can be used here. Without it a test that needs it skips (with a note), unless
+/// `WARP_REQUIRE_NVRTC` is set (as `scripts/test.sh` sets it for CI): then its absence panics,
+/// so that CI cannot pass without compiling what it claims to compile.
+pub fn nvrtc_available() -> bool {
+    match warp_runtime::toolchain::nvrtc_version() {
+        Ok(_) => true,
+        Err(e) => {
+            if std::env::var_os("WARP_REQUIRE_NVRTC").is_some_and(|v| v != "0") {
+                panic!("WARP_REQUIRE_NVRTC is set but NVRTC cannot be used: {e}");
+            }
+            eprintln!("SKIPPED: NVRTC not available ({e})");
+            false
+        }
+    }
+}
+
 /// A seeded generator.
 pub fn rng(seed: u64) -> SmallRng {
     SmallRng::seed_from_u64(seed)

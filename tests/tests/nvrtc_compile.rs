@@ -135,19 +135,6 @@ fn all() -> Vec<(OpMeta, &'static [&'static str])> {
     ]
 }
 
-fn nvrtc_available() -> bool {
-    match toolchain::nvrtc_version() {
-        Ok(_) => true,
-        Err(e) => {
-            if std::env::var_os("WARP_REQUIRE_NVRTC").is_some_and(|v| v != "0") {
-                panic!("WARP_REQUIRE_NVRTC is set but NVRTC cannot be used: {e}");
-            }
-            eprintln!("SKIPPED: NVRTC not available ({e})");
-            false
-        }
-    }
-}
-
 /// Every module compiles for sm_75, sm_80 and sm_90 with no local memory (spills or stack
 /// arrays), and its PTX holds each of its wanted instructions.
 fn compile_all_with(modules: Vec<(ModuleSource, &'static [&'static str])>) {
@@ -171,7 +158,7 @@ fn compile_all_with(modules: Vec<(ModuleSource, &'static [&'static str])>) {
 
 #[test]
 fn every_kernel_compiles_for_sm75_sm80_sm90() {
-    if !nvrtc_available() {
+    if !warp_tests::nvrtc_available() {
         return;
     }
     for (meta, wanted) in all() {
@@ -226,7 +213,7 @@ fn redux_is_chosen_only_where_exact() {
 
 #[test]
 fn cubin_compiles_and_is_cached_on_disk() {
-    if !nvrtc_available() {
+    if !warp_tests::nvrtc_available() {
         return;
     }
     let dir = tempfile_dir();
@@ -286,7 +273,7 @@ fn tempfile_dir() -> std::path::PathBuf {
 
 #[test]
 fn nvrtc_errors_name_the_rust_function_and_line() {
-    if !nvrtc_available() {
+    if !warp_tests::nvrtc_available() {
         return;
     }
     // A generated source with a (simulated) kernels-gen bug inside the lowered user function.
@@ -366,7 +353,7 @@ mod elements {
 
     #[test]
     fn composed_modules_compile_with_votes() {
-        if !nvrtc_available() {
+        if !warp_tests::nvrtc_available() {
             return;
         }
         for m in all() {
@@ -438,7 +425,7 @@ mod axis {
 
     #[test]
     fn axis_modules_compile_with_shfl_up() {
-        if !nvrtc_available() {
+        if !warp_tests::nvrtc_available() {
             return;
         }
         for m in all() {
@@ -548,7 +535,7 @@ mod zipped {
 
     #[test]
     fn zipped_modules_compile_with_vector_loads_of_every_array() {
-        if !nvrtc_available() {
+        if !warp_tests::nvrtc_available() {
             return;
         }
         compile_all_with(all());
@@ -594,7 +581,7 @@ mod halves {
 
     #[test]
     fn half_modules_compile() {
-        if !nvrtc_available() {
+        if !warp_tests::nvrtc_available() {
             return;
         }
         compile_all_with(all());
@@ -612,7 +599,7 @@ mod histogram {
 
     #[test]
     fn histogram_modules_compile() {
-        if !nvrtc_available() {
+        if !warp_tests::nvrtc_available() {
             return;
         }
         let want: &[&str] = &["match.any.sync.b32", "ld.global.cs.v4"];
@@ -732,7 +719,7 @@ mod runs {
 
     #[test]
     fn runs_modules_compile() {
-        if !nvrtc_available() {
+        if !warp_tests::nvrtc_available() {
             return;
         }
         compile_all_with(all());
@@ -747,7 +734,7 @@ mod topk {
 
     #[test]
     fn topk_modules_compile_for_every_element_type() {
-        if !nvrtc_available() {
+        if !warp_tests::nvrtc_available() {
             return;
         }
         let vote: &[&str] = &["vote.sync.ballot", "atom.global.max.u64"];
