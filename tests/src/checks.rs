@@ -276,6 +276,18 @@ fn scan_part(xs: &[f32], got: &[f32], at: usize, pos: usize, carry: (f64, f64), 
 /// Chunk of the whole-array scan checks (carries between chunks computed first).
 const CHUNK: usize = 1 << 20;
 
+/// The exclusive running fold of the chunks' `totals` from `id`: what comes before each chunk.
+fn exclusive<T: Copy>(totals: &[T], id: T, add: impl Fn(T, &T) -> T) -> Vec<T> {
+    totals
+        .iter()
+        .scan(id, |acc, t| {
+            let before = *acc;
+            *acc = add(*acc, t);
+            Some(before)
+        })
+        .collect()
+}
+
 /// `got` as the inclusive f32 sum scan of all of `xs`, every element against its exact
 /// prefix ([`Sums`]), in parallel chunks.
 pub fn scan(got: &[f32], xs: &[f32], how: Sums) -> Option<Failure> {
@@ -283,14 +295,7 @@ pub fn scan(got: &[f32], xs: &[f32], how: Sums) -> Option<Failure> {
         return Some(f);
     }
     let totals: Vec<(f64, f64)> = xs.par_chunks(CHUNK).map(sum_abs_seq).collect();
-    let carries: Vec<(f64, f64)> = totals
-        .iter()
-        .scan((0.0, 0.0), |acc, t| {
-            let before = *acc;
-            *acc = (acc.0 + t.0, acc.1 + t.1);
-            Some(before)
-        })
-        .collect();
+    let carries = exclusive(&totals, (0.0, 0.0), |a, t| (a.0 + t.0, a.1 + t.1));
     let parts: Vec<Part> = xs
         .par_chunks(CHUNK)
         .zip(got.par_chunks(CHUNK))
@@ -360,14 +365,7 @@ pub fn scan_i32(got: &[i32], ys: &[i32]) -> Option<Failure> {
         .par_chunks(CHUNK)
         .map(|c| c.iter().fold(0i32, |a, &y| a.wrapping_add(y)))
         .collect();
-    let carries: Vec<i32> = totals
-        .iter()
-        .scan(0i32, |acc, &t| {
-            let before = *acc;
-            *acc = acc.wrapping_add(t);
-            Some(before)
-        })
-        .collect();
+    let carries = exclusive(&totals, 0i32, |a, &t| a.wrapping_add(t));
     let parts: Vec<Part> = ys
         .par_chunks(CHUNK)
         .zip(got.par_chunks(CHUNK))
@@ -587,5 +585,82 @@ pub fn runs(keys: &[i32], vals: &[f32]) -> RunsRef {
             .into_par_iter()
             .map(|r| sum_abs_seq(&vals[starts[r]..end(r)]).0 as f32)
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The checks themselves find one wrong element, across chunk boundaries.
+    use super::*;
+
+    /// Multiples of 2^-8 in [-1, 1): sums exact in f32 at these lengths.
+    fn data(n: usize) -> Vec<f32> {
+        (0..n)
+            .map(|i| ((i * 7919 % 512) as f32 - 256.0) / 256.0)
+            .collect()
+    }
+
+    fn running(xs: &[f32], cols: usize) -> Vec<f32> {
+        xs.chunks(cols)
+            .flat_map(|row| {
+                row.iter().scan(0.0f32, |a, &x| {
+                    *a += x;
+                    Some(*a)
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn scans_find_one_wrong_element_past_a_chunk() {
+        let n = 3 * CHUNK + 17;
+        let xs = data(n);
+        let good = running(&xs, n);
+        assert!(scan(&good, &xs, Sums::Exact).is_none());
+        for at in [0, CHUNK - 1, CHUNK, 2 * CHUNK + 5, n - 1] {
+            let mut bad = good.clone();
+            bad[at] += 1.0;
+            let f = scan(&bad, &xs, Sums::Exact).expect("the wrong element is found");
+            assert_eq!((f.at, f.count), (at, 1), "{}", f.what);
+        }
+        let rows = running(&xs[..4096 * 5], 4096);
+        assert!(scan_rows(&rows, &xs[..4096 * 5], 4096, Sums::Exact).is_none());
+        let mut bad = rows.clone();
+        bad[4096 * 3] = -bad[4096 * 3] + 0.5;
+        assert_eq!(
+            scan_rows(&bad, &xs[..4096 * 5], 4096, Sums::Exact).map(|f| f.at),
+            Some(4096 * 3)
+        );
+        assert!(
+            scan(&good[1..], &xs, Sums::Exact).is_some(),
+            "a missing element"
+        );
+    }
+
+    #[test]
+    fn integer_scans_and_bits_find_one_wrong_element() {
+        let n = 2 * CHUNK + 3;
+        let ys: Vec<i32> = (0..n as i32)
+            .map(|i| i.wrapping_mul(0x9e37_79b9u32 as i32))
+            .collect();
+        let good: Vec<i32> = ys
+            .iter()
+            .scan(0i32, |a, &y| {
+                *a = a.wrapping_add(y);
+                Some(*a)
+            })
+            .collect();
+        assert!(scan_i32(&good, &ys).is_none());
+        let mut bad = good.clone();
+        bad[CHUNK + 1] ^= 1;
+        assert_eq!(
+            scan_i32(&bad, &ys).map(|f| (f.at, f.count)),
+            Some((CHUNK + 1, 1))
+        );
+        let zeros = [0.0f32, -0.0];
+        assert!(
+            bitwise(&zeros, &[0.0, 0.0]).is_some_and(|f| f.at == 1),
+            "-0.0 is not 0.0"
+        );
     }
 }
