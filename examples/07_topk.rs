@@ -1,7 +1,7 @@
 //! Top-k and bottom-k: the k largest or smallest elements with their indices, sorted, on the
 //! GPU when there is one (checked against the CPU backend), else on the CPU backend.
 //!
-//!     cargo run --release --example 06_topk
+//!     cargo run --release --example 07_topk
 
 use warp_runtime::prelude::*;
 

@@ -2,7 +2,7 @@
 //! evenly spaced bins over a range (CUB's `HistogramEven`), on the GPU when there is one
 //! (checked against plain Rust), else on the CPU backend.
 //!
-//!     cargo run --release --example 07_histogram
+//!     cargo run --release --example 08_histogram
 
 use warp_runtime::prelude::*;
 
