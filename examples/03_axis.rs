@@ -5,7 +5,7 @@
 //!     cargo run --release --example 03_axis
 //!
 //! `--padding` also runs the column reduce and the transpose through unpadded `[32][32]` tiles
-//! (the kernels `ncu` compares with the padded ones; see BENCHMARKS.md).
+//! (the kernels `ncu` compares with the padded ones; see docs/benchmarks/2026-11-30.md).
 
 use warp_runtime::prelude::*;
 

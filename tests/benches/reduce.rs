@@ -1096,7 +1096,7 @@ fn main() {
             100.0 * ours["transpose_f32"] / copy
         );
         write_chart(&dev, &ours, &peers, copy);
-        println!("\nshared-memory padding, same run (ms; see BENCHMARKS.md for the ncu counters):");
+        println!("\nshared-memory padding, same run (ms; docs/benchmarks/2026-11-30.md has the ncu counters):");
         println!("| kernel | [32][33] padded | [32][32] unpadded | unpadded / padded |");
         println!("|---|---|---|---|");
         for (what, p, u) in &padding {
@@ -1374,7 +1374,7 @@ fn values(
     // issue's 1e-6 for the f32 states (relative for the variance, absolute for the mean of
     // values below 1 in magnitude; the f32 count within a relative 1e-6: exact up to 2^24 per
     // partial, a few roundings of at most 2^-24 relative above). The GPU's tree of merges
-    // measured about 1e-7 for the variance at 2^28 (BENCHMARKS.md); a left fold of single
+    // measured about 1e-7 for the variance at 2^28 (docs/benchmarks/2026-12-03-checked-suite.md: 4.1e-8); a left fold of single
     // elements (the CPU backend's) is worse, about 6e-6 at 2^20. The f64 state: the count
     // exact, the mean within 1e-12, the variance within a relative 1e-9 (its roundings are
     // 2^-53 relative, through at most FOLD_DEPTH merges).

@@ -2,7 +2,7 @@
 //! column and segment reductions, transpose, histogram, runs, top-k, three-way partition,
 //! plain, segmented and deterministic float scans: exact tile sums and the tree) on moderate
 //! inputs, GPU against the CPU backend: the targets of
-//! `compute-sanitizer --tool memcheck` and `--tool racecheck` (BENCHMARKS.md), small enough to
+//! `compute-sanitizer --tool memcheck` and `--tool racecheck` (scripts/gpu-tests.sh), small enough to
 //! run under the tools in seconds, large enough to take every path (several blocks and tiles,
 //! the look-back, the match and global-memory histogram paths, misaligned views). Needs a CUDA
 //! GPU.

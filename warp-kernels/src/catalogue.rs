@@ -122,7 +122,7 @@ impl ScanMode {
 /// elements of at most 4 bytes into values of at most 4 bytes (`wd_scan_span` in scan.cuh): a
 /// block tile of `SCAN_SPAN * BLOCK_TILE` elements at `8 / SCAN_SPAN` blocks an SM, so half the
 /// tile prefixes per byte with as many bytes in flight (the deterministic f32 scan went from
-/// 0.873x to 1.071x CUB's `InclusiveSum`, BENCHMARKS.md session 10).
+/// 0.873x to 1.071x CUB's `InclusiveSum`, docs/benchmarks/2026-12-02.md).
 pub const SCAN_SPAN: usize = 2;
 
 /// Warp tiles a warp of the plain scan takes over arrays of element sizes `sizes` (one entry, or

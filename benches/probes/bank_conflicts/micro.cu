@@ -1,5 +1,5 @@
 // Probe: does ncu's l1tex__data_bank_conflicts_pipe_lsu_mem_shared_* count anything for a
-// conflict-free [32][33] tile, and what makes it? (See BENCHMARKS.md; run.sh builds and runs it.)
+// conflict-free [32][33] tile, and what makes it? (See docs/benchmarks/2026-11-30.md; run.sh builds and runs it.)
 #include <cstdio>
 #include <cuda_runtime.h>
 template <int PAD>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bank-conflict probes (BENCHMARKS.md, "where the padded kernels' counts come from"). On the GPU
+# Bank-conflict probes (docs/benchmarks/2026-11-30.md, "where the padded kernels' counts come from"). On the GPU
 # machine, from the repository root: bash benches/probes/bank_conflicts/run.sh [OUTDIR]
 # The wd_k_* kernels are the generated modules of the CUDA snapshots (insta header removed).
 set -euo pipefail

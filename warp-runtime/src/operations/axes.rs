@@ -96,7 +96,7 @@ impl Device {
     }
 
     /// [`Device::reduce_cols`] through an unpadded `[32][32]` tile: 32-way shared-memory bank
-    /// conflicts. It exists only to measure what the padding saves (see BENCHMARKS.md); the
+    /// conflicts. It exists only to measure what the padding saves (see docs/benchmarks/2026-11-30.md); the
     /// results are the same.
     #[doc(hidden)]
     pub fn reduce_cols_unpadded<Op, I>(&self, op: Op, input: &I, cols: usize) -> Result<Array<Op>>
