@@ -1096,7 +1096,9 @@ fn main() {
             100.0 * ours["transpose_f32"] / copy
         );
         write_chart(&dev, &ours, &peers, copy);
-        println!("\nshared-memory padding, same run (ms; docs/benchmarks/2026-11-30.md has the ncu counters):");
+        println!(
+            "\nshared-memory padding, same run (ms; docs/benchmarks/2026-11-30.md has the ncu counters):"
+        );
         println!("| kernel | [32][33] padded | [32][32] unpadded | unpadded / padded |");
         println!("|---|---|---|---|");
         for (what, p, u) in &padding {
