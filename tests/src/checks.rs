@@ -242,14 +242,7 @@ type Part = (Option<(usize, String)>, usize);
 
 /// The parts (in index order) as one failure.
 fn combine(parts: impl Iterator<Item = Part>) -> Option<Failure> {
-    let mut first = None;
-    let mut count = 0;
-    for (f, c) in parts {
-        if first.is_none() {
-            first = f;
-        }
-        count += c;
-    }
+    let (first, count) = combine_part(parts);
     first.map(|(at, what)| Failure { at, what, count })
 }
 

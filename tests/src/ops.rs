@@ -370,3 +370,42 @@ pub fn span(a: Span, b: Span) -> Span {
         hi: a.hi.max(b.hi),
     }
 }
+
+/// `x - 2y`: not symmetric, so swapped columns (`y - 2x`) or a duplicated one (`-x`, `-y`)
+/// change the results.
+#[map(inputs = 2)]
+pub fn x_minus_2y(x: f32, y: f32) -> f32 {
+    x - 2.0 * y
+}
+
+/// `a + 3b - 5c + 7d`: four arrays with distinct weights (any permutation of the arrays, or
+/// one read twice, changes the result).
+#[map(inputs = 4)]
+pub fn weighted4(a: f32, b: f32, c: f32, d: f32) -> f32 {
+    a + 3.0 * b - 5.0 * c + 7.0 * d
+}
+
+/// Zipped `(i32, i32)` rows: a wrapping sum of the first column and the xor of the second, so
+/// that swapped or duplicated columns give other results.
+#[reduce(identity = (0, 0))]
+pub fn add_xor(a: (i32, i32), b: (i32, i32)) -> (i32, i32) {
+    (a.0.wrapping_add(b.0), a.1 ^ b.1)
+}
+
+/// [`weighted4`] over four zipped views, mapped and summed, bit for bit against `want` (each
+/// row's exact value; small integers, so the sum is exact too).
+pub fn check_weighted4<A, B, C, D>(dev: &Device, z: &(&A, &B, &C, &D), want: &[i64], what: &str)
+where
+    for<'a> (&'a A, &'a B, &'a C, &'a D): warp_runtime::AsSlice<(f32, f32, f32, f32)>,
+{
+    crate::assert_bits(
+        &[dev.map_reduce(weighted4, sum_f32, z).unwrap()],
+        &[want.iter().sum::<i64>() as f32],
+        &format!("weighted sum of four {what}"),
+    );
+    crate::assert_bits(
+        &dev.map(weighted4, z).unwrap().download().unwrap(),
+        &want.iter().map(|&e| e as f32).collect::<Vec<_>>(),
+        &format!("weighted map of four {what}"),
+    );
+}

@@ -6,29 +6,12 @@
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{
-    below, close, mixed, mul, second_above, sq_diff, sum_f32 as sum, sum_f64, sum_pairs,
+    add_xor, below, check_weighted4, close, mixed, mul, second_above, sq_diff, sum_f32 as sum,
+    sum_f64, sum_pairs, x_minus_2y,
 };
 use warp_tests::{
     Random, assert_bits, assert_elements, close_sum, edge_sizes, exact_sum, exact_vec, rng, seed,
 };
-
-/// `x - 2y`: not symmetric, so swapped or duplicated columns change the results.
-#[map(inputs = 2)]
-fn x_minus_2y(x: f32, y: f32) -> f32 {
-    x - 2.0 * y
-}
-
-/// `a + 3b - 5c + 7d`: four arrays with distinct weights.
-#[map(inputs = 4)]
-fn weighted4(a: f32, b: f32, c: f32, d: f32) -> f32 {
-    a + 3.0 * b - 5.0 * c + 7.0 * d
-}
-
-/// A wrapping sum of the first column and the xor of the second.
-#[reduce(identity = (0, 0))]
-fn add_xor(a: (i32, i32), b: (i32, i32)) -> (i32, i32) {
-    (a.0.wrapping_add(b.0), a.1 ^ b.1)
-}
 
 #[test]
 fn zipped_maps_and_predicates_match_iterators() {
@@ -162,16 +145,7 @@ fn zipped_sums_of_exact_inputs_are_exact() {
             .map(|i| ints[0][i] + 3 * ints[1][i] - 5 * ints[2][i] + 7 * ints[3][i])
             .collect();
         let z4 = (&d[0], &d[1], &d[2], &d[3]);
-        assert_bits(
-            &[cpu.map_reduce(weighted4, sum, &z4).unwrap()],
-            &[four.iter().sum::<i64>() as f32],
-            &format!("weighted four n={n}"),
-        );
-        assert_bits(
-            &cpu.map(weighted4, &z4).unwrap().download().unwrap(),
-            &four.iter().map(|&e| e as f32).collect::<Vec<_>>(),
-            &format!("weighted four map n={n}"),
-        );
+        check_weighted4(&cpu, &z4, &four, &format!("n={n}"));
         assert_bits(
             &[cpu.reduce(sum, &d[0]).unwrap()],
             &[exact_sum(&w[0]) as f32],

@@ -11,39 +11,19 @@
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{
-    below, close, mixed, mul, second_above, sq_diff, sum_f32 as sum, sum_f64, sum_pairs,
+    add_xor, below, check_weighted4, close, mixed, mul, second_above, sq_diff, sum_f32 as sum,
+    sum_f64, sum_pairs, x_minus_2y,
 };
 use warp_tests::{
     Random, assert_bits, assert_elements, close_sum, edge_sizes, exact_vec, gpu, random_vec_par,
     rng, seed,
 };
 
-/// `x - 2y`: not symmetric, so swapped columns (`y - 2x`) or a duplicated one (`-x`, `-y`)
-/// change the results.
-#[map(inputs = 2)]
-fn x_minus_2y(x: f32, y: f32) -> f32 {
-    x - 2.0 * y
-}
-
-/// `a + 3b - 5c + 7d`: four arrays with distinct weights (any permutation of the arrays, or
-/// one read twice, changes the result).
-#[map(inputs = 4)]
-fn weighted4(a: f32, b: f32, c: f32, d: f32) -> f32 {
-    a + 3.0 * b - 5.0 * c + 7.0 * d
-}
-
 /// `(x - y)^2` in f64: squared distances of any small integers, summed exactly in f64.
 #[map(inputs = 2)]
 fn sq_diff_f64(x: f32, y: f32) -> f64 {
     let d = x as f64 - y as f64;
     d * d
-}
-
-/// Zipped `(i32, i32)` rows: a wrapping sum of the first column and the xor of the second, so
-/// that swapped or duplicated columns give other results.
-#[reduce(identity = (0, 0))]
-fn add_xor(a: (i32, i32), b: (i32, i32)) -> (i32, i32) {
-    (a.0.wrapping_add(b.0), a.1 ^ b.1)
 }
 
 /// Which backend, for failure messages.
@@ -557,16 +537,7 @@ fn mixed_widths_and_tuples_of_zipped_rows() {
                     .map(|j| d[j].slice(starts[j]..starts[j] + n).unwrap())
                     .collect();
                 let z = (&v[0], &v[1], &v[2], &v[3]);
-                assert_bits(
-                    &[dev.map_reduce(weighted4, sum, &z).unwrap()],
-                    &[want.iter().sum::<i64>() as f32],
-                    &format!("{which} weighted sum of four {tag}"),
-                );
-                assert_bits(
-                    &dev.map(weighted4, &z).unwrap().download().unwrap(),
-                    &want.iter().map(|&e| e as f32).collect::<Vec<_>>(),
-                    &format!("{which} weighted map of four {tag}"),
-                );
+                check_weighted4(dev, &z, &want, &format!("{which} {tag}"));
             }
         }
         // A predicate over (i32, u8) rows.
