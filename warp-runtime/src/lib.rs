@@ -12,7 +12,6 @@
 #![doc = include_str!("docs/devices.md")]
 #![doc = include_str!("docs/errors.md")]
 #![doc = include_str!("docs/settings.md")]
-
 #![warn(missing_docs)]
 
 // The macros name the runtime by its absolute path; the histogram's built-in bin maps use them
