@@ -8,7 +8,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
-use warp_kernels::module::{FnParts, OpParts};
+use warp_kernels::module::{FnFragment, OpFragment};
 use warp_kernels::{Redux, Scalar, Style};
 
 use crate::{ElementOp, Failure, ReduceOp};
@@ -253,6 +253,12 @@ fn private() -> TokenStream {
     quote!(::warp_runtime::__private)
 }
 
+/// A `'static` string of a fragment, as the `Cow::Borrowed` the expanded code names.
+fn borrowed(s: &str) -> TokenStream {
+    let p = private();
+    quote!(#p::Cow::Borrowed(#s))
+}
+
 fn scalar_tokens(s: Scalar) -> TokenStream {
     let p = private();
     let v = format_ident!("{}", format!("{s:?}"));
@@ -277,18 +283,18 @@ fn style_tokens(s: Style) -> TokenStream {
 }
 
 /// The `OpFragment` literal of a reduction.
-fn op_fragment(parts: &OpParts) -> TokenStream {
+fn op_fragment(parts: &OpFragment) -> TokenStream {
     let p = private();
-    let OpParts {
-        name,
-        file,
-        line,
-        value_c,
-        combine,
-        identity,
-        type_support,
-        ..
-    } = parts;
+    let OpFragment { line, .. } = parts;
+    let [name, file, value_c, combine, identity, type_support] = [
+        &parts.name,
+        &parts.file,
+        &parts.value,
+        &parts.combine,
+        &parts.identity,
+        &parts.type_support,
+    ]
+    .map(|s| borrowed(s));
     let redux = option_redux(parts.redux);
     let f32_sum = parts.f32_sum;
     let style = style_tokens(parts.style);
@@ -309,18 +315,17 @@ fn op_fragment(parts: &OpParts) -> TokenStream {
 }
 
 /// The `FnFragment` literal of a map or predicate.
-fn fn_fragment(parts: &FnParts) -> TokenStream {
+fn fn_fragment(parts: &FnFragment) -> TokenStream {
     let p = private();
-    let FnParts {
-        name,
-        file,
-        line,
-        text,
-        type_support,
-        output_c,
-        inputs,
-        ..
-    } = parts;
+    let FnFragment { line, inputs, .. } = parts;
+    let [name, file, text, type_support, output_c] = [
+        &parts.name,
+        &parts.file,
+        &parts.text,
+        &parts.type_support,
+        &parts.output,
+    ]
+    .map(|s| borrowed(s));
     let extras = parts.extras.iter().map(|&s| scalar_tokens(s));
     quote! {
         #p::FnFragment {
@@ -331,7 +336,7 @@ fn fn_fragment(parts: &FnParts) -> TokenStream {
             type_support: #type_support,
             output: #output_c,
             inputs: #inputs,
-            extras: &[#(#extras),*],
+            extras: #p::Cow::Borrowed(&[#(#extras),*]),
         }
     }
 }

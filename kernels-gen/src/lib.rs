@@ -32,7 +32,7 @@ pub mod structs;
 use proc_macro2::TokenStream;
 
 pub use diag::Diagnostics;
-use warp_kernels::module::{FnParts, OpParts};
+use warp_kernels::module::{FnFragment, OpFragment};
 pub use warp_kernels::{Scalar, Ty, ir};
 
 /// A checked `#[reduce]` operation with its generated kernels.
@@ -47,7 +47,7 @@ pub struct ReduceOp {
     /// The checked function.
     pub function: ir::Function,
     /// Its fragments (what compositions are built from).
-    pub parts: OpParts,
+    pub parts: OpFragment<'static>,
     /// The complete CUDA source of its own module.
     pub source: String,
 }
@@ -113,8 +113,8 @@ pub fn reduce_op_in(
     };
     match (checked, identity_ir, identity, value_ty) {
         (Some(function), Some(id_ir), Some(identity), Some(value_ty)) if diags.is_empty() => {
-            let parts = OpParts::new(&function, &id_ir, def.style);
-            let source = parts.module();
+            let parts = OpFragment::new(&function, &id_ir, def.style);
+            let source = parts.module(&value_ty);
             Ok(ReduceOp {
                 def,
                 identity,
@@ -198,7 +198,7 @@ pub struct ElementOp {
     /// The checked function.
     pub function: ir::Function,
     /// Its fragment (the lowered function, its tuple types, its extra parameters' types).
-    pub parts: FnParts,
+    pub parts: FnFragment<'static>,
     /// The element type: the first parameter's, or the tuple of the first `inputs`
     /// parameters' types (one per zipped array).
     pub input: Ty,
@@ -224,7 +224,7 @@ pub fn element_op(
     let inputs = inputs.0;
     match check_plain(&def, &mut diags) {
         Some((function, _)) => Ok(ElementOp {
-            parts: FnParts::new(&function, inputs),
+            parts: FnFragment::new(&function, inputs),
             input: match inputs {
                 1 => def.params[0].ty.clone(),
                 n => Ty::Tuple(

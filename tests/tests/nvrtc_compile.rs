@@ -162,7 +162,7 @@ fn every_kernel_compiles_for_sm75_sm80_sm90() {
         return;
     }
     for (meta, wanted) in all() {
-        let name = meta.fragment.name;
+        let name = meta.fragment.name.clone();
         for arch in [75u32, 80, 90] {
             let ptx = toolchain::ptx(&meta.module(), arch).unwrap_or_else(|e| panic!("{e}"));
             let has_kernel = meta.source.contains("\nwd_k_reduce(");

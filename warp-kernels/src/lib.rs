@@ -10,7 +10,8 @@
 //! - [`patterns`]: operators a single warp instruction computes (`redux.sync`);
 //! - [`catalogue`]: every kernel's entry name, parameters and block size, and the constants
 //!   the templates share with the runtime;
-//! - [`module`]: fragments and templates to the complete source of one module.
+//! - [`family`]: each kernel family in one file (its kernels, constants, module function);
+//! - [`module`]: fragments, the stage and templates to the complete source of one module.
 //!
 //! ```
 //! use warp_kernels::{catalogue, module};
@@ -23,6 +24,7 @@
 
 pub mod builtins;
 pub mod catalogue;
+pub mod family;
 pub mod ir;
 pub mod lower;
 pub mod module;

@@ -3,7 +3,9 @@
 //! kernels, and the constants the runtime shares with the templates are defined only by the
 //! catalogue. No GPU and no NVRTC needed.
 
-use warp_kernels::catalogue::{self, DEFINES, Kernel};
+use std::borrow::Cow;
+
+use warp_kernels::catalogue::{self, Kernel};
 use warp_kernels::module::{
     RunValues, TEMPLATES, axis_module, histogram_module, kernel_signatures, partition3_module,
     predicate_module, reduce_module, runs_module, topk_module, transpose_module,
@@ -12,13 +14,17 @@ use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Source, Style};
 
 fn op(value: &'static str) -> OpFragment<'static> {
     OpFragment {
-        name: "op",
-        file: "test.rs",
+        name: Cow::Borrowed("op"),
+        file: Cow::Borrowed("test.rs"),
         line: 1,
-        value,
-        combine: "static __device__ __forceinline__ wd_f32 WD_FRAGMENT_FN(wd_f32 a, wd_f32 b) { return a + b; }\n",
-        identity: "static __device__ __forceinline__ wd_f32 WD_FRAGMENT_FN() { return 0.0f; }\n",
-        type_support: "",
+        value: Cow::Borrowed(value),
+        combine: Cow::Borrowed(
+            "static __device__ __forceinline__ wd_f32 WD_FRAGMENT_FN(wd_f32 a, wd_f32 b) { return a + b; }\n",
+        ),
+        identity: Cow::Borrowed(
+            "static __device__ __forceinline__ wd_f32 WD_FRAGMENT_FN() { return 0.0f; }\n",
+        ),
+        type_support: Cow::Borrowed(""),
         redux: None,
         f32_sum: value == "wd_f32",
         style: Style::Intrinsics,
@@ -26,14 +32,16 @@ fn op(value: &'static str) -> OpFragment<'static> {
 }
 
 const MAP: FnFragment<'static> = FnFragment {
-    name: "m",
-    file: "test.rs",
+    name: Cow::Borrowed("m"),
+    file: Cow::Borrowed("test.rs"),
     line: 2,
-    text: "static __device__ __forceinline__ wd_f32 WD_FRAGMENT_FN(wd_u8 x, wd_f32 k) { return k; }\n",
-    type_support: "",
-    output: "wd_f32",
+    text: Cow::Borrowed(
+        "static __device__ __forceinline__ wd_f32 WD_FRAGMENT_FN(wd_u8 x, wd_f32 k) { return k; }\n",
+    ),
+    type_support: Cow::Borrowed(""),
+    output: Cow::Borrowed("wd_f32"),
     inputs: 1,
-    extras: &[Scalar::F32],
+    extras: Cow::Borrowed(&[Scalar::F32]),
 };
 
 /// The signatures of `source` are exactly `kernels`, with the parameter types of their
@@ -74,16 +82,20 @@ fn reduction_modules_match_the_catalogue() {
 #[test]
 fn predicate_modules_match_the_catalogue() {
     let pred = FnFragment {
-        name: "p",
-        text: "static __device__ __forceinline__ bool WD_FRAGMENT_FN(wd_f32 x) { return x > 0.0f; }\n",
-        output: "bool",
-        extras: &[],
+        name: Cow::Borrowed("p"),
+        text: Cow::Borrowed(
+            "static __device__ __forceinline__ bool WD_FRAGMENT_FN(wd_f32 x) { return x > 0.0f; }\n",
+        ),
+        output: Cow::Borrowed("bool"),
+        extras: Cow::Borrowed(&[]),
         ..MAP
     };
     let zipped = FnFragment {
-        text: "static __device__ __forceinline__ bool WD_FRAGMENT_FN(wd_f32 x, wd_u16 y) { return x > 0.0f; }\n",
+        text: Cow::Borrowed(
+            "static __device__ __forceinline__ bool WD_FRAGMENT_FN(wd_f32 x, wd_u16 y) { return x > 0.0f; }\n",
+        ),
         inputs: 2,
-        ..pred
+        ..pred.clone()
     };
     for (source, pick) in [
         (Source::Plain(&[Scalar::F32, Scalar::U16]), Some(1)),
@@ -158,14 +170,16 @@ fn axis_and_transpose_modules_match_the_catalogue() {
 #[test]
 fn histogram_modules_match_the_catalogue() {
     const BIN: FnFragment<'static> = FnFragment {
-        name: "bin",
-        file: "test.rs",
+        name: Cow::Borrowed("bin"),
+        file: Cow::Borrowed("test.rs"),
         line: 3,
-        text: "static __device__ __forceinline__ wd_i32 WD_FRAGMENT_FN(wd_f32 x, wd_u32 k) { return (wd_i32)k; }\n",
-        type_support: "",
-        output: "wd_i32",
+        text: Cow::Borrowed(
+            "static __device__ __forceinline__ wd_i32 WD_FRAGMENT_FN(wd_f32 x, wd_u32 k) { return (wd_i32)k; }\n",
+        ),
+        type_support: Cow::Borrowed(""),
+        output: Cow::Borrowed("wd_i32"),
         inputs: 1,
-        extras: &[Scalar::U32],
+        extras: Cow::Borrowed(&[Scalar::U32]),
     };
     for source in [
         Source::Plain(&[Scalar::F32]),
@@ -196,14 +210,16 @@ fn histogram_modules_match_the_catalogue() {
 #[test]
 fn runs_modules_match_the_catalogue() {
     const SAME: FnFragment<'static> = FnFragment {
-        name: "same",
-        file: "test.rs",
+        name: Cow::Borrowed("same"),
+        file: Cow::Borrowed("test.rs"),
         line: 3,
-        text: "static __device__ __forceinline__ bool WD_FRAGMENT_FN(wd_i16 a, wd_i16 b, wd_f32 t) { return a == b; }\n",
-        type_support: "",
-        output: "bool",
+        text: Cow::Borrowed(
+            "static __device__ __forceinline__ bool WD_FRAGMENT_FN(wd_i16 a, wd_i16 b, wd_f32 t) { return a == b; }\n",
+        ),
+        type_support: Cow::Borrowed(""),
+        output: Cow::Borrowed("bool"),
         inputs: 2,
-        extras: &[Scalar::F32],
+        extras: Cow::Borrowed(&[Scalar::F32]),
     };
     let o = op("wd_f32");
     for (values, value) in [
@@ -240,7 +256,7 @@ fn a_drifted_signature_is_caught() {
 #[test]
 fn shared_constants_are_defined_by_the_catalogue_only() {
     for (file, text) in TEMPLATES {
-        for (name, _) in DEFINES {
+        for (name, _) in catalogue::all_defines() {
             assert!(
                 !text.contains(&format!("#define {name} ")),
                 "{file} defines {name}, which the catalogue owns"

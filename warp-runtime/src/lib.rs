@@ -70,6 +70,7 @@ pub use warp_macros::{DeviceValue, map, predicate, reduce};
 pub mod __private {
     pub use crate::inputs::{IndexKey, KeepKey, Stage};
     pub use crate::values::Sealed;
+    pub use std::borrow::Cow;
     pub use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Style};
     pub use warp_macros::resume;
 }

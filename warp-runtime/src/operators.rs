@@ -12,7 +12,7 @@ use crate::values::{DeviceValue, Row};
 
 /// What `#[reduce]` generates for an operator: its fragments (what compositions with maps,
 /// scans and axis reductions are built from) and the complete CUDA source of its own module.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpMeta {
     /// The operator's fragments.
     pub fragment: OpFragment<'static>,
@@ -35,7 +35,7 @@ impl OpMeta {
 
 /// What `#[predicate]` and `#[map]` generate: the function as a fragment of CUDA that the
 /// runtime composes into kernels, with its types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FnMeta {
     /// The function's fragment.
     pub fragment: FnFragment<'static>,

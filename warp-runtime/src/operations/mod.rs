@@ -110,14 +110,14 @@ pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSourc
             let text = module::reduce_module(op, Some(&source(I::STAGE, cols)));
             let f = &m.fragment;
             composed(
-                location(&format!("{}_{}", f.name, op.name), f.file, f.line),
+                location(&format!("{}_{}", &f.name, &op.name), &f.file, f.line),
                 text,
                 op.style.needs_cuda_headers(),
             )
         }
         // Zipped arrays reduced as tuples: a module of their own.
         Stage::Plain if cols.len() > 1 => composed(
-            location(op.name, op.file, op.line),
+            location(&op.name, &op.file, op.line),
             module::reduce_module(op, Some(&source(I::STAGE, cols))),
             op.style.needs_cuda_headers(),
         ),
@@ -152,11 +152,11 @@ pub fn predicate_module<P: Predicate, I: ElementInput<Value = P::Input> + ?Sized
         I::KEEP,
     );
     let name = match I::MAP {
-        Some(m) => format!("{}_{}", m.fragment.name, p.fragment.name),
+        Some(m) => format!("{}_{}", &m.fragment.name, &p.fragment.name),
         None => p.fragment.name.to_string(),
     };
     composed(
-        location(&name, p.fragment.file, p.fragment.line),
+        location(&name, &p.fragment.file, p.fragment.line),
         text,
         false,
     )
@@ -196,8 +196,8 @@ where
     );
     composed(
         location(
-            &format!("partition3_{}_{}", p.fragment.name, q.fragment.name),
-            p.fragment.file,
+            &format!("partition3_{}_{}", &p.fragment.name, &q.fragment.name),
+            &p.fragment.file,
             p.fragment.line,
         ),
         text,
@@ -241,8 +241,8 @@ where
     };
     composed(
         location(
-            &format!("histogram_{}", f.fragment.name),
-            f.fragment.file,
+            &format!("histogram_{}", &f.fragment.name),
+            &f.fragment.file,
             f.fragment.line,
         ),
         module::histogram_module(&f.fragment, &source(stage, <I::Elem as Row>::COLUMNS)),
@@ -266,7 +266,7 @@ pub(crate) fn map_key<M: MapOp>() -> ModuleKey {
 pub fn map_module<M: MapOp>() -> ModuleSource {
     let f = &M::META.fragment;
     composed(
-        location(&format!("map_{}", f.name), f.file, f.line),
+        location(&format!("map_{}", &f.name), &f.file, f.line),
         module::map_module(f, <M::Input as Row>::COLUMNS),
         false,
     )
@@ -292,8 +292,8 @@ pub fn axis_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSource 
     let text = module::axis_module(&op.fragment, &source(I::STAGE, <I::Elem as Row>::COLUMNS));
     composed(
         location(
-            &format!("axis_{}", op.fragment.name),
-            op.fragment.file,
+            &format!("axis_{}", &op.fragment.name),
+            &op.fragment.file,
             op.fragment.line,
         ),
         text,

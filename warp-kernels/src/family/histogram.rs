@@ -1,0 +1,132 @@
+//! The histogram family: counts of values per bin of a `#[map]`'s bin function.
+
+use crate::catalogue::kit::*;
+use crate::module::{FnFragment, Module, Source, call_args, map_parts, stage, stage_value};
+
+/// The most bins a histogram counts into.
+pub const HIST_MAX_BINS: usize = 65536;
+/// Bytes of shared memory a histogram block keeps its bins in, at most (the dynamic shared
+/// memory a kernel gets without opting in): more bins than fit (`(bins + 1) * 4` bytes, with
+/// the row of dropped values) are counted in global memory.
+pub const HIST_SHARED_MAX: usize = 48 * 1024;
+/// Bytes of shared memory a histogram block spends on columns of its bins, at most, while
+/// there are fewer than [`HIST_REPLICAS_MAX`] (more columns, fewer bank conflicts between the
+/// lanes of one atomic; more memory, fewer resident blocks).
+pub const HIST_REPLICA_BYTES: usize = 33 * 1024;
+/// The most columns (copies) of each bin a histogram block keeps: one per lane, so that the
+/// lanes of one shared atomic hit 32 distinct banks.
+pub const HIST_REPLICAS_MAX: u32 = 32;
+/// A histogram tile whose probe row (its first 32 values, one per lane) has this many lanes
+/// holding the bin of the lane below takes the `__match_any_sync` path (one atomic per
+/// distinct bin per row); fewer, and each lane adds its own.
+pub const HIST_MATCH_MIN: u32 = 4;
+/// Histogram tiles probe for contention (and may take the `__match_any_sync` path) only where
+/// the bins have at most this many columns in shared memory, or are in global memory: with
+/// more, the lanes of one bin already add to as many distinct addresses (banks), at most
+/// `32 / columns` to each.
+pub const HIST_MATCH_COLUMNS: u32 = 8;
+/// The most elements one histogram block counts (the grid is sized so): its 32-bit shared
+/// counters cannot overflow.
+pub const HIST_BLOCK_ELEMS_MAX: u64 = 1 << 31;
+
+/// Columns of each bin in shared memory for a histogram of `bins` bins (a power of two up to
+/// [`HIST_REPLICAS_MAX`] within [`HIST_REPLICA_BYTES`]; 1 when one column needs more, up to
+/// [`HIST_SHARED_MAX`]); 0: the bins do not fit shared memory, they are counted in global
+/// memory. The shared bins have one row more, which collects the dropped values.
+pub const fn hist_replicas(bins: usize) -> u32 {
+    let bytes = (bins + 1) * 4;
+    if bytes > HIST_SHARED_MAX {
+        return 0;
+    }
+    let mut r = 1;
+    while r < HIST_REPLICAS_MAX && bytes * 2 * r as usize <= HIST_REPLICA_BYTES {
+        r *= 2;
+    }
+    r
+}
+
+/// A histogram: the stage's values binned by the module's `wd_bin_of` into `counts` (`bins`
+/// 32-bit words, 64-bit when `wide`; zeroed by the caller), through `replicas` columns of each
+/// bin in `replicas * (bins + 1) * 4` bytes of dynamic shared memory (the last row collects
+/// dropped values; 0 replicas: straight to global memory).
+pub const HISTOGRAM: Kernel = kernel_min(
+    "wd_k_histogram",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("bins", U64),
+        p("replicas", U32),
+        p("wide", U32),
+        p("counts", Out(Pointee::U8)),
+    ],
+    // 5 resident blocks per SM (48 registers) for 1-byte elements: +6-7% over the uncapped 4
+    // (54 registers) for bytes into 256 bins, as much as 6 (collectives bench, 2^28).
+    "sizeof(wd_stage::elem_t) == 1 ? 5 : 1",
+    "WD_STAGE;\nwd_histogram(st, bins, replicas, wide, counts);",
+);
+
+/// A histogram's 32-bit counts narrowed to 1- or 2-byte counters (`width`).
+pub const HIST_NARROW: Kernel = kernel(
+    "wd_k_hist_narrow",
+    &[
+        p("wide", In(Pointee::U32)),
+        p("bins", U64),
+        p("width", U32),
+        p("out", Out(Pointee::U8)),
+    ],
+    "wd_hist_narrow(wide, bins, width, out);",
+);
+
+/// The kernels of a histogram module.
+pub const HISTOGRAM_KERNELS: &[&Kernel] = &[&HISTOGRAM, &HIST_NARROW];
+
+/// The histogram family's constants, emitted as `#define`s.
+pub const HISTOGRAM_DEFINES: &[(&str, u64)] = &[
+    ("WD_HIST_MATCH_MIN", HIST_MATCH_MIN as u64),
+    ("WD_HIST_MATCH_COLUMNS", HIST_MATCH_COLUMNS as u64),
+];
+
+/// A histogram module: the values of `source` (elements, zipped elements, or a map of them;
+/// not indexed) binned by `bin` (`wd_bin_of`: its integer result is the bin; its bound
+/// arguments after the map's), counted by the catalogue's
+/// [`HISTOGRAM_KERNELS`](crate::catalogue::HISTOGRAM_KERNELS).
+pub fn histogram_module(bin: &FnFragment, source: &Source) -> String {
+    let mut m = Module::new(&format!(
+        "histogram by `{}` over {}",
+        bin.name,
+        source.describe()
+    ));
+    let map = map_parts(source);
+    m.type_support(&[
+        &source.row_support(),
+        map.map_or("", |f| &f.type_support),
+        &bin.type_support,
+    ]);
+    m.user("\n// ---- the user's functions, lowered ----\n");
+    if let Some(f) = map {
+        m.function(&f.text, "wd_map");
+    }
+    m.function(&bin.text, "wd_bin");
+    m.user(&stage(source, None, &stage_value(source), None));
+    m.user(&format!(
+        "
+// ---- the bin of a value ----
+static __device__ __forceinline__ {out} wd_bin_of(const wd_stage& st, wd_stage::value_t v) {{
+    const wd_args& a = st.a;
+    (void)a;
+    return wd_bin({args});
+}}
+",
+        out = &bin.output,
+        args = call_args(bin, "v", map.map_or(0, |f| f.extras.len())),
+    ));
+    m.template("tiles.cuh");
+    m.template("histogram.cuh");
+    m.kernels(
+        crate::catalogue::HISTOGRAM_KERNELS,
+        &source.elem_c(),
+        "wd_stage::out_t",
+    );
+    m.finish(&format!("histogram_{}_{}", bin.name, source.tag()))
+}

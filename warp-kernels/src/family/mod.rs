@@ -1,0 +1,80 @@
+//! The kernel families, each one file: its catalogue kernels, its constants (its slice of the
+//! emitted `#define`s) and its module function. [`FAMILIES`] is the one list of them: the
+//! catalogue's [`all`](crate::catalogue::all) and [`defines`](crate::catalogue::defines) read it,
+//! and a test checks it against the files here, the templates and the runtime's backends.
+
+pub mod axes;
+pub mod histogram;
+pub mod map;
+pub mod predicates;
+pub mod reduce;
+pub mod runs;
+pub mod scans;
+pub mod topk;
+
+use crate::catalogue::Kernel;
+
+/// One family of kernels.
+#[derive(Debug)]
+pub struct Family {
+    /// Its name: the name of its file here (`family/<name>.rs`).
+    pub name: &'static str,
+    /// Its kernels (each in exactly one family).
+    pub kernels: &'static [&'static Kernel],
+    /// Its constants, as (define, value).
+    pub defines: &'static [(&'static str, u64)],
+    /// The template (in `templates/`) that holds its agent-level patterns.
+    pub template: &'static str,
+}
+
+/// Every family, in the order their constants are emitted.
+pub const FAMILIES: &[Family] = &[
+    Family {
+        name: "reduce",
+        kernels: reduce::REDUCE_KERNELS,
+        defines: reduce::REDUCE_DEFINES,
+        template: "reduce.cuh",
+    },
+    Family {
+        name: "predicates",
+        kernels: predicates::PREDICATE_FAMILY_KERNELS,
+        defines: predicates::PREDICATE_DEFINES,
+        template: "predicate.cuh",
+    },
+    Family {
+        name: "scans",
+        kernels: scans::SCAN_KERNELS,
+        defines: scans::SCAN_DEFINES,
+        template: "scan.cuh",
+    },
+    Family {
+        name: "runs",
+        kernels: runs::RUNS_KERNELS,
+        defines: runs::RUNS_DEFINES,
+        template: "runs.cuh",
+    },
+    Family {
+        name: "map",
+        kernels: map::MAP_KERNELS,
+        defines: map::MAP_DEFINES,
+        template: "map.cuh",
+    },
+    Family {
+        name: "histogram",
+        kernels: histogram::HISTOGRAM_KERNELS,
+        defines: histogram::HISTOGRAM_DEFINES,
+        template: "histogram.cuh",
+    },
+    Family {
+        name: "axes",
+        kernels: axes::AXIS_FAMILY_KERNELS,
+        defines: axes::AXIS_DEFINES,
+        template: "axis.cuh",
+    },
+    Family {
+        name: "topk",
+        kernels: topk::TOPK_KERNELS,
+        defines: topk::TOPK_DEFINES,
+        template: "topk.cuh",
+    },
+];

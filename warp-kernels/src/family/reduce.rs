@@ -1,0 +1,67 @@
+//! The reduce family: one-pass grid reductions of a stage's values by a `#[reduce]` operator.
+
+use crate::catalogue::kit::*;
+use crate::module::{Module, OpFragment, Source, map_parts, op_struct, stage};
+
+/// Grid reduction of the stage's values: per-thread accumulation, warp reduce, `warpSums`,
+/// last-block-done grid combine in the same launch (`partials` holds a value per block).
+/// `done` (null: none) is the done word of a result in mapped host memory, set once `out` is
+/// written (the host spins on it instead of waiting for the kernel's end).
+pub const REDUCE: Kernel = kernel(
+    "wd_k_reduce",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("partials", Out(Value)),
+        p("ticket", Out(Pointee::U32)),
+        p("out", Out(Value)),
+        p("done", Out(Pointee::U32)),
+    ],
+    "WD_STAGE;\nwd_reduce_grid<wd_op>(st, partials, ticket, out, done);",
+);
+
+/// The kernels of a reduction module.
+pub const REDUCE_KERNELS: &[&Kernel] = &[&REDUCE];
+
+/// The reduce family's constants (none beyond the shared ones).
+pub const REDUCE_DEFINES: &[(&str, u64)] = &[];
+
+/// A reduction module: `op` over the values of `source`, one pass (the catalogue's
+/// [`REDUCE_KERNELS`]). `None`: the operator's fragments and
+/// templates only (a tuple operator reduced through maps and axis operations).
+pub fn reduce_module(op: &OpFragment, source: Option<&Source>) -> String {
+    let what = match source {
+        Some(s) => format!("reduction `{}` over {}", op.name, s.describe()),
+        None => format!("reduction `{}` over `{}` values", op.name, &op.value),
+    };
+    let mut m = Module::new(&what);
+    let map = source.and_then(map_parts);
+    let row = source.map_or(String::new(), |s| s.row_support());
+    m.type_support(&[&row, map.map_or("", |f| &f.type_support), &op.type_support]);
+    m.user("\n// ---- the user's functions, lowered ----\n");
+    if let Some(f) = map {
+        m.function(&f.text, "wd_map");
+    }
+    m.function(&op.combine, "wd_op_combine");
+    m.function(&op.identity, "wd_op_identity");
+    m.user(&op_struct(op));
+    if let Some(s) = source {
+        m.user(&stage(s, None, &op.value, None));
+    }
+    m.reduce_templates(op.style);
+    // The operator's own module is named after it; a composition after its parts.
+    let file = match source {
+        Some(s @ Source::Map { map, .. }) => format!(
+            "{}_{}{}",
+            map.name,
+            op.name,
+            s.tag().trim_start_matches(&*map.name)
+        ),
+        _ => op.name.to_string(),
+    };
+    if let Some(s) = source {
+        m.kernels(crate::catalogue::REDUCE_KERNELS, &s.elem_c(), &op.value);
+    }
+    m.finish(&file)
+}

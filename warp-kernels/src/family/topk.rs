@@ -1,0 +1,139 @@
+//! The top-k family: the largest (or smallest) k values and their indices.
+
+use crate::catalogue::kit::*;
+use crate::module::{Module, Source, stage};
+use crate::types::Scalar;
+
+/// The largest `k` of top-k and bottom-k.
+pub const TOPK_MAX_K: usize = 1024;
+/// Candidates one block of a later top-k level reads; a level whose blocks leave at most this
+/// many has its last block write the answer.
+pub const TOPK_LEVEL_SLOTS: usize = 8192;
+/// How many of its steps ahead a block of the top-k raw level asks L2 for (registers hold the
+/// next two): 2^28 f32, k = 100 / 1,000, took 430 / 535 us without, 408 / 510 with 4 or 6,
+/// 413 / 515 with 10.
+pub const TOPK_PREFETCH: usize = 4;
+/// One element in this many is read by the top-k sample level (see [`topk_sample`]): 2^28
+/// f32, k = 100 / 1,000, took 408 / 510 us at 16, 404 / 558 at 32, 634 / 1018 without it.
+pub const TOPK_SAMPLE_SHARE: usize = 16;
+/// Elements per lane of a top-k block step, for elements of up to 4 bytes.
+pub const TOPK_ITEMS: u32 = 8;
+/// Elements per lane of a top-k block step, for 8-byte elements.
+pub const TOPK_ITEMS_WIDE: u32 = 4;
+/// Candidates a top-k block keeps at most after refining its buffer (keys of up to 32 bits);
+/// the buffer holds these and one block step (42 KB of shared memory).
+pub const TOPK_KEEP: usize = 3072;
+/// [`TOPK_KEEP`] for 64-bit keys (44 KB).
+pub const TOPK_KEEP_WIDE: usize = 2560;
+
+/// Elements per lane of one top-k block step for elements of `elem_size` bytes.
+pub const fn topk_items(elem_size: usize) -> usize {
+    if elem_size == 8 {
+        TOPK_ITEMS_WIDE as usize
+    } else {
+        TOPK_ITEMS as usize
+    }
+}
+
+/// Elements of one top-k block step for elements of `elem_size` bytes.
+pub const fn topk_step(elem_size: usize) -> usize {
+    BLOCK as usize * topk_items(elem_size)
+}
+
+/// The top-k sample level for `n` elements of `elem_size` bytes: `Some((groups, len))`, one
+/// warp per group reading `len` elements (whole warp loads of 32 per lane item), about one in
+/// [`TOPK_SAMPLE_SHARE`] of the input; `None` when that is less than one warp load per group.
+/// `groups` is the refined buffer's size ([`TOPK_KEEP`] or [`TOPK_KEEP_WIDE`]), above
+/// [`TOPK_MAX_K`], so the k-th largest group maximum exists.
+pub const fn topk_sample(n: usize, elem_size: usize) -> Option<(usize, usize)> {
+    let groups = if elem_size == 8 {
+        TOPK_KEEP_WIDE
+    } else {
+        TOPK_KEEP
+    };
+    let load = 32 * topk_items(elem_size);
+    let len = n / (groups * TOPK_SAMPLE_SHARE) / load * load;
+    if len == 0 { None } else { Some((groups, len)) }
+}
+
+/// One level of top-k (see topk.cuh): `level` 0 reads the elements, a later level the
+/// `*cand_total` dense candidates of the one before, [`TOPK_LEVEL_SLOTS`] per block, unless
+/// `done` is set. A lone active block sorts its best `k` and writes `values` and `indices`;
+/// otherwise the active blocks append theirs to `out_*` (`out_total` counts them) and the
+/// last to finish (`ticket`) writes the answer when they are at most [`TOPK_LEVEL_SLOTS`] and
+/// sets `done`. `bound` (zeroed before the first launch) is the global key bound; the
+/// counters, the ticket and `done` are zeroed too.
+pub const TOPK: Kernel = kernel_min(
+    "wd_k_topk",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("k", U32),
+        p("largest", U32),
+        p("cand_keys", In(Pointee::U64)),
+        p("cand_idx", In(Pointee::U32)),
+        p("cand_total", In(Pointee::U32)),
+        p("level", U32),
+        p("out_keys", Out(Pointee::U64)),
+        p("out_idx", Out(Pointee::U32)),
+        p("out_total", Out(Pointee::U32)),
+        p("ticket", Out(Pointee::U32)),
+        p("done", Out(Pointee::U32)),
+        p("bound", Out(Pointee::U64)),
+        p("values", Out(Elem)),
+        p("indices", Out(Pointee::U64)),
+    ],
+    // 4 resident blocks per SM (64 registers; 72 uncapped): k = 100 / 1,000 of 2^28 f32 took
+    // 349 / 407 us, against 351 / 431 at 3 blocks and 349 / 425 at 2 (with the sample level,
+    // the prefetch, the warp appends and the dense lists).
+    "4",
+    "WD_STAGE;\nwd_topk(st, k, largest != 0, cand_keys, cand_idx, cand_total, level, out_keys, out_idx, out_total, ticket, done, bound, values, indices);",
+);
+
+/// The top-k sample level (see topk.cuh and [`topk_sample`]), before level 0: one warp per
+/// group, `groups` / 8 blocks; the last block to finish (`ticket`, zeroed) raises `bound`
+/// (zeroed) to the k-th largest of the groups' maxima (`sample`, `groups` slots).
+pub const TOPK_SAMPLE: Kernel = kernel(
+    "wd_k_topk_sample",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("k", U32),
+        p("largest", U32),
+        p("groups", U32),
+        p("len", U64),
+        p("sample", Out(Pointee::U64)),
+        p("ticket", Out(Pointee::U32)),
+        p("bound", Out(Pointee::U64)),
+    ],
+    "WD_STAGE;\nwd_topk_sample(st, k, largest != 0, groups, len, sample, ticket, bound);",
+);
+
+/// The kernels of a top-k module.
+pub const TOPK_KERNELS: &[&Kernel] = &[&TOPK, &TOPK_SAMPLE];
+
+/// The top-k family's constants, emitted as `#define`s.
+pub const TOPK_DEFINES: &[(&str, u64)] = &[
+    ("WD_TOPK_MAX_K", TOPK_MAX_K as u64),
+    ("WD_TOPK_LEVEL_SLOTS", TOPK_LEVEL_SLOTS as u64),
+    ("WD_TOPK_PREFETCH", TOPK_PREFETCH as u64),
+    ("WD_TOPK_ITEMS", TOPK_ITEMS as u64),
+    ("WD_TOPK_ITEMS_WIDE", TOPK_ITEMS_WIDE as u64),
+    ("WD_TOPK_KEEP", TOPK_KEEP as u64),
+    ("WD_TOPK_KEEP_WIDE", TOPK_KEEP_WIDE as u64),
+];
+
+/// A top-k module for arrays of `elem` (`Device::top_k`, `Device::bottom_k`): the catalogue's
+/// [`TOPK_KERNELS`](crate::catalogue::TOPK_KERNELS) over a plain stage of the array.
+pub fn topk_module(elem: Scalar) -> String {
+    let source = Source::Plain(std::slice::from_ref(&elem));
+    let mut m = Module::new(&format!("top-k of {}", source.describe()));
+    m.user(&stage(&source, None, elem.c_name(), None));
+    m.template("warp_intrinsics.cuh");
+    m.template("lookback.cuh");
+    m.template("topk.cuh");
+    m.kernels(crate::catalogue::TOPK_KERNELS, elem.c_name(), elem.c_name());
+    m.finish(&format!("topk_{elem}"))
+}

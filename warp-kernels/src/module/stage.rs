@@ -1,0 +1,326 @@
+//! The stage of a module: what its values are made of ([`Source`]) and the `wd_stage` struct
+//! the templates read them through (the loads of every array, the map, the predicates, the
+//! bound arguments), written once here for every family.
+
+use std::fmt::Write;
+
+use super::fragment::FnFragment;
+use super::type_support;
+use crate::types::{Scalar, Ty};
+
+/// What the values of an operation are made of.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// The elements themselves: of one array (the element), or of 2 to
+    /// [`MAX_INPUTS`](catalogue::MAX_INPUTS) equally long arrays zipped (a tuple, one field per
+    /// array).
+    Plain(&'a [Scalar]),
+    /// `(element, index)` pairs, the index of type `index` (the operator's value is a
+    /// two-field tuple).
+    Indexed {
+        /// The element type.
+        elem: Scalar,
+        /// The index type.
+        index: Scalar,
+    },
+    /// A `#[map]` of each element (of one array, or of zipped arrays).
+    Map {
+        /// The element type of each array.
+        elem: &'a [Scalar],
+        /// The map.
+        map: &'a FnFragment<'a>,
+    },
+}
+
+impl Source<'_> {
+    /// The source a reduction's own module reads for operator values of type `value`: its
+    /// elements (scalar `T`), or `(V, I)` pairs made from elements of `V` (`T = (V, I)` with
+    /// integer `I`); `None` for other tuples, which are reduced only through maps and axis
+    /// operations.
+    pub fn own(value: &Ty) -> Option<Source<'_>> {
+        match value {
+            Ty::Scalar(s) => Some(Source::Plain(std::slice::from_ref(s))),
+            Ty::Tuple(items) if items.len() == 2 && items[1].is_int() => Some(Source::Indexed {
+                elem: items[0],
+                index: items[1],
+            }),
+            Ty::Tuple(_) => None,
+        }
+    }
+
+    /// The element type of each array read.
+    pub fn columns(&self) -> &[Scalar] {
+        match self {
+            Source::Plain(c) | Source::Map { elem: c, .. } => c,
+            Source::Indexed { elem, .. } => std::slice::from_ref(elem),
+        }
+    }
+
+    /// The C type of one element: the array's scalar, or the tuple of zipped arrays' scalars.
+    pub fn elem_c(&self) -> String {
+        row_ty(self.columns()).c_name()
+    }
+
+    /// Words for comments (`` `f32` ``, ``map `square` of `f32` ``).
+    pub(crate) fn describe(&self) -> String {
+        let cols = |c: &[Scalar]| match c {
+            [one] => format!("`{one}`"),
+            many => format!("zipped `{}`", row_ty(many)),
+        };
+        match self {
+            Source::Plain(c) => cols(c),
+            Source::Indexed { elem, index } => format!("(`{elem}`, `{index}` index) pairs"),
+            Source::Map { elem, map } => format!("map `{}` of {}", map.name, cols(elem)),
+        }
+    }
+
+    /// A tag for file names (`f32`, `square_f32`, `indexed_u32_f32`, `f32_f32`).
+    pub(crate) fn tag(&self) -> String {
+        let cols: Vec<&str> = self.columns().iter().map(|c| c.rust_name()).collect();
+        let cols = cols.join("_");
+        match self {
+            Source::Plain(_) => cols,
+            Source::Indexed { index, .. } => format!("indexed_{index}_{cols}"),
+            Source::Map { map, .. } => format!("{}_{cols}", map.name),
+        }
+    }
+
+    /// The tuple types a stage of this source needs beyond its functions' own: the zipped row.
+    pub(crate) fn row_support(&self) -> String {
+        match self.columns() {
+            [_] => String::new(),
+            many => type_support(&[many.to_vec()]),
+        }
+    }
+}
+
+/// The type of one element of `cols` zipped arrays (the scalar itself for one array).
+pub(crate) fn row_ty(cols: &[Scalar]) -> Ty {
+    match cols {
+        [one] => Ty::Scalar(*one),
+        many => Ty::Tuple(many.to_vec()),
+    }
+}
+
+/// The readers of a stage over the arrays `cols` (zipped when more than one): their pointers
+/// `p0..`, `VEC` (elements per vector: 16 bytes of the widest array), `ARRAYS` (how many
+/// there are: what `catalogue::scan_span` reads as `sizes.len()`), and the loads the
+/// templates use, each written once here for every array: `load` (streaming), `load_l2`
+/// (through L2 only), `at` (plain), `load_vec` (a vector of every array), `aligned` (whether a
+/// vector of every array can start at element `i`) and `head` (elements from `i` to the first
+/// place where one can, or `WD_NO_VEC` when the arrays' alignments disagree).
+pub(crate) fn readers(cols: &[Scalar]) -> String {
+    let widest = cols.iter().map(|c| c.size()).max().unwrap_or(1);
+    let vec = 16 / widest;
+    let mut s = format!(
+        "    static constexpr int VEC = {vec};\n    static constexpr int ARRAYS = {};\n",
+        cols.len()
+    );
+    for (k, c) in cols.iter().enumerate() {
+        let _ = writeln!(s, "    const {}* p{k};", c.c_name());
+    }
+    let one = cols.len() == 1;
+    let gather = |load: &dyn Fn(usize) -> String| -> String {
+        if one {
+            format!("return {};", load(0))
+        } else {
+            let sets: String = (0..cols.len())
+                .map(|k| format!(" e.f{k} = {};", load(k)))
+                .collect();
+            format!("elem_t e;{sets} return e;")
+        }
+    };
+    let fun = |sig: &str, body: String| {
+        format!("    __device__ __forceinline__ {sig} const {{ {body} }}\n")
+    };
+    s.push_str(&fun(
+        "elem_t load(wd_u64 i)",
+        gather(&|k| format!("wd_ldcs(p{k} + i)")),
+    ));
+    s.push_str(&fun(
+        "elem_t load_l2(wd_u64 i)",
+        gather(&|k| format!("wd_ldcg(p{k} + i)")),
+    ));
+    s.push_str(&fun("elem_t at(wd_u64 i)", gather(&|k| format!("p{k}[i]"))));
+    let lines: String = (0..cols.len())
+        .map(|k| format!("wd_prefetch_l2(p{k} + i);"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    s.push_str(&fun("void prefetch_l2(wd_u64 i)", lines));
+    let mut lv = String::new();
+    for (k, c) in cols.iter().enumerate() {
+        let _ = writeln!(
+            lv,
+            "        const wd_vec<{t}, VEC> v{k} = wd_ldcs_vec<{t}, VEC>(p{k} + i);",
+            t = c.c_name()
+        );
+    }
+    let moves: String = if one {
+        "e[k] = v0.e[k];".into()
+    } else {
+        (0..cols.len())
+            .map(|k| format!(" e[k].f{k} = v{k}.e[k];"))
+            .collect::<String>()
+            .trim_start()
+            .to_string()
+    };
+    let _ = write!(
+        s,
+        "    __device__ __forceinline__ void load_vec(wd_u64 i, elem_t (&e)[VEC]) const {{\n{lv}#pragma unroll\n        for (int k = 0; k < VEC; ++k) {{ {moves} }}\n    }}\n"
+    );
+    let aligned: Vec<String> = cols
+        .iter()
+        .enumerate()
+        .map(|(k, c)| format!("wd_vec_aligned<{}, VEC>(p{k} + i)", c.c_name()))
+        .collect();
+    s.push_str(&fun(
+        "bool aligned(wd_u64 i)",
+        format!("return {};", aligned.join(" && ")),
+    ));
+    let head0 = format!("wd_vec_head<{}, VEC>(p0 + i)", cols[0].c_name());
+    let head = if one {
+        format!("return {head0};")
+    } else {
+        let rest: Vec<String> = cols
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(k, c)| format!("wd_vec_aligned<{}, VEC>(p{k} + i + h)", c.c_name()))
+            .collect();
+        format!(
+            "const wd_u64 h = {head0}; return {} ? h : WD_NO_VEC;",
+            rest.join(" && ")
+        )
+    };
+    s.push_str(&fun("wd_u64 head(wd_u64 i)", head));
+    s
+}
+
+/// The arguments of a call of `f` on value `v` (field by field for a zipped element) followed
+/// by its bound arguments, decoded from `a` from word `first` on.
+pub(crate) fn call_args(f: &FnFragment, v: &str, first: usize) -> String {
+    let mut out = if f.inputs > 1 {
+        (0..f.inputs)
+            .map(|k| format!("{v}.f{k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        v.to_string()
+    };
+    out.push_str(&bound_args(f, first));
+    out
+}
+
+/// `f`'s bound arguments as call arguments (each after a comma), decoded from `a` from word
+/// `first` on.
+pub(crate) fn bound_args(f: &FnFragment, first: usize) -> String {
+    let mut out = String::new();
+    for (i, t) in f.extras.iter().enumerate() {
+        let _ = write!(out, ", wd_arg<{}>(a, {})", t.c_name(), first + i);
+    }
+    out
+}
+
+/// The stage struct `wd_stage` (and `WD_STAGE`, which builds `st` from a kernel's `in`, `n`,
+/// `a`): elements of `source` (one array, or several zipped), mapped if it is a map, made into
+/// pairs if indexed, tested by `pred` if any; bound arguments decoded from `a` (the map's
+/// first). `value` is the C type of the values (the operator's, for indexed sources). `pick`:
+/// what compaction writes is field `pick` of the (zipped) value, not the whole value.
+pub(crate) fn stage(
+    source: &Source,
+    pred: Option<&FnFragment>,
+    value: &str,
+    pick: Option<usize>,
+) -> String {
+    stage_with(source, pred, None, value, pick)
+}
+
+/// [`stage`] with a second predicate `pred2` (`keep2`, its bound arguments after the first's).
+pub(crate) fn stage_with(
+    source: &Source,
+    pred: Option<&FnFragment>,
+    pred2: Option<&FnFragment>,
+    value: &str,
+    pick: Option<usize>,
+) -> String {
+    let cols = source.columns();
+    let e = source.elem_c();
+    let (value_fn, make, nmap) = match source {
+        Source::Plain(_) => (
+            "    __device__ __forceinline__ value_t value(elem_t e) const { return e; }\n"
+                .to_string(),
+            "return value(e);".to_string(),
+            0,
+        ),
+        Source::Map { map, .. } => (
+            format!(
+                "    __device__ __forceinline__ value_t value(elem_t e) const {{ return wd_map({}); }}\n",
+                call_args(map, "e", 0)
+            ),
+            "return value(e);".to_string(),
+            map.extras.len(),
+        ),
+        Source::Indexed { index, .. } => (
+            String::new(),
+            format!(
+                "value_t t;\n        t.f0 = e;\n        t.f1 = ({})i;\n        return t;",
+                index.c_name()
+            ),
+            0,
+        ),
+    };
+    let keep = match pred {
+        Some(p) => format!("return wd_pred({});", call_args(p, "v", nmap)),
+        None => "return true;".into(),
+    };
+    let keep2 = match (pred, pred2) {
+        (Some(p), Some(q)) => format!(
+            "    __device__ __forceinline__ bool keep2(value_t v) const {{ return wd_pred2({}); }}\n",
+            call_args(q, "v", nmap + p.extras.len())
+        ),
+        _ => String::new(),
+    };
+    let (out_t, out) = match pick {
+        Some(k) => (cols[k].c_name().to_string(), format!("return v.f{k};")),
+        None => ("value_t".to_string(), "return v;".to_string()),
+    };
+    let sets: String = (0..cols.len())
+        .map(|k| format!(" st.p{k} = (const {}*)in.p[{k}];", cols[k].c_name()))
+        .collect();
+    format!(
+        "
+// ---- the stage: {what} ----
+struct wd_stage {{
+    typedef {e} elem_t;
+    typedef {value} value_t;
+    typedef {out_t} out_t;
+{readers}    wd_u64 n;
+    wd_args a;
+{value_fn}    __device__ __forceinline__ bool keep(value_t v) const {{ {keep} }}
+{keep2}    __device__ __forceinline__ value_t make(elem_t e, wd_u64 i) const {{
+        {make}
+    }}
+    __device__ __forceinline__ out_t out(value_t v) const {{ {out} }}
+}};
+#define WD_STAGE wd_stage st;{sets} st.n = n; st.a = wd_resolve_args(a); (void)st
+",
+        what = source.describe(),
+        readers = readers(cols),
+    )
+}
+
+/// The value type of a source's stage when no operator gives it: the element, or the map's
+/// result.
+pub(crate) fn stage_value(source: &Source) -> String {
+    match source {
+        Source::Map { map, .. } => map.output.to_string(),
+        other => other.elem_c(),
+    }
+}
+
+pub(crate) fn map_parts<'a>(source: &Source<'a>) -> Option<&'a FnFragment<'a>> {
+    match source {
+        Source::Map { map, .. } => Some(map),
+        _ => None,
+    }
+}
