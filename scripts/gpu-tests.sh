@@ -3,8 +3,8 @@
 # `fidelity gpu`, and compute-sanitizer (memcheck, racecheck) on every kernel family
 # (tests/tests/gpu_sanitize.rs). Logs under $LOGS (default /tmp/warp-gpu-logs), packed into
 # $OUT/gpu-logs.tgz when $OUT is set. Exits non-zero when any of these
-# fails, or when a GPU test binary (gpu_*) ran no test. PARTS (default "tests examples fidelity
-# sanitize") picks some of these, for runs under a time limit.
+# fails, or when a GPU test binary (gpu, gpu_*) or a module of the gpu binary ran no test. PARTS
+# (default "tests examples fidelity sanitize") picks some of these, for runs under a time limit.
 cd "$(dirname "$0")/.." || exit 1
 LOGS=${LOGS:-/tmp/warp-gpu-logs}
 mkdir -p "$LOGS"
@@ -16,19 +16,28 @@ export WARP_CACHE_DIR=/tmp/wcache
 failed=()
 # The counts of the last `test result:` line of a log: "passed failed".
 counts() { grep -E '^test result' "$1" | tail -1 | sed -E 's/.* ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/'; }
+# The modules of a test binary made of several (tests/tests/<name>/main.rs: the first part of
+# its tests' names, one per former file); none for a binary of one file.
+modules() { "$1" --list 2>/dev/null | sed -nE 's/^([A-Za-z0-9_]+)::.*: test$/\1/p' | sort -u; }
 ran=0; empty=()
 part tests && for b in $B/test--*; do
   n=$(basename "$b")
   case $n in *--reduce|*--latency|*--collectives) continue;; esac # benches
-  case $n in *--emu_*) continue;; esac # CPU emulations: scripts/test.sh runs them (CI)
+  case $n in *--emu) continue;; esac # CPU emulations: scripts/test.sh runs them (CI)
   timeout 600 "$b" --ignored > "$LOGS/$n.log" 2>&1; rc=$?
   read -r p f <<<"$(counts "$LOGS/$n.log")"
   echo "$n: rc=$rc passed=${p:-?} failed=${f:-?}"
   if [[ $rc != 0 ]]; then failed+=("$n"); tail -40 "$LOGS/$n.log"; continue; fi
-  if [[ ${p:-0} -gt 0 ]]; then ran=$((ran+1));
-  elif [[ $n == *--gpu_* ]]; then empty+=("$n"); failed+=("$n (no GPU test ran)"); fi
+  if [[ ${p:-0} -gt 0 ]]; then ran=$((ran+1)); fi
+  [[ $n == *--gpu || $n == *--gpu_* ]] || continue
+  # A GPU test binary passes GPU tests, and so does each of its modules (each former gpu_* file).
+  for m in "" $(modules "$b"); do
+    if ! grep -qE "^test ${m:+$m::}.* \.\.\. ok$" "$LOGS/$n.log"; then
+      empty+=("$n${m:+::$m}"); failed+=("$n${m:+::$m} (no GPU test ran)")
+    fi
+  done
 done
-part tests && echo "binaries that ran GPU tests: $ran; GPU test binaries that ran none: ${#empty[@]} ${empty[*]}"
+part tests && echo "binaries that ran GPU tests: $ran; GPU test binaries or modules that ran none: ${#empty[@]} ${empty[*]}"
 if part examples; then
   mkdir -p "$LOGS/examples"
   OUT=$LOGS/examples bash .gpu/run.sh examples > "$LOGS/examples.log" 2>&1 || failed+=("examples")

@@ -24,9 +24,8 @@ if cargo tree -p warp-runtime -e normal,no-proc-macro --prefix none | grep -E '^
 fi
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
-# The runs kernel itself, on the CPU (g++ and the host emulation of tests/emu/shim.h).
-WARP_EMU=1 cargo test -p warp-tests --test emu_runs -- --ignored
-# The scan kernel's deterministic tree prefix and its look-back, likewise.
-WARP_EMU=1 cargo test -p warp-tests --test emu_scan -- --ignored
-# The top-k kernel (sample level and candidate levels), likewise (about five minutes).
-WARP_EMU=1 cargo test -p warp-tests --test emu_topk -- --ignored
+# The generated kernels themselves, on the CPU (g++ and the host emulation of tests/emu/shim.h):
+# the emu binary's modules `runs` (the runs kernel), `scan` (the scan kernel's deterministic tree
+# prefix, its look-back and exact sums) and `topk` (the top-k kernel's sample and candidate
+# levels, about five minutes).
+WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored

@@ -1,6 +1,6 @@
 // Runs a generated runs module's wd_k_runs (unique, run-length encode or reduce-by-key) on the
 // CPU (shim.h) as Gpu::runs launches it: one block per block tile, tiles in blockIdx order,
-// the blocks one after another, zeroed look-back status. Built by tests/tests/emu_runs.rs with
+// the blocks one after another, zeroed look-back status. Built by tests/tests/emu/runs.rs with
 // MODULE (the module file).
 //
 //     emu N VALUES ARGS OUT COL...

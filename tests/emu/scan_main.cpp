@@ -1,7 +1,7 @@
 // Runs a generated scan module's wd_k_scan on the CPU (shim.h) as Gpu::scan launches it: one
 // block per block tile (the kernel's, printed as `block_tile N`), tiles in blockIdx order, the
 // blocks one after another, zeroed status.
-// Built by tests/tests/emu_scan.rs with MODULE (the module file).
+// Built by tests/tests/emu/scan.rs with MODULE (the module file).
 //
 //     emu N EXCLUSIVE MODE IN OUT
 //

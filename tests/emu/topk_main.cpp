@@ -1,6 +1,6 @@
 // Runs the generated top-k module's sample level and levels on the CPU (shim.h) as Gpu::top_k launches them,
 // the blocks of a level one after another, and checks every answer against a sort of (oriented
-// key, index). Built by tests/tests/emu_topk.rs with MODULE (the module file), ELEM (its C
+// key, index). Built by tests/tests/emu/topk.rs with MODULE (the module file), ELEM (its C
 // element type) and GEN_UP (fills up[i], an ascending input, from i and u = 7 i).
 #include <algorithm>
 #include <cstdio>

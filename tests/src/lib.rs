@@ -22,6 +22,15 @@ pub fn gpu() -> warp_runtime::Device {
     warp_runtime::Device::cuda(0).expect("these tests need a CUDA GPU")
 }
 
+/// The tests of inputs of 2^31 elements and more (several GiB of GPU and host memory each, up
+/// to about 60 GiB of GPU memory) share the `gpu` test binary with every other GPU test; each
+/// holds this guard for its whole run, so that they take turns instead of exhausting the GPU's
+/// or the host's memory together. A failed test's poison is ignored.
+pub fn big_lock() -> std::sync::MutexGuard<'static, ()> {
+    static BIG: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    BIG.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The seed of this test process: `WARP_TEST_SEED` when set, else one from the clock, the same
 /// for every call in the process (so one variable replays every random input of a failing
 /// run). The first call installs a panic hook that ends every failure message with

@@ -1,6 +1,7 @@
 //! The environment variables through `warp_runtime::settings` and what they change, with the
 //! library's `tracing` events captured by a test subscriber (the library prints nothing). The
-//! tests set process-wide variables, so they run one at a time (a lock).
+//! tests set process-wide variables, so they run one at a time (a lock), in a binary of their
+//! own (no other test reads the environment meanwhile).
 
 use std::sync::Mutex;
 

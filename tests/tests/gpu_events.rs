@@ -1,6 +1,8 @@
 //! Observability on the GPU: the first use of an operator is a compile span (or a cache hit),
 //! a "module loaded" event and "launch" events, each naming the operator and its Rust
-//! `file:line`; a second use is launches only. Needs a CUDA GPU.
+//! `file:line`; a second use is launches only. Needs a CUDA GPU. A binary of its own: what a
+//! first use reports depends on what the process did before, and tracing's record of which
+//! callsites are wanted is process-wide.
 
 use tracing::Level;
 use warp_runtime::prelude::*;

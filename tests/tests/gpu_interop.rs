@@ -1,6 +1,8 @@
 //! The caller's cudarc memory and streams, results left on the device, several streams,
 //! `_into` forms that allocate nothing, and out-of-memory errors on those paths, against the
-//! CPU backend and plain Rust. Needs a CUDA GPU: `cargo test -- --ignored` there.
+//! CPU backend and plain Rust. Needs a CUDA GPU: `cargo test -- --ignored` there. A binary of
+//! its own: its tests read the GPU's free memory and one fills it, which other tests of the
+//! same process would change or be starved by.
 
 use std::time::Instant;
 

@@ -4,10 +4,10 @@
 # The wd_k_* kernels are the generated modules of the CUDA snapshots (insta header removed).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-snaps="$here/../../../tests/tests/snapshots"
+snaps="$here/../../../tests/tests/codegen/snapshots"
 out="${1:-${OUT:-/tmp}}"
 build="$(mktemp -d)"
-for s in transpose_f32 axis_add_i32 axis_sum_f32; do sed '1,4d' "$snaps/snapshots__axis__$s.snap" > "$build/$s.cuh"; done
+for s in transpose_f32 axis_add_i32 axis_sum_f32; do sed '1,4d' "$snaps/codegen__snapshots__axis__$s.snap" > "$build/$s.cuh"; done
 cp "$here"/*.cu "$here"/*.cuh "$build/"
 M=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum
 cd "$build"

@@ -1,0 +1,328 @@
+//! Snapshots of the CUDA generated for representative operations, one file each under
+//! `codegen/snapshots/`: per module only what the user's code produced (the lowered functions,
+//! the operation and stage structs, the kernel entry points), with the shared constants,
+//! prelude and templates snapshotted once, separately (`shared`). A diff there shows every
+//! change to the code generator, where it happens.
+//! Update with `INSTA_UPDATE=always cargo test -p warp-tests --test snapshots` and review.
+
+use warp_kernels::module::{shared_view, user_view};
+use warp_runtime::prelude::*;
+
+/// The snapshot of a module: its user-derived parts.
+fn view(source: &str) -> String {
+    user_view(source)
+}
+
+/// Float sum: shuffles, vector loads, the grid combine.
+#[reduce(identity = 0.0)]
+fn sum_f32(a: f32, b: f32) -> f32 {
+    a + b
+}
+
+/// Integer sum: redux.sync on sm_80+.
+#[reduce(identity = 0)]
+fn sum_i32(a: i32, b: i32) -> i32 {
+    a.wrapping_add(b)
+}
+
+/// Float max (NaN-ignoring fmaxf).
+#[reduce(identity = f32::NEG_INFINITY)]
+fn max_f32(a: f32, b: f32) -> f32 {
+    a.max(b)
+}
+
+/// Argmax over (value, index): a tuple struct, field-wise shuffles, a select.
+#[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
+fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
+}
+
+/// Argmin over f64 with a 64-bit index: 64-bit values shuffle as two 32-bit pieces.
+#[reduce(identity = (f64::INFINITY, u64::MAX))]
+fn argmin_f64(a: (f64, u64), b: (f64, u64)) -> (f64, u64) {
+    if b.0 < a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
+}
+
+/// A u8 min written as a select: recognised as redux min.
+#[reduce(identity = u8::MAX)]
+fn min_u8(a: u8, b: u8) -> u8 {
+    if a < b { a } else { b }
+}
+
+/// The body language: let mut, compound assignment, match, casts, methods, wrapping integers.
+#[reduce(identity = 0)]
+fn mix_u16(a: u16, b: u16) -> u16 {
+    let mut x = a ^ b.rotate_left(3);
+    if x > 1000 {
+        x = x.wrapping_mul(3);
+    }
+    let y = match b % 4 {
+        0 => 1u16,
+        1 | 2 => (b as f32 * 0.5).sqrt() as u16,
+        _ => x.count_ones() as u16,
+    };
+    x.wrapping_add(y)
+}
+
+/// Bool or.
+#[reduce(identity = false)]
+fn any(a: bool, b: bool) -> bool {
+    a || b
+}
+
+/// Float sum in the cooperative-groups style.
+#[reduce(identity = 0.0, style = "cooperative_groups")]
+fn cg_sum_f32(a: f32, b: f32) -> f32 {
+    a + b
+}
+
+/// Argmax in the cooperative-groups style.
+#[reduce(identity = (f32::NEG_INFINITY, u32::MAX), style = "cooperative_groups")]
+fn cg_argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+        b
+    } else {
+        a
+    }
+}
+
+#[test]
+fn generated_cuda() {
+    insta::assert_snapshot!("sum_f32", view(sum_f32.cuda_source()));
+    insta::assert_snapshot!("sum_i32", view(sum_i32.cuda_source()));
+    insta::assert_snapshot!("max_f32", view(max_f32.cuda_source()));
+    insta::assert_snapshot!("argmax", view(argmax.cuda_source()));
+    insta::assert_snapshot!("argmin_f64", view(argmin_f64.cuda_source()));
+    insta::assert_snapshot!("min_u8", view(min_u8.cuda_source()));
+    insta::assert_snapshot!("mix_u16", view(mix_u16.cuda_source()));
+    insta::assert_snapshot!("any", view(any.cuda_source()));
+    insta::assert_snapshot!("cg_sum_f32", view(cg_sum_f32.cuda_source()));
+    insta::assert_snapshot!("cg_argmax", view(cg_argmax.cuda_source()));
+}
+
+/// The shared constants, prelude and templates, once.
+#[test]
+fn shared_cuda() {
+    insta::assert_snapshot!("shared", shared_view());
+}
+
+/// Every module's snapshot is small: the shared text is not repeated in them.
+#[test]
+fn snapshots_hold_only_what_the_user_code_produced() {
+    for src in [
+        sum_f32.cuda_source(),
+        argmin_f64.cuda_source(),
+        mix_u16.cuda_source(),
+        cg_argmax.cuda_source(),
+    ] {
+        let v = view(src);
+        assert!(v.lines().count() <= 200, "{v}");
+        assert!(!v.contains("wd_block_reduce"), "templates are shared: {v}");
+        assert!(v.contains("// [shared: reduce.cuh]"));
+    }
+}
+
+mod elements {
+    //! Snapshots of the composed predicate and map-reduce modules (their kernels: votes,
+    //! ballot counting, compaction with look-back, the fused map).
+    use super::view;
+    use warp_runtime::prelude::*;
+    use warp_runtime::{Keeping, Mapped, predicate_module, reduce_module};
+
+    #[predicate]
+    fn positive(x: f32) -> bool {
+        x > 0.0
+    }
+
+    #[predicate]
+    fn in_range(x: i32, lo: i32, hi: i32) -> bool {
+        x >= lo && x < hi
+    }
+
+    #[map]
+    fn square(x: f32) -> f32 {
+        x * x
+    }
+
+    #[reduce(identity = 0.0)]
+    fn sum(a: f32, b: f32) -> f32 {
+        a + b
+    }
+
+    #[test]
+    fn composed_cuda() {
+        insta::assert_snapshot!(
+            "predicate_positive_f32",
+            view(&predicate_module::<positive, DeviceVec<f32>>().source)
+        );
+        insta::assert_snapshot!(
+            "predicate_in_range_i32",
+            view(&predicate_module::<in_range_with, DeviceVec<i32>>().source)
+        );
+        insta::assert_snapshot!(
+            "predicate_positive_over_square",
+            view(&predicate_module::<positive, Mapped<'static, square>>().source)
+        );
+        insta::assert_snapshot!(
+            "map_reduce_square_sum",
+            view(&reduce_module::<sum, Mapped<'static, square>>().source)
+        );
+    }
+
+    /// `|x - y| <= tol` over two zipped arrays.
+    #[predicate(inputs = 2)]
+    fn near(x: f32, y: u16, tol: f32) -> bool {
+        (x - y as f32).abs() <= tol
+    }
+
+    /// A dot product's map.
+    #[map(inputs = 2)]
+    fn mul(x: f32, y: f32) -> f32 {
+        x * y
+    }
+
+    #[test]
+    fn zipped_cuda() {
+        insta::assert_snapshot!(
+            "predicate_near_zipped_keep_0",
+            view(&predicate_module::<near_with, Keeping<'static, (f32, u16), 0>>().source)
+        );
+        insta::assert_snapshot!(
+            "map_reduce_mul_sum_zipped",
+            view(&reduce_module::<sum, Mapped<'static, mul>>().source)
+        );
+    }
+}
+
+mod axis {
+    //! Snapshots of a composed scan/axis module (warp scan with `__shfl_up_sync`, look-back,
+    //! rows, segments, columns through the `[32][33]` tile) and of a transpose module.
+    use super::view;
+    use warp_runtime::prelude::*;
+    use warp_runtime::{axis_module, transpose_module};
+
+    #[reduce(identity = 0)]
+    fn add(a: i32, b: i32) -> i32 {
+        a.wrapping_add(b)
+    }
+
+    #[reduce(identity = 0.0)]
+    fn sum(a: f32, b: f32) -> f32 {
+        a + b
+    }
+
+    #[test]
+    fn axis_cuda() {
+        insta::assert_snapshot!(
+            "axis_add_i32",
+            view(&axis_module::<add, DeviceVec<i32>>().source)
+        );
+        // Float operators reduce a warp with shuffles (integers with redux.sync): the column
+        // reduce that benches/probes/bank_conflicts profiles.
+        insta::assert_snapshot!(
+            "axis_sum_f32",
+            view(&axis_module::<sum, DeviceVec<f32>>().source)
+        );
+        insta::assert_snapshot!("transpose_f32", view(&transpose_module::<f32>().source));
+    }
+}
+
+mod histogram {
+    //! Snapshots of histogram modules: the bin map lowered and called by `wd_bin_of` after the
+    //! stage, the kernels; the pattern (`__match_any_sync`, shared bins) is in the shared
+    //! snapshot's histogram.cuh.
+    use super::view;
+    use warp_runtime::prelude::*;
+    use warp_runtime::{EvenSample, histogram_module};
+
+    /// The byte itself.
+    #[map]
+    fn byte(x: u8) -> u32 {
+        x as u32
+    }
+
+    #[test]
+    fn histogram_cuda() {
+        let m = histogram_module::<byte, DeviceVec<u8>>();
+        assert!(m.source.contains("__match_any_sync(WD_FULL_MASK, b[k])"));
+        insta::assert_snapshot!("histogram_byte_u8", view(&m.source));
+        insta::assert_snapshot!(
+            "histogram_even_f32",
+            view(&histogram_module::<<f32 as EvenSample>::Even, DeviceVec<f32>>().source)
+        );
+    }
+}
+
+mod runs {
+    //! Snapshots of the runs modules (unique, run-length encode, reduce-by-key): what each
+    //! module writes (the neighbour test `wd_same`, the stage, what the runs carry); the
+    //! ballot run-head detection itself is runs.cuh, in the shared snapshot.
+    use super::view;
+    use warp_kernels::module::shared_view;
+    use warp_runtime::prelude::*;
+    use warp_runtime::{Equal, reduce_by_key_module, run_length_module, unique_module};
+
+    /// Neighbours within `d` of each other are one run.
+    #[predicate(inputs = 2)]
+    fn near(a: i32, b: i32, d: i32) -> bool {
+        (a - b).abs() <= d
+    }
+
+    #[reduce(identity = 0.0)]
+    fn sum(a: f32, b: f32) -> f32 {
+        a + b
+    }
+
+    #[test]
+    fn runs_cuda() {
+        insta::assert_snapshot!("unique_i32", view(&unique_module::<i32, Equal>().source));
+        insta::assert_snapshot!(
+            "run_length_i32_u32",
+            view(&run_length_module::<i32, Equal, u32>().source)
+        );
+        insta::assert_snapshot!(
+            "reduce_by_key_near_sum",
+            view(&reduce_by_key_module::<i32, near_with<i32>, sum>().source)
+        );
+    }
+
+    /// Run heads are found by comparing each key with its neighbour's and ranked by ballots;
+    /// reduce-by-key's segmented warp scan takes its segment starts from a ballot.
+    #[test]
+    fn run_heads_are_ballots_of_neighbour_tests() {
+        let shared = shared_view();
+        assert!(shared.contains("__ballot_sync(WD_FULL_MASK, f[r * L::VEC + L::VEC - 1])"));
+        assert!(shared.contains("31 - __clz(flags & (0xffffffffu >> (31u - lane)))"));
+        assert!(shared.contains(
+            "head[j] = valid(j) && ((!Whole && slot_index(j) == 0) || !wd_same(st.a, prev, key[j]));"
+        ));
+        assert!(shared.contains("__ballot_sync(WD_FULL_MASK, head[r * L::VEC + k])"));
+        let src = unique_module::<i32, Equal>().source;
+        assert!(src.contains("return x == y;"), "{src}");
+        let src = reduce_by_key_module::<i32, near_with<i32>, sum>().source;
+        assert!(
+            src.contains("return wd_pred(x, y, wd_arg<wd_i32>(a, 0));"),
+            "{src}"
+        );
+    }
+}
+
+mod topk {
+    //! Snapshots of the top-k modules (the stage over one array, the level kernel).
+    use super::view;
+    use warp_runtime::topk_module;
+
+    #[test]
+    fn topk_modules() {
+        insta::assert_snapshot!("topk_f32", view(&topk_module::<f32>().source));
+        insta::assert_snapshot!("topk_u64", view(&topk_module::<u64>().source));
+    }
+}

@@ -1,0 +1,18 @@
+//! The CPU backend's tests (no GPU needed), one module per subject: the CPU backend against
+//! plain Rust, the reference the GPU tests compare against. `cpu_settings` (process-wide
+//! environment variables) is a binary of its own.
+
+mod axis;
+mod edge_semantics;
+mod half;
+mod histogram;
+mod interop;
+mod nan;
+mod old_driver;
+mod predicates;
+mod runs;
+mod scans;
+mod semantics;
+mod structs;
+mod topk;
+mod zip;
