@@ -1,8 +1,8 @@
 //! Axis reductions: along the rows and the columns of a row-major matrix, and over CSR
 //! segments, with any `#[reduce]` operator, into a new array or the caller's (`_into`).
 
-use super::scans::Array;
-use super::{axis_key, axis_module, gpu_bytes, map_args, rows_of};
+use super::keys::*;
+use super::{Array, check_offsets, composed, gpu_bytes, location, map_args, rows_of, source};
 use crate::arrays::{ArrayOf, OutputArray, Target, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::{Rows, Staged, ValuesOut};
@@ -288,19 +288,31 @@ impl Device {
     }
 }
 
-/// Checks CSR offsets against an input of `n` elements.
-pub(super) fn check_offsets(o: &[u64], n: usize) -> Result<()> {
-    if let Some(w) = o.windows(2).position(|w| w[1] < w[0]) {
-        return Err(Error::Shape(format!(
-            "CSR offsets decrease at segment {w}: {} then {}",
-            o[w],
-            o[w + 1]
-        )));
-    }
-    match o.last() {
-        Some(&last) if last > n as u64 => Err(Error::Shape(format!(
-            "the last CSR offset ({last}) is past the input's {n} elements"
-        ))),
-        _ => Ok(()),
-    }
+/// The key of the scan and axis module of `Op` over inputs `I`.
+pub(crate) fn axis_key<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Axis,
+        [
+            TypeId::of::<Op>(),
+            TypeId::of::<I::Key>(),
+            TypeId::of::<I::Elem>(),
+        ],
+    )
+}
+
+/// The CUDA module of the scans and axis reductions (`scan`, `exclusive_scan`,
+/// `reduce_rows`, `reduce_cols`, `reduce_segments`) of an operator of type `Op` over inputs of
+/// type `I`.
+pub fn axis_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSource {
+    let op: &OpMeta = &Op::META;
+    let text = module::axis_module(&op.fragment, &source(I::STAGE, <I::Elem as Row>::COLUMNS));
+    composed(
+        location(
+            &format!("axis_{}", &op.fragment.name),
+            &op.fragment.file,
+            op.fragment.line,
+        ),
+        text,
+        Style::Intrinsics.needs_cuda_headers(),
+    )
 }

@@ -2,7 +2,8 @@
 //! (evenly spaced bins over a range, CUB's `HistogramEven`), and their `_into` forms (into the
 //! caller's counters), warp-aggregated with `__match_any_sync` into per-block shared bins.
 
-use super::{gpu_bytes, histogram_key, histogram_module};
+use super::gpu_bytes;
+use super::keys::*;
 use crate::arrays::{DeviceVec, OutputArray, Target, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::Staged;
@@ -421,4 +422,49 @@ fn check_bins(bins: usize) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// The key of the histogram module of bin map `M` over inputs `I`.
+pub(crate) fn histogram_key<M: MapOp, I: ElementInput + ?Sized>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Histogram,
+        [
+            TypeId::of::<M::Key>(),
+            TypeId::of::<I::Map>(),
+            TypeId::of::<I::Elem>(),
+        ],
+    )
+}
+
+/// The CUDA module of `histogram`, `histogram_into` and `histogram_even` with a bin map of
+/// type `M` over inputs of type `I`.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::{DeviceVec, histogram_module};
+/// #[map]
+/// fn low_bits(x: u32) -> u32 { x & 255 }
+/// let m = histogram_module::<low_bits, DeviceVec<u32>>();
+/// assert!(m.source.contains("__match_any_sync"));
+/// ```
+pub fn histogram_module<M, I>() -> ModuleSource
+where
+    M: MapOp,
+    M::Output: BinIndex,
+    I: ElementInput<Value = M::Input> + ?Sized,
+{
+    let f: &FnMeta = &M::META;
+    let stage = match I::MAP {
+        Some(m) => Stage::Map(m),
+        None => Stage::Plain,
+    };
+    composed(
+        location(
+            &format!("histogram_{}", &f.fragment.name),
+            &f.fragment.file,
+            f.fragment.line,
+        ),
+        module::histogram_module(&f.fragment, &source(stage, <I::Elem as Row>::COLUMNS)),
+        false,
+    )
 }

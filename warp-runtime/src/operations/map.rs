@@ -1,6 +1,7 @@
 //! Maps written out (`map`, into a new array or the caller's: `_into`), and `copy` (likewise).
 
-use super::{gpu_bytes, map_key, map_module};
+use super::gpu_bytes;
+use super::keys::*;
 use crate::arrays::DeviceVec;
 use crate::arrays::{ArrayOf, OutputArray, Target, write_host};
 use crate::backend::cpu;
@@ -149,4 +150,26 @@ impl Device {
             }
         }
     }
+}
+
+/// The key of the map module of `M` over elements `E`.
+pub(crate) fn map_key<M: MapOp>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Map,
+        [
+            TypeId::of::<M>(),
+            TypeId::of::<()>(),
+            TypeId::of::<M::Input>(),
+        ],
+    )
+}
+
+/// The CUDA module of `map` (`Device::map`, `Device::map_into`) with a map of type `M`.
+pub fn map_module<M: MapOp>() -> ModuleSource {
+    let f = &M::META.fragment;
+    composed(
+        location(&format!("map_{}", &f.name), &f.file, f.line),
+        module::map_module(f, <M::Input as Row>::COLUMNS),
+        false,
+    )
 }

@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use super::{gpu_bytes, partition3_key, partition3_module, predicate_key, predicate_module};
+use super::gpu_bytes;
+use super::keys::*;
 use crate::arrays::{DeviceScalar, DeviceVec, Elements, OutputArray, Readout, Target};
 use crate::backend::Backend;
 use crate::backend::cpu;
@@ -582,4 +583,84 @@ impl Answer<Option<usize>> {
             Answer::Device(s) => Ok(s),
         }
     }
+}
+
+/// The key of the predicate module of `P` over inputs `I`.
+pub(crate) fn predicate_key<P: Predicate, I: ElementInput + ?Sized>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Predicate,
+        [
+            TypeId::of::<P>(),
+            TypeId::of::<I::Map>(),
+            TypeId::of::<I::Elem>(),
+        ],
+    )
+}
+
+/// The CUDA module of the predicate operations (`count`, `any`, `all`, `find_first`, `mask`,
+/// `filter`, `partition`) of a predicate of type `P` over inputs of type `I`.
+pub fn predicate_module<P: Predicate, I: ElementInput<Value = P::Input> + ?Sized>() -> ModuleSource
+{
+    let p: &FnMeta = &P::META;
+    let stage = match I::MAP {
+        Some(m) => Stage::Map(m),
+        None => Stage::Plain,
+    };
+    let text = module::predicate_module(
+        &p.fragment,
+        &source(stage, <I::Elem as Row>::COLUMNS),
+        I::KEEP,
+    );
+    let name = match I::MAP {
+        Some(m) => format!("{}_{}", &m.fragment.name, &p.fragment.name),
+        None => p.fragment.name.to_string(),
+    };
+    composed(
+        location(&name, &p.fragment.file, p.fragment.line),
+        text,
+        false,
+    )
+}
+
+/// The key of the three-way partition module of `P1` and `P2` over inputs `I`.
+pub(crate) fn partition3_key<P1: Predicate, P2: Predicate, I: ElementInput + ?Sized>() -> ModuleKey
+{
+    ModuleKey::new(
+        ModuleKind::Partition3,
+        [
+            TypeId::of::<(P1, P2)>(),
+            TypeId::of::<I::Map>(),
+            TypeId::of::<I::Elem>(),
+        ],
+    )
+}
+
+/// The CUDA module of `partition3` with predicates of types `P1` (the first part) and `P2`
+/// (the second) over inputs of type `I`.
+pub fn partition3_module<P1, P2, I>() -> ModuleSource
+where
+    P1: Predicate,
+    P2: Predicate<Input = P1::Input>,
+    I: ElementInput<Value = P1::Input> + ?Sized,
+{
+    let (p, q): (&FnMeta, &FnMeta) = (&P1::META, &P2::META);
+    let stage = match I::MAP {
+        Some(m) => Stage::Map(m),
+        None => Stage::Plain,
+    };
+    let text = module::partition3_module(
+        &p.fragment,
+        &q.fragment,
+        &source(stage, <I::Elem as Row>::COLUMNS),
+        I::KEEP,
+    );
+    composed(
+        location(
+            &format!("partition3_{}_{}", &p.fragment.name, &q.fragment.name),
+            &p.fragment.file,
+            p.fragment.line,
+        ),
+        text,
+        false,
+    )
 }

@@ -2,7 +2,8 @@
 //! pairs and mapped views, `map_reduce` (its fused spelling), and their `_on_device` forms,
 //! which leave the result on the device without waiting.
 
-use super::{map_args, reduce_key, reduce_module};
+use super::keys::*;
+use super::map_args;
 use crate::arrays::DeviceScalar;
 use crate::backend::Backend;
 use crate::backend::cpu;
@@ -141,5 +142,54 @@ impl Device {
         S: AsSlice<M::Input> + ?Sized,
     {
         self.reduce_on_device(op, &mapped(input, map))
+    }
+}
+
+/// The key of the reduction module of `Op` over inputs `I`.
+pub(crate) fn reduce_key<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Reduce,
+        [
+            TypeId::of::<Op>(),
+            TypeId::of::<I::Key>(),
+            TypeId::of::<I::Elem>(),
+        ],
+    )
+}
+
+/// The CUDA module `Device::reduce(op, input)` runs for an `op` of type `Op` and an input of
+/// type `I`: the operator's own module (`Op::META.source`) for arrays, views and
+/// `indexed()` pairs, or a module composed with the input's map for `xs.map(f)`.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::{DeviceVec, Mapped, reduce_module};
+/// #[reduce(identity = 0.0)]
+/// fn sum(a: f32, b: f32) -> f32 { a + b }
+/// #[map]
+/// fn square(x: f32) -> f32 { x * x }
+/// assert_eq!(reduce_module::<sum, DeviceVec<f32>>().source, sum.cuda_source());
+/// assert!(reduce_module::<sum, Mapped<'static, square>>().source.contains("wd_map"));
+/// ```
+pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSource {
+    let op = &Op::META.fragment;
+    let cols = <I::Elem as Row>::COLUMNS;
+    match I::STAGE {
+        Stage::Map(m) => {
+            let text = module::reduce_module(op, Some(&source(I::STAGE, cols)));
+            let f = &m.fragment;
+            composed(
+                location(&format!("{}_{}", &f.name, &op.name), &f.file, f.line),
+                text,
+                op.style.needs_cuda_headers(),
+            )
+        }
+        // Zipped arrays reduced as tuples: a module of their own.
+        Stage::Plain if cols.len() > 1 => composed(
+            location(&op.name, &op.file, op.line),
+            module::reduce_module(op, Some(&source(I::STAGE, cols))),
+            op.style.needs_cuda_headers(),
+        ),
+        _ => Op::META.module(),
     }
 }

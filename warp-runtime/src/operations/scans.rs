@@ -1,8 +1,8 @@
 //! Scans: inclusive and exclusive, with any `#[reduce]` operator, over the inputs of
 //! reductions, into a new array or the caller's (`_into`).
 
-use super::axes::check_offsets;
-use super::{axis_key, axis_module, gpu_bytes, map_args, rows_of};
+use super::axes::{axis_key, axis_module};
+use super::{Array, check_offsets, gpu_bytes, map_args, rows_of};
 use crate::arrays::{ArrayOf, Elements, OutputArray, Target, ValueArray, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::{Heads, ScanShape, Staged, ValuesOut};
@@ -13,8 +13,6 @@ use crate::operators::ReduceOp;
 use crate::values::DeviceValue;
 
 /// The device array of an operator's values.
-pub(super) type Array<Op> = <<Op as ReduceOp>::Value as ArrayOf>::Array;
-
 impl Device {
     /// The inclusive scan of `input` with `op`: `out[i] = x[0] + ... + x[i]`, combined in
     /// order. On the GPU: a thread scan, a Kogge-Stone warp scan (`__shfl_up_sync`), a block

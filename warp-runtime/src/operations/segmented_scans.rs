@@ -1,7 +1,8 @@
 //! Segmented scans: inclusive and exclusive scans of each row of a row-major matrix and of
 //! each CSR segment, with any `#[reduce]` operator, into a new array or the caller's (`_into`).
 
-use super::scans::{Array, Segments};
+use super::Array;
+use super::scans::Segments;
 use crate::arrays::{ArrayOf, OutputArray};
 use crate::device::Device;
 use crate::error::Result;

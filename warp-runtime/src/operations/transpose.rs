@@ -1,7 +1,8 @@
 //! Transpose of a row-major matrix through a padded shared tile, into a new array or the
 //! caller's (`_into`).
 
-use super::{gpu_bytes, rows_of, transpose_key, transpose_module};
+use super::keys::*;
+use super::{gpu_bytes, rows_of};
 use crate::arrays::{DeviceVec, OutputArray, Target, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::Rows;
@@ -95,4 +96,21 @@ impl Device {
             }
         }
     }
+}
+
+/// The key of the transpose module of `T`.
+pub(crate) fn transpose_key<T: Element>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Transpose,
+        [TypeId::of::<T>(), TypeId::of::<()>(), TypeId::of::<()>()],
+    )
+}
+
+/// The CUDA module of `transpose` for elements of type `T`.
+pub fn transpose_module<T: Element>() -> ModuleSource {
+    composed(
+        location(&format!("transpose_{}", T::NAME), file!(), line!()),
+        module::transpose_module(T::SCALAR),
+        false,
+    )
 }

@@ -1,6 +1,9 @@
 //! The one typed launcher: a launch names a catalogue kernel and passes a struct of typed
 //! arguments whose parameter types are checked against the kernel's parameter list (the
-//! `extern "C"` signature the module assembler writes from the same list), plus event timing.
+//! `extern "C"` signature the module assembler writes from the same list), plus event timing
+//! and the single-pass launches' tiles, status and queue.
+
+use std::sync::atomic::Ordering;
 
 use cudarc::driver::{
     CudaEvent, CudaStream, CudaView, CudaViewMut, DevicePtr, DeviceRepr, LaunchArgs, LaunchConfig,
@@ -8,9 +11,10 @@ use cudarc::driver::{
 };
 use warp_kernels::catalogue::{BOUND_ARGS, Kernel, MAX_INPUTS, ParamTy, Pointee};
 
+use super::memory::Slot;
 use super::modules::Module;
 use super::{Gpu, drv};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// A kernel argument: a Rust value and the catalogue parameter type it fills.
 pub(crate) trait KernelArg {
@@ -412,5 +416,67 @@ pub(crate) mod tests {
                 k.name
             );
         }
+    }
+}
+
+/// Single-pass launches (compaction, scans, runs, three-way partition): one block per tile,
+/// their look-back status and tile-order queue in zeroed scratch.
+impl Gpu {
+    /// Tiles (one block each) of `block_tile` elements of a single-pass kernel over `n`
+    /// elements.
+    pub(super) fn single_pass_tiles(&self, n: usize, block_tile: usize) -> Result<usize> {
+        let tiles = n.div_ceil(block_tile);
+        if tiles > i32::MAX as usize {
+            return Err(Error::Shape(format!(
+                "{n} elements are too many for one single-pass launch"
+            )));
+        }
+        Ok(tiles)
+    }
+
+    /// Bytes of the tile-order queue of a single-pass launch: a zeroed counter when tiles are
+    /// taken in the order blocks start (`set_tile_queue(true)`), else none (tile = blockIdx.x).
+    pub(super) fn queue_bytes(&self) -> usize {
+        if self.tile_queue.load(Ordering::Relaxed) {
+            4
+        } else {
+            0
+        }
+    }
+
+    /// A single-pass launch of `kernel` over `tiles` tiles (a block each; see
+    /// [`Gpu::single_pass_tiles`]): zeroed scratch
+    /// for the tile status (`status_bytes(tiles)` bytes) and the tile-order queue, the kernel's
+    /// arguments from `make(status, queue)`, the launch timed, and `slot` (which the kernel
+    /// writes) marked written after it. One tile without a queue needs no zeroing (tile 0
+    /// publishes its status and reads none), which saves small inputs a memset.
+    pub(super) fn single_pass<A: KernelArgs>(
+        &self,
+        m: &Module,
+        kernel: &'static Kernel,
+        tiles: usize,
+        status_bytes: impl FnOnce(usize) -> usize,
+        slot: &Slot,
+        make: impl FnOnce(Out<'static, u8>, Out<'static, u32>) -> A,
+    ) -> Result<()> {
+        let queue = self.queue_bytes();
+        let sizes = [status_bytes(tiles), queue];
+        let (zeroed, unset): (&[usize], &[usize]) = if tiles == 1 && queue == 0 {
+            (&[], &sizes)
+        } else {
+            (&sizes, &[])
+        };
+        self.with_scratch(zeroed, unset, |r| {
+            let timer = self.start_timing()?;
+            let mut args = make(Out::raw(r.at(0)), Gpu::queue_arg(queue, r.at(1)));
+            self.launch(m, kernel, tiles as u32, &mut args)?;
+            self.written(slot)?;
+            self.stop_timing(timer)
+        })
+    }
+
+    /// The queue argument for a queue region of `bytes` bytes at `ptr` (null when none).
+    pub(super) fn queue_arg(bytes: usize, ptr: u64) -> Out<'static, u32> {
+        Out::raw(if bytes == 0 { 0 } else { ptr })
     }
 }

@@ -5,15 +5,15 @@ use std::sync::atomic::Ordering;
 
 use cudarc::driver::CudaViewMut;
 use warp_kernels::catalogue::{
-    ANY, BLOCK, BLOCK_TILE, COMPACT, COUNT, FIND_FIRST, FIRST_RESULT, Kernel, MASK, PARTITION3,
+    ANY, BLOCK, BLOCK_TILE, COMPACT, COUNT, FIND_FIRST, FIRST_RESULT, MASK, PARTITION3,
     STOP_COPIES, STOP_STRIDE, TILE,
 };
 
 use super::Gpu;
-use super::launch::{Args, In, Input, KernelArgs, Out, Staged, Values, kernel_args};
+use super::launch::{Args, In, Input, Out, Staged, Values, kernel_args};
 use super::memory::Slot;
-use super::modules::{Function, Module};
-use crate::error::{Error, Result};
+use super::modules::Function;
+use crate::error::Result;
 
 kernel_args! {
     /// `wd_k_count`.
@@ -113,64 +113,6 @@ impl Gpu {
     /// A grid-stride grid over the warp tiles of `n` elements.
     fn tile_grid(&self, f: &Function, n: usize) -> u32 {
         self.resident_grid(f, n.div_ceil(TILE).div_ceil(BLOCK as usize / 32))
-    }
-
-    /// Tiles (one block each) of `block_tile` elements of a single-pass kernel over `n`
-    /// elements.
-    pub(super) fn single_pass_tiles(&self, n: usize, block_tile: usize) -> Result<usize> {
-        let tiles = n.div_ceil(block_tile);
-        if tiles > i32::MAX as usize {
-            return Err(Error::Shape(format!(
-                "{n} elements are too many for one single-pass launch"
-            )));
-        }
-        Ok(tiles)
-    }
-
-    /// Bytes of the tile-order queue of a single-pass launch: a zeroed counter when tiles are
-    /// taken in the order blocks start (`set_tile_queue(true)`), else none (tile = blockIdx.x).
-    pub(super) fn queue_bytes(&self) -> usize {
-        if self.tile_queue.load(Ordering::Relaxed) {
-            4
-        } else {
-            0
-        }
-    }
-
-    /// A single-pass launch of `kernel` over `tiles` tiles (a block each; see
-    /// [`Gpu::single_pass_tiles`]): zeroed scratch
-    /// for the tile status (`status_bytes(tiles)` bytes) and the tile-order queue, the kernel's
-    /// arguments from `make(status, queue)`, the launch timed, and `slot` (which the kernel
-    /// writes) marked written after it. One tile without a queue needs no zeroing (tile 0
-    /// publishes its status and reads none), which saves small inputs a memset.
-    pub(super) fn single_pass<A: KernelArgs>(
-        &self,
-        m: &Module,
-        kernel: &'static Kernel,
-        tiles: usize,
-        status_bytes: impl FnOnce(usize) -> usize,
-        slot: &Slot,
-        make: impl FnOnce(Out<'static, u8>, Out<'static, u32>) -> A,
-    ) -> Result<()> {
-        let queue = self.queue_bytes();
-        let sizes = [status_bytes(tiles), queue];
-        let (zeroed, unset): (&[usize], &[usize]) = if tiles == 1 && queue == 0 {
-            (&[], &sizes)
-        } else {
-            (&sizes, &[])
-        };
-        self.with_scratch(zeroed, unset, |r| {
-            let timer = self.start_timing()?;
-            let mut args = make(Out::raw(r.at(0)), Gpu::queue_arg(queue, r.at(1)));
-            self.launch(m, kernel, tiles as u32, &mut args)?;
-            self.written(slot)?;
-            self.stop_timing(timer)
-        })
-    }
-
-    /// The queue argument for a queue region of `bytes` bytes at `ptr` (null when none).
-    pub(super) fn queue_arg(bytes: usize, ptr: u64) -> Out<'static, u32> {
-        Out::raw(if bytes == 0 { 0 } else { ptr })
     }
 
     /// How many values of `s` its predicate keeps, into `slot`.
