@@ -159,7 +159,7 @@ pub fn derive_device_value(input: TokenStream) -> TokenStream {
             assert!(::core::mem::align_of::<#name>() == #align, #layout_msg);
             #( assert!(::core::mem::offset_of!(#name, #idents) == #offsets, #layout_msg); )*
         };
-        impl #p::__private::Sealed for #name {}
+        impl #p::impl_::Sealed for #name {}
         impl #p::DeviceValue for #name {
             const EXACT: bool = true #( && <#tys as #p::DeviceValue>::EXACT )*;
             const C_SIZE: usize = #size;
@@ -178,7 +178,7 @@ pub fn derive_device_value(input: TokenStream) -> TokenStream {
         #[allow(unused_macros)]
         macro_rules! #macro_name {
             ([$($defs:tt)*] $($rest:tt)*) => {
-                ::warp_runtime::__private::resume! { [$($defs)* #def_tokens] $($rest)* }
+                ::warp_runtime::impl_::resume! { [$($defs)* #def_tokens] $($rest)* }
             };
         }
         #[doc(hidden)]
@@ -250,7 +250,7 @@ fn unit_struct(item: &syn::ItemFn, summary: &str, extra: TokenStream) -> TokenSt
 }
 
 fn private() -> TokenStream {
-    quote!(::warp_runtime::__private)
+    quote!(::warp_runtime::impl_)
 }
 
 /// A `'static` string of a fragment, as the `Cow::Borrowed` the expanded code names.
@@ -373,7 +373,7 @@ fn expand_reduce(op: &ReduceOp) -> TokenStream {
 
         impl ::warp_runtime::ReduceOp for #name {
             type Value = #value_ty;
-            const META: ::warp_runtime::OpMeta = ::warp_runtime::OpMeta {
+            const META: ::warp_runtime::impl_::OpMeta = ::warp_runtime::impl_::OpMeta {
                 fragment: #fragment,
                 source: Self::CUDA_SOURCE,
             };
@@ -411,7 +411,7 @@ fn expand_element(op: &ElementOp, predicate: bool) -> TokenStream {
         syn::ReturnType::Default => quote!(()),
     };
     let fragment = fn_fragment(&op.parts);
-    let meta = quote!(::warp_runtime::FnMeta { fragment: #fragment });
+    let meta = quote!(::warp_runtime::impl_::FnMeta { fragment: #fragment });
     let (trait_path, method, out_assoc) = if predicate {
         (quote!(::warp_runtime::Predicate), quote!(test), quote!())
     } else {
@@ -445,7 +445,7 @@ fn expand_element(op: &ElementOp, predicate: bool) -> TokenStream {
                 type Input = #input_ty;
                 type Key = #name;
                 #out_assoc
-                const META: ::warp_runtime::FnMeta = #meta;
+                const META: ::warp_runtime::impl_::FnMeta = #meta;
                 #[inline]
                 fn #method(&self, #x: #input_ty) -> #ret_ty {
                     Self::__warp_cpu_eval(*self, #elements)
@@ -489,7 +489,7 @@ fn expand_element(op: &ElementOp, predicate: bool) -> TokenStream {
                 type Input = #input_ty;
                 type Key = #name;
                 #out_assoc
-                const META: ::warp_runtime::FnMeta = #meta;
+                const META: ::warp_runtime::impl_::FnMeta = #meta;
                 #[inline]
                 fn #method(&self, #x: #input_ty) -> #ret_ty {
                     #name::__warp_cpu_eval(#name, #elements, #(::warp_runtime::BoundArg::value(&self.#extra_names)),*)

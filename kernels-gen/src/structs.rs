@@ -4,7 +4,7 @@
 //! A proc macro sees only its own item, so `#[reduce]` on `fn merge(a: Welford, b: Welford)`
 //! cannot read `struct Welford`. The derive therefore also defines a macro of the struct's name
 //! (`Welford!`, in the macro namespace, imported wherever the struct is), which appends the
-//! struct's fields to what it is given and calls `warp_runtime::__private::resume!`. An
+//! struct's fields to what it is given and calls `warp_runtime::impl_::resume!`. An
 //! attribute whose function names types it does not know calls the first one's macro with
 //! itself as the payload; `resume` calls the next, and the last runs the attribute with every
 //! definition known ([`with_structs`]). In the IR a struct is a tuple of its fields (the same C

@@ -311,7 +311,7 @@ mod tests {
         assert_eq!(hist_replicas(8192), 1);
         assert_eq!(hist_replicas(12287), 1);
         assert_eq!(hist_replicas(12288), 0);
-        assert_eq!(hist_replicas(HIST_MAX_BINS), 0);
+        assert_eq!(hist_replicas(HISTOGRAM_MAX_BINS), 0);
         assert_eq!(ScanMode::Tree.slots(3), 6);
         assert_eq!(ScanMode::Predecessor.slots(3), 3);
         // (value, head) pairs: packed with the state up to 4-byte values, else at most 16

@@ -422,9 +422,6 @@ pub trait ReduceInput<Op: ReduceOp>: Sealed + Sync {
     }
 }
 
-/// The inputs of scans and axis reductions are those of reductions.
-pub use ReduceInput as AxisInput;
-
 impl<In, Op> ReduceInput<Op> for In
 where
     In: ElementInput + ?Sized,

@@ -37,7 +37,6 @@ mod values;
 pub use arrays::{
     ArrayOf, DeviceScalar, DeviceSlice, DeviceTuples, DeviceVec, OutputArray, Readout, ValueArray,
 };
-pub use backend::cpu::CHUNK as CPU_CHUNK;
 pub use backend::cuda::LoadReport;
 /// The cudarc the runtime is built on, so that callers name the same types (`CudaSlice`,
 /// `CudaStream`, ...).
@@ -47,28 +46,28 @@ pub use error::{Error, Result};
 /// The `half` crate, whose `f16` and `bf16` are element types (also in the prelude).
 pub use half;
 pub use inputs::{
-    Array, AsSlice, AxisInput, CudaInput, ElementInput, Field, Indexed, Keeping, Mapped,
-    ReduceInput, Zip,
+    Array, AsSlice, CudaInput, ElementInput, Field, Indexed, Keeping, Mapped, ReduceInput, Zip,
 };
-pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, histogram_module};
-pub use operations::{
-    ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys, reduce_by_key_input_module,
-    reduce_by_key_module, run_length_module, unique_module,
-};
-pub use operations::{
-    Split, Split3, TopK, axis_module, map_module, partition3_module, predicate_module,
-    reduce_module, topk_module, transpose_module,
-};
-pub use operators::{
-    ArgBits, Bind, BoundArg, BoundArgs, FnMeta, MapOp, OpMeta, Predicate, ReduceOp,
-};
+pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS};
+pub use operations::{ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys};
+pub use operations::{Split, Split3, TopK};
+pub use operators::{ArgBits, Bind, BoundArg, BoundArgs, MapOp, Predicate, ReduceOp};
 pub use values::{DeviceValue, Element, IndexInt, Ordered, Row};
 pub use warp_macros::{DeviceValue, map, predicate, reduce};
 
-/// What the macros' expansions name; not part of the API.
+/// What the macros' expansions and the tests name: the operators' fragments (`OpMeta`,
+/// `FnMeta`), the CUDA source each operation composes (`*_module`), the CPU backend's chunk.
+/// Not part of the API: it may change in any release.
 #[doc(hidden)]
-pub mod __private {
+pub mod impl_ {
+    pub use crate::backend::cpu::CHUNK as CPU_CHUNK;
     pub use crate::inputs::{IndexKey, KeepKey, Stage};
+    pub use crate::operations::{
+        axis_module, histogram_module, map_module, partition3_module, predicate_module,
+        reduce_by_key_input_module, reduce_by_key_module, reduce_module, run_length_module,
+        topk_module, transpose_module, unique_module,
+    };
+    pub use crate::operators::{FnMeta, OpMeta};
     pub use crate::values::Sealed;
     pub use std::borrow::Cow;
     pub use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Style};

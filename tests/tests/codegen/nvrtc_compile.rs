@@ -3,9 +3,10 @@
 //! test fails when WARP_REQUIRE_NVRTC=1 (as the test script sets), else it is skipped loudly.
 
 use warp_kernels::catalogue;
+use warp_runtime::ReduceOp;
+use warp_runtime::impl_::OpMeta;
 use warp_runtime::prelude::*;
 use warp_runtime::toolchain::{self, ModuleSource, Origin};
-use warp_runtime::{OpMeta, ReduceOp};
 use warp_tests::events::Capture;
 
 #[reduce(identity = 0.0)]
@@ -308,7 +309,8 @@ fn nvrtc_errors_name_the_rust_function_and_line() {
 mod elements {
     //! The composed predicate and map-reduce modules compile, with votes, ballots and popc.
     use super::*;
-    use warp_runtime::{DeviceVec, Mapped, predicate_module, reduce_module};
+    use warp_runtime::impl_::{predicate_module, reduce_module};
+    use warp_runtime::{DeviceVec, Mapped};
 
     #[predicate]
     fn positive(x: f32) -> bool {
@@ -389,7 +391,8 @@ mod axis {
     //! The composed scan/axis modules and the transpose modules compile for every architecture,
     //! with the warp scan's `shfl.sync.up`, every entry point present, and no local memory.
     use super::*;
-    use warp_runtime::{DeviceVec, Indexed, Mapped, axis_module, transpose_module};
+    use warp_runtime::impl_::{axis_module, transpose_module};
+    use warp_runtime::{DeviceVec, Indexed, Mapped};
 
     #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
     fn argmax_u32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
@@ -464,10 +467,10 @@ mod zipped {
     //! Modules over zipped arrays compile for every architecture, with a vector load of every
     //! array (16 bytes of the widest) and no local memory.
     use super::*;
-    use warp_runtime::{
-        DeviceVec, Keeping, Mapped, axis_module, map_module, partition3_module, predicate_module,
-        reduce_module,
+    use warp_runtime::impl_::{
+        axis_module, map_module, partition3_module, predicate_module, reduce_module,
     };
+    use warp_runtime::{DeviceVec, Keeping, Mapped};
     use warp_tests::ops::{
         below, close_with, flagged_with, mixed, mixed_of, moments, moments_one, mul,
         second_above_with, sq_diff, sum_f32 as sum, sum_f64, sum_pairs, welford, welford_one,
@@ -546,10 +549,10 @@ mod halves {
     //! Modules over f16 and bf16 compile for every architecture, with 16-byte loads of 2-byte
     //! elements where the operation reads vectors, and no local memory.
     use super::*;
-    use warp_runtime::{
-        DeviceVec, Mapped, axis_module, map_module, predicate_module, reduce_module,
-        transpose_module,
+    use warp_runtime::impl_::{
+        axis_module, map_module, predicate_module, reduce_module, transpose_module,
     };
+    use warp_runtime::{DeviceVec, Mapped};
     use warp_tests::ops::{
         bf16_above_with, max_f16, round_both, sum_f16, sum_f32 as sum, widen_bf16, widen_f16,
     };
@@ -592,7 +595,8 @@ mod histogram {
     //! Histogram modules compile for every architecture with `__match_any_sync`, 16-byte loads
     //! of whole tiles and no local memory: plain, bound, zipped, mapped, and the even bins.
     use super::*;
-    use warp_runtime::{DeviceVec, EvenSample, Mapped, histogram_module};
+    use warp_runtime::impl_::histogram_module;
+    use warp_runtime::{DeviceVec, EvenSample, Mapped};
     use warp_tests::ops::{
         byte_bin, hashed_bin_with, pair_bin, rem_bin_with, scaled_bin_with, square,
     };
@@ -642,10 +646,10 @@ mod runs {
     //! ballots of run heads, vector loads of 4-byte keys (and values), and no local memory.
     use super::*;
     use warp_runtime::half::f16;
-    use warp_runtime::{
-        DeviceVec, Equal, Indexed, Mapped, reduce_by_key_input_module, reduce_by_key_module,
-        run_length_module, unique_module,
+    use warp_runtime::impl_::{
+        reduce_by_key_input_module, reduce_by_key_module, run_length_module, unique_module,
     };
+    use warp_runtime::{DeviceVec, Equal, Indexed, Mapped};
     use warp_tests::ops::{argmax_f32, scaled_one_with, span, span_one, sum_count, sum_pairs};
     use warp_tests::runs::near_keys_with;
 
@@ -730,7 +734,7 @@ mod topk {
     //! The top-k modules compile for every element type and architecture, with the warp votes,
     //! 16-byte loads where the elements are at least 2 bytes wide, and no local memory.
     use super::*;
-    use warp_runtime::topk_module;
+    use warp_runtime::impl_::topk_module;
 
     #[test]
     fn topk_modules_compile_for_every_element_type() {

@@ -134,8 +134,9 @@ mod elements {
     //! Snapshots of the composed predicate and map-reduce modules (their kernels: votes,
     //! ballot counting, compaction with look-back, the fused map).
     use super::view;
+    use warp_runtime::impl_::{predicate_module, reduce_module};
     use warp_runtime::prelude::*;
-    use warp_runtime::{Keeping, Mapped, predicate_module, reduce_module};
+    use warp_runtime::{Keeping, Mapped};
 
     #[predicate]
     fn positive(x: f32) -> bool {
@@ -206,8 +207,8 @@ mod axis {
     //! Snapshots of a composed scan/axis module (warp scan with `__shfl_up_sync`, look-back,
     //! rows, segments, columns through the `[32][33]` tile) and of a transpose module.
     use super::view;
+    use warp_runtime::impl_::{axis_module, transpose_module};
     use warp_runtime::prelude::*;
-    use warp_runtime::{axis_module, transpose_module};
 
     #[reduce(identity = 0)]
     fn add(a: i32, b: i32) -> i32 {
@@ -240,8 +241,9 @@ mod histogram {
     //! stage, the kernels; the pattern (`__match_any_sync`, shared bins) is in the shared
     //! snapshot's histogram.cuh.
     use super::view;
+    use warp_runtime::EvenSample;
+    use warp_runtime::impl_::histogram_module;
     use warp_runtime::prelude::*;
-    use warp_runtime::{EvenSample, histogram_module};
 
     /// The byte itself.
     #[map]
@@ -267,8 +269,9 @@ mod runs {
     //! ballot run-head detection itself is runs.cuh, in the shared snapshot.
     use super::view;
     use warp_kernels::module::shared_view;
+    use warp_runtime::Equal;
+    use warp_runtime::impl_::{reduce_by_key_module, run_length_module, unique_module};
     use warp_runtime::prelude::*;
-    use warp_runtime::{Equal, reduce_by_key_module, run_length_module, unique_module};
 
     /// Neighbours within `d` of each other are one run.
     #[predicate(inputs = 2)]
@@ -318,7 +321,7 @@ mod runs {
 mod topk {
     //! Snapshots of the top-k modules (the stage over one array, the level kernel).
     use super::view;
-    use warp_runtime::topk_module;
+    use warp_runtime::impl_::topk_module;
 
     #[test]
     fn topk_modules() {

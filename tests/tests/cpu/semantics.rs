@@ -65,7 +65,7 @@ fn cpu_backend_matches_a_sequential_fold() {
     let s = seed();
     let mut r = rng(s);
     let mut sizes = edge_sizes(4);
-    sizes.push(3 * warp_runtime::CPU_CHUNK + 5);
+    sizes.push(3 * warp_runtime::impl_::CPU_CHUNK + 5);
     for n in sizes {
         let xs = u32::random_vec(&mut r, n, true);
         let want = xs.iter().fold(0u32, |a, &b| a.wrapping_add(b));

@@ -10,12 +10,12 @@ use std::path::Path;
 use std::process::Command;
 
 use warp_kernels::catalogue::runs_block_tile;
+use warp_runtime::impl_::{
+    reduce_by_key_input_module, reduce_by_key_module, run_length_module, unique_module,
+};
 use warp_runtime::prelude::*;
 use warp_runtime::toolchain::ModuleSource;
-use warp_runtime::{
-    DeviceVec, Equal, Indexed, Mapped, reduce_by_key_input_module, reduce_by_key_module,
-    run_length_module, unique_module,
-};
+use warp_runtime::{DeviceVec, Equal, Indexed, Mapped};
 use warp_tests::emu::bytes_of;
 use warp_tests::ops::{argmax_f32, scaled_one, span, span_one, sum_count, sum_f32, sum_pairs};
 use warp_tests::runs::{run_keys, value_columns};

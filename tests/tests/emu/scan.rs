@@ -14,8 +14,9 @@ use std::process::Command;
 
 use rand::Rng;
 use warp_kernels::catalogue::{BLOCK_TILE, ScanMode, scan_span};
+use warp_runtime::DeviceVec;
+use warp_runtime::impl_::axis_module;
 use warp_runtime::prelude::*;
-use warp_runtime::{DeviceVec, axis_module};
 use warp_tests::emu::bytes_of;
 use warp_tests::ops::{sum_f32, sum_i32};
 use warp_tests::scans::one_term_a_tile;

@@ -10,8 +10,9 @@
 use std::path::Path;
 use std::process::Command;
 
+use warp_runtime::Ordered;
 use warp_runtime::half::f16;
-use warp_runtime::{Ordered, topk_module};
+use warp_runtime::impl_::topk_module;
 use warp_tests::emu;
 
 const MAIN: &str = include_str!("../../emu/topk_main.cpp");

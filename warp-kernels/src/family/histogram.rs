@@ -4,7 +4,7 @@ use crate::catalogue::kit::*;
 use crate::module::{FnFragment, Module, Source, call_args, map_parts, stage, stage_value};
 
 /// The most bins a histogram counts into.
-pub const HIST_MAX_BINS: usize = 65536;
+pub const HISTOGRAM_MAX_BINS: usize = 65536;
 /// Bytes of shared memory a histogram block keeps its bins in, at most (the dynamic shared
 /// memory a kernel gets without opting in): more bins than fit (`(bins + 1) * 4` bytes, with
 /// the row of dropped values) are counted in global memory.

@@ -53,7 +53,7 @@ pub const fn runs_block_tile(key_size: usize, unique: bool) -> usize {
 /// The largest value (bytes of its C layout) reduce-by-key combines: [`RUNS`] stages values
 /// beside keys in shared memory and carries them through the look-back with a 64-bit head
 /// count ([`RUN_PART_BYTES`]).
-pub const RUN_VALUE_MAX: usize = 8;
+pub const RUN_VALUE_MAX_BYTES: usize = 8;
 
 /// Bytes of one `(heads, value)` pair of the runs' look-back (`wd_run_part`: a 64-bit count
 /// and a value of at most 8 bytes, padded).
@@ -76,7 +76,7 @@ pub const RUNS_KERNELS: &[&Kernel] = &[&RUNS];
 
 /// The runs family's constants, emitted as `#define`s.
 pub const RUNS_DEFINES: &[(&str, u64)] = &[
-    ("WD_RUN_VALUE_MAX", RUN_VALUE_MAX as u64),
+    ("WD_RUN_VALUE_MAX_BYTES", RUN_VALUE_MAX_BYTES as u64),
     ("WD_UNIQUE_SPAN", UNIQUE_SPAN as u64),
     ("WD_UNIQUE_SPAN_KEY_MAX", UNIQUE_SPAN_KEY_MAX as u64),
 ];

@@ -500,7 +500,7 @@ template <class Vals, class St, class K, class V>
 static __device__ __forceinline__ void wd_runs(const St& st, K* keys, V* vals, unsigned char* status_mem, unsigned int* queue,
                                                wd_u64* count) {
     typedef typename Vals::T T;
-    static_assert(sizeof(K) <= 8 && sizeof(T) <= WD_RUN_VALUE_MAX, "runs stage keys of at most 8 bytes and values of at most WD_RUN_VALUE_MAX");
+    static_assert(sizeof(K) <= 8 && sizeof(T) <= WD_RUN_VALUE_MAX_BYTES, "runs stage keys of at most 8 bytes and values of at most WD_RUN_VALUE_MAX_BYTES");
     const unsigned warp = threadIdx.x >> 5;
     // Warp tiles per warp: wd_unique_span<K> for unique, else one.
     constexpr unsigned SPAN = Vals::on ? 1u : wd_unique_span<K>;

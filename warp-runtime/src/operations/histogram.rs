@@ -29,7 +29,7 @@ use crate::values::{DeviceValue, Element};
 /// assert!(dev.histogram::<u32, _, _>(pair, &(&hi, &lo), HISTOGRAM_MAX_BINS + 1).is_err());
 /// # Ok(()) }
 /// ```
-pub const HISTOGRAM_MAX_BINS: usize = warp_kernels::catalogue::HIST_MAX_BINS;
+pub const HISTOGRAM_MAX_BINS: usize = warp_kernels::catalogue::HISTOGRAM_MAX_BINS;
 
 /// An integer type a histogram counts in: `u8`, `u16`, `u32`, `u64`, `i8`, `i16`, `i32`,
 /// `i64`. Counts wrap as the type does (a `u8` counter of 300 values holds 44; an `i32` one
@@ -441,7 +441,8 @@ pub(crate) fn histogram_key<M: MapOp, I: ElementInput + ?Sized>() -> ModuleKey {
 ///
 /// ```
 /// use warp_runtime::prelude::*;
-/// use warp_runtime::{DeviceVec, histogram_module};
+/// use warp_runtime::DeviceVec;
+/// use warp_runtime::impl_::histogram_module;
 /// #[map]
 /// fn low_bits(x: u32) -> u32 { x & 255 }
 /// let m = histogram_module::<low_bits, DeviceVec<u32>>();

@@ -163,7 +163,8 @@ pub(crate) fn reduce_key<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleK
 ///
 /// ```
 /// use warp_runtime::prelude::*;
-/// use warp_runtime::{DeviceVec, Mapped, reduce_module};
+/// use warp_runtime::{DeviceVec, Mapped};
+/// use warp_runtime::impl_::reduce_module;
 /// #[reduce(identity = 0.0)]
 /// fn sum(a: f32, b: f32) -> f32 { a + b }
 /// #[map]

@@ -226,7 +226,8 @@ fn runs_source(key: Scalar, pred: Option<&'static FnMeta>, values: RunValues) ->
 /// compared by `S` ([`Equal`] or a predicate of two keys).
 ///
 /// ```
-/// use warp_runtime::{Equal, unique_module};
+/// use warp_runtime::Equal;
+/// use warp_runtime::impl_::unique_module;
 /// assert!(unique_module::<i32, Equal>().source.contains("wd_k_runs"));
 /// ```
 pub fn unique_module<K: Element, S: SameKeys<K>>() -> ModuleSource {
@@ -237,7 +238,8 @@ pub fn unique_module<K: Element, S: SameKeys<K>>() -> ModuleSource {
 /// by `S`, with counts of type `C`.
 ///
 /// ```
-/// use warp_runtime::{Equal, run_length_module};
+/// use warp_runtime::Equal;
+/// use warp_runtime::impl_::run_length_module;
 /// assert!(run_length_module::<i32, Equal, u32>().source.contains("wd_runs_counts<wd_u32>"));
 /// ```
 pub fn run_length_module<K: Element, S: SameKeys<K>, C: RunCount>() -> ModuleSource {
@@ -250,7 +252,8 @@ pub fn run_length_module<K: Element, S: SameKeys<K>, C: RunCount>() -> ModuleSou
 ///
 /// ```
 /// use warp_runtime::prelude::*;
-/// use warp_runtime::{Equal, reduce_by_key_module};
+/// use warp_runtime::Equal;
+/// use warp_runtime::impl_::reduce_by_key_module;
 /// #[reduce(identity = 0.0)]
 /// fn sum(a: f32, b: f32) -> f32 { a + b }
 /// assert!(reduce_by_key_module::<i32, Equal, sum>().source.contains("wd_runs_reduce<wd_op, wd_run_value>"));
@@ -268,7 +271,8 @@ where
 ///
 /// ```
 /// use warp_runtime::prelude::*;
-/// use warp_runtime::{DeviceVec, Equal, Indexed, reduce_by_key_input_module};
+/// use warp_runtime::{DeviceVec, Equal, Indexed};
+/// use warp_runtime::impl_::reduce_by_key_input_module;
 /// #[reduce(identity = (f32::NEG_INFINITY, u32::MAX))]
 /// fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
 ///     if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a }
@@ -296,7 +300,7 @@ where
 /// ```
 /// assert_eq!(warp_runtime::RUN_VALUE_MAX_BYTES, 8);
 /// ```
-pub const RUN_VALUE_MAX_BYTES: usize = warp_kernels::catalogue::RUN_VALUE_MAX;
+pub const RUN_VALUE_MAX_BYTES: usize = warp_kernels::catalogue::RUN_VALUE_MAX_BYTES;
 
 /// Where the runs go: the keys, and the values if the runs carry any.
 struct RunsOut<'o> {

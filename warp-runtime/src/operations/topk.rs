@@ -49,7 +49,7 @@ pub(crate) fn topk_key<T: Ordered>() -> ModuleKey {
 /// The CUDA module of `top_k` and `bottom_k` for elements of type `T`.
 ///
 /// ```
-/// use warp_runtime::topk_module;
+/// use warp_runtime::impl_::topk_module;
 /// assert!(topk_module::<f32>().source.contains("wd_k_topk("));
 /// ```
 pub fn topk_module<T: Ordered>() -> ModuleSource {

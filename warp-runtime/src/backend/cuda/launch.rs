@@ -400,25 +400,6 @@ impl Gpu {
     }
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-
-    /// Every argument struct's signature equals the parameter list of every catalogue kernel
-    /// it launches: a wrong order, a missing or extra argument fails here, without a GPU.
-    pub(crate) fn check<A: KernelArgs>() {
-        for k in A::KERNELS {
-            let want: Vec<ParamTy> = k.param_types().collect();
-            assert_eq!(
-                A::SIGNATURE,
-                &want[..],
-                "the arguments of {} do not match its catalogue entry",
-                k.name
-            );
-        }
-    }
-}
-
 /// Single-pass launches (compaction, scans, runs, three-way partition): one block per tile,
 /// their look-back status and tile-order queue in zeroed scratch.
 impl Gpu {
@@ -478,5 +459,24 @@ impl Gpu {
     /// The queue argument for a queue region of `bytes` bytes at `ptr` (null when none).
     pub(super) fn queue_arg(bytes: usize, ptr: u64) -> Out<'static, u32> {
         Out::raw(if bytes == 0 { 0 } else { ptr })
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Every argument struct's signature equals the parameter list of every catalogue kernel
+    /// it launches: a wrong order, a missing or extra argument fails here, without a GPU.
+    pub(crate) fn check<A: KernelArgs>() {
+        for k in A::KERNELS {
+            let want: Vec<ParamTy> = k.param_types().collect();
+            assert_eq!(
+                A::SIGNATURE,
+                &want[..],
+                "the arguments of {} do not match its catalogue entry",
+                k.name
+            );
+        }
     }
 }
