@@ -2,7 +2,7 @@
 //! segments, with any `#[reduce]` operator, into a new array or the caller's (`_into`).
 
 use super::keys::*;
-use super::{Array, check_offsets, composed, gpu_bytes, location, map_args, rows_of, source};
+use super::{Array, check_offsets, composed, gpu_bytes, location, rows_of, source};
 use crate::arrays::{ArrayOf, OutputArray, Target, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::{Rows, Staged, ValuesOut};
@@ -139,11 +139,7 @@ impl Device {
         I: ReduceInput<Op> + ?Sized,
         O: OutputArray<Op::Value> + ?Sized,
     {
-        let elems = input.elements();
-        self.check_elements(&elems)?;
-        input.validate()?;
-        let args = map_args(I::STAGE, input.args());
-        self.check_bound(&args)?;
+        let Checked { elems, args } = self.reduce_prologue(input)?;
         let rows = rows_of(elems.len(), cols)?;
         let (len, what) = match axis {
             Axis::Rows => (rows, "reduce_rows"),
@@ -233,13 +229,9 @@ impl Device {
         S: AsSlice<u64> + ?Sized,
         O: OutputArray<Op::Value> + ?Sized,
     {
-        let elems = input.elements();
+        let Checked { elems, args } = self.reduce_prologue(input)?;
         let offs = offsets.elements();
-        self.check_elements(&elems)?;
         self.check_elements(&offs)?;
-        input.validate()?;
-        let args = map_args(I::STAGE, input.args());
-        self.check_bound(&args)?;
         let n = elems.len();
         if offs.is_empty() {
             return Err(Error::Shape(

@@ -11,7 +11,7 @@ use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::ElementInput;
 use crate::map;
-use crate::operators::{BoundArgs, MapOp};
+use crate::operators::MapOp;
 use crate::values::{DeviceValue, Element};
 
 /// The most bins a histogram counts into: 65,536 (more is an [`Error::Shape`]).
@@ -302,10 +302,7 @@ impl Device {
     {
         let bins = out.len();
         check_bins(bins)?;
-        let elems = input.elements();
-        self.check_elements(&elems)?;
-        let args = BoundArgs::join(input.args(), &bin.args());
-        self.check_bound(&args)?;
+        let Checked { elems, args } = self.element_prologue(input, &[bin.args()])?;
         match self.output(out, bins, "histogram")? {
             Target::Cpu(bytes, _) => {
                 let counts = cpu::histogram(

@@ -32,7 +32,7 @@ mod map;
 /// What each operation file names to key and build its modules (the key, the source, the
 /// assembler and the helpers below).
 mod keys {
-    pub(super) use super::{composed, location, source};
+    pub(super) use super::{Checked, composed, location, source};
     pub(super) use crate::backend::cuda::{ModuleKey, ModuleKind};
     pub(super) use crate::inputs::Stage;
     pub(super) use crate::operators::{FnMeta, OpMeta};
@@ -48,7 +48,7 @@ use std::sync::Arc;
 use cudarc::driver::CudaViewMut;
 use warp_kernels::{Scalar, Source};
 
-use crate::arrays::{ArrayOf, DeviceScalar, Held, Target};
+use crate::arrays::{ArrayOf, DeviceScalar, Elements, Held, Target};
 use crate::backend::Backend;
 use crate::backend::cpu;
 use crate::backend::cuda::Gpu;
@@ -56,7 +56,7 @@ use crate::backend::cuda::launch::WdArgs;
 use crate::backend::cuda::memory::SLOT_BYTES;
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::inputs::Stage;
+use crate::inputs::{ElementInput, ReduceInput, Stage};
 use crate::operators::{BoundArgs, ReduceOp};
 use crate::toolchain::ModuleSource;
 use crate::values::DeviceValue;
@@ -145,7 +145,52 @@ fn map_args(stage: Stage, args: BoundArgs) -> BoundArgs {
     }
 }
 
+/// An operation's input after the shared prologue: its elements (on this device) and the bound
+/// arguments of its kernel (the input's map's first), checked.
+struct Checked<'a, E: Clone> {
+    elems: Elements<'a, E>,
+    args: BoundArgs,
+}
+
 impl Device {
+    /// The prologue of the operations over [`ReduceInput`]s (reductions, scans, axis
+    /// reductions): the elements on this device, the input valid, its map's bound arguments
+    /// usable here.
+    fn reduce_prologue<'a, Op, I>(&self, input: &'a I) -> Result<Checked<'a, I::Elem>>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        let elems = input.elements();
+        self.check_elements(&elems)?;
+        input.validate()?;
+        let args = map_args(I::STAGE, input.args());
+        self.check_bound(&args)?;
+        Ok(Checked { elems, args })
+    }
+
+    /// The prologue of the operations over [`ElementInput`]s (predicates, partitions,
+    /// histograms): the elements on this device and the bound arguments of the input's map,
+    /// then of each function testing or binning its values (`extra`, in kernel order), usable
+    /// here.
+    fn element_prologue<'a, I>(
+        &self,
+        input: &'a I,
+        extra: &[BoundArgs],
+    ) -> Result<Checked<'a, I::Elem>>
+    where
+        I: ElementInput + ?Sized,
+    {
+        let elems = input.elements();
+        self.check_elements(&elems)?;
+        let mut args = input.args();
+        for p in extra {
+            args = BoundArgs::join(args, p);
+        }
+        self.check_bound(&args)?;
+        Ok(Checked { elems, args })
+    }
+
     /// Checks that bound arguments are usable here: at most `BOUND_ARGS` of them, and
     /// device-resident ones must be results of this GPU context (on the CPU backend, of the
     /// CPU backend: no GPU results).

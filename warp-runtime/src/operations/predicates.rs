@@ -6,14 +6,14 @@ use std::sync::Arc;
 
 use super::gpu_bytes;
 use super::keys::*;
-use crate::arrays::{DeviceScalar, DeviceVec, Elements, OutputArray, Readout, Target};
+use crate::arrays::{DeviceScalar, DeviceVec, OutputArray, Readout, Target};
 use crate::backend::Backend;
 use crate::backend::cpu;
 use crate::backend::cuda::{CompactOut, Gpu, Module, Staged};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::ElementInput;
-use crate::operators::{BoundArgs, Predicate};
+use crate::operators::Predicate;
 use crate::values::{DeviceValue, Element};
 
 /// The two halves of a partition: (kept, rejected), each in input order.
@@ -24,10 +24,6 @@ pub type Split3<T> = (DeviceVec<T>, DeviceVec<T>, DeviceVec<T>);
 
 /// What every predicate operation starts from: the input's elements (checked to be this
 /// device's) and the bound arguments of its map and of the predicate, in kernel order.
-struct PredInput<'a, E: Clone> {
-    elems: Elements<'a, E>,
-    args: BoundArgs,
-}
 
 /// Which vote.
 #[derive(Clone, Copy)]
@@ -38,39 +34,19 @@ enum Vote {
 
 impl Device {
     /// Validates a predicate's input once.
-    fn pred_input<'a, I, P>(&self, pred: &P, input: &'a I) -> Result<PredInput<'a, I::Elem>>
+    fn pred_input<'a, I, P>(&self, pred: &P, input: &'a I) -> Result<Checked<'a, I::Elem>>
     where
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        self.tested_input(input, &[pred.args()])
-    }
-
-    /// Validates an input once with the bound arguments of the predicates testing it, in
-    /// kernel order (the input's map first).
-    fn tested_input<'a, I>(
-        &self,
-        input: &'a I,
-        preds: &[BoundArgs],
-    ) -> Result<PredInput<'a, I::Elem>>
-    where
-        I: ElementInput + ?Sized,
-    {
-        let elems = input.elements();
-        self.check_elements(&elems)?;
-        let mut args = input.args();
-        for p in preds {
-            args = BoundArgs::join(args, p);
-        }
-        self.check_bound(&args)?;
-        Ok(PredInput { elems, args })
+        self.element_prologue(input, &[pred.args()])
     }
 
     /// Runs `launch` with the predicate module of `P` over `I` on GPU `g`.
     fn pred_launch<I, P, R>(
         &self,
         g: &Gpu,
-        p: &PredInput<'_, I::Elem>,
+        p: &Checked<'_, I::Elem>,
         launch: impl FnOnce(Staged<'_, '_>) -> Result<R>,
     ) -> Result<R>
     where
@@ -403,7 +379,8 @@ impl Device {
         P2: Predicate<Input = I::Value>,
         I::Kept: Element,
     {
-        let PredInput { elems, args } = self.tested_input(input, &[first.args(), second.args()])?;
+        let Checked { elems, args } =
+            self.element_prologue(input, &[first.args(), second.args()])?;
         let n = elems.len();
         let limit = 1usize << warp_kernels::catalogue::PARTITION3_SHIFT;
         if n >= limit {

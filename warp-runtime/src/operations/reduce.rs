@@ -3,7 +3,6 @@
 //! which leave the result on the device without waiting.
 
 use super::keys::*;
-use super::map_args;
 use crate::arrays::DeviceScalar;
 use crate::backend::Backend;
 use crate::backend::cpu;
@@ -71,17 +70,12 @@ impl Device {
         input: &I,
         wait: bool,
     ) -> Result<DeviceScalar<Op::Value>> {
-        let elems = input.elements();
-        self.check_elements(&elems)?;
-        input.validate()?;
-        let args = map_args(I::STAGE, input.args());
+        let Checked { elems, args } = self.reduce_prologue(input)?;
         if elems.is_empty() {
-            self.check_bound(&args)?;
             return self.scalar_of(op.identity());
         }
         match &*self.backend {
             Backend::Cpu => {
-                self.check_bound(&args)?;
                 let v = cpu::reduce(&op, elems.cpu()?, |e, i| input.value(e, i));
                 let mut bytes = vec![0u8; Op::Value::C_SIZE];
                 v.write_c(&mut bytes);
