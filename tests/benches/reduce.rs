@@ -499,12 +499,30 @@ fn startup_child() {
     let s = dev.reduce(sum_f32, &xs).expect("reduce");
     let t_first = t1.elapsed().as_secs_f64() * 1e3;
     assert_eq!(s, 1024.0, "first reduce (warm) of 1024 ones");
-    let origin = dev
-        .load_reports()
+    let reports = dev.load_reports();
+    let origin = reports
         .first()
         .map(|(_, r)| format!("{:?}", r.origin))
         .unwrap_or_default();
-    println!("STARTUP {t_dev:.3} {t_first:.3} {origin}");
+    // Where the first operation's time goes: finding and loading its module (the load
+    // report), then a second operation of another module (its own load, but the device's
+    // scratch and result slots already made), then the first again (neither).
+    let load = reports.first().map_or(f64::NAN, |(_, r)| r.seconds * 1e3);
+    let t2 = Instant::now();
+    let c = dev.count(positive, &xs).expect("count");
+    let t_second = t2.elapsed().as_secs_f64() * 1e3;
+    assert_eq!(c, 1024, "count of 1024 ones");
+    let load2 = dev
+        .load_reports()
+        .get(1)
+        .map_or(f64::NAN, |(_, r)| r.seconds * 1e3);
+    let t3 = Instant::now();
+    let s = dev.reduce(sum_f32, &xs).expect("reduce");
+    let t_again = t3.elapsed().as_secs_f64() * 1e3;
+    assert_eq!(s, 1024.0, "second reduce of 1024 ones");
+    println!(
+        "STARTUP {t_dev:.3} {t_first:.3} {origin} load {load:.3} second-op {t_second:.3} (load {load2:.3}) again {t_again:.3}"
+    );
 }
 
 fn main() {
@@ -574,7 +592,7 @@ fn main() {
             warm.push((
                 f[1].parse::<f64>().unwrap(),
                 f[2].parse::<f64>().unwrap(),
-                f[3].to_string(),
+                f[3..].join(" "),
             ));
         }
     }
@@ -762,6 +780,19 @@ fn main() {
             });
             pred_ms.insert(name, ms);
             ours.insert(name, gbps(ms, bytes));
+        }
+        // The fixed cost under the early exit: the same calls on the first 1024 elements
+        // (a grid of one block), and the launch and host path alone (an empty-ish call).
+        {
+            let head = dfirst.slice(..1024).unwrap();
+            let any_small = time_ms(&dev, reps, || dev.any_on_device(positive, &head).map(drop));
+            let ff_small = time_ms(&dev, reps, || {
+                dev.find_first_on_device(positive, &head).map(drop)
+            });
+            let red_small = time_ms(&dev, reps, || dev.reduce_on_device(sum_f32, &head).map(drop));
+            println!(
+                "early-exit fixed cost, 1024 elements (event-timed, ms): any {any_small:.4}, find_first {ff_small:.4}, reduce_on_device {red_small:.4}"
+            );
         }
         for (name, input, (any, at)) in [
             ("gt0_first", &dfirst, first_ref),
