@@ -19,7 +19,13 @@ use crate::types::{Scalar, Ty};
 pub const PRELUDE: &str = include_str!("templates/prelude.cuh");
 /// f16 and bf16 (`wd_f16`, `wd_bf16`): after the prelude, in the modules that use them only.
 pub const HALF: &str = include_str!("templates/half.cuh");
-/// The reduction patterns (block, grid), after the warp reduce of the chosen style.
+/// The warp primitives (warp reduce, scans, ballot ranks, lower bound): the layer under every
+/// family's templates, after the prelude.
+pub const WARP_TEMPLATE: &str = include_str!("templates/warp.cuh");
+/// The block primitives (block reduce and scans, radix digit histogram and pick, bitonic sort,
+/// warp tile layout, loads and stores), after the warp primitives.
+pub const BLOCK_TEMPLATE: &str = include_str!("templates/block.cuh");
+/// The reduction patterns (thread, grid), after the block primitives.
 pub const REDUCE_TEMPLATE: &str = include_str!("templates/reduce.cuh");
 /// The warp reduce with intrinsics.
 pub const WARP_INTRINSICS: &str = include_str!("templates/warp_intrinsics.cuh");
@@ -48,11 +54,13 @@ pub const TOPK_TEMPLATE: &str = include_str!("templates/topk.cuh");
 pub const HISTOGRAM_TEMPLATE: &str = include_str!("templates/histogram.cuh");
 
 /// Every shared text, by file name, in the order modules include them.
-pub const TEMPLATES: [(&str, &str); 14] = [
+pub const TEMPLATES: [(&str, &str); 16] = [
     ("prelude.cuh", PRELUDE),
     ("half.cuh", HALF),
+    ("warp.cuh", WARP_TEMPLATE),
     ("warp_intrinsics.cuh", WARP_INTRINSICS),
     ("warp_cg.cuh", WARP_CG),
+    ("block.cuh", BLOCK_TEMPLATE),
     ("reduce.cuh", REDUCE_TEMPLATE),
     ("tiles.cuh", TILES_TEMPLATE),
     ("lookback.cuh", LOOKBACK_TEMPLATE),
@@ -442,7 +450,9 @@ impl Module {
 
     fn reduce_templates(&mut self, style: Style) {
         let (name, warp) = style.warp_template();
+        self.shared("warp.cuh", WARP_TEMPLATE);
         self.shared(name, warp);
+        self.shared("block.cuh", BLOCK_TEMPLATE);
         self.shared("reduce.cuh", REDUCE_TEMPLATE);
     }
 
@@ -1035,6 +1045,8 @@ static __device__ __forceinline__ {out} wd_bin_of(const wd_stage& st, wd_stage::
         out = bin.output,
         args = call_args(bin, "v", map.map_or(0, |f| f.extras.len())),
     ));
+    m.shared("warp.cuh", WARP_TEMPLATE);
+    m.shared("block.cuh", BLOCK_TEMPLATE);
     m.shared("tiles.cuh", TILES_TEMPLATE);
     m.shared("histogram.cuh", HISTOGRAM_TEMPLATE);
     m.kernels(
@@ -1091,7 +1103,9 @@ pub fn topk_module(elem: Scalar) -> String {
     let source = Source::Plain(std::slice::from_ref(&elem));
     let mut m = Module::new(&format!("top-k of {}", source.describe()));
     m.user(&stage(&source, None, elem.c_name(), None));
+    m.shared("warp.cuh", WARP_TEMPLATE);
     m.shared("warp_intrinsics.cuh", WARP_INTRINSICS);
+    m.shared("block.cuh", BLOCK_TEMPLATE);
     m.shared("lookback.cuh", LOOKBACK_TEMPLATE);
     m.shared("topk.cuh", TOPK_TEMPLATE);
     m.kernels(catalogue::TOPK_KERNELS, elem.c_name(), elem.c_name());
