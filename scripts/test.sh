@@ -30,3 +30,5 @@ WARP_EMU=1 cargo test -p warp-tests --test emu_runs -- --ignored
 WARP_EMU=1 cargo test -p warp-tests --test emu_scan -- --ignored
 # The top-k kernel (sample level and candidate levels), likewise (about five minutes).
 WARP_EMU=1 cargo test -p warp-tests --test emu_topk -- --ignored
+# The warp and block primitives (warp.cuh, block.cuh) on their own, likewise.
+WARP_EMU=1 cargo test -p warp-tests --test emu_primitives -- --ignored
