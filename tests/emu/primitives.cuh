@@ -143,7 +143,8 @@ WD_T_KERNEL(wd_t_ballot_rank) {
     bool f[8];
 #pragma unroll
     for (int k = 0; k < 8; ++k) f[k] = (in[8u * t + k] & 1u) != 0u;
-    const wd_rank r4 = wd_ballot_rank<4>(f, 4), r2 = wd_ballot_rank<2>(f, 0), r1 = wd_ballot_rank(f[0]);
+    const wd_u32 below = wd_lanes_below();
+    const wd_rank r4 = wd_ballot_rank<4>(f, 4, below), r2 = wd_ballot_rank<2>(f, 0, below), r1 = wd_ballot_rank(f[0], below);
     out[6u * t] = r4.below;
     out[6u * t + 1u] = r4.total;
     out[6u * t + 2u] = r2.below;

@@ -305,7 +305,7 @@ mod runs {
         assert!(shared.contains(
             "head[j] = valid(j) && ((!Whole && slot_index(j) == 0) || !wd_same(st.a, prev, key[j]));"
         ));
-        assert!(shared.contains("wd_ballot_rank<L::VEC>(head, r * L::VEC)"));
+        assert!(shared.contains("wd_ballot_rank<L::VEC>(head, r * L::VEC, below)"));
         assert!(shared.contains("__ballot_sync(WD_FULL_MASK, f[at + k])"));
         let src = unique_module::<i32, Equal>().source;
         assert!(src.contains("return x == y;"), "{src}");

@@ -210,6 +210,7 @@ template <class St, class Put>
 static __device__ __forceinline__ unsigned wd_compact_ranks(const St& st, wd_u64 base, bool vec, typename St::value_t (&v)[WD_ITEMS],
                                                             bool (&keep)[WD_ITEMS], Put put) {
     const unsigned lane = threadIdx.x & 31u;
+    const wd_u32 below = wd_lanes_below();
     unsigned kept = 0, rej = 0;
     if (vec) {
         // Row r holds 32 * VEC consecutive elements, VEC per lane: a kept element's rank is the
@@ -217,7 +218,7 @@ static __device__ __forceinline__ unsigned wd_compact_ranks(const St& st, wd_u64
         typedef wd_vec_layout<St> L;
 #pragma unroll
         for (int r = 0; r < L::ROWS; ++r) {
-            const wd_rank rank = wd_ballot_rank<L::VEC>(keep, r * L::VEC);
+            const wd_rank rank = wd_ballot_rank<L::VEC>(keep, r * L::VEC, below);
             const unsigned lanes_below = rank.below, row_total = rank.total;
             const unsigned rej_below = lane * L::VEC - lanes_below;
             unsigned mine = 0;
@@ -235,7 +236,7 @@ static __device__ __forceinline__ unsigned wd_compact_ranks(const St& st, wd_u64
     }
 #pragma unroll
     for (int k = 0; k < WD_ITEMS; ++k) {
-        const wd_rank rank = wd_ballot_rank(keep[k]);
+        const wd_rank rank = wd_ballot_rank(keep[k], below);
         const wd_u64 i = base + (wd_u64)k * 32u + lane;
         if (keep[k]) put(kept + rank.below, st.out(v[k]), true);
         else if (i < st.n) put(rej + (lane - rank.below), st.out(v[k]), false);
@@ -318,13 +319,15 @@ static __device__ __forceinline__ void wd_partition3_ranks(const St& st, wd_u64 
                                                            typename St::value_t (&v)[WD_ITEMS], bool (&k1)[WD_ITEMS],
                                                            bool (&k2)[WD_ITEMS], Put put) {
     const unsigned lane = threadIdx.x & 31u;
+    const wd_u32 below = wd_lanes_below();
     unsigned r1 = 0, r2 = 0, r3 = 0;
     if (vec) {
         // Row r: 32 * VEC consecutive elements, VEC per lane (the whole tile is valid).
         typedef wd_vec_layout<St> L;
 #pragma unroll
         for (int r = 0; r < L::ROWS; ++r) {
-            const wd_rank q1 = wd_ballot_rank<L::VEC>(k1, r * L::VEC), q2 = wd_ballot_rank<L::VEC>(k2, r * L::VEC);
+            const wd_rank q1 = wd_ballot_rank<L::VEC>(k1, r * L::VEC, below),
+                        q2 = wd_ballot_rank<L::VEC>(k2, r * L::VEC, below);
             const unsigned l1 = q1.below, l2 = q2.below, t1 = q1.total, t2 = q2.total;
             const unsigned l3 = lane * L::VEC - l1 - l2;
             unsigned m1 = 0, m2 = 0, m3 = 0;
@@ -344,7 +347,8 @@ static __device__ __forceinline__ void wd_partition3_ranks(const St& st, wd_u64 
 #pragma unroll
     for (int k = 0; k < WD_ITEMS; ++k) {
         const bool valid = base + (wd_u64)k * 32u + lane < st.n;
-        const wd_rank q1 = wd_ballot_rank(k1[k]), q2 = wd_ballot_rank(k2[k]), q3 = wd_ballot_rank(valid && !k1[k] && !k2[k]);
+        const wd_rank q1 = wd_ballot_rank(k1[k], below), q2 = wd_ballot_rank(k2[k], below),
+                      q3 = wd_ballot_rank(valid && !k1[k] && !k2[k], below);
         if (k1[k]) put(0, r1 + q1.below, st.out(v[k]));
         else if (k2[k]) put(1, r2 + q2.below, st.out(v[k]));
         else if (valid) put(2, r3 + q3.below, st.out(v[k]));

@@ -223,6 +223,7 @@ static __device__ __forceinline__ unsigned wd_runs_heads(const St& st, wd_u64 ba
                                                          bool (&head)[WD_ITEMS], unsigned (&c)[WD_ITEMS]) {
     typedef wd_vec_layout<St> L;
     const unsigned lane = threadIdx.x & 31u;
+    const wd_u32 below = wd_lanes_below();
     const auto slot_index = [&](int j) -> wd_u64 { return base + L::offset(j, lane); };
     // Load: vectors for whole aligned warp tiles, else one element per slot.
     if (Whole || wd_tile_vectorizable(st, base)) {
@@ -260,7 +261,7 @@ static __device__ __forceinline__ unsigned wd_runs_heads(const St& st, wd_u64 ba
     unsigned heads = 0;
 #pragma unroll
     for (int r = 0; r < L::ROWS; ++r) {
-        const wd_rank rank = wd_ballot_rank<L::VEC>(head, r * L::VEC);
+        const wd_rank rank = wd_ballot_rank<L::VEC>(head, r * L::VEC, below);
         unsigned mine = heads + rank.below;
 #pragma unroll
         for (int k = 0; k < L::VEC; ++k) {

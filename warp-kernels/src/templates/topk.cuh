@@ -140,7 +140,7 @@ static __device__ __forceinline__ wd_u32 wd_topk_compact(wd_topk_block<K>& b, wd
             kept = keep(key, idx);
         }
         __syncthreads();
-        const wd_rank rank = wd_ballot_rank(kept);
+        const wd_rank rank = wd_ballot_rank(kept, (1u << lane) - 1u);
         wd_u32 at = 0;
         if (lane == 0 && rank.total != 0u) at = atomicAdd(&b.out, (wd_u32)rank.total);
         at = wd_shfl_idx(at, 0) + (wd_u32)rank.below;
@@ -335,10 +335,10 @@ static __device__ __forceinline__ wd_u32 wd_topk_append(wd_topk_block<K>& b, con
     wd_u32 at = 0;
     if (lane == 0) at = atomicAdd(&b.out, total);
     at = wd_shfl_idx(at, 0);
-    const wd_u32 end = at + total;
+    const wd_u32 end = at + total, below = (1u << lane) - 1u;
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
-        const wd_rank rank = wd_ballot_rank(pass[j]);
+        const wd_rank rank = wd_ballot_rank(pass[j], below);
         if (pass[j]) {
             const wd_u32 p = at + (wd_u32)rank.below;
             b.key[p] = key[j];

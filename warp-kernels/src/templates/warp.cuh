@@ -172,29 +172,32 @@ template <class Op> static __device__ __forceinline__ typename Op::T wd_warp_seg
 // ---- ballot ranks ----
 // Where this lane's flags fall among a row's: `below`, the flags set in the lanes below this
 // one; `total`, in the whole row. A flag's rank in the row (flags set before it) is `below` plus
-// the lane's own earlier flags.
+// the lane's own earlier flags. The callers compute the mask of the lanes below
+// (wd_lanes_below) once and pass it to every rank.
 struct wd_rank {
     unsigned below, total;
 };
+// The mask of the lanes below this one.
+WD_DEV wd_u32 wd_lanes_below() { return (1u << (threadIdx.x & 31u)) - 1u; }
 // A row of 32 flags, one a lane: one ballot.
-WD_DEV wd_rank wd_ballot_rank(bool f) {
+WD_DEV wd_rank wd_ballot_rank(bool f, wd_u32 lanes_below) {
     const wd_u32 b = __ballot_sync(WD_FULL_MASK, f);
     wd_rank r;
-    r.below = (unsigned)__popc(b & ((1u << (threadIdx.x & 31u)) - 1u));
+    r.below = (unsigned)__popc(b & lanes_below);
     r.total = (unsigned)__popc(b);
     return r;
 }
 // A row of 32 * VEC flags, VEC a lane: lane l holds the row's flags l * VEC .. l * VEC + VEC - 1
 // as f[at .. at + VEC) (the vector layout of tiles: at = r * VEC for row r). VEC ballots.
-template <int VEC, int N> static __device__ __forceinline__ wd_rank wd_ballot_rank(const bool (&f)[N], int at) {
-    const wd_u32 below = (1u << (threadIdx.x & 31u)) - 1u;
+template <int VEC, int N>
+static __device__ __forceinline__ wd_rank wd_ballot_rank(const bool (&f)[N], int at, wd_u32 lanes_below) {
     wd_rank r;
     r.below = 0;
     r.total = 0;
 #pragma unroll
     for (int k = 0; k < VEC; ++k) {
         const wd_u32 b = __ballot_sync(WD_FULL_MASK, f[at + k]);
-        r.below += __popc(b & below);
+        r.below += __popc(b & lanes_below);
         r.total += __popc(b);
     }
     return r;
