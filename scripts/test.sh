@@ -25,7 +25,7 @@ fi
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
 # The generated kernels themselves, on the CPU (g++ and the host emulation of tests/emu/shim.h):
-# the emu binary's modules `runs` (the runs kernel), `scan` (the scan kernel's deterministic tree
-# prefix, its look-back and exact sums) and `topk` (the top-k kernel's sample and candidate
-# levels, about five minutes).
+# the emu binary's modules `primitives` (warp.cuh and block.cuh on their own), `runs` (the runs
+# kernel), `scan` (the scan kernel's deterministic tree prefix, its look-back and exact sums) and
+# `topk` (the top-k kernel's sample and candidate levels, about five minutes).
 WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored

@@ -1,5 +1,6 @@
-// Host emulation of the CUDA subset the top-k, runs and scan modules use (tests/tests/emu/topk.rs,
-// tests/tests/emu/runs.rs, tests/tests/emu/scan.rs): one block at a time as 256 std::threads, `__shared__` as function
+// Host emulation of the CUDA subset the top-k, runs and scan modules and the warp and block
+// primitives use (tests/tests/emu/: topk.rs, runs.rs, scan.rs, primitives.rs): one block at a
+// time as 256 std::threads, `__shared__` as function
 // statics, std::barrier for __syncthreads, per-warp barriers and an exchange table for the
 // warp intrinsics, GCC atomics. The PTX `asm` of the prelude sits in functions these kernels
 // never call (never emitted).

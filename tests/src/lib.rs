@@ -10,6 +10,7 @@ pub mod events;
 pub mod interop;
 pub mod ops;
 pub mod peers;
+pub mod primitives;
 pub mod runs;
 pub mod scans;
 

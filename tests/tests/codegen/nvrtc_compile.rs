@@ -760,3 +760,47 @@ mod topk {
         ]);
     }
 }
+
+mod primitives {
+    //! The warp and block primitives (warp.cuh, block.cuh) compile on their own, through their
+    //! test kernels (tests/emu/primitives.cuh), for every architecture, with no local memory;
+    //! sm_80 and later reduce recognised integer operators with redux.sync.
+    use super::*;
+
+    fn module() -> ModuleSource {
+        ModuleSource {
+            name: "primitives".into(),
+            location: "tests/emu/primitives.cuh".into(),
+            source: warp_tests::primitives::source().into(),
+            needs_cuda_headers: false,
+        }
+    }
+
+    #[test]
+    fn the_primitives_compile_for_sm75_sm80_sm90() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        compile_all_with(vec![(
+            module(),
+            &[
+                "shfl.sync.down",
+                "shfl.sync.up",
+                "shfl.sync.bfly",
+                "vote.sync.ballot",
+                "bar.sync",
+                "atom.shared.add.u32",
+                "st.global.cs.v4",
+            ],
+        )]);
+        let ptx = toolchain::ptx(&module(), 80).unwrap_or_else(|e| panic!("{e}"));
+        assert!(ptx.contains("redux.sync.add"), "sm_80: no redux.sync add");
+        assert!(
+            ptx.contains("redux.sync.max.s32"),
+            "sm_80: no redux.sync max"
+        );
+        for name in warp_tests::primitives::NAMES {
+            assert!(ptx.contains(&format!(".entry {name}(")), "no kernel {name}");
+        }
+    }
+}

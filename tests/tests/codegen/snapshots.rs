@@ -298,7 +298,8 @@ mod runs {
     }
 
     /// Run heads are found by comparing each key with its neighbour's and ranked by ballots;
-    /// reduce-by-key's segmented warp scan takes its segment starts from a ballot.
+    /// reduce-by-key's segmented warp scan takes its segment starts from a ballot (the ranks and
+    /// the scan are warp.cuh's primitives).
     #[test]
     fn run_heads_are_ballots_of_neighbour_tests() {
         let shared = shared_view();
@@ -307,7 +308,8 @@ mod runs {
         assert!(shared.contains(
             "head[j] = valid(j) && ((!Whole && slot_index(j) == 0) || !wd_same(st.a, prev, key[j]));"
         ));
-        assert!(shared.contains("__ballot_sync(WD_FULL_MASK, head[r * L::VEC + k])"));
+        assert!(shared.contains("wd_ballot_rank<L::VEC>(head, r * L::VEC, below)"));
+        assert!(shared.contains("__ballot_sync(WD_FULL_MASK, f[at + k])"));
         let src = unique_module::<i32, Equal>().source;
         assert!(src.contains("return x == y;"), "{src}");
         let src = reduce_by_key_module::<i32, near_with<i32>, sum>().source;

@@ -10,6 +10,7 @@ mod half;
 mod histogram;
 mod nan;
 mod predicates;
+mod primitives;
 mod promises;
 mod reduce;
 mod runs;

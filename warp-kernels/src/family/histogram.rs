@@ -121,6 +121,8 @@ static __device__ __forceinline__ {out} wd_bin_of(const wd_stage& st, wd_stage::
         out = &bin.output,
         args = call_args(bin, "v", map.map_or(0, |f| f.extras.len())),
     ));
+    m.template("warp.cuh");
+    m.template("block.cuh");
     m.template("tiles.cuh");
     m.template("histogram.cuh");
     m.kernels(

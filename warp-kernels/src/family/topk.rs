@@ -131,7 +131,9 @@ pub fn topk_module(elem: Scalar) -> String {
     let source = Source::Plain(std::slice::from_ref(&elem));
     let mut m = Module::new(&format!("top-k of {}", source.describe()));
     m.user(&stage(&source, None, elem.c_name(), None));
+    m.template("warp.cuh");
     m.template("warp_intrinsics.cuh");
+    m.template("block.cuh");
     m.template("lookback.cuh");
     m.template("topk.cuh");
     m.kernels(crate::catalogue::TOPK_KERNELS, elem.c_name(), elem.c_name());

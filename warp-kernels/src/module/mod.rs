@@ -33,7 +33,13 @@ pub(crate) use stage::{bound_args, call_args, map_parts, stage, stage_value, sta
 pub const PRELUDE: &str = include_str!("../templates/prelude.cuh");
 /// f16 and bf16 (`wd_f16`, `wd_bf16`): after the prelude, in the modules that use them only.
 pub const HALF: &str = include_str!("../templates/half.cuh");
-/// The reduction patterns (block, grid), after the warp reduce of the chosen style.
+/// The warp primitives (reduce, scans, segmented scan, ballot rank, lower bound): the layer under
+/// every family's template.
+pub const WARP_TEMPLATE: &str = include_str!("../templates/warp.cuh");
+/// The block primitives (reduce, scan of warp totals, radix digit histogram and pick, bitonic
+/// sort, tile loads and stores), after the warp reduce of the chosen style.
+pub const BLOCK_TEMPLATE: &str = include_str!("../templates/block.cuh");
+/// The reduction patterns (thread, grid), after the block primitives.
 pub const REDUCE_TEMPLATE: &str = include_str!("../templates/reduce.cuh");
 /// The warp reduce with intrinsics.
 pub const WARP_INTRINSICS: &str = include_str!("../templates/warp_intrinsics.cuh");
@@ -62,11 +68,13 @@ pub const TOPK_TEMPLATE: &str = include_str!("../templates/topk.cuh");
 pub const HISTOGRAM_TEMPLATE: &str = include_str!("../templates/histogram.cuh");
 
 /// Every shared text, by file name, in the order modules include them.
-pub const TEMPLATES: [(&str, &str); 14] = [
+pub const TEMPLATES: [(&str, &str); 16] = [
     ("prelude.cuh", PRELUDE),
     ("half.cuh", HALF),
+    ("warp.cuh", WARP_TEMPLATE),
     ("warp_intrinsics.cuh", WARP_INTRINSICS),
     ("warp_cg.cuh", WARP_CG),
+    ("block.cuh", BLOCK_TEMPLATE),
     ("reduce.cuh", REDUCE_TEMPLATE),
     ("tiles.cuh", TILES_TEMPLATE),
     ("lookback.cuh", LOOKBACK_TEMPLATE),
@@ -178,8 +186,10 @@ impl Module {
 
     pub(crate) fn reduce_templates(&mut self, style: Style) {
         let (name, warp) = style.warp_template();
+        self.template("warp.cuh");
         self.shared(name, warp);
-        self.shared("reduce.cuh", REDUCE_TEMPLATE);
+        self.template("block.cuh");
+        self.template("reduce.cuh");
     }
 
     pub(crate) fn kernels(&mut self, kernels: &[&Kernel], elem: &str, value: &str) {

@@ -129,10 +129,7 @@ static __device__ __forceinline__ void wd_rows_group(const St& st, wd_u64 rows, 
         }
         // All 32 lanes reach here together: width-limited butterfly within each group.
 #pragma unroll
-        for (unsigned u = 0; u < U; ++u) {
-#pragma unroll
-            for (int o = G / 2; o > 0; o >>= 1) acc[u] = Op::combine(acc[u], wd_shfl_xor(acc[u], o));
-        }
+        for (unsigned u = 0; u < U; ++u) acc[u] = wd_warp_allreduce<Op, G>(acc[u]);
         if (j == 0) {
 #pragma unroll
             for (unsigned u = 0; u < U; ++u)

@@ -60,19 +60,15 @@ static __device__ __forceinline__ void wd_hist_tile(const unsigned (&b)[WD_ITEMS
     }
 }
 
-// `U` whole tiles of the warp, `t`, `t + step`, ..., read as vectors (wd_load_tile_vec's
-// layout), every load in flight before the first tile is counted.
+// `U` whole tiles of the warp, `t`, `t + step`, ..., read as vectors (wd_tile_load_vec,
+// block.cuh), every load in flight before the first tile is counted.
 template <int U, bool Trash, class St, class Add>
 static __device__ __forceinline__ void wd_hist_whole(const St& st, wd_u64 t, wd_u64 step, unsigned bins, bool may_match,
                                                      Add add) {
     typedef wd_vec_layout<St> L;
-    const unsigned lane = threadIdx.x & 31u;
     typename St::elem_t raw[U][L::ROWS][L::VEC];
 #pragma unroll
-    for (int u = 0; u < U; ++u)
-#pragma unroll
-        for (int r = 0; r < L::ROWS; ++r)
-            st.load_vec((t + (wd_u64)u * step) * WD_TILE + ((wd_u64)r * 32u + lane) * L::VEC, raw[u][r]);
+    for (int u = 0; u < U; ++u) wd_tile_load_vec<L>(st, (t + (wd_u64)u * step) * WD_TILE, raw[u]);
 #pragma unroll
     for (int u = 0; u < U; ++u) {
         unsigned b[WD_ITEMS];

@@ -5,19 +5,7 @@
 // a tile has started and the look-back never waits on a tile that cannot run. Each tile
 // publishes its aggregate, then (once it knows its exclusive prefix) its inclusive prefix; a
 // tile's prefix is found by looking back over its predecessors' published values, 32 at a
-// time, up to the nearest inclusive prefix.
-// Counts and offsets: 64-bit addition as an operation (compaction's kept counts, the chunk
-// numbering of long segments).
-struct wd_op_count {
-    typedef wd_u64 T;
-    static constexpr int redux = WD_REDUX_NONE;
-    static __device__ __forceinline__ T identity() { return 0ull; }
-    static __device__ __forceinline__ T combine(T a, T b) { return a + b; }
-    struct functor {
-        __device__ __forceinline__ T operator()(T a, T b) const { return a + b; }
-    };
-};
-
+// time, up to the nearest inclusive prefix. Warp and block steps are warp.cuh's and block.cuh's.
 #define WD_LB_INVALID 0u
 #define WD_LB_AGGREGATE 1u
 #define WD_LB_PREFIX 2u
@@ -89,23 +77,9 @@ template <class T> struct wd_tile_status<T, WD_STATUS_SPLIT> {
     }
 };
 
-// Ordered warp combine where higher lanes hold earlier values: the fold of lane 31's value, then
-// lane 30's, ..., then lane 0's, grouped as a fixed tree (so the same for every call), returned
-// to every lane.
-template <class Op> static __device__ __forceinline__ typename Op::T wd_warp_fold_back(typename Op::T v) {
-    typedef typename Op::T T;
-    const unsigned lane = threadIdx.x & 31u;
-#pragma unroll
-    for (unsigned o = 1; o < 32; o <<= 1) {
-        const T later = v;
-        const T earlier = wd_shfl_down(v, o);
-        if (lane + o < 32u) v = Op::combine(earlier, later);
-    }
-    return wd_shfl_idx(v, 0);
-}
-
 // The exclusive prefix of `tile`, by one whole warp, after the tile published its aggregate.
-// Values are combined in tile order (the operator need not commute).
+// Values are combined in tile order (the operator need not commute); each window of 32 is
+// folded by wd_warp_fold_back (warp.cuh).
 template <class Op, class S>
 static __device__ __forceinline__ typename Op::T wd_look_back(const S& status, wd_u64 tile) {
     typedef typename Op::T T;
@@ -142,18 +116,6 @@ static __device__ __forceinline__ typename Op::T wd_tile_prefix(const S& status,
     const typename Op::T prefix = wd_look_back<Op>(status, tile);
     if (lane == 0) status.publish(tile, WD_LB_PREFIX, Op::combine(prefix, aggregate));
     return prefix;
-}
-
-// Ordered inclusive warp scan (Kogge-Stone with __shfl_up_sync): lane l ends with
-// v_0 + ... + v_l, combined in lane order.
-template <class Op> static __device__ __forceinline__ typename Op::T wd_warp_scan(typename Op::T v) {
-    const unsigned lane = threadIdx.x & 31u;
-#pragma unroll
-    for (unsigned o = 1; o < 32; o <<= 1) {
-        const typename Op::T up = wd_shfl_up(v, o);
-        if (lane >= o) v = Op::combine(up, v);
-    }
-    return v;
 }
 
 // This block's tile: blockIdx.x, or the next number from `queue` when it is non-null (one
@@ -428,28 +390,6 @@ template <> struct wd_tile_status<wd_exact32, WD_STATUS_EXACT> {
     }
 };
 
-// The sum of the warp's 32-bit values (each lane gets it): redux.sync on sm_80+.
-WD_DEV wd_u32 wd_warp_sum_u32(wd_u32 v) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-    return __reduce_add_sync(WD_FULL_MASK, v);
-#else
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(WD_FULL_MASK, v, o);
-    return v;
-#endif
-}
-
-// The bitwise or of the warp's 32-bit values (each lane gets it).
-WD_DEV wd_u32 wd_warp_or_u32(wd_u32 v) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-    return __reduce_or_sync(WD_FULL_MASK, v);
-#else
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v |= __shfl_xor_sync(WD_FULL_MASK, v, o);
-    return v;
-#endif
-}
-
 // The exact sum of the warp's exact sums (every lane gets it). Addition being exact, the order
 // does not matter, so rather than folding whole values lane by lane (five rounds of shuffles of
 // eleven words) each word's 16-bit halves are summed across the warp (sums below 2^21) and the
@@ -497,8 +437,9 @@ template <class Op, class S> struct wd_prefix_exact_sum {
 
 // Block-level part of a single-pass tile: every warp brings its aggregate (warp order is
 // tile order); returns, to every thread, the exclusive prefix of its warp's part of `tile`.
-// Warp 0 scans the warp aggregates and gets the tile's prefix from `prefix_of`. With `total`
-// non-null, the last tile writes the grand total. Contains two barriers.
+// Warp 0 scans the warp aggregates (wd_block_scan_warp_totals, block.cuh) and gets the tile's
+// prefix from `prefix_of`. With `total` non-null, the last tile writes the grand total. Contains
+// two barriers.
 template <class Op, class P>
 static __device__ __forceinline__ typename Op::T wd_block_tile_prefix(const P& prefix_of, wd_u64 tile, typename Op::T warp_aggregate,
                                                                       wd_u64 ntiles, typename Op::T* total) {
@@ -509,11 +450,7 @@ static __device__ __forceinline__ typename Op::T wd_block_tile_prefix(const P& p
     if (lane == 0) warp_values[warp] = warp_aggregate;
     __syncthreads();
     if (warp == 0) {
-        const T mine = lane < WD_BLOCK / 32 ? warp_values[lane] : Op::identity();
-        const T incl = wd_warp_scan<Op>(mine);
-        const T aggregate = wd_shfl_idx(incl, WD_BLOCK / 32 - 1);
-        const T excl = wd_shfl_up(incl, 1u);
-        if (lane < WD_BLOCK / 32) warp_values[lane] = lane == 0 ? Op::identity() : excl;
+        const T aggregate = wd_block_scan_warp_totals<Op>(warp_values);
         const T prefix = prefix_of(tile, aggregate);
         if (lane == 0) {
             block_prefix = prefix;

@@ -3,7 +3,7 @@
 // `n`; its readers; value_t value(elem_t) (the map, or the element itself), bool keep(value_t)
 // (the predicate) and out_t out(value_t) (what compaction writes: the value, or one array's
 // element of a zipped row).
-// Warp tiles and their loads are in tiles.cuh.
+// Warp tiles and their loads are in tiles.cuh; ballot ranks (wd_ballot_rank) in warp.cuh.
 
 // count: per warp tile, __popc(__ballot_sync) per item row; then the block and grid combine.
 template <class St>
@@ -210,7 +210,7 @@ template <class St, class Put>
 static __device__ __forceinline__ unsigned wd_compact_ranks(const St& st, wd_u64 base, bool vec, typename St::value_t (&v)[WD_ITEMS],
                                                             bool (&keep)[WD_ITEMS], Put put) {
     const unsigned lane = threadIdx.x & 31u;
-    const wd_u32 below = (1u << lane) - 1u;
+    const wd_u32 below = wd_lanes_below();
     unsigned kept = 0, rej = 0;
     if (vec) {
         // Row r holds 32 * VEC consecutive elements, VEC per lane: a kept element's rank is the
@@ -218,13 +218,8 @@ static __device__ __forceinline__ unsigned wd_compact_ranks(const St& st, wd_u64
         typedef wd_vec_layout<St> L;
 #pragma unroll
         for (int r = 0; r < L::ROWS; ++r) {
-            unsigned lanes_below = 0, row_total = 0;
-#pragma unroll
-            for (int k = 0; k < L::VEC; ++k) {
-                const wd_u32 b = __ballot_sync(WD_FULL_MASK, keep[r * L::VEC + k]);
-                lanes_below += __popc(b & below);
-                row_total += __popc(b);
-            }
+            const wd_rank rank = wd_ballot_rank<L::VEC>(keep, r * L::VEC, below);
+            const unsigned lanes_below = rank.below, row_total = rank.total;
             const unsigned rej_below = lane * L::VEC - lanes_below;
             unsigned mine = 0;
 #pragma unroll
@@ -241,13 +236,12 @@ static __device__ __forceinline__ unsigned wd_compact_ranks(const St& st, wd_u64
     }
 #pragma unroll
     for (int k = 0; k < WD_ITEMS; ++k) {
-        const wd_u32 b = __ballot_sync(WD_FULL_MASK, keep[k]);
-        const unsigned before = __popc(b & below);
+        const wd_rank rank = wd_ballot_rank(keep[k], below);
         const wd_u64 i = base + (wd_u64)k * 32u + lane;
-        if (keep[k]) put(kept + before, st.out(v[k]), true);
-        else if (i < st.n) put(rej + (lane - before), st.out(v[k]), false);
-        kept += __popc(b);
-        rej += 32u - __popc(b);
+        if (keep[k]) put(kept + rank.below, st.out(v[k]), true);
+        else if (i < st.n) put(rej + (lane - rank.below), st.out(v[k]), false);
+        kept += rank.total;
+        rej += 32u - rank.total;
     }
     return kept;
 }
@@ -325,23 +319,16 @@ static __device__ __forceinline__ void wd_partition3_ranks(const St& st, wd_u64 
                                                            typename St::value_t (&v)[WD_ITEMS], bool (&k1)[WD_ITEMS],
                                                            bool (&k2)[WD_ITEMS], Put put) {
     const unsigned lane = threadIdx.x & 31u;
-    const wd_u32 below = (1u << lane) - 1u;
+    const wd_u32 below = wd_lanes_below();
     unsigned r1 = 0, r2 = 0, r3 = 0;
     if (vec) {
         // Row r: 32 * VEC consecutive elements, VEC per lane (the whole tile is valid).
         typedef wd_vec_layout<St> L;
 #pragma unroll
         for (int r = 0; r < L::ROWS; ++r) {
-            unsigned l1 = 0, l2 = 0, t1 = 0, t2 = 0;
-#pragma unroll
-            for (int k = 0; k < L::VEC; ++k) {
-                const wd_u32 b1 = __ballot_sync(WD_FULL_MASK, k1[r * L::VEC + k]);
-                const wd_u32 b2 = __ballot_sync(WD_FULL_MASK, k2[r * L::VEC + k]);
-                l1 += __popc(b1 & below);
-                l2 += __popc(b2 & below);
-                t1 += __popc(b1);
-                t2 += __popc(b2);
-            }
+            const wd_rank q1 = wd_ballot_rank<L::VEC>(k1, r * L::VEC, below),
+                        q2 = wd_ballot_rank<L::VEC>(k2, r * L::VEC, below);
+            const unsigned l1 = q1.below, l2 = q2.below, t1 = q1.total, t2 = q2.total;
             const unsigned l3 = lane * L::VEC - l1 - l2;
             unsigned m1 = 0, m2 = 0, m3 = 0;
 #pragma unroll
@@ -360,15 +347,14 @@ static __device__ __forceinline__ void wd_partition3_ranks(const St& st, wd_u64 
 #pragma unroll
     for (int k = 0; k < WD_ITEMS; ++k) {
         const bool valid = base + (wd_u64)k * 32u + lane < st.n;
-        const wd_u32 b1 = __ballot_sync(WD_FULL_MASK, k1[k]);
-        const wd_u32 b2 = __ballot_sync(WD_FULL_MASK, k2[k]);
-        const wd_u32 b3 = __ballot_sync(WD_FULL_MASK, valid && !k1[k] && !k2[k]);
-        if (k1[k]) put(0, r1 + __popc(b1 & below), st.out(v[k]));
-        else if (k2[k]) put(1, r2 + __popc(b2 & below), st.out(v[k]));
-        else if (valid) put(2, r3 + __popc(b3 & below), st.out(v[k]));
-        r1 += __popc(b1);
-        r2 += __popc(b2);
-        r3 += __popc(b3);
+        const wd_rank q1 = wd_ballot_rank(k1[k], below), q2 = wd_ballot_rank(k2[k], below),
+                      q3 = wd_ballot_rank(valid && !k1[k] && !k2[k], below);
+        if (k1[k]) put(0, r1 + q1.below, st.out(v[k]));
+        else if (k2[k]) put(1, r2 + q2.below, st.out(v[k]));
+        else if (valid) put(2, r3 + q3.below, st.out(v[k]));
+        r1 += q1.total;
+        r2 += q2.total;
+        r3 += q3.total;
     }
 }
 

@@ -1,26 +1,12 @@
-// ---- warp-dsl reduction patterns: thread -> warp -> block -> grid, each written once ----
+// ---- warp-dsl reduction patterns: thread -> (warp -> block: warp.cuh, block.cuh) -> grid ----
 // An operation `Op` provides: typedef T; identity(); combine(a, b); and `redux`, the
 // __reduce_*_sync instruction that computes its warp reduction on sm_80+ (WD_REDUX_NONE if none).
 // A source `Src` is a module's stage (see the stage struct the assembler writes): typedef
 // elem_t, value_t; length `n`; VEC; load/at/load_vec/head; value_t make(elem_t e, wd_u64 index).
 
 // The WD_REDUX_* values come from warp_kernels::patterns::Redux (the module's defines); the
-// warp reduce (wd_warp_reduce<Op>) of the chosen style comes before this file.
-
-// Block reduce: every warp reduces, lane 0 writes warpSums[warp], one barrier, warp 0 reduces
-// the warp totals. All WD_BLOCK threads call it; thread 0 ends with the block's total.
-template <class Op> static __device__ __forceinline__ typename Op::T wd_block_reduce(typename Op::T v) {
-    __shared__ typename Op::T warpSums[32];
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    v = wd_warp_reduce<Op>(v);
-    if (lane == 0) warpSums[warp] = v;
-    __syncthreads();
-    if (warp == 0) {
-        v = lane < (WD_BLOCK / 32) ? warpSums[lane] : Op::identity();
-        v = wd_warp_reduce<Op>(v);
-    }
-    return v;
-}
+// warp and block reduce (wd_warp_reduce<Op> of the chosen style, wd_block_reduce) come before
+// this file (warp.cuh, the style's file, block.cuh).
 
 // Fold N values as a balanced tree, left to right (v[k] always holds earlier elements than
 // v[k + s]): N - 1 combines, but only log2(N) of them in a chain, so an operator with a long

@@ -198,10 +198,7 @@ template <class Vals, class S> struct wd_runs_prefix {
                 have_value = true;
             }
             const unsigned upto = inclusive ? (unsigned)(__ffs(inclusive) - 1) : 31u;
-            wd_u64 h = lane <= upto ? p.heads : 0ull;
-#pragma unroll
-            for (int o = 16; o > 0; o >>= 1) h += wd_shfl_xor(h, o);
-            heads += h;
+            heads += wd_warp_allreduce<wd_op_count>(lane <= upto ? p.heads : 0ull);
             if (inclusive) break;
             window -= 32;
         }
@@ -212,22 +209,6 @@ template <class Vals, class S> struct wd_runs_prefix {
         return prefix;
     }
 };
-
-// Inclusive segmented warp scan of values whose flagged lanes start segments (`flags`: the
-// ballot of the flags): lane l ends with the values from its nearest flagged lane at or below
-// it (or lane 0) up to its own, combined in lane order. The segment starts come from the ballot
-// (the highest flagged lane at or below l), so only the values are shuffled.
-template <class Vals>
-static __device__ __forceinline__ typename Vals::T wd_seg_warp_scan(wd_u32 flags, typename Vals::T v) {
-    const unsigned lane = threadIdx.x & 31u;
-    const int start = 31 - __clz(flags & (0xffffffffu >> (31u - lane)));  // -1: none
-#pragma unroll
-    for (unsigned o = 1; o < 32; o <<= 1) {
-        const typename Vals::T up = wd_shfl_up(v, o);
-        if (lane >= o && (int)(lane - o) >= start) v = Vals::combine(up, v);
-    }
-    return v;
-}
 
 // Whether reduce-by-key stages its values (T) apart from its keys (K): when both fit 40 KB of
 // static shared memory; else where the keys were, after the keys are written.
@@ -242,7 +223,7 @@ static __device__ __forceinline__ unsigned wd_runs_heads(const St& st, wd_u64 ba
                                                          bool (&head)[WD_ITEMS], unsigned (&c)[WD_ITEMS]) {
     typedef wd_vec_layout<St> L;
     const unsigned lane = threadIdx.x & 31u;
-    const wd_u32 below = (1u << lane) - 1u;
+    const wd_u32 below = wd_lanes_below();
     const auto slot_index = [&](int j) -> wd_u64 { return base + L::offset(j, lane); };
     // Load: vectors for whole aligned warp tiles, else one element per slot.
     if (Whole || wd_tile_vectorizable(st, base)) {
@@ -280,20 +261,14 @@ static __device__ __forceinline__ unsigned wd_runs_heads(const St& st, wd_u64 ba
     unsigned heads = 0;
 #pragma unroll
     for (int r = 0; r < L::ROWS; ++r) {
-        unsigned lanes_below = 0, row_total = 0;
-#pragma unroll
-        for (int k = 0; k < L::VEC; ++k) {
-            const wd_u32 b = __ballot_sync(WD_FULL_MASK, head[r * L::VEC + k]);
-            lanes_below += __popc(b & below);
-            row_total += __popc(b);
-        }
-        unsigned mine = heads + lanes_below;
+        const wd_rank rank = wd_ballot_rank<L::VEC>(head, r * L::VEC, below);
+        unsigned mine = heads + rank.below;
 #pragma unroll
         for (int k = 0; k < L::VEC; ++k) {
             mine += head[r * L::VEC + k];
             c[r * L::VEC + k] = mine;
         }
-        heads += row_total;
+        heads += rank.total;
     }
     return heads;
 }
@@ -429,7 +404,7 @@ static __device__ __forceinline__ void wd_runs_tile(const St& st, K* keys, V* va
             // Across the row's lanes: which lanes hold a head (a ballot), their values
             // scanned in segments from those lanes.
             const wd_u32 flags = __ballot_sync(WD_FULL_MASK, f[r * L::VEC + L::VEC - 1]);
-            const T lv = wd_seg_warp_scan<Vals>(flags, x[r * L::VEC + L::VEC - 1]);
+            const T lv = wd_warp_seg_scan<Vals>(flags, x[r * L::VEC + L::VEC - 1]);
             const T up_v = wd_shfl_up(lv, 1u);
             const T row_v = wd_shfl_idx(lv, 31);
             const bool up_f = (flags & below) != 0u, row_f = flags != 0u;

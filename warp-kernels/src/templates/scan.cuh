@@ -1,4 +1,4 @@
-// ---- warp-dsl scan: thread scan, __shfl_up_sync warp scan, block scan, single-pass tile prefix ----
+// ---- warp-dsl scan: thread scan, warp scan (warp.cuh), block scan, single-pass tile prefix ----
 // Layout (as the predicates' 16-byte tiles): in a warp tile of 32 * WD_ITEMS elements, slot
 // j = r * VEC + k of lane l is element base + (r * 32 + l) * VEC + k. Each row of 32 * VEC
 // consecutive elements is scanned by a thread scan of VEC values and a warp scan of the lane
@@ -132,27 +132,9 @@ template <class Op> struct wd_heads_rows : wd_heads_seg<Op> {
     }
 };
 
-// Index of the first of `len` sorted offsets that is >= x (len if none), by one whole warp: a
-// 32-way search (each lane tests the last offset of one of 32 chunks of the range), about 6
-// dependent loads for 2^28 offsets. With unsorted (bad) offsets it still ends, in range.
-static __device__ __forceinline__ wd_u64 wd_warp_lower_bound(const wd_u64* offsets, wd_u64 len, wd_u64 x) {
-    const unsigned lane = threadIdx.x & 31u;
-    wd_u64 lo = 0, hi = len;
-    while (lo < hi) {
-        const wd_u64 step = (hi - lo + 31u) / 32u;
-        const wd_u64 last = lo + ((wd_u64)lane + 1u) * step - 1u;
-        const bool below = last < hi && offsets[last] < x;
-        const wd_u64 chunks = (wd_u64)__popc(__ballot_sync(WD_FULL_MASK, below));
-        // The answer is past the chunks below x and at most the next chunk's last index.
-        lo += chunks * step;
-        hi = lo + step - 1u < hi ? lo + step - 1u : hi;
-    }
-    return lo;
-}
-
 // CSR segments: `offsets` (nseg + 1 of them) must be non-decreasing from 0 to n. The block
 // marks its tile's heads in shared memory (the segments starting in it, found by searching the
-// offsets for the tile's first and last element, warps 0 and 1), and checks its share of the
+// offsets for the tile's first and last element, warps 0 and 1, with wd_warp_lower_bound), and checks its share of the
 // offsets: flags[0] = 1 when they are bad.
 template <class Op> struct wd_heads_csr : wd_heads_seg<Op> {
     const wd_u64* offsets;
@@ -211,10 +193,7 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
     const bool whole = wd_tile_vectorizable(st, base, L::TILE);
     // The vector loads are issued first, so that they are in flight while the heads are found.
     E raw[L::ROWS][L::VEC];
-    if (whole) {
-#pragma unroll
-        for (int r = 0; r < L::ROWS; ++r) st.load_vec(base + ((wd_u64)r * 32u + lane) * L::VEC, raw[r]);
-    }
+    if (whole) wd_tile_load_vec<L>(st, base, raw);
     const unsigned heads = hp.template heads<L>(tile, base, st.n, ntiles);
     T v[ITEMS];
     if (whole) {
@@ -239,9 +218,8 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
 #pragma unroll
         for (int k = 1; k < L::VEC; ++k) v[r * L::VEC + k] = S::combine(v[r * L::VEC + k - 1], v[r * L::VEC + k]);
         const T lane_incl = wd_warp_scan<S>(v[r * L::VEC + L::VEC - 1]);
-        const T up = wd_shfl_up(lane_incl, 1u);
+        const T pre = wd_warp_exclusive<S>(lane_incl, carry);
         const T row_total = wd_shfl_idx(lane_incl, 31);
-        const T pre = lane == 0 ? carry : S::combine(carry, up);
         if (exclusive) {
 #pragma unroll
             for (int k = L::VEC - 1; k > 0; --k) v[r * L::VEC + k] = S::combine(pre, v[r * L::VEC + k - 1]);
@@ -260,26 +238,7 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
         w[j] = H::value(S::combine(prefix, v[j]));
         if (H::SEGMENTED && exclusive && ((heads >> j) & 1u)) w[j] = Op::identity();
     }
-    bool stored = false;
-    if constexpr (L::VEC * sizeof(V) == 16) {
-        if (whole && (((wd_u64)(out + base)) & 15u) == 0) {
-#pragma unroll
-            for (int r = 0; r < L::ROWS; ++r) {
-                wd_vec<V, L::VEC> x;
-#pragma unroll
-                for (int k = 0; k < L::VEC; ++k) x.e[k] = w[r * L::VEC + k];
-                __stcs(reinterpret_cast<uint4*>(out + base + ((wd_u64)r * 32u + lane) * L::VEC), x.raw);
-            }
-            stored = true;
-        }
-    }
-    if (!stored) {
-#pragma unroll
-        for (int j = 0; j < ITEMS; ++j) {
-            const wd_u64 i = base + L::offset(j, lane);
-            if (i < st.n) out[i] = w[j];
-        }
-    }
+    wd_tile_store<L>(out, base, st.n, w, whole);
 }
 
 // Warp tiles a warp of the plain scan takes at once (catalogue::scan_span): WD_SCAN_SPAN when
@@ -329,13 +288,11 @@ static __device__ __forceinline__ void wd_scan(const St& st, typename Op::T* out
 }
 
 // Exclusive scan, in place, of `n` values by one block, in a fixed order (the long segments'
-// chunk numbering in axis.cuh): each thread
-// folds 16 consecutive values, the block scans the thread totals (warp scans, then the warp
-// totals), and a carry chains the chunks.
+// chunk numbering in axis.cuh): each thread folds 16 consecutive values, the block scans the
+// thread totals (wd_block_scan, block.cuh), and a carry chains the chunks.
 template <class Op> static __device__ __forceinline__ void wd_scan_tiles(typename Op::T* vals, wd_u64 n) {
     typedef typename Op::T T;
     __shared__ T warp_totals[WD_BLOCK / 32];
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     T carry = Op::identity();
     for (wd_u64 base = 0; base < n; base += (wd_u64)WD_BLOCK * 16u) {
         const wd_u64 mine = base + (wd_u64)threadIdx.x * 16u;
@@ -346,21 +303,13 @@ template <class Op> static __device__ __forceinline__ void wd_scan_tiles(typenam
             x[k] = mine + k < n ? vals[mine + k] : Op::identity();
             total = Op::combine(total, x[k]);
         }
-        const T incl = wd_warp_scan<Op>(total);
-        if (lane == 31) warp_totals[warp] = incl;
-        __syncthreads();
-        T warp_pre = Op::identity();
-        for (unsigned w = 0; w < warp; ++w) warp_pre = Op::combine(warp_pre, warp_totals[w]);
-        T chunk_total = Op::identity();
-        for (unsigned w = 0; w < WD_BLOCK / 32; ++w) chunk_total = Op::combine(chunk_total, warp_totals[w]);
-        const T up = wd_shfl_up(incl, 1u);
-        T run = Op::combine(carry, lane == 0 ? warp_pre : Op::combine(warp_pre, up));
+        T chunk_total;
+        T run = Op::combine(carry, wd_block_scan<Op, true>(total, warp_totals, chunk_total));
 #pragma unroll
         for (int k = 0; k < 16; ++k) {
             if (mine + k < n) vals[mine + k] = run;
             run = Op::combine(run, x[k]);
         }
         carry = Op::combine(carry, chunk_total);
-        __syncthreads();
     }
 }

@@ -93,8 +93,6 @@ template <> struct wd_topk_key<wd_bf16> {
     static __device__ __forceinline__ T of(wd_bf16 x) { return wd_topk_float_key<wd_u32, 16>((wd_u32)x.bits, 0x7F80u); }
 };
 
-static_assert(WD_BLOCK >= 256, "the radix select gives each of its 256 bins a thread");
-
 // Sizes by key width: items per lane of a block step and the entries a refined buffer may
 // keep (at least WD_TOPK_MAX_K); the buffer holds those and one more step.
 template <class K> struct wd_topk_sizes {
@@ -111,7 +109,8 @@ template <class K> struct wd_topk_block {
     wd_u32 hist[256];
     wd_u64 scan_warps[WD_BLOCK / 32];
     wd_u64 bound;
-    wd_u32 digit, rank, bin, total, out;
+    wd_radix_pick pick;
+    wd_u32 out;
 };
 
 // The global bound, read once for the block (after a barrier: the buffer may be in use).
@@ -120,46 +119,6 @@ template <class K> static __device__ __forceinline__ K wd_topk_bound(wd_topk_blo
     if (threadIdx.x == 0) b.bound = wd_ldcg(bound);
     __syncthreads();
     return (K)b.bound;
-}
-
-// Inclusive block scan of one count per thread (warp scans, then the warp totals); `total`
-// gets the sum. All threads call it.
-template <class K>
-static __device__ __forceinline__ wd_u64 wd_topk_block_scan(wd_topk_block<K>& b, wd_u64 v, wd_u64& total) {
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    v = wd_warp_scan<wd_op_count>(v);
-    if (lane == 31) b.scan_warps[warp] = v;
-    __syncthreads();
-    wd_u64 before = 0, all = 0;
-#pragma unroll
-    for (unsigned w = 0; w < WD_BLOCK / 32; ++w) {
-        const wd_u64 t = b.scan_warps[w];
-        if (w < warp) before += t;
-        all += t;
-    }
-    total = all;
-    __syncthreads();
-    return before + v;
-}
-
-// One radix-select digit: the histogram `hist` of the candidates' digits (256 bins, counted
-// by the caller), and the `rank`-th entry wanted (1-based; in descending digit order when
-// `descending`). Sets b.digit (the digit holding it), b.rank (its rank among that digit's
-// entries), b.bin (their number) and b.total (all the entries counted). Ends with a barrier.
-template <class K>
-static __device__ __forceinline__ void wd_topk_pick_digit(wd_topk_block<K>& b, wd_u32 rank, bool descending) {
-    const unsigned d = descending ? 255u - threadIdx.x : threadIdx.x;
-    const wd_u64 h = threadIdx.x < 256u ? b.hist[d] : 0ull;
-    wd_u64 total;
-    const wd_u64 incl = wd_topk_block_scan(b, h, total);
-    const wd_u64 excl = incl - h;
-    if (threadIdx.x < 256u && excl < rank && rank <= incl) {
-        b.digit = d;
-        b.rank = rank - (wd_u32)excl;
-        b.bin = (wd_u32)h;
-    }
-    if (threadIdx.x == 0) b.total = (wd_u32)total;
-    __syncthreads();
 }
 
 // Keeps the buffer's entries that `keep(key, idx)` accepts (in any order), in place, chunk by
@@ -181,10 +140,10 @@ static __device__ __forceinline__ wd_u32 wd_topk_compact(wd_topk_block<K>& b, wd
             kept = keep(key, idx);
         }
         __syncthreads();
-        const wd_u32 vote = __ballot_sync(WD_FULL_MASK, kept);
+        const wd_rank rank = wd_ballot_rank(kept, (1u << lane) - 1u);
         wd_u32 at = 0;
-        if (lane == 0 && vote != 0u) at = atomicAdd(&b.out, (wd_u32)__popc(vote));
-        at = wd_shfl_idx(at, 0) + (wd_u32)__popc(vote & ((1u << lane) - 1u));
+        if (lane == 0 && rank.total != 0u) at = atomicAdd(&b.out, (wd_u32)rank.total);
+        at = wd_shfl_idx(at, 0) + (wd_u32)rank.below;
         if (kept) {
             b.key[at] = key;
             b.idx[at] = idx;
@@ -207,22 +166,20 @@ static __device__ __forceinline__ wd_u32 wd_topk_kth(wd_topk_block<K>& b, wd_u32
     equal = 0;
     wd_u32 live = 0;
     for (int shift = BITS - 8; shift >= 0; shift -= 8) {
-        if (threadIdx.x < 256u) b.hist[threadIdx.x] = 0u;
-        __syncthreads();
-        for (wd_u32 j = threadIdx.x; j < cnt; j += WD_BLOCK) {
+        wd_block_digit_histogram(b.hist, cnt, [&](wd_u32 j, wd_u32& d) {
             const K key = b.key[j];
             const bool match = shift + 8 >= BITS || (key >> (shift + 8)) == (prefix >> (shift + 8));
-            if (key >= g && match) atomicAdd(&b.hist[(wd_u32)(key >> shift) & 255u], 1u);
-        }
-        __syncthreads();
-        wd_topk_pick_digit(b, rank, true);
+            d = (wd_u32)(key >> shift) & 255u;
+            return key >= g && match;
+        });
+        wd_block_radix_pick(b.hist, rank, true, b.scan_warps, b.pick);
         if (shift == BITS - 8) {
-            live = b.total;
+            live = b.pick.total;
             if (live <= k) break;
         }
-        prefix |= (K)b.digit << shift;
-        rank = b.rank;
-        equal = b.bin;
+        prefix |= (K)b.pick.digit << shift;
+        rank = b.pick.rank;
+        equal = b.pick.bin;
     }
     return live;
 }
@@ -254,17 +211,15 @@ static __device__ __forceinline__ wd_u32 wd_topk_refine(wd_topk_block<K>& b, wd_
     // The index digits of the rank-th smallest index among the entries equal to t.
     wd_u32 ip = 0;
     for (int shift = 24; shift >= 0; shift -= 8) {
-        if (threadIdx.x < 256u) b.hist[threadIdx.x] = 0u;
-        __syncthreads();
-        for (wd_u32 j = threadIdx.x; j < cnt; j += WD_BLOCK) {
+        wd_block_digit_histogram(b.hist, cnt, [&](wd_u32 j, wd_u32& d) {
             const wd_u32 idx = b.idx[j];
             const bool match = shift == 24 || (idx >> (shift + 8)) == (ip >> (shift + 8));
-            if (b.key[j] == t && match) atomicAdd(&b.hist[(idx >> shift) & 255u], 1u);
-        }
-        __syncthreads();
-        wd_topk_pick_digit(b, rank, false);
-        ip |= b.digit << shift;
-        rank = b.rank;
+            d = (idx >> shift) & 255u;
+            return b.key[j] == t && match;
+        });
+        wd_block_radix_pick(b.hist, rank, false, b.scan_warps, b.pick);
+        ip |= b.pick.digit << shift;
+        rank = b.pick.rank;
     }
     tk = t;
     ti = ip;
@@ -340,27 +295,21 @@ static __device__ __forceinline__ wd_u64 wd_topk_base(wd_u64 s) {
 // + j % VEC.
 template <class St, int ITEMS>
 static __device__ __forceinline__ void wd_topk_load(const St& st, wd_u64 base, typename St::elem_t (&e)[ITEMS], bool& vec) {
-    const unsigned lane = threadIdx.x & 31u;
     vec = false;
     if constexpr (St::VEC <= ITEMS && ITEMS % St::VEC == 0) {
         if (base + 32u * ITEMS <= st.n && st.aligned(base)) {
+            typedef wd_vec_layout<St, ITEMS> L;
             vec = true;
-            constexpr int VEC = St::VEC;
+            typename St::elem_t raw[L::ROWS][L::VEC];
+            wd_tile_load_vec<L>(st, base, raw);
 #pragma unroll
-            for (int r = 0; r < ITEMS / VEC; ++r) {
-                typename St::elem_t raw[VEC];
-                st.load_vec(base + ((wd_u64)r * 32u + lane) * VEC, raw);
+            for (int r = 0; r < L::ROWS; ++r)
 #pragma unroll
-                for (int q = 0; q < VEC; ++q) e[r * VEC + q] = raw[q];
-            }
+                for (int q = 0; q < L::VEC; ++q) e[r * L::VEC + q] = raw[r][q];
             return;
         }
     }
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        const wd_u64 i = base + (wd_u64)j * 32u + lane;
-        e[j] = i < st.n ? st.load(i) : st.at(0);
-    }
+    wd_tile_load_striped<ITEMS>(st, base, e);
 }
 
 // The index of item j of the elements loaded from `base` (see wd_topk_load).
@@ -389,13 +338,13 @@ static __device__ __forceinline__ wd_u32 wd_topk_append(wd_topk_block<K>& b, con
     const wd_u32 end = at + total, below = (1u << lane) - 1u;
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
-        const wd_u32 vote = __ballot_sync(WD_FULL_MASK, pass[j]);
+        const wd_rank rank = wd_ballot_rank(pass[j], below);
         if (pass[j]) {
-            const wd_u32 p = at + (wd_u32)__popc(vote & below);
+            const wd_u32 p = at + (wd_u32)rank.below;
             b.key[p] = key[j];
             b.idx[p] = idx[j];
         }
-        at += (wd_u32)__popc(vote);
+        at += (wd_u32)rank.total;
     }
     return end;
 }
@@ -414,8 +363,8 @@ static __device__ __forceinline__ bool wd_topk_passes(K key, wd_u32 idx, K g, K 
 }
 
 // Sorts the buffer's first `cnt` (at most WD_TOPK_MAX_K) entries, best first (key descending,
-// index ascending), by a bitonic sort over the next power of two, padded with entries that
-// sort last (key 0, index 0xFFFFFFFF: no real entry has that index).
+// index ascending), by a bitonic sort (wd_block_bitonic_sort) over the next power of two,
+// padded with entries that sort last (key 0, index 0xFFFFFFFF: no real entry has that index).
 template <class K>
 static __device__ __forceinline__ void wd_topk_sort(wd_topk_block<K>& b, wd_u32 cnt) {
     wd_u32 p = 1;
@@ -425,24 +374,7 @@ static __device__ __forceinline__ void wd_topk_sort(wd_topk_block<K>& b, wd_u32 
         b.idx[j] = 0xFFFFFFFFu;
     }
     __syncthreads();
-    for (wd_u32 size = 2; size <= p; size <<= 1) {
-        for (wd_u32 stride = size >> 1; stride > 0; stride >>= 1) {
-            for (wd_u32 t = threadIdx.x; t < p / 2; t += WD_BLOCK) {
-                const wd_u32 i = 2u * stride * (t / stride) + (t % stride), j = i + stride;
-                const K ki = b.key[i], kj = b.key[j];
-                const wd_u32 ii = b.idx[i], ij = b.idx[j];
-                const bool j_first = kj > ki || (kj == ki && ij < ii);
-                const bool best_first = (i & size) == 0;
-                if (j_first == best_first) {
-                    b.key[i] = kj;
-                    b.key[j] = ki;
-                    b.idx[i] = ij;
-                    b.idx[j] = ii;
-                }
-            }
-            __syncthreads();
-        }
-    }
+    wd_block_bitonic_sort(b.key, b.idx, p, [](K ka, wd_u32 ia, K kb, wd_u32 ib) { return ka > kb || (ka == kb && ia < ib); });
 }
 
 // The end of a block's selection: of its `cnt` entries, exactly its k best (all, if fewer).

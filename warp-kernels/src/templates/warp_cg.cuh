@@ -14,7 +14,8 @@ template <class Op> struct wd_cg_op<Op, WD_REDUX_AND> { typedef cg::bit_and<type
 template <class Op> struct wd_cg_op<Op, WD_REDUX_OR> { typedef cg::bit_or<typename Op::T> type; };
 template <class Op> struct wd_cg_op<Op, WD_REDUX_XOR> { typedef cg::bit_xor<typename Op::T> type; };
 
-// Every lane ends with the warp's total (lane 0 is the one used).
+// The module's wd_warp_reduce (declared in warp.cuh): every lane ends with the warp's total
+// (lane 0 is the one used).
 template <class Op> static __device__ __forceinline__ typename Op::T wd_warp_reduce(typename Op::T v) {
     const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
     return cg::reduce(warp, v, typename wd_cg_op<Op>::type());

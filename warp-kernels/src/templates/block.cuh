@@ -1,0 +1,221 @@
+// ---- warp-dsl block primitives: what the WD_BLOCK threads of a block compute together (CUB's block layer) ----
+// The layer above warp.cuh (whose primitives these are built from) and below the families'
+// patterns (CUB's agents: reduce.cuh, predicate.cuh, scan.cuh, runs.cuh, topk.cuh, axis.cuh,
+// histogram.cuh): block reduce, block scans (the scan of warp totals, written once here), the
+// radix digit histogram and pick of a radix select, a bitonic sort network, and the warp tile
+// layout with its vector loads and stores.
+//
+// Each primitive's comment says who calls it (every thread of the block, or one warp), the
+// barriers it contains and the shared memory it uses. Where the callers already hold shared
+// memory for it (top-k's block state), the primitive takes it as an argument instead of
+// declaring its own, so no kernel gains shared memory or barriers by calling it.
+
+// ---- block reduce ----
+// Every warp reduces (the module's wd_warp_reduce), lane 0 writes warpSums[warp], one barrier,
+// warp 0 reduces the warp totals. All WD_BLOCK threads call it; thread 0 ends with the block's
+// total. Shared memory: its own 32 slots of T; a caller that calls it again must put a barrier
+// between the two calls (the slots are reused).
+template <class Op> static __device__ __forceinline__ typename Op::T wd_block_reduce(typename Op::T v) {
+    __shared__ typename Op::T warpSums[32];
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    v = wd_warp_reduce<Op>(v);
+    if (lane == 0) warpSums[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < (WD_BLOCK / 32) ? warpSums[lane] : Op::identity();
+        v = wd_warp_reduce<Op>(v);
+    }
+    return v;
+}
+
+// ---- block scans: the scan of warp totals ----
+// Two ways, chosen by who needs the result:
+//
+// wd_block_scan: every thread needs its prefix at once. One value a thread, scanned in thread
+// order: warp scans (wd_warp_scan), lane 31 writes its warp's total to slots[warp], a barrier,
+// then every thread folds the totals of the warps before its own (and of all of them, `total`,
+// the block's aggregate) from shared memory; a second barrier frees the slots for the caller's
+// next use. Returns the thread's inclusive prefix, or with EXCLUSIVE its exclusive one (thread 0:
+// the identity). All WD_BLOCK threads call it; `slots` is shared memory of WD_BLOCK / 32 values.
+template <class Op, bool EXCLUSIVE>
+static __device__ __forceinline__ typename Op::T wd_block_scan(typename Op::T v, typename Op::T (&slots)[WD_BLOCK / 32],
+                                                               typename Op::T& total) {
+    typedef typename Op::T T;
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const T incl = wd_warp_scan<Op>(v);
+    if (lane == 31) slots[warp] = incl;
+    __syncthreads();
+    T before = Op::identity(), all = Op::identity();
+#pragma unroll
+    for (unsigned w = 0; w < WD_BLOCK / 32; ++w) {
+        const T t = slots[w];
+        if (w < warp) before = Op::combine(before, t);
+        all = Op::combine(all, t);
+    }
+    total = all;
+    __syncthreads();
+    if constexpr (EXCLUSIVE) return wd_warp_exclusive<Op>(incl, before);
+    else return Op::combine(before, incl);
+}
+
+// wd_block_scan_warp_totals: one warp needs the block's aggregate before the others need their
+// prefixes (the single-pass tile prefix, wd_block_tile_prefix in lookback.cuh, whose warp 0
+// then looks back). Called by all of warp 0 after the barrier that follows every warp's write of
+// its total to slots[warp]: scans the totals in place into exclusive prefixes (slots[0] the
+// identity, slots[w] the totals of the warps before w) with one warp scan, and returns the
+// block's aggregate to every lane of warp 0. No barrier: the caller's next one publishes the
+// prefixes. `slots` is shared memory of WD_BLOCK / 32 values.
+template <class Op>
+static __device__ __forceinline__ typename Op::T wd_block_scan_warp_totals(typename Op::T (&slots)[WD_BLOCK / 32]) {
+    typedef typename Op::T T;
+    const unsigned lane = threadIdx.x & 31u;
+    const T mine = lane < WD_BLOCK / 32 ? slots[lane] : Op::identity();
+    const T incl = wd_warp_scan<Op>(mine);
+    const T aggregate = wd_shfl_idx(incl, WD_BLOCK / 32 - 1);
+    const T excl = wd_warp_exclusive<Op>(incl);
+    if (lane < WD_BLOCK / 32) slots[lane] = excl;
+    return aggregate;
+}
+
+// ---- radix select: digit histogram and pick ----
+// What a radix pick finds (in shared memory): the digit holding the wanted entry, its rank among
+// that digit's entries (1-based), their number (`bin`), and all the entries counted (`total`).
+struct wd_radix_pick {
+    wd_u32 digit, rank, bin, total;
+};
+
+// The histogram of one 8-bit digit: `hist` (256 bins in shared memory) zeroed, then each entry
+// j < cnt for which count(j, d) is true (it sets d, the entry's digit) adds one to hist[d]
+// (shared atomics). All threads of a block of at least 256 call it; two barriers, the last
+// making the histogram visible.
+template <class Count>
+static __device__ __forceinline__ void wd_block_digit_histogram(wd_u32 (&hist)[256], wd_u32 cnt, const Count& count) {
+    static_assert(WD_BLOCK >= 256, "the radix primitives give each of their 256 bins a thread");
+    if (threadIdx.x < 256u) hist[threadIdx.x] = 0u;
+    __syncthreads();
+    for (wd_u32 j = threadIdx.x; j < cnt; j += WD_BLOCK) {
+        wd_u32 d = 0;
+        if (count(j, d)) atomicAdd(&hist[d], 1u);
+    }
+    __syncthreads();
+}
+
+// The digit of the rank-th entry (1-based) of a visible digit histogram `hist`, in descending
+// digit order when `descending`, else ascending: thread t takes bin t (255 - t), the block scan
+// (wd_block_scan over `slots`, WD_BLOCK / 32 values of shared memory) ranks the bins, and the
+// thread whose bin holds the rank-th entry writes pick.digit, pick.rank and pick.bin; thread 0
+// writes pick.total (rank beyond it: digit, rank and bin are left as they were). All threads of a
+// block of at least 256 call it; three barriers (the block scan's two, and one making `pick`
+// visible).
+static __device__ __forceinline__ void wd_block_radix_pick(const wd_u32 (&hist)[256], wd_u32 rank, bool descending,
+                                                           wd_u64 (&slots)[WD_BLOCK / 32], wd_radix_pick& pick) {
+    const unsigned d = descending ? 255u - threadIdx.x : threadIdx.x;
+    const wd_u64 h = threadIdx.x < 256u ? hist[d] : 0ull;
+    wd_u64 total;
+    const wd_u64 incl = wd_block_scan<wd_op_count, false>(h, slots, total);
+    const wd_u64 excl = incl - h;
+    if (threadIdx.x < 256u && excl < rank && rank <= incl) {
+        pick.digit = d;
+        pick.rank = rank - (wd_u32)excl;
+        pick.bin = (wd_u32)h;
+    }
+    if (threadIdx.x == 0) pick.total = (wd_u32)total;
+    __syncthreads();
+}
+
+// ---- bitonic sort ----
+// Sorts entries [0, p) of (key, val) in shared memory (p a power of two at most N, every entry
+// written and visible: after a barrier) so that no entry is followed by one that goes `before`
+// it (before(ka, va, kb, vb): a strict order; pad [cnt, p) with entries that go last). The
+// network's log2(p) (log2(p) + 1) / 2 steps each compare-exchange p / 2 pairs, spread over the
+// threads, and end with a barrier. All threads call it.
+template <class K, class V, int N, class Before>
+static __device__ __forceinline__ void wd_block_bitonic_sort(K (&key)[N], V (&val)[N], wd_u32 p, const Before& before) {
+    for (wd_u32 size = 2; size <= p; size <<= 1) {
+        for (wd_u32 stride = size >> 1; stride > 0; stride >>= 1) {
+            for (wd_u32 t = threadIdx.x; t < p / 2; t += WD_BLOCK) {
+                const wd_u32 i = 2u * stride * (t / stride) + (t % stride), j = i + stride;
+                const K ki = key[i], kj = key[j];
+                const V vi = val[i], vj = val[j];
+                const bool j_first = before(kj, vj, ki, vi);
+                const bool ascending = (i & size) == 0;
+                if (j_first == ascending) {
+                    key[i] = kj;
+                    key[j] = ki;
+                    val[i] = vj;
+                    val[j] = vi;
+                }
+            }
+            __syncthreads();
+        }
+    }
+}
+
+// ---- warp tiles: layout, vector loads and stores ----
+// A warp tile read as vectors (16 bytes of the widest array at a time): slot j = r * VEC + k of
+// lane l holds element base + (r * 32 + l) * VEC + k (r < ITEMS / VEC), so each row of 32 * VEC
+// consecutive elements is one coalesced load. ITEMS (the slots of a lane) is WD_ITEMS but where
+// a warp takes several warp tiles at once (the scan) or a family has its own (top-k).
+template <class St, int ITEMS = WD_ITEMS> struct wd_vec_layout {
+    static_assert(St::VEC <= ITEMS, "a vector holds at most ITEMS elements");
+    static constexpr int VEC = St::VEC;
+    static constexpr int ROWS = ITEMS / VEC;
+    static constexpr int SLOTS = ITEMS;
+    static constexpr int TILE = 32 * ITEMS;
+    // Where slot j of `lane` is, from the warp tile's first element.
+    static __device__ __forceinline__ unsigned offset(int j, unsigned lane) {
+        return ((unsigned)(j / VEC) * 32u + lane) * VEC + (unsigned)(j % VEC);
+    }
+};
+
+// Loads ITEMS elements a lane, striped: e[j] = element base + j * 32 + lane (each load covers 32
+// consecutive elements), st.at(0) past st.n (so any tail is safe). Independent loads, all in
+// flight. One warp; no barrier.
+template <int ITEMS, class St>
+static __device__ __forceinline__ void wd_tile_load_striped(const St& st, wd_u64 base, typename St::elem_t (&e)[ITEMS]) {
+    const unsigned lane = threadIdx.x & 31u;
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u64 i = base + (wd_u64)j * 32u + lane;
+        e[j] = i < st.n ? st.load(i) : st.at(0);
+    }
+}
+
+// Loads the warp tile of layout L (a wd_vec_layout) from `base` as vectors: raw[r] = the L::VEC
+// elements from base + (r * 32 + lane) * L::VEC. The tile must be inside the input and aligned
+// (wd_tile_vectorizable, tiles.cuh). One warp; no barrier.
+template <class L, class St>
+static __device__ __forceinline__ void wd_tile_load_vec(const St& st, wd_u64 base, typename St::elem_t (&raw)[L::ROWS][L::VEC]) {
+    const unsigned lane = threadIdx.x & 31u;
+#pragma unroll
+    for (int r = 0; r < L::ROWS; ++r) st.load_vec(base + ((wd_u64)r * 32u + lane) * L::VEC, raw[r]);
+}
+
+// Stores the warp tile of layout L from `base`: slot j's w[j] to out[base + L::offset(j, lane)].
+// When the tile is whole (`whole`: inside the n elements), out + base is 16-byte aligned and a
+// lane's L::VEC values are 16 bytes, as streaming 16-byte stores; else element by element, those
+// below n. One warp; no barrier.
+template <class L, class V>
+static __device__ __forceinline__ void wd_tile_store(V* out, wd_u64 base, wd_u64 n, const V (&w)[L::SLOTS], bool whole) {
+    const unsigned lane = threadIdx.x & 31u;
+    bool stored = false;
+    if constexpr (L::VEC * sizeof(V) == 16) {
+        if (whole && (((wd_u64)(out + base)) & 15u) == 0) {
+#pragma unroll
+            for (int r = 0; r < L::ROWS; ++r) {
+                wd_vec<V, L::VEC> x;
+#pragma unroll
+                for (int k = 0; k < L::VEC; ++k) x.e[k] = w[r * L::VEC + k];
+                __stcs(reinterpret_cast<uint4*>(out + base + ((wd_u64)r * 32u + lane) * L::VEC), x.raw);
+            }
+            stored = true;
+        }
+    }
+    if (!stored) {
+#pragma unroll
+        for (int j = 0; j < L::SLOTS; ++j) {
+            const wd_u64 i = base + L::offset(j, lane);
+            if (i < n) out[i] = w[j];
+        }
+    }
+}
