@@ -789,7 +789,9 @@ fn main() {
             let ff_small = time_ms(&dev, reps, || {
                 dev.find_first_on_device(positive, &head).map(drop)
             });
-            let red_small = time_ms(&dev, reps, || dev.reduce_on_device(sum_f32, &head).map(drop));
+            let red_small = time_ms(&dev, reps, || {
+                dev.reduce_on_device(sum_f32, &head).map(drop)
+            });
             println!(
                 "early-exit fixed cost, 1024 elements (event-timed, ms): any {any_small:.4}, find_first {ff_small:.4}, reduce_on_device {red_small:.4}"
             );

@@ -22,9 +22,6 @@ pub type Split<T> = (DeviceVec<T>, DeviceVec<T>);
 /// The three parts of a three-way partition: (first, second, rest), each in input order.
 pub type Split3<T> = (DeviceVec<T>, DeviceVec<T>, DeviceVec<T>);
 
-/// What every predicate operation starts from: the input's elements (checked to be this
-/// device's) and the bound arguments of its map and of the predicate, in kernel order.
-
 /// Which vote.
 #[derive(Clone, Copy)]
 enum Vote {
