@@ -47,7 +47,9 @@ pub const ANY: Kernel = kernel(
     "WD_STAGE;\nwd_any(st, negate != 0, epoch, flag, ticket, out, done);",
 );
 
-/// The first kept index, stored complemented in the stop signal `first` (0: none).
+/// The first kept index, stored complemented in the stop signal `first` (0: none; zeroed once,
+/// re-armed by each launch's last block); the last block to finish (`ticket`) moves it into
+/// `out` (complemented, 0: none).
 pub const FIND_FIRST: Kernel = kernel(
     "wd_k_find_first",
     &[
@@ -55,8 +57,10 @@ pub const FIND_FIRST: Kernel = kernel(
         p("n", U64),
         p("a", Args),
         p("first", Out(Pointee::U64)),
+        p("ticket", Out(Pointee::U32)),
+        p("out", Out(Pointee::U64)),
     ],
-    "WD_STAGE;\nwd_find_first(st, first);",
+    "WD_STAGE;\nwd_find_first(st, first, ticket, out);",
 );
 
 /// One bit per value, straight from the ballots.
@@ -94,13 +98,6 @@ pub const COMPACT: Kernel = Kernel {
     body: "WD_STAGE;\nwd_compact(st, kept, rejected, status, queue, count, mirror, done);",
 };
 
-/// `find_first`'s result (the complemented index; 0: none) in a result slot.
-pub const FIRST_RESULT: Kernel = kernel(
-    "wd_k_first_result",
-    &[p("first", In(Pointee::U64)), p("out", Out(Pointee::U64))],
-    "wd_first_result(first, out);",
-);
-
 /// Three-way partition by two predicates, single pass: `first`, `second` and `rest` each get
 /// their values in input order; `count` the two counts packed
 /// (`first | second << PARTITION3_SHIFT`).
@@ -130,8 +127,7 @@ pub const PARTITION3_SHIFT: u32 = 31;
 pub const PARTITION3_KERNELS: &[&Kernel] = &[&PARTITION3];
 
 /// The kernels of a predicate module.
-pub const PREDICATE_KERNELS: &[&Kernel] =
-    &[&COUNT, &ANY, &FIND_FIRST, &MASK, &COMPACT, &FIRST_RESULT];
+pub const PREDICATE_KERNELS: &[&Kernel] = &[&COUNT, &ANY, &FIND_FIRST, &MASK, &COMPACT];
 
 /// The predicate family's constants, emitted as `#define`s.
 pub const PREDICATE_DEFINES: &[(&str, u64)] = &[
@@ -224,12 +220,5 @@ fn tested_module(
 }
 
 /// The predicate family's kernels: the predicate module's and the three-way partition's.
-pub const PREDICATE_FAMILY_KERNELS: &[&Kernel] = &[
-    &COUNT,
-    &ANY,
-    &FIND_FIRST,
-    &MASK,
-    &COMPACT,
-    &FIRST_RESULT,
-    &PARTITION3,
-];
+pub const PREDICATE_FAMILY_KERNELS: &[&Kernel] =
+    &[&COUNT, &ANY, &FIND_FIRST, &MASK, &COMPACT, &PARTITION3];

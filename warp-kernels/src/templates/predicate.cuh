@@ -115,7 +115,7 @@ static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigne
 // consecutive elements) with a match decides, at its lowest matching lane's first matching
 // component.
 template <class St>
-static __device__ __forceinline__ void wd_find_first(const St& st, wd_u64* first) {
+static __device__ __forceinline__ void wd_find_first_scan(const St& st, wd_u64* first) {
     const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
     const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
     const wd_u64 ntiles = (st.n + WD_TILE - 1) / WD_TILE;
@@ -168,6 +168,20 @@ static __device__ __forceinline__ void wd_find_first(const St& st, wd_u64* first
                 return;
             }
         }
+    }
+}
+
+// find_first: the scan above; then the last block to finish (`ticket`, as in wd_any) moves
+// the best index (copy 0, complemented; 0: none) into *out and re-arms the signal (every copy
+// back to 0) and the ticket, so the signal is zeroed once, when it is made, not per launch.
+template <class St>
+static __device__ __forceinline__ void wd_find_first(const St& st, wd_u64* first, unsigned int* ticket, wd_u64* out) {
+    wd_find_first_scan(st, first);
+    if (wd_last_block(ticket, gridDim.x) && threadIdx.x < 32u) {
+        // Lane 0 reads copy 0 before it clears it; the other lanes clear the other copies.
+        if (threadIdx.x == 0u) *out = *wd_stop_copy(first, 0u);
+        if (threadIdx.x < WD_STOP_COPIES) *wd_stop_copy(first, threadIdx.x) = 0ull;
+        if (threadIdx.x == 0u) *ticket = 0u;
     }
 }
 
@@ -410,8 +424,3 @@ static __device__ __forceinline__ void wd_partition3(const St& st, typename St::
     }
 }
 
-// find_first's result moved into a result slot (one thread): the first index as stored
-// (complemented; 0: none).
-static __device__ __forceinline__ void wd_first_result(const wd_u64* first, wd_u64* out) {
-    if (blockIdx.x == 0 && threadIdx.x == 0) *out = first[0];
-}

@@ -126,12 +126,18 @@ pub fn nvrtc() -> &'static Found {
     })
 }
 
-/// Where NVRTC would be loaded from, without loading it (a cheap `stat` per place; used for
-/// the disk-cache key on warm starts).
+/// Where NVRTC would be loaded from, without loading it (a `stat` per place, searched once per
+/// process, as NVRTC itself is loaded once; used for the disk-cache key on warm starts).
 pub fn nvrtc_location() -> Option<PathBuf> {
     if let Some(Ok(l)) = NVRTC.get() {
         return l.path.clone();
     }
+    static FOUND: OnceLock<Option<PathBuf>> = OnceLock::new();
+    FOUND.get_or_init(search_nvrtc).clone()
+}
+
+/// The first NVRTC library in the search order that exists.
+fn search_nvrtc() -> Option<PathBuf> {
     for (names, dirs, _) in nvrtc_order() {
         for d in &dirs {
             for n in &names {

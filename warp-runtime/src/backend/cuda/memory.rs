@@ -102,12 +102,14 @@ impl Drop for Mapped {
 }
 
 /// The partials (a value per block) and last-block ticket of the one-launch grid reductions,
-/// and the stop signal of `any` / `all`; the kernels re-arm the ticket to zero and raise the
-/// signal with a new epoch each launch (`Gpu::epoch`), so both are zeroed once.
+/// the stop signal of `any` / `all` and that of `find_first`; the kernels re-arm the ticket
+/// and `find_first`'s signal to zero and raise `any`'s with a new epoch each launch
+/// (`Gpu::epoch`), so all are zeroed once.
 pub(crate) struct GridScratch {
     pub(crate) partials: Block,
     pub(crate) ticket: Block,
     pub(crate) stop: Block,
+    pub(crate) first: Block,
 }
 
 impl GridScratch {
@@ -120,9 +122,11 @@ impl GridScratch {
             partials: Block::new(stream, partials)?,
             ticket: Block::new(stream, 4)?,
             stop: Block::new(stream, stop)?,
+            first: Block::new(stream, stop)?,
         };
         s.zero(stream, &s.ticket)?;
         s.zero(stream, &s.stop)?;
+        s.zero(stream, &s.first)?;
         Ok(s)
     }
 
@@ -421,27 +425,47 @@ impl Gpu {
         Ok(slot)
     }
 
+    /// Makes what the first operations need ahead of them (`Device::cuda` calls it, so that
+    /// the first operation pays only for its module): the grid scratch and a chunk of each
+    /// kind of result slot.
+    pub(crate) fn prepare(&self) -> Result<()> {
+        self.grid_scratch()?;
+        for (pool_of, host) in [(&self.slots, false), (&self.host_slots, true)] {
+            let mut pool = pool_of.lock().unwrap_or_else(|e| e.into_inner());
+            if pool.free.is_empty() {
+                self.grow(&mut pool, host)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A new chunk of result slots in `pool` (mapped host memory when `host`).
+    fn grow(&self, pool: &mut SlotPool, host: bool) -> Result<()> {
+        let stride = if host { HOST_SLOT_STRIDE } else { SLOT_BYTES };
+        let bytes = stride * SLOTS_PER_CHUNK;
+        let (chunk, dev, host_base) = if host {
+            let m = Mapped::new(&self.shared.ctx, bytes)?;
+            let (d, h) = (m.dev, m.host);
+            (Chunk::Host(m), d, h)
+        } else {
+            self.count_allocation();
+            let b = Block::new(&self.stream, bytes)?;
+            let d = b.ptr;
+            (Chunk::Device(b), d, 0)
+        };
+        pool.free.extend((0..SLOTS_PER_CHUNK).rev().map(|i| {
+            let off = i * stride;
+            let h = if host_base == 0 { 0 } else { host_base + off };
+            (dev + off as u64, h, None)
+        }));
+        pool.chunks.push(chunk);
+        Ok(())
+    }
+
     fn take_slot(&self, pool_of: &Arc<Mutex<SlotPool>>, host: bool) -> Result<Slot> {
         let mut pool = pool_of.lock().unwrap_or_else(|e| e.into_inner());
         if pool.free.is_empty() {
-            let stride = if host { HOST_SLOT_STRIDE } else { SLOT_BYTES };
-            let bytes = stride * SLOTS_PER_CHUNK;
-            let (chunk, dev, host_base) = if host {
-                let m = Mapped::new(&self.shared.ctx, bytes)?;
-                let (d, h) = (m.dev, m.host);
-                (Chunk::Host(m), d, h)
-            } else {
-                self.count_allocation();
-                let b = Block::new(&self.stream, bytes)?;
-                let d = b.ptr;
-                (Chunk::Device(b), d, 0)
-            };
-            pool.free.extend((0..SLOTS_PER_CHUNK).rev().map(|i| {
-                let off = i * stride;
-                let h = if host_base == 0 { 0 } else { host_base + off };
-                (dev + off as u64, h, None)
-            }));
-            pool.chunks.push(chunk);
+            self.grow(&mut pool, host)?;
         }
         let (ptr, host, event) = pool
             .free

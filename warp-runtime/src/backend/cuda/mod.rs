@@ -167,7 +167,9 @@ impl Gpu {
             .map_err(too_old)?
             .map_err(drv("creating the CUDA context"))?;
         let stream = ctx.new_stream().map_err(drv("creating a stream"))?;
-        Gpu::on(Arc::new(Shared::new(ctx)?), stream)
+        let gpu = Gpu::on(Arc::new(Shared::new(ctx)?), stream)?;
+        gpu.prepare()?;
+        Ok(gpu)
     }
 
     /// The device of `stream`'s context, running on `stream`.

@@ -5,12 +5,11 @@ use std::sync::atomic::Ordering;
 
 use cudarc::driver::CudaViewMut;
 use warp_kernels::catalogue::{
-    ANY, BLOCK, BLOCK_TILE, COMPACT, COUNT, FIND_FIRST, FIRST_RESULT, MASK, PARTITION3,
-    STOP_COPIES, STOP_STRIDE, TILE,
+    ANY, BLOCK, BLOCK_TILE, COMPACT, COUNT, FIND_FIRST, MASK, PARTITION3, TILE,
 };
 
 use super::Gpu;
-use super::launch::{Args, In, Input, Out, Staged, Values, kernel_args};
+use super::launch::{Args, Input, Out, Staged, Values, kernel_args};
 use super::memory::Slot;
 use super::modules::Function;
 use crate::error::Result;
@@ -50,6 +49,8 @@ kernel_args! {
         n: u64,
         a: Args,
         first: Out<'v, u64>,
+        ticket: Out<'v, u32>,
+        out: Out<'v, u64>,
     }
 }
 
@@ -60,14 +61,6 @@ kernel_args! {
         n: u64,
         a: Args,
         words: Out<'v, u32>,
-    }
-}
-
-kernel_args! {
-    /// `wd_k_first_result`.
-    struct FirstResultArgs ['v] ['v] for [FIRST_RESULT] {
-        first: In<'v, u64>,
-        out: Out<'v, u64>,
     }
 }
 
@@ -179,23 +172,21 @@ impl Gpu {
     pub(crate) fn find_first(&self, s: Staged<'_, '_>, slot: &Slot) -> Result<()> {
         let n = s.input.len();
         let grid = self.tile_grid(&s.module.function(&FIND_FIRST)?, n);
-        self.with_scratch(&[STOP_COPIES * STOP_STRIDE], &[], |r| {
-            let timer = self.start_timing()?;
-            let mut args = FindFirstArgs {
-                input: s.arrays(&self.stream),
-                n: n as u64,
-                a: Args(s.args),
-                first: Out::raw(r.at(0)),
-            };
-            self.launch(s.module, &FIND_FIRST, grid, &mut args)?;
-            let mut result = FirstResultArgs {
-                first: In::raw(r.at(0)),
-                out: Out::raw(slot.ptr),
-            };
-            self.launch(s.module, &FIRST_RESULT, 1, &mut result)?;
-            self.written(slot)?;
-            self.stop_timing(timer)
-        })
+        // The signal (zeroed when made) and the ticket are re-armed by the kernel's last
+        // block: one launch, nothing cleared.
+        let gs = self.grid_scratch()?;
+        let timer = self.start_timing()?;
+        let mut args = FindFirstArgs {
+            input: s.arrays(&self.stream),
+            n: n as u64,
+            a: Args(s.args),
+            first: Out::raw(gs.first.ptr),
+            ticket: Out::raw(gs.ticket.ptr),
+            out: Out::raw(slot.ptr),
+        };
+        self.launch(s.module, &FIND_FIRST, grid, &mut args)?;
+        self.written(slot)?;
+        self.stop_timing(timer)
     }
 
     /// One bit per value of `s`, set where its predicate holds, into `words`.
@@ -291,6 +282,5 @@ mod tests {
         check::<MaskArgs<'_>>();
         check::<CompactArgs<'_>>();
         check::<Partition3Args<'_>>();
-        check::<FirstResultArgs<'_>>();
     }
 }
