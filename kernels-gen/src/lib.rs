@@ -28,6 +28,7 @@ pub mod expand;
 pub mod fuzz;
 pub mod parse;
 pub mod structs;
+pub mod ty;
 
 use proc_macro2::TokenStream;
 

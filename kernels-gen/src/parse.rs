@@ -6,7 +6,7 @@ use syn::spanned::Spanned;
 
 use crate::diag::Diagnostics;
 use warp_kernels::catalogue::BOUND_ARGS;
-use warp_kernels::types::{MAX_TUPLE, Scalar, Ty};
+use warp_kernels::types::{Scalar, Ty};
 
 /// The kind of operation an attribute declares.
 #[derive(Clone, Debug)]
@@ -118,87 +118,9 @@ fn path_text(path: &syn::Path) -> String {
         .join("::")
 }
 
-/// Parses a DSL type: a scalar name or a flat tuple of them.
-pub fn parse_type(ty: &syn::Type) -> Result<Ty, syn::Error> {
-    match ty {
-        syn::Type::Paren(p) => parse_type(&p.elem),
-        syn::Type::Group(g) => parse_type(&g.elem),
-        syn::Type::Path(p) if p.qself.is_none() => {
-            if let Some(ident) = p.path.get_ident()
-                && let Some(s) = Scalar::from_rust(&ident.to_string())
-            {
-                return Ok(Ty::Scalar(s));
-            }
-            // A struct the attribute was told about (`#[derive(DeviceValue)]`): its fields'
-            // tuple (the checker keeps its name).
-            if let Some((_, def)) = crate::structs::of_type(ty) {
-                return Ok(Ty::Tuple(def.scalars()));
-            }
-            // `half::f16`, `half::bf16` (and through warp-runtime's re-export).
-            let segs: Vec<String> = p
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
-            if let [.., krate, name] = segs.as_slice()
-                && krate == "half"
-                && let Some(s) = Scalar::from_rust(name).filter(|s| s.is_half())
-            {
-                return Ok(Ty::Scalar(s));
-            }
-            Err(unsupported_type(ty))
-        }
-        syn::Type::Tuple(t) => {
-            if t.elems.is_empty() {
-                return Err(syn::Error::new(
-                    ty.span(),
-                    "the unit type `()` is not a value type of the DSL; use a scalar or a tuple of scalars",
-                ));
-            }
-            if t.elems.len() < 2 {
-                return Err(syn::Error::new(
-                    ty.span(),
-                    "one-element tuples are not supported; use the scalar type itself",
-                ));
-            }
-            if t.elems.len() > MAX_TUPLE {
-                return Err(syn::Error::new(
-                    ty.span(),
-                    format!("tuples of more than {MAX_TUPLE} elements are not supported"),
-                ));
-            }
-            let mut items = Vec::new();
-            for elem in &t.elems {
-                match parse_type(elem)? {
-                    Ty::Scalar(s) => items.push(s),
-                    Ty::Tuple(_) => {
-                        return Err(syn::Error::new(
-                            elem.span(),
-                            "nested tuples are not supported; flatten the tuple",
-                        ));
-                    }
-                }
-            }
-            Ok(Ty::Tuple(items))
-        }
-        syn::Type::Reference(_) | syn::Type::Ptr(_) => Err(syn::Error::new(
-            ty.span(),
-            "references and pointers are not supported; take the value itself (scalars and tuples are `Copy`)",
-        )),
-        _ => Err(unsupported_type(ty)),
-    }
-}
-
-fn unsupported_type(ty: &syn::Type) -> syn::Error {
-    let text = quote::quote!(#ty).to_string().replace(' ', "");
-    syn::Error::new(
-        ty.span(),
-        format!(
-            "unsupported type `{text}`; the DSL takes `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `bool`, `half`'s `f16` and `bf16`, and flat tuples of these"
-        ),
-    )
-}
+/// Parses a DSL type as written (the grammar is `crate::ty`'s; known structs are the tuples of
+/// their fields). Re-exported from `structs`, which knows the structs.
+pub use crate::structs::parse_type;
 
 /// Parses the function item an attribute is on and checks what every operation needs of it:
 /// no generics, no `async`/`const`/`unsafe`/`extern`, typed parameters and a return type.

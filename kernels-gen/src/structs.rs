@@ -16,7 +16,7 @@ use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::spanned::Spanned;
 
-use warp_kernels::types::{MAX_TUPLE, Scalar};
+use warp_kernels::types::{MAX_TUPLE, Scalar, Ty};
 
 /// A struct the DSL knows: its name and its fields, in declaration order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,7 +61,7 @@ impl StructDef {
             let mut out = Vec::new();
             for f in fields {
                 let fname = f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default();
-                let t = crate::parse::parse_type(&f.ty)?
+                let t = parse_type(&f.ty)?
                     .scalar()
                     .ok_or_else(|| syn::Error::new(f.ty.span(), "a struct field is a scalar"))?;
                 out.push((fname, t));
@@ -101,6 +101,12 @@ pub fn lookup(name: &str) -> Option<(usize, StructDef)> {
 /// The known struct with index `i`.
 pub fn get(i: usize) -> Option<StructDef> {
     KNOWN.with(|k| k.borrow().get(i).cloned())
+}
+
+/// Parses a DSL type as written ([`crate::ty::parse_type`]), a known struct being the tuple of
+/// its fields.
+pub fn parse_type(ty: &syn::Type) -> Result<Ty, syn::Error> {
+    crate::ty::parse_type(ty, &|t| of_type(t).map(|(_, def)| def.scalars()))
 }
 
 /// The struct a path type names, if it is a known one.
@@ -276,7 +282,7 @@ pub fn check_derive(input: &syn::DeriveInput) -> Result<StructDef, Vec<syn::Erro
                     ));
                 }
                 for f in &named.named {
-                    match crate::parse::parse_type(&f.ty) {
+                    match parse_type(&f.ty) {
                         Ok(t) => match t.scalar() {
                             Some(s) => fields.push((
                                 f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(),

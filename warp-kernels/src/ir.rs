@@ -5,6 +5,10 @@
 
 use crate::types::{Scalar, Ty};
 
+pub mod visit;
+
+use visit::{Fold, Visit};
+
 /// Index of a variable in [`Function::vars`].
 pub type VarId = usize;
 
@@ -214,99 +218,81 @@ pub enum ExprKind<T = Ty> {
     Block(Block<T>),
 }
 
+impl<T> Function<T> {
+    /// Maps every type annotation of the function (result, variables, body, in that order).
+    pub fn map_types<U>(self, f: &mut impl FnMut(T) -> U) -> Function<U> {
+        MapTypes(f).fold_function(self)
+    }
+}
+
 impl<T> Expr<T> {
     /// Maps every type annotation of the tree.
     pub fn map_types<U>(self, f: &mut impl FnMut(T) -> U) -> Expr<U> {
-        let kind = match self.kind {
-            ExprKind::Lit(l) => ExprKind::Lit(l),
-            ExprKind::Var(v) => ExprKind::Var(v),
-            ExprKind::Unary(op, e) => ExprKind::Unary(op, Box::new(e.map_types(f))),
-            ExprKind::Binary(op, a, b) => {
-                ExprKind::Binary(op, Box::new(a.map_types(f)), Box::new(b.map_types(f)))
-            }
-            ExprKind::Cast(e) => ExprKind::Cast(Box::new(e.map_types(f))),
-            ExprKind::Call(b, args) => {
-                ExprKind::Call(b, args.into_iter().map(|a| a.map_types(f)).collect())
-            }
-            ExprKind::If(c, a, b) => {
-                ExprKind::If(Box::new(c.map_types(f)), a.map_types(f), b.map_types(f))
-            }
-            ExprKind::Tuple(items) => {
-                ExprKind::Tuple(items.into_iter().map(|a| a.map_types(f)).collect())
-            }
-            ExprKind::Field(e, i) => ExprKind::Field(Box::new(e.map_types(f)), i),
-            ExprKind::Block(b) => ExprKind::Block(b.map_types(f)),
-        };
-        Expr {
-            kind,
-            ty: f(self.ty),
-            line: self.line,
-        }
+        MapTypes(f).fold_expr(self)
     }
 
     /// `true` when evaluating the expression assigns a variable.
     pub fn has_effects(&self) -> bool {
-        match &self.kind {
-            ExprKind::Lit(_) | ExprKind::Var(_) => false,
-            ExprKind::Unary(_, e) | ExprKind::Cast(e) | ExprKind::Field(e, _) => e.has_effects(),
-            ExprKind::Binary(_, a, b) => a.has_effects() || b.has_effects(),
-            ExprKind::Call(_, args) | ExprKind::Tuple(args) => args.iter().any(Expr::has_effects),
-            ExprKind::If(c, a, b) => c.has_effects() || a.has_effects() || b.has_effects(),
-            ExprKind::Block(b) => b.has_effects(),
-        }
+        let mut v = Assigns(false);
+        v.visit_expr(self);
+        v.0
     }
 }
 
 impl<T> Block<T> {
     /// Maps every type annotation of the block.
     pub fn map_types<U>(self, f: &mut impl FnMut(T) -> U) -> Block<U> {
-        Block {
-            stmts: self.stmts.into_iter().map(|s| s.map_types(f)).collect(),
-            value: Box::new(self.value.map_types(f)),
-        }
+        MapTypes(f).fold_block(self)
     }
 
     /// `true` when evaluating the block assigns a variable declared outside it.
     ///
     /// (Conservative: any assignment counts.)
     pub fn has_effects(&self) -> bool {
-        self.stmts.iter().any(Stmt::has_effects) || self.value.has_effects()
+        let mut v = Assigns(false);
+        v.visit_block(self);
+        v.0
     }
 }
 
 impl<T> Stmt<T> {
     /// Maps every type annotation of the statement.
     pub fn map_types<U>(self, f: &mut impl FnMut(T) -> U) -> Stmt<U> {
-        match self {
-            Stmt::Let { var, init, line } => Stmt::Let {
-                var,
-                init: init.map_types(f),
-                line,
-            },
-            Stmt::Assign { var, value, line } => Stmt::Assign {
-                var,
-                value: value.map_types(f),
-                line,
-            },
-            Stmt::If {
-                cond,
-                then,
-                els,
-                line,
-            } => Stmt::If {
-                cond: cond.map_types(f),
-                then: then.into_iter().map(|s| s.map_types(f)).collect(),
-                els: els.into_iter().map(|s| s.map_types(f)).collect(),
-                line,
-            },
-        }
+        MapTypes(f).fold_stmt(self)
     }
 
     /// `true` for assignments (and statements containing them).
     pub fn has_effects(&self) -> bool {
-        match self {
-            Stmt::Let { init, .. } => init.has_effects(),
-            Stmt::Assign { .. } | Stmt::If { .. } => true,
+        let mut v = Assigns(false);
+        v.visit_stmt(self);
+        v.0
+    }
+}
+
+/// The fold behind `map_types`: every type annotation through `f`.
+struct MapTypes<'a, F>(&'a mut F);
+
+impl<T, U, F: FnMut(T) -> U> Fold<T, U> for MapTypes<'_, F> {
+    fn fold_ty(&mut self, ty: T) -> U {
+        (self.0)(ty)
+    }
+}
+
+/// The visitor behind `has_effects`: finds an assignment (a statement other than `let`; a
+/// statement `if` counts, as its arms assign).
+struct Assigns(bool);
+
+impl<'ir, T: 'ir> Visit<'ir, T> for Assigns {
+    fn visit_stmt(&mut self, s: &'ir Stmt<T>) {
+        match s {
+            Stmt::Let { .. } => visit::walk_stmt(self, s),
+            Stmt::Assign { .. } | Stmt::If { .. } => self.0 = true,
+        }
+    }
+
+    fn visit_expr(&mut self, e: &'ir Expr<T>) {
+        if !self.0 {
+            visit::walk_expr(self, e);
         }
     }
 }
@@ -323,55 +309,19 @@ impl Expr<Ty> {
 /// Every tuple type a function uses (and, optionally, an extra expression such as a
 /// reduction's identity), in a fixed order: the C structs its module needs.
 pub fn tuples_used(f: &Function, extra: Option<&Expr>) -> Vec<Vec<Scalar>> {
-    fn walk_expr(e: &Expr, add: &mut dyn FnMut(&Ty)) {
-        add(&e.ty);
-        match &e.kind {
-            ExprKind::Lit(_) | ExprKind::Var(_) => {}
-            ExprKind::Unary(_, a) | ExprKind::Cast(a) | ExprKind::Field(a, _) => walk_expr(a, add),
-            ExprKind::Binary(_, a, b) => {
-                walk_expr(a, add);
-                walk_expr(b, add);
-            }
-            ExprKind::Call(_, xs) | ExprKind::Tuple(xs) => {
-                xs.iter().for_each(|x| walk_expr(x, add))
-            }
-            ExprKind::If(c, a, b) => {
-                walk_expr(c, add);
-                walk_block(a, add);
-                walk_block(b, add);
-            }
-            ExprKind::Block(b) => walk_block(b, add),
-        }
-    }
-    fn walk_stmt(s: &Stmt, add: &mut dyn FnMut(&Ty)) {
-        match s {
-            Stmt::Let { init, .. } => walk_expr(init, add),
-            Stmt::Assign { value, .. } => walk_expr(value, add),
-            Stmt::If {
-                cond, then, els, ..
-            } => {
-                walk_expr(cond, add);
-                then.iter().chain(els).for_each(|s| walk_stmt(s, add));
+    /// Collects the tuple types it is shown.
+    struct Tuples(std::collections::BTreeSet<Vec<Scalar>>);
+    impl<'ir> Visit<'ir> for Tuples {
+        fn visit_ty(&mut self, ty: &'ir Ty) {
+            if let Ty::Tuple(items) = ty {
+                self.0.insert(items.clone());
             }
         }
     }
-    fn walk_block(b: &Block, add: &mut dyn FnMut(&Ty)) {
-        b.stmts.iter().for_each(|s| walk_stmt(s, add));
-        walk_expr(&b.value, add);
-    }
-    let mut set = std::collections::BTreeSet::new();
-    let mut add = |t: &Ty| {
-        if let Ty::Tuple(items) = t {
-            set.insert(items.clone());
-        }
-    };
-    add(&f.ret);
-    for v in &f.vars {
-        add(&v.ty);
-    }
-    walk_block(&f.body, &mut add);
+    let mut v = Tuples(std::collections::BTreeSet::new());
+    v.visit_function(f);
     if let Some(e) = extra {
-        walk_expr(e, &mut add);
+        v.visit_expr(e);
     }
-    set.into_iter().collect()
+    v.0.into_iter().collect()
 }

@@ -61,7 +61,7 @@ impl Checker<'_> {
 
     /// `x as T` for scalar `T` other than `bool`.
     pub(super) fn check_cast(&mut self, c: &syn::ExprCast, line: u32) -> Expr<ITy> {
-        let target = match crate::parse::parse_type(&c.ty) {
+        let target = match crate::structs::parse_type(&c.ty) {
             Ok(Ty::Scalar(s)) => Some(s),
             Ok(Ty::Tuple(_)) => {
                 self.err(

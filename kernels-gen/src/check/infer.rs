@@ -48,7 +48,7 @@ impl ITy {
                 d.scalars().into_iter().map(ITy::S).collect(),
             ));
         }
-        crate::parse::parse_type(ty).map(|t| ITy::from_ty(&t))
+        crate::structs::parse_type(ty).map(|t| ITy::from_ty(&t))
     }
 
     pub(super) fn from_ty(ty: &Ty) -> ITy {

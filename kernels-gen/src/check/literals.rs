@@ -2,7 +2,8 @@
 
 use std::collections::HashMap;
 
-use warp_kernels::ir::{Block, Expr, ExprKind, Lit, Stmt, UnOp};
+use warp_kernels::ir::visit::{self, Fold};
+use warp_kernels::ir::{Block, Expr, ExprKind, Lit, UnOp};
 use warp_kernels::types::{Scalar, Ty};
 
 use super::infer::{ITy, VarKind};
@@ -148,78 +149,46 @@ fn float_lit_value(digits: &str, ty: &ITy, cx: &Checker<'_>) -> Option<f64> {
 /// Final literal values: a float literal typed `{float}` during inference and resolved to `f32`
 /// takes its direct `f32` reading; `-literal` folds into one literal.
 pub(super) fn fold_literals(block: Block<Ty>, f32_readings: &HashMap<u64, f32>) -> Block<Ty> {
-    Block {
-        stmts: block
-            .stmts
-            .into_iter()
-            .map(|s| fold_stmt(s, f32_readings))
-            .collect(),
-        value: Box::new(fold_expr(*block.value, f32_readings)),
+    FoldLiterals(f32_readings).fold_block(block)
+}
+
+/// The fold behind [`fold_literals`] (with the direct `f32` readings); it rewrites a node
+/// after its operands, so a negated literal is folded once its literal is final.
+struct FoldLiterals<'r>(&'r HashMap<u64, f32>);
+
+impl Fold<Ty> for FoldLiterals<'_> {
+    fn fold_ty(&mut self, ty: Ty) -> Ty {
+        ty
     }
-}
 
-fn fold_expr(e: Expr<Ty>, r: &HashMap<u64, f32>) -> Expr<Ty> {
-    let fix = |e: Expr<Ty>| fold_expr(e, r);
-    let fix_block = |b: Block<Ty>| fold_literals(b, r);
-    let Expr { kind, ty, line } = e;
-    let kind = match kind {
-        ExprKind::Lit(Lit::Float(v)) if ty == Ty::Scalar(Scalar::F32) => {
-            let direct = r.get(&v.to_bits()).copied().unwrap_or(v as f32);
-            ExprKind::Lit(Lit::Float(direct as f64))
-        }
-        ExprKind::Unary(UnOp::Neg, inner) => match fix(*inner) {
-            // A half's constant is its bits: negation flips the sign bit.
-            Expr {
-                kind: ExprKind::Lit(Lit::Int(v)),
-                ..
-            } if ty.scalar().is_some_and(Scalar::is_half) => ExprKind::Lit(Lit::Int(v ^ 0x8000)),
-            Expr {
-                kind: ExprKind::Lit(Lit::Int(v)),
-                ..
-            } => ExprKind::Lit(Lit::Int(wrap_int(-v, &ty))),
-            Expr {
-                kind: ExprKind::Lit(Lit::Float(v)),
-                ..
-            } => ExprKind::Lit(Lit::Float(-v)),
-            other => ExprKind::Unary(UnOp::Neg, Box::new(other)),
-        },
-        ExprKind::Unary(op, a) => ExprKind::Unary(op, Box::new(fix(*a))),
-        ExprKind::Binary(op, a, b) => ExprKind::Binary(op, Box::new(fix(*a)), Box::new(fix(*b))),
-        ExprKind::Cast(a) => ExprKind::Cast(Box::new(fix(*a))),
-        ExprKind::Call(b, args) => ExprKind::Call(b, args.into_iter().map(fix).collect()),
-        ExprKind::If(c, a, b) => ExprKind::If(Box::new(fix(*c)), fix_block(a), fix_block(b)),
-        ExprKind::Tuple(items) => ExprKind::Tuple(items.into_iter().map(fix).collect()),
-        ExprKind::Field(a, i) => ExprKind::Field(Box::new(fix(*a)), i),
-        ExprKind::Block(b) => ExprKind::Block(fix_block(b)),
-        other => other,
-    };
-    Expr { kind, ty, line }
-}
-
-fn fold_stmt(s: Stmt<Ty>, r: &HashMap<u64, f32>) -> Stmt<Ty> {
-    let fix = |e: Expr<Ty>| fold_expr(e, r);
-    match s {
-        Stmt::Let { var, init, line } => Stmt::Let {
-            var,
-            init: fix(init),
-            line,
-        },
-        Stmt::Assign { var, value, line } => Stmt::Assign {
-            var,
-            value: fix(value),
-            line,
-        },
-        Stmt::If {
-            cond,
-            then,
-            els,
-            line,
-        } => Stmt::If {
-            cond: fix(cond),
-            then: then.into_iter().map(|s| fold_stmt(s, r)).collect(),
-            els: els.into_iter().map(|s| fold_stmt(s, r)).collect(),
-            line,
-        },
+    fn fold_expr(&mut self, e: Expr<Ty>) -> Expr<Ty> {
+        let Expr { kind, ty, line } = visit::fold_expr(self, e);
+        let kind = match kind {
+            ExprKind::Lit(Lit::Float(v)) if ty == Ty::Scalar(Scalar::F32) => {
+                let direct = self.0.get(&v.to_bits()).copied().unwrap_or(v as f32);
+                ExprKind::Lit(Lit::Float(direct as f64))
+            }
+            ExprKind::Unary(UnOp::Neg, inner) => match *inner {
+                // A half's constant is its bits: negation flips the sign bit.
+                Expr {
+                    kind: ExprKind::Lit(Lit::Int(v)),
+                    ..
+                } if ty.scalar().is_some_and(Scalar::is_half) => {
+                    ExprKind::Lit(Lit::Int(v ^ 0x8000))
+                }
+                Expr {
+                    kind: ExprKind::Lit(Lit::Int(v)),
+                    ..
+                } => ExprKind::Lit(Lit::Int(wrap_int(-v, &ty))),
+                Expr {
+                    kind: ExprKind::Lit(Lit::Float(v)),
+                    ..
+                } => ExprKind::Lit(Lit::Float(-v)),
+                other => ExprKind::Unary(UnOp::Neg, Box::new(other)),
+            },
+            other => other,
+        };
+        Expr { kind, ty, line }
     }
 }
 

@@ -162,23 +162,10 @@ impl<'d> Checker<'d> {
         if self.diags.len() > errors_before {
             return None;
         }
-        let mut f = |t: ITy| self.resolve(&t);
+        let func = func.map_types(&mut |t: ITy| self.resolve(&t));
         Some(Function {
-            name: func.name,
-            params: func.params,
-            ret: f(func.ret),
-            vars: func
-                .vars
-                .into_iter()
-                .map(|v| Var {
-                    name: v.name,
-                    ty: f(v.ty),
-                    mutable: v.mutable,
-                })
-                .collect(),
-            body: literals::fold_literals(func.body.map_types(&mut f), &self.f32_readings),
-            file: func.file,
-            line: func.line,
+            body: literals::fold_literals(func.body, &self.f32_readings),
+            ..func
         })
     }
 
