@@ -54,11 +54,12 @@ fn every_family_file_is_listed_once_and_re_exported() {
             "catalogue.rs does not re-export family `{}`",
             f.name
         );
-        let text = src(&format!("family/{}.rs", f.name));
+        let text = src(&format!("family/{}.rs", f.module));
         assert!(
             text.contains("_module(") && text.contains("Module::new("),
-            "family/{}.rs has no module function",
-            f.name
+            "family `{}`: family/{}.rs has no module function",
+            f.name,
+            f.module
         );
         assert!(!f.kernels.is_empty(), "family `{}` has no kernels", f.name);
     }

@@ -25,6 +25,9 @@ pub struct Family {
     pub defines: &'static [(&'static str, u64)],
     /// The template (in `templates/`) that holds its agent-level patterns.
     pub template: &'static str,
+    /// The family whose module function assembles these kernels: its own, or, for the scans,
+    /// the axes' (one module holds a reduction operator's scans and axis reductions).
+    pub module: &'static str,
 }
 
 /// Every family, in the order their constants are emitted.
@@ -34,47 +37,55 @@ pub const FAMILIES: &[Family] = &[
         kernels: reduce::REDUCE_KERNELS,
         defines: reduce::REDUCE_DEFINES,
         template: "reduce.cuh",
+        module: "reduce",
     },
     Family {
         name: "predicates",
         kernels: predicates::PREDICATE_FAMILY_KERNELS,
         defines: predicates::PREDICATE_DEFINES,
         template: "predicate.cuh",
+        module: "predicates",
     },
     Family {
         name: "scans",
         kernels: scans::SCAN_KERNELS,
         defines: scans::SCAN_DEFINES,
         template: "scan.cuh",
+        module: "axes",
     },
     Family {
         name: "runs",
         kernels: runs::RUNS_KERNELS,
         defines: runs::RUNS_DEFINES,
         template: "runs.cuh",
+        module: "runs",
     },
     Family {
         name: "map",
         kernels: map::MAP_KERNELS,
         defines: map::MAP_DEFINES,
         template: "map.cuh",
+        module: "map",
     },
     Family {
         name: "histogram",
         kernels: histogram::HISTOGRAM_KERNELS,
         defines: histogram::HISTOGRAM_DEFINES,
         template: "histogram.cuh",
+        module: "histogram",
     },
     Family {
         name: "axes",
         kernels: axes::AXIS_FAMILY_KERNELS,
         defines: axes::AXIS_DEFINES,
         template: "axis.cuh",
+        module: "axes",
     },
     Family {
         name: "topk",
         kernels: topk::TOPK_KERNELS,
         defines: topk::TOPK_DEFINES,
         template: "topk.cuh",
+        module: "topk",
     },
 ];
