@@ -97,11 +97,11 @@ impl Device {
         }
     }
 
-    /// CUDA device `ordinal` (numbered from 0), on a new stream of its primary context. It also
-    /// makes the device's grid scratch and its first result slots (in device memory and in
-    /// mapped page-locked host memory), so that the first operation pays only for loading its
-    /// module; devices made from the caller's streams make them on first use instead. Fails
-    /// with [`Error::NoGpu`] when there is no
+    /// CUDA device `ordinal` (numbered from 0), on a new stream of its primary context. The
+    /// first array allocated on a device (an upload or a new array) also makes its grid scratch
+    /// and first result slots (in device memory and in mapped page-locked host memory), so that
+    /// the first operation pays only for loading its module; an operation on the caller's own
+    /// memory makes them on first use instead. Fails with [`Error::NoGpu`] when there is no
     /// driver, no device numbered `ordinal` or a driver too old, and with [`Error::Setting`]
     /// for a value it does not accept of a variable the GPU backend reads (`WARP_TILE_QUEUE`,
     /// `WARP_POISON`, `WARP_CACHE`, `WARP_CACHE_MAX_MB`).

@@ -425,9 +425,9 @@ impl Gpu {
         Ok(slot)
     }
 
-    /// Makes what the first operations need ahead of them (`Device::cuda` calls it, so that
-    /// the first operation pays only for its module): the grid scratch and a chunk of each
-    /// kind of result slot.
+    /// Makes what the first operations need ahead of them (the first array allocated on the
+    /// device does, so that the first operation pays only for its module): the grid scratch
+    /// and a chunk of each kind of result slot.
     pub(crate) fn prepare(&self) -> Result<()> {
         self.grid_scratch()?;
         for (pool_of, host) in [(&self.slots, false), (&self.host_slots, true)] {

@@ -70,6 +70,9 @@ pub struct Gpu {
     stream: Arc<CudaStream>,
     /// Made on first use (so that opening a device allocates nothing).
     grid_scratch: std::sync::OnceLock<memory::GridScratch>,
+    /// Whether the first array allocated here has made the grid scratch and the first result
+    /// slots (`Gpu::prepare`).
+    prepared: AtomicBool,
     arena: Mutex<Option<memory::Block>>,
     slots: Arc<Mutex<memory::SlotPool>>,
     host_slots: Arc<Mutex<memory::SlotPool>>,
@@ -167,9 +170,7 @@ impl Gpu {
             .map_err(too_old)?
             .map_err(drv("creating the CUDA context"))?;
         let stream = ctx.new_stream().map_err(drv("creating a stream"))?;
-        let gpu = Gpu::on(Arc::new(Shared::new(ctx)?), stream)?;
-        gpu.prepare()?;
-        Ok(gpu)
+        Gpu::on(Arc::new(Shared::new(ctx)?), stream)
     }
 
     /// The device of `stream`'s context, running on `stream`.
@@ -206,6 +207,7 @@ impl Gpu {
             shared,
             stream,
             grid_scratch: std::sync::OnceLock::new(),
+            prepared: AtomicBool::new(false),
             arena: Mutex::new(None),
             slots: Arc::new(Mutex::new(memory::SlotPool::default())),
             host_slots: Arc::new(Mutex::new(memory::SlotPool::default())),
@@ -312,8 +314,23 @@ impl Gpu {
         self.stream.wait(event).map_err(drv("waiting for an event"))
     }
 
+    /// With the first array allocated on this device: its grid scratch and first result slots
+    /// ([`Gpu::prepare`]), so that the first operation pays only for its module. Creating the
+    /// device stays cheap (the first allocation in a context initialises the driver's allocator
+    /// anyway); an operation on the caller's own memory makes them on first use instead.
+    fn prepare_once(&self) -> Result<()> {
+        if !self
+            .prepared
+            .swap(true, std::sync::atomic::Ordering::Relaxed)
+        {
+            self.prepare()?;
+        }
+        Ok(())
+    }
+
     /// `len` elements of new device memory, contents unset (0xA5 bytes under `WARP_POISON`).
     pub(crate) fn alloc<T: DeviceRepr>(&self, len: usize) -> Result<CudaSlice<T>> {
+        self.prepare_once()?;
         let bytes = len * std::mem::size_of::<T>();
         self.count_allocation();
         // SAFETY: the caller's kernel writes every element before anything reads it (poisoned
@@ -332,6 +349,7 @@ impl Gpu {
 
     /// Copies `data` to new device memory.
     pub(crate) fn upload<T: DeviceRepr>(&self, data: &[T]) -> Result<CudaSlice<T>> {
+        self.prepare_once()?;
         if data.is_empty() {
             return self.alloc(0);
         }
