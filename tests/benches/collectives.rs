@@ -1,4 +1,4 @@
-//! One timed call of each collective (issue 13: histograms, runs, top-k, three-way partition,
+//! One timed call of each collective (histograms, runs, top-k, three-way partition,
 //! the deterministic float scan, row scans) on the bench's data, for a profiler to attach to:
 //!
 //!     ncu --kernel-name regex:wd_k_ .gpu/bin/bench--warp-tests--collectives --bench

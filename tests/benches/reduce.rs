@@ -731,7 +731,7 @@ fn main() {
             );
             checks.exact("cg argmax_f32", argmax, am);
         }
-        // ---- predicates and maps (issue 4) ----
+        // ---- predicates and maps ----
         let mut pred_ms: BTreeMap<&str, f64> = BTreeMap::new();
         ours.insert(
             "sumsq_f32",
@@ -835,7 +835,7 @@ fn main() {
             &kept_want,
         );
 
-        // ---- scans and axis reductions (issue 5) ----
+        // ---- scans and axis reductions ----
         ours.insert(
             "scan_i32",
             gbps(
@@ -1151,7 +1151,7 @@ fn main() {
 
     // The later sections after the main table (printed first, so that a cut-short run still
     // has it).
-    // ---- several arrays, half precision, Welford (issue 12) ----
+    // ---- several arrays, half precision, Welford ----
     if want("values") {
         values(&dev, (&xs, &dx), reps, ours["sum_f32"], &mut checks, &ex);
     }
@@ -1160,20 +1160,20 @@ fn main() {
     }
     drop((dx, dy));
 
-    // ---- runs: run-length encode, unique, reduce-by-key (issue 13) ----
+    // ---- runs: run-length encode, unique, reduce-by-key ----
     if want("runs") {
         runs_bench(&dev, n, reps, &mut checks);
     }
 
-    // ---- the caller's stream: a cudarc kernel and ours in one pipeline (issue 11) ----
+    // ---- the caller's stream: a cudarc kernel and ours in one pipeline ----
     if want("pipeline") {
         pipeline(&dev, n, reps, &mut checks);
     }
     checks.finish();
 }
 
-/// Several arrays, f16/bf16 and a one-pass Welford (issue 12), the three-way partition and the
-/// histograms (issue 13), with their peers in the same run: cuBLAS `cublasSdot`,
+/// Several arrays, f16/bf16 and a one-pass Welford, the three-way partition and the
+/// histograms, with their peers in the same run: cuBLAS `cublasSdot`,
 /// `thrust::inner_product`, CUB `TransformReduce`, `DevicePartition::If` and
 /// `DeviceHistogram::HistogramEven` (values_peers.cu), PyTorch (values_peers.py: `bincount`,
 /// `histc`). GB/s count the bytes of every array read.
@@ -1745,7 +1745,7 @@ fn parse_peers(text: &str, out: &mut BTreeMap<(String, String), f64>, checks: &m
     }
 }
 
-/// Top-k (issue 13): `top_k` of the N f32 for k = 100 and 1,000 against `torch.topk` in the
+/// Top-k: `top_k` of the N f32 for k = 100 and 1,000 against `torch.topk` in the
 /// same run (values_peers.py), checked against plain Rust (`check::top_k`: indices and values'
 /// bits). Time in microseconds; the ratio is torch's time over ours (target: 10x, i.e. about
 /// one read of the input).
