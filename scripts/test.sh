@@ -23,6 +23,11 @@ if cargo tree -p warp-runtime -e normal,no-proc-macro --prefix none | grep -E '^
   exit 1
 fi
 cargo clippy --workspace --all-targets -- -D warnings
+# warp-runtime links in one binary with candle (cudarc `dynamic-linking`) and with CubeCL
+# (`fallback-dynamic-loading`): no build-script clash, one CUDA binding version (probes/linking).
+for probe in candle cubecl; do
+  cargo check --quiet --manifest-path "probes/linking/$probe/Cargo.toml" --target-dir target/probes
+done
 cargo test --workspace
 # The generated kernels themselves, on the CPU (g++ and the host emulation of tests/emu/shim.h):
 # the emu binary's modules `primitives` (warp.cuh and block.cuh on their own), `runs` (the runs
