@@ -78,14 +78,9 @@ fn run_on_gpu(dev: &Device, stream: &Arc<CudaStream>, n: usize) -> warp_runtime:
         Output::Cubin,
     )?
     .map_err(|r| warp_runtime::Error::Unsupported(r.log))?;
-    let module = ctx
-        .load_module(warp_runtime::cudarc::nvrtc::Ptx::from_binary(cubin.image))
-        .map_err(|e| warp_runtime::Error::Unsupported(e.to_string()))?;
-    let kernel = |name: &str| {
-        module
-            .load_function(name)
-            .map_err(|e| warp_runtime::Error::Unsupported(e.to_string()))
-    };
+    // cudarc's errors convert into warp-dsl's (`Error::Driver`), so `?` works on both.
+    let module = ctx.load_module(warp_runtime::cudarc::nvrtc::Ptx::from_binary(cubin.image))?;
+    let kernel = |name: &str| module.load_function(name);
     let (wave, twice) = (kernel("wave")?, kernel("twice")?);
     let cfg = LaunchConfig {
         grid_dim: (1024, 1, 1),
@@ -96,11 +91,11 @@ fn run_on_gpu(dev: &Device, stream: &Arc<CudaStream>, n: usize) -> warp_runtime:
 
     // 1. The caller's kernel writes the data, on its stream.
     // SAFETY: `wave` writes every element before anything reads it.
-    let mut data: CudaSlice<f32> = unsafe { stream.alloc::<f32>(n) }.expect("allocated");
+    let mut data: CudaSlice<f32> = unsafe { stream.alloc::<f32>(n) }?;
     let mut b = stream.launch_builder(&wave);
     b.arg(&mut data).arg(&n64);
     // SAFETY: `wave(float*, unsigned long long)` takes these arguments and stays within `n`.
-    unsafe { b.launch(cfg) }.expect("wave launches");
+    unsafe { b.launch(cfg) }?;
 
     // 2. warp-dsl on the same stream, borrowing the caller's slice; nothing waits.
     let total = dev.reduce_on_device(sum, &data)?; // a DeviceScalar
@@ -113,15 +108,15 @@ fn run_on_gpu(dev: &Device, stream: &Arc<CudaStream>, n: usize) -> warp_runtime:
     // 3. warp-dsl's output handed back to a cudarc kernel, without a copy.
     let prefix: CudaSlice<f32> = prefix.into_cuda()?;
     // SAFETY: `twice` writes every element before anything reads it.
-    let mut doubled: CudaSlice<f32> = unsafe { stream.alloc::<f32>(n) }.expect("allocated");
+    let mut doubled: CudaSlice<f32> = unsafe { stream.alloc::<f32>(n) }?;
     let mut b = stream.launch_builder(&twice);
     b.arg(&prefix).arg(&mut doubled).arg(&n64);
     // SAFETY: `twice(const float*, float*, unsigned long long)` takes these arguments and
     // stays within `n`.
-    unsafe { b.launch(cfg) }.expect("twice launches");
+    unsafe { b.launch(cfg) }?;
 
     // 4. Read the results (each waits for its own kernels only).
-    let last = stream.clone_dtoh(&doubled.slice(n - 1..)).expect("copied")[0];
+    let last = stream.clone_dtoh(&doubled.slice(n - 1..))?[0];
     println!(
         "sum {:.4} (= the scan's last value {:.4}); {} of {n} values are positive, {} above the mean {:.6}",
         total.get()?,

@@ -155,6 +155,22 @@ impl fmt::Display for CompileMessage<'_> {
     }
 }
 
+/// `?` on cudarc's driver calls in code that returns [`Result`]: [`Error::Driver`] (context
+/// "a cudarc driver call"), or [`Error::NoGpu`] when the driver reports no device.
+///
+/// ```
+/// use warp_runtime::cudarc::driver::{DriverError, sys::CUresult};
+/// fn mixed() -> warp_runtime::Result<()> {
+///     Err(DriverError(CUresult::CUDA_ERROR_INVALID_VALUE))?
+/// }
+/// assert!(matches!(mixed(), Err(warp_runtime::Error::Driver { .. })));
+/// ```
+impl From<cudarc::driver::DriverError> for Error {
+    fn from(source: cudarc::driver::DriverError) -> Error {
+        Error::driver("a cudarc driver call", source)
+    }
+}
+
 impl Error {
     pub(crate) fn driver(context: &'static str, source: cudarc::driver::DriverError) -> Error {
         use cudarc::driver::sys::CUresult;
