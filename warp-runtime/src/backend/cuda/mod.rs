@@ -319,10 +319,8 @@ impl Gpu {
     /// device stays cheap (the first allocation in a context initialises the driver's allocator
     /// anyway); an operation on the caller's own memory makes them on first use instead.
     fn prepare_once(&self) -> Result<()> {
-        if !self
-            .prepared
-            .swap(true, std::sync::atomic::Ordering::Relaxed)
-        {
+        // A load first: every later allocation reads the flag without writing its line.
+        if !self.prepared.load(Ordering::Relaxed) && !self.prepared.swap(true, Ordering::Relaxed) {
             self.prepare()?;
         }
         Ok(())
