@@ -1,5 +1,6 @@
 //! Host-visible latency of one call with its result on the host, against CUB timed the same
-//! way (benches/peers/latency_peers.cu), and start-up costs in fresh processes.
+//! way (benches/peers/latency_peers.cu), start-up costs in fresh processes, and the cost of a
+//! device made per call from a stream.
 //!
 //!     cargo bench -p warp-tests --bench latency        (on a GPU machine)
 //!     WARP_LAT_REPS=301                                 (default)
@@ -178,6 +179,28 @@ fn main() {
                 .get()
                 .unwrap();
         }
+    }
+    // ---- a device per call on one stream (a candle `CustomOp` makes one per call) ----
+    {
+        let stream = dev.cuda_stream().expect("a GPU device has a stream");
+        let dx = dev.upload(&xs[..1000]).unwrap();
+        let want = dev.reduce(sum_f32, &dx).unwrap();
+        let make = median_us(reps, || {
+            std::hint::black_box(Device::from_stream(stream.clone()).unwrap());
+        });
+        let call = median_us(reps, || {
+            let d = Device::from_stream(stream.clone()).unwrap();
+            assert_eq!(
+                d.reduce(sum_f32, &dx).unwrap(),
+                want,
+                "from_stream + reduce"
+            );
+        });
+        println!("\na device per call on one stream, median of {reps}:");
+        println!("| measure | us | target |");
+        println!("|---|---|---|");
+        println!("| Device::from_stream (a second device of the context) | {make:.1} | 50 us |");
+        println!("| from_stream + reduce of 1000 f32, result on the host | {call:.1} | - |");
     }
     for &n in &SIZES {
         let dx = dev.upload(&xs[..n]).unwrap();

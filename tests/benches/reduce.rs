@@ -24,9 +24,9 @@ use check::{Checks, Sums};
 use rayon::prelude::*;
 use warp_runtime::prelude::*;
 use warp_tests::ops::{
-    argmax_f32, byte_bin, close, less, max_f32, moments, moments_one, mul, positive, sq_diff,
-    square, sum_f32, sum_f32_tree, sum_i32, welford, welford_one, welford32, welford32_one,
-    widen_bf16, widen_f16,
+    argmax_f32, byte_bin, cg_argmax_f32, cg_max_f32, cg_sum_f32, cg_sum_i32, close, less, max_f32,
+    moments, moments_one, mul, positive, sq_diff, square, sum_f32, sum_f32_tree, sum_i32, welford,
+    welford_one, welford32, welford32_one, widen_bf16, widen_f16,
 };
 use warp_tests::peers;
 
@@ -151,29 +151,6 @@ fn check_scans(
     }
     let r = must("scan_i32", dev.scan(sum_i32, dy).and_then(|r| r.download()));
     checks.elements("scan_i32", n, check::scan_i32(&r, ys));
-}
-
-#[reduce(identity = 0.0, style = "cooperative_groups")]
-fn cg_sum_f32(a: f32, b: f32) -> f32 {
-    a + b
-}
-#[reduce(identity = 0, style = "cooperative_groups")]
-fn cg_sum_i32(a: i32, b: i32) -> i32 {
-    a.wrapping_add(b)
-}
-#[reduce(identity = f32::NEG_INFINITY, style = "cooperative_groups")]
-fn cg_max_f32(a: f32, b: f32) -> f32 {
-    a.max(b)
-}
-#[reduce(identity = (f32::NEG_INFINITY, u32::MAX), style = "cooperative_groups")]
-fn cg_argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    // The NaN-propagating argmax of warp_tests::ops (README).
-    let b_wins = if a.0.is_nan() || b.0.is_nan() {
-        b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
-    } else {
-        b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
-    };
-    if b_wins { b } else { a }
 }
 
 /// Column counts of the row and column sums.

@@ -409,3 +409,32 @@ where
         &format!("weighted map of four {what}"),
     );
 }
+
+/// `sum_f32` in the cooperative-groups style (`cg::reduce`): the same bits as the intrinsics.
+#[reduce(identity = 0.0, style = "cooperative_groups")]
+pub fn cg_sum_f32(a: f32, b: f32) -> f32 {
+    a + b
+}
+
+/// `sum_i32` in the cooperative-groups style.
+#[reduce(identity = 0, style = "cooperative_groups")]
+pub fn cg_sum_i32(a: i32, b: i32) -> i32 {
+    a.wrapping_add(b)
+}
+
+/// `max_f32` in the cooperative-groups style.
+#[reduce(identity = f32::NEG_INFINITY, style = "cooperative_groups")]
+pub fn cg_max_f32(a: f32, b: f32) -> f32 {
+    a.max(b)
+}
+
+/// `argmax_f32` (NaN-propagating, ties to the smallest index) in the cooperative-groups style.
+#[reduce(identity = (f32::NEG_INFINITY, u32::MAX), style = "cooperative_groups")]
+pub fn cg_argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
+    let b_wins = if a.0.is_nan() || b.0.is_nan() {
+        b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
+    } else {
+        b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
+    };
+    if b_wins { b } else { a }
+}

@@ -518,3 +518,122 @@ fn out_of_memory_on_the_new_paths_is_an_error() {
     }
     let _ = <sum_f32 as ReduceOp>::META;
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn reduce_into_writes_the_callers_memory() {
+    let _serial = serial();
+    let dev = gpu();
+    let stream = dev.cuda_stream().unwrap();
+    let n = (1 << 20) + 77;
+    let xs = f32::random_vec(&mut rng(seed()), n, false);
+    let x = dev.upload(&xs).unwrap();
+    let want = dev.reduce(sum_f32, &x).unwrap();
+    // A one-element CudaSlice, and a one-element view in the middle of a larger one: only
+    // that element changes.
+    let mut one: CudaSlice<f32> = stream.clone_htod(&[f32::NAN]).unwrap();
+    dev.reduce_into(sum_f32, &x, &mut one).unwrap();
+    let got = stream.clone_dtoh(&one).unwrap();
+    assert_bits(&got, &[want], "reduce_into a CudaSlice");
+    let mut five: CudaSlice<f32> = stream.clone_htod(&[7.0f32; 5]).unwrap();
+    dev.reduce_into(sum_f32, &x.slice(1..).unwrap(), &mut five.slice_mut(3..4))
+        .unwrap();
+    let got = stream.clone_dtoh(&five).unwrap();
+    let want_tail = dev.reduce(sum_f32, &x.slice(1..).unwrap()).unwrap();
+    assert_bits(&got, &[7.0, 7.0, 7.0, want_tail, 7.0], "reduce_into a view");
+    // Empty input writes the identity; a DeviceVec of one is an output too.
+    let mut dv = dev.upload(&[5.0f32]).unwrap();
+    dev.reduce_into(sum_f32, &x.slice(0..0).unwrap(), &mut dv)
+        .unwrap();
+    assert_bits(&dv.download().unwrap(), &[0.0], "reduce_into of nothing");
+    // Integers, and a later kernel on the stream reads the value without a host read.
+    let is = i32::random_vec(&mut rng(seed() ^ 1), n, false);
+    let i = dev.upload(&is).unwrap();
+    let mut total = dev.upload(&[0i32]).unwrap();
+    dev.reduce_into(add, &i, &mut total).unwrap();
+    let want_i = is.iter().fold(0i32, |s, &v| s.wrapping_add(v));
+    assert_eq!(dev.reduce(add, &total).unwrap(), want_i);
+    // Wrong lengths and another device's memory are errors, the output untouched.
+    let mut two: CudaSlice<f32> = stream.clone_htod(&[1.0f32, 2.0]).unwrap();
+    assert!(matches!(
+        dev.reduce_into(sum_f32, &x, &mut two),
+        Err(Error::Shape(_))
+    ));
+    let mut host = Device::cpu().upload(&[0.0f32]).unwrap();
+    assert!(matches!(
+        dev.reduce_into(sum_f32, &x, &mut host),
+        Err(Error::DeviceMismatch)
+    ));
+    assert_eq!(stream.clone_dtoh(&two).unwrap(), vec![1.0, 2.0]);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn devices_of_one_context_share_modules() {
+    let _serial = serial();
+    let ctx = warp_runtime::cudarc::driver::CudaContext::new(0).unwrap();
+    let first = Device::from_stream(ctx.new_stream().unwrap()).unwrap();
+    let xs = first.upload(&[1.5f64, 2.0, -0.25]).unwrap();
+    assert_eq!(first.reduce(sum64, &xs).unwrap(), 3.25);
+    let loaded = first.load_reports().len();
+    // Another device per call (a CustomOp's pattern), on the same stream and on another
+    // stream, and the device opened by ordinal (the same primary context): nothing loads.
+    let stream = first.cuda_stream().unwrap();
+    for _ in 0..3 {
+        let d = Device::from_stream(stream.clone()).unwrap();
+        assert_eq!(d.reduce(sum64, &xs).unwrap(), 3.25);
+    }
+    let other = Device::from_stream(ctx.new_stream().unwrap()).unwrap();
+    assert_eq!(other.reduce(sum64, &xs).unwrap(), 3.25);
+    let by_ordinal = Device::cuda(0).unwrap();
+    assert_eq!(by_ordinal.reduce(sum64, &xs).unwrap(), 3.25);
+    assert_eq!(by_ordinal.load_reports().len(), loaded);
+    assert_eq!(other.load_reports().len(), loaded);
+    // Cheap: a second device of the context in well under 50 us (the latency bench's line;
+    // a generous bound here, where the tests of the process share the machine).
+    let t = Instant::now();
+    for _ in 0..100 {
+        std::hint::black_box(Device::from_stream(stream.clone()).unwrap());
+    }
+    let us = t.elapsed().as_secs_f64() * 1e6 / 100.0;
+    assert!(us < 500.0, "Device::from_stream took {us:.1} us");
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn fork_waits_for_the_work_queued_so_far() {
+    let _serial = serial();
+    // Without cudarc's event tracking only the fork itself orders the two streams.
+    let ctx = warp_runtime::cudarc::driver::CudaContext::new(0).unwrap();
+    // SAFETY: this context's slices are used on its streams in the order the test sets up
+    // (the fork's wait, then a synchronisation before they are freed).
+    unsafe { ctx.disable_event_tracking() };
+    let stream = ctx.new_stream().unwrap();
+    let a = Device::from_stream(stream.clone()).unwrap();
+    let f = fill_kernel(&stream);
+    let n = 1 << 26;
+    let mut buf: CudaSlice<f32> = stream.alloc_zeros(n).unwrap();
+    stream.synchronize().unwrap();
+    for round in 0..4u32 {
+        // Several fills in a row, then a fork: its first reduction must see the last one.
+        for s in 0..8 {
+            fill(&stream, &f, &mut buf, round * 8 + s);
+        }
+        let b = a.fork().unwrap();
+        let got = b.reduce(sum_f32, &buf).unwrap();
+        // The same reduction on `a`'s stream, after the fills: the same bits (reductions are
+        // deterministic), and near the host's sum of the last fill.
+        let want = a.reduce(sum_f32, &buf).unwrap();
+        assert_eq!(
+            got.to_bits(),
+            want.to_bits(),
+            "fork round {round}: {got} vs {want}"
+        );
+        let (exact, abs) = sum_of(&fill_host(n, round * 8 + 7));
+        assert!(
+            close_sum(want as f64, exact, abs, 1e-6),
+            "round {round}: {want} vs {exact}"
+        );
+    }
+    stream.synchronize().unwrap();
+}

@@ -118,6 +118,17 @@ impl Device {
     /// streams, cudarc's event tracking orders their reads and writes (unless the caller
     /// turned it off) and [`Device::wait_for`] orders the rest.
     ///
+    /// Cheap, so it may be called per operation (a candle `CustomOp` does): every device of
+    /// one CUDA context (made from a stream, by [`Device::cuda`], or forked) shares the
+    /// context's compiled modules, so a second device loads nothing again; making one costs a
+    /// few microseconds (the latency bench's `from_stream` line).
+    ///
+    /// candle's `Device::new_cuda` runs on CUDA's per-thread default stream
+    /// (`CU_STREAM_PER_THREAD`): that handle means "the calling thread's stream", so a device
+    /// made from it queues each operation on the stream of the thread that calls it. Call
+    /// both candle and warp-dsl from the same thread (then they are ordered), or give candle
+    /// a stream of its own (`CudaDevice::new_with_stream`).
+    ///
     /// ```no_run
     /// use std::sync::Arc;
     /// use warp_runtime::{cudarc, Device};
@@ -142,10 +153,12 @@ impl Device {
         })
     }
 
-    /// Another device of this one's GPU on a new stream, sharing its compiled modules: the
+    /// Another device of this one's GPU on a new stream, sharing its compiled modules. As
+    /// cudarc's `CudaStream::fork`, the new stream first waits for the work queued on this
+    /// device so far (arrays this device is still writing are ready for it); from then on the
     /// two run their operations concurrently. Their memory is shared (arrays of one are
-    /// inputs of the other); order work between them with [`Device::wait_for`]. On the CPU
-    /// backend, another handle to the CPU backend.
+    /// inputs of the other); order later work between them with [`Device::wait_for`]. On the
+    /// CPU backend, another handle to the CPU backend.
     pub fn fork(&self) -> Result<Device> {
         match &*self.backend {
             Backend::Gpu(g) => Ok(Device {

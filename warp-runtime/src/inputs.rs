@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use cudarc::driver::{CudaSlice, CudaView};
 use warp_kernels::Scalar;
 
-use crate::arrays::{DeviceSlice, DeviceVec, Elements};
+use crate::arrays::{DeviceVec, DeviceView, Elements};
 use crate::error::{Error, Result};
 use crate::operators::{BoundArgs, FnMeta, MapOp, ReduceOp};
 use crate::values::{DeviceValue, Element, IndexInt, Row};
@@ -44,7 +44,7 @@ impl<T: Element> DeviceVec<T> {
     }
 }
 
-impl<'a, T: Element> DeviceSlice<'a, T> {
+impl<'a, T: Element> DeviceView<'a, T> {
     /// The `(element, index)` pairs of the view; indices count from the view's start.
     pub fn indexed(&self) -> Indexed<'a, T> {
         Indexed {
@@ -99,7 +99,7 @@ impl<T: Element> CudaInput<T> for CudaView<'_, T> {
 }
 
 impl<T: Element> Sealed for DeviceVec<T> {}
-impl<T: Element> Sealed for DeviceSlice<'_, T> {}
+impl<T: Element> Sealed for DeviceView<'_, T> {}
 impl<T: Element> Sealed for CudaSlice<T> {}
 impl<T: Element> Sealed for CudaView<'_, T> {}
 impl<T: Element> Sealed for Indexed<'_, T> {}
@@ -187,7 +187,7 @@ macro_rules! plain_input {
 }
 plain_input! {
     DeviceVec<T> => |s| s.as_slice().elements();
-    DeviceSlice<'_, T> => |s| s.elements();
+    DeviceView<'_, T> => |s| s.elements();
     CudaSlice<T> => |s| Elements::cuda(s.as_view());
     CudaView<'_, T> => |s| Elements::cuda(s.slice(..));
 }

@@ -35,7 +35,7 @@ pub mod toolchain;
 mod values;
 
 pub use arrays::{
-    ArrayOf, DeviceScalar, DeviceSlice, DeviceTuples, DeviceVec, OutputArray, Readout, ValueArray,
+    ArrayOf, DeviceScalar, DeviceTuples, DeviceVec, DeviceView, OutputArray, Readout, ValueArray,
 };
 pub use backend::cuda::LoadReport;
 /// The cudarc the runtime is built on, so that callers name the same types (`CudaSlice`,
@@ -77,7 +77,7 @@ pub mod impl_ {
 /// Everything a program using warp-dsl needs: `use warp_runtime::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        ByKey, CudaInput, Device, DeviceScalar, DeviceSlice, DeviceTuples, DeviceValue, DeviceVec,
+        ByKey, CudaInput, Device, DeviceScalar, DeviceTuples, DeviceValue, DeviceVec, DeviceView,
         Equal, Error, MapOp, OutputArray, Predicate, ReduceOp, Runs, TopK, ValueArray, Zip, map,
         predicate, reduce,
     };

@@ -7,6 +7,7 @@ mod edge_semantics;
 mod half;
 mod histogram;
 mod interop;
+mod names;
 mod nan;
 mod old_driver;
 mod predicates;

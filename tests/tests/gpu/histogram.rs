@@ -42,7 +42,7 @@ fn wrapped<C: Counter>(want: &[u64]) -> Vec<C> {
 /// The histogram of `xs` by `byte_bin` on the GPU, in counters of type `C`, equals `want`.
 fn check_bytes<C: Counter + std::fmt::Debug>(
     g: &Device,
-    xs: &DeviceSlice<'_, u8>,
+    xs: &DeviceView<'_, u8>,
     bins: usize,
     want: &[u64],
     what: &str,

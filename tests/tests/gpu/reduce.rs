@@ -459,19 +459,8 @@ fn data_from_another_device_is_refused() {
 mod cg_style {
     //! The same operators in the cooperative-groups style: identical results to the intrinsics.
     use super::*;
+    use warp_tests::ops::{cg_argmax_f32, cg_max_f32, cg_sum_f32, cg_sum_i32};
 
-    #[reduce(identity = 0.0, style = "cooperative_groups")]
-    fn cg_sum_f32(a: f32, b: f32) -> f32 {
-        a + b
-    }
-    #[reduce(identity = 0, style = "cooperative_groups")]
-    fn cg_sum_i32(a: i32, b: i32) -> i32 {
-        a.wrapping_add(b)
-    }
-    #[reduce(identity = f32::NEG_INFINITY, style = "cooperative_groups")]
-    fn cg_max_f32(a: f32, b: f32) -> f32 {
-        a.max(b)
-    }
     #[reduce(identity = 0, style = "cooperative_groups")]
     fn cg_sum_u64(a: u64, b: u64) -> u64 {
         a.wrapping_add(b)
@@ -480,17 +469,6 @@ mod cg_style {
     fn cg_min_u8(a: u8, b: u8) -> u8 {
         a.min(b)
     }
-    #[reduce(identity = (f32::NEG_INFINITY, u32::MAX), style = "cooperative_groups")]
-    fn cg_argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-        // The NaN-propagating argmax of warp_tests::ops (README).
-        let b_wins = if a.0.is_nan() || b.0.is_nan() {
-            b.0.is_nan() && (!a.0.is_nan() || b.1 < a.1)
-        } else {
-            b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
-        };
-        if b_wins { b } else { a }
-    }
-
     #[test]
     #[ignore = "needs a CUDA GPU"]
     fn both_styles_give_identical_results() {

@@ -10,7 +10,7 @@
 //! GPU.
 
 use warp_runtime::prelude::*;
-use warp_runtime::{DeviceSlice, Equal};
+use warp_runtime::{DeviceView, Equal};
 use warp_tests::ops::{add_i64, sum_f32};
 use warp_tests::runs::{
     check_against_loops, check_value_errors, check_value_inputs, counts_of, rbk_ref, rle_ref,
@@ -69,7 +69,7 @@ fn check(gpu: &Device, keys: &[i32], tag: &str) {
         }
         let m = n - off;
         let tag = format!("{tag} off={off}");
-        let ks: DeviceSlice<'_, i32> = gk.slice(off..).unwrap();
+        let ks: DeviceView<'_, i32> = gk.slice(off..).unwrap();
         let k = &keys[off..];
         let vs = gv.slice(off..).unwrap();
         check_against_loops(gpu, &ks, &vs, k, &vals[off..], &tag);

@@ -376,10 +376,10 @@ fn views(
     off: usize,
     n: usize,
 ) -> (
-    DeviceSlice<'_, f64>,
-    DeviceSlice<'_, f32>,
-    DeviceSlice<'_, u16>,
-    DeviceSlice<'_, bool>,
+    DeviceView<'_, f64>,
+    DeviceView<'_, f32>,
+    DeviceView<'_, u16>,
+    DeviceView<'_, bool>,
 ) {
     (
         d.0.slice(off..off + n).unwrap(),
@@ -533,7 +533,7 @@ fn mixed_widths_and_tuples_of_zipped_rows() {
             for dev in [&gpu, &cpu] {
                 let which = name(dev);
                 let d: Vec<DeviceVec<f32>> = w.iter().map(|v| dev.upload(v).unwrap()).collect();
-                let v: Vec<DeviceSlice<'_, f32>> = (0..4)
+                let v: Vec<DeviceView<'_, f32>> = (0..4)
                     .map(|j| d[j].slice(starts[j]..starts[j] + n).unwrap())
                     .collect();
                 let z = (&v[0], &v[1], &v[2], &v[3]);

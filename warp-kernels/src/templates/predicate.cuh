@@ -56,6 +56,10 @@ static __device__ __forceinline__ void wd_any(const St& st, bool negate, unsigne
     const bool alone = gridDim.x == 1;
     bool raised = false;
     for (wd_u64 t = warp; t < ntiles; t += nwarps) {
+        // Before a warp's second tile the flag is obeyed before the loads: every warp starts
+        // at once, so a match in the first tiles is raised while the others read theirs, and
+        // each then stops after one tile instead of two. One flag latency per warp, once.
+        if (t == warp + nwarps && wd_stop_read(flag, warp) == epoch) break;
         // The flag is read alongside the tile's loads (its latency hidden behind theirs) and
         // obeyed after the vote over them: a convergent vote cannot sink below the check, so
         // neither can the loads it consumes. A warp reads at most one tile more than it needs.
@@ -125,6 +129,8 @@ static __device__ __forceinline__ void wd_find_first_scan(const St& st, wd_u64* 
         if (lane < WD_STOP_COPIES) atomicMax((unsigned long long*)wd_stop_copy(first, lane), (unsigned long long)~i);
     };
     for (wd_u64 t = warp; t < ntiles; t += nwarps) {
+        // Before a warp's second tile the best index is obeyed before the loads (as in wd_any).
+        if (t == warp + nwarps && ~(t * WD_TILE) <= wd_stop_read(first, warp)) return;
         // The best index so far (complemented) is read alongside the tile's loads and obeyed
         // after the ballots over them (as in wd_any, so that the loads stay ahead of the check).
         // It is compared as stored (t * WD_TILE >= ~c is ~(t * WD_TILE) <= c): complementing it

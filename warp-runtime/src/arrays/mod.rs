@@ -1,4 +1,4 @@
-//! Arrays on a device: [`DeviceVec`] and its views [`DeviceSlice`], arrays of tuples
+//! Arrays on a device: [`DeviceVec`] and its views [`DeviceView`], arrays of tuples
 //! ([`DeviceTuples`]), results left on the device ([`DeviceScalar`]), where operations write
 //! arrays ([`OutputArray`]), the caller's cudarc memory, and the transfers between the host
 //! and a `Device`.
@@ -88,8 +88,8 @@ impl<T: Element> DeviceVec<T> {
     }
 
     /// A view of all the elements.
-    pub fn as_slice(&self) -> DeviceSlice<'_, T> {
-        DeviceSlice {
+    pub fn as_slice(&self) -> DeviceView<'_, T> {
+        DeviceView {
             vec: self,
             start: 0,
             len: self.len(),
@@ -98,7 +98,7 @@ impl<T: Element> DeviceVec<T> {
 
     /// A view of `range` (any start: views need no alignment). Out-of-bounds ranges are an
     /// [`Error::Shape`].
-    pub fn slice(&self, range: impl RangeBounds<usize>) -> Result<DeviceSlice<'_, T>> {
+    pub fn slice(&self, range: impl RangeBounds<usize>) -> Result<DeviceView<'_, T>> {
         self.as_slice().slice(range)
     }
 
@@ -115,19 +115,21 @@ impl<T: Element> DeviceVec<T> {
     }
 }
 
-/// A view of part of a [`DeviceVec`].
+/// A view of part of a [`DeviceVec`] (`xs.slice(range)`), an input of every operation. Its
+/// name does not clash with cudarc's `DeviceSlice` trait: `use cudarc::driver::*;` and
+/// `use warp_runtime::prelude::*;` go together.
 #[derive(Clone, Copy)]
-pub struct DeviceSlice<'a, T: Element> {
+pub struct DeviceView<'a, T: Element> {
     pub(crate) vec: &'a DeviceVec<T>,
     pub(crate) start: usize,
     pub(crate) len: usize,
 }
 
-impl<T: Element> std::fmt::Debug for DeviceSlice<'_, T> {
+impl<T: Element> std::fmt::Debug for DeviceView<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "DeviceSlice<{}>({}..{})",
+            "DeviceView<{}>({}..{})",
             T::NAME,
             self.start,
             self.start + self.len
@@ -135,7 +137,7 @@ impl<T: Element> std::fmt::Debug for DeviceSlice<'_, T> {
     }
 }
 
-impl<'a, T: Element> DeviceSlice<'a, T> {
+impl<'a, T: Element> DeviceView<'a, T> {
     /// Number of elements.
     pub fn len(&self) -> usize {
         self.len
@@ -147,7 +149,7 @@ impl<'a, T: Element> DeviceSlice<'a, T> {
     }
 
     /// A sub-view; `range` is relative to this view.
-    pub fn slice(&self, range: impl RangeBounds<usize>) -> Result<DeviceSlice<'a, T>> {
+    pub fn slice(&self, range: impl RangeBounds<usize>) -> Result<DeviceView<'a, T>> {
         let lo = match range.start_bound() {
             Bound::Included(&s) => s,
             Bound::Excluded(&s) => s
@@ -168,7 +170,7 @@ impl<'a, T: Element> DeviceSlice<'a, T> {
                 self.len
             )));
         }
-        Ok(DeviceSlice {
+        Ok(DeviceView {
             vec: self.vec,
             start: self.start + lo,
             len: hi - lo,

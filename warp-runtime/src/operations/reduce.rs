@@ -1,14 +1,16 @@
 //! Reductions: `reduce` over arrays, views, the caller's cudarc memory, `(element, index)`
-//! pairs and mapped views, `map_reduce` (its fused spelling), and their `_on_device` forms,
-//! which leave the result on the device without waiting.
+//! pairs and mapped views, `map_reduce` (its fused spelling), their `_on_device` forms, which
+//! leave the result on the device without waiting, and `reduce_into` the caller's memory.
 
+use super::gpu_bytes;
 use super::keys::*;
-use crate::arrays::DeviceScalar;
+use crate::arrays::{DeviceScalar, OutputArray, Target, write_host};
 use crate::backend::Backend;
 use crate::backend::cpu;
 use crate::backend::cuda::Staged;
+use crate::backend::cuda::launch::Values;
 use crate::device::Device;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::inputs::{AsSlice, ReduceInput, mapped};
 use crate::operators::{MapOp, ReduceOp};
 use crate::values::DeviceValue;
@@ -60,6 +62,79 @@ impl Device {
         input: &I,
     ) -> Result<DeviceScalar<Op::Value>> {
         self.reduce_scalar(op, input, false)
+    }
+
+    /// [`Device::reduce`] written into the caller's memory: `out` holds exactly one value
+    /// (a [`DeviceVec`](crate::DeviceVec) or [`DeviceTuples`](crate::DeviceTuples) of
+    /// length 1, or a one-element cudarc `CudaSlice`/`CudaViewMut` of this device's context),
+    /// so that the result can become a tensor with no host round trip. Queues the kernel and
+    /// returns without waiting: work queued later on the device's stream sees the value, and
+    /// cudarc's event tracking orders other streams' use of a `CudaSlice`. Empty input writes
+    /// the identity. The same bits as [`Device::reduce`].
+    ///
+    /// Errors: [`Error::Shape`] when `out` does not hold exactly one value,
+    /// [`Error::DeviceMismatch`] for memory of another device (as every operation's input
+    /// errors).
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    ///
+    /// #[reduce(identity = 0.0)]
+    /// fn sum(a: f32, b: f32) -> f32 { a + b }
+    ///
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::auto()?;
+    /// let xs = dev.upload(&[1.0f32, 2.0, 4.5])?;
+    /// let mut total = dev.upload(&[0.0f32])?;   // or a one-element CudaSlice<f32>
+    /// dev.reduce_into(sum, &xs, &mut total)?;
+    /// assert_eq!(total.download()?, vec![7.5]);
+    /// let mut two = dev.upload(&[0.0f32; 2])?;
+    /// assert!(matches!(dev.reduce_into(sum, &xs, &mut two), Err(Error::Shape(_))));
+    /// # Ok(()) }
+    /// ```
+    pub fn reduce_into<Op, I, O>(&self, op: Op, input: &I, out: &mut O) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        let Checked { elems, args } = self.reduce_prologue(input)?;
+        let target = self.output(out, 1, "reduce_into")?;
+        match target {
+            Target::Cpu(bytes, _) => {
+                let v = if elems.is_empty() {
+                    op.identity()
+                } else {
+                    cpu::reduce(&op, elems.cpu()?, |e, i| input.value(e, i))
+                };
+                write_host(bytes, &[v]);
+                Ok(())
+            }
+            t => {
+                let g = self.gpu()?;
+                let mut bytes = gpu_bytes(t)?;
+                if elems.is_empty() {
+                    let mut identity = vec![0u8; Op::Value::C_SIZE];
+                    op.identity().write_c(&mut identity);
+                    return g
+                        .stream()
+                        .memcpy_htod(&identity, &mut bytes)
+                        .map_err(|e| Error::driver("writing a result", e));
+                }
+                let module = g.module(reduce_key::<Op, I>(), reduce_module::<Op, I>)?;
+                self.with_bound(g, &args, |args| {
+                    g.reduce_to(
+                        Staged {
+                            module: &module,
+                            input: elems.columns()?,
+                            args,
+                        },
+                        Values::At(bytes),
+                        0,
+                    )
+                })
+            }
+        }
     }
 
     /// The reduction into a result slot: `wait`: one in mapped host memory (the host reads

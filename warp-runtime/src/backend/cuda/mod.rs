@@ -45,7 +45,30 @@ pub(crate) struct Shared {
     modules: modules::Cache,
 }
 
+/// The `Shared` of each CUDA context some device is open on: every device of one context
+/// (opened by ordinal, made from a caller's stream, forked) shares its properties and its
+/// module cache, so a device made per call (a `CustomOp` on candle's stream) loads no module
+/// twice. Weak: the last device of a context frees its modules (and releases the context).
+static CONTEXTS: Mutex<Vec<std::sync::Weak<Shared>>> = Mutex::new(Vec::new());
+
 impl Shared {
+    /// The `Shared` of `ctx`'s context: the one its open devices use, else a new one.
+    fn of(ctx: &Arc<CudaContext>) -> Result<Arc<Shared>> {
+        let mut live = CONTEXTS.lock().unwrap_or_else(|e| e.into_inner());
+        // A live `Shared` holds its context, so its raw handle cannot have been reused.
+        live.retain(|w| w.strong_count() > 0);
+        if let Some(s) = live
+            .iter()
+            .filter_map(std::sync::Weak::upgrade)
+            .find(|s| s.ctx.cu_ctx() == ctx.cu_ctx())
+        {
+            return Ok(s);
+        }
+        let s = Arc::new(Shared::new(ctx.clone())?);
+        live.push(Arc::downgrade(&s));
+        Ok(s)
+    }
+
     fn new(ctx: Arc<CudaContext>) -> Result<Shared> {
         let (major, minor) = ctx
             .compute_capability()
@@ -170,12 +193,13 @@ impl Gpu {
             .map_err(too_old)?
             .map_err(drv("creating the CUDA context"))?;
         let stream = ctx.new_stream().map_err(drv("creating a stream"))?;
-        Gpu::on(Arc::new(Shared::new(ctx)?), stream)
+        Gpu::on(Shared::of(&ctx)?, stream)
     }
 
-    /// The device of `stream`'s context, running on `stream`.
+    /// The device of `stream`'s context, running on `stream` (sharing the modules of the
+    /// context's other devices).
     pub fn from_stream(stream: Arc<CudaStream>) -> Result<Gpu> {
-        let shared = Arc::new(Shared::new(stream.context().clone())?);
+        let shared = Shared::of(stream.context())?;
         Gpu::on(shared, stream)
     }
 
@@ -188,13 +212,10 @@ impl Gpu {
         Gpu::on(self.shared.clone(), stream)
     }
 
-    /// Another device of this one's context on a new stream.
+    /// Another device of this one's context on a new stream that waits for the work queued
+    /// on this one so far (cudarc's `CudaStream::fork`).
     pub fn fork(&self) -> Result<Gpu> {
-        let stream = self
-            .shared
-            .ctx
-            .new_stream()
-            .map_err(drv("creating a stream"))?;
+        let stream = self.stream.fork().map_err(drv("creating a stream"))?;
         Gpu::on(self.shared.clone(), stream)
     }
 

@@ -38,6 +38,13 @@ impl Gpu {
     /// Reduces the values `s` reads with its reduction module into `slot`: one launch,
     /// nothing waited for (the slot marked written after it).
     pub(crate) fn reduce(&self, s: Staged<'_, '_>, slot: &Slot) -> Result<()> {
+        self.reduce_to(s, Values::Raw(slot.ptr), slot.done_ptr())?;
+        self.written(slot)
+    }
+
+    /// Reduces the values `s` reads into `out` (one value), setting the done word at `done`
+    /// after it (0: none): one launch, nothing waited for.
+    pub(crate) fn reduce_to(&self, s: Staged<'_, '_>, out: Values<'_>, done: u64) -> Result<()> {
         let f = s.module.function(&REDUCE)?;
         let n = s.input.len();
         let grid = self.vector_grid(&f, n, s.input.widest());
@@ -54,11 +61,10 @@ impl Gpu {
                 a: Args(s.args),
                 partials: Values::Raw(gs.partials.ptr),
                 ticket: Out::raw(gs.ticket.ptr),
-                out: Values::Raw(slot.ptr),
-                done: Out::raw(slot.done_ptr()),
+                out,
+                done: Out::raw(done),
             },
         )?;
-        self.written(slot)?;
         self.stop_timing(timer)
     }
 }
