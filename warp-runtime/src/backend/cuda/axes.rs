@@ -135,8 +135,20 @@ impl Gpu {
         let vec = if aligned { 16 / esize } else { 1 };
         let group = cols.div_ceil(vec).next_power_of_two();
         let n = input.len() as u64;
-        let one_per = |k: &'static Kernel, rows_per_block: usize, out: CudaViewMut<'_, u8>| {
-            let grid = self.resident_grid(&m.function(k)?, rows.div_ceil(rows_per_block));
+        // `resident`: a grid the GPU holds at once, each block striding over its rows; else a
+        // block per row (up to 2^20 blocks, then striding), which the GPU's block scheduler
+        // hands out as blocks finish: rows of equal length then end evenly however many
+        // there are (a resident grid gives some blocks one row more than others).
+        let one_per = |k: &'static Kernel,
+                       rows_per_block: usize,
+                       resident: bool,
+                       out: CudaViewMut<'_, u8>| {
+            let needed = rows.div_ceil(rows_per_block);
+            let grid = if resident {
+                self.resident_grid(&m.function(k)?, needed)
+            } else {
+                needed.clamp(1, 1 << 20) as u32
+            };
             let mut args = RowsArgs {
                 input: input.arg(&self.stream),
                 n,
@@ -151,15 +163,15 @@ impl Gpu {
         };
         if group <= 16 {
             let k = ROWS_GROUPS[group.trailing_zeros() as usize];
-            return one_per(k, BLOCK as usize / group, out);
+            return one_per(k, BLOCK as usize / group, true, out);
         }
         if cols <= 8192 {
-            return one_per(&ROWS_WARP, BLOCK as usize / 32, out);
+            return one_per(&ROWS_WARP, BLOCK as usize / 32, true, out);
         }
         let f = m.function(&ROWS_BLOCK)?;
         let resident = (self.shared.sms * f.blocks_per_sm) as usize;
         if rows >= resident {
-            return one_per(&ROWS_BLOCK, 1, out);
+            return one_per(&ROWS_BLOCK, 1, false, out);
         }
         // Few long rows: several blocks per row (each at least 16 vectors a thread), the
         // row's last block combining their partials.
