@@ -93,7 +93,11 @@ impl Device {
             }
             DeviceChoice::Cuda(n) => {
                 let d = Device::on_gpu(n, settings)?;
-                choice_event!(info, device = %d.describe(), "running on a GPU (the device setting)");
+                choice_event!(
+                    info,
+                    device = %d.describe(),
+                    "running on a GPU (the device setting)"
+                );
                 return Ok(d);
             }
             DeviceChoice::Auto => 0,
@@ -210,9 +214,9 @@ impl Device {
     }
 
     /// Another device of this one's GPU on a new stream, sharing its compiled modules and
-    /// settings: the two run their operations concurrently. Their memory is shared (arrays of one are
-    /// inputs of the other); order work between them with [`Device::wait_for`]. On the CPU
-    /// backend, another handle to the CPU backend.
+    /// settings: the two run their operations concurrently. Their memory is shared (arrays of
+    /// one are inputs of the other); order work between them with [`Device::wait_for`]. On the
+    /// CPU backend, another handle to the CPU backend.
     pub fn fork(&self) -> Result<Device> {
         match &*self.backend {
             Backend::Gpu(g) => Ok(Device {

@@ -15,7 +15,8 @@ pub enum Error {
     /// The NVRTC library (the run-time CUDA compiler) was not found.
     #[error(
         "NVRTC (libnvrtc) not found; looked in: {}. Install NVIDIA's `nvidia-cuda-nvrtc` wheel \
-         (`pip install nvidia-cuda-nvrtc==13.0.88`), or set WARP_NVRTC_PATH (or Settings::nvrtc_path) to the library or its folder",
+         (`pip install nvidia-cuda-nvrtc==13.0.88`), or set WARP_NVRTC_PATH (or \
+         Settings::nvrtc_path) to the library or its folder",
         searched.join(", ")
     )]
     NvrtcNotFound {
@@ -25,7 +26,8 @@ pub enum Error {
     /// The CUDA headers that cooperative-groups kernels include were not found.
     #[error(
         "CUDA headers for cooperative groups not found; looked in: {}. Install the CUDA toolkit, or \
-         NVIDIA's `nvidia-cuda-runtime` and `nvidia-cuda-cccl` wheels, or set WARP_CUDA_INCLUDE (or Settings::cuda_include)",
+         NVIDIA's `nvidia-cuda-runtime` and `nvidia-cuda-cccl` wheels, or set WARP_CUDA_INCLUDE \
+         (or Settings::cuda_include)",
         searched.join(", ")
     )]
     CudaHeadersNotFound {

@@ -127,15 +127,16 @@ pub fn parse_device(value: &str) -> Result<DeviceChoice> {
 /// everything comes from the environment: what [`Device::auto`](crate::Device::auto) and
 /// [`Device::cuda`](crate::Device::cuda) use.
 ///
-/// Per device: the device choice and `quiet` (for [`Device::auto_with`](crate::Device::auto_with)),
-/// the disk cache (`cache`, `cache_dir`, `cache_max_mb`, used by the kernels this device
-/// compiles), `cuda_include`, `tile_queue` and `poison`. A device made with
+/// Per device: the device choice and `quiet` (for
+/// [`Device::auto_with`](crate::Device::auto_with)), the disk cache (`cache`, `cache_dir`,
+/// `cache_max_mb`, used by the kernels this device compiles), `cuda_include`, `tile_queue` and
+/// `poison`, resolved when the device is made. A device made with
 /// [`Device::fork`](crate::Device::fork) or [`Device::with_stream`](crate::Device::with_stream)
 /// keeps its parent's settings.
 ///
 /// Per process: `driver_path` and `nvrtc_path`. The CUDA driver and NVRTC are each loaded once
-/// per process, by the first device (or [`toolchain`](crate::toolchain) compile) that needs them,
-/// with that caller's path. A later caller whose path names another library fails with
+/// per process, by the first device (or `toolchain` compile) that needs them, with that
+/// caller's path. A later caller whose path names another library fails with
 /// [`Error::Setting`] (naming `WARP_CUDA_DRIVER_PATH` or `WARP_NVRTC_PATH` and the library
 /// loaded); one that names the same path, the loaded library or its folder, or no path at all,
 /// gets the loaded library. After a search that found nothing, a caller with another path

@@ -519,9 +519,9 @@ pub(crate) fn cuda_include_dirs(
     include: &[PathBuf],
     nvrtc: Option<&Path>,
 ) -> Result<Vec<PathBuf>, Vec<String>> {
-    type Key = (Vec<PathBuf>, Option<PathBuf>);
-    static INCLUDES: Mutex<Option<HashMap<Key, Result<Vec<PathBuf>, Vec<String>>>>> =
-        Mutex::new(None);
+    /// The setting's folders and NVRTC's library, and what the search found for them.
+    type Searches = HashMap<(Vec<PathBuf>, Option<PathBuf>), Result<Vec<PathBuf>, Vec<String>>>;
+    static INCLUDES: Mutex<Option<Searches>> = Mutex::new(None);
     let key = (include.to_vec(), nvrtc.map(Path::to_path_buf));
     let mut all = INCLUDES.lock().unwrap_or_else(|e| e.into_inner());
     let all = all.get_or_insert_with(HashMap::new);

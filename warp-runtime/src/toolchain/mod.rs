@@ -25,7 +25,8 @@ use crate::settings::Settings;
 /// ```
 /// use warp_runtime::toolchain::{self, Output};
 /// let source = "extern \"C\" __global__ void k(int* x) { *x = 1; }";
-/// match toolchain::compile_source(source, "k.cu", &toolchain::base_options(90, Output::Ptx), Output::Ptx) {
+/// let options = toolchain::base_options(90, Output::Ptx);
+/// match toolchain::compile_source(source, "k.cu", &options, Output::Ptx) {
 ///     Ok(Ok(c)) => assert!(!c.image.is_empty()),
 ///     Ok(Err(rejected)) => panic!("{}", rejected.log),
 ///     Err(e) => println!("no NVRTC here: {e}"),
