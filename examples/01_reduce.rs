@@ -98,7 +98,8 @@ fn main() -> warp_runtime::Result<()> {
         {
             println!("{line}");
         }
-        match warp_runtime::toolchain::ptx(&<argmax as ReduceOp>::META.module(), 90) {
+        let settings = warp_runtime::Settings::new();
+        match warp_runtime::toolchain::ptx(&<argmax as ReduceOp>::META.module(), 90, &settings) {
             Ok(ptx) => println!(
                 "\nNVRTC compiled it for sm_90: {} lines of PTX, {} warp shuffles",
                 ptx.lines().count(),

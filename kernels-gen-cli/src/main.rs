@@ -28,6 +28,7 @@ fn stdout_failed(e: std::io::Error) -> ! {
 }
 
 use kernels_gen::FileItem;
+use warp_runtime::Settings;
 use warp_runtime::toolchain::{self, Output};
 
 const USAGE: &str = "usage: kernels-gen <command> FILE.rs [--arch sm_XY]
@@ -92,23 +93,22 @@ fn main() -> ExitCode {
 
 /// `kernels-gen cache list`.
 fn cache_list() -> ExitCode {
-    let dir = match toolchain::cache_dir() {
-        Ok(Some(d)) => d,
-        Ok(None) => {
-            outln!("the kernel cache is off (WARP_CACHE)");
-            return ExitCode::SUCCESS;
-        }
+    // The cache of the environment's settings (WARP_CACHE_DIR, WARP_CACHE, WARP_CACHE_MAX_MB).
+    let settings = Settings::new();
+    let resolved = match settings.resolve() {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("kernels-gen: {e}");
             return ExitCode::from(2);
         }
     };
-    let (entries, cap) = match (
-        toolchain::cache_entries(),
-        warp_runtime::settings::cache_max_bytes(),
-    ) {
-        (Ok(e), Ok(c)) => (e, c),
-        (Err(e), _) | (_, Err(e)) => {
+    let Some(dir) = resolved.cache_dir else {
+        outln!("the kernel cache is off (WARP_CACHE)");
+        return ExitCode::SUCCESS;
+    };
+    let entries = match toolchain::cache_entries(&settings) {
+        Ok(e) => e,
+        Err(e) => {
             eprintln!("kernels-gen: {e}");
             return ExitCode::from(1);
         }
@@ -128,7 +128,7 @@ fn cache_list() -> ExitCode {
         );
     }
     let total: u64 = entries.iter().map(|e| e.bytes).sum();
-    let cap = match cap {
+    let cap = match resolved.cache_max_bytes {
         Some(c) => format!("{} MiB", c >> 20),
         None => "none".to_string(),
     };
@@ -138,16 +138,24 @@ fn cache_list() -> ExitCode {
 
 /// `kernels-gen cache clear`.
 fn cache_clear() -> ExitCode {
-    match (toolchain::cache_dir(), toolchain::clear_cache()) {
-        (Ok(Some(d)), Ok((n, bytes))) => {
-            outln!("deleted {n} files ({bytes} bytes) from {}", d.display());
+    let settings = Settings::new();
+    let dir = match settings.resolve() {
+        Ok(r) => r.cache_dir,
+        Err(e) => {
+            eprintln!("kernels-gen: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let Some(dir) = dir else {
+        outln!("the kernel cache is off (WARP_CACHE)");
+        return ExitCode::SUCCESS;
+    };
+    match toolchain::clear_cache(&settings) {
+        Ok((n, bytes)) => {
+            outln!("deleted {n} files ({bytes} bytes) from {}", dir.display());
             ExitCode::SUCCESS
         }
-        (Ok(None), _) => {
-            outln!("the kernel cache is off (WARP_CACHE)");
-            ExitCode::SUCCESS
-        }
-        (Err(e), _) | (_, Err(e)) => {
+        Err(e) => {
             eprintln!("kernels-gen: {e}");
             ExitCode::from(1)
         }
@@ -261,7 +269,7 @@ fn check(items: &[FileItem], arch: u32) -> ExitCode {
         let parts = &op.parts;
         let mut opts = toolchain::base_options(arch, Output::Cubin);
         if parts.style.needs_cuda_headers() {
-            match toolchain::include_options() {
+            match toolchain::include_options(&Settings::new()) {
                 Ok(inc) => opts.extend(inc),
                 Err(e) => {
                     eprintln!("kernels-gen: {}: {e}", item.name);

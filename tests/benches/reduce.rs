@@ -523,10 +523,10 @@ fn main() {
     // ---- start-up: cold (NVRTC) and warm (disk cache, new process) ----
     let cache = std::env::temp_dir().join(format!("warp-bench-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&cache);
-    // SAFETY: single-threaded at this point; set before any thread reads the environment.
-    unsafe { std::env::set_var("WARP_CACHE_DIR", &cache) };
+    // A fresh kernel cache for this run (its children are given it as WARP_CACHE_DIR).
+    let settings = warp_runtime::Settings::new().cache_dir(&cache);
     let t0 = Instant::now();
-    let dev = match Device::cuda(0) {
+    let dev = match Device::cuda_with(0, &settings) {
         Ok(d) => d,
         Err(e) => {
             println!("no GPU ({e}); nothing to benchmark");

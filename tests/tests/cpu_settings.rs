@@ -1,52 +1,35 @@
-//! The environment variables through `warp_runtime::settings` and what they change, with the
-//! library's `tracing` events captured by a test subscriber (the library prints nothing). The
-//! tests set process-wide variables, so they run one at a time (a lock), in a binary of their
-//! own (no other test reads the environment meanwhile).
+//! The settings and what they change: set in code with `Settings` (in this process), and read
+//! from the environment (in child processes of this test binary, each given its variables by
+//! `Command::env`, so that no process changes its own environment), with the library's
+//! `tracing` events captured by a test subscriber (the library prints nothing).
 
-use std::sync::Mutex;
+use std::process::Command;
 
 use tracing::Level;
-use warp_runtime::{Device, Error};
-use warp_tests::events::{Capture, Captured};
-
-static ENV: Mutex<()> = Mutex::new(());
-
-/// Runs `f` with the variables `vars` set (others of the list unset) and the events captured.
-fn with_env<R>(vars: &[(&str, &str)], f: impl FnOnce() -> R) -> (R, Vec<Captured>) {
-    let _g = ENV.lock().unwrap_or_else(|e| e.into_inner());
-    const ALL: &[&str] = &[
-        "WARP_DEVICE",
-        "WARP_QUIET",
-        "WARP_CACHE",
-        "WARP_CACHE_MAX_MB",
-        "WARP_TILE_QUEUE",
-        "WARP_POISON",
-    ];
-    for v in ALL {
-        // SAFETY: the tests of this file take the lock first; nothing else reads the
-        // environment concurrently in this test binary.
-        unsafe { std::env::remove_var(v) };
-    }
-    for (k, v) in vars {
-        // SAFETY: as above.
-        unsafe { std::env::set_var(k, v) };
-    }
-    let (r, events) = Capture::run(f);
-    for (k, _) in vars {
-        // SAFETY: as above.
-        unsafe { std::env::remove_var(k) };
-    }
-    (r, events)
-}
+use warp_runtime::settings::{BOOLEAN_VALUES, DeviceChoice};
+use warp_runtime::{Device, Error, Settings};
+use warp_tests::events::Capture;
 
 /// Whether this machine has a usable CUDA GPU.
 fn has_gpu() -> bool {
     Device::cuda(0).is_ok()
 }
 
+/// Whether `r` is the `Error::Setting` of `var`, with a message naming it and `expected`.
+fn is_setting_error<T: std::fmt::Debug>(r: &warp_runtime::Result<T>, var: &str, expected: &str) {
+    match r {
+        Err(e @ Error::Setting { var: v, .. }) if *v == var => {
+            let msg = e.to_string();
+            assert!(msg.contains(var) && msg.contains(expected), "{msg}");
+        }
+        other => panic!("expected the setting error of {var}: {other:?}"),
+    }
+}
+
 #[test]
-fn warp_device_cpu_needs_no_gpu() {
-    let (dev, events) = with_env(&[("WARP_DEVICE", "cpu")], Device::auto);
+fn device_cpu_from_code_needs_no_gpu() {
+    let settings = Settings::new().device(DeviceChoice::Cpu);
+    let (dev, events) = Capture::run(|| Device::auto_with(&settings));
     let dev = dev.expect("the CPU backend");
     assert!(!dev.is_gpu());
     assert!(
@@ -55,25 +38,34 @@ fn warp_device_cpu_needs_no_gpu() {
             .any(|e| e.level == Level::INFO && e.message().contains("CPU backend")),
         "{events:?}"
     );
+    // Quiet from code: the same choice, as a debug event.
+    let (_, events) = Capture::run(|| Device::auto_with(&settings.clone().quiet(true)));
+    assert!(
+        !events.is_empty() && events.iter().all(|e| e.level == Level::DEBUG),
+        "{events:?}"
+    );
 }
 
 #[test]
-fn warp_device_cuda_without_a_gpu_is_the_typed_error() {
+fn device_cuda_from_code_without_a_gpu_is_the_typed_error() {
     if has_gpu() {
         return;
     }
-    for v in ["cuda", "cuda:0", "CUDA:3"] {
-        let (r, _) = with_env(&[("WARP_DEVICE", v)], Device::auto);
-        assert!(matches!(r, Err(Error::NoGpu { .. })), "{v}: {r:?}");
+    for n in [0, 3] {
+        let r = Device::auto_with(&Settings::new().device(DeviceChoice::Cuda(n)));
+        assert!(matches!(r, Err(Error::NoGpu { .. })), "cuda:{n}: {r:?}");
+        let r = Device::cuda_with(n, &Settings::new().tile_queue(true).poison(true));
+        assert!(matches!(r, Err(Error::NoGpu { .. })), "cuda:{n}: {r:?}");
     }
 }
 
 #[test]
-fn unset_falls_back_to_the_cpu_with_a_warning_event() {
+fn auto_falls_back_to_the_cpu_with_a_warning_event() {
     if has_gpu() {
         return;
     }
-    let (dev, events) = with_env(&[], Device::auto);
+    let settings = Settings::new().device(DeviceChoice::Auto).quiet(false);
+    let (dev, events) = Capture::run(|| Device::auto_with(&settings));
     assert!(!dev.expect("the fallback").is_gpu());
     let warn = events
         .iter()
@@ -87,38 +79,34 @@ fn unset_falls_back_to_the_cpu_with_a_warning_event() {
         warn.get("reason").is_some_and(|r| !r.is_empty()),
         "{warn:?}"
     );
-    // Quiet: the same choice, as a debug event.
-    let (_, events) = with_env(&[("WARP_QUIET", "on")], Device::auto);
+    let (_, events) = Capture::run(|| Device::auto_with(&settings.clone().quiet(true)));
     assert!(events.iter().all(|e| e.level == Level::DEBUG), "{events:?}");
 }
 
-/// On a GPU machine: a bad value of a variable the GPU backend reads is an error from
-/// `Device::cuda` and from `Device::auto()` (never a CPU fallback), and `WARP_QUIET` also
-/// quiets the `WARP_DEVICE=cuda` choice.
+/// Without a driver: a driver path set in code that names nothing is listed as such in the
+/// reason.
+#[test]
+fn a_driver_path_naming_nothing_is_in_the_reason() {
+    if warp_runtime::toolchain::find_driver().is_ok() {
+        return; // a driver loaded by name: the path is not searched
+    }
+    let settings = Settings::new().driver_path("/nonexistent/warp-driver");
+    match Device::cuda_with(0, &settings) {
+        Err(Error::NoGpu { reason }) => assert!(
+            reason.contains("WARP_CUDA_DRIVER_PATH=/nonexistent/warp-driver (no such file"),
+            "{reason}"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// On a GPU machine: settings from code reach the device (the device choice and quiet), and
+/// GPU numbers past the last one are the typed error, not a fallback.
 #[test]
 #[ignore = "needs a CUDA GPU"]
-fn gpu_settings_are_errors_not_fallbacks() {
-    for (var, bad) in [
-        ("WARP_TILE_QUEUE", "sometimes"),
-        ("WARP_POISON", "2"),
-        ("WARP_CACHE", "disabled"),
-        ("WARP_CACHE_MAX_MB", "lots"),
-    ] {
-        let (r, _) = with_env(&[(var, bad)], || Device::cuda(0));
-        assert!(
-            matches!(&r, Err(Error::Setting { var: v, .. }) if *v == var),
-            "Device::cuda with {var}={bad}: {r:?}"
-        );
-        let (r, _) = with_env(&[(var, bad)], Device::auto);
-        assert!(
-            matches!(&r, Err(Error::Setting { var: v, .. }) if *v == var),
-            "Device::auto with {var}={bad}: {r:?}"
-        );
-    }
-    let (r, events) = with_env(
-        &[("WARP_DEVICE", "cuda"), ("WARP_QUIET", "on")],
-        Device::auto,
-    );
+fn gpu_settings_from_code() {
+    let settings = Settings::new().device(DeviceChoice::Cuda(0)).quiet(true);
+    let (r, events) = Capture::run(|| Device::auto_with(&settings));
     assert!(r.expect("the GPU").is_gpu());
     let choice: Vec<_> = events
         .iter()
@@ -128,71 +116,177 @@ fn gpu_settings_are_errors_not_fallbacks() {
         !choice.is_empty() && choice.iter().all(|e| e.level == Level::DEBUG),
         "{events:?}"
     );
-    // A GPU number past the last one is the typed error, not a fallback.
-    let count = warp_runtime::cudarc::driver::CudaContext::device_count().unwrap();
-    for v in [format!("cuda:{count}"), format!("cuda:{}", count + 5)] {
-        let (r, _) = with_env(&[("WARP_DEVICE", &v)], Device::auto);
-        assert!(matches!(r, Err(Error::NoGpu { .. })), "{v}: {r:?}");
+    let count = warp_runtime::cudarc::driver::CudaContext::device_count().unwrap() as usize;
+    for n in [count, count + 5] {
+        let r = Device::auto_with(&Settings::new().device(DeviceChoice::Cuda(n)));
+        assert!(matches!(r, Err(Error::NoGpu { .. })), "cuda:{n}: {r:?}");
     }
-    let (r, _) = with_env(&[("WARP_DEVICE", "cuda:0")], Device::auto);
-    assert!(r.expect("GPU 0").is_gpu());
+    // The driver is loaded: a device naming another one is refused, one naming none is not.
+    let elsewhere = std::env::temp_dir();
+    let r = Device::cuda_with(0, &Settings::new().driver_path(&elsewhere));
+    is_setting_error(&r, "WARP_CUDA_DRIVER_PATH", "once per process");
+    assert!(Device::cuda_with(0, &Settings::new().tile_queue(true)).is_ok());
+}
+
+/// Set in the child: the case it checks.
+const CHILD: &str = "WARP_TEST_SETTINGS_CASE";
+
+/// The variables of warp-runtime that the child's environment starts without.
+const ALL: &[&str] = &[
+    "WARP_DEVICE",
+    "WARP_QUIET",
+    "WARP_CACHE",
+    "WARP_CACHE_DIR",
+    "WARP_CACHE_MAX_MB",
+    "WARP_TILE_QUEUE",
+    "WARP_POISON",
+];
+
+/// The cases checked in child processes: a name and the variables set.
+const CASES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "device_cpu",
+        &[("WARP_DEVICE", "cpu"), ("WARP_QUIET", "on")],
+    ),
+    ("device_cuda", &[("WARP_DEVICE", "cuda:3")]),
+    ("bad_device", &[("WARP_DEVICE", "gpu")]),
+    (
+        "bad_quiet",
+        &[("WARP_QUIET", "nope"), ("WARP_DEVICE", "cpu")],
+    ),
+    ("quiet_false", &[("WARP_QUIET", "false")]),
+    ("bad_tile_queue", &[("WARP_TILE_QUEUE", "sometimes")]),
+    ("bad_poison", &[("WARP_POISON", "2")]),
+    ("bad_cache", &[("WARP_CACHE", "disabled")]),
+    ("bad_cache_max", &[("WARP_CACHE_MAX_MB", "lots")]),
+    (
+        "cache",
+        &[("WARP_CACHE_DIR", "/env/cache"), ("WARP_CACHE_MAX_MB", "0")],
+    ),
+    ("cache_off", &[("WARP_CACHE", "off")]),
+    ("unset", &[]),
+];
+
+/// What the child checks with the variables of `case`.
+fn child(case: &str) {
+    let cpu = Settings::new().device(DeviceChoice::Cpu);
+    match case {
+        "device_cpu" => {
+            let (dev, events) = Capture::run(Device::auto);
+            assert!(!dev.unwrap().is_gpu());
+            assert!(events.iter().all(|e| e.level == Level::DEBUG), "{events:?}");
+            // Code wins over both variables.
+            let s = Settings::new().device(DeviceChoice::Cuda(999)).quiet(false);
+            assert!(matches!(Device::auto_with(&s), Err(Error::NoGpu { .. })));
+        }
+        "device_cuda" => {
+            if !has_gpu() {
+                assert!(matches!(Device::auto(), Err(Error::NoGpu { .. })));
+            }
+            assert!(!Device::auto_with(&cpu).unwrap().is_gpu(), "code wins");
+        }
+        "bad_device" => {
+            is_setting_error(&Device::auto(), "WARP_DEVICE", "cpu, cuda, cuda:N");
+            assert!(Device::auto_with(&cpu).is_ok(), "a value in code: not read");
+            assert!(Device::auto_with(&Settings::new().device(DeviceChoice::Auto)).is_ok());
+        }
+        "bad_quiet" => {
+            is_setting_error(&Device::auto(), "WARP_QUIET", BOOLEAN_VALUES);
+            assert!(Device::auto_with(&Settings::new().quiet(true)).is_ok());
+        }
+        "quiet_false" => {
+            // `false` is false (it used to silence output: any value but 0 did).
+            assert!(!Settings::new().resolve().unwrap().quiet);
+        }
+        "bad_tile_queue" | "bad_poison" | "bad_cache" | "bad_cache_max" => {
+            let (var, fixed) = match case {
+                "bad_tile_queue" => ("WARP_TILE_QUEUE", Settings::new().tile_queue(false)),
+                "bad_poison" => ("WARP_POISON", Settings::new().poison(true)),
+                "bad_cache" => ("WARP_CACHE", Settings::new().cache(false)),
+                _ => ("WARP_CACHE_MAX_MB", Settings::new().cache_max_mb(1)),
+            };
+            // An error on any machine, from every constructor, never a CPU fallback.
+            is_setting_error(&Device::auto(), var, "expected");
+            is_setting_error(&Device::cuda(0), var, "expected");
+            is_setting_error(&Device::auto_with(&cpu), var, "expected");
+            is_setting_error(&Settings::new().resolve(), var, "expected");
+            assert!(fixed.resolve().is_ok(), "{var} set in code: not read");
+        }
+        "cache" => {
+            let r = Settings::new().resolve().unwrap();
+            assert_eq!(
+                r.cache_dir.as_deref(),
+                Some(std::path::Path::new("/env/cache"))
+            );
+            assert_eq!(r.cache_max_bytes, None, "0: no cap");
+            let r = Settings::new()
+                .cache_dir("/code/cache")
+                .cache_max_mb(3)
+                .resolve()
+                .unwrap();
+            assert_eq!(
+                r.cache_dir.as_deref(),
+                Some(std::path::Path::new("/code/cache"))
+            );
+            assert_eq!(r.cache_max_bytes, Some(3 << 20));
+        }
+        "cache_off" => {
+            assert_eq!(Settings::new().resolve().unwrap().cache_dir, None);
+            let on = Settings::new().cache(true).cache_dir("/code/cache");
+            assert!(on.resolve().unwrap().cache_dir.is_some(), "code wins");
+            assert!(
+                warp_runtime::toolchain::cache_entries(&Settings::new())
+                    .unwrap()
+                    .is_empty()
+            );
+        }
+        "unset" => {
+            let r = Settings::new().resolve().unwrap();
+            assert_eq!(r.device, DeviceChoice::Auto);
+            assert_eq!(r.cache_max_bytes, Some(512 << 20));
+            assert!(!r.quiet && !r.tile_queue && !r.poison);
+        }
+        other => panic!("no case {other}"),
+    }
+}
+
+/// This test's name as the harness lists it, which the child runs alone.
+fn this_test() -> String {
+    let module = module_path!()
+        .split_once("::")
+        .map_or(String::new(), |(_, m)| format!("{m}::"));
+    format!("{module}environment_variables_are_read_and_code_wins")
 }
 
 #[test]
-fn bad_values_are_errors_that_list_the_accepted_ones() {
-    let (r, _) = with_env(&[("WARP_DEVICE", "gpu")], Device::auto);
-    let msg = r.unwrap_err().to_string();
-    assert!(
-        msg.contains("WARP_DEVICE") && msg.contains("cpu, cuda, cuda:N"),
-        "{msg}"
-    );
-    // `WARP_QUIET=false` is false (it used to silence output: any value but 0 did).
-    let (r, _) = with_env(&[("WARP_QUIET", "false")], warp_runtime::settings::quiet);
-    assert!(!r.unwrap());
-    let (r, _) = with_env(
-        &[("WARP_QUIET", "nope"), ("WARP_DEVICE", "cpu")],
-        Device::auto,
-    );
-    let msg = r.unwrap_err().to_string();
-    assert!(
-        msg.contains("WARP_QUIET") && msg.contains("1, 0, true, false, on, off"),
-        "{msg}"
-    );
-    let (r, _) = with_env(
-        &[("WARP_CACHE", "disabled")],
-        warp_runtime::toolchain::cache_dir,
-    );
-    assert!(
-        matches!(
-            r,
-            Err(Error::Setting {
-                var: "WARP_CACHE",
-                ..
-            })
-        ),
-        "{r:?}"
-    );
-    let (r, _) = with_env(&[("WARP_CACHE", "off")], warp_runtime::toolchain::cache_dir);
-    assert_eq!(r.unwrap(), None);
-    let (r, _) = with_env(
-        &[("WARP_CACHE_MAX_MB", "lots")],
-        warp_runtime::settings::cache_max_bytes,
-    );
-    assert!(
-        matches!(
-            r,
-            Err(Error::Setting {
-                var: "WARP_CACHE_MAX_MB",
-                ..
-            })
-        ),
-        "{r:?}"
-    );
-    let (r, _) = with_env(
-        &[("WARP_CACHE_MAX_MB", "0")],
-        warp_runtime::settings::cache_max_bytes,
-    );
-    assert_eq!(r.unwrap(), None, "0: no cap");
-    let (r, _) = with_env(&[], warp_runtime::settings::cache_max_bytes);
-    assert_eq!(r.unwrap(), Some(512 << 20));
+fn environment_variables_are_read_and_code_wins() {
+    if let Ok(case) = std::env::var(CHILD) {
+        child(&case);
+        return;
+    }
+    let exe = std::env::current_exe().unwrap();
+    for (case, vars) in CASES {
+        let mut cmd = Command::new(&exe);
+        cmd.args([
+            "--exact",
+            &this_test(),
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ]);
+        for v in ALL {
+            cmd.env_remove(v);
+        }
+        let out = cmd
+            .envs(vars.iter().copied())
+            .env(CHILD, case)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success() && String::from_utf8_lossy(&out.stdout).contains(" 1 passed"),
+            "case {case} with {vars:?}:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

@@ -1,11 +1,13 @@
-//! `Device`: where operations run (one CUDA GPU, or the CPU backend), its construction and
-//! settings. Transfers are in `arrays`; each operation family's methods in `operations`.
+//! `Device`: where operations run (one CUDA GPU, or the CPU backend), its construction (with
+//! `Settings`) and its run-time switches. Transfers are in `arrays`; each operation family's
+//! methods in `operations`.
 
 use std::sync::Arc;
 
 use crate::backend::Backend;
 use crate::backend::cuda::{Gpu, LoadReport};
 use crate::error::{Error, Result};
+use crate::settings::{DeviceChoice, Resolved, Settings};
 
 /// Where operations run: one CUDA GPU, or the CPU backend. Cheap to clone (shared); `Send`
 /// and `Sync`, so several threads may launch at once.
@@ -34,16 +36,9 @@ impl std::fmt::Debug for Device {
 }
 
 impl Device {
-    /// The backend `WARP_DEVICE` names (`cpu`, `cuda`, `cuda:N`), or, when it is unset, the
-    /// first CUDA GPU when a driver and a device exist, else the CPU backend. Prints nothing:
-    /// the choice is a `tracing` event (`info` for a GPU, `warn` for the CPU fallback, with
-    /// the reason; `debug` under `WARP_QUIET=1`).
-    ///
-    /// Errors: [`Error::Setting`] for a `WARP_DEVICE` or `WARP_QUIET` value it does not
-    /// accept, or (on a machine with a GPU) for a value of another variable the GPU backend
-    /// reads (`WARP_TILE_QUEUE`, `WARP_POISON`, `WARP_CACHE`, `WARP_CACHE_MAX_MB`): never a
-    /// CPU fallback for a bad setting; [`Error::NoGpu`] when `WARP_DEVICE` names a GPU that
-    /// is not there (no fallback then).
+    /// [`Device::auto_with`] with the settings of the environment (`Settings::default()`): the
+    /// backend `WARP_DEVICE` names (`cpu`, `cuda`, `cuda:N`), or, when it is unset, the first
+    /// CUDA GPU when a driver and a device exist, else the CPU backend.
     ///
     /// ```
     /// use warp_runtime::Device;
@@ -53,42 +48,67 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn auto() -> Result<Device> {
-        let quiet = crate::settings::quiet()?;
-        Device::choose(crate::settings::device()?, quiet)
+        Device::auto_with(&Settings::default())
     }
 
-    /// `Device::auto()` for a given choice (what `WARP_DEVICE` parses to).
-    fn choose(choice: crate::settings::DeviceChoice, quiet: bool) -> Result<Device> {
-        use crate::settings::DeviceChoice;
-        // The choice's event: at `$level`, or `debug` under `WARP_QUIET`.
+    /// The backend `settings` choose ([`Settings::device`], else `WARP_DEVICE`): the CPU
+    /// backend, GPU `N`, or, when neither sets it, the first CUDA GPU when a driver and a device
+    /// exist, else the CPU backend. Prints nothing: the choice is a `tracing` event (`info` for
+    /// a GPU, `warn` for the CPU fallback, with the reason; `debug` when the settings are
+    /// quiet). A GPU device gets the other settings (see [`Device::cuda_with`]).
+    ///
+    /// Errors: [`Error::Setting`] for a value of any setting it does not accept (read from the
+    /// environment at this call, on any machine) or a library path naming another library than
+    /// the one this process loaded: never a CPU fallback for a bad setting;
+    /// [`Error::NoGpu`] when the settings name a GPU that is not there (no fallback then).
+    ///
+    /// ```
+    /// use warp_runtime::{settings::DeviceChoice, Device, Settings};
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::auto_with(&Settings::new().device(DeviceChoice::Cpu).quiet(true))?;
+    /// assert!(!dev.is_gpu());
+    /// # Ok(()) }
+    /// ```
+    pub fn auto_with(settings: &Settings) -> Result<Device> {
+        Device::choose(Arc::new(settings.resolve()?))
+    }
+
+    /// `Device::auto_with` for resolved settings.
+    fn choose(settings: Arc<Resolved>) -> Result<Device> {
+        let quiet = settings.quiet;
+        // The choice's event: at `$level`, or `debug` when quiet.
         macro_rules! choice_event {
             ($level:ident, $($event:tt)*) => {
                 if quiet { tracing::debug!($($event)*) } else { tracing::$level!($($event)*) }
             };
         }
-        let ordinal = match choice {
+        let ordinal = match settings.device {
             DeviceChoice::Cpu => {
                 choice_event!(
                     info,
-                    reason = "WARP_DEVICE=cpu",
+                    reason = "the device setting is `cpu`",
                     "running on the CPU backend"
                 );
                 return Ok(Device::cpu());
             }
             DeviceChoice::Cuda(n) => {
-                let d = Device::cuda(n)?;
-                choice_event!(info, device = %d.describe(), "running on a GPU (WARP_DEVICE)");
+                let d = Device::on_gpu(n, settings)?;
+                choice_event!(
+                    info,
+                    device = %d.describe(),
+                    "running on a GPU (the device setting)"
+                );
                 return Ok(d);
             }
             DeviceChoice::Auto => 0,
         };
-        match Device::cuda(ordinal) {
+        match Device::on_gpu(ordinal, settings) {
             Ok(d) => {
                 choice_event!(info, device = %d.describe(), "running on a GPU");
                 Ok(d)
             }
-            // A setting the GPU backend reads (`WARP_TILE_QUEUE`, `WARP_POISON`, ...) that it
-            // does not accept is the caller's error, not a reason to run on the CPU.
+            // A setting the GPU backend does not accept (a library path naming another library
+            // than the one loaded) is the caller's error, not a reason to run on the CPU.
             Err(e @ Error::Setting { .. }) => Err(e),
             Err(e) => {
                 choice_event!(warn, reason = %e, "no GPU; running on the CPU backend");
@@ -97,26 +117,53 @@ impl Device {
         }
     }
 
-    /// CUDA device `ordinal` (numbered from 0), on a new stream of its primary context. The
-    /// first array allocated on a device (an upload or a new array) also makes its grid scratch
-    /// and first result slots (in device memory and in mapped page-locked host memory), so that
-    /// the first operation pays only for loading its module; an operation on the caller's own
-    /// memory makes them on first use instead. Fails with [`Error::NoGpu`] when there is no
-    /// driver, no device numbered `ordinal` or a driver too old, and with [`Error::Setting`]
-    /// for a value it does not accept of a variable the GPU backend reads (`WARP_TILE_QUEUE`,
-    /// `WARP_POISON`, `WARP_CACHE`, `WARP_CACHE_MAX_MB`).
+    /// [`Device::cuda_with`] with the settings of the environment (`Settings::default()`).
+    ///
+    /// ```
+    /// use warp_runtime::{Device, Error};
+    /// match Device::cuda(0) {
+    ///     Ok(dev) => println!("{}", dev.describe()),
+    ///     Err(Error::NoGpu { reason }) => println!("no GPU: {reason}"),
+    ///     Err(e) => panic!("{e}"),
+    /// }
+    /// ```
     pub fn cuda(ordinal: usize) -> Result<Device> {
+        Device::cuda_with(ordinal, &Settings::default())
+    }
+
+    /// CUDA device `ordinal` (numbered from 0), on a new stream of its primary context, with
+    /// `settings` (those that apply: the disk cache, NVRTC and the CUDA headers its kernels are
+    /// compiled with, the driver path, the initial tile queue, poison; not the device choice
+    /// nor quiet). The first array allocated on a device (an upload or a new array) also makes
+    /// its grid scratch and first result slots (in device memory and in mapped page-locked host
+    /// memory), so that the first operation pays only for loading its module; an operation on
+    /// the caller's own memory makes them on first use instead.
+    ///
+    /// Errors: [`Error::NoGpu`] when there is no driver, no device numbered `ordinal` or a
+    /// driver too old; [`Error::Setting`] for a value of a setting it does not accept (read
+    /// from the environment at this call), or a driver or NVRTC path naming another library
+    /// than the one this process loaded (each is loaded once per process: see [`Settings`]).
+    ///
+    /// ```
+    /// use warp_runtime::{Device, Settings};
+    /// let settings = Settings::new().tile_queue(true).cache_max_mb(64);
+    /// if let Ok(dev) = Device::cuda_with(0, &settings) {
+    ///     println!("{}", dev.describe());
+    /// }
+    /// ```
+    pub fn cuda_with(ordinal: usize, settings: &Settings) -> Result<Device> {
+        Device::on_gpu(ordinal, Arc::new(settings.resolve()?))
+    }
+
+    fn on_gpu(ordinal: usize, settings: Arc<Resolved>) -> Result<Device> {
         Ok(Device {
-            backend: Arc::new(Backend::Gpu(Gpu::new(ordinal)?)),
+            backend: Arc::new(Backend::Gpu(Gpu::new(ordinal, settings)?)),
         })
     }
 
-    /// A device running every operation on the caller's cudarc `stream` (and its context):
-    /// kernels the caller queues on that stream and ours run in order, with no
-    /// synchronisation added. Arrays of the context (`CudaSlice`, `CudaView`, `DeviceVec`s
-    /// of other devices of the context) are inputs and outputs of its operations; across
-    /// streams, cudarc's event tracking orders their reads and writes (unless the caller
-    /// turned it off) and [`Device::wait_for`] orders the rest.
+    /// [`Device::from_stream_with`] with the settings of the environment
+    /// (`Settings::default()`): a device running every operation on the caller's cudarc
+    /// `stream` (and its context).
     ///
     /// Cheap, so it may be called per operation (a candle `CustomOp` does): every device of
     /// one CUDA context (made from a stream, by [`Device::cuda`], or forked) shares the
@@ -139,25 +186,50 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn from_stream(stream: Arc<cudarc::driver::CudaStream>) -> Result<Device> {
+        Device::from_stream_with(stream, &Settings::default())
+    }
+
+    /// A device running every operation on the caller's cudarc `stream` (and its context), with
+    /// `settings` as [`Device::cuda_with`] takes them (but for the driver path: the caller's
+    /// cudarc has loaded the driver): kernels the caller queues on that stream and ours run in
+    /// order, with no synchronisation added. Arrays of the context (`CudaSlice`, `CudaView`,
+    /// `DeviceVec`s of other devices of the context) are inputs and outputs of its operations;
+    /// across streams, cudarc's event tracking orders their reads and writes (unless the caller
+    /// turned it off) and [`Device::wait_for`] orders the rest.
+    ///
+    /// ```no_run
+    /// use warp_runtime::{cudarc, Device, Settings};
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let ctx = cudarc::driver::CudaContext::new(0).expect("a GPU");
+    /// let settings = Settings::new().cache_dir("/var/cache/my-app/kernels");
+    /// let dev = Device::from_stream_with(ctx.default_stream(), &settings)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn from_stream_with(
+        stream: Arc<cudarc::driver::CudaStream>,
+        settings: &Settings,
+    ) -> Result<Device> {
+        let settings = Arc::new(settings.resolve()?);
         Ok(Device {
-            backend: Arc::new(Backend::Gpu(Gpu::from_stream(stream)?)),
+            backend: Arc::new(Backend::Gpu(Gpu::from_stream(stream, settings)?)),
         })
     }
 
     /// Another device of this one's GPU on the caller's `stream` (a stream of the same
-    /// context), sharing this device's compiled modules. An error for a stream of another
-    /// context, and on the CPU backend.
+    /// context), sharing this device's compiled modules and settings. An error for a stream of
+    /// another context, and on the CPU backend.
     pub fn with_stream(&self, stream: Arc<cudarc::driver::CudaStream>) -> Result<Device> {
         Ok(Device {
             backend: Arc::new(Backend::Gpu(self.gpu()?.with_stream(stream)?)),
         })
     }
 
-    /// Another device of this one's GPU on a new stream, sharing its compiled modules. As
-    /// cudarc's `CudaStream::fork`, the new stream first waits for the work queued on this
-    /// device so far (arrays this device is still writing are ready for it); from then on the
-    /// two run their operations concurrently. Their memory is shared (arrays of one are
-    /// inputs of the other); order later work between them with [`Device::wait_for`]. On the
+    /// Another device of this one's GPU on a new stream, sharing its compiled modules and
+    /// settings. As cudarc's `CudaStream::fork`, the new stream first waits for the work
+    /// queued on this device so far (arrays this device is still writing are ready for it);
+    /// from then on the two run their operations concurrently. Their memory is shared (arrays
+    /// of one are inputs of the other); order later work between them with
+    /// [`Device::wait_for`]. On the
     /// CPU backend, another handle to the CPU backend.
     pub fn fork(&self) -> Result<Device> {
         match &*self.backend {
@@ -263,8 +335,8 @@ impl Device {
     /// How single-pass kernels (compaction, scan) number their tiles: by `blockIdx.x` (the
     /// default: blocks are dispatched in increasing order, as CUB's look-back also assumes),
     /// or, with `true`, from an atomic queue in the order blocks start, which needs no
-    /// assumption about dispatch order and costs one atomic per tile. `WARP_TILE_QUEUE=1` sets
-    /// it for new devices.
+    /// assumption about dispatch order and costs one atomic per tile. [`Settings::tile_queue`]
+    /// (or `WARP_TILE_QUEUE=1`) sets it for new devices.
     pub fn set_tile_queue(&self, on: bool) {
         if let Backend::Gpu(g) = &*self.backend {
             g.set_tile_queue(on);

@@ -15,7 +15,8 @@ pub enum Error {
     /// The NVRTC library (the run-time CUDA compiler) was not found.
     #[error(
         "NVRTC (libnvrtc) not found; looked in: {}. Install NVIDIA's `nvidia-cuda-nvrtc` wheel \
-         (`pip install nvidia-cuda-nvrtc==13.0.88`), or set WARP_NVRTC_PATH to the library or its folder",
+         (`pip install nvidia-cuda-nvrtc==13.0.88`), or set WARP_NVRTC_PATH (or \
+         Settings::nvrtc_path) to the library or its folder",
         searched.join(", ")
     )]
     NvrtcNotFound {
@@ -25,7 +26,8 @@ pub enum Error {
     /// The CUDA headers that cooperative-groups kernels include were not found.
     #[error(
         "CUDA headers for cooperative groups not found; looked in: {}. Install the CUDA toolkit, or \
-         NVIDIA's `nvidia-cuda-runtime` and `nvidia-cuda-cccl` wheels, or set WARP_CUDA_INCLUDE",
+         NVIDIA's `nvidia-cuda-runtime` and `nvidia-cuda-cccl` wheels, or set WARP_CUDA_INCLUDE \
+         (or Settings::cuda_include)",
         searched.join(", ")
     )]
     CudaHeadersNotFound {
@@ -106,16 +108,18 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    /// An environment variable has a value warp-runtime does not accept (the `settings`
-    /// module lists them all).
+    /// A setting has a value warp-runtime does not accept: an environment variable's value it
+    /// cannot parse, or a library path (set in code or in the environment) naming a library
+    /// other than the one this process already loaded. The `settings` module lists them all.
     #[error("{var}={value:?} is not accepted; expected one of: {expected}")]
     Setting {
-        /// The variable.
+        /// The setting, named by its environment variable (also when it was set in code with
+        /// `Settings`).
         var: &'static str,
         /// Its value.
         value: String,
         /// The accepted values.
-        expected: &'static str,
+        expected: std::borrow::Cow<'static, str>,
     },
     /// `top_k` or `bottom_k` asked for more elements than the input holds.
     #[error("top-k: k = {k} is larger than the input ({len} elements)")]

@@ -52,6 +52,7 @@ pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS};
 pub use operations::{ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys};
 pub use operations::{Split, Split3, TopK};
 pub use operators::{ArgBits, Bind, BoundArg, BoundArgs, MapOp, Predicate, ReduceOp};
+pub use settings::Settings;
 pub use values::{DeviceValue, Element, IndexInt, Ordered, Row};
 pub use warp_macros::{DeviceValue, map, predicate, reduce};
 

@@ -3,10 +3,10 @@
 //! test fails when WARP_REQUIRE_NVRTC=1 (as the test script sets), else it is skipped loudly.
 
 use warp_kernels::catalogue;
-use warp_runtime::ReduceOp;
 use warp_runtime::impl_::OpMeta;
 use warp_runtime::prelude::*;
 use warp_runtime::toolchain::{self, ModuleSource, Origin};
+use warp_runtime::{ReduceOp, Settings};
 use warp_tests::events::Capture;
 
 #[reduce(identity = 0.0)]
@@ -141,7 +141,7 @@ fn all() -> Vec<(OpMeta, &'static [&'static str])> {
 fn compile_all_with(modules: Vec<(ModuleSource, &'static [&'static str])>) {
     for (m, wanted) in modules {
         for arch in [75u32, 80, 90] {
-            let ptx = toolchain::ptx(&m, arch).unwrap_or_else(|e| panic!("{e}"));
+            let ptx = toolchain::ptx(&m, arch, &Settings::new()).unwrap_or_else(|e| panic!("{e}"));
             for w in wanted {
                 assert!(ptx.contains(w), "{} sm_{arch}: PTX lacks `{w}`", m.name);
             }
@@ -153,7 +153,8 @@ fn compile_all_with(modules: Vec<(ModuleSource, &'static [&'static str])>) {
         }
         // Through ptxas as well, which enforces the resource limits (48 KB of static shared
         // memory per block, registers) that PTX alone does not.
-        toolchain::cubin(&m, 90).unwrap_or_else(|e| panic!("{} sm_90 cubin: {e}", m.name));
+        toolchain::cubin(&m, 90, &Settings::new())
+            .unwrap_or_else(|e| panic!("{} sm_90 cubin: {e}", m.name));
     }
 }
 
@@ -165,7 +166,8 @@ fn every_kernel_compiles_for_sm75_sm80_sm90() {
     for (meta, wanted) in all() {
         let name = meta.fragment.name.clone();
         for arch in [75u32, 80, 90] {
-            let ptx = toolchain::ptx(&meta.module(), arch).unwrap_or_else(|e| panic!("{e}"));
+            let ptx = toolchain::ptx(&meta.module(), arch, &Settings::new())
+                .unwrap_or_else(|e| panic!("{e}"));
             let has_kernel = meta.source.contains("\nwd_k_reduce(");
             assert_eq!(
                 ptx.contains(".entry wd_k_reduce("),
@@ -218,12 +220,11 @@ fn cubin_compiles_and_is_cached_on_disk() {
         return;
     }
     let dir = tempfile_dir();
-    // SAFETY (test only): no other thread of this test binary reads these variables.
-    unsafe {
-        std::env::set_var("WARP_CACHE_DIR", &dir);
-    }
-    let ((img, origin), events) =
-        Capture::run(|| toolchain::cubin(&argmax::META.module(), 90).unwrap());
+    // The folder from code: it wins over the WARP_CACHE_DIR the test script sets, and the
+    // cache is on whatever WARP_CACHE says.
+    let settings = Settings::new().cache(true).cache_dir(&dir);
+    let cubin = || toolchain::cubin(&argmax::META.module(), 90, &settings).unwrap();
+    let ((img, origin), events) = Capture::run(cubin);
     assert_eq!(origin, Origin::Compiled);
     assert!(img.starts_with(b"\x7fELF"), "a CUBIN is an ELF image");
     let messages: Vec<&str> = events.iter().map(|e| e.message()).collect();
@@ -241,8 +242,12 @@ fn cubin_compiles_and_is_cached_on_disk() {
             "{e:?}"
         );
     }
-    let ((img2, origin2), events) =
-        Capture::run(|| toolchain::cubin(&argmax::META.module(), 90).unwrap());
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "one file in the folder set in code"
+    );
+    let ((img2, origin2), events) = Capture::run(cubin);
     assert_eq!(origin2, Origin::DiskCache);
     assert_eq!(img, img2);
     assert_eq!(events.len(), 1, "{events:?}");
@@ -254,8 +259,7 @@ fn cubin_compiles_and_is_cached_on_disk() {
         bytes[last] ^= 0xff;
         std::fs::write(e.path(), bytes).unwrap();
     }
-    let ((img3, origin3), events) =
-        Capture::run(|| toolchain::cubin(&argmax::META.module(), 90).unwrap());
+    let ((img3, origin3), events) = Capture::run(cubin);
     assert_eq!(origin3, Origin::Compiled);
     assert_eq!(img, img3);
     assert!(
@@ -264,6 +268,35 @@ fn cubin_compiles_and_is_cached_on_disk() {
         "{events:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// NVRTC is loaded once per process: a compile whose settings name another library is the
+/// setting's typed error, never a compile with the library loaded; one naming the loaded
+/// library's folder compiles.
+#[test]
+fn another_nvrtc_path_after_the_first_load_is_a_setting_error() {
+    if !warp_tests::nvrtc_available() {
+        return; // (it loads NVRTC)
+    }
+    let m = argmax::META.module();
+    let elsewhere = Settings::new()
+        .nvrtc_path(std::env::temp_dir())
+        .cache(false);
+    let conflict = |r: Result<(), warp_runtime::Error>| match r {
+        Err(
+            e @ warp_runtime::Error::Setting {
+                var: "WARP_NVRTC_PATH",
+                ..
+            },
+        ) => assert!(e.to_string().contains("once per process"), "{e}"),
+        other => panic!("{other:?}"),
+    };
+    conflict(toolchain::ptx(&m, 90, &elsewhere).map(drop));
+    conflict(toolchain::cubin(&m, 90, &elsewhere).map(drop));
+    if let Some(dir) = std::env::var_os("WARP_NVRTC_PATH") {
+        let same = Settings::new().nvrtc_path(dir);
+        assert!(toolchain::ptx(&m, 90, &same).is_ok());
+    }
 }
 
 fn tempfile_dir() -> std::path::PathBuf {
@@ -284,7 +317,7 @@ fn nvrtc_errors_name_the_rust_function_and_line() {
         source: "static __device__ int wd_fn_broken(int a, int b) {\n#line 42 \"src/user.rs\"\n    return a + undefined_name;\n}\nextern \"C\" __global__ void k() {}\n".into(),
         needs_cuda_headers: false,
     };
-    let err = toolchain::ptx(&module, 90).expect_err("the source is broken");
+    let err = toolchain::ptx(&module, 90, &Settings::new()).expect_err("the source is broken");
     let text = err.to_string();
     assert!(matches!(err, warp_runtime::Error::Compile { .. }));
     assert!(
@@ -360,7 +393,8 @@ mod elements {
         }
         for m in all() {
             for arch in [75u32, 80, 90] {
-                let ptx = toolchain::ptx(&m, arch).unwrap_or_else(|e| panic!("{e}"));
+                let ptx =
+                    toolchain::ptx(&m, arch, &Settings::new()).unwrap_or_else(|e| panic!("{e}"));
                 let meta = &m;
                 if meta.source.contains("wd_k_count(") {
                     for k in catalogue::PREDICATE_KERNELS {
@@ -434,7 +468,8 @@ mod axis {
         for m in all() {
             let meta = &m;
             for arch in [75u32, 80, 90] {
-                let ptx = toolchain::ptx(meta, arch).unwrap_or_else(|e| panic!("{e}"));
+                let ptx =
+                    toolchain::ptx(meta, arch, &Settings::new()).unwrap_or_else(|e| panic!("{e}"));
                 let kernels = if meta.name.starts_with("transpose") {
                     catalogue::TRANSPOSE_KERNELS
                 } else {
@@ -793,7 +828,7 @@ mod primitives {
                 "st.global.cs.v4",
             ],
         )]);
-        let ptx = toolchain::ptx(&module(), 80).unwrap_or_else(|e| panic!("{e}"));
+        let ptx = toolchain::ptx(&module(), 80, &Settings::new()).unwrap_or_else(|e| panic!("{e}"));
         assert!(ptx.contains("redux.sync.add"), "sm_80: no redux.sync add");
         assert!(
             ptx.contains("redux.sync.max.s32"),

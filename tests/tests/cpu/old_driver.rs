@@ -4,16 +4,17 @@
 //! (`LD_LIBRARY_PATH` puts them first; where a real driver still wins, as on the GPU machine, a
 //! case reports itself not checked there, which only a machine with a driver installed may).
 //! `Device::cuda(0)` must fail with a typed `Error::NoGpu` that says why, `Device::auto()` must
-//! fall back to the CPU backend with a warning event carrying that reason, and
-//! `WARP_DEVICE=cuda` must fail instead of falling back. Each driver is loaded in a child
+//! fall back to the CPU backend with a warning event carrying that reason, and the device
+//! setting `cuda` must fail instead of falling back. Each driver is loaded in a child
 //! process of this test binary (the library is found once per process).
 #![cfg(target_os = "linux")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use warp_runtime::settings::DeviceChoice;
 use warp_runtime::toolchain::DRIVER_DIRS;
-use warp_runtime::{Device, Error};
+use warp_runtime::{Device, Error, Settings};
 use warp_tests::events::Capture;
 
 /// Set in the child: what its reason must say, and the version its stand-in driver reports.
@@ -65,12 +66,8 @@ fn child(expect: &str, version: i32) {
         ),
         other => panic!("Device::cuda(0) with a stand-in driver: {other:?}"),
     }
-    let (dev, events) = Capture::run(|| {
-        // SAFETY: the child process is single-threaded until here; nothing reads the
-        // environment concurrently.
-        unsafe { std::env::remove_var("WARP_DEVICE") };
-        Device::auto()
-    });
+    // The parent leaves WARP_DEVICE unset in the child's environment.
+    let (dev, events) = Capture::run(Device::auto);
     let dev = dev.expect("Device::auto() falls back instead of failing");
     assert!(!dev.is_gpu(), "Device::auto() chose {}", dev.describe());
     let warning = events
@@ -82,11 +79,10 @@ fn child(expect: &str, version: i32) {
         reason.contains(expect),
         "the fallback's warning {warning:?} does not say {expect:?}"
     );
-    // SAFETY: as above (single-threaded child).
-    unsafe { std::env::set_var("WARP_DEVICE", "cuda") };
-    match Device::auto() {
+    let cuda = Settings::new().device(DeviceChoice::Cuda(0));
+    match Device::auto_with(&cuda) {
         Err(Error::NoGpu { reason }) => assert!(reason.contains(expect), "{reason}"),
-        other => panic!("WARP_DEVICE=cuda with a stand-in driver: {other:?}"),
+        other => panic!("the device setting `cuda` with a stand-in driver: {other:?}"),
     }
 }
 

@@ -414,8 +414,8 @@ fn finite_float_sums_overflow_to_infinity() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn warp_device_naming_a_missing_gpu_is_the_typed_error() {
-    // Device::cuda(N) past the last GPU; Device::auto() with WARP_DEVICE=cuda:N is checked
-    // in cpu_settings (which owns the environment of its process).
+    // Device::cuda(N) past the last GPU; Device::auto_with with the device setting cuda:N is
+    // checked in cpu_settings.
     let count = warp_runtime::cudarc::driver::CudaContext::device_count().unwrap() as usize;
     assert!(count >= 1);
     assert!(matches!(Device::cuda(count), Err(Error::NoGpu { .. })));

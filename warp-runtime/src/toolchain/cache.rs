@@ -2,8 +2,9 @@
 //! NVRTC identity and crate version), written atomically and verified on every load, capped in
 //! size with the least recently used files deleted first.
 //!
-//! `WARP_CACHE_DIR` moves it (default: the per-user cache folder, `~/.cache/warp-dsl` on Linux);
-//! `WARP_CACHE=off` turns it off; `WARP_CACHE_MAX_MB` (default 512) caps it. A file's
+//! Its folder and cap are settings of the device that compiles (`cache_dir`, `cache`,
+//! `cache_max_mb`, or `WARP_CACHE_DIR`, `WARP_CACHE`, `WARP_CACHE_MAX_MB`; default: the per-user
+//! cache folder, `~/.cache/warp-dsl` on Linux, capped at 512 MiB). A file's
 //! modification time is its last use: a hit sets it to now (access times are unreliable on
 //! `relatime`/`noatime` mounts).
 
@@ -12,8 +13,6 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
-
-use crate::error::Result;
 
 const MAGIC: &[u8] = b"WARPDSL-CUBIN\x01";
 const EXT: &str = "cubin";
@@ -41,11 +40,6 @@ impl Key {
     }
 }
 
-/// Where the cache lives, or `None` when it is turned off.
-pub fn dir() -> Result<Option<PathBuf>> {
-    crate::settings::cache_dir()
-}
-
 fn path(dir: &Path, key: &Key) -> PathBuf {
     dir.join(format!("{}.{EXT}", key.hex()))
 }
@@ -61,12 +55,13 @@ pub enum Lookup {
     Corrupt,
 }
 
-/// The payload stored under `key`, if present and intact; a hit marks the file used now.
-pub fn load(key: &Key) -> Result<Lookup> {
-    let Some(dir) = dir()? else {
-        return Ok(Lookup::Miss);
-    };
-    Ok(load_in(&dir, key))
+/// The payload stored under `key` in the cache folder `dir` (`None`: the cache is off), if
+/// present and intact; a hit marks the file used now.
+pub fn load(dir: Option<&Path>, key: &Key) -> Lookup {
+    match dir {
+        Some(dir) => load_in(dir, key),
+        None => Lookup::Miss,
+    }
 }
 
 fn load_in(dir: &Path, key: &Key) -> Lookup {
@@ -111,16 +106,21 @@ fn encode(key: &Key, payload: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Stores `payload` under `key`: written to a temporary file in the cache folder, then renamed
-/// into place, so a reader never sees half a file; then the least recently used files beyond
-/// the cap are deleted (never this one). Failures only cost a recompile later, so they are
-/// returned for logging, never fatal. Returns the files evicted.
-pub fn store(key: &Key, payload: &[u8]) -> std::io::Result<Vec<Entry>> {
-    let Some(dir) = dir().map_err(std::io::Error::other)? else {
-        return Ok(Vec::new());
-    };
-    let cap = crate::settings::cache_max_bytes().map_err(std::io::Error::other)?;
-    store_in(&dir, key, payload, cap)
+/// Stores `payload` under `key` in the cache folder `dir` (`None`: the cache is off), capped at
+/// `cap` bytes (`None`: no cap): written to a temporary file in the folder, then renamed into
+/// place, so a reader never sees half a file; then the least recently used files beyond the
+/// cap are deleted (never this one). Failures only cost a recompile later, so they are returned
+/// for logging, never fatal. Returns the files evicted.
+pub fn store(
+    dir: Option<&Path>,
+    cap: Option<u64>,
+    key: &Key,
+    payload: &[u8],
+) -> std::io::Result<Vec<Entry>> {
+    match dir {
+        Some(dir) => store_in(dir, key, payload, cap),
+        None => Ok(Vec::new()),
+    }
 }
 
 fn store_in(
@@ -144,7 +144,7 @@ fn store_in(
 /// One file of the cache (what `toolchain::cache_entries` lists).
 ///
 /// ```
-/// for e in warp_runtime::toolchain::cache_entries()? {
+/// for e in warp_runtime::toolchain::cache_entries(&warp_runtime::Settings::new())? {
 ///     let age = e.last_used.elapsed().unwrap_or_default();
 ///     println!("{}: {} bytes, used {age:?} ago", e.path.display(), e.bytes);
 /// }

@@ -4,9 +4,10 @@
 use std::borrow::Cow;
 
 use super::cache;
-use super::loader;
+use super::loader::{self, Want};
 use super::nvrtc::{self, Output};
 use crate::error::{Error, Result};
+use crate::settings::{Resolved, Settings};
 
 /// One module's CUDA source and what reports about it need: what is compiled.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,24 +25,41 @@ pub struct ModuleSource {
 
 /// The NVRTC options for `module` on `arch` (`90` for sm_90): [`base_options`], plus the CUDA
 /// include folders when the source includes CUDA headers.
-fn options_for(module: &ModuleSource, arch: u32, output: Output) -> Result<Vec<String>> {
+fn options_for(
+    module: &ModuleSource,
+    arch: u32,
+    output: Output,
+    settings: &Resolved,
+) -> Result<Vec<String>> {
     let mut opts = base_options(arch, output);
     if module.needs_cuda_headers {
-        opts.extend(include_options()?);
+        opts.extend(include_options_for(settings)?);
     }
     Ok(opts)
 }
 
-/// `--include-path` options for the CUDA headers (cooperative groups, CCCL).
-pub fn include_options() -> Result<Vec<String>> {
-    match loader::cuda_include_dirs() {
+/// `--include-path` options for the CUDA headers (cooperative groups, CCCL), found with
+/// `settings` (`cuda_include`, `WARP_CUDA_INCLUDE`, then the usual places and beside NVRTC).
+///
+/// ```
+/// use warp_runtime::{toolchain, Settings};
+/// match toolchain::include_options(&Settings::new()) {
+///     Ok(opts) => println!("{opts:?}"),
+///     Err(e) => println!("no CUDA headers here: {e}"),
+/// }
+/// ```
+pub fn include_options(settings: &Settings) -> Result<Vec<String>> {
+    include_options_for(&settings.resolve()?)
+}
+
+fn include_options_for(settings: &Resolved) -> Result<Vec<String>> {
+    let nvrtc = loader::nvrtc_location(settings.nvrtc_path.as_deref())?;
+    match loader::cuda_include_dirs(&settings.cuda_include, nvrtc.as_deref()) {
         Ok(dirs) => Ok(dirs
             .iter()
             .map(|d| format!("--include-path={}", d.display()))
             .collect()),
-        Err(searched) => Err(Error::CudaHeadersNotFound {
-            searched: searched.clone(),
-        }),
+        Err(searched) => Err(Error::CudaHeadersNotFound { searched }),
     }
 }
 
@@ -72,10 +90,26 @@ fn compile_error(module: &ModuleSource, log: String, options: Vec<String>) -> Er
     }
 }
 
-/// Compiles a module's source to PTX for `compute_{arch}` (no cache): what tests and tools
-/// use to check the instructions the kernels contain.
-pub fn ptx(module: &ModuleSource, arch: u32) -> Result<String> {
-    let opts = options_for(module, arch, Output::Ptx)?;
+/// Compiles a module's source to PTX for `compute_{arch}` (no cache), with the NVRTC and CUDA
+/// headers `settings` find: what tests and tools use to check the instructions the kernels
+/// contain.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::{toolchain, ReduceOp, Settings};
+///
+/// #[reduce(identity = 0)]
+/// fn add(a: i32, b: i32) -> i32 { a.wrapping_add(b) }
+///
+/// match toolchain::ptx(&add::META.module(), 90, &Settings::new()) {
+///     Ok(ptx) => assert!(ptx.contains(".entry")),
+///     Err(e) => println!("no NVRTC here: {e}"),
+/// }
+/// ```
+pub fn ptx(module: &ModuleSource, arch: u32, settings: &Settings) -> Result<String> {
+    let settings = settings.resolve()?;
+    let opts = options_for(module, arch, Output::Ptx, &settings)?;
+    nvrtc::load(Want::Path(settings.nvrtc_path.as_deref()))?;
     match nvrtc::compile(
         &module.source,
         &format!("{}.cu", module.name),
@@ -97,11 +131,34 @@ pub enum Origin {
 }
 
 /// The machine code (or, for a GPU newer than NVRTC, PTX) of a module for `sm_{arch}`, from
-/// the disk cache or NVRTC (whose output is then cached). Returns the image and where it came
-/// from.
-pub fn cubin(module: &ModuleSource, arch: u32) -> Result<(Vec<u8>, Origin)> {
-    let opts = options_for(module, arch, Output::Cubin)?;
-    let nvrtc_id = match loader::nvrtc_location() {
+/// the disk cache or NVRTC (whose output is then cached), with the NVRTC, CUDA headers and disk
+/// cache (folder and cap) of `settings`. Returns the image and where it came from.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::{toolchain, ReduceOp, Settings};
+///
+/// #[reduce(identity = 0)]
+/// fn add(a: i32, b: i32) -> i32 { a.wrapping_add(b) }
+///
+/// let settings = Settings::new().cache_dir(std::env::temp_dir().join("my-kernels"));
+/// match toolchain::cubin(&add::META.module(), 90, &settings) {
+///     Ok((image, origin)) => println!("{} bytes ({origin:?})", image.len()),
+///     Err(e) => println!("no NVRTC here: {e}"),
+/// }
+/// ```
+pub fn cubin(module: &ModuleSource, arch: u32, settings: &Settings) -> Result<(Vec<u8>, Origin)> {
+    cubin_for(module, arch, &settings.resolve()?)
+}
+
+/// [`cubin`] with resolved settings (a device's).
+pub(crate) fn cubin_for(
+    module: &ModuleSource,
+    arch: u32,
+    settings: &Resolved,
+) -> Result<(Vec<u8>, Origin)> {
+    let opts = options_for(module, arch, Output::Cubin, settings)?;
+    let nvrtc_id = match loader::nvrtc_location(settings.nvrtc_path.as_deref())? {
         Some(p) => {
             let md = std::fs::metadata(&p).ok();
             let size = md.as_ref().map(|m| m.len()).unwrap_or(0);
@@ -127,7 +184,8 @@ pub fn cubin(module: &ModuleSource, arch: u32) -> Result<(Vec<u8>, Origin)> {
         arch = arch
     );
     let _entered = span.enter();
-    match cache::load(&key)? {
+    let dir = settings.cache_dir.as_deref();
+    match cache::load(dir, &key) {
         cache::Lookup::Hit(image) => {
             tracing::debug!(key = %key.hex(), bytes = image.len(), "kernel cache hit");
             return Ok((image, Origin::DiskCache));
@@ -138,6 +196,7 @@ pub fn cubin(module: &ModuleSource, arch: u32) -> Result<(Vec<u8>, Origin)> {
             "kernel cache repair: the cached file is corrupt or foreign; recompiling and overwriting it"
         ),
     }
+    nvrtc::load(Want::Path(settings.nvrtc_path.as_deref()))?;
     // A GPU newer than this NVRTC: PTX for the newest architecture it knows, which the driver
     // compiles for the device when loading.
     let supported = nvrtc::supported_archs()?;
@@ -154,7 +213,10 @@ pub fn cubin(module: &ModuleSource, arch: u32) -> Result<(Vec<u8>, Origin)> {
                     "this NVRTC cannot compile for sm_{arch} (it supports {supported:?})"
                 ))
             })?;
-        (options_for(module, best as u32, Output::Ptx)?, Output::Ptx)
+        (
+            options_for(module, best as u32, Output::Ptx, settings)?,
+            Output::Ptx,
+        )
     };
     let t0 = std::time::Instant::now();
     match nvrtc::compile(
@@ -173,13 +235,13 @@ pub fn cubin(module: &ModuleSource, arch: u32) -> Result<(Vec<u8>, Origin)> {
             if output == Output::Ptx {
                 c.image.push(0); // the driver takes PTX as a C string
             }
-            match cache::store(&key, &c.image) {
+            match cache::store(dir, settings.cache_max_bytes, &key, &c.image) {
                 Ok(evicted) => {
                     for e in evicted {
                         tracing::debug!(
                             file = %e.path.display(),
                             bytes = e.bytes,
-                            "kernel cache eviction (least recently used, beyond WARP_CACHE_MAX_MB)"
+                            "kernel cache eviction (least recently used, beyond the cache's cap)"
                         );
                     }
                 }

@@ -1,11 +1,15 @@
-//! Finding the CUDA driver and NVRTC libraries without `LD_LIBRARY_PATH`: explicit env vars,
+//! Finding the CUDA driver and NVRTC libraries without `LD_LIBRARY_PATH`: the path settings,
 //! CUDA_HOME / CUDA_PATH, the usual install folders and NVIDIA's pip wheels, then the system
-//! search path. Every place looked at is kept for the error message.
+//! search path. Each library is loaded once per process; every place looked at is kept for the
+//! error message.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
 use libloading::os::unix::{Library, RTLD_GLOBAL, RTLD_NOW};
+
+use crate::error::Error;
 
 /// A library that was found and loaded (kept loaded for the life of the process).
 #[derive(Debug)]
@@ -21,9 +25,134 @@ pub struct Loaded {
 /// The outcome of a search: the library, or every place looked at.
 pub type Found = Result<Loaded, Vec<String>>;
 
-static DRIVER: OnceLock<Found> = OnceLock::new();
-static INCLUDES: OnceLock<Result<Vec<PathBuf>, Vec<String>>> = OnceLock::new();
-static NVRTC: OnceLock<Found> = OnceLock::new();
+/// Which library a caller wants.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Want<'a> {
+    /// The one its path setting finds (`None`: no path named, any library).
+    Path(Option<&'a Path>),
+    /// The one this process loaded, else the one the environment's path variable finds.
+    Loaded,
+}
+
+/// Why a library is not available.
+#[derive(Debug)]
+pub(crate) enum Unavailable {
+    /// Not found: every place looked at.
+    NotFound(Vec<String>),
+    /// The path setting names another library than the one this process loaded (the
+    /// [`Error::Setting`] that says so).
+    Conflict(Error),
+}
+
+/// One library, loaded at most once per process, and the path setting its last search used.
+struct Slot {
+    /// The setting's variable, for messages and for [`Want::Loaded`].
+    var: &'static str,
+    /// What the library is, for messages.
+    what: &'static str,
+    state: Mutex<Option<Search>>,
+}
+
+struct Search {
+    asked: Option<PathBuf>,
+    found: Result<&'static Loaded, Vec<String>>,
+}
+
+impl Slot {
+    const fn new(var: &'static str, what: &'static str) -> Slot {
+        Slot {
+            var,
+            what,
+            state: Mutex::new(None),
+        }
+    }
+
+    /// The library `want` names: the loaded one when it is acceptable (else a conflict), or,
+    /// when none is loaded, the outcome of `find` with the path (kept, so that the same path
+    /// does not search twice; another path searches again).
+    fn get(
+        &self,
+        want: Want<'_>,
+        find: impl FnOnce(Option<&Path>) -> Found,
+    ) -> Result<&'static Loaded, Unavailable> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let env = crate::settings::raw(self.var).map(PathBuf::from);
+        let asked = match want {
+            Want::Path(p) => p,
+            Want::Loaded => env.as_deref(),
+        };
+        if let Some(s) = &*state {
+            match &s.found {
+                Ok(l) if matches!(want, Want::Loaded) => return Ok(l),
+                Ok(l) => {
+                    return self
+                        .accept(s.asked.as_deref(), l, asked)
+                        .map_err(Unavailable::Conflict);
+                }
+                Err(searched) if s.asked.as_deref() == asked => {
+                    return Err(Unavailable::NotFound(searched.clone()));
+                }
+                // Nothing was loaded: search again with this path.
+                Err(_) => {}
+            }
+        }
+        let found = find(asked).map(|l| &*Box::leak(Box::new(l)));
+        *state = Some(Search {
+            asked: asked.map(Path::to_path_buf),
+            found: found.clone(),
+        });
+        found.map_err(Unavailable::NotFound)
+    }
+
+    /// The loaded library for a caller whose path setting is `asked` (`None` when none is
+    /// loaded yet; an error when `asked` names another).
+    fn loaded_for(&self, asked: Option<&Path>) -> Option<Result<&'static Loaded, Error>> {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let s = state.as_ref()?;
+        let l = s.found.as_ref().ok()?;
+        Some(self.accept(s.asked.as_deref(), l, asked))
+    }
+
+    /// `loaded` for a caller asking `asked` when the search that loaded it asked `first`:
+    /// accepted when no path is asked, the same path, or the loaded file or its folder.
+    fn accept(
+        &self,
+        first: Option<&Path>,
+        loaded: &'static Loaded,
+        asked: Option<&Path>,
+    ) -> Result<&'static Loaded, Error> {
+        let Some(asked) = asked else {
+            return Ok(loaded);
+        };
+        if first == Some(asked) || names(asked, loaded) {
+            return Ok(loaded);
+        }
+        Err(Error::Setting {
+            var: self.var,
+            value: asked.display().to_string(),
+            expected: format!(
+                "the {} this process already loaded ({}), or its folder: it is loaded once per \
+                 process, by the first device or compile that needs it",
+                self.what, loaded.origin
+            )
+            .into(),
+        })
+    }
+}
+
+/// Whether `path` names `loaded`'s file or its folder.
+fn names(path: &Path, loaded: &Loaded) -> bool {
+    let (Some(file), Ok(path)) = (&loaded.path, path.canonicalize()) else {
+        return false;
+    };
+    let Ok(file) = file.canonicalize() else {
+        return false;
+    };
+    path == file || Some(path.as_path()) == file.parent()
+}
+
+static DRIVER: Slot = Slot::new("WARP_CUDA_DRIVER_PATH", "CUDA driver");
+static NVRTC: Slot = Slot::new("WARP_NVRTC_PATH", "NVRTC library");
 
 #[cfg(target_os = "linux")]
 const NVRTC_NAMES: &[&str] = &["libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"];
@@ -34,8 +163,9 @@ const DRIVER_NAMES: &[&str] = &["libcuda.so.1", "libcuda.so"];
 #[cfg(not(target_os = "linux"))]
 const DRIVER_NAMES: &[&str] = &["nvcuda.dll"];
 
-/// The folders searched for the CUDA driver after `WARP_CUDA_DRIVER_PATH`, in order (after
-/// them, the dynamic linker's own search by name).
+/// The folders searched for the CUDA driver after the driver path setting
+/// (`WARP_CUDA_DRIVER_PATH`), in order (before them all, the dynamic linker's own search by
+/// name).
 ///
 /// ```
 /// assert!(warp_runtime::toolchain::DRIVER_DIRS.contains(&"/usr/lib64"));
@@ -49,16 +179,32 @@ pub const DRIVER_DIRS: &[&str] = &[
     "/usr/lib/wsl/lib",
 ];
 
-/// The CUDA driver (`libcuda`), loaded globally so that cudarc's lookup by name finds it.
-pub fn driver() -> &'static Found {
-    DRIVER.get_or_init(|| {
-        let mut dirs = env_dirs("WARP_CUDA_DRIVER_PATH");
+/// The CUDA driver (`libcuda`), loaded globally so that cudarc's lookup by name finds it: by
+/// name through the system's search path first, then in the path setting and the usual folders.
+pub(crate) fn driver(want: Want<'_>) -> Result<&'static Loaded, Unavailable> {
+    DRIVER.get(want, |asked| {
+        let mut dirs = path_dirs(asked);
         dirs.extend(DRIVER_DIRS.iter().map(PathBuf::from));
         search(DRIVER_NAMES, &dirs, &[], ByName::First).map_err(|mut searched| {
-            searched.splice(0..0, missing_env_path("WARP_CUDA_DRIVER_PATH"));
+            searched.splice(0..0, missing_path(DRIVER.var, asked));
             searched
         })
     })
+}
+
+/// The driver this process loaded, else the one the environment finds.
+pub(crate) fn any_driver() -> Result<&'static Loaded, Vec<String>> {
+    driver(Want::Loaded).map_err(Unavailable::into_searched)
+}
+
+impl Unavailable {
+    /// The places searched (a conflict, which [`Want::Loaded`] never meets, as its message).
+    pub(crate) fn into_searched(self) -> Vec<String> {
+        match self {
+            Unavailable::NotFound(s) => s,
+            Unavailable::Conflict(e) => vec![e.to_string()],
+        }
+    }
 }
 
 /// The oldest CUDA version warp-dsl runs on (`cuDriverGetVersion`'s encoding: 12000 is 12.0,
@@ -66,7 +212,8 @@ pub fn driver() -> &'static Found {
 pub const MIN_DRIVER_CUDA: i32 = 12000;
 
 /// The CUDA version the installed driver supports (`12040` for 12.4), or `None` without a
-/// driver (or when it cannot say).
+/// driver (or when it cannot say): the driver this process loaded, else the one
+/// `WARP_CUDA_DRIVER_PATH` and the search find.
 ///
 /// ```
 /// use warp_runtime::toolchain::{MIN_DRIVER_CUDA, driver_version};
@@ -77,7 +224,7 @@ pub const MIN_DRIVER_CUDA: i32 = 12000;
 /// }
 /// ```
 pub fn driver_version() -> Option<i32> {
-    driver().as_ref().ok()?;
+    any_driver().ok()?;
     let mut v = 0;
     // SAFETY: one valid out-pointer; cuDriverGetVersion needs no cuInit. cudarc resolves the
     // symbol from the library loaded above and panics if it is missing, which is caught.
@@ -98,24 +245,24 @@ fn nvrtc_names() -> Vec<&'static str> {
     names
 }
 
-/// Where to look for NVRTC, in order: every name in the folder `WARP_NVRTC_PATH` names (an
+/// Where to look for NVRTC, in order: every name in the folder of the path setting (an
 /// explicit choice wins), then the preferred name (see `nvrtc_names`) in every folder, then
 /// every name in every folder and through the system's search path.
-fn nvrtc_order() -> Vec<(Vec<&'static str>, Vec<PathBuf>, ByName)> {
+fn nvrtc_order(asked: Option<&Path>) -> Vec<(Vec<&'static str>, Vec<PathBuf>, ByName)> {
     let names = nvrtc_names();
-    let dirs = nvrtc_dirs();
+    let dirs = nvrtc_dirs(asked);
     vec![
-        (names.clone(), env_dirs("WARP_NVRTC_PATH"), ByName::Never),
+        (names.clone(), path_dirs(asked), ByName::Never),
         (names[..1].to_vec(), dirs.clone(), ByName::Never),
         (names, dirs, ByName::Last),
     ]
 }
 
 /// NVRTC, loaded globally (with its builtins library beside it).
-pub fn nvrtc() -> &'static Found {
-    NVRTC.get_or_init(|| {
-        let mut searched: Vec<String> = missing_env_path("WARP_NVRTC_PATH").into_iter().collect();
-        for (names, dirs, by_name) in nvrtc_order() {
+pub(crate) fn nvrtc(want: Want<'_>) -> Result<&'static Loaded, Unavailable> {
+    NVRTC.get(want, |asked| {
+        let mut searched: Vec<String> = missing_path(NVRTC.var, asked).into_iter().collect();
+        for (names, dirs, by_name) in nvrtc_order(asked) {
             match search(&names, &dirs, &["libnvrtc-builtins.so"], by_name) {
                 Ok(l) => return Ok(l),
                 Err(mut s) => searched.append(&mut s),
@@ -126,19 +273,31 @@ pub fn nvrtc() -> &'static Found {
     })
 }
 
-/// Where NVRTC would be loaded from, without loading it (a `stat` per place, searched once per
-/// process, as NVRTC itself is loaded once; used for the disk-cache key on warm starts).
-pub fn nvrtc_location() -> Option<PathBuf> {
-    if let Some(Ok(l)) = NVRTC.get() {
-        return l.path.clone();
+/// An error when NVRTC is loaded and the path setting `asked` names another library.
+pub(crate) fn check_nvrtc(asked: Option<&Path>) -> Result<(), Error> {
+    NVRTC.loaded_for(asked).map_or(Ok(()), |r| r.map(drop))
+}
+
+/// Where NVRTC is or would be loaded from for the path setting `asked`, without loading it (a
+/// `stat` per place, searched once per path; used for the disk-cache key on warm starts): the
+/// loaded library when there is one (a conflict when `asked` names another).
+pub(crate) fn nvrtc_location(asked: Option<&Path>) -> Result<Option<PathBuf>, Error> {
+    if let Some(l) = NVRTC.loaded_for(asked) {
+        return l.map(|l| l.path.clone());
     }
-    static FOUND: OnceLock<Option<PathBuf>> = OnceLock::new();
-    FOUND.get_or_init(search_nvrtc).clone()
+    static FOUND: Mutex<Vec<(Option<PathBuf>, Option<PathBuf>)>> = Mutex::new(Vec::new());
+    let mut found = FOUND.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = found.iter().find(|(a, _)| a.as_deref() == asked) {
+        return Ok(p.clone());
+    }
+    let p = search_nvrtc(asked);
+    found.push((asked.map(Path::to_path_buf), p.clone()));
+    Ok(p)
 }
 
 /// The first NVRTC library in the search order that exists.
-fn search_nvrtc() -> Option<PathBuf> {
-    for (names, dirs, _) in nvrtc_order() {
+fn search_nvrtc(asked: Option<&Path>) -> Option<PathBuf> {
+    for (names, dirs, _) in nvrtc_order(asked) {
         for d in &dirs {
             for n in &names {
                 let p = d.join(n);
@@ -151,33 +310,29 @@ fn search_nvrtc() -> Option<PathBuf> {
     None
 }
 
-/// `var`'s path, named in a failed search's list, when the variable is set to a path that does
-/// not exist (the search skips such places silently otherwise).
-fn missing_env_path(var: &str) -> Option<String> {
-    missing_path(var, crate::settings::raw(var)?)
-}
-
-fn missing_path(var: &str, value: std::ffi::OsString) -> Option<String> {
-    let p = PathBuf::from(value);
+/// The path setting `var` = `asked`, named in a failed search's list, when it names nothing
+/// (the search skips such places silently otherwise).
+fn missing_path(var: &str, asked: Option<&Path>) -> Option<String> {
+    let p = asked?;
     (!p.exists()).then(|| format!("{var}={} (no such file or folder)", p.display()))
 }
 
-fn env_dirs(var: &str) -> Vec<PathBuf> {
-    match crate::settings::raw(var) {
-        Some(v) => {
-            let p = PathBuf::from(v);
-            if p.is_file() {
-                vec![p.parent().map(Path::to_path_buf).unwrap_or_default(), p]
-            } else {
-                vec![p]
-            }
+/// The folders a path setting names: its folder, or a library's folder and the library.
+fn path_dirs(asked: Option<&Path>) -> Vec<PathBuf> {
+    match asked {
+        Some(p) if p.is_file() => {
+            vec![
+                p.parent().map(Path::to_path_buf).unwrap_or_default(),
+                p.to_path_buf(),
+            ]
         }
-        _ => vec![],
+        Some(p) => vec![p.to_path_buf()],
+        None => vec![],
     }
 }
 
-fn nvrtc_dirs() -> Vec<PathBuf> {
-    let mut dirs = env_dirs("WARP_NVRTC_PATH");
+fn nvrtc_dirs(asked: Option<&Path>) -> Vec<PathBuf> {
+    let mut dirs = path_dirs(asked);
     for var in ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"] {
         if let Some(root) = crate::settings::raw(var) {
             let root = PathBuf::from(root);
@@ -356,73 +511,141 @@ fn preload_companion(dir: &Path, prefix: &str) {
 
 /// The CUDA header folders that cooperative-groups kernels need: one holding
 /// `cooperative_groups.h`, plus the CCCL headers (`nv/target`, `cuda/std/...`), which CUDA 13
-/// keeps in `include/cccl`. Looked for in `WARP_CUDA_INCLUDE` (folders separated by `:`),
-/// `CUDA_HOME`/`CUDA_PATH`, `/usr/local/cuda`, beside the NVRTC library found (pip wheels:
+/// keeps in `include/cccl`. Looked for in the folders of the setting (`include`),
+/// `CUDA_HOME`/`CUDA_PATH`, `/usr/local/cuda`, beside the NVRTC library `nvrtc` (pip wheels:
 /// `nvidia/cu13/include`, from `nvidia-cuda-runtime` and `nvidia-cuda-cccl`), and in
-/// site-packages.
-pub fn cuda_include_dirs() -> &'static Result<Vec<PathBuf>, Vec<String>> {
-    INCLUDES.get_or_init(|| {
-        let mut roots: Vec<PathBuf> = Vec::new();
-        if let Some(v) = crate::settings::raw("WARP_CUDA_INCLUDE") {
-            roots.extend(std::env::split_paths(&v));
-        }
-        for var in ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"] {
-            if let Some(root) = crate::settings::raw(var) {
-                roots.push(PathBuf::from(root).join("include"));
-            }
-        }
-        roots.push(PathBuf::from("/usr/local/cuda/include"));
-        if let Some(lib) = nvrtc_location()
-            && let Some(dir) = lib.parent().and_then(Path::parent)
-        {
-            roots.push(dir.join("include"));
-        }
-        for site in site_packages() {
-            roots.push(site.join("nvidia/cu13/include"));
-        }
-        let has = |d: &Path, f: &str| d.join(f).is_file();
-        let cg = roots.iter().find(|r| has(r, "cooperative_groups.h"));
-        let cccl = roots
-            .iter()
-            .flat_map(|r| [r.clone(), r.join("cccl")])
-            .find(|d| has(d, "nv/target") && has(d, "cuda/std/type_traits"));
-        match (cg, cccl) {
-            (Some(cg), Some(cccl)) => {
-                let mut dirs = vec![cg.clone()];
-                if &cccl != cg {
-                    dirs.push(cccl);
+/// site-packages. Searched once per setting and NVRTC.
+pub(crate) fn cuda_include_dirs(
+    include: &[PathBuf],
+    nvrtc: Option<&Path>,
+) -> Result<Vec<PathBuf>, Vec<String>> {
+    /// The setting's folders and NVRTC's library, and what the search found for them.
+    type Searches = HashMap<(Vec<PathBuf>, Option<PathBuf>), Result<Vec<PathBuf>, Vec<String>>>;
+    static INCLUDES: Mutex<Option<Searches>> = Mutex::new(None);
+    let key = (include.to_vec(), nvrtc.map(Path::to_path_buf));
+    let mut all = INCLUDES.lock().unwrap_or_else(|e| e.into_inner());
+    let all = all.get_or_insert_with(HashMap::new);
+    all.entry(key)
+        .or_insert_with(|| {
+            let mut roots: Vec<PathBuf> = include.to_vec();
+            for var in ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"] {
+                if let Some(root) = crate::settings::raw(var) {
+                    roots.push(PathBuf::from(root).join("include"));
                 }
-                Ok(dirs)
             }
-            _ => Err(roots
+            roots.push(PathBuf::from("/usr/local/cuda/include"));
+            if let Some(lib) = nvrtc
+                && let Some(dir) = lib.parent().and_then(Path::parent)
+            {
+                roots.push(dir.join("include"));
+            }
+            for site in site_packages() {
+                roots.push(site.join("nvidia/cu13/include"));
+            }
+            let has = |d: &Path, f: &str| d.join(f).is_file();
+            let cg = roots.iter().find(|r| has(r, "cooperative_groups.h"));
+            let cccl = roots
                 .iter()
-                .map(|r| {
-                    let what = match (
-                        has(r, "cooperative_groups.h"),
-                        has(r, "nv/target") || has(&r.join("cccl"), "nv/target"),
-                    ) {
-                        (true, false) => " (cooperative_groups.h, but no CCCL headers)",
-                        (false, true) => " (CCCL headers, but no cooperative_groups.h)",
-                        _ => "",
-                    };
-                    format!("{}{what}", r.display())
-                })
-                .collect()),
-        }
-    })
+                .flat_map(|r| [r.clone(), r.join("cccl")])
+                .find(|d| has(d, "nv/target") && has(d, "cuda/std/type_traits"));
+            match (cg, cccl) {
+                (Some(cg), Some(cccl)) => {
+                    let mut dirs = vec![cg.clone()];
+                    if &cccl != cg {
+                        dirs.push(cccl);
+                    }
+                    Ok(dirs)
+                }
+                _ => Err(roots
+                    .iter()
+                    .map(|r| {
+                        let what = match (
+                            has(r, "cooperative_groups.h"),
+                            has(r, "nv/target") || has(&r.join("cccl"), "nv/target"),
+                        ) {
+                            (true, false) => " (cooperative_groups.h, but no CCCL headers)",
+                            (false, true) => " (CCCL headers, but no cooperative_groups.h)",
+                            _ => "",
+                        };
+                        format!("{}{what}", r.display())
+                    })
+                    .collect()),
+            }
+        })
+        .clone()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A stand-in for a library found at `path` (the C library, loaded by name, stands for it).
+    fn fake(path: &Path) -> Found {
+        // SAFETY: the C library is already loaded in every process.
+        let lib = unsafe { Library::open(Some("libc.so.6"), RTLD_NOW) }.expect("libc");
+        Ok(Loaded {
+            origin: path.display().to_string(),
+            path: Some(path.to_path_buf()),
+            lib,
+        })
+    }
+
+    #[test]
+    fn a_library_is_loaded_once_and_another_path_is_a_setting_error() {
+        let slot = Slot::new("WARP_TEST_UNSET_LIBRARY_PATH", "test library");
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("libtest.so.1");
+        std::fs::write(&file, b"").unwrap();
+        let first = dir.path().join("first");
+        let never = |_: Option<&Path>| -> Found { panic!("searched again") };
+        // Not found: kept for the same path, searched again for another.
+        let r = slot.get(Want::Path(Some(&first)), |_| {
+            Err(vec!["looked here".into()])
+        });
+        assert!(matches!(r, Err(Unavailable::NotFound(s)) if s == ["looked here"]));
+        let r = slot.get(Want::Path(Some(&first)), never);
+        assert!(matches!(r, Err(Unavailable::NotFound(_))));
+        assert!(slot.loaded_for(None).is_none(), "nothing loaded");
+        let loaded = slot
+            .get(Want::Path(Some(dir.path())), |asked| {
+                assert_eq!(asked, Some(dir.path()));
+                fake(&file)
+            })
+            .unwrap();
+        // Loaded: no path, the same path, the file or its folder (any spelling) get it.
+        let dotted = dir.path().join(".");
+        for asked in [None, Some(dir.path()), Some(file.as_path()), Some(&dotted)] {
+            let got = slot.get(Want::Path(asked), never);
+            assert!(matches!(got, Ok(l) if std::ptr::eq(l, loaded)), "{asked:?}");
+            assert!(slot.loaded_for(asked).unwrap().is_ok(), "{asked:?}");
+        }
+        assert!(slot.get(Want::Loaded, never).is_ok());
+        // Another path: the setting's error, naming the variable and the library loaded.
+        for other in [first.as_path(), Path::new("/nonexistent/lib")] {
+            let e = match slot.get(Want::Path(Some(other)), never) {
+                Err(Unavailable::Conflict(e)) => e,
+                r => panic!("{other:?}: {r:?}"),
+            };
+            let msg = e.to_string();
+            assert!(
+                matches!(&e, Error::Setting { var: "WARP_TEST_UNSET_LIBRARY_PATH", value, .. }
+                    if value == &other.display().to_string()),
+                "{e:?}"
+            );
+            assert!(msg.contains(&file.display().to_string()), "{msg}");
+            assert!(msg.contains("once per process"), "{msg}");
+            assert!(matches!(slot.loaded_for(Some(other)), Some(Err(_))));
+        }
+    }
+
     #[test]
     fn a_path_variable_naming_nothing_is_listed() {
-        let gone = missing_path("WARP_NVRTC_PATH", "/nonexistent/nvrtc".into());
+        let gone = missing_path("WARP_NVRTC_PATH", Some(Path::new("/nonexistent/nvrtc")));
         assert_eq!(
             gone.as_deref(),
             Some("WARP_NVRTC_PATH=/nonexistent/nvrtc (no such file or folder)")
         );
-        assert_eq!(missing_path("WARP_NVRTC_PATH", "/".into()), None);
+        assert_eq!(missing_path("WARP_NVRTC_PATH", Some(Path::new("/"))), None);
+        assert_eq!(missing_path("WARP_NVRTC_PATH", None), None);
     }
 }

@@ -10,14 +10,28 @@ mod nvrtc;
 pub use compile::{ModuleSource, Origin, base_options, cubin, include_options, ptx};
 pub use nvrtc::{Compiled, Output, Rejected, numbered as numbered_source};
 
-pub(crate) use loader::driver;
+pub(crate) use compile::cubin_for;
 pub use loader::{DRIVER_DIRS, MIN_DRIVER_CUDA, driver_version};
+pub(crate) use loader::{Unavailable, Want, check_nvrtc, driver};
 
 use crate::error::Result;
+use crate::settings::Settings;
 
-/// Compiles `source` (named `name` in messages) with NVRTC and `options`. The outer error is a
-/// failure to run NVRTC at all (not found, a broken library); the inner one NVRTC's rejection
-/// of the source, with its log.
+/// Compiles `source` (named `name` in messages) with NVRTC and `options`: the NVRTC this
+/// process loaded, else the one the environment finds (`WARP_NVRTC_PATH`, then the search). The
+/// outer error is a failure to run NVRTC at all (not found, a broken library); the inner one
+/// NVRTC's rejection of the source, with its log.
+///
+/// ```
+/// use warp_runtime::toolchain::{self, Output};
+/// let source = "extern \"C\" __global__ void k(int* x) { *x = 1; }";
+/// let options = toolchain::base_options(90, Output::Ptx);
+/// match toolchain::compile_source(source, "k.cu", &options, Output::Ptx) {
+///     Ok(Ok(c)) => assert!(!c.image.is_empty()),
+///     Ok(Err(rejected)) => panic!("{}", rejected.log),
+///     Err(e) => println!("no NVRTC here: {e}"),
+/// }
+/// ```
 pub fn compile_source(
     source: &str,
     name: &str,
@@ -27,55 +41,63 @@ pub fn compile_source(
     nvrtc::compile(source, name, options, output)
 }
 
-/// NVRTC's version, `(major, minor)`: an error when NVRTC cannot be found or loaded.
+/// NVRTC's version, `(major, minor)`: the NVRTC this process loaded, else the one the
+/// environment finds; an error when NVRTC cannot be found or loaded.
+///
+/// ```
+/// if let Ok((major, minor)) = warp_runtime::toolchain::nvrtc_version() {
+///     println!("NVRTC {major}.{minor}");
+/// }
+/// ```
 pub fn nvrtc_version() -> Result<(i32, i32)> {
     nvrtc::version()
 }
 
-/// Where the CUDA driver library was loaded from, or every place looked at.
-pub fn find_driver() -> std::result::Result<String, Vec<String>> {
-    match loader::driver() {
-        Ok(l) => Ok(l.origin.clone()),
-        Err(searched) => Err(searched.clone()),
-    }
-}
-
-/// The folder of the disk cache of compiled kernels (`None` when turned off; an error when
-/// `WARP_CACHE` is not a boolean).
+/// Where the CUDA driver library was loaded from (the one this process loaded, else the one the
+/// environment finds), or every place looked at.
 ///
 /// ```
-/// let dir = warp_runtime::toolchain::cache_dir()?;
-/// # Ok::<(), warp_runtime::Error>(())
+/// match warp_runtime::toolchain::find_driver() {
+///     Ok(origin) => println!("the CUDA driver: {origin}"),
+///     Err(searched) => println!("no CUDA driver; looked in {}", searched.join(", ")),
+/// }
 /// ```
-pub fn cache_dir() -> Result<Option<std::path::PathBuf>> {
-    cache::dir()
+pub fn find_driver() -> std::result::Result<String, Vec<String>> {
+    loader::any_driver().map(|l| l.origin.clone())
 }
 
 pub use cache::Entry as CacheEntry;
 
-/// The files of the disk cache, least recently used first (none when it is turned off).
+/// The files of the disk cache `settings` name (its folder: [`Resolved::cache_dir`]), least
+/// recently used first (none when it is turned off).
+///
+/// [`Resolved::cache_dir`]: crate::settings::Resolved::cache_dir
 ///
 /// ```
-/// for e in warp_runtime::toolchain::cache_entries()? {
+/// use warp_runtime::Settings;
+/// for e in warp_runtime::toolchain::cache_entries(&Settings::new())? {
 ///     println!("{} {} bytes", e.path.display(), e.bytes);
 /// }
 /// # Ok::<(), warp_runtime::Error>(())
 /// ```
-pub fn cache_entries() -> Result<Vec<CacheEntry>> {
-    match cache::dir()? {
+pub fn cache_entries(settings: &Settings) -> Result<Vec<CacheEntry>> {
+    match settings.resolve()?.cache_dir {
         Some(d) => cache::entries_in(&d).map_err(|e| cache_io(&d, e)),
         None => Ok(Vec::new()),
     }
 }
 
-/// Deletes every file of the disk cache; returns how many files and bytes.
+/// Deletes every file of the disk cache `settings` name; returns how many files and bytes.
 ///
-/// ```no_run
-/// let (files, bytes) = warp_runtime::toolchain::clear_cache()?;
+/// ```
+/// use warp_runtime::Settings;
+/// let mine = Settings::new().cache_dir(std::env::temp_dir().join("warp-doc-clear-cache"));
+/// let (files, bytes) = warp_runtime::toolchain::clear_cache(&mine)?;
+/// # let _ = (files, bytes);
 /// # Ok::<(), warp_runtime::Error>(())
 /// ```
-pub fn clear_cache() -> Result<(usize, u64)> {
-    match cache::dir()? {
+pub fn clear_cache(settings: &Settings) -> Result<(usize, u64)> {
+    match settings.resolve()?.cache_dir {
         Some(d) => cache::clear_in(&d).map_err(|e| cache_io(&d, e)),
         None => Ok((0, 0)),
     }

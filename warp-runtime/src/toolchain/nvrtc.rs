@@ -4,7 +4,7 @@
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::sync::OnceLock;
 
-use super::loader;
+use super::loader::{self, Unavailable, Want};
 use crate::error::{Error, Result};
 
 type Program = *mut c_void;
@@ -36,16 +36,25 @@ struct Api {
 
 static API: OnceLock<std::result::Result<Api, Error>> = OnceLock::new();
 
-fn api() -> Result<&'static Api> {
+/// Loads NVRTC as `want` asks (or checks that the library loaded is the one it names): the
+/// calls below then use it.
+pub(crate) fn load(want: Want<'_>) -> Result<()> {
+    api(want).map(drop)
+}
+
+/// The NVRTC this process loaded, else the one the environment finds.
+fn loaded_api() -> Result<&'static Api> {
+    api(Want::Loaded)
+}
+
+fn api(want: Want<'_>) -> Result<&'static Api> {
+    let loaded = match loader::nvrtc(want) {
+        Ok(l) => l,
+        Err(Unavailable::NotFound(searched)) => return Err(Error::NvrtcNotFound { searched }),
+        Err(Unavailable::Conflict(e)) => return Err(e),
+    };
+    // One library is ever loaded (`loader::nvrtc`), so its entry points are resolved once.
     let r = API.get_or_init(|| {
-        let loaded = match loader::nvrtc() {
-            Ok(l) => l,
-            Err(searched) => {
-                return Err(Error::NvrtcNotFound {
-                    searched: searched.clone(),
-                });
-            }
-        };
         macro_rules! sym {
             ($name:literal) => {
                 // SAFETY: the symbol has the signature of NVRTC's public C API (nvrtc.h), the
@@ -90,8 +99,8 @@ fn api() -> Result<&'static Api> {
                 message: format!(
                     "NVRTC {major}.{minor} (from {}) makes code for CUDA {major} drivers, and this \
                      driver supports CUDA {}.{}: install NVRTC {} (for instance `pip install \
-                     nvidia-cuda-nvrtc-cu{}`) and point WARP_NVRTC_PATH at its lib folder, or \
-                     update the driver",
+                     nvidia-cuda-nvrtc-cu{}`) and point the NVRTC path (WARP_NVRTC_PATH or \
+                     Settings::nvrtc_path) at its lib folder, or update the driver",
                     loaded.origin,
                     d / 1000,
                     d % 1000 / 10,
@@ -134,7 +143,7 @@ fn check(api: &Api, call: &'static str, status: Status) -> Result<()> {
 
 /// NVRTC's version, `(major, minor)`.
 pub fn version() -> Result<(i32, i32)> {
-    let api = api()?;
+    let api = loaded_api()?;
     let (mut major, mut minor) = (0, 0);
     // SAFETY: two valid out-pointers.
     check(api, "nvrtcVersion", unsafe {
@@ -145,7 +154,7 @@ pub fn version() -> Result<(i32, i32)> {
 
 /// The `sm_XY` architectures this NVRTC can compile for (as `XY` numbers).
 pub fn supported_archs() -> Result<Vec<i32>> {
-    let api = api()?;
+    let api = loaded_api()?;
     let mut n = 0;
     // SAFETY: valid out-pointer.
     check(api, "nvrtcGetNumSupportedArchs", unsafe {
@@ -184,15 +193,16 @@ pub struct Rejected {
     pub log: String,
 }
 
-/// Compiles `source` with `options`. The outer error is a failure to run NVRTC at all; the
-/// inner one a compile error in the source.
+/// Compiles `source` with `options` (with the NVRTC loaded, else the one the environment
+/// finds: [`load`] first to ask for another). The outer error is a failure to run NVRTC at all;
+/// the inner one a compile error in the source.
 pub fn compile(
     source: &str,
     name: &str,
     options: &[String],
     output: Output,
 ) -> Result<std::result::Result<Compiled, Rejected>> {
-    let api = api()?;
+    let api = loaded_api()?;
     let c_src =
         CString::new(source).map_err(|_| Error::Shape("CUDA source contains a NUL byte".into()))?;
     let c_name = CString::new(name)

@@ -23,6 +23,7 @@ use cudarc::driver::sys::{CUdevice_attribute, CUresult};
 use cudarc::driver::{CudaContext, CudaEvent, CudaSlice, CudaStream, CudaView, DeviceRepr};
 
 use crate::error::{Error, Result};
+use crate::settings::Resolved;
 use crate::toolchain;
 use warp_kernels::catalogue::{STOP_COPIES, STOP_STRIDE};
 
@@ -106,7 +107,8 @@ pub struct Gpu {
     /// Single-pass kernels take tiles from a queue in block start order (else blockIdx.x).
     tile_queue: AtomicBool,
     last_kernel_ms: Mutex<Option<f32>>,
-    poison: bool,
+    /// The device's settings (new memory poisoned, the disk cache its compiles use, ...).
+    settings: Arc<Resolved>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -141,17 +143,24 @@ fn alloc_err(
 }
 
 impl Gpu {
-    /// Opens device `ordinal` on a new stream: loads the driver (without `LD_LIBRARY_PATH`),
-    /// creates the context.
-    pub fn new(ordinal: usize) -> Result<Gpu> {
-        if let Err(searched) = toolchain::driver() {
-            return Err(Error::NoGpu {
-                reason: format!(
-                    "the CUDA driver library (libcuda) was not found; looked in: {}",
-                    searched.join(", ")
-                ),
-            });
+    /// Opens device `ordinal` on a new stream with `settings`: loads the driver (without
+    /// `LD_LIBRARY_PATH`, from the driver path of the settings when it names one), creates the
+    /// context.
+    pub fn new(ordinal: usize, settings: Arc<Resolved>) -> Result<Gpu> {
+        match toolchain::driver(toolchain::Want::Path(settings.driver_path.as_deref())) {
+            Ok(_) => {}
+            Err(toolchain::Unavailable::NotFound(searched)) => {
+                return Err(Error::NoGpu {
+                    reason: format!(
+                        "the CUDA driver library (libcuda) was not found; looked in: {}",
+                        searched.join(", ")
+                    ),
+                });
+            }
+            Err(toolchain::Unavailable::Conflict(e)) => return Err(e),
         }
+        // A device naming another NVRTC than the one loaded fails now, not at its first compile.
+        toolchain::check_nvrtc(settings.nvrtc_path.as_deref())?;
         match toolchain::driver_version() {
             Some(v) if v >= toolchain::MIN_DRIVER_CUDA => {}
             Some(v) => {
@@ -193,37 +202,35 @@ impl Gpu {
             .map_err(too_old)?
             .map_err(drv("creating the CUDA context"))?;
         let stream = ctx.new_stream().map_err(drv("creating a stream"))?;
-        Gpu::on(Shared::of(&ctx)?, stream)
+        Gpu::on(Shared::of(&ctx)?, stream, settings)
     }
 
-    /// The device of `stream`'s context, running on `stream` (sharing the modules of the
-    /// context's other devices).
-    pub fn from_stream(stream: Arc<CudaStream>) -> Result<Gpu> {
+    /// The device of `stream`'s context, running on `stream`, with `settings` (but for the
+    /// driver path: the caller's cudarc has loaded the driver), sharing the modules of the
+    /// context's other devices.
+    pub fn from_stream(stream: Arc<CudaStream>, settings: Arc<Resolved>) -> Result<Gpu> {
+        toolchain::check_nvrtc(settings.nvrtc_path.as_deref())?;
         let shared = Shared::of(stream.context())?;
-        Gpu::on(shared, stream)
+        Gpu::on(shared, stream, settings)
     }
 
     /// Another device of this one's context on `stream` (a stream of the same context),
-    /// sharing its modules.
+    /// sharing its modules and settings.
     pub fn with_stream(&self, stream: Arc<CudaStream>) -> Result<Gpu> {
         if stream.context().cu_ctx() != self.shared.ctx.cu_ctx() {
             return Err(Error::DeviceMismatch);
         }
-        Gpu::on(self.shared.clone(), stream)
+        Gpu::on(self.shared.clone(), stream, self.settings.clone())
     }
 
     /// Another device of this one's context on a new stream that waits for the work queued
-    /// on this one so far (cudarc's `CudaStream::fork`).
+    /// on this one so far (cudarc's `CudaStream::fork`), with its settings.
     pub fn fork(&self) -> Result<Gpu> {
         let stream = self.stream.fork().map_err(drv("creating a stream"))?;
-        Gpu::on(self.shared.clone(), stream)
+        Gpu::on(self.shared.clone(), stream, self.settings.clone())
     }
 
-    fn on(shared: Arc<Shared>, stream: Arc<CudaStream>) -> Result<Gpu> {
-        // The kernel cache's settings are read at each compile, where a bad value could only
-        // be logged (a cache failure is never fatal): refuse it here, as a setting error.
-        crate::settings::cache_dir()?;
-        crate::settings::cache_max_bytes()?;
+    fn on(shared: Arc<Shared>, stream: Arc<CudaStream>, settings: Arc<Resolved>) -> Result<Gpu> {
         Ok(Gpu {
             shared,
             stream,
@@ -235,9 +242,9 @@ impl Gpu {
             allocations: AtomicU64::new(0),
             epoch: AtomicU32::new(0),
             profiling: AtomicBool::new(false),
-            tile_queue: AtomicBool::new(crate::settings::tile_queue()?),
+            tile_queue: AtomicBool::new(settings.tile_queue),
             last_kernel_ms: Mutex::new(None),
-            poison: crate::settings::poison()?,
+            settings,
         })
     }
 
@@ -347,15 +354,16 @@ impl Gpu {
         Ok(())
     }
 
-    /// `len` elements of new device memory, contents unset (0xA5 bytes under `WARP_POISON`).
+    /// `len` elements of new device memory, contents unset (0xA5 bytes under the poison
+    /// setting).
     pub(crate) fn alloc<T: DeviceRepr>(&self, len: usize) -> Result<CudaSlice<T>> {
         self.prepare_once()?;
         let bytes = len * std::mem::size_of::<T>();
         self.count_allocation();
         // SAFETY: the caller's kernel writes every element before anything reads it (poisoned
-        // bytes stand for "unset" under WARP_POISON).
+        // bytes stand for "unset" under the poison setting).
         let buf = unsafe { self.stream.alloc::<T>(len) }.map_err(alloc_err(&self.stream, bytes))?;
-        if self.poison && bytes > 0 {
+        if self.settings.poison && bytes > 0 {
             let (ptr, _record) = cudarc::driver::DevicePtr::device_ptr(&buf, &self.stream);
             // SAFETY: `ptr` points to the `bytes` bytes just allocated on this stream.
             unsafe {

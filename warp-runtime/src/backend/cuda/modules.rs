@@ -137,7 +137,9 @@ impl Gpu {
         // Compile outside the lock: other threads may use other modules meanwhile.
         let t0 = Instant::now();
         let source = source();
-        let (image, origin) = toolchain::cubin(&source, self.shared.arch)?;
+        // The disk cache and NVRTC of this device's settings (devices of one context share
+        // the modules, so the one that needs a module first compiles it).
+        let (image, origin) = toolchain::cubin_for(&source, self.shared.arch, &self.settings)?;
         self.shared
             .ctx
             .bind_to_thread()
