@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test command (README.md): installs NVIDIA's NVRTC wheel, and the CUDA runtime and CCCL
 # header wheels (cooperative-groups kernels include them), if needed: the NVRTC compile checks
-# use them; no GPU is needed. Then checks formatting and lints and runs every test that does
-# not need a GPU. GPU tests are marked #[ignore = "needs a CUDA GPU"]; see README.md.
+# use them; no GPU is needed. Then checks formatting, lints and the published crates' docs,
+# runs every test that does not need a GPU, and packages the published crates. GPU tests are
+# marked #[ignore = "needs a CUDA GPU"]; see README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 wheel_dir=target/nvrtc-wheel
@@ -18,17 +19,27 @@ export WARP_REQUIRE_NVRTC=1
 export WARP_CACHE_DIR="$PWD/target/warp-kernel-cache"
 cargo fmt --all -- --check
 # The runtime links no syn, quote or proc-macro2 (they run inside the compiler only).
-if cargo tree -p warp-runtime -e normal,no-proc-macro --prefix none | grep -E '^(syn|quote|proc-macro2) '; then
-  echo "test.sh: warp-runtime links a syn-family crate (see ARCHITECTURE.md)" >&2
+if cargo tree -p warpdsl-runtime -e normal,no-proc-macro --prefix none | grep -E '^(syn|quote|proc-macro2) '; then
+  echo "test.sh: warpdsl-runtime links a syn-family crate (see ARCHITECTURE.md)" >&2
   exit 1
 fi
 cargo clippy --workspace --all-targets -- -D warnings
-# warp-runtime links in one binary with candle (cudarc `dynamic-linking`) and with CubeCL
+# The published crates' docs (what docs.rs builds) with every rustdoc warning an error (broken
+# intra-doc links and the like); no CUDA is needed.
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet \
+  -p warpdsl-kernels -p warpdsl-kernels-gen -p warpdsl-macros -p warpdsl-runtime
+# warpdsl-runtime links in one binary with candle (cudarc `dynamic-linking`) and with CubeCL
 # (`fallback-dynamic-loading`): no build-script clash, one CUDA binding version (probes/linking).
 for probe in candle cubecl; do
   cargo check --quiet --manifest-path "probes/linking/$probe/Cargo.toml" --target-dir target/probes
 done
 cargo test --workspace
+# The published crates, in dependency order, packaged as crates.io would take them (their
+# unpublished path dependencies through a temporary local registry), and each package built on
+# its own: every file it needs (the CUDA templates, the docs) is in it. --allow-dirty: this runs
+# on uncommitted work too; `cargo publish` itself refuses a dirty tree.
+cargo package --allow-dirty --quiet \
+  -p warpdsl-kernels -p warpdsl-kernels-gen -p warpdsl-macros -p warpdsl-runtime
 # The generated kernels themselves, on the CPU (g++ and the host emulation of tests/emu/shim.h):
 # the emu binary's modules `primitives` (warp.cuh and block.cuh on their own), `runs` (the runs
 # kernel), `scan` (the scan kernel's deterministic tree prefix, its look-back and exact sums) and

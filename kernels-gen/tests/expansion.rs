@@ -1,7 +1,7 @@
 //! Snapshots of the token expansion of `#[reduce]`, `#[predicate]` and `#[map]` (what
 //! warp-macros returns), formatted by rustfmt, with the long CUDA string literals replaced
 //! by their size (their content is in the CUDA snapshots of the tests crate).
-//! Update with `INSTA_UPDATE=always cargo test -p kernels-gen --test expansion` and review.
+//! Update with `INSTA_UPDATE=always cargo test -p warpdsl-kernels-gen --test expansion` and review.
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -5,7 +5,8 @@
 //!
 //! It runs `$RUSTC` (or `rustc` from `PATH`). `FUZZ_SEEDS` (comma-separated) and `FUZZ_COUNT`
 //! choose other programs than the three seeds of 1000 programs checked by default, e.g.
-//! `FUZZ_SEEDS=771,1,2,20261130 FUZZ_COUNT=4000 cargo test -p kernels-gen --test rustc_accepts`.
+//! `FUZZ_SEEDS=771,1,2,20261130 FUZZ_COUNT=4000 cargo test -p warpdsl-kernels-gen --test
+//! rustc_accepts`.
 
 use std::fmt::Write;
 use std::path::Path;

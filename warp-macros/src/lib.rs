@@ -1,6 +1,6 @@
 //! The attribute macros of warp-dsl: a shell over `kernels_gen::expand`, which parses, checks
 //! and generates, and turns any failure (its own bugs included) into a spanned compile error.
-//! Use them through `warp-runtime`, which re-exports them.
+//! Use them through `warpdsl-runtime` (`warp_runtime` in code), which re-exports them.
 
 use proc_macro::TokenStream;
 
@@ -10,8 +10,8 @@ use proc_macro::TokenStream;
 /// The annotated name becomes a value (a unit struct) to pass to `Device::reduce`; the function
 /// stays callable on the CPU as `name.call(a, b)`, and `name.cuda_source()` returns the CUDA C
 /// generated for it. `style = "cooperative_groups"` emits the warp reduce with CUDA's
-/// cooperative groups instead of raw intrinsics. See the `warp-runtime` documentation for the
-/// body language.
+/// cooperative groups instead of raw intrinsics. See the `warpdsl-runtime` documentation for
+/// the body language.
 #[proc_macro_attribute]
 pub fn reduce(attr: TokenStream, item: TokenStream) -> TokenStream {
     kernels_gen::expand::reduce(attr.into(), item.into()).into()
@@ -52,7 +52,7 @@ pub fn map(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// `f16`, `bf16`) a value type of warp-dsl: a map's output, a reduction's value, the element of
 /// result arrays (`DeviceTuples`), read and written in its C layout (checked against Rust's at
 /// compile time). Bodies of `#[reduce]`, `#[map]` and `#[predicate]` functions in the same crate
-/// read its fields by name and build it with struct literals. See the `warp-runtime`
+/// read its fields by name and build it with struct literals. See the `warpdsl-runtime`
 /// documentation.
 #[proc_macro_derive(DeviceValue)]
 pub fn derive_device_value(input: TokenStream) -> TokenStream {

@@ -90,7 +90,7 @@ pub const HISTOGRAM_DEFINES: &[(&str, u64)] = &[
 /// A histogram module: the values of `source` (elements, zipped elements, or a map of them;
 /// not indexed) binned by `bin` (`wd_bin_of`: its integer result is the bin; its bound
 /// arguments after the map's), counted by the catalogue's
-/// [`HISTOGRAM_KERNELS`](crate::catalogue::HISTOGRAM_KERNELS).
+/// [`HISTOGRAM_KERNELS`].
 pub fn histogram_module(bin: &FnFragment, source: &Source) -> String {
     let mut m = Module::new(&format!(
         "histogram by `{}` over {}",

@@ -12,7 +12,7 @@ pub const STOP_COPIES: usize = 32;
 /// Bytes between two copies of the stop signal.
 pub const STOP_STRIDE: usize = 512;
 
-/// Ballot + popc count of kept values, with the grid combine; `done` as [`REDUCE`]'s.
+/// Ballot + popc count of kept values, with the grid combine; `done` as [`REDUCE`](super::reduce::REDUCE)'s.
 pub const COUNT: Kernel = kernel(
     "wd_k_count",
     &[
@@ -30,7 +30,7 @@ pub const COUNT: Kernel = kernel(
 /// Whether any value is kept (`negate`: any rejected), as a bool in `out`; stops early. `flag`
 /// is the stop signal ([`STOP_COPIES`] copies, [`STOP_STRIDE`] bytes apart), raised by writing
 /// `epoch` (never 0, new each launch; the flag is never cleared); `ticket` finds the last block;
-/// `done` as [`REDUCE`]'s.
+/// `done` as [`REDUCE`](super::reduce::REDUCE)'s.
 pub const ANY: Kernel = kernel(
     "wd_k_any",
     &[

@@ -94,7 +94,7 @@ pub enum RunValues<'a> {
     Reduce(&'a OpFragment<'a>, Source<'a>),
 }
 
-/// A runs module (the catalogue's [`RUNS_KERNELS`](crate::catalogue::RUNS_KERNELS)) over keys of type
+/// A runs module (the catalogue's [`RUNS_KERNELS`]) over keys of type
 /// `key`: neighbours are in one run when `same(previous, next)` holds (a predicate of two
 /// keys, `#[predicate(inputs = 2)]`), or, without one, when they are `==`; `values` says what
 /// the runs carry (unique, run-length encode, reduce-by-key).

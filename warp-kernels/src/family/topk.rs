@@ -126,7 +126,7 @@ pub const TOPK_DEFINES: &[(&str, u64)] = &[
 ];
 
 /// A top-k module for arrays of `elem` (`Device::top_k`, `Device::bottom_k`): the catalogue's
-/// [`TOPK_KERNELS`](crate::catalogue::TOPK_KERNELS) over a plain stage of the array.
+/// [`TOPK_KERNELS`] over a plain stage of the array.
 pub fn topk_module(elem: Scalar) -> String {
     let source = Source::Plain(std::slice::from_ref(&elem));
     let mut m = Module::new(&format!("top-k of {}", source.describe()));

@@ -12,7 +12,7 @@ use crate::types::{Scalar, Ty};
 #[derive(Clone, Copy, Debug)]
 pub enum Source<'a> {
     /// The elements themselves: of one array (the element), or of 2 to
-    /// [`MAX_INPUTS`](catalogue::MAX_INPUTS) equally long arrays zipped (a tuple, one field per
+    /// [`MAX_INPUTS`](crate::catalogue::MAX_INPUTS) equally long arrays zipped (a tuple, one field per
     /// array).
     Plain(&'a [Scalar]),
     /// `(element, index)` pairs, the index of type `index` (the operator's value is a
