@@ -165,16 +165,22 @@ impl Device {
     /// (`Settings::default()`): a device running every operation on the caller's cudarc
     /// `stream` (and its context).
     ///
-    /// Cheap, so it may be called per operation (a candle `CustomOp` does): every device of
-    /// one CUDA context (made from a stream, by [`Device::cuda`], or forked) shares the
-    /// context's compiled modules, so a second device loads nothing again; making one costs a
-    /// few microseconds (the latency bench's `from_stream` line).
+    /// Cheap: every device of one CUDA context (made from a stream, by [`Device::cuda`], or
+    /// forked) shares the context's compiled modules, so a second device loads nothing again;
+    /// making one costs about 1.5 us on an H200 (the latency bench's `from_stream` line). Its
+    /// result slots and scratch are its own (they rely on its stream's order), made by its
+    /// first operation: a device made per call pays about 40 us more on that call (the bench's
+    /// `from_stream + reduce` line), so keep one device per stream where calls repeat (a
+    /// candle `CustomOp` can keep one per candle device, as `integrations/candle` does).
     ///
     /// candle's `Device::new_cuda` runs on CUDA's per-thread default stream
     /// (`CU_STREAM_PER_THREAD`): that handle means "the calling thread's stream", so a device
     /// made from it queues each operation on the stream of the thread that calls it. Call
     /// both candle and warp-dsl from the same thread (then they are ordered), or give candle
-    /// a stream of its own (`CudaDevice::new_with_stream`).
+    /// a stream of its own (`CudaDevice::new_with_stream`). Such a device must not run
+    /// operations from two threads at once: each thread's calls would run on that thread's
+    /// stream, concurrently, over the device's one scratch and result slots (make a device
+    /// per thread instead).
     ///
     /// ```no_run
     /// use std::sync::Arc;

@@ -13,7 +13,7 @@
 //!   same Rust function on warp-dsl's CPU backend.
 //! - [`GpuTimer`]: CUDA-event timing on candle's stream (the bench).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use candle_core::backend::BackendStorage;
 use candle_core::cuda::{CudaDType, DeviceId};
@@ -66,20 +66,27 @@ pub fn wrap(e: warp_runtime::Error) -> candle_core::Error {
     candle_core::Error::wrap(e)
 }
 
-/// The warp-dsl devices made so far, one per candle CUDA device (candle's `DeviceId`).
-static DEVICES: Mutex<Vec<(DeviceId, Device)>> = Mutex::new(Vec::new());
+thread_local! {
+    /// The warp-dsl devices this thread made so far, one per candle CUDA device (candle's
+    /// `DeviceId`). Per thread: candle's `Device::new_cuda` runs on CUDA's per-thread default
+    /// stream, so each thread's calls run on its own stream, and a warp-dsl device's scratch
+    /// and result slots must not be used by two streams at once.
+    static DEVICES: std::cell::RefCell<Vec<(DeviceId, Device)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
 
 /// The warp-dsl device of a candle CUDA device: a GPU device on candle's own stream, made once
-/// per candle device (later calls return the same one, which keeps its compiled kernels,
-/// scratch and result slots).
+/// per candle device and thread (later calls return the same one, which keeps its scratch and
+/// result slots; every device of the GPU shares the compiled kernels).
 pub fn warp_device_of(cuda: &CudaDevice) -> candle_core::Result<Device> {
-    let mut devices = DEVICES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, d)) = devices.iter().find(|(id, _)| *id == cuda.id()) {
-        return Ok(d.clone());
-    }
-    let d = Device::from_stream(cuda.cuda_stream()).map_err(wrap)?;
-    devices.push((cuda.id(), d.clone()));
-    Ok(d)
+    DEVICES.with(|devices| {
+        let mut devices = devices.borrow_mut();
+        if let Some((_, d)) = devices.iter().find(|(id, _)| *id == cuda.id()) {
+            return Ok(d.clone());
+        }
+        let d = Device::from_stream(cuda.cuda_stream()).map_err(wrap)?;
+        devices.push((cuda.id(), d.clone()));
+        Ok(d)
+    })
 }
 
 /// The warp-dsl device of a candle device: [`warp_device_of`] for a CUDA device, the CPU
