@@ -28,6 +28,13 @@ cargo clippy --workspace --all-targets -- -D warnings
 # intra-doc links and the like); no CUDA is needed.
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet \
   -p warpdsl-kernels -p warpdsl-kernels-gen -p warpdsl-macros -p warpdsl-runtime
+# The runtime compiles for Windows (README: Platforms; never run there). The target's standard
+# library comes from rustup; where there is no rustup, the step says so and is skipped.
+if command -v rustup >/dev/null && rustup target add x86_64-pc-windows-gnu >/dev/null 2>&1; then
+  cargo check --quiet -p warpdsl-runtime --target x86_64-pc-windows-gnu --target-dir target/windows
+else
+  echo "test.sh: no rustup target x86_64-pc-windows-gnu here; the Windows check is skipped" >&2
+fi
 # warpdsl-runtime links in one binary with candle (cudarc `dynamic-linking`) and with CubeCL
 # (`fallback-dynamic-loading`): no build-script clash, one CUDA binding version (probes/linking).
 for probe in candle cubecl; do

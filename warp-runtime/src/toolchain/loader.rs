@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use libloading::os::unix::{Library, RTLD_GLOBAL, RTLD_NOW};
+use libloading::Library;
 
 use crate::error::Error;
 
@@ -439,7 +439,7 @@ fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_when: B
             searched.push(format!("{n} (system search path)"));
             // SAFETY: loading a vendor library runs its initialisers; these are NVIDIA's CUDA
             // libraries, designed to be loaded this way.
-            if let Ok(lib) = unsafe { Library::open(Some(*n), RTLD_NOW | RTLD_GLOBAL) } {
+            if let Ok(lib) = unsafe { open_global(*n) } {
                 return Some(Loaded {
                     origin: (*n).to_string(),
                     path: None,
@@ -465,7 +465,7 @@ fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_when: B
                 preload_companion(d, c);
             }
             // SAFETY: as above.
-            if let Ok(lib) = unsafe { Library::open(Some(&p), RTLD_NOW | RTLD_GLOBAL) } {
+            if let Ok(lib) = unsafe { open_global(&p) } {
                 return Ok(Loaded {
                     origin: p.display().to_string(),
                     path: Some(p),
@@ -493,6 +493,27 @@ fn search(names: &[&str], dirs: &[PathBuf], companions: &[&str], by_name_when: B
     Err(searched)
 }
 
+/// Opens a library with its symbols resolved now and visible to libraries loaded later (NVRTC
+/// finds its builtins library that way): `RTLD_NOW | RTLD_GLOBAL` on Unix, the platform's
+/// loader elsewhere (Windows: `LoadLibraryExW`).
+///
+/// # Safety
+///
+/// Loading a library runs its initialisers: only for NVIDIA's CUDA libraries.
+unsafe fn open_global(name: impl AsRef<std::ffi::OsStr>) -> Result<Library, libloading::Error> {
+    #[cfg(unix)]
+    {
+        use libloading::os::unix::{Library as Unix, RTLD_GLOBAL, RTLD_NOW};
+        // SAFETY: the caller's.
+        unsafe { Unix::open(Some(name.as_ref()), RTLD_NOW | RTLD_GLOBAL) }.map(Library::from)
+    }
+    #[cfg(not(unix))]
+    {
+        // SAFETY: the caller's.
+        unsafe { Library::new(name.as_ref()) }
+    }
+}
+
 fn preload_companion(dir: &Path, prefix: &str) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
@@ -502,7 +523,7 @@ fn preload_companion(dir: &Path, prefix: &str) {
         let Some(name) = name.to_str() else { continue };
         if name.starts_with(prefix) && !name.contains(".alt.") {
             // SAFETY: as above; the library stays loaded for the process (leaked on purpose).
-            if let Ok(lib) = unsafe { Library::open(Some(e.path()), RTLD_NOW | RTLD_GLOBAL) } {
+            if let Ok(lib) = unsafe { open_global(e.path()) } {
                 std::mem::forget(lib);
             }
         }
@@ -582,7 +603,7 @@ mod tests {
     /// A stand-in for a library found at `path` (the C library, loaded by name, stands for it).
     fn fake(path: &Path) -> Found {
         // SAFETY: the C library is already loaded in every process.
-        let lib = unsafe { Library::open(Some("libc.so.6"), RTLD_NOW) }.expect("libc");
+        let lib = unsafe { open_global("libc.so.6") }.expect("libc");
         Ok(Loaded {
             origin: path.display().to_string(),
             path: Some(path.to_path_buf()),
