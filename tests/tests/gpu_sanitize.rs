@@ -334,10 +334,21 @@ fn reductions_predicates_maps_and_axes_match_the_cpu() {
             "rows of {cols}"
         );
     }
-    // Columns: narrow, a tile, past a tile, wide.
-    for cols in [3usize, 32, 257, 4096] {
-        let m = (n - 1) / cols * cols; // at offset 1
-        let (gs, cs) = (gx.slice(1..m + 1).unwrap(), cx.slice(1..m + 1).unwrap());
+    // Columns: narrow, a tile, past a tile, wide (at offset 1: the padded tile), and wide
+    // aligned ones (the vector column reduction).
+    for (off, cols) in [
+        (1, 3usize),
+        (1, 32),
+        (1, 257),
+        (1, 4096),
+        (0, 4096),
+        (0, 65_536),
+    ] {
+        let m = (n - off) / cols * cols;
+        let (gs, cs) = (
+            gx.slice(off..m + off).unwrap(),
+            cx.slice(off..m + off).unwrap(),
+        );
         assert_eq!(
             g.reduce_cols(sum_f32, &gs, cols)
                 .unwrap()
@@ -347,7 +358,7 @@ fn reductions_predicates_maps_and_axes_match_the_cpu() {
                 .unwrap()
                 .download()
                 .unwrap(),
-            "columns of {cols}"
+            "columns of {cols} at {off}"
         );
     }
     // Segments: empty, short and long ones.

@@ -154,6 +154,8 @@ pub enum Threads {
     Block,
     /// [`COLS_BLOCK`].
     Cols,
+    /// [`COLS_VEC_BLOCK`].
+    ColsVec,
 }
 
 impl Threads {
@@ -162,6 +164,7 @@ impl Threads {
         match self {
             Threads::Block => BLOCK,
             Threads::Cols => COLS_BLOCK,
+            Threads::ColsVec => COLS_VEC_BLOCK,
         }
     }
 
@@ -170,6 +173,7 @@ impl Threads {
         match self {
             Threads::Block => "WD_BLOCK",
             Threads::Cols => "WD_COLS_BLOCK",
+            Threads::ColsVec => "WD_COLS_VEC_BLOCK",
         }
     }
 }

@@ -4,7 +4,9 @@
 //! transpose. Needs a CUDA GPU.
 
 use warp_runtime::prelude::*;
-use warp_tests::ops::{argmax_f32 as argmax, argmin_f64, sum_f32, sum_i32 as add_i32, widen};
+use warp_tests::ops::{
+    argmax_f32 as argmax, argmin_f64, sum_f32, sum_f64, sum_i32 as add_i32, widen,
+};
 use warp_tests::{Random, SameValue, assert_bits, edge_sizes, gpu, random_vec_par, rng, seed};
 
 #[reduce(identity = 0)]
@@ -297,6 +299,131 @@ fn rows_and_columns_match_the_cpu() {
             check_matrix(&g, &c, rows, cols, off, seed ^ (rows * 7 + cols) as u64);
         }
     }
+}
+
+#[map]
+fn small_f64(x: u8) -> f64 {
+    (x % 16) as f64 - 7.0
+}
+
+/// Wide aligned matrices (the vector column reduction: a thread per 16 bytes of columns, rows
+/// split over blocks whose last one folds the partials) of every element width: u8 (16
+/// columns a thread), i16, i32, f64 (2) and a zip, exact against the CPU; the split and
+/// unsplit grids, partial column blocks.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn wide_columns_of_every_element_width() {
+    let (g, c) = (gpu(), Device::cpu());
+    let seed = seed();
+    println!("seed {seed}");
+    for (rows, cols) in [
+        (3, 4096),
+        (257, 4112),
+        (1000, 8192),
+        (40, 65536),
+        (7000, 4096),
+    ] {
+        let n = rows * cols;
+        let what = format!("{rows}x{cols}");
+        let bs: Vec<u8> = random_vec_par(seed ^ 1, n, false);
+        let (gb, cb) = (g.upload(&bs).unwrap(), c.upload(&bs).unwrap());
+        same(
+            &g.reduce_cols(add_u64, &gb.map(widen.with(0)), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.reduce_cols(add_u64, &cb.map(widen.with(0)), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("u8 columns {what}"),
+        );
+        same(
+            &g.reduce_cols(add_u8, &gb, cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.reduce_cols(add_u8, &cb, cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("u8 wrapping columns {what}"),
+        );
+        // Small integers as f64: exact in any order.
+        same(
+            &g.reduce_cols(sum_f64, &gb.map(small_f64), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.reduce_cols(sum_f64, &cb.map(small_f64), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("f64 columns {what}"),
+        );
+        let hs: Vec<i16> = random_vec_par(seed ^ 2, n, true);
+        let (gh, ch) = (g.upload(&hs).unwrap(), c.upload(&hs).unwrap());
+        same(
+            &g.reduce_cols(max_i16, &gh, cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.reduce_cols(max_i16, &ch, cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("i16 max columns {what}"),
+        );
+        let is: Vec<i32> = random_vec_par(seed ^ 3, n, true);
+        let (gi, ci) = (g.upload(&is).unwrap(), c.upload(&is).unwrap());
+        same(
+            &g.reduce_cols(add_i32, &gi, cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.reduce_cols(add_i32, &ci, cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("i32 columns {what}"),
+        );
+        // (value, index) pairs: the first index of each column's maximum.
+        let fs: Vec<f32> = random_vec_par(seed ^ 4, n, true);
+        let (gf, cf) = (g.upload(&fs).unwrap(), c.upload(&fs).unwrap());
+        same(
+            &g.reduce_cols(argmax, &gf.indexed(), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.reduce_cols(argmax, &cf.indexed(), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("column argmax {what}"),
+        );
+        // Two arrays of different widths zipped (16 bytes of the wider one a thread).
+        same(
+            &g.reduce_cols(below_count, &(&gi, &gb).map(below_flag), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.reduce_cols(below_count, &(&ci, &cb).map(below_flag), cols)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &format!("zipped columns {what}"),
+        );
+    }
+}
+
+#[map(inputs = 2)]
+fn below_flag(x: i32, y: u8) -> u32 {
+    (x < y as i32) as u32
+}
+
+#[reduce(identity = 0)]
+fn below_count(a: u32, b: u32) -> u32 {
+    a.wrapping_add(b)
 }
 
 #[test]

@@ -10,10 +10,23 @@ use crate::types::Scalar;
 pub const COLS_BLOCK: u32 = 1024;
 /// Columns of one column-reduction tile (a warp reads 32 consecutive elements of a row).
 pub const COLS_TILE: usize = 32;
+/// Threads of a block of the vector column reduction (`wd_k_cols_vec`): fewer threads and
+/// blocks than the padded tile's, each holding a vector's columns (measured fastest on an
+/// H200: benches/probes/cols).
+pub const COLS_VEC_BLOCK: u32 = 128;
+/// Rows in flight per thread of the vector column reduction.
+pub const COLS_VEC_UNROLL: u32 = 4;
+/// The fewest columns the vector column reduction takes (narrower matrices, and rows that are
+/// not whole aligned vectors, go through the padded tile).
+pub const COLS_VEC_MIN: usize = 4096;
 /// Row loads in flight per thread of the column reduction.
 pub const COLS_UNROLL: u32 = 8;
-/// Loads in flight per lane of the row and segment reductions.
+/// Vector loads in flight per lane of the warp-wide row and segment reductions.
 pub const AXIS_UNROLL: u32 = 4;
+/// Vector loads in flight per thread of the block-wide ones (a block per long row, chunks of
+/// long segments): two measure faster than four on an H200 (rows of 65,536 f32: 4412 against
+/// 4318 GB/s, benches/probes/rows).
+pub const AXIS_UNROLL_BLOCK: u32 = 2;
 /// Segments of up to 32 elements reduced together by one warp.
 pub const SEG_WAYS: u32 = 4;
 /// Segments longer than this many elements are not reduced by one warp (`wd_k_segments`) but
@@ -185,6 +198,16 @@ pub const COLS_UNPADDED: Kernel = Kernel {
     body: "WD_STAGE;\nwd_cols<wd_op, wd_stage, 0>(st, rows, cols, rows_per_block, partials, tickets, out);",
 };
 
+/// Column reduction of wide matrices whose rows are whole aligned vectors: each thread folds
+/// a vector's columns down a chunk of rows, no shared tile.
+pub const COLS_VEC: Kernel = Kernel {
+    name: "wd_k_cols_vec",
+    params: COLS_PARAMS,
+    threads: Threads::ColsVec,
+    min_blocks: None,
+    body: "WD_STAGE;\nwd_cols_vec<wd_op, wd_stage>(st, rows, cols, rows_per_block, partials, tickets, out);",
+};
+
 /// The kernels of a scan and axis module.
 pub const AXIS_KERNELS: &[&Kernel] = &[
     &SCAN,
@@ -203,6 +226,7 @@ pub const AXIS_KERNELS: &[&Kernel] = &[
     &SEGMENTS_LONG,
     &COLS,
     &COLS_UNPADDED,
+    &COLS_VEC,
 ];
 
 const TRANSPOSE_PARAMS: &[Param] = &[
@@ -232,7 +256,10 @@ pub const TRANSPOSE_KERNELS: &[&Kernel] = &[&TRANSPOSE, &TRANSPOSE_UNPADDED];
 pub const AXIS_DEFINES: &[(&str, u64)] = &[
     ("WD_COLS_BLOCK", COLS_BLOCK as u64),
     ("WD_COLS_UNROLL", COLS_UNROLL as u64),
+    ("WD_COLS_VEC_BLOCK", COLS_VEC_BLOCK as u64),
+    ("WD_COLS_VEC_UNROLL", COLS_VEC_UNROLL as u64),
     ("WD_AXIS_UNROLL", AXIS_UNROLL as u64),
+    ("WD_AXIS_UNROLL_BLOCK", AXIS_UNROLL_BLOCK as u64),
     ("WD_SEG_WAYS", SEG_WAYS as u64),
     ("WD_SEG_LONG", SEG_LONG as u64),
     ("WD_SEG_CHUNK", SEG_CHUNK as u64),
@@ -296,6 +323,7 @@ pub const AXIS_FAMILY_KERNELS: &[&Kernel] = &[
     &SEGMENTS_LONG,
     &COLS,
     &COLS_UNPADDED,
+    &COLS_VEC,
     &TRANSPOSE,
     &TRANSPOSE_UNPADDED,
 ];

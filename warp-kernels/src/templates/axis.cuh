@@ -16,14 +16,15 @@
 // each.
 
 // Range fold: thread t of NT (NT >= 16) folds its share of elements [start, start + len).
-// Streaming vector loads, WD_AXIS_UNROLL in flight, between an unaligned head and a tail read
+// Streaming vector loads, WD_AXIS_UNROLL in flight for a warp (two steps of them), or
+// WD_AXIS_UNROLL_BLOCK for a block, between an unaligned head and a tail read
 // element-wise (fewer than one vector each); element loads when zipped arrays' alignments differ.
 // Each thread's fold order is fixed by (start alignment, len, NT).
 template <class Op, class St, unsigned NT>
 static __device__ __forceinline__ typename Op::T wd_axis_fold_range(const St& st, wd_u64 start, wd_u64 len, unsigned t) {
     typedef typename St::elem_t E;
     typedef typename Op::T T;
-    constexpr unsigned U = WD_AXIS_UNROLL;
+    constexpr unsigned U = NT <= 32 ? WD_AXIS_UNROLL : WD_AXIS_UNROLL_BLOCK;
     T acc = Op::identity();
     wd_u64 head = st.head(start);
     if (head != WD_NO_VEC) {
@@ -427,6 +428,72 @@ static __device__ __forceinline__ void wd_cols(const St& st, wd_u64 rows, wd_u64
         }
         // am_last is rewritten only after the next tile combine's barriers: no barrier needed.
     }
+}
+
+// Wide columns (rows that are whole aligned vectors): out[c] = fold of column c over all rows,
+// blocks of WD_COLS_VEC_BLOCK threads. Thread g of the grid's x dimension owns the VEC columns
+// [g * VEC, g * VEC + VEC) and folds them down its block's chunk of rows_per_block rows
+// (blockIdx.y), one vector load per row, WD_COLS_VEC_UNROLL rows in flight: a warp reads
+// 32 * 16 consecutive bytes of a row, and no shared tile is needed. gridDim.y == 1 writes
+// out[c]; else partials[blockIdx.y * cols + c], and the column block's last block over y
+// (tickets[blockIdx.x]) folds them in y order, writes out[c] and re-arms the ticket. Each
+// column's fold order is fixed by (rows, rows_per_block).
+template <class Op, class St>
+static __device__ __forceinline__ void wd_cols_vec(const St& st, wd_u64 rows, wd_u64 cols, wd_u64 rows_per_block,
+                                                   typename Op::T* partials, unsigned int* tickets, typename Op::T* out) {
+    typedef typename St::elem_t E;
+    typedef typename Op::T T;
+    constexpr unsigned VEC = St::VEC;
+    constexpr unsigned U = WD_COLS_VEC_UNROLL;
+    __shared__ bool am_last;
+    const wd_u64 c0 = ((wd_u64)blockIdx.x * WD_COLS_VEC_BLOCK + threadIdx.x) * VEC;
+    const bool ok = c0 < cols;  // cols is a multiple of VEC
+    const wd_u64 rpb = rows_per_block ? rows_per_block : 1;
+    const wd_u64 r0 = (wd_u64)blockIdx.y * rpb;
+    const wd_u64 r1 = r0 + rpb < rows ? r0 + rpb : rows;
+    T acc[VEC];
+#pragma unroll
+    for (unsigned k = 0; k < VEC; ++k) acc[k] = Op::identity();
+    if (ok) {
+        for (wd_u64 r = r0; r < r1; r += U) {
+            E e[U][VEC];
+#pragma unroll
+            for (unsigned u = 0; u < U; ++u)
+                if (r + u < r1) st.load_vec((r + u) * cols + c0, e[u]);
+#pragma unroll
+            for (unsigned u = 0; u < U; ++u) {
+                if (r + u < r1) {
+#pragma unroll
+                    for (unsigned k = 0; k < VEC; ++k) acc[k] = Op::combine(acc[k], st.make(e[u][k], (r + u) * cols + c0 + k));
+                }
+            }
+        }
+    }
+    if (gridDim.y == 1) {
+        if (ok)
+#pragma unroll
+            for (unsigned k = 0; k < VEC; ++k) out[c0 + k] = acc[k];
+        return;
+    }
+    if (ok)
+#pragma unroll
+        for (unsigned k = 0; k < VEC; ++k) partials[(wd_u64)blockIdx.y * cols + c0 + k] = acc[k];
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) am_last = atomicAdd(tickets + blockIdx.x, 1u) == gridDim.y - 1;
+    __syncthreads();
+    if (!am_last) return;
+    __threadfence();
+    if (ok) {
+#pragma unroll
+        for (unsigned k = 0; k < VEC; ++k) acc[k] = Op::identity();
+        for (unsigned y = 0; y < gridDim.y; ++y)
+#pragma unroll
+            for (unsigned k = 0; k < VEC; ++k) acc[k] = Op::combine(acc[k], wd_ldcg(partials + (wd_u64)y * cols + c0 + k));
+#pragma unroll
+        for (unsigned k = 0; k < VEC; ++k) out[c0 + k] = acc[k];
+    }
+    if (threadIdx.x == 0) tickets[blockIdx.x] = 0u;
 }
 
 // Transpose: out (cols x rows) = in^T (rows x cols) through a padded shared tile.

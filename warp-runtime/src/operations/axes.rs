@@ -68,8 +68,11 @@ impl Device {
     /// Reduces each column of the row-major matrix `input` (`cols` columns) with `op`: one
     /// value per column (an empty input gives the identity in each; `cols = 0` is an
     /// [`Error::Shape`], and a column count no memory holds an [`Error::OutOfMemory`]).
-    /// Loads are coalesced along rows; the threads sharing a column combine
-    /// through a `[32][33]` padded shared tile (no bank conflicts). Returns without waiting.
+    /// Loads are coalesced along rows: in a wide matrix (at least 4096 columns, rows of whole
+    /// aligned 16-byte vectors) each thread folds a vector's columns down a chunk of rows;
+    /// otherwise the threads sharing a column combine through a `[32][33]` padded shared tile
+    /// (no bank conflicts). Each column's fold order is fixed by the shape and the GPU (the
+    /// same bits every run). Returns without waiting.
     pub fn reduce_cols<Op, I>(&self, op: Op, input: &I, cols: usize) -> Result<Array<Op>>
     where
         Op: ReduceOp,

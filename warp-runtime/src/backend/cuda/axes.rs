@@ -5,8 +5,9 @@
 use cudarc::driver::{CudaView, CudaViewMut};
 
 use warp_kernels::catalogue::{
-    self, BLOCK, COLS, COLS_TILE, COLS_UNPADDED, Kernel, ROWS_BLOCK, ROWS_GROUPS, ROWS_SPLIT,
-    ROWS_WARP, SEG_CHUNK, SEG_LONG, SEGMENTS, SEGMENTS_LONG, SEGMENTS_PLAN,
+    self, BLOCK, COLS, COLS_TILE, COLS_UNPADDED, COLS_VEC, COLS_VEC_BLOCK, COLS_VEC_MIN, Kernel,
+    ROWS_BLOCK, ROWS_GROUPS, ROWS_SPLIT, ROWS_WARP, SEG_CHUNK, SEG_LONG, SEGMENTS, SEGMENTS_LONG,
+    SEGMENTS_PLAN,
 };
 
 use super::Gpu;
@@ -44,8 +45,8 @@ kernel_args! {
 }
 
 kernel_args! {
-    /// `wd_k_cols` and its unpadded twin.
-    struct ColsArgs ['v] ['v] for [COLS, COLS_UNPADDED] {
+    /// `wd_k_cols`, its unpadded twin and the vector column reduction.
+    struct ColsArgs ['v] ['v] for [COLS, COLS_UNPADDED, COLS_VEC] {
         input: Input<'v>,
         n: u64,
         a: Args,
@@ -204,8 +205,9 @@ impl Gpu {
         })
     }
 
-    /// Reduces the columns of the matrix `s` reads (`shape`) into `out` (`shape.cols` values),
-    /// through the padded tile (or, for the padding measurement, the unpadded one).
+    /// Reduces the columns of the matrix `s` reads (`shape`) into `out` (`shape.cols` values):
+    /// wide matrices whose rows are whole aligned vectors by the vector column reduction,
+    /// others through the padded tile (or, for the padding measurement, the unpadded one).
     pub(crate) fn reduce_cols(
         &self,
         s: Staged<'_, '_>,
@@ -217,6 +219,14 @@ impl Gpu {
         let m = s.module;
         if cols == 0 {
             return Ok(());
+        }
+        let vec = 16 / s.input.widest().max(1);
+        if padded
+            && cols >= COLS_VEC_MIN
+            && cols.is_multiple_of(vec)
+            && s.input.vector_aligned(&self.stream)
+        {
+            return self.reduce_cols_vec(s, shape, out, vec);
         }
         let k = if padded { &COLS } else { &COLS_UNPADDED };
         m.function(k)?;
@@ -244,6 +254,56 @@ impl Gpu {
                 m,
                 k,
                 Grid(col_tiles as u32, splits as u32),
+                &mut ColsArgs {
+                    input: s.arrays(&self.stream),
+                    n: s.input.len() as u64,
+                    a: Args(s.args),
+                    rows: rows as u64,
+                    cols: cols as u64,
+                    rows_per_block: rows_per_block as u64,
+                    partials: Values::Raw(r.at(1)),
+                    tickets: Out::raw(r.at(0)),
+                    out: Values::At(out.bytes),
+                },
+            )?;
+            self.stop_timing(timer)
+        })
+    }
+
+    /// The vector column reduction (`wd_k_cols_vec`): a thread per `vec` columns, the rows
+    /// split over enough blocks to give each SM 8 (each at least 16 rows), the partials of a
+    /// column block folded by its last block.
+    fn reduce_cols_vec(
+        &self,
+        s: Staged<'_, '_>,
+        shape: Rows,
+        out: ValuesOut<'_>,
+        vec: usize,
+    ) -> Result<()> {
+        let Rows { rows, cols } = shape;
+        let m = s.module;
+        m.function(&COLS_VEC)?;
+        let col_blocks = (cols / vec).div_ceil(COLS_VEC_BLOCK as usize);
+        if col_blocks > i32::MAX as usize {
+            return Err(Error::Shape(format!("{cols} columns are too many")));
+        }
+        let splits = (8 * self.shared.sms as usize / col_blocks)
+            .min(rows.div_ceil(16))
+            .clamp(1, 65535);
+        let rows_per_block = rows.div_ceil(splits).max(1);
+        let splits = rows.div_ceil(rows_per_block).max(1);
+        // Each block writes its partials before the column block's last block reads them.
+        let partials = if splits > 1 {
+            splits * cols * out.value_size
+        } else {
+            0
+        };
+        self.with_scratch(&[col_blocks * 4], &[partials], |r| {
+            let timer = self.start_timing()?;
+            self.launch(
+                m,
+                &COLS_VEC,
+                Grid(col_blocks as u32, splits as u32),
                 &mut ColsArgs {
                     input: s.arrays(&self.stream),
                     n: s.input.len() as u64,

@@ -1,0 +1,122 @@
+// Row sums of a row-major R x C f32 matrix, one block per row: variants of the per-thread load
+// schedule and block size against CUB's DeviceSegmentedReduce::Sum, event-timed in one run.
+//   nvcc -O3 -arch=sm_90 -o rows_probe rows_probe.cu && ./rows_probe [cols...]
+#include <cub/cub.cuh>
+#include <cstdio>
+#include <vector>
+#include <algorithm>
+#include <cstdint>
+
+#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
+
+template <int NT>
+__device__ float block_sum(float v) {
+  __shared__ float w[32];
+  for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+  if ((threadIdx.x & 31) == 0) w[threadIdx.x >> 5] = v;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    v = threadIdx.x < NT / 32 ? w[threadIdx.x] : 0.f;
+    for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+  }
+  __syncthreads();
+  return v;
+}
+
+// LOAD: 0 __ldg, 1 __ldcs (streaming), 2 plain
+template <int LOAD>
+__device__ __forceinline__ float4 ld(const float4* p) {
+  if (LOAD == 0) return __ldg(p);
+  if (LOAD == 1) return __ldcs(p);
+  return *p;
+}
+
+template <int NT, int U, int UNROLL, int LOAD>
+__global__ void __launch_bounds__(NT) rows(const float* x, int64_t rows, int64_t cols, float* out) {
+  for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+    const float4* p = (const float4*)(x + r * cols);
+    const int64_t nvec = cols / 4;
+    float acc = 0.f;
+#pragma unroll UNROLL
+    for (int64_t v = threadIdx.x; v < nvec; v += (int64_t)U * NT) {
+      float4 q[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (v + (int64_t)u * NT < nvec) q[u] = ld<LOAD>(p + v + (int64_t)u * NT);
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (v + (int64_t)u * NT < nvec) acc += (q[u].x + q[u].y) + (q[u].z + q[u].w);
+    }
+    acc = block_sum<NT>(acc);
+    if (threadIdx.x == 0) out[r] = acc;
+  }
+}
+
+__global__ void fill(float* x, int64_t n, uint32_t seed) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+    uint32_t h = (uint32_t)i * 0x9e3779b9u ^ seed;
+    h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;
+    x[i] = (h >> 8) * (1.0f / 8388608.0f) - 1.0f;
+  }
+}
+
+template <class F>
+float median_ms(F f) {
+  cudaEvent_t a, b; CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
+  for (int i = 0; i < 30; ++i) f();
+  std::vector<float> t;
+  for (int i = 0; i < 21; ++i) {
+    CK(cudaEventRecord(a)); f(); CK(cudaEventRecord(b)); CK(cudaEventSynchronize(b));
+    float ms; CK(cudaEventElapsedTime(&ms, a, b)); t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+int main(int argc, char** argv) {
+  const int64_t n = 1ll << 28;
+  std::vector<int64_t> colss = {65536, 4096, 16384};
+  if (argc > 1) { colss.clear(); for (int i = 1; i < argc; ++i) colss.push_back(atoll(argv[i])); }
+  float *x, *out, *ref; CK(cudaMalloc(&x, n * 4)); CK(cudaMalloc(&out, (n / 32) * 4)); CK(cudaMalloc(&ref, (n / 32) * 4));
+  fill<<<2048, 256>>>(x, n, 12345); CK(cudaDeviceSynchronize());
+  int sms; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  float* y; CK(cudaMalloc(&y, n * 4));
+  float copy = median_ms([&] { CK(cudaMemcpyAsync(y, x, n * 4, cudaMemcpyDeviceToDevice)); });
+  printf("copy %.0f GB/s\n", 2.0 * n * 4 / copy / 1e6);
+  for (int64_t cols : colss) {
+    const int64_t R = n / cols;
+    std::vector<int64_t> off(R + 1); for (int64_t i = 0; i <= R; ++i) off[i] = i * cols;
+    int64_t* doff; CK(cudaMalloc(&doff, (R + 1) * 8)); CK(cudaMemcpy(doff, off.data(), (R + 1) * 8, cudaMemcpyHostToDevice));
+    size_t tb = 0; CK(cub::DeviceSegmentedReduce::Sum(nullptr, tb, x, ref, R, doff, doff + 1));
+    void* tmp; CK(cudaMalloc(&tmp, tb + 1));
+    float cub = median_ms([&] { CK(cub::DeviceSegmentedReduce::Sum(tmp, tb, x, ref, R, doff, doff + 1)); });
+    printf("cols %lld rows %lld: CUB %.0f GB/s (%.4f ms)\n", (long long)cols, (long long)R, n * 4 / cub / 1e6, cub);
+    std::vector<float> h_ref(R), h_out(R);
+    CK(cudaMemcpy(h_ref.data(), ref, R * 4, cudaMemcpyDeviceToHost));
+    auto run = [&](const char* name, auto kern, int nt, int64_t grid) {
+      CK(cudaMemset(out, 0, R * 4));
+      float ms = median_ms([&] { kern<<<(unsigned)grid, nt>>>(x, R, cols, out); });
+      CK(cudaGetLastError());
+      CK(cudaMemcpy(h_out.data(), out, R * 4, cudaMemcpyDeviceToHost));
+      double maxd = 0; for (int64_t i = 0; i < R; ++i) maxd = std::max(maxd, (double)fabsf(h_out[i] - h_ref[i]));
+      printf("  %-34s grid %7lld: %5.0f GB/s (%.4f ms) %.3fx CUB  maxdiff %.2g\n", name, (long long)grid, n * 4 / ms / 1e6, ms, cub / ms, maxd);
+    };
+    int bps;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, rows<256, 4, 1, 0>, 256, 0));
+    int64_t res = (int64_t)sms * bps;
+    run("256 U4 unroll1 ldg resident", rows<256, 4, 1, 0>, 256, std::min(R, res));
+    run("256 U4 unroll1 ldg per-row", rows<256, 4, 1, 0>, 256, R);
+    run("256 U4 unroll1 ldcs per-row", rows<256, 4, 1, 1>, 256, R);
+    run("256 U4 unroll1 plain per-row", rows<256, 4, 1, 2>, 256, R);
+    run("256 U8 unroll1 ldg per-row", rows<256, 8, 1, 0>, 256, R);
+    run("256 U4 unroll2 ldg per-row", rows<256, 4, 2, 0>, 256, R);
+    run("256 U2 unroll1 ldg per-row", rows<256, 2, 1, 0>, 256, R);
+    run("512 U4 unroll1 ldg per-row", rows<512, 4, 1, 0>, 512, R);
+    run("512 U2 unroll1 ldg per-row", rows<512, 2, 1, 0>, 512, R);
+    run("128 U4 unroll1 ldg per-row", rows<128, 4, 1, 0>, 128, R);
+    run("128 U8 unroll1 ldg per-row", rows<128, 8, 1, 0>, 128, R);
+    run("1024 U2 unroll1 ldg per-row", rows<1024, 2, 1, 0>, 1024, R);
+    CK(cudaFree(doff)); CK(cudaFree(tmp));
+  }
+  return 0;
+}
