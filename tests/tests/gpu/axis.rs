@@ -324,94 +324,49 @@ fn wide_columns_of_every_element_width() {
         (7000, 4096),
     ] {
         let n = rows * cols;
-        let what = format!("{rows}x{cols}");
+        // The GPU's column reduction of an input against the CPU's, the same operator.
+        macro_rules! same_cols {
+            ($op:expr, $gpu:expr, $cpu:expr, $what:literal) => {
+                same(
+                    &g.reduce_cols($op, $gpu, cols).unwrap().download().unwrap(),
+                    &c.reduce_cols($op, $cpu, cols).unwrap().download().unwrap(),
+                    &format!(concat!($what, " {}x{}"), rows, cols),
+                )
+            };
+        }
         let bs: Vec<u8> = random_vec_par(seed ^ 1, n, false);
         let (gb, cb) = (g.upload(&bs).unwrap(), c.upload(&bs).unwrap());
-        same(
-            &g.reduce_cols(add_u64, &gb.map(widen.with(0)), cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &c.reduce_cols(add_u64, &cb.map(widen.with(0)), cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &format!("u8 columns {what}"),
+        same_cols!(
+            add_u64,
+            &gb.map(widen.with(0)),
+            &cb.map(widen.with(0)),
+            "u8 columns"
         );
-        same(
-            &g.reduce_cols(add_u8, &gb, cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &c.reduce_cols(add_u8, &cb, cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &format!("u8 wrapping columns {what}"),
-        );
+        same_cols!(add_u8, &gb, &cb, "u8 wrapping columns");
         // Small integers as f64: exact in any order.
-        same(
-            &g.reduce_cols(sum_f64, &gb.map(small_f64), cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &c.reduce_cols(sum_f64, &cb.map(small_f64), cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &format!("f64 columns {what}"),
+        same_cols!(
+            sum_f64,
+            &gb.map(small_f64),
+            &cb.map(small_f64),
+            "f64 columns"
         );
         let hs: Vec<i16> = random_vec_par(seed ^ 2, n, true);
         let (gh, ch) = (g.upload(&hs).unwrap(), c.upload(&hs).unwrap());
-        same(
-            &g.reduce_cols(max_i16, &gh, cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &c.reduce_cols(max_i16, &ch, cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &format!("i16 max columns {what}"),
-        );
+        same_cols!(max_i16, &gh, &ch, "i16 max columns");
         let is: Vec<i32> = random_vec_par(seed ^ 3, n, true);
         let (gi, ci) = (g.upload(&is).unwrap(), c.upload(&is).unwrap());
-        same(
-            &g.reduce_cols(add_i32, &gi, cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &c.reduce_cols(add_i32, &ci, cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &format!("i32 columns {what}"),
-        );
+        same_cols!(add_i32, &gi, &ci, "i32 columns");
         // (value, index) pairs: the first index of each column's maximum.
         let fs: Vec<f32> = random_vec_par(seed ^ 4, n, true);
         let (gf, cf) = (g.upload(&fs).unwrap(), c.upload(&fs).unwrap());
-        same(
-            &g.reduce_cols(argmax, &gf.indexed(), cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &c.reduce_cols(argmax, &cf.indexed(), cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &format!("column argmax {what}"),
-        );
+        same_cols!(argmax, &gf.indexed(), &cf.indexed(), "column argmax");
         // Two arrays of different widths zipped (16 bytes of the wider one a thread).
-        same(
-            &g.reduce_cols(below_count, &(&gi, &gb).map(below_flag), cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &c.reduce_cols(below_count, &(&ci, &cb).map(below_flag), cols)
-                .unwrap()
-                .download()
-                .unwrap(),
-            &format!("zipped columns {what}"),
+        let (gz, cz) = ((&gi, &gb), (&ci, &cb));
+        same_cols!(
+            below_count,
+            &gz.map(below_flag),
+            &cz.map(below_flag),
+            "zipped columns"
         );
     }
 }

@@ -206,8 +206,10 @@ impl Gpu {
     }
 
     /// Reduces the columns of the matrix `s` reads (`shape`) into `out` (`shape.cols` values):
-    /// wide matrices whose rows are whole aligned vectors by the vector column reduction,
-    /// others through the padded tile (or, for the padding measurement, the unpadded one).
+    /// wide matrices whose rows are whole aligned vectors by the vector column reduction (a
+    /// thread per vector of columns, the rows split to give each SM 8 blocks of at least 16
+    /// rows), others through the padded tile (or, for the padding measurement, the unpadded
+    /// one: 32 columns a block, at least 64 rows).
     pub(crate) fn reduce_cols(
         &self,
         s: Staged<'_, '_>,
@@ -216,83 +218,33 @@ impl Gpu {
         padded: bool,
     ) -> Result<()> {
         let Rows { rows, cols } = shape;
-        let m = s.module;
         if cols == 0 {
             return Ok(());
         }
         let vec = 16 / s.input.widest().max(1);
-        if padded
+        // Split the rows over enough blocks to give each SM about 8 (the vector reduction at
+        // most 8, the tile at least).
+        let grid = 8 * self.shared.sms as usize;
+        let (k, col_blocks, splits) = if padded
             && cols >= COLS_VEC_MIN
             && cols.is_multiple_of(vec)
             && s.input.vector_aligned(&self.stream)
         {
-            return self.reduce_cols_vec(s, shape, out, vec);
-        }
-        let k = if padded { &COLS } else { &COLS_UNPADDED };
-        m.function(k)?;
-        let col_tiles = cols.div_ceil(COLS_TILE);
-        if col_tiles > i32::MAX as usize {
-            return Err(Error::Shape(format!("{cols} columns are too many")));
-        }
-        // Split the rows over enough blocks to fill the GPU a few times over (8 per SM), each
-        // at least 64 rows.
-        let splits = (8 * self.shared.sms as usize)
-            .div_ceil(col_tiles)
-            .min(rows.div_ceil(64))
-            .clamp(1, 65535);
-        let rows_per_block = rows.div_ceil(splits).max(1);
-        let splits = rows.div_ceil(rows_per_block).max(1);
-        // Each block writes its partials before the column tile's last block reads them.
-        let partials = if splits > 1 {
-            splits * cols * out.value_size
+            let blocks = (cols / vec).div_ceil(COLS_VEC_BLOCK as usize);
+            (&COLS_VEC, blocks, (grid / blocks).min(rows.div_ceil(16)))
         } else {
-            0
+            let k = if padded { &COLS } else { &COLS_UNPADDED };
+            let tiles = cols.div_ceil(COLS_TILE);
+            (k, tiles, grid.div_ceil(tiles).min(rows.div_ceil(64)))
         };
-        self.with_scratch(&[col_tiles * 4], &[partials], |r| {
-            let timer = self.start_timing()?;
-            self.launch(
-                m,
-                k,
-                Grid(col_tiles as u32, splits as u32),
-                &mut ColsArgs {
-                    input: s.arrays(&self.stream),
-                    n: s.input.len() as u64,
-                    a: Args(s.args),
-                    rows: rows as u64,
-                    cols: cols as u64,
-                    rows_per_block: rows_per_block as u64,
-                    partials: Values::Raw(r.at(1)),
-                    tickets: Out::raw(r.at(0)),
-                    out: Values::At(out.bytes),
-                },
-            )?;
-            self.stop_timing(timer)
-        })
-    }
-
-    /// The vector column reduction (`wd_k_cols_vec`): a thread per `vec` columns, the rows
-    /// split over enough blocks to give each SM 8 (each at least 16 rows), the partials of a
-    /// column block folded by its last block.
-    fn reduce_cols_vec(
-        &self,
-        s: Staged<'_, '_>,
-        shape: Rows,
-        out: ValuesOut<'_>,
-        vec: usize,
-    ) -> Result<()> {
-        let Rows { rows, cols } = shape;
-        let m = s.module;
-        m.function(&COLS_VEC)?;
-        let col_blocks = (cols / vec).div_ceil(COLS_VEC_BLOCK as usize);
+        s.module.function(k)?;
         if col_blocks > i32::MAX as usize {
             return Err(Error::Shape(format!("{cols} columns are too many")));
         }
-        let splits = (8 * self.shared.sms as usize / col_blocks)
-            .min(rows.div_ceil(16))
-            .clamp(1, 65535);
+        let splits = splits.clamp(1, 65535);
         let rows_per_block = rows.div_ceil(splits).max(1);
         let splits = rows.div_ceil(rows_per_block).max(1);
-        // Each block writes its partials before the column block's last block reads them.
+        // Each block writes its partials before its column block's last block reads them.
         let partials = if splits > 1 {
             splits * cols * out.value_size
         } else {
@@ -301,8 +253,8 @@ impl Gpu {
         self.with_scratch(&[col_blocks * 4], &[partials], |r| {
             let timer = self.start_timing()?;
             self.launch(
-                m,
-                &COLS_VEC,
+                s.module,
+                k,
                 Grid(col_blocks as u32, splits as u32),
                 &mut ColsArgs {
                     input: s.arrays(&self.stream),
