@@ -45,7 +45,11 @@ cargo test --workspace
 # unpublished path dependencies through a temporary local registry), and each package built on
 # its own: every file it needs (the CUDA templates, the docs) is in it. --allow-dirty: this runs
 # on uncommitted work too; `cargo publish` itself refuses a dirty tree.
-cargo package --allow-dirty --quiet \
+# Cargo takes a registry crate of a given version as unchanging: it extracts that registry's
+# crates into $CARGO_HOME/registry/src/-<hash>/ and builds them once. So that a second run
+# verifies the current sources, both go first (the build in a target folder of its own).
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/warpdsl-* target/package-check
+cargo package --allow-dirty --quiet --target-dir target/package-check \
   -p warpdsl-kernels -p warpdsl-kernels-gen -p warpdsl-macros -p warpdsl-runtime
 # The generated kernels themselves, on the CPU (g++ and the host emulation of tests/emu/shim.h):
 # the emu binary's modules `primitives` (warp.cuh and block.cuh on their own), `runs` (the runs
