@@ -156,8 +156,6 @@ pub enum Threads {
     Cols,
     /// [`COLS_VEC_BLOCK`].
     ColsVec,
-    /// [`ROWS_BLOCK_THREADS`].
-    RowsBlock,
 }
 
 impl Threads {
@@ -167,7 +165,6 @@ impl Threads {
             Threads::Block => BLOCK,
             Threads::Cols => COLS_BLOCK,
             Threads::ColsVec => COLS_VEC_BLOCK,
-            Threads::RowsBlock => ROWS_BLOCK_THREADS,
         }
     }
 
@@ -177,7 +174,6 @@ impl Threads {
             Threads::Block => "WD_BLOCK",
             Threads::Cols => "WD_COLS_BLOCK",
             Threads::ColsVec => "WD_COLS_VEC_BLOCK",
-            Threads::RowsBlock => "WD_ROWS_BLOCK_THREADS",
         }
     }
 }
