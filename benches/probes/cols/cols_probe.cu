@@ -9,7 +9,8 @@
 #include <cstdint>
 #include <cmath>
 
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
+#include "../timing.cuh"
+#include "../bank_conflicts/fill.cuh"
 
 template <int NT, int U>
 __global__ void __launch_bounds__(NT) cols_part(const float* x, int64_t rows, int64_t cols, int64_t rpb, float* part) {
@@ -37,33 +38,12 @@ __global__ void cols_fold(const float* part, int64_t splits, int64_t cols, float
   }
 }
 
-__global__ void fill(float* x, int64_t n, uint32_t seed) {
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
-    uint32_t h = (uint32_t)i * 0x9e3779b9u ^ seed;
-    h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;
-    x[i] = (h >> 8) * (1.0f / 8388608.0f) - 1.0f;
-  }
-}
-
-template <class F>
-float median_ms(F f) {
-  cudaEvent_t a, b; CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
-  for (int i = 0; i < 30; ++i) f();
-  std::vector<float> t;
-  for (int i = 0; i < 21; ++i) {
-    CK(cudaEventRecord(a)); f(); CK(cudaEventRecord(b)); CK(cudaEventSynchronize(b));
-    float ms; CK(cudaEventElapsedTime(&ms, a, b)); t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 int main(int argc, char** argv) {
   const int64_t n = 1ll << 28;
   std::vector<int64_t> colss = {65536, 4096};
   if (argc > 1) { colss.clear(); for (int i = 1; i < argc; ++i) colss.push_back(atoll(argv[i])); }
   float *x, *out, *part; CK(cudaMalloc(&x, n * 4)); CK(cudaMalloc(&out, 65536 * 64 * 4)); CK(cudaMalloc(&part, (int64_t)64 << 20));
-  fill<<<2048, 256>>>(x, n, 12345); CK(cudaDeviceSynchronize());
+  fill_random<<<2048, 256>>>(x, n, 12345); CK(cudaDeviceSynchronize());
   int sms; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   for (int64_t cols : colss) {
     const int64_t R = n / cols;
