@@ -20,9 +20,9 @@
 #   run path;
 # - builds with CUDA_HOME, NVCC, CUDA_COMPUTE_CAP=90 (candle's kernels: PTX for compute_90a and
 #   its MoE library for sm_90a, i.e. H100/H200) into target/candle (the first build compiles
-#   candle's kernels with nvcc: about 10 minutes on 2 cores);
+#   candle's kernels with nvcc: about 10 minutes on 2 idle cores, 20 on busy ones);
 # - strips and gzips the binary (warp-candle: `example` and `bench` modes) and copies it with
-#   run.sh into .gpu-candle/ (git-ignored; about 10 MiB).
+#   run.sh into .gpu-candle/ (git-ignored; about 11 MiB).
 #
 # On the GPU machine (CUDA 13.0 libraries in /usr/local/cuda/lib64, a CUDA 13 driver):
 #   bash .gpu-candle/run.sh          logs and the bench table go to $OUT (or .gpu-candle/out)

@@ -199,17 +199,26 @@ fn child(case: &str) {
             assert!(!Settings::new().resolve().unwrap().quiet);
         }
         "bad_tile_queue" | "bad_poison" | "bad_cache" | "bad_cache_max" => {
-            let (var, fixed) = match case {
-                "bad_tile_queue" => ("WARP_TILE_QUEUE", Settings::new().tile_queue(false)),
-                "bad_poison" => ("WARP_POISON", Settings::new().poison(true)),
-                "bad_cache" => ("WARP_CACHE", Settings::new().cache(false)),
-                _ => ("WARP_CACHE_MAX_MB", Settings::new().cache_max_mb(1)),
+            // The variable, what its error lists as accepted, and the same setting in code.
+            let (var, accepted, fixed) = match case {
+                "bad_tile_queue" => (
+                    "WARP_TILE_QUEUE",
+                    BOOLEAN_VALUES,
+                    Settings::new().tile_queue(false),
+                ),
+                "bad_poison" => ("WARP_POISON", BOOLEAN_VALUES, Settings::new().poison(true)),
+                "bad_cache" => ("WARP_CACHE", BOOLEAN_VALUES, Settings::new().cache(false)),
+                _ => (
+                    "WARP_CACHE_MAX_MB",
+                    "a whole number of MiB",
+                    Settings::new().cache_max_mb(1),
+                ),
             };
             // An error on any machine, from every constructor, never a CPU fallback.
-            is_setting_error(&Device::auto(), var, "expected");
-            is_setting_error(&Device::cuda(0), var, "expected");
-            is_setting_error(&Device::auto_with(&cpu), var, "expected");
-            is_setting_error(&Settings::new().resolve(), var, "expected");
+            is_setting_error(&Device::auto(), var, accepted);
+            is_setting_error(&Device::cuda(0), var, accepted);
+            is_setting_error(&Device::auto_with(&cpu), var, accepted);
+            is_setting_error(&Settings::new().resolve(), var, accepted);
             assert!(fixed.resolve().is_ok(), "{var} set in code: not read");
         }
         "cache" => {

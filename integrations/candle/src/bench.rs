@@ -226,9 +226,14 @@ impl Bench {
         let wv = w.values.download().map_err(wrap)?;
         let wi = w.indices.download().map_err(wrap)?;
         let kth = wv[k - 1];
+        // Sorted, each index distinct and holding its value, and nothing left out: fewer than
+        // k values above the k-th, at least k at or above it.
+        let distinct = wi.iter().collect::<std::collections::HashSet<_>>().len() == k;
         let ok = wv.windows(2).all(|p| p[0] >= p[1])
+            && distinct
             && wi.iter().zip(&wv).all(|(&i, &v)| host[i as usize] == v)
-            && host.iter().filter(|&&v| v > kth).count() < k;
+            && host.iter().filter(|&&v| v > kth).count() < k
+            && host.iter().filter(|&&v| v >= kth).count() >= k;
         let shape = format!("2^{} f32, k = {k}", n.trailing_zeros());
         let agree = "candle: no equivalent (arg_sort_last_dim sorts a row in one block)".into();
         self.record(

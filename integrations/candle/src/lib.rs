@@ -168,6 +168,13 @@ pub fn tensor_from_warp<T>(
 where
     T: Element + CudaDType + candle_core::WithDType,
 {
+    let shape = shape.into();
+    if shape.elem_count() != v.len() {
+        candle_core::bail!(
+            "warp-candle: {} values cannot be a tensor of shape {shape:?}",
+            v.len()
+        );
+    }
     match dev {
         candle_core::Device::Cuda(c) => {
             let slice: CudaSlice<T> = v.into_cuda().map_err(wrap)?;
@@ -183,16 +190,14 @@ where
     }
 }
 
-/// The reduction of all of `xs` (`n` elements) with `op`, written by warp-dsl into memory
-/// that candle allocated (a 1-element `CudaSlice` from candle's device, on its stream), as a
-/// 0-dimensional candle tensor: the result never leaves the device. (`reduce_rows_into` with
-/// one row of `n` columns: several blocks share the row, one launch.) On the CPU path, a
-/// warp-dsl array downloaded into a tensor.
+/// The reduction of all of `xs` with `op`, written by warp-dsl (`Device::reduce_into`) into
+/// memory that candle allocated (a 1-element `CudaSlice` from candle's device, on its stream),
+/// as a 0-dimensional candle tensor: the result never leaves the device, and has the bits of
+/// `Device::reduce`. On the CPU path, the reduction's value in a tensor.
 pub fn reduce_into_tensor<Op, X>(
     op: Op,
     dev: &Device,
     xs: &X,
-    n: usize,
     candle: &candle_core::Device,
 ) -> candle_core::Result<Tensor>
 where
@@ -202,15 +207,11 @@ where
     match candle {
         candle_core::Device::Cuda(c) => {
             let mut out: CudaSlice<f32> = c.alloc_zeros(1)?;
-            dev.reduce_rows_into(op, xs, n, &mut out).map_err(wrap)?;
+            dev.reduce_into(op, xs, &mut out).map_err(wrap)?;
             let storage = Storage::Cuda(CudaStorage::wrap_cuda_slice(out, c.clone()));
             Ok(Tensor::from_storage(storage, (), BackpropOp::none(), false))
         }
-        _ => {
-            let mut out = dev.upload(&[0.0f32]).map_err(wrap)?;
-            dev.reduce_rows_into(op, xs, n, &mut out).map_err(wrap)?;
-            Tensor::from_vec(out.download().map_err(wrap)?, (), candle)
-        }
+        _ => Tensor::new(dev.reduce(op, xs).map_err(wrap)?, candle),
     }
 }
 

@@ -76,14 +76,20 @@ impl Slot {
         find: impl FnOnce(Option<&Path>) -> Found,
     ) -> Result<&'static Loaded, Unavailable> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let env = crate::settings::raw(self.var).map(PathBuf::from);
+        let env;
         let asked = match want {
             Want::Path(p) => p,
-            Want::Loaded => env.as_deref(),
+            Want::Loaded => {
+                // The loaded library, whatever the environment says (read only to search).
+                if let Some(Search { found: Ok(l), .. }) = &*state {
+                    return Ok(l);
+                }
+                env = crate::settings::raw(self.var).map(PathBuf::from);
+                env.as_deref()
+            }
         };
         if let Some(s) = &*state {
             match &s.found {
-                Ok(l) if matches!(want, Want::Loaded) => return Ok(l),
                 Ok(l) => {
                     return self
                         .accept(s.asked.as_deref(), l, asked)
