@@ -132,12 +132,7 @@ fn check_tensor(c: &mut Checks, label: &str, t: &Tensor, host: &[f32]) -> Res<()
         t.dims(),
         t.layout().start_offset()
     );
-    let r = read_f32(
-        t,
-        Ops {
-            candle: t.device(),
-        },
-    )??;
+    let r = read_f32(t, Ops { candle: t.device() })??;
 
     let want_sum: f64 = host.iter().map(|&x| x as f64).sum();
     let abs: f64 = host.iter().map(|&x| (x as f64).abs()).sum();
