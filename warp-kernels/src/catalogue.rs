@@ -156,6 +156,8 @@ pub enum Threads {
     Cols,
     /// [`COLS_VEC_BLOCK`].
     ColsVec,
+    /// [`ROWS_BLOCK_THREADS`].
+    RowsBlock,
 }
 
 impl Threads {
@@ -165,6 +167,7 @@ impl Threads {
             Threads::Block => BLOCK,
             Threads::Cols => COLS_BLOCK,
             Threads::ColsVec => COLS_VEC_BLOCK,
+            Threads::RowsBlock => ROWS_BLOCK_THREADS,
         }
     }
 
@@ -174,6 +177,7 @@ impl Threads {
             Threads::Block => "WD_BLOCK",
             Threads::Cols => "WD_COLS_BLOCK",
             Threads::ColsVec => "WD_COLS_VEC_BLOCK",
+            Threads::RowsBlock => "WD_ROWS_BLOCK_THREADS",
         }
     }
 }

@@ -21,6 +21,10 @@ pub const COLS_VEC_UNROLL: u32 = 4;
 pub const COLS_VEC_MIN: usize = 4096;
 /// Row loads in flight per thread of the column reduction.
 pub const COLS_UNROLL: u32 = 8;
+/// Threads of the block that reduces one long row (`wd_k_rows_block`): a whole SM's worth
+/// reads a row fastest on an H200 (rows of 65,536 f32: 4475 GB/s against 4412 with 256
+/// threads, benches/probes/rows).
+pub const ROWS_BLOCK_THREADS: u32 = 1024;
 /// Vector loads in flight per lane of the warp-wide row and segment reductions.
 pub const AXIS_UNROLL: u32 = 4;
 /// Vector loads in flight per thread of the block-wide ones (a block per long row, chunks of
@@ -98,12 +102,14 @@ pub const ROWS_WARP: Kernel = kernel(
     ROWS_PARAMS,
     "WD_STAGE;\nwd_rows_warp<wd_op>(st, rows, cols, out);",
 );
-/// A block per row.
-pub const ROWS_BLOCK: Kernel = kernel(
-    "wd_k_rows_block",
-    ROWS_PARAMS,
-    "WD_STAGE;\nwd_rows_block<wd_op>(st, rows, cols, out);",
-);
+/// A block of [`ROWS_BLOCK_THREADS`] per row.
+pub const ROWS_BLOCK: Kernel = Kernel {
+    name: "wd_k_rows_block",
+    params: ROWS_PARAMS,
+    threads: Threads::RowsBlock,
+    min_blocks: None,
+    body: "WD_STAGE;\nwd_rows_block<wd_op>(st, rows, cols, out);",
+};
 /// Several blocks per row; each row's last block combines their partials.
 pub const ROWS_SPLIT: Kernel = kernel(
     "wd_k_rows_split",
@@ -260,6 +266,7 @@ pub const AXIS_DEFINES: &[(&str, u64)] = &[
     ("WD_COLS_VEC_UNROLL", COLS_VEC_UNROLL as u64),
     ("WD_AXIS_UNROLL", AXIS_UNROLL as u64),
     ("WD_AXIS_UNROLL_BLOCK", AXIS_UNROLL_BLOCK as u64),
+    ("WD_ROWS_BLOCK_THREADS", ROWS_BLOCK_THREADS as u64),
     ("WD_SEG_WAYS", SEG_WAYS as u64),
     ("WD_SEG_LONG", SEG_LONG as u64),
     ("WD_SEG_CHUNK", SEG_CHUNK as u64),

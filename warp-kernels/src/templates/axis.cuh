@@ -154,13 +154,14 @@ static __device__ __forceinline__ void wd_rows_warp(const St& st, wd_u64 rows, w
     }
 }
 
-// Long rows: out[r] = fold of row r, one block of WD_BLOCK threads per row (grid-stride).
-// The threads fold the row with WD_AXIS_UNROLL loads in flight; block reduce; thread 0 writes.
+// Long rows: out[r] = fold of row r, one block of WD_ROWS_BLOCK_THREADS threads per row
+// (grid-stride). The threads fold the row with WD_AXIS_UNROLL_BLOCK loads in flight; block
+// reduce; thread 0 writes.
 template <class Op, class St>
 static __device__ __forceinline__ void wd_rows_block(const St& st, wd_u64 rows, wd_u64 cols, typename Op::T* out) {
     for (wd_u64 r = blockIdx.x; r < rows; r += gridDim.x) {  // block-uniform
-        typename Op::T acc = wd_axis_fold_range<Op, St, WD_BLOCK>(st, r * cols, cols, threadIdx.x);
-        acc = wd_block_reduce<Op>(acc);
+        typename Op::T acc = wd_axis_fold_range<Op, St, WD_ROWS_BLOCK_THREADS>(st, r * cols, cols, threadIdx.x);
+        acc = wd_block_reduce<Op, WD_ROWS_BLOCK_THREADS>(acc);
         if (threadIdx.x == 0) out[r] = acc;
         __syncthreads();  // the block reduce's shared slots are reused by the next row
     }

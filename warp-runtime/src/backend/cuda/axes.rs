@@ -169,11 +169,13 @@ impl Gpu {
         if cols <= 8192 {
             return one_per(&ROWS_WARP, BLOCK as usize / 32, true, out);
         }
-        let f = m.function(&ROWS_BLOCK)?;
-        let resident = (self.shared.sms * f.blocks_per_sm) as usize;
-        if rows >= resident {
+        // Many long rows (at least four for each block the GPU holds at once, so that they
+        // end evenly): a block per row.
+        let held = (self.shared.sms * m.function(&ROWS_BLOCK)?.blocks_per_sm) as usize;
+        if rows >= 4 * held {
             return one_per(&ROWS_BLOCK, 1, false, out);
         }
+        let resident = (self.shared.sms * m.function(&ROWS_SPLIT)?.blocks_per_sm) as usize;
         // Few long rows: several blocks per row (each at least 16 vectors a thread), the
         // row's last block combining their partials.
         let min_chunk = BLOCK as usize * 16 * (16 / esize);
