@@ -13,8 +13,8 @@
 // ---- block reduce ----
 // Every warp reduces (the module's wd_warp_reduce), lane 0 writes warpSums[warp], one barrier,
 // warp 0 reduces the warp totals. All NT threads of the block (WD_BLOCK unless given; at most
-// 1024) call it; thread 0 ends with the block's total. Shared memory: its own 32 slots of T; a caller that calls it again must put a barrier
-// between the two calls (the slots are reused).
+// 1024) call it; thread 0 ends with the block's total. Shared memory: its own 32 slots of T; a
+// caller that calls it again must put a barrier between the two calls (the slots are reused).
 template <class Op, unsigned NT = WD_BLOCK> static __device__ __forceinline__ typename Op::T wd_block_reduce(typename Op::T v) {
     __shared__ typename Op::T warpSums[32];
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
