@@ -6,7 +6,8 @@
 //
 // Usage:
 //   cub_peers --n N --reps R --ops op1,op2,... [--seed S] [--no-check]
-//   (N accepts plain integers, "2^28" or "1<<28"; --ops all, or no --ops, runs every op)
+//   (N accepts plain integers, "2^28" or "1<<28"; --ops all, or no --ops, runs every op but the
+//   sorts; --ops sort runs the six sorts)
 //
 // Output on stdout (everything is flushed line by line):
 //   INFO cub ...                            informational (device, CUB version, sizes)
@@ -34,6 +35,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 // ------------------------------------------------------------------------------------------------
@@ -78,6 +80,12 @@ static const char* const kAllOps[] = {
     "scan_i32",       "rowsum_f32_32",   "rowsum_f32_256",  "rowsum_f32_4096",  "rowsum_f32_65536",
     "colsum_f32_32",  "colsum_f32_256",  "colsum_f32_4096", "colsum_f32_65536", "transpose_f32",
     "scan_f32",       "scan_rows_f32_32", "scan_rows_f32_4096",
+};
+
+// `--ops sort`. Not in `all`: a sort runs tens of times longer than one pass over its keys, and a
+// full run (the bandwidth ops) stays as short as it was.
+static const char* const kSortOps[] = {
+    "sort_u32", "sort_f32", "sort_u64", "argsort_f32", "pairs_u32", "sort_desc_f32",
 };
 
 static std::string strf(const char* fmt, ...) {
@@ -210,6 +218,32 @@ static void fill_i32(int* x, int64_t n, uint64_t seed) {
   fill_i32_kernel<<<fill_grid(n), 256, 0, g_stream>>>(x, n, seed);
   CK(cudaGetLastError());
   CK(cudaStreamSynchronize(g_stream));
+}
+
+// Sort keys: unsigned integers uniform over all their bits; the sequence 0..N-1 (sort values).
+template <class T>
+__global__ void fill_bits_kernel(T* x, int64_t n, uint64_t seed, bool iota) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    x[i] = static_cast<T>(iota ? static_cast<uint64_t>(i) : mix64(seed + static_cast<uint64_t>(i)));
+  }
+}
+
+template <class T>
+static void fill_bits(T* x, int64_t n, uint64_t seed, bool iota = false) {
+  fill_bits_kernel<T><<<fill_grid(n), 256, 0, g_stream>>>(x, n, seed, iota);
+  CK(cudaGetLastError());
+  CK(cudaStreamSynchronize(g_stream));
+}
+
+// Sort keys: f32 uniform in [-1,1) (no -0.0, no NaN), integers uniform over all their bits.
+template <class K>
+static void fill_keys(K* x, int64_t n, uint64_t seed) {
+  if constexpr (std::is_same_v<K, float>) {
+    fill_f32(x, n, seed);
+  } else {
+    fill_bits(x, n, seed);
+  }
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -720,6 +754,124 @@ static void op_rowsum_f32(const Opts& o, const std::string& op, int64_t cols) {
 }
 
 // ------------------------------------------------------------------------------------------------
+// Sorts: cub::DeviceRadixSort in its plain form, keys_in -> keys_out (not the DoubleBuffer form: the
+// product under test writes a separate output too; CUB then keeps its alternate buffer in the
+// temporary storage), over the full key (begin_bit 0, end_bit the key's bits: CUB's defaults,
+// passed because the stream comes after them). Temporary storage allocated once per op.
+// ------------------------------------------------------------------------------------------------
+
+// The bits of a key, widened: their wrapping sum over all keys is a checksum of the multiset.
+template <class K>
+static uint64_t key_bits(K k) {
+  std::conditional_t<sizeof(K) == 8, uint64_t, uint32_t> u;
+  static_assert(sizeof(u) == sizeof(K), "4- or 8-byte keys");
+  std::memcpy(&u, &k, sizeof(K));
+  return u;
+}
+
+// Checks a sort on the host: `out` in order (non-decreasing; non-increasing if `descending`) with
+// the checksum of `in`. With `vals` (the values sorted along, which were 0..N-1) also: that they sum
+// to N(N-1)/2, that equal keys kept their input order (CUB's radix sort is stable) and that
+// out[i] == in[vals[i]] at 1000 random positions i.
+template <class K>
+static void check_sort(const std::string& op, uint64_t seed, const std::vector<K>& in, const std::vector<K>& out,
+                       bool descending, const std::vector<uint32_t>* vals = nullptr) {
+  const int64_t n = static_cast<int64_t>(out.size());
+  int64_t disorder = 0, first_bad = -1, unstable = 0;
+  uint64_t sum_in = 0, sum_out = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    sum_in += key_bits(in[i]);
+    sum_out += key_bits(out[i]);
+    if (i == 0) continue;
+    if (descending ? out[i - 1] < out[i] : out[i] < out[i - 1]) {
+      if (first_bad < 0) first_bad = static_cast<int64_t>(i);
+      ++disorder;
+    }
+    if (vals && key_bits(out[i - 1]) == key_bits(out[i]) && (*vals)[i - 1] >= (*vals)[i]) ++unstable;
+  }
+  bool ok = disorder == 0 && sum_in == sum_out;
+  std::string detail = strf("out_of_order=%lld first_bad=%lld checksum=%s", static_cast<long long>(disorder),
+                            static_cast<long long>(first_bad), sum_in == sum_out ? "match" : "MISMATCH");
+  if (vals) {
+    uint64_t vsum = 0;
+    for (uint32_t v : *vals) vsum += v;
+    const uint64_t vref = static_cast<uint64_t>(n) * static_cast<uint64_t>(n - 1) / 2;  // N <= 2^32
+    int mismatched = 0;
+    for (uint64_t j = 0; j < 1000 && n > 0; ++j) {
+      const size_t i = static_cast<size_t>(mix64(seed + j) % static_cast<uint64_t>(n));
+      const uint32_t v = (*vals)[i];
+      if (static_cast<int64_t>(v) >= n || key_bits(in[v]) != key_bits(out[i])) ++mismatched;
+    }
+    ok = ok && vsum == vref && unstable == 0 && mismatched == 0;
+    detail += strf(" value_sum=%s unstable=%lld sampled_mismatches=%d/1000", vsum == vref ? "ok" : "WRONG",
+                   static_cast<long long>(unstable), mismatched);
+  }
+  print_check(op, ok, detail);
+}
+
+// sort_u32, sort_f32, sort_u64 (K = uint32_t, float, uint64_t): cub::DeviceRadixSort::SortKeys;
+// sort_desc_f32: SortKeysDescending<float>. bytes = 2*N*sizeof(K).
+template <class K>
+static void op_sort_keys(const Opts& o, const std::string& op, bool descending) {
+  const int64_t n = o.n;
+  const size_t nbytes = static_cast<size_t>(n) * sizeof(K);
+  DevBuf in(nbytes), out(nbytes);
+  fill_keys(in.as<K>(), n, seed_for(o, op));
+
+  double ms = 0.0;
+  with_num_items(n, [&](auto nn) {
+    constexpr int kEndBit = static_cast<int>(sizeof(K) * 8);
+    const auto sort = [&](void* tmp, size_t& tb) {
+      return descending
+                 ? cub::DeviceRadixSort::SortKeysDescending(tmp, tb, in.as<K>(), out.as<K>(), nn, 0, kEndBit, g_stream)
+                 : cub::DeviceRadixSort::SortKeys(tmp, tb, in.as<K>(), out.as<K>(), nn, 0, kEndBit, g_stream);
+    };
+    size_t tb = 0;
+    CK(sort(nullptr, tb));
+    DevBuf tmp(tb);
+    ms = median_ms(o.reps, [&] { CK(sort(tmp.get(), tb)); });
+  });
+  print_peer(op, ms, 2.0 * static_cast<double>(nbytes));
+
+  if (o.check) check_sort(op, seed_for(o, op), download(in.as<K>(), n), download(out.as<K>(), n), descending);
+}
+
+// argsort_f32 (K = float), pairs_u32 (K = uint32_t): cub::DeviceRadixSort::SortPairs<K, uint32_t>
+// with the values 0..N-1 (filled before, not timed), so the sorted values are the argsort.
+// bytes = 2*N*(sizeof(K) + 4).
+template <class K>
+static void op_sort_pairs(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  if (n > (int64_t{1} << 32)) {
+    print_skip(op, "N>2^32: u32 values cannot index N keys");
+    return;
+  }
+  const size_t kbytes = static_cast<size_t>(n) * sizeof(K), vbytes = static_cast<size_t>(n) * sizeof(uint32_t);
+  DevBuf kin(kbytes), kout(kbytes), vin(vbytes), vout(vbytes);
+  fill_keys(kin.as<K>(), n, seed_for(o, op));
+  fill_bits(vin.as<uint32_t>(), n, 0, /*iota=*/true);
+
+  double ms = 0.0;
+  with_num_items(n, [&](auto nn) {
+    constexpr int kEndBit = static_cast<int>(sizeof(K) * 8);
+    size_t tb = 0;
+    CK(cub::DeviceRadixSort::SortPairs(nullptr, tb, kin.as<K>(), kout.as<K>(), vin.as<uint32_t>(),
+                                       vout.as<uint32_t>(), nn, 0, kEndBit, g_stream));
+    DevBuf tmp(tb);
+    ms = median_ms(o.reps, [&] {
+      CK(cub::DeviceRadixSort::SortPairs(tmp.get(), tb, kin.as<K>(), kout.as<K>(), vin.as<uint32_t>(),
+                                         vout.as<uint32_t>(), nn, 0, kEndBit, g_stream));
+    });
+  });
+  print_peer(op, ms, 2.0 * static_cast<double>(kbytes + vbytes));
+
+  if (o.check) {
+    const auto vals = download(vout.as<uint32_t>(), n);
+    check_sort(op, seed_for(o, op), download(kin.as<K>(), n), download(kout.as<K>(), n), false, &vals);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
 // Op dispatch and argument parsing
 // ------------------------------------------------------------------------------------------------
 
@@ -746,6 +898,12 @@ static void run_op(const Opts& o, const std::string& op) {
   if (op == "filter_gt0_f32") return op_filter_gt0_f32(o, op);
   if (op == "scan_i32") return op_scan_i32(o, op);
   if (op == "scan_f32") return op_scan_f32(o, op);
+  if (op == "sort_u32") return op_sort_keys<uint32_t>(o, op, false);
+  if (op == "sort_f32") return op_sort_keys<float>(o, op, false);
+  if (op == "sort_u64") return op_sort_keys<uint64_t>(o, op, false);
+  if (op == "sort_desc_f32") return op_sort_keys<float>(o, op, true);
+  if (op == "argsort_f32") return op_sort_pairs<float>(o, op);
+  if (op == "pairs_u32") return op_sort_pairs<uint32_t>(o, op);
   if (const int64_t c = parse_suffix(op, "scan_rows_f32_"); c > 0) return op_scan_rows_f32(o, op, c);
   if (op == "any_gt0_first" || op == "any_gt0_none") return print_skip(op, "no CUB primitive (torch/cupy only)");
   if (op == "transpose_f32") return print_skip(op, "no CUB primitive");
@@ -758,9 +916,11 @@ static void usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s --n N --reps R --ops op1,op2,... [--seed S] [--no-check]\n"
                "  N: integer, 2^K or 1<<K (default 2^28); R >= 1 (default 20); --ops all = every op\n"
+               "  but the sorts, --ops sort = the sorts\n"
                "  ops: copy sum_f32 sum_i32 max_f32 argmax_f32 sumsq_f32 count_gt0_f32 any_gt0_first\n"
                "       any_gt0_none filter_gt0_f32 scan_i32 scan_f32 scan_rows_f32_<C> rowsum_f32_<C>\n"
-               "       colsum_f32_<C> transpose_f32\n",
+               "       colsum_f32_<C> transpose_f32\n"
+               "  sort: sort_u32 sort_f32 sort_u64 argsort_f32 pairs_u32 sort_desc_f32\n",
                argv0);
 }
 
@@ -853,6 +1013,8 @@ static Opts parse_args(int argc, char** argv) {
     const std::string tok = ops_arg.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (tok == "all") {
       for (const char* op : kAllOps) o.ops.emplace_back(op);
+    } else if (tok == "sort") {
+      for (const char* op : kSortOps) o.ops.emplace_back(op);
     } else if (!tok.empty()) {
       o.ops.push_back(tok);
     }

@@ -11,7 +11,8 @@ Output on stdout (flushed line by line):
     SKIP <lib> <op> <reason>              op unknown, not offered by the library, or it raised
     SKIP <lib> * import failed: ...       the library could not be imported / initialised
 
-Each op: fresh random data on the device (floats uniform in [-1,1), ints uniform in [-1000,1000]),
+Each op: fresh random data on the device (floats uniform in [-1,1), ints uniform in [-1000,1000],
+sort keys: floats in [-1,1) or integers uniform over all their bits),
 a warm-up of at least 30 runs and 0.1 s, then R timed runs, each bracketed by its own CUDA event pair; the median is
 reported. What is timed is the expression a user of the library would write (see README.md).
 """
@@ -46,6 +47,11 @@ SIMPLE_OPS = (
     "any_gt0_first", "any_gt0_none", "filter_gt0_f32", "scan_i32", "transpose_f32", "scan_f32",
 )
 SCAN_ROW_COLS = (32, 4096)
+# Sorts, with the bytes counted per element (each key, and value or index, read once and written
+# once). `--ops sort` runs them; not in `all` (see cub_peers.cu's kSortOps).
+SORT_BYTES = {"sort_u32": 8, "sort_f32": 8, "sort_u64": 16, "argsort_f32": 16, "pairs_u32": 16,
+              "sort_desc_f32": 8}
+SAMPLES = 1000  # sorted pairs checked against their input, at random positions
 ALL_OPS = (
     list(SIMPLE_OPS[:11])
     + [f"rowsum_f32_{c}" for c in ROW_COLS]
@@ -80,9 +86,9 @@ def parse_count(text):
 
 
 def parse_op(name):
-    """Returns (kind, cols) or None. kind is a SIMPLE_OPS name, 'rowsum_f32', 'colsum_f32' or
-    'scan_rows_f32'."""
-    if name in SIMPLE_OPS:
+    """Returns (kind, cols) or None. kind is a SIMPLE_OPS or SORT_BYTES name, 'rowsum_f32',
+    'colsum_f32' or 'scan_rows_f32'."""
+    if name in SIMPLE_OPS or name in SORT_BYTES:
         return name, None
     for kind in ("rowsum_f32", "colsum_f32", "scan_rows_f32"):
         prefix = kind + "_"
@@ -110,6 +116,8 @@ def counted_bytes(kind, n, cols, kept):
         return n * 4 + cols * 4
     if kind == "filter_gt0_f32":
         return n * 4 + kept * 4
+    if kind in SORT_BYTES:
+        return n * SORT_BYTES[kind]
     return n * 4
 
 
@@ -119,6 +127,29 @@ def seed_for(base, op):
 
 def close(dev, ref, tol):
     return abs(dev - ref) <= tol, f"dev={dev:.9g} ref={ref:.9g} tol={tol:.3g}"
+
+
+def check_sort(xp, inp, out, descending=False, vals=None, sample=None, stable=False):
+    """A sort's output, on the device (xp: the torch or cupy module): `out` in order with the
+    checksum of `inp` (the sum of their 32-bit words, exact in int64). With `vals` (the values sorted
+    along, which were 0..N-1): their sum is N(N-1)/2, out[i] == inp[vals[i]] at the positions
+    `sample`, and, if `stable`, equal keys kept their input order."""
+    n = out.shape[0]
+    later, earlier = out[1:], out[:-1]
+    disorder = int((later > earlier).sum() if descending else (later < earlier).sum())
+    same = int(out.view(xp.int32).sum()) == int(inp.view(xp.int32).sum())
+    ok = disorder == 0 and same
+    detail = f"out_of_order={disorder} checksum={'match' if same else 'MISMATCH'}"
+    if vals is not None:
+        vsum = int(vals.sum())
+        idx = xp.asarray(vals[sample], dtype=xp.int64)
+        mismatched = int((out[sample] != inp[idx]).sum())
+        unstable = int(((later == earlier) & (vals[1:] <= vals[:-1])).sum()) if stable else 0
+        ok = ok and vsum == n * (n - 1) // 2 and mismatched == 0 and unstable == 0
+        detail += (f" value_sum={'ok' if vsum == n * (n - 1) // 2 else 'WRONG'}"
+                   f" sampled_mismatches={mismatched}/{sample.shape[0]}"
+                   + (f" unstable={unstable}" if stable else ""))
+    return ok, detail
 
 
 class Case:
@@ -165,6 +196,17 @@ class TorchLib:
     def rand_i32(self, n, seed):
         return self.t.randint(-1000, 1001, (n,), dtype=self.t.int32, device=self.dev,
                               generator=self._gen(seed))
+
+    def rand_bits(self, n, key_bytes, seed):
+        """int32 (4) or int64 (8) keys uniform over all their bits: torch has no uint32/uint64
+        sort on every version."""
+        t = self.t
+        x = t.randint(-2**31, 2**31, (n * key_bytes // 4,), dtype=t.int32, device=self.dev,
+                      generator=self._gen(seed))
+        return x if key_bytes == 4 else x.view(t.int64)
+
+    def sample(self, n, seed):
+        return self.t.randint(0, n, (SAMPLES,), device=self.dev, generator=self._gen(seed + 1))
 
     # -- timing
     def time_ms(self, fn, reps):
@@ -311,6 +353,35 @@ class TorchLib:
             return Case(lambda: v.t().contiguous(),
                         lambda r: (bool(t.equal(r, v.t())), f"shape={rows}x{tcols}"))
 
+        if kind in ("sort_u32", "sort_u64", "sort_f32", "sort_desc_f32"):
+            desc = kind == "sort_desc_f32"
+            if kind.endswith("f32"):
+                x = self.rand_f32(n, seed)
+            else:
+                x = self.rand_bits(n, 4 if kind == "sort_u32" else 8, seed)
+                emit(f"INFO torch {kind} sorts {x.dtype} keys over the full range (a stand-in for "
+                     "the unsigned type, which torch cannot sort on every version)")
+            emit(f"INFO torch {kind} times torch.sort(x{', descending=True' if desc else ''}), "
+                 "which writes int64 indices besides the keys (torch has no keys-only sort)")
+            return Case(lambda: t.sort(x, descending=desc),
+                        lambda r: check_sort(t, x, r.values, descending=desc))
+
+        if kind in ("argsort_f32", "pairs_u32"):
+            if kind == "argsort_f32":
+                k, v = self.rand_f32(n, seed), None
+                emit("INFO torch argsort_f32 times torch.sort(x, stable=True) (what torch.argsort "
+                     "runs): sorted keys and int64 indices")
+            else:
+                k, v = self.rand_bits(n, 4, seed), t.arange(n, dtype=t.int32, device=self.dev)
+                emit("INFO torch pairs_u32 times torch.sort(k, stable=True) then torch.gather(v, 0, "
+                     "indices): two ops; int32 keys over the full range and int32 values")
+            smp = self.sample(n, seed)
+
+            def fn():
+                s = t.sort(k, stable=True)
+                return s if v is None else (s.values, t.gather(v, 0, s.indices))
+            return Case(fn, lambda r: check_sort(t, k, r[0], vals=r[1], sample=smp, stable=True))
+
         return None
 
 
@@ -365,6 +436,15 @@ class CupyLib:
     def rand_i32(self, n, seed):
         cp = self.cp
         return cp.random.RandomState(seed).randint(-1000, 1001, size=n, dtype=cp.int32)
+
+    def rand_bits(self, n, key_bytes, seed):
+        """uint32 (4) or uint64 (8) keys uniform over all their bits."""
+        cp = self.cp
+        dtype = cp.uint32 if key_bytes == 4 else cp.uint64
+        return cp.random.RandomState(seed).randint(0, 1 << (8 * key_bytes), size=n, dtype=dtype)
+
+    def sample(self, n, seed):
+        return self.cp.random.RandomState(seed + 1).randint(0, n, size=SAMPLES)
 
     # -- timing
     def time_ms(self, fn, reps):
@@ -510,6 +590,36 @@ class CupyLib:
             return Case(lambda: cp.ascontiguousarray(v.T),
                         lambda r: (bool(cp.array_equal(r, v.T)), f"shape={rows}x{tcols}"))
 
+        if kind in ("sort_u32", "sort_u64", "sort_f32"):
+            x = self.rand_f32(n, seed) if kind == "sort_f32" else \
+                self.rand_bits(n, 4 if kind == "sort_u32" else 8, seed)
+            emit(f"INFO cupy {kind} times cupy.sort(x) (a copy, then an in-place sort)")
+            return Case(lambda: cp.sort(x), lambda r: check_sort(cp, x, r))
+
+        if kind == "sort_desc_f32":
+            emit("INFO cupy sort_desc_f32: cupy.sort has no descending order (a reversal after it "
+                 "would be a second op)")
+            return None
+
+        if kind == "argsort_f32":
+            x = self.rand_f32(n, seed)
+            smp = self.sample(n, seed)
+            emit("INFO cupy argsort_f32 times cupy.argsort(x): int64 indices only")
+            return Case(lambda: cp.argsort(x),
+                        lambda r: check_sort(cp, x, x[r], vals=r, sample=smp))
+
+        if kind == "pairs_u32":
+            k = self.rand_bits(n, 4, seed)
+            v = cp.arange(n, dtype=cp.uint32)
+            smp = self.sample(n, seed)
+            emit("INFO cupy pairs_u32 times cupy.argsort(k), then cupy.take of the keys and of the "
+                 "values: three ops")
+
+            def fn():
+                order = cp.argsort(k)
+                return cp.take(k, order), cp.take(v, order)
+            return Case(fn, lambda r: check_sort(cp, k, r[0], vals=r[1], sample=smp))
+
         return None
 
 
@@ -561,6 +671,8 @@ def expand_ops(text):
         tok = tok.strip()
         if tok == "all":
             ops.extend(ALL_OPS)
+        elif tok == "sort":
+            ops.extend(SORT_BYTES)
         elif tok:
             ops.append(tok)
     return ops
@@ -571,7 +683,8 @@ def main(argv=None):
     ap.add_argument("--n", type=parse_count, default=1 << 28,
                     help="elements per op (integer, 2^K or 1<<K; default 2^28)")
     ap.add_argument("--reps", type=int, default=20, help="timed runs per op (median reported)")
-    ap.add_argument("--ops", default="all", help="comma-separated op names, or 'all'")
+    ap.add_argument("--ops", default="all",
+                    help="comma-separated op names, 'all' (every op but the sorts) or 'sort'")
     ap.add_argument("--libs", default="torch,cupy", help="comma-separated: torch,cupy")
     ap.add_argument("--seed", type=int, default=12345, help="base seed (mixed with each op name)")
     ap.add_argument("--no-check", dest="check", action="store_false",
