@@ -3,7 +3,7 @@
 //!
 //!     cargo bench -p warp-tests --bench reduce        (on a GPU machine)
 //!     WARP_BENCH_N=268435456 WARP_BENCH_REPS=20       (defaults)
-//!     WARP_BENCH_ONLY=main,values,topk,runs,pipeline,scan  (sections to run; default all)
+//!     WARP_BENCH_ONLY=main,values,topk,sort,runs,pipeline,scan  (sections to run; default all)
 //!
 //! Timing: CUDA events around each kernel, 3 warm-up runs, median of REPS; random data
 //! (never zeros); the device-to-device copy bandwidth measured in the same run (`copy_into` a
@@ -1141,6 +1141,11 @@ fn main() {
     }
     drop((dx, dy));
 
+    // ---- sorting ----
+    if want("sort") {
+        sort_bench(&dev, n, reps, &mut checks);
+    }
+
     // ---- runs: run-length encode, unique, reduce-by-key ----
     if want("runs") {
         runs_bench(&dev, n, reps, &mut checks);
@@ -1765,6 +1770,158 @@ fn topk(dev: &Device, (xs, dx): (&[f32], &DeviceVec<f32>), reps: usize, checks: 
             bytes / (ms * 1e-3) / 1e9,
             torch.map_or("-".into(), |t| format!("{:.1}", t * 1e3)),
             torch.map_or("-".into(), |t| format!("{:.2}x", t / ms))
+        );
+    }
+}
+
+/// Keys of the sort bench: uniform over all bits (integers) or in [-1, 1) (`f32`), from `seed`.
+fn sort_keys<T: warp_tests::Random + Send>(seed: u64, n: usize) -> Vec<T> {
+    warp_tests::random_vec_par(seed, n, false)
+}
+
+/// Sorting (section `sort`): the radix sort of N `u32` and `f32` keys (ascending and
+/// descending), N / 2 `u64` keys, argsort of N `f32` into `u32` and pairs of N `u32` keys and
+/// `u32` values, against CUB's `DeviceRadixSort`, `torch.sort` and `cupy.sort` / `argsort` in
+/// the same run (cub_peers / peers.py `--ops sort`). GB/s count each key (and value) read
+/// once and written once, as the peers count them. Every result is checked against a sort on
+/// the host (`slice::sort_by` with `total_cmp`: the same bits).
+fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
+    use warp_tests::sorted_positions;
+    let order = SortOrder::Ascending;
+    let mut ours: Vec<(&str, usize, f64, f64)> = Vec::new(); // (op, n, bytes, ms)
+    // Keys alone: u32, f32 ascending and descending, u64 at half the count.
+    let u32s: Vec<u32> = sort_keys(1, n);
+    let f32s: Vec<f32> = sort_keys(2, n);
+    let (du, df) = (
+        must("sort", dev.upload(&u32s)),
+        must("sort", dev.upload(&f32s)),
+    );
+    {
+        let mut out = must("sort", dev.upload(&vec![0u32; n]));
+        let ms = time_ms(dev, reps, || dev.sort_into(&du, &mut out, order));
+        let mut want = u32s.clone();
+        want.par_sort_unstable();
+        checks.elements(
+            "sort_u32",
+            n,
+            check::bitwise(&must("sort_u32", out.download()), &want),
+        );
+        ours.push(("sort_u32", n, (8 * n) as f64, ms));
+        println!("sort_u32: {ms:.3} ms");
+        drop(out);
+        let mut out = must("sort", dev.upload(&vec![0f32; n]));
+        for (op, ord) in [
+            ("sort_f32", order),
+            ("sort_desc_f32", SortOrder::Descending),
+        ] {
+            let ms = time_ms(dev, reps, || dev.sort_into(&df, &mut out, ord));
+            let mut want = f32s.clone();
+            want.par_sort_unstable_by(f32::total_cmp);
+            if ord == SortOrder::Descending {
+                want.reverse();
+            }
+            checks.elements(op, n, check::bitwise(&must(op, out.download()), &want));
+            ours.push((op, n, (8 * n) as f64, ms));
+            println!("{op}: {ms:.3} ms");
+        }
+        // argsort of the f32 keys into u32 positions (stable: checked index for index).
+        let mut idx = must("argsort", dev.upload(&vec![0u32; n]));
+        let ms = time_ms(dev, reps, || dev.argsort_into(&df, &mut idx, order));
+        let want: Vec<u32> = sorted_positions(&f32s, false)
+            .into_iter()
+            .map(|i| i as u32)
+            .collect();
+        checks.elements(
+            "argsort_f32",
+            n,
+            check::bitwise(&must("argsort_f32", idx.download()), &want),
+        );
+        ours.push(("argsort_f32", n, (16 * n) as f64, ms));
+        println!("argsort_f32: {ms:.3} ms");
+        // pairs: u32 keys, u32 values (0..n, as CUB's peer).
+        let vals: Vec<u32> = (0..n as u32).collect();
+        let dv = must("pairs", dev.upload(&vals));
+        let mut ko = must("pairs", dev.upload(&vec![0u32; n]));
+        let ms = time_ms(dev, reps, || {
+            dev.sort_pairs_into(&du, &dv, &mut ko, &mut idx, order)
+        });
+        let want: Vec<u32> = sorted_positions(&u32s, false)
+            .into_iter()
+            .map(|i| i as u32)
+            .collect();
+        checks.elements(
+            "pairs_u32",
+            n,
+            check::bitwise(&must("pairs_u32", idx.download()), &want),
+        );
+        ours.push(("pairs_u32", n, (16 * n) as f64, ms));
+        println!("pairs_u32: {ms:.3} ms");
+    }
+    drop((du, df, u32s, f32s));
+    let n64 = n / 2;
+    let u64s: Vec<u64> = sort_keys(3, n64);
+    let d64 = must("sort_u64", dev.upload(&u64s));
+    let mut out = must("sort_u64", dev.upload(&vec![0u64; n64]));
+    let ms = time_ms(dev, reps, || dev.sort_into(&d64, &mut out, order));
+    let mut want = u64s.clone();
+    want.par_sort_unstable();
+    checks.elements(
+        "sort_u64",
+        n64,
+        check::bitwise(&must("sort_u64", out.download()), &want),
+    );
+    ours.push(("sort_u64", n64, (16 * n64) as f64, ms));
+    println!("sort_u64: {ms:.3} ms");
+    drop((d64, out, u64s, want));
+
+    // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2.
+    let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32";
+    for (count, ops) in [(n, four), (n64, "sort_u64")] {
+        run_cuda_peer(
+            dev,
+            "cub_peers",
+            &[],
+            (count, reps),
+            &["--ops", ops],
+            &mut peers,
+            checks,
+        );
+        let out = peers::stdout(
+            Command::new("python3")
+                .arg(format!("{}/peers.py", peers::dir()))
+                .args(["--n", &count.to_string(), "--reps", &reps.to_string()])
+                .args(["--ops", ops, "--libs", "torch,cupy"]),
+        );
+        parse_peers(&out, &mut peers, checks);
+    }
+    println!(
+        "\nsorting: keys uniform over their bits (f32 in [-1, 1)); ms, median of {reps}; GB/s count every key (and value) read once and written once"
+    );
+    println!(
+        "| op | n | warp-dsl ms | GB/s | CUB ms | torch ms | CuPy ms | vs CUB | vs best peer |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for (op, count, bytes, ms) in ours {
+        let at = |lib: &str| peer_ms(&peers, lib, op, bytes);
+        let (cub, torch, cupy) = (at("cub"), at("torch"), at("cupy"));
+        let best = [cub, torch, cupy]
+            .into_iter()
+            .flatten()
+            .fold(f64::INFINITY, f64::min);
+        let show = |t: Option<f64>| t.map_or("-".into(), |t| format!("{t:.3}"));
+        println!(
+            "| {op} | {count} | {ms:.3} | {:.0} | {} | {} | {} | {} | {} |",
+            gbps(ms, bytes),
+            show(cub),
+            show(torch),
+            show(cupy),
+            cub.map_or("-".into(), |c| format!("{:.3}x", c / ms)),
+            if best.is_finite() {
+                format!("{:.3}x", best / ms)
+            } else {
+                "-".into()
+            },
         );
     }
 }

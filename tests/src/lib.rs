@@ -286,6 +286,42 @@ pub fn sorted_k<T: Copy + PartialOrd>(xs: &[T], k: usize, largest: bool) -> Vec<
     v
 }
 
+/// Rust's total order of a value: `cmp` for integers and `bool`, `total_cmp` for floats (the
+/// sorts' order), written from the standard library's and `half`'s comparisons alone.
+pub trait TotalOrder: Copy {
+    /// The order of `self` and `other`.
+    fn total(&self, other: &Self) -> std::cmp::Ordering;
+}
+
+macro_rules! total_ord {
+    ($($t:ty: $f:ident),*) => {$(
+        impl TotalOrder for $t {
+            fn total(&self, other: &Self) -> std::cmp::Ordering {
+                self.$f(other)
+            }
+        }
+    )*};
+}
+total_ord!(
+    i8: cmp, i16: cmp, i32: cmp, i64: cmp, u8: cmp, u16: cmp, u32: cmp, u64: cmp, bool: cmp,
+    f32: total_cmp, f64: total_cmp,
+    warp_runtime::half::f16: total_cmp, warp_runtime::half::bf16: total_cmp
+);
+
+/// The positions of `xs` in stably sorted order (ascending, or descending: the largest first,
+/// equal keys still in input order), by `slice::sort_by` with [`TotalOrder`]: what the sorts
+/// are tested against.
+pub fn sorted_positions<T: TotalOrder + Send + Sync>(xs: &[T], descending: bool) -> Vec<usize> {
+    use rayon::prelude::*;
+    let mut perm: Vec<usize> = (0..xs.len()).collect();
+    if descending {
+        perm.par_sort_by(|&a, &b| xs[b].total(&xs[a]));
+    } else {
+        perm.par_sort_by(|&a, &b| xs[a].total(&xs[b]));
+    }
+    perm
+}
+
 /// Whether `a` and `b` are the same value, NaN equal to NaN.
 pub fn same_value<T: PartialEq>(a: &T, b: &T) -> bool {
     #[allow(clippy::eq_op)] // NaN is the value unequal to itself

@@ -1,5 +1,5 @@
 //! Every kernel family (reduce, predicates with their early exit, compaction, mask, map, row,
-//! column and segment reductions, transpose, histogram, runs, top-k, three-way partition,
+//! column and segment reductions, transpose, histogram, runs, top-k, sorts, three-way partition,
 //! plain, segmented and deterministic float scans: exact tile sums and the tree) on moderate
 //! inputs, GPU against the CPU backend: the targets of
 //! `compute-sanitizer --tool memcheck` and `--tool racecheck` (scripts/gpu-tests.sh), small enough to
@@ -150,6 +150,55 @@ fn top_k_matches_the_cpu() {
             a.indices.download().unwrap(),
             b.indices.download().unwrap(),
             "top {k} of {n}, sampled"
+        );
+    }
+}
+
+/// Sorts of several tiles (the look-back), with a skipped pass (keys equal in their high
+/// byte), pairs and argsort, and a misaligned view.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn sorts_match_the_cpu() {
+    let (g, c) = (gpu(), Device::cpu());
+    let s = seed();
+    let n = 5 * 4096 + 77;
+    let xs: Vec<f32> = random_vec_par(s, n, true);
+    let ys: Vec<u32> = random_vec_par::<u32>(s ^ 1, n, false)
+        .into_iter()
+        .map(|y| y & 0x00FF_FFFF)
+        .collect();
+    let vs: Vec<u64> = random_vec_par(s ^ 2, n, false);
+    for order in [SortOrder::Ascending, SortOrder::Descending] {
+        let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+        let (gv, cv) = (g.upload(&vs).unwrap(), c.upload(&vs).unwrap());
+        let a = g
+            .sort(&gx.slice(1..).unwrap(), order)
+            .unwrap()
+            .download()
+            .unwrap();
+        let b = c
+            .sort(&cx.slice(1..).unwrap(), order)
+            .unwrap()
+            .download()
+            .unwrap();
+        assert_bits(&a, &b, "sort f32");
+        let (gk, gw) = g.sort_pairs(&gx, &gv, order).unwrap();
+        let (ck, cw) = c.sort_pairs(&cx, &cv, order).unwrap();
+        assert_bits(
+            &gk.download().unwrap(),
+            &ck.download().unwrap(),
+            "pairs' keys",
+        );
+        assert_eq!(
+            gw.download().unwrap(),
+            cw.download().unwrap(),
+            "pairs' values"
+        );
+        let (gy, cy) = (g.upload(&ys).unwrap(), c.upload(&ys).unwrap());
+        assert_eq!(
+            g.argsort(&gy, order).unwrap().download().unwrap(),
+            c.argsort(&cy, order).unwrap().download().unwrap(),
+            "argsort u32"
         );
     }
 }

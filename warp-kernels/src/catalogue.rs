@@ -17,6 +17,7 @@ pub use crate::family::predicates::*;
 pub use crate::family::reduce::*;
 pub use crate::family::runs::*;
 pub use crate::family::scans::*;
+pub use crate::family::sort::*;
 pub use crate::family::topk::*;
 
 /// Threads per block of every kernel but the column reduction.

@@ -8,6 +8,7 @@
 #![doc = include_str!("docs/histogram.md")]
 #![doc = include_str!("docs/axes.md")]
 #![doc = include_str!("docs/topk.md")]
+#![doc = include_str!("docs/sort.md")]
 #![doc = include_str!("docs/inputs.md")]
 #![doc = include_str!("docs/devices.md")]
 #![doc = include_str!("docs/errors.md")]
@@ -50,7 +51,7 @@ pub use inputs::{
 };
 pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS};
 pub use operations::{ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys};
-pub use operations::{Split, Split3, TopK};
+pub use operations::{SortOrder, Split, Split3, TopK};
 pub use operators::{ArgBits, Bind, BoundArg, BoundArgs, MapOp, Predicate, ReduceOp};
 pub use settings::Settings;
 pub use values::{DeviceValue, Element, IndexInt, Ordered, Row};
@@ -66,7 +67,7 @@ pub mod impl_ {
     pub use crate::operations::{
         axis_module, histogram_module, map_module, partition3_module, predicate_module,
         reduce_by_key_input_module, reduce_by_key_module, reduce_module, run_length_module,
-        topk_module, transpose_module, unique_module,
+        sort_module, topk_module, transpose_module, unique_module,
     };
     pub use crate::operators::{FnMeta, OpMeta};
     pub use crate::values::Sealed;
@@ -79,8 +80,8 @@ pub mod impl_ {
 pub mod prelude {
     pub use crate::{
         ByKey, CudaInput, Device, DeviceScalar, DeviceTuples, DeviceValue, DeviceVec, DeviceView,
-        Equal, Error, MapOp, OutputArray, Predicate, ReduceOp, Runs, TopK, ValueArray, Zip, map,
-        predicate, reduce,
+        Equal, Error, MapOp, OutputArray, Predicate, ReduceOp, Runs, SortOrder, TopK, ValueArray,
+        Zip, map, predicate, reduce,
     };
     pub use half::{bf16, f16};
 }

@@ -182,17 +182,25 @@ row!(A, B);
 row!(A, B, C);
 row!(A, B, C, D);
 
-/// An element type with the total order that `Device::top_k` and `Device::bottom_k` select
-/// by: every [`Element`]. Integers and `bool` (`false < true`) in their usual order; floats
-/// (`f32`, `f64`, `f16`, `bf16`) in IEEE order with `-0.0 == +0.0` and every NaN (any sign or
-/// payload) equal to every other NaN and above `+inf`. Equal elements are told apart by their
-/// index (the smaller first).
+/// An element type with the orders that `Device::top_k` / `Device::bottom_k` and the sorts
+/// (`Device::sort`, ...) use: every [`Element`].
+///
+/// Top-k selects by [`Ordered::order_key`]: integers and `bool` (`false < true`) in their usual
+/// order; floats (`f32`, `f64`, `f16`, `bf16`) in IEEE order with `-0.0 == +0.0` and every NaN
+/// (any sign or payload) equal to every other NaN and above `+inf`. Equal elements are told
+/// apart by their index (the smaller first).
+///
+/// The sorts order by [`Ordered::sort_key`]: the same for integers and `bool`; floats in the
+/// order of Rust's `total_cmp` (negative NaNs first, then `-inf` .. `-0.0`, `+0.0` .. `+inf`,
+/// positive NaNs last; `-0.0` before `+0.0`; NaNs by their payload bits).
 ///
 /// ```
 /// use warp_runtime::Ordered;
 /// assert!(f32::NAN.order_key() > f32::INFINITY.order_key());
 /// assert_eq!((-0.0f32).order_key(), 0.0f32.order_key());
 /// assert!((-1i8).order_key() < 0i8.order_key());
+/// assert!((-0.0f32).sort_key() < 0.0f32.sort_key());
+/// assert!((-f32::NAN).sort_key() < f32::NEG_INFINITY.sort_key());
 /// ```
 pub trait Ordered: Element {
     /// Bits of [`Ordered::order_key`] (the element's width; 8 for `bool`).
@@ -200,6 +208,17 @@ pub trait Ordered: Element {
     /// An unsigned key of [`Ordered::KEY_BITS`] bits whose order is the element's: the GPU
     /// computes the same key (topk.cuh's `wd_topk_key`).
     fn order_key(self) -> u64;
+    /// An unsigned key of [`Ordered::KEY_BITS`] bits whose order is the sorts' (`total_cmp`
+    /// for floats): the GPU computes the same key (sort.cuh's `wd_sort_bits`).
+    fn sort_key(self) -> u64;
+}
+
+/// The key of float bits `b` of `bits` bits in `total_cmp` order: the sign bit set for
+/// positives, every bit flipped for negatives.
+const fn float_sort_key(b: u64, bits: u32) -> u64 {
+    let sign = 1u64 << (bits - 1);
+    let all = sign | (sign - 1);
+    if b & sign != 0 { !b & all } else { b | sign }
 }
 
 /// The key of float bits `b` of `bits` bits with exponent mask `exp`: NaN the largest, both
@@ -226,6 +245,9 @@ macro_rules! ordered_int {
             fn order_key(self) -> u64 {
                 (self as $u as u64) ^ $flip
             }
+            fn sort_key(self) -> u64 {
+                self.order_key()
+            }
         }
     )*};
 }
@@ -239,11 +261,17 @@ impl Ordered for bool {
     fn order_key(self) -> u64 {
         self as u64
     }
+    fn sort_key(self) -> u64 {
+        self as u64
+    }
 }
 impl Ordered for f32 {
     const KEY_BITS: u32 = 32;
     fn order_key(self) -> u64 {
         float_key(self.to_bits() as u64, 32, 0x7F80_0000)
+    }
+    fn sort_key(self) -> u64 {
+        float_sort_key(self.to_bits() as u64, 32)
     }
 }
 impl Ordered for f64 {
@@ -251,17 +279,26 @@ impl Ordered for f64 {
     fn order_key(self) -> u64 {
         float_key(self.to_bits(), 64, 0x7FF0_0000_0000_0000)
     }
+    fn sort_key(self) -> u64 {
+        float_sort_key(self.to_bits(), 64)
+    }
 }
 impl Ordered for half::f16 {
     const KEY_BITS: u32 = 16;
     fn order_key(self) -> u64 {
         float_key(self.to_bits() as u64, 16, 0x7C00)
     }
+    fn sort_key(self) -> u64 {
+        float_sort_key(self.to_bits() as u64, 16)
+    }
 }
 impl Ordered for half::bf16 {
     const KEY_BITS: u32 = 16;
     fn order_key(self) -> u64 {
         float_key(self.to_bits() as u64, 16, 0x7F80)
+    }
+    fn sort_key(self) -> u64 {
+        float_sort_key(self.to_bits() as u64, 16)
     }
 }
 

@@ -796,6 +796,44 @@ mod topk {
     }
 }
 
+mod sort {
+    //! The sort modules compile for every key type, keys alone and with values of 1 to 8
+    //! bytes, for every architecture, with the ballot ranks, the look-back's 64-bit exchanges
+    //! and no local memory (ptxas checks the tile's shared memory).
+    use super::*;
+    use warp_runtime::impl_::sort_module;
+
+    #[test]
+    fn sort_modules_compile_for_every_key_type() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &[
+            "vote.sync.ballot",
+            "atom.global.exch.b64",
+            "atom.shared.add",
+        ];
+        let mut modules = vec![
+            (sort_module::<f32>(0), want),
+            (sort_module::<f64>(8), want),
+            (sort_module::<i32>(4), want),
+            (sort_module::<u32>(1), want),
+            (sort_module::<u32>(2), want),
+            (sort_module::<i64>(0), want),
+            (sort_module::<u64>(4), want),
+            (sort_module::<i16>(0), want),
+            (sort_module::<u16>(8), want),
+            (sort_module::<i8>(0), want),
+            (sort_module::<u8>(4), want),
+            (sort_module::<bool>(0), want),
+            (sort_module::<f16>(4), want),
+            (sort_module::<bf16>(0), want),
+        ];
+        modules.push((sort_module::<u64>(8), want));
+        compile_all_with(modules);
+    }
+}
+
 mod primitives {
     //! The warp and block primitives (warp.cuh, block.cuh) compile on their own, through their
     //! test kernels (tests/emu/primitives.cuh), for every architecture, with no local memory;

@@ -331,3 +331,14 @@ mod topk {
         insta::assert_snapshot!("topk_u64", view(&topk_module::<u64>().source));
     }
 }
+
+mod sort {
+    //! A snapshot of a sort module's own part (the kernels' signatures over the key type).
+    use super::view;
+    use warp_runtime::impl_::sort_module;
+
+    #[test]
+    fn sort_modules() {
+        insta::assert_snapshot!("sort_f32_pairs_u32", view(&sort_module::<f32>(4).source));
+    }
+}

@@ -14,6 +14,7 @@ mod predicates;
 mod runs;
 mod scans;
 mod semantics;
+mod sort;
 mod structs;
 mod topk;
 mod zip;

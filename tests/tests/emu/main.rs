@@ -6,4 +6,5 @@
 mod primitives;
 mod runs;
 mod scan;
+mod sort;
 mod topk;

@@ -15,6 +15,7 @@ mod promises;
 mod reduce;
 mod runs;
 mod scans;
+mod sort;
 mod structs;
 mod topk;
 mod zip;

@@ -10,6 +10,7 @@ pub mod predicates;
 pub mod reduce;
 pub mod runs;
 pub mod scans;
+pub mod sort;
 pub mod topk;
 
 use crate::catalogue::Kernel;
@@ -87,5 +88,12 @@ pub const FAMILIES: &[Family] = &[
         defines: topk::TOPK_DEFINES,
         template: "topk.cuh",
         module: "topk",
+    },
+    Family {
+        name: "sort",
+        kernels: sort::SORT_KERNELS,
+        defines: sort::SORT_DEFINES,
+        template: "sort.cuh",
+        module: "sort",
     },
 ];

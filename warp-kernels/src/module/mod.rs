@@ -23,6 +23,7 @@ pub use crate::family::map::map_module;
 pub use crate::family::predicates::{partition3_module, predicate_module};
 pub use crate::family::reduce::reduce_module;
 pub use crate::family::runs::{RunValues, runs_module};
+pub use crate::family::sort::sort_module;
 pub use crate::family::topk::topk_module;
 pub(crate) use fragment::op_struct;
 pub use fragment::{FRAGMENT_NAME, FnFragment, OpFragment};
@@ -64,11 +65,14 @@ pub const RUNS_TEMPLATE: &str = include_str!("../templates/runs.cuh");
 /// Top-k: order keys, ballot filtering against a running threshold, radix select, sort.
 pub const TOPK_TEMPLATE: &str = include_str!("../templates/topk.cuh");
 
+/// Radix sort: order words, the histogram of every digit, the plan, Onesweep digit passes.
+pub const SORT_TEMPLATE: &str = include_str!("../templates/sort.cuh");
+
 /// The histogram: warp-aggregated (`__match_any_sync`) counts in shared bins, merged once.
 pub const HISTOGRAM_TEMPLATE: &str = include_str!("../templates/histogram.cuh");
 
 /// Every shared text, by file name, in the order modules include them.
-pub const TEMPLATES: [(&str, &str); 16] = [
+pub const TEMPLATES: [(&str, &str); 17] = [
     ("prelude.cuh", PRELUDE),
     ("half.cuh", HALF),
     ("warp.cuh", WARP_TEMPLATE),
@@ -85,6 +89,7 @@ pub const TEMPLATES: [(&str, &str); 16] = [
     ("runs.cuh", RUNS_TEMPLATE),
     ("topk.cuh", TOPK_TEMPLATE),
     ("histogram.cuh", HISTOGRAM_TEMPLATE),
+    ("sort.cuh", SORT_TEMPLATE),
 ];
 
 /// Emission style of the warp-level code.

@@ -323,6 +323,22 @@ pub(crate) fn scan_segments<V: Copy + Send + Sync, E: Copy + Sync>(
         .collect()
 }
 
+/// The stable permutation that sorts `data` by `key` (descending: the largest key first,
+/// equal keys still in input order): element `i` is the position of the `i`-th key.
+pub(crate) fn sort_permutation<T: Copy + Send + Sync>(
+    data: &[T],
+    key: impl Fn(T) -> u64 + Sync,
+    descending: bool,
+) -> Vec<usize> {
+    let mut perm: Vec<usize> = (0..data.len()).collect();
+    if descending {
+        perm.par_sort_by_key(|&i| std::cmp::Reverse(key(data[i])));
+    } else {
+        perm.par_sort_by_key(|&i| key(data[i]));
+    }
+    perm
+}
+
 /// The `k` (at most `data.len()`) largest elements of `data` by `key` (the smallest when
 /// `largest` is false: the largest complemented keys), best first, ties to the smaller index;
 /// with their indices. Each chunk keeps its best `k` and the chunks' bests are merged, so the

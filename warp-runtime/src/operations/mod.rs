@@ -10,6 +10,7 @@ mod reduce;
 mod runs;
 mod scans;
 mod segmented_scans;
+mod sort;
 mod topk;
 mod transpose;
 
@@ -24,6 +25,7 @@ pub use runs::{
     ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys, reduce_by_key_input_module,
     reduce_by_key_module, run_length_module, unique_module,
 };
+pub use sort::{SortOrder, sort_module};
 pub use topk::{TopK, topk_module};
 pub use transpose::transpose_module;
 
@@ -59,7 +61,7 @@ use crate::error::{Error, Result};
 use crate::inputs::{ElementInput, ReduceInput, Stage};
 use crate::operators::{BoundArgs, ReduceOp};
 use crate::toolchain::ModuleSource;
-use crate::values::DeviceValue;
+use crate::values::{DeviceValue, Element};
 
 /// The warp-kernels source of values made by `stage` from elements of the arrays `cols`
 /// (zipped when more than one).
@@ -259,4 +261,15 @@ fn gpu_bytes(t: Target<'_>) -> Result<CudaViewMut<'_, u8>> {
         Target::Gpu(bytes, _) => Ok(bytes),
         Target::Cpu(..) => Err(Error::DeviceMismatch),
     }
+}
+
+/// The bytes of an output array viewed as its `len` elements again.
+pub(super) fn typed<'b, T: Element>(
+    bytes: &'b mut CudaViewMut<'_, u8>,
+    len: usize,
+) -> Result<CudaViewMut<'b, T>> {
+    // SAFETY: the bytes are those of an array of `len` elements of `T` (the view covers them
+    // exactly, aligned as the allocation), and every bit pattern the kernel writes is a `T`.
+    unsafe { bytes.transmute_mut::<T>(len) }
+        .ok_or_else(|| Error::Shape("an output could not be viewed as its elements".into()))
 }

@@ -3,11 +3,10 @@
 
 use std::any::TypeId;
 
-use cudarc::driver::CudaViewMut;
 use warp_kernels::catalogue::TOPK_MAX_K;
 use warp_kernels::module;
 
-use super::{composed, location};
+use super::{composed, location, typed};
 use crate::arrays::DeviceVec;
 use crate::backend::Backend;
 use crate::backend::cpu;
@@ -16,7 +15,7 @@ use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::AsSlice;
 use crate::toolchain::ModuleSource;
-use crate::values::{Element, Ordered};
+use crate::values::Ordered;
 
 /// The result of [`Device::top_k`] and [`Device::bottom_k`]: the selected elements, best
 /// first, and the index of each in the input. Both arrays live on the device that computed
@@ -178,15 +177,4 @@ impl Device {
             }
         }
     }
-}
-
-/// The bytes of an output array viewed as its `len` elements again.
-fn typed<'b, T: Element>(
-    bytes: &'b mut CudaViewMut<'_, u8>,
-    len: usize,
-) -> Result<CudaViewMut<'b, T>> {
-    // SAFETY: the bytes are those of an array of `len` elements of `T` (the view covers them
-    // exactly, aligned as the allocation), and every bit pattern the kernel writes is a `T`.
-    unsafe { bytes.transmute_mut::<T>(len) }
-        .ok_or_else(|| Error::Shape("a top-k output could not be viewed as its elements".into()))
 }

@@ -142,6 +142,40 @@ impl<E> KernelArg for ElemsOut<'_, E> {
     }
 }
 
+/// Output elements (`E*`) that are the caller's (a tracked view) or the device's own scratch
+/// (a raw device address): the sort's output and ping-pong buffers.
+pub(crate) enum ElemsAt<'v, E> {
+    At(CudaViewMut<'v, E>),
+    Raw(u64),
+}
+
+impl<E> KernelArg for ElemsAt<'_, E> {
+    const TY: ParamTy = ParamTy::Out(Pointee::Elem);
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
+        match self {
+            ElemsAt::At(v) => b.arg(v),
+            ElemsAt::Raw(ptr) => b.arg(&*ptr),
+        };
+    }
+}
+
+/// Values the kernel only reads (`const T*`), as their bytes in C layout: a tracked view, or a
+/// raw device address (0: none, as an argsort's generated positions).
+pub(crate) enum ValuesIn<'v> {
+    At(CudaView<'v, u8>),
+    Raw(u64),
+}
+
+impl KernelArg for ValuesIn<'_> {
+    const TY: ParamTy = ParamTy::In(Pointee::Value);
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
+        match self {
+            ValuesIn::At(v) => b.arg(&*v),
+            ValuesIn::Raw(ptr) => b.arg(&*ptr),
+        };
+    }
+}
+
 /// Operator values (`T*`), as their bytes in C layout: a tracked view (memory the caller may
 /// use on other streams), or a raw device address of the device's own memory (scratch, a
 /// result slot; 0 is a null pointer: a partition's rejected values, when only filtering).

@@ -13,6 +13,7 @@ mod predicates;
 mod reduce;
 mod runs;
 mod scans;
+mod sort;
 mod topk;
 mod transpose;
 
@@ -33,6 +34,7 @@ pub use modules::LoadReport;
 pub(crate) use modules::{Module, ModuleKey, ModuleKind};
 pub(crate) use predicates::CompactOut;
 pub(crate) use scans::{Heads, ScanShape};
+pub(crate) use sort::SortValues;
 
 /// The most blocks a grid-combined reduction launches (bounds the partials buffer).
 const MAX_GRID: usize = 8192;

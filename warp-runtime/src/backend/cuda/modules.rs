@@ -35,6 +35,8 @@ pub(crate) enum ModuleKind {
     Transpose,
     /// Top-k and bottom-k.
     TopK,
+    /// The radix sort: keys, pairs, argsort.
+    Sort,
 }
 
 /// A module's identity: its kind and the Rust types it is generated from (the operator, the

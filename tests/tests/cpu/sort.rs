@@ -1,0 +1,166 @@
+//! The CPU backend's sorts against plain Rust (`slice::sort_by` with `cmp` / `total_cmp`):
+//! every key type, both orders, stability, pairs, argsort, the `_into` forms and the errors.
+
+use warp_runtime::prelude::*;
+use warp_runtime::{Ordered, half};
+use warp_tests::{
+    Bits, Random, TotalOrder, assert_bits, edge_sizes, random_vec_par, seed, sorted_positions,
+};
+
+const ORDERS: [SortOrder; 2] = [SortOrder::Ascending, SortOrder::Descending];
+
+/// `sort`, `argsort` and `sort_pairs` of `xs` on `dev` against [`sorted_positions`].
+pub fn check_sorts<T>(dev: &Device, xs: &[T], what: &str)
+where
+    T: Ordered + TotalOrder + Bits + Send + Sync,
+{
+    let keys = dev.upload(xs).unwrap();
+    let tags: Vec<u64> = (0..xs.len() as u64)
+        .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .collect();
+    let values = dev.upload(&tags).unwrap();
+    for order in ORDERS {
+        let tag = format!("{what} n={} {order:?}", xs.len());
+        let want = sorted_positions(xs, order == SortOrder::Descending);
+        let want_keys: Vec<T> = want.iter().map(|&i| xs[i]).collect();
+        let got = dev.sort(&keys, order).unwrap().download().unwrap();
+        assert_bits(&got, &want_keys, &format!("sort: {tag}"));
+        let idx = dev.argsort(&keys, order).unwrap().download().unwrap();
+        let want_idx: Vec<u32> = want.iter().map(|&i| i as u32).collect();
+        assert_eq!(idx, want_idx, "argsort: {tag}");
+        let (k, v) = dev.sort_pairs(&keys, &values, order).unwrap();
+        assert_bits(
+            &k.download().unwrap(),
+            &want_keys,
+            &format!("pairs' keys: {tag}"),
+        );
+        let want_vals: Vec<u64> = want.iter().map(|&i| tags[i]).collect();
+        assert_eq!(v.download().unwrap(), want_vals, "pairs' values: {tag}");
+    }
+}
+
+/// The edge sizes (the million-odd one only for `f32`, which the GPU tests take further).
+fn every_size<T: Ordered + TotalOrder + Bits + Random + Send + Sync>(what: &str) {
+    let dev = Device::cpu();
+    for n in edge_sizes(std::mem::size_of::<T>()) {
+        if n > 100_000 && what != "f32" {
+            continue;
+        }
+        let xs: Vec<T> = random_vec_par(seed() ^ n as u64, n, true);
+        check_sorts(&dev, &xs, what);
+    }
+}
+
+#[test]
+fn cpu_sorts_match_plain_rust_for_every_key_type() {
+    every_size::<f32>("f32");
+    every_size::<f64>("f64");
+    every_size::<half::f16>("f16");
+    every_size::<half::bf16>("bf16");
+    every_size::<i8>("i8");
+    every_size::<i16>("i16");
+    every_size::<i32>("i32");
+    every_size::<i64>("i64");
+    every_size::<u8>("u8");
+    every_size::<u16>("u16");
+    every_size::<u32>("u32");
+    every_size::<u64>("u64");
+    every_size::<bool>("bool");
+}
+
+#[test]
+fn floats_sort_in_total_cmp_order() {
+    let dev = Device::cpu();
+    let nan = f32::NAN;
+    let xs = [
+        1.0f32,
+        -nan,
+        -0.0,
+        nan,
+        0.0,
+        f32::NEG_INFINITY,
+        -1.0,
+        f32::INFINITY,
+    ];
+    let got = dev
+        .sort(&dev.upload(&xs).unwrap(), SortOrder::Ascending)
+        .unwrap();
+    let want = [
+        -nan,
+        f32::NEG_INFINITY,
+        -1.0,
+        -0.0,
+        0.0,
+        1.0,
+        f32::INFINITY,
+        nan,
+    ];
+    assert_bits(&got.download().unwrap(), &want, "total_cmp order");
+    // Descending is the reverse here (no two keys have the same bits).
+    let got = dev
+        .sort(&dev.upload(&xs).unwrap(), SortOrder::Descending)
+        .unwrap();
+    let rev: Vec<f32> = want.iter().rev().copied().collect();
+    assert_bits(&got.download().unwrap(), &rev, "descending");
+}
+
+#[test]
+fn descending_keeps_equal_keys_in_input_order() {
+    let dev = Device::cpu();
+    let keys = dev.upload(&[1u8, 2, 1, 2]).unwrap();
+    let idx = dev.argsort(&keys, SortOrder::Descending).unwrap();
+    assert_eq!(idx.download().unwrap(), [1, 3, 0, 2]);
+}
+
+#[test]
+fn sort_errors_and_outputs() {
+    let dev = Device::cpu();
+    let keys = dev.upload(&[3i32, 1, 2]).unwrap();
+    // Output lengths.
+    let mut short = dev.upload(&[0i32; 2]).unwrap();
+    assert!(matches!(
+        dev.sort_into(&keys, &mut short, SortOrder::Ascending),
+        Err(Error::Shape(_))
+    ));
+    let mut out = dev.upload(&[0i32; 3]).unwrap();
+    dev.sort_into(&keys, &mut out, SortOrder::Ascending)
+        .unwrap();
+    assert_eq!(out.download().unwrap(), [1, 2, 3]);
+    // Values of another length.
+    let vals = dev.upload(&[1u8, 2]).unwrap();
+    assert!(matches!(
+        dev.sort_pairs(&keys, &vals, SortOrder::Ascending),
+        Err(Error::Shape(_))
+    ));
+    // Positions that do not fit the index type.
+    let many = dev.upload(&vec![0u16; 300]).unwrap();
+    let mut small = dev.upload(&[0u8; 300]).unwrap();
+    assert!(matches!(
+        dev.argsort_into(&many, &mut small, SortOrder::Ascending),
+        Err(Error::Shape(_))
+    ));
+    let mut wide = dev.upload(&[0u64; 300]).unwrap();
+    dev.argsort_into(&many, &mut wide, SortOrder::Ascending)
+        .unwrap();
+    assert_eq!(wide.download().unwrap(), (0..300u64).collect::<Vec<_>>());
+    let mut i16s = dev.upload(&[0i16; 3]).unwrap();
+    dev.argsort_into(&keys, &mut i16s, SortOrder::Descending)
+        .unwrap();
+    assert_eq!(i16s.download().unwrap(), [0, 2, 1]);
+    // Empty input, and a view.
+    let empty = dev.upload::<f64>(&[]).unwrap();
+    assert!(dev.sort(&empty, SortOrder::Ascending).unwrap().is_empty());
+    assert!(
+        dev.argsort(&empty, SortOrder::Ascending)
+            .unwrap()
+            .is_empty()
+    );
+    let view = keys.slice(1..).unwrap();
+    assert_eq!(
+        dev.sort(&view, SortOrder::Descending)
+            .unwrap()
+            .download()
+            .unwrap(),
+        [2, 1]
+    );
+}

@@ -1,0 +1,44 @@
+//! The generated sort kernels themselves, run on the CPU (tests/emu/shim.h: 256 threads a
+//! block, barriers for the warp votes and shuffles, blocks one after another): the histogram,
+//! the plan and every pass as the runtime launches them, on random bits (NaNs of every kind
+//! for floats), three-valued and all-equal keys (passes skipped), one to four tiles, both
+//! orders, keys alone, pairs and argsort (`f32` with 4-byte values, `i64` with 8, `bf16` with
+//! 1); checked against `std::stable_sort` by the order word. Needs g++ (C++20): `WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored
+//! sort::`.
+
+use std::path::Path;
+use std::process::Command;
+
+use warp_runtime::Ordered;
+use warp_runtime::half::bf16;
+use warp_runtime::impl_::sort_module;
+use warp_tests::emu;
+
+const MAIN: &str = include_str!("../../emu/sort_main.cpp");
+
+fn emulate<K: Ordered>(dir: &Path, elem: &str, value_size: usize, val: &str) {
+    let bin = emu::build(
+        dir,
+        &format!("emu_sort_{}_{value_size}", K::NAME),
+        &sort_module::<K>(value_size).source,
+        &[format!("ELEM={elem}"), format!("VAL={val}")],
+    );
+    let out = Command::new(&bin).output().expect("the emulation runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("ALL OK"),
+        "{}: {text}",
+        K::NAME
+    );
+}
+
+#[test]
+#[ignore = "needs g++ (C++20) and WARP_EMU=1; takes minutes"]
+fn the_sort_kernels_are_exact_in_emulation() {
+    let Some(dir) = emu::folder("sort", MAIN) else {
+        return;
+    };
+    emulate::<f32>(&dir, "wd_f32", 4, "wd_u32");
+    emulate::<i64>(&dir, "wd_i64", 8, "wd_u64");
+    emulate::<bf16>(&dir, "wd_bf16", 1, "wd_u8");
+}

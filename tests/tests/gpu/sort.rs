@@ -1,0 +1,278 @@
+//! GPU sorts against plain Rust (`slice::sort_by` with `cmp` / `total_cmp`): every key type,
+//! both orders, sizes around the warp, the tile (4,096 keys) and many tiles, misaligned views,
+//! sorted, reversed, all-equal and few-valued keys, keys that differ in one byte only (the
+//! other passes skipped), NaN and signed zeros, pairs with values of 1 to 8 bytes, argsort into
+//! `u32` and `u64`, 2^28 `f32` keys, and more than 2^31 keys. Needs a CUDA GPU.
+
+use warp_runtime::prelude::*;
+use warp_runtime::{Element, Ordered};
+use warp_tests::{
+    Bits, Random, TotalOrder, assert_bits, big_lock, edge_sizes, gpu, random_vec_par, rng, seed,
+    sorted_positions,
+};
+
+const ORDERS: [SortOrder; 2] = [SortOrder::Ascending, SortOrder::Descending];
+
+/// `sort`, `argsort` (u32 and u64), `sort_pairs` (values: `u64` tags and `u8` tags) of
+/// `xs[off..]` on the GPU against [`sorted_positions`].
+fn check<T>(dev: &Device, xs: &[T], off: usize, what: &str)
+where
+    T: Ordered + TotalOrder + Bits + Send + Sync,
+{
+    let all = dev.upload(xs).unwrap();
+    let keys = all.slice(off..).unwrap();
+    let xs = &xs[off..];
+    let n = xs.len();
+    let tags: Vec<u64> = (0..n as u64)
+        .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        .collect();
+    let small: Vec<u8> = (0..n).map(|i| (i * 7 + 3) as u8).collect();
+    let (tags_d, small_d) = (dev.upload(&tags).unwrap(), dev.upload(&small).unwrap());
+    for order in ORDERS {
+        let tag = format!("{what} n={n} off={off} {order:?}");
+        let want = sorted_positions(xs, order == SortOrder::Descending);
+        let want_keys: Vec<T> = want.iter().map(|&i| xs[i]).collect();
+        let got = dev.sort(&keys, order).unwrap().download().unwrap();
+        assert_bits(&got, &want_keys, &format!("sort: {tag}"));
+        let idx = dev.argsort(&keys, order).unwrap().download().unwrap();
+        let want_idx: Vec<u32> = want.iter().map(|&i| i as u32).collect();
+        assert_eq!(idx, want_idx, "argsort: {tag}");
+        let mut wide = dev.upload(&vec![u64::MAX; n]).unwrap();
+        dev.argsort_into(&keys, &mut wide, order).unwrap();
+        let want_wide: Vec<u64> = want.iter().map(|&i| i as u64).collect();
+        assert_eq!(
+            wide.download().unwrap(),
+            want_wide,
+            "argsort into u64: {tag}"
+        );
+        let (k, v) = dev.sort_pairs(&keys, &tags_d, order).unwrap();
+        assert_bits(
+            &k.download().unwrap(),
+            &want_keys,
+            &format!("pairs' keys: {tag}"),
+        );
+        let want_vals: Vec<u64> = want.iter().map(|&i| tags[i]).collect();
+        assert_eq!(v.download().unwrap(), want_vals, "pairs' u64 values: {tag}");
+        let (_, v) = dev.sort_pairs(&keys, &small_d, order).unwrap();
+        let want_small: Vec<u8> = want.iter().map(|&i| small[i]).collect();
+        assert_eq!(v.download().unwrap(), want_small, "pairs' u8 values: {tag}");
+    }
+}
+
+fn sizes(elem: usize) -> Vec<usize> {
+    let mut s = edge_sizes(elem);
+    s.extend([4095, 4096, 4097, 3 * 4096 + 5, 300_000, (1 << 22) + 3]);
+    s
+}
+
+fn every_case<T: Ordered + TotalOrder + Random + Bits + Send + Sync>(dev: &Device, what: &str) {
+    for n in sizes(std::mem::size_of::<T>()) {
+        let xs: Vec<T> = random_vec_par(seed() ^ n as u64, n, true);
+        check(dev, &xs, 0, what);
+        if n > 1 && n < 100_000 {
+            check(dev, &xs, 1, what);
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_sorts_floats_match_plain_rust() {
+    let g = gpu();
+    every_case::<f32>(&g, "f32");
+    every_case::<f64>(&g, "f64");
+    every_case::<f16>(&g, "f16");
+    every_case::<bf16>(&g, "bf16");
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_sorts_integers_match_plain_rust() {
+    let g = gpu();
+    every_case::<i8>(&g, "i8");
+    every_case::<i16>(&g, "i16");
+    every_case::<i32>(&g, "i32");
+    every_case::<i64>(&g, "i64");
+    every_case::<u8>(&g, "u8");
+    every_case::<u16>(&g, "u16");
+    every_case::<u32>(&g, "u32");
+    every_case::<u64>(&g, "u64");
+    every_case::<bool>(&g, "bool");
+}
+
+/// Inputs whose passes are skipped or lopsided: sorted, reversed, all equal (every pass but
+/// the last skipped), few values, keys that differ in one byte only, NaN of both signs and
+/// signed zeros.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_sorts_adversarial_inputs() {
+    let g = gpu();
+    let mut r = rng(seed());
+    for n in [5000usize, (1 << 20) + 7] {
+        let up: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        let down: Vec<f32> = up.iter().rev().copied().collect();
+        let few: Vec<f32> = f32::random_vec(&mut r, n, false)
+            .into_iter()
+            .map(|x| (x * 2.0).round())
+            .collect();
+        let specials = [
+            f32::NAN,
+            -f32::NAN,
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        let odd: Vec<f32> = f32::random_vec(&mut r, n, false)
+            .into_iter()
+            .enumerate()
+            .map(|(i, x)| if i % 3 == 0 { specials[i % 6] } else { x })
+            .collect();
+        let payloads: Vec<f32> = (0..n)
+            .map(|i| {
+                f32::from_bits(
+                    0x7FC0_0000 | (i as u32 * 2_654_435_761 >> 10) | ((i as u32 & 1) << 31),
+                )
+            })
+            .collect();
+        for (what, xs) in [
+            ("ascending", &up),
+            ("descending", &down),
+            ("all equal", &vec![1.5f32; n]),
+            ("few values", &few),
+            ("specials", &odd),
+            ("NaN payloads", &payloads),
+        ] {
+            check(&g, xs, 0, what);
+        }
+        let high: Vec<u32> = (0..n as u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) << 24)
+            .collect();
+        let low: Vec<u32> = (0..n as u32)
+            .map(|i| 0xABCD_EF00 | (i.wrapping_mul(2_654_435_761) >> 24))
+            .collect();
+        let mid: Vec<u64> = (0..n as u64)
+            .map(|i| 0x1122_3344_0055_6677 | ((i * 31 % 251) << 24))
+            .collect();
+        check(&g, &high, 0, "u32 differing in the high byte");
+        check(&g, &low, 0, "u32 differing in the low byte");
+        check(&g, &mid, 0, "u64 differing in byte 3");
+        check(&g, &vec![u64::MAX; n], 0, "all u64::MAX");
+        check(&g, &vec![i64::MIN; n], 0, "all i64::MIN");
+    }
+}
+
+/// Outputs of the wrong length, and the caller's cudarc memory as the output.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_sort_outputs_and_errors() {
+    let g = gpu();
+    let keys = g.upload(&[5u16, 1, 4, 1]).unwrap();
+    let mut short = g.upload(&[0u16; 3]).unwrap();
+    assert!(matches!(
+        g.sort_into(&keys, &mut short, SortOrder::Ascending),
+        Err(Error::Shape(_))
+    ));
+    let vals = g.upload(&[1.0f32; 5]).unwrap();
+    assert!(matches!(
+        g.sort_pairs(&keys, &vals, SortOrder::Ascending),
+        Err(Error::Shape(_))
+    ));
+    let stream = g.cuda_stream().unwrap();
+    let mut out = stream.alloc_zeros::<u16>(4).unwrap();
+    g.sort_into(&keys, &mut out, SortOrder::Descending).unwrap();
+    assert_eq!(stream.clone_dtoh(&out).unwrap(), [5, 4, 1, 1]);
+    let mut idx = stream.alloc_zeros::<i32>(4).unwrap();
+    g.argsort_into(&keys, &mut idx, SortOrder::Ascending)
+        .unwrap();
+    assert_eq!(stream.clone_dtoh(&idx).unwrap(), [1, 3, 2, 0]);
+    let cpu_out = Device::cpu().upload(&[0u16; 4]).unwrap();
+    let mut cpu_out = cpu_out;
+    assert!(matches!(
+        g.sort_into(&keys, &mut cpu_out, SortOrder::Ascending),
+        Err(Error::DeviceMismatch)
+    ));
+}
+
+/// 2^28 random `f32` keys (sort and argsort), as the bench sorts them.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_sort_2_pow_28_f32() {
+    let _big = big_lock();
+    let g = gpu();
+    let n = 1usize << 28;
+    let xs: Vec<f32> = random_vec_par(seed() ^ 28, n, true);
+    let keys = g.upload(&xs).unwrap();
+    let want = sorted_positions(&xs, false);
+    let got = g
+        .argsort(&keys, SortOrder::Ascending)
+        .unwrap()
+        .download()
+        .unwrap();
+    assert!(
+        got.iter().zip(&want).all(|(&a, &b)| a as usize == b),
+        "argsort of 2^28 f32"
+    );
+    let sorted = g
+        .sort(&keys, SortOrder::Ascending)
+        .unwrap()
+        .download()
+        .unwrap();
+    assert!(
+        sorted
+            .iter()
+            .zip(&want)
+            .all(|(a, &b)| a.to_bits() == xs[b].to_bits()),
+        "sort of 2^28 f32"
+    );
+}
+
+/// More than 2^31 keys (`u8`, one pass; and `u16`, two): in order, each value as often as in
+/// the input.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_sort_above_2_pow_31_keys() {
+    let _big = big_lock();
+    let g = gpu();
+    let n = (1usize << 31) + 4099;
+    fn counted<T: Element + Ordered + Random + Send + Copy>(
+        g: &Device,
+        n: usize,
+        order: SortOrder,
+    ) {
+        let xs: Vec<T> = random_vec_par(seed() ^ 31, n, false);
+        let buckets = 1usize << (8 * std::mem::size_of::<T>());
+        let mut count = vec![0u64; buckets];
+        for &x in &xs {
+            count[x.sort_key() as usize] += 1;
+        }
+        let got = g
+            .sort(&g.upload(&xs).unwrap(), order)
+            .unwrap()
+            .download()
+            .unwrap();
+        drop(xs);
+        assert_eq!(got.len(), n);
+        let mut seen = vec![0u64; buckets];
+        let mut last = None;
+        for &x in &got {
+            let k = x.sort_key();
+            if let Some(l) = last {
+                assert!(
+                    if order == SortOrder::Ascending {
+                        l <= k
+                    } else {
+                        l >= k
+                    },
+                    "order of {n} keys of {}",
+                    T::NAME
+                );
+            }
+            last = Some(k);
+            seen[k as usize] += 1;
+        }
+        assert_eq!(seen, count, "counts of {n} keys of {}", T::NAME);
+    }
+    counted::<u8>(&g, n, SortOrder::Ascending);
+    counted::<i16>(&g, n, SortOrder::Descending);
+}

@@ -1,0 +1,119 @@
+//! The sort family: stable radix sort of keys, of keys with values, and argsort (Onesweep: one
+//! histogram pass, then one pass per 8-bit digit with a decoupled look-back).
+
+use crate::catalogue::kit::*;
+use crate::module::Module;
+use crate::types::Scalar;
+
+/// Keys a thread of a sort pass ranks and moves (warp-striped).
+pub const SORT_ITEMS: u32 = 16;
+/// Keys of one tile of a sort pass: a block's.
+pub const SORT_TILE: usize = BLOCK as usize * SORT_ITEMS as usize;
+/// Loads in flight per thread of the sort's histogram pass.
+pub const SORT_UNROLL: u32 = 4;
+/// Bits of one digit: a pass sorts by one byte of the keys' order words.
+pub const SORT_RADIX_BITS: u32 = 8;
+
+/// Digit passes of keys of `key_size` bytes (one per byte).
+pub const fn sort_passes(key_size: usize) -> usize {
+    key_size
+}
+
+/// Tiles (blocks) of one sort pass over `n` keys.
+pub const fn sort_tiles(n: usize) -> usize {
+    n.div_ceil(SORT_TILE)
+}
+
+/// Bytes of a sort's look-back status for `n` keys: a 64-bit word per tile and digit, shared
+/// by the passes (each tags its words with its epoch).
+pub const fn sort_status_bytes(n: usize) -> usize {
+    sort_tiles(n) * 256 * 8
+}
+
+/// The histogram of every digit of every key: `hist` (zeroed) gets, for pass `p` and digit
+/// `d`, the number of keys whose order word has byte `p` equal to `d` at `hist[p * 256 + d]`.
+pub const SORT_HISTOGRAM: Kernel = kernel(
+    "wd_k_sort_histogram",
+    &[
+        p("keys", In(Elem)),
+        p("n", U64),
+        p("descending", U32),
+        p("hist", Out(Pointee::U64)),
+    ],
+    "wd_sort_histogram(keys, n, descending != 0, hist);",
+);
+
+/// One block: each digit's first output position per pass (`offsets`) and the plan (which
+/// passes run, reading and writing which buffers), from the histograms.
+pub const SORT_PLAN: Kernel = kernel(
+    "wd_k_sort_plan",
+    &[
+        p("hist", In(Pointee::U64)),
+        p("n", U64),
+        p("passes", U32),
+        p("offsets", Out(Pointee::U64)),
+        p("plan", Out(Pointee::U32)),
+    ],
+    "wd_sort_plan(hist, n, passes, offsets, plan);",
+);
+
+/// One digit pass (`pass`), a tile per block in queue order: the keys (and values) of the
+/// plan's source buffer moved to its destination, stably ordered by the digit.
+pub const SORT_PASS: Kernel = kernel(
+    "wd_k_sort_pass",
+    &[
+        p("keys_in", In(Elem)),
+        p("keys_out", Out(Elem)),
+        p("keys_tmp", Out(Elem)),
+        p("vals_in", In(Value)),
+        p("vals_out", Out(Value)),
+        p("vals_tmp", Out(Value)),
+        p("index_values", U32),
+        p("n", U64),
+        p("pass", U32),
+        p("descending", U32),
+        p("plan", In(Pointee::U32)),
+        p("offsets", In(Pointee::U64)),
+        p("status", Out(Pointee::U64)),
+        p("queue", Out(Pointee::U32)),
+    ],
+    "wd_sort_pass(keys_in, keys_out, keys_tmp, vals_in, vals_out, vals_tmp, index_values != 0, n, pass, descending != 0, plan, offsets, status, queue);",
+);
+
+/// The kernels of a sort module.
+pub const SORT_KERNELS: &[&Kernel] = &[&SORT_HISTOGRAM, &SORT_PLAN, &SORT_PASS];
+
+/// The sort family's constants, emitted as `#define`s.
+pub const SORT_DEFINES: &[(&str, u64)] = &[
+    ("WD_SORT_ITEMS", SORT_ITEMS as u64),
+    ("WD_SORT_TILE", SORT_TILE as u64),
+    ("WD_SORT_UNROLL", SORT_UNROLL as u64),
+    ("WD_SORT_RADIX_BITS", SORT_RADIX_BITS as u64),
+];
+
+/// The C type a sort moves values of `size` bytes as (their bits; `wd_u32` when there are
+/// none).
+pub fn sort_value_word(size: usize) -> &'static str {
+    match size {
+        1 => "wd_u8",
+        2 => "wd_u16",
+        8 => "wd_u64",
+        _ => "wd_u32",
+    }
+}
+
+/// A sort module for keys of `key` with values of `value_size` bytes (0, 1, 2, 4 or 8; 0 for
+/// keys alone) (`Device::sort`, `sort_pairs`, `argsort`): the catalogue's [`SORT_KERNELS`].
+pub fn sort_module(key: Scalar, value_size: usize) -> String {
+    let value = sort_value_word(value_size);
+    let mut m = Module::new(&format!(
+        "radix sort of {key} keys, {value_size}-byte values"
+    ));
+    m.template("warp.cuh");
+    m.template("warp_intrinsics.cuh");
+    m.template("block.cuh");
+    m.template("lookback.cuh");
+    m.template("sort.cuh");
+    m.kernels(crate::catalogue::SORT_KERNELS, key.c_name(), value);
+    m.finish(&format!("sort_{key}_v{value_size}"))
+}

@@ -1,0 +1,329 @@
+// ---- warp-dsl radix sort: one histogram pass, then one pass per 8-bit digit (Onesweep) ----
+// Order: every key becomes an unsigned word of its width whose order is the sort's
+// (wd_sort_bits): integers with the sign bit flipped, floats in Rust's `total_cmp` order (the
+// sign bit set for positives, every bit flipped for negatives: -NaN first, then -inf .. -0.0,
+// +0.0 .. +inf, +NaN last), bool as 0 / 1; a descending sort complements the word. Keys move
+// as these words and are turned back into keys when a pass writes them.
+//
+// wd_sort_histogram (one read of the keys) counts every digit of every key: a block's shared
+// histograms, added to the global ones. wd_sort_plan scans each digit's histogram into the
+// digit's first output position, and marks a pass to be skipped when one digit holds every key
+// (the pass would move nothing); it chooses each active pass's source and destination so that
+// the last one writes the output. wd_sort_pass, once per digit: a block takes the next tile of
+// WD_SORT_TILE keys (tile queue), ranks them by the digit within the block (per-warp digit
+// counts from 8-ballot match masks, then a scan over the warps and over the digits), publishes
+// its count of each digit and looks back over its predecessors' (one thread per digit,
+// decoupled look-back with inclusive prefixes), then writes its keys (and values) through
+// shared memory in digit order, so that each digit's keys are written out contiguously. Stable:
+// ranks follow input order within a warp, warps within a block, tiles in queue order.
+
+template <class E> struct wd_sort_bits;
+#define WD_SORT_UINT(E)                                                              \
+    template <> struct wd_sort_bits<E> {                                             \
+        typedef E T;                                                                 \
+        static __device__ __forceinline__ T of(E x) { return x; }                    \
+        static __device__ __forceinline__ E back(T b) { return b; }                  \
+    };
+#define WD_SORT_SINT(E, U)                                                           \
+    template <> struct wd_sort_bits<E> {                                             \
+        typedef U T;                                                                 \
+        static constexpr U SIGN = (U)((U)1 << (sizeof(U) * 8 - 1));                  \
+        static __device__ __forceinline__ T of(E x) { return (U)((U)x ^ SIGN); }     \
+        static __device__ __forceinline__ E back(T b) { return (E)(U)(b ^ SIGN); }   \
+    };
+WD_SORT_UINT(wd_u8)
+WD_SORT_UINT(wd_u16)
+WD_SORT_UINT(wd_u32)
+WD_SORT_UINT(wd_u64)
+WD_SORT_SINT(wd_i8, wd_u8)
+WD_SORT_SINT(wd_i16, wd_u16)
+WD_SORT_SINT(wd_i32, wd_u32)
+WD_SORT_SINT(wd_i64, wd_u64)
+template <> struct wd_sort_bits<bool> {
+    typedef wd_u8 T;
+    static __device__ __forceinline__ T of(bool x) { return x ? 1 : 0; }
+    static __device__ __forceinline__ bool back(T b) { return b != 0; }
+};
+// Float bits in total order: positives get the sign bit, negatives every bit flipped.
+template <class U> static __device__ __forceinline__ U wd_sort_float(U b) {
+    const U sign = (U)((U)1 << (sizeof(U) * 8 - 1));
+    return (b & sign) ? (U)~b : (U)(b | sign);
+}
+template <class U> static __device__ __forceinline__ U wd_sort_float_back(U t) {
+    const U sign = (U)((U)1 << (sizeof(U) * 8 - 1));
+    return (t & sign) ? (U)(t & (U)~sign) : (U)~t;
+}
+template <> struct wd_sort_bits<wd_f32> {
+    typedef wd_u32 T;
+    static __device__ __forceinline__ T of(wd_f32 x) { return wd_sort_float(__float_as_uint(x)); }
+    static __device__ __forceinline__ wd_f32 back(T b) { return __uint_as_float(wd_sort_float_back(b)); }
+};
+template <> struct wd_sort_bits<wd_f64> {
+    typedef wd_u64 T;
+    static __device__ __forceinline__ T of(wd_f64 x) { return wd_sort_float((wd_u64)__double_as_longlong(x)); }
+    static __device__ __forceinline__ wd_f64 back(T b) { return __longlong_as_double((long long)wd_sort_float_back(b)); }
+};
+#define WD_SORT_HALF(H)                                                                               \
+    template <> struct wd_sort_bits<H> {                                                              \
+        typedef wd_u16 T;                                                                             \
+        static __device__ __forceinline__ T of(H x) { return wd_sort_float(x.bits); }                 \
+        static __device__ __forceinline__ H back(T b) { H h; h.bits = wd_sort_float_back(b); return h; } \
+    };
+WD_SORT_HALF(wd_f16)
+WD_SORT_HALF(wd_bf16)
+
+// The digit of pass `pass` (0: the lowest byte) of an order word.
+template <class U> static __device__ __forceinline__ wd_u32 wd_sort_digit(U b, wd_u32 pass) {
+    return (wd_u32)(b >> (8u * pass)) & 255u;
+}
+
+// The order word of key `x`: complemented for a descending sort.
+template <class K> static __device__ __forceinline__ typename wd_sort_bits<K>::T wd_sort_word(K x, bool descending) {
+    typedef typename wd_sort_bits<K>::T U;
+    const U b = wd_sort_bits<K>::of(x);
+    return descending ? (U)~b : b;
+}
+template <class K> static __device__ __forceinline__ K wd_sort_key(typename wd_sort_bits<K>::T w, bool descending) {
+    typedef typename wd_sort_bits<K>::T U;
+    return wd_sort_bits<K>::back(descending ? (U)~w : w);
+}
+
+// ---- the histogram of every digit ----
+// hist: sizeof(K) histograms of 256 u64 counts (zeroed before the launch), pass p's at
+// hist[p * 256]. Grid-stride over the keys, WD_SORT_UNROLL loads in flight a thread; each key
+// adds one to its digit of every pass in the block's shared histograms (shared atomics); the
+// block then adds its non-zero counts to hist. Two barriers.
+template <class K>
+static __device__ __forceinline__ void wd_sort_histogram(const K* keys, wd_u64 n, bool descending, wd_u64* hist) {
+    constexpr int P = (int)sizeof(K);
+    __shared__ wd_u32 h[P * 256];
+    for (unsigned i = threadIdx.x; i < P * 256u; i += WD_BLOCK) h[i] = 0u;
+    __syncthreads();
+    const wd_u64 stride = (wd_u64)gridDim.x * WD_BLOCK;
+    wd_u64 i = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x;
+    auto count = [&](K x) {
+        const typename wd_sort_bits<K>::T w = wd_sort_word(x, descending);
+#pragma unroll
+        for (int p = 0; p < P; ++p) atomicAdd(&h[p * 256 + wd_sort_digit(w, (wd_u32)p)], 1u);
+    };
+    for (; i + (WD_SORT_UNROLL - 1) * stride < n; i += WD_SORT_UNROLL * stride) {
+        K x[WD_SORT_UNROLL];
+#pragma unroll
+        for (int u = 0; u < WD_SORT_UNROLL; ++u) x[u] = keys[i + u * stride];
+#pragma unroll
+        for (int u = 0; u < WD_SORT_UNROLL; ++u) count(x[u]);
+    }
+    for (; i < n; i += stride) count(keys[i]);
+    __syncthreads();
+    for (unsigned j = threadIdx.x; j < P * 256u; j += WD_BLOCK) {
+        if (h[j] != 0u) atomicAdd((unsigned long long*)&hist[j], (unsigned long long)h[j]);
+    }
+}
+
+// ---- the plan: digit offsets and the passes to run ----
+// One block; `passes` (1 to 8) histograms. offsets[p * 256 + d]: the first output position of
+// digit d in pass p (the exclusive scan of hist[p]). plan[p]: 0 for a skipped pass (one digit holds all n keys), else
+// 1 | source << 4 | destination << 8, where 0 is the input, 1 the output and 2 the scratch
+// buffer: the first active pass reads the input and the last writes the output. When every
+// pass would be skipped (all keys equal), the last runs anyway, as the copy to the output.
+static __device__ __forceinline__ void wd_sort_plan(const wd_u64* hist, wd_u64 n, wd_u32 passes, wd_u64* offsets, wd_u32* plan) {
+    const int P = (int)passes;  // at most 8
+    __shared__ wd_u64 slots[WD_BLOCK / 32];
+    __shared__ wd_u32 skip[8];
+    if (threadIdx.x < (unsigned)P) skip[threadIdx.x] = 0u;
+    __syncthreads();
+    for (int p = 0; p < P; ++p) {
+        const wd_u64 h = threadIdx.x < 256u ? hist[p * 256 + threadIdx.x] : 0ull;
+        wd_u64 total;
+        const wd_u64 before = wd_block_scan<wd_op_count, true>(h, slots, total);
+        if (threadIdx.x < 256u) {
+            offsets[p * 256 + threadIdx.x] = before;
+            if (h == n) skip[p] = 1u;
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int active = 0;
+        for (int p = 0; p < P; ++p) active += skip[p] ? 0 : 1;
+        if (active == 0) {
+            skip[P - 1] = 0u;
+            active = 1;
+        }
+        wd_u32 src = 0u;
+        int done = 0;
+        for (int p = 0; p < P; ++p) {
+            if (skip[p]) {
+                plan[p] = 0u;
+                continue;
+            }
+            const wd_u32 dst = ((active - 1 - done) % 2 == 0) ? 1u : 2u;
+            plan[p] = 1u | (src << 4) | (dst << 8);
+            src = dst;
+            ++done;
+        }
+    }
+}
+
+// ---- one digit pass ----
+// Look-back status: one 64-bit word per (tile, digit), status[tile * 256 + digit]: state in
+// bits 62..63 (1: the tile's count, 2: the inclusive prefix), the pass's epoch (pass + 1) in
+// bits 56..61, the value in bits 0..55. Zeroed once per sort; every pass reuses it, a word of
+// an earlier pass reading as not yet published.
+#define WD_SORT_COUNT 1ull
+#define WD_SORT_PREFIX 2ull
+static __device__ __forceinline__ void wd_sort_publish(wd_u64* word, wd_u64 state, wd_u64 epoch, wd_u64 v) {
+    atomicExch((unsigned long long*)word, (unsigned long long)((state << 62) | (epoch << 56) | v));
+}
+
+// Digit `digit`'s keys in the tiles before `tile`, by the one thread of that digit, after the
+// tile published its count: back over the predecessors' words up to the nearest inclusive
+// prefix (every tile before it has started: the tile queue).
+static __device__ __forceinline__ wd_u64 wd_sort_look_back(wd_u64* status, wd_u64 tile, wd_u32 digit, wd_u64 epoch) {
+    wd_u64 prefix = 0;
+    wd_i64 t = (wd_i64)tile - 1;
+    for (;;) {
+        wd_u64 w;
+        do {
+            w = *(volatile wd_u64*)(status + (wd_u64)t * 256u + digit);
+        } while (((w >> 56) & 63ull) != epoch);
+        prefix += w & ((1ull << 56) - 1ull);
+        if ((w >> 62) == WD_SORT_PREFIX) return prefix;
+        --t;
+    }
+}
+
+// One pass over digit `pass`: the plan says whether it runs and which buffers it reads and
+// writes (keys_in / vals_in: the caller's input; 1: keys_out / vals_out; 2: keys_tmp /
+// vals_tmp). Values move with their keys when vals_out is non-null; with `index_values` the
+// values read from the input are the keys' positions (argsort). `queue`: this pass's tile
+// counter (zeroed). All WD_BLOCK (at least 256) threads; thread d < 256 owns digit d.
+template <class K, class V>
+static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_out, K* keys_tmp, const V* vals_in, V* vals_out,
+                                                    V* vals_tmp, bool index_values, wd_u64 n, wd_u32 pass, bool descending,
+                                                    const wd_u32* plan, const wd_u64* offsets, wd_u64* status, wd_u32* queue) {
+    static_assert(WD_BLOCK >= 256, "a sort pass gives each of its 256 digits a thread");
+    typedef typename wd_sort_bits<K>::T U;
+    constexpr int ITEMS = WD_SORT_ITEMS;
+    constexpr unsigned WARPS = WD_BLOCK / 32;
+    constexpr unsigned TILE = WD_SORT_TILE;
+    constexpr unsigned WIDE = sizeof(U) > sizeof(V) ? sizeof(U) : sizeof(V);
+    constexpr unsigned HIST = WARPS * 256u * 4u;
+    constexpr unsigned BYTES = TILE * WIDE > HIST ? TILE * WIDE : HIST;
+    // The warps' digit counts, then the tile's words in digit order, then its values.
+    __shared__ __align__(16) unsigned char smem[BYTES];
+    __shared__ wd_u64 shift[256];
+    __shared__ wd_u64 slots[WD_BLOCK / 32];
+    wd_u32(*whist)[256] = reinterpret_cast<wd_u32(*)[256]>(smem);
+    U* tile_words = reinterpret_cast<U*>(smem);
+    V* tile_vals = reinterpret_cast<V*>(smem);
+
+    const wd_u32 pl = plan[pass];
+    if ((pl & 1u) == 0u) return;  // the same in every block
+    const wd_u32 src = (pl >> 4) & 15u, dst = (pl >> 8) & 15u;
+    const K* ksrc = src == 0u ? keys_in : src == 1u ? keys_out : keys_tmp;
+    K* kdst = dst == 1u ? keys_out : keys_tmp;
+    const bool moves_values = vals_out != nullptr;
+    const V* vsrc = src == 0u ? vals_in : src == 1u ? vals_out : vals_tmp;
+    V* vdst = dst == 1u ? vals_out : vals_tmp;
+    const bool make_index = index_values && src == 0u;
+
+    const wd_u64 tile = wd_tile_index(queue + pass);
+    const wd_u64 base = tile * TILE;
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const wd_u64 wbase = base + (wd_u64)warp * 32u * ITEMS;
+
+    // Load, warp-striped: item j of lane l is element wbase + j * 32 + l. Past n: the largest
+    // word (digit 255 in every pass), ranked after every real key of the tile.
+    U w[ITEMS];
+    V v[ITEMS];
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u64 i = wbase + (wd_u64)j * 32u + lane;
+        w[j] = i < n ? wd_sort_word(ksrc[i], descending) : (U)~(U)0;
+        if (moves_values) v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;
+    }
+
+    // Rank within the warp: the lanes of one digit (8 ballots) in lane order, item by item;
+    // the lowest lane of each digit keeps the warp's running count of it.
+    for (unsigned d = lane; d < 256u; d += 32u) whist[warp][d] = 0u;
+    __syncwarp();
+    wd_u32 rank[ITEMS];
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 d = wd_sort_digit(w[j], pass);
+        unsigned peers = WD_FULL_MASK;
+#pragma unroll
+        for (int b = 0; b < 8; ++b) {
+            const unsigned bit = __ballot_sync(WD_FULL_MASK, (d >> b) & 1u);
+            peers &= ((d >> b) & 1u) ? bit : ~bit;
+        }
+        const unsigned leader = __ffs(peers) - 1u;
+        const unsigned below = __popc(peers & ((1u << lane) - 1u));
+        wd_u32 count = 0u;
+        if (lane == leader) {
+            count = whist[warp][d];
+            whist[warp][d] = count + __popc(peers);
+        }
+        rank[j] = __shfl_sync(WD_FULL_MASK, count, leader) + below;
+        __syncwarp();
+    }
+    __syncthreads();
+
+    // Thread d: digit d's keys in the warps before each warp (in place), the tile's count of
+    // d, the tile's keys of smaller digits (block scan), then the keys of d before this tile.
+    wd_u64 total;
+    wd_u32 mine = 0u;
+    if (threadIdx.x < 256u) {
+        for (unsigned k = 0; k < WARPS; ++k) {
+            const wd_u32 c = whist[k][threadIdx.x];
+            whist[k][threadIdx.x] = mine;
+            mine += c;
+        }
+    }
+    const wd_u64 start = wd_block_scan<wd_op_count, true>((wd_u64)mine, slots, total);
+    if (threadIdx.x < 256u) {
+        wd_u64* word = status + tile * 256u + threadIdx.x;
+        const wd_u64 epoch = pass + 1u;
+        wd_u64 before = 0;
+        if (tile == 0) {
+            wd_sort_publish(word, WD_SORT_PREFIX, epoch, mine);
+        } else {
+            wd_sort_publish(word, WD_SORT_COUNT, epoch, mine);
+            before = wd_sort_look_back(status, tile, threadIdx.x, epoch);
+            wd_sort_publish(word, WD_SORT_PREFIX, epoch, before + mine);
+        }
+        // The tile's i-th word in digit order, of digit d, goes to shift[d] + i.
+        shift[threadIdx.x] = offsets[pass * 256u + threadIdx.x] + before - start;
+        // Each warp's first rank of digit d: the digit's start in the tile and the warps' before.
+        for (unsigned k = 0; k < WARPS; ++k) whist[k][threadIdx.x] += (wd_u32)start;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) rank[j] += whist[warp][wd_sort_digit(w[j], pass)];
+    __syncthreads();  // the counts' memory becomes the tile's
+
+    const wd_u64 left = n - base;
+    const unsigned valid = left < TILE ? (unsigned)left : TILE;
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) tile_words[rank[j]] = w[j];
+    __syncthreads();
+    wd_u32 digit[ITEMS];
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const unsigned i = threadIdx.x + (unsigned)j * WD_BLOCK;
+        const U x = tile_words[i];
+        digit[j] = wd_sort_digit(x, pass);
+        if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
+    }
+    if (moves_values) {
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) tile_vals[rank[j]] = v[j];
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            const unsigned i = threadIdx.x + (unsigned)j * WD_BLOCK;
+            if (i < valid) vdst[shift[digit[j]] + i] = tile_vals[i];
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! Launch code of the radix sort: the histogram of every digit, the plan, then one pass per
+//! digit (each skipped on the device when the plan says its digit is the same in every key).
+
+use cudarc::driver::{CudaView, CudaViewMut};
+use warp_kernels::catalogue::{
+    BLOCK, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_UNROLL, sort_passes, sort_status_bytes,
+    sort_tiles,
+};
+
+use super::Gpu;
+use super::launch::{Elems, ElemsAt, In, Out, Values, ValuesIn, kernel_args};
+use super::modules::Module;
+use crate::error::{Error, Result};
+use crate::values::Element;
+
+kernel_args! {
+    /// `wd_k_sort_histogram`.
+    struct SortHistogramArgs ['v, E] ['v, E] for [SORT_HISTOGRAM] {
+        keys: Elems<'v, E>,
+        n: u64,
+        descending: u32,
+        hist: Out<'v, u64>,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_sort_plan`.
+    struct SortPlanArgs ['v] ['v] for [SORT_PLAN] {
+        hist: In<'v, u64>,
+        n: u64,
+        passes: u32,
+        offsets: Out<'v, u64>,
+        plan: Out<'v, u32>,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_sort_pass`.
+    struct SortPassArgs ['v, E] ['v, E] for [SORT_PASS] {
+        keys_in: Elems<'v, E>,
+        keys_out: ElemsAt<'v, E>,
+        keys_tmp: ElemsAt<'v, E>,
+        vals_in: ValuesIn<'v>,
+        vals_out: Values<'v>,
+        vals_tmp: Values<'v>,
+        index_values: u32,
+        n: u64,
+        pass: u32,
+        descending: u32,
+        plan: In<'v, u32>,
+        offsets: In<'v, u64>,
+        status: Out<'v, u64>,
+        queue: Out<'v, u32>,
+    }
+}
+
+/// What moves with the keys of a sort.
+pub(crate) enum SortValues<'v> {
+    /// Nothing: the keys alone.
+    None,
+    /// The caller's values (`size` bytes each) into `out`.
+    Pairs {
+        input: CudaView<'v, u8>,
+        out: CudaViewMut<'v, u8>,
+        size: usize,
+    },
+    /// Each key's position in the input (`size`: 4 or 8 bytes) into `out` (argsort).
+    Positions {
+        out: CudaViewMut<'v, u8>,
+        size: usize,
+    },
+}
+
+impl Gpu {
+    /// Sorts `keys` (at least one) stably by their order words (complemented when
+    /// `descending`) into `out` (as long; `None`: scratch, for an argsort), moving `values`
+    /// with them, with sort module `m`.
+    pub(crate) fn sort<E: Element>(
+        &self,
+        m: &Module,
+        keys: CudaView<'_, E>,
+        out: Option<CudaViewMut<'_, E>>,
+        values: SortValues<'_>,
+        descending: bool,
+    ) -> Result<()> {
+        let n = keys.len();
+        let size = std::mem::size_of::<E>();
+        let passes = sort_passes(size);
+        let tiles = sort_tiles(n);
+        if tiles > u32::MAX as usize {
+            return Err(Error::Unsupported(format!(
+                "a sort takes fewer than 2^44 keys; this one has {n}"
+            )));
+        }
+        let value_size = match &values {
+            SortValues::None => 0,
+            SortValues::Pairs { size, .. } | SortValues::Positions { size, .. } => *size,
+        };
+        // Zeroed: the look-back status, a tile queue per pass, the histograms. Unset: the
+        // digit offsets, the plan, the ping-pong keys and values, the keys' output of an
+        // argsort.
+        let zeroed = [sort_status_bytes(n), 4 * passes, 8 * 256 * passes];
+        let unset = [
+            8 * 256 * passes,
+            4 * passes,
+            n * size,
+            n * value_size,
+            if out.is_none() { n * size } else { 0 },
+        ];
+        self.with_scratch(&zeroed, &unset, |r| {
+            let (status, queue, hist) = (r.at(0), r.at(1), r.at(2));
+            let (offsets, plan, keys_tmp, vals_tmp) = (r.at(3), r.at(4), r.at(5), r.at(6));
+            let timer = self.start_timing()?;
+            let f = m.function(&SORT_HISTOGRAM)?;
+            let grid = self.resident_grid(&f, n.div_ceil(BLOCK as usize * SORT_UNROLL as usize));
+            self.launch(
+                m,
+                &SORT_HISTOGRAM,
+                grid,
+                &mut SortHistogramArgs {
+                    keys: Elems(keys.slice(..)),
+                    n: n as u64,
+                    descending: descending as u32,
+                    hist: Out::raw(hist),
+                },
+            )?;
+            self.launch(
+                m,
+                &SORT_PLAN,
+                1,
+                &mut SortPlanArgs {
+                    hist: In::raw(hist),
+                    n: n as u64,
+                    passes: passes as u32,
+                    offsets: Out::raw(offsets),
+                    plan: Out::raw(plan),
+                },
+            )?;
+            let mut out = out;
+            let (mut vals_in, mut vals_out, index_values) = match values {
+                SortValues::None => (None, None, false),
+                SortValues::Pairs { input, out, .. } => (Some(input), Some(out), false),
+                SortValues::Positions { out, .. } => (None, Some(out), true),
+            };
+            for pass in 0..passes {
+                let mut args = SortPassArgs {
+                    keys_in: Elems(keys.slice(..)),
+                    keys_out: match out.as_mut() {
+                        Some(o) => ElemsAt::At(o.slice_mut(..)),
+                        None => ElemsAt::Raw(r.at(7)),
+                    },
+                    keys_tmp: ElemsAt::Raw(keys_tmp),
+                    vals_in: vals_in
+                        .as_mut()
+                        .map_or(ValuesIn::Raw(0), |v| ValuesIn::At(v.slice(..))),
+                    vals_out: Values::or_null(vals_out.as_mut().map(|v| v.slice_mut(..))),
+                    vals_tmp: Values::Raw(if value_size > 0 { vals_tmp } else { 0 }),
+                    index_values: index_values as u32,
+                    n: n as u64,
+                    pass: pass as u32,
+                    descending: descending as u32,
+                    plan: In::raw(plan),
+                    offsets: In::raw(offsets),
+                    status: Out::raw(status),
+                    queue: Out::raw(queue),
+                };
+                self.launch(m, &SORT_PASS, tiles as u32, &mut args)?;
+            }
+            self.stop_timing(timer)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn arguments_match_the_catalogue() {
+        super::super::launch::tests::check::<super::SortHistogramArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::SortPlanArgs<'_>>();
+        super::super::launch::tests::check::<super::SortPassArgs<'_, f32>>();
+    }
+}

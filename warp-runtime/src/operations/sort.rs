@@ -1,0 +1,316 @@
+//! Sorting: stable radix sorts of keys, of keys with values, and argsort, ascending or
+//! descending, floats in `total_cmp` order.
+
+use std::any::TypeId;
+
+use warp_kernels::module;
+
+use super::{composed, gpu_bytes, location, typed};
+use crate::OutputArray;
+use crate::arrays::{DeviceVec, Target, write_host};
+use crate::backend::Backend;
+use crate::backend::cpu;
+use crate::backend::cuda::{ModuleKey, ModuleKind, SortValues};
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::inputs::AsSlice;
+use crate::toolchain::ModuleSource;
+use crate::values::{Element, IndexInt, Ordered};
+
+/// The order of a sort: ascending (the smallest key first) or descending (the largest first).
+/// Both are stable: equal keys keep their input order.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let xs = dev.upload(&[2i32, -1, 7])?;
+/// assert_eq!(dev.sort(&xs, SortOrder::Descending)?.download()?, [7, 2, -1]);
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SortOrder {
+    /// The smallest key first (`slice::sort`).
+    #[default]
+    Ascending,
+    /// The largest key first (`slice::sort_by(|a, b| b.cmp(a))`): still stable, so equal
+    /// keys keep their input order (not the reverse of the ascending result).
+    Descending,
+}
+
+/// The key of the sort module of keys `K` moving values of `V` (`()` for none).
+pub(crate) fn sort_key<K: Ordered, V: 'static>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Sort,
+        [TypeId::of::<K>(), TypeId::of::<V>(), TypeId::of::<()>()],
+    )
+}
+
+/// The CUDA module of the sorts of keys `K` with values of `value_size` bytes (0: keys alone;
+/// 1, 2, 4 or 8).
+///
+/// ```
+/// use warp_runtime::impl_::sort_module;
+/// assert!(sort_module::<f32>(0).source.contains("wd_k_sort_pass("));
+/// ```
+pub fn sort_module<K: Ordered>(value_size: usize) -> ModuleSource {
+    composed(
+        location(&format!("sort_{}_v{value_size}", K::NAME), file!(), line!()),
+        module::sort_module(K::SCALAR, value_size),
+        false,
+    )
+}
+
+impl Device {
+    /// The keys of `keys` sorted, as a new array: stable, ascending or descending (`order`),
+    /// in [`Ordered::sort_key`]'s order: integers and `bool` as usual, floats as Rust's
+    /// `total_cmp` (negative NaNs first, `-0.0` before `+0.0`, positive NaNs last), so the
+    /// result is bit for bit what `slice::sort_by(f32::total_cmp)` gives. Every element type
+    /// (`u8` ... `u64`, `i8` ... `i64`, `f16`, `bf16`, `f32`, `f64`, `bool`). Returns without
+    /// waiting for the kernels.
+    ///
+    /// On a GPU: a least-significant-digit radix sort of 8-bit digits (Onesweep): one pass
+    /// reads the keys and counts every digit, then one pass per byte of the key moves the keys
+    /// (a block per tile of 4,096, each digit's offset found by a decoupled look-back); a pass
+    /// whose digit is the same in every key is skipped on the device. It needs scratch memory
+    /// of about 1.03 times the keys (and as much again as the values, for the pairs).
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[0.5f32, f32::NAN, -0.0, 0.0, -1.0, f32::NEG_INFINITY])?;
+    /// let sorted = dev.sort(&xs, SortOrder::Ascending)?.download()?;
+    /// assert_eq!(&sorted[..5], &[f32::NEG_INFINITY, -1.0, -0.0, 0.0, 0.5]);
+    /// assert!(sorted[1].is_sign_negative() && sorted[5].is_nan());
+    /// assert!(sorted[2].is_sign_negative() && sorted[3].is_sign_positive());
+    /// # Ok(()) }
+    /// ```
+    pub fn sort<K: Ordered, S: AsSlice<K> + ?Sized>(
+        &self,
+        keys: &S,
+        order: SortOrder,
+    ) -> Result<DeviceVec<K>> {
+        let mut out = self.new_array::<K>(keys.elements().len())?;
+        self.sort_into(keys, &mut out, order)?;
+        Ok(out)
+    }
+
+    /// [`Device::sort`] into `out` (as long as `keys`: else [`Error::Shape`]), allocating no
+    /// output.
+    pub fn sort_into<K, S, O>(&self, keys: &S, out: &mut O, order: SortOrder) -> Result<()>
+    where
+        K: Ordered,
+        S: AsSlice<K> + ?Sized,
+        O: OutputArray<K> + ?Sized,
+    {
+        let n = keys.elements().len();
+        let out = self.output(out, n, "sort")?;
+        self.sort_with(keys, Some(out), Moved::<u8>::None, order)
+    }
+
+    /// `keys` sorted as [`Device::sort`] does, with `values` (as long) moved along: the values
+    /// of equal keys keep their input order. Values are any scalar element type. Returns
+    /// `(keys, values)`.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let keys = dev.upload(&[3u32, 1, 3, 0])?;
+    /// let vals = dev.upload(&[30.0f64, 10.0, 31.0, 0.0])?;
+    /// let (k, v) = dev.sort_pairs(&keys, &vals, SortOrder::Ascending)?;
+    /// assert_eq!((k.download()?, v.download()?), (vec![0, 1, 3, 3], vec![0.0, 10.0, 30.0, 31.0]));
+    /// # Ok(()) }
+    /// ```
+    pub fn sort_pairs<K, V, SK, SV>(
+        &self,
+        keys: &SK,
+        values: &SV,
+        order: SortOrder,
+    ) -> Result<(DeviceVec<K>, DeviceVec<V>)>
+    where
+        K: Ordered,
+        V: Element,
+        SK: AsSlice<K> + ?Sized,
+        SV: AsSlice<V> + ?Sized,
+    {
+        let n = keys.elements().len();
+        let (mut k, mut v) = (self.new_array::<K>(n)?, self.new_array::<V>(n)?);
+        self.sort_pairs_into(keys, values, &mut k, &mut v, order)?;
+        Ok((k, v))
+    }
+
+    /// [`Device::sort_pairs`] into `keys_out` and `values_out` (each as long as `keys`; the
+    /// values as long as the keys too: else [`Error::Shape`]).
+    pub fn sort_pairs_into<K, V, SK, SV, OK, OV>(
+        &self,
+        keys: &SK,
+        values: &SV,
+        keys_out: &mut OK,
+        values_out: &mut OV,
+        order: SortOrder,
+    ) -> Result<()>
+    where
+        K: Ordered,
+        V: Element,
+        SK: AsSlice<K> + ?Sized,
+        SV: AsSlice<V> + ?Sized,
+        OK: OutputArray<K> + ?Sized,
+        OV: OutputArray<V> + ?Sized,
+    {
+        let values = values.elements();
+        self.check_elements(&values)?;
+        let n = keys.elements().len();
+        if values.len() != n {
+            return Err(Error::Shape(format!(
+                "sort_pairs: {n} keys but {} values",
+                values.len()
+            )));
+        }
+        let keys_out = self.output(keys_out, n, "sort_pairs")?;
+        let values_out = self.output(values_out, n, "sort_pairs")?;
+        self.sort_with(
+            keys,
+            Some(keys_out),
+            Moved::Values(values, values_out),
+            order,
+        )
+    }
+
+    /// The permutation that sorts `keys` as [`Device::sort`] does: element `i` is the input
+    /// position of the `i`-th key in sorted order (equal keys: the smaller position first),
+    /// as `u32` positions (inputs of more than 2^32 keys: [`Error::Shape`]; use
+    /// [`Device::argsort_into`] with `u64`).
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[2.5f32, -1.0, 2.5, 0.0])?;
+    /// assert_eq!(dev.argsort(&xs, SortOrder::Ascending)?.download()?, [1, 3, 0, 2]);
+    /// assert_eq!(dev.argsort(&xs, SortOrder::Descending)?.download()?, [0, 2, 3, 1]);
+    /// # Ok(()) }
+    /// ```
+    pub fn argsort<K: Ordered, S: AsSlice<K> + ?Sized>(
+        &self,
+        keys: &S,
+        order: SortOrder,
+    ) -> Result<DeviceVec<u32>> {
+        let mut out = self.new_array::<u32>(keys.elements().len())?;
+        self.argsort_into(keys, &mut out, order)?;
+        Ok(out)
+    }
+
+    /// [`Device::argsort`] into `out` (as long as `keys`) of any integer type `I` that holds
+    /// every position (`u64` for any length; else [`Error::Shape`]).
+    pub fn argsort_into<K, S, I, O>(&self, keys: &S, out: &mut O, order: SortOrder) -> Result<()>
+    where
+        K: Ordered,
+        S: AsSlice<K> + ?Sized,
+        I: IndexInt,
+        O: OutputArray<I> + ?Sized,
+    {
+        let n = keys.elements().len();
+        if n > 0 && (n - 1) as u64 > I::MAX_INDEX {
+            return Err(Error::Shape(format!(
+                "{n} keys cannot be indexed with `{}` (largest index {}); use a wider index type",
+                I::NAME,
+                I::MAX_INDEX
+            )));
+        }
+        let out = self.output(out, n, "argsort")?;
+        self.sort_with(keys, None, Moved::Positions(out, I::from_index), order)
+    }
+
+    /// The one body of the sorts: keys into `keys_target` (`None`: only the values are
+    /// wanted) with what moves along (outputs checked by the callers).
+    fn sort_with<K, S, V>(
+        &self,
+        keys: &S,
+        keys_target: Option<Target<'_>>,
+        moved: Moved<'_, '_, V>,
+        order: SortOrder,
+    ) -> Result<()>
+    where
+        K: Ordered,
+        S: AsSlice<K> + ?Sized,
+        V: Element,
+    {
+        let elems = keys.elements();
+        self.check_elements(&elems)?;
+        let n = elems.len();
+        let descending = order == SortOrder::Descending;
+        let (values_target, values_in, position) = match moved {
+            Moved::None => (None, None, None),
+            Moved::Values(input, out) => (Some(out), Some(input), None),
+            Moved::Positions(out, at) => (Some(out), None, Some(at)),
+        };
+        if n == 0 {
+            return Ok(());
+        }
+        match &*self.backend {
+            Backend::Cpu => {
+                let data = elems.cpu()?;
+                let perm = cpu::sort_permutation(data, K::sort_key, descending);
+                if let Some(Target::Cpu(bytes, _)) = keys_target {
+                    let sorted: Vec<K> = perm.iter().map(|&i| data[i]).collect();
+                    write_host(bytes, &sorted);
+                }
+                if let Some(Target::Cpu(bytes, _)) = values_target {
+                    let moved: Vec<V> = match (&values_in, position) {
+                        (Some(v), _) => {
+                            let v = v.cpu()?;
+                            perm.iter().map(|&i| v[i]).collect()
+                        }
+                        (None, Some(at)) => perm.iter().map(|&i| at(i as u64)).collect(),
+                        (None, None) => Vec::new(),
+                    };
+                    write_host(bytes, &moved);
+                }
+                Ok(())
+            }
+            Backend::Gpu(g) => {
+                let value_size = if values_target.is_some() {
+                    V::C_SIZE
+                } else {
+                    0
+                };
+                let module = if value_size == 0 {
+                    g.module(sort_key::<K, ()>(), || sort_module::<K>(0))?
+                } else {
+                    g.module(sort_key::<K, V>(), || sort_module::<K>(value_size))?
+                };
+                let mut key_bytes = match keys_target {
+                    Some(t) => Some(gpu_bytes(t)?),
+                    None => None,
+                };
+                let out = match key_bytes.as_mut() {
+                    Some(b) => Some(typed::<K>(b, n)?),
+                    None => None,
+                };
+                let values = match (values_target, values_in) {
+                    (None, _) => SortValues::None,
+                    (Some(t), Some(input)) => SortValues::Pairs {
+                        input: input.columns()?.views.remove(0),
+                        out: gpu_bytes(t)?,
+                        size: value_size,
+                    },
+                    (Some(t), None) => SortValues::Positions {
+                        out: gpu_bytes(t)?,
+                        size: value_size,
+                    },
+                };
+                g.sort(&module, elems.gpu()?, out, values, descending)
+            }
+        }
+    }
+}
+
+/// What a sort moves along with its keys.
+enum Moved<'a, 'o, V: Element> {
+    None,
+    Values(crate::arrays::Elements<'a, V>, Target<'o>),
+    /// Each key's input position, as `V` (an index type: `IndexInt::from_index`).
+    Positions(Target<'o>, fn(u64) -> V),
+}
