@@ -1,0 +1,53 @@
+//! Sorting: keys, keys with values, and argsort, ascending and descending, stable, floats in
+//! `total_cmp` order; on the GPU when there is one (checked against the CPU backend), else on
+//! the CPU backend.
+//!
+//!     cargo run --release --example 09_sort
+
+use warp_runtime::prelude::*;
+
+fn main() -> warp_runtime::Result<()> {
+    let dev = Device::auto()?;
+    let n = 10_000_000usize;
+    let mut s = 0x9e3779b97f4a7c15u64;
+    let mut xs: Vec<f32> = (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            ((s >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0).round() // many ties
+        })
+        .collect();
+    xs[7] = f32::NAN; // positive NaN: last ascending
+    xs[8] = -0.0; // before +0.0
+    let d = dev.upload(&xs)?;
+
+    let sorted = dev.sort(&d, SortOrder::Ascending)?.download()?;
+    println!("first keys {:?}, last {:?}", &sorted[..3], &sorted[n - 2..]);
+    let order = dev.argsort(&d, SortOrder::Descending)?.download()?; // u32 positions
+    println!("largest first: positions {:?}", &order[..4]);
+
+    // Values move with their keys; equal keys keep their input order.
+    let tags: Vec<u64> = (0..n as u64).collect();
+    let (k, v) = dev.sort_pairs(&d, &dev.upload(&tags)?, SortOrder::Ascending)?;
+
+    let cpu = Device::cpu();
+    let c = cpu.upload(&xs)?;
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(
+        bits(&sorted),
+        bits(&cpu.sort(&c, SortOrder::Ascending)?.download()?)
+    );
+    assert_eq!(order, cpu.argsort(&c, SortOrder::Descending)?.download()?);
+    assert_eq!(bits(&k.download()?), bits(&sorted));
+    assert_eq!(
+        v.download()?,
+        cpu.argsort(&c, SortOrder::Ascending)?
+            .download()?
+            .into_iter()
+            .map(u64::from)
+            .collect::<Vec<_>>()
+    );
+    println!("sort, argsort and sort_pairs of {n} f32 keys match the CPU backend");
+    Ok(())
+}
