@@ -131,7 +131,9 @@ fn gpu_sorts_adversarial_inputs() {
         let payloads: Vec<f32> = (0..n)
             .map(|i| {
                 f32::from_bits(
-                    0x7FC0_0000 | ((i as u32).wrapping_mul(2_654_435_761) >> 10) | ((i as u32 & 1) << 31),
+                    0x7FC0_0000
+                        | ((i as u32).wrapping_mul(2_654_435_761) >> 10)
+                        | ((i as u32 & 1) << 31),
                 )
             })
             .collect();
