@@ -164,3 +164,32 @@ fn sort_errors_and_outputs() {
         [2, 1]
     );
 }
+
+#[map]
+fn magnitude(x: f32) -> f32 {
+    x.abs()
+}
+
+#[map]
+fn low_byte(x: u32) -> u8 {
+    x as u8
+}
+
+#[test]
+fn sort_by_key_is_slice_sort_by_key() {
+    let dev = Device::cpu();
+    let xs: Vec<f32> = random_vec_par(seed(), 5000, true);
+    let got = dev
+        .sort_by_key(magnitude, &dev.upload(&xs).unwrap(), SortOrder::Ascending)
+        .unwrap();
+    let mut want = xs.clone();
+    want.sort_by(|a, b| a.abs().total_cmp(&b.abs()));
+    assert_bits(&got.download().unwrap(), &want, "by magnitude");
+    let us: Vec<u32> = random_vec_par(seed() ^ 1, 5000, false);
+    let got = dev
+        .sort_by_key(low_byte, &dev.upload(&us).unwrap(), SortOrder::Descending)
+        .unwrap();
+    let mut want = us.clone();
+    want.sort_by_key(|&x| std::cmp::Reverse(x as u8));
+    assert_eq!(got.download().unwrap(), want, "by the low byte, descending");
+}

@@ -196,6 +196,47 @@ fn gpu_sort_outputs_and_errors() {
     ));
 }
 
+#[map]
+fn magnitude(x: f32) -> f32 {
+    x.abs()
+}
+
+#[map]
+fn low_byte(x: u64) -> u8 {
+    x as u8
+}
+
+/// `sort_by_key` with a `#[map]` to the key, against `slice::sort_by_key`.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_sort_by_key_matches_plain_rust() {
+    let g = gpu();
+    for n in [1usize, 4097, (1 << 20) + 7] {
+        let xs: Vec<f32> = random_vec_par(seed() ^ n as u64, n, true);
+        let got = g
+            .sort_by_key(magnitude, &g.upload(&xs).unwrap(), SortOrder::Ascending)
+            .unwrap();
+        let mut want = xs.clone();
+        want.sort_by(|a, b| a.abs().total_cmp(&b.abs()));
+        assert_bits(
+            &got.download().unwrap(),
+            &want,
+            &format!("by magnitude, n={n}"),
+        );
+        let us: Vec<u64> = random_vec_par(seed() ^ 7 ^ n as u64, n, false);
+        let got = g
+            .sort_by_key(low_byte, &g.upload(&us).unwrap(), SortOrder::Descending)
+            .unwrap();
+        let mut want = us.clone();
+        want.sort_by_key(|&x| std::cmp::Reverse(x as u8));
+        assert_eq!(
+            got.download().unwrap(),
+            want,
+            "by the low byte, descending, n={n}"
+        );
+    }
+}
+
 /// 2^28 random `f32` keys (sort and argsort), as the bench sorts them.
 #[test]
 #[ignore = "needs a CUDA GPU"]

@@ -14,6 +14,7 @@ use crate::backend::cuda::{ModuleKey, ModuleKind, SortValues};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::AsSlice;
+use crate::operators::MapOp;
 use crate::toolchain::ModuleSource;
 use crate::values::{Element, IndexInt, Ordered};
 
@@ -221,6 +222,50 @@ impl Device {
         }
         let out = self.output(out, n, "argsort")?;
         self.sort_with(keys, None, Moved::Positions(out, I::from_index), order)
+    }
+
+    /// The elements of `input` ordered by the key `map` computes from each (a `#[map]` whose
+    /// result is a key type), as `slice::sort_by_key`: stable (elements with equal keys keep
+    /// their input order), ascending or descending, in [`Ordered::sort_key`]'s order. The
+    /// keys are computed once (a map kernel into scratch memory) and sorted with the elements
+    /// as their values ([`Device::sort_pairs`]'s sort). Returns without waiting for the kernels.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    ///
+    /// #[map]
+    /// fn magnitude(x: f32) -> f32 {
+    ///     x.abs()
+    /// }
+    ///
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[-3.0f32, 1.0, -1.0, 2.0])?;
+    /// let by_size = dev.sort_by_key(magnitude, &xs, SortOrder::Ascending)?;
+    /// assert_eq!(by_size.download()?, [1.0, -1.0, 2.0, -3.0]); // 1.0 and -1.0 in input order
+    /// # Ok(()) }
+    /// ```
+    pub fn sort_by_key<M, S>(
+        &self,
+        map: M,
+        input: &S,
+        order: SortOrder,
+    ) -> Result<DeviceVec<M::Input>>
+    where
+        M: MapOp,
+        M::Input: Element,
+        M::Output: Ordered,
+        S: AsSlice<M::Input> + ?Sized,
+    {
+        let values = input.elements();
+        self.check_elements(&values)?;
+        let n = values.len();
+        let mut keys = self.new_array::<M::Output>(n)?;
+        self.map_into(map, input, &mut keys)?;
+        let mut out = self.new_array::<M::Input>(n)?;
+        let target = self.output(&mut out, n, "sort_by_key")?;
+        self.sort_with(&keys, None, Moved::Values(values, target), order)?;
+        Ok(out)
     }
 
     /// The one body of the sorts: keys into `keys_target` (`None`: only the values are
