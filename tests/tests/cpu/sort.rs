@@ -193,3 +193,50 @@ fn sort_by_key_is_slice_sort_by_key() {
     want.sort_by_key(|&x| std::cmp::Reverse(x as u8));
     assert_eq!(got.download().unwrap(), want, "by the low byte, descending");
 }
+
+#[reduce(identity = 0)]
+fn add_i64(a: i64, b: i64) -> i64 {
+    a.wrapping_add(b)
+}
+
+/// `unique_counts` and `group_reduce` of unsorted keys against a `BTreeMap`.
+#[test]
+fn distinct_keys_and_groups_match_a_map() {
+    use std::collections::BTreeMap;
+    let dev = Device::cpu();
+    let keys: Vec<i32> = random_vec_par::<u32>(seed(), 20_000, false)
+        .into_iter()
+        .map(|k| (k % 300) as i32 - 150)
+        .collect();
+    let vals: Vec<i64> = random_vec_par(seed() ^ 5, 20_000, false);
+    let mut want: BTreeMap<i32, (u32, i64)> = BTreeMap::new();
+    for (&k, &v) in keys.iter().zip(&vals) {
+        let e = want.entry(k).or_insert((0, 0));
+        e.0 += 1;
+        e.1 = e.1.wrapping_add(v);
+    }
+    let (dk, dv) = (dev.upload(&keys).unwrap(), dev.upload(&vals).unwrap());
+    let Runs { keys: uk, counts } = dev.unique_counts(&dk).unwrap();
+    assert_eq!(
+        uk.download().unwrap(),
+        want.keys().copied().collect::<Vec<_>>()
+    );
+    assert_eq!(
+        counts.download().unwrap(),
+        want.values().map(|e| e.0).collect::<Vec<_>>()
+    );
+    let ByKey { keys: gk, values } = dev.group_reduce(add_i64, &dk, &dv).unwrap();
+    assert_eq!(
+        gk.download().unwrap(),
+        want.keys().copied().collect::<Vec<_>>()
+    );
+    assert_eq!(
+        values.download().unwrap(),
+        want.values().map(|e| e.1).collect::<Vec<_>>()
+    );
+    let short = dev.upload(&vals[..10]).unwrap();
+    assert!(matches!(
+        dev.group_reduce(add_i64, &dk, &short),
+        Err(Error::Shape(_))
+    ));
+}

@@ -237,6 +237,52 @@ fn gpu_sort_by_key_matches_plain_rust() {
     }
 }
 
+#[reduce(identity = 0)]
+fn add_i64(a: i64, b: i64) -> i64 {
+    a.wrapping_add(b)
+}
+
+/// `unique_counts` and `group_reduce` of unsorted keys against a `BTreeMap`, for few and
+/// many distinct keys.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_distinct_keys_and_groups_match_a_map() {
+    use std::collections::BTreeMap;
+    let g = gpu();
+    let n = (1 << 22) + 3;
+    for distinct in [7u32, 1 << 20] {
+        let keys: Vec<i32> = random_vec_par::<u32>(seed() ^ distinct as u64, n, false)
+            .into_iter()
+            .map(|k| (k % distinct) as i32 - 3)
+            .collect();
+        let vals: Vec<i64> = random_vec_par(seed() ^ 5, n, false);
+        let mut want: BTreeMap<i32, (u32, i64)> = BTreeMap::new();
+        for (&k, &v) in keys.iter().zip(&vals) {
+            let e = want.entry(k).or_insert((0, 0));
+            e.0 += 1;
+            e.1 = e.1.wrapping_add(v);
+        }
+        let (dk, dv) = (g.upload(&keys).unwrap(), g.upload(&vals).unwrap());
+        let Runs { keys: uk, counts } = g.unique_counts(&dk).unwrap();
+        let want_keys: Vec<i32> = want.keys().copied().collect();
+        assert_eq!(uk.download().unwrap(), want_keys, "unique keys, {distinct}");
+        let want_counts: Vec<u32> = want.values().map(|e| e.0).collect();
+        assert_eq!(
+            counts.download().unwrap(),
+            want_counts,
+            "counts, {distinct}"
+        );
+        let ByKey { keys: gk, values } = g.group_reduce(add_i64, &dk, &dv).unwrap();
+        assert_eq!(gk.download().unwrap(), want_keys, "group keys, {distinct}");
+        let want_sums: Vec<i64> = want.values().map(|e| e.1).collect();
+        assert_eq!(
+            values.download().unwrap(),
+            want_sums,
+            "group sums, {distinct}"
+        );
+    }
+}
+
 /// 2^28 random `f32` keys (sort and argsort), as the bench sorts them.
 #[test]
 #[ignore = "needs a CUDA GPU"]

@@ -1,12 +1,15 @@
 //! Sorting: stable radix sorts of keys, of keys with values, and argsort, ascending or
-//! descending, floats in `total_cmp` order.
+//! descending, floats in `total_cmp` order; sorts by a mapped key; distinct keys with counts
+//! and reductions per distinct key of unsorted keys.
 
 use std::any::TypeId;
 
 use warp_kernels::module;
 
+use super::{ByKey, Runs};
 use super::{composed, gpu_bytes, location, typed};
 use crate::OutputArray;
+use crate::arrays::ArrayOf;
 use crate::arrays::{DeviceVec, Target, write_host};
 use crate::backend::Backend;
 use crate::backend::cpu;
@@ -14,7 +17,7 @@ use crate::backend::cuda::{ModuleKey, ModuleKind, SortValues};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::AsSlice;
-use crate::operators::MapOp;
+use crate::operators::{MapOp, ReduceOp};
 use crate::toolchain::ModuleSource;
 use crate::values::{Element, IndexInt, Ordered};
 
@@ -266,6 +269,65 @@ impl Device {
         let target = self.output(&mut out, n, "sort_by_key")?;
         self.sort_with(&keys, None, Moved::Values(values, target), order)?;
         Ok(out)
+    }
+
+    /// The distinct keys of `keys` (in any order), ascending, with how often each occurs, as
+    /// `u32` counts (NumPy's `unique(return_counts=True)`, `torch.unique(sorted=True,
+    /// return_counts=True)`): [`Device::sort`], then [`Device::run_length_encode`] of the
+    /// sorted keys. Keys are equal as `==` says, so each NaN is a key of its own (NaNs last,
+    /// by their bits), and `-0.0` and `+0.0` are one key, reported as `-0.0` (the first in
+    /// sort order). Inputs of 2^32 keys or more are [`Error::Unsupported`] (as for
+    /// `run_length_encode`). Waits for the number of distinct keys.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[7u16, 2, 7, 9, 2, 7])?;
+    /// let Runs { keys, counts } = dev.unique_counts(&xs)?;
+    /// assert_eq!((keys.download()?, counts.download()?), (vec![2, 7, 9], vec![2, 3, 1]));
+    /// # Ok(()) }
+    /// ```
+    pub fn unique_counts<K: Ordered, S: AsSlice<K> + ?Sized>(&self, keys: &S) -> Result<Runs<K>> {
+        let sorted = self.sort(keys, SortOrder::Ascending)?;
+        self.run_length_encode(&sorted)
+    }
+
+    /// A reduction per distinct key of unsorted `keys` (a group-by): for each distinct key,
+    /// ascending, the key and its `values` (the values at the same places, a scalar array
+    /// as long as the keys: else [`Error::Shape`]) combined by `op` in their input order
+    /// (`identity + v[i] + v[j] + ...`, `i < j`: the operator need not commute): a stable
+    /// [`Device::sort_pairs`], then [`Device::reduce_by_key`] of the sorted pairs. Keys are
+    /// equal as `==` says (each NaN a group of its own; `-0.0` and `+0.0` one group, keyed
+    /// `-0.0`). Float results are the same bits on every run. Waits for the number of groups.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[reduce(identity = 0.0)]
+    /// fn sum(a: f64, b: f64) -> f64 { a + b }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let keys = dev.upload(&[3i32, -1, 3, 8, -1])?;
+    /// let vals = dev.upload(&[1.0f64, 2.0, 4.0, 8.0, 16.0])?;
+    /// let ByKey { keys, values } = dev.group_reduce(sum, &keys, &vals)?;
+    /// assert_eq!((keys.download()?, values.download()?), (vec![-1, 3, 8], vec![18.0, 5.0, 8.0]));
+    /// # Ok(()) }
+    /// ```
+    pub fn group_reduce<K, Op, SK, SV>(
+        &self,
+        op: Op,
+        keys: &SK,
+        values: &SV,
+    ) -> Result<ByKey<K, Op::Value>>
+    where
+        K: Ordered,
+        Op: ReduceOp,
+        Op::Value: Element + ArrayOf,
+        SK: AsSlice<K> + ?Sized,
+        SV: AsSlice<Op::Value> + ?Sized,
+    {
+        let (k, v) = self.sort_pairs(keys, values, SortOrder::Ascending)?;
+        self.reduce_by_key(op, &k, &v)
     }
 
     /// The one body of the sorts: keys into `keys_target` (`None`: only the values are
