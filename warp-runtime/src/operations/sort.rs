@@ -231,7 +231,10 @@ impl Device {
     /// result is a key type), as `slice::sort_by_key`: stable (elements with equal keys keep
     /// their input order), ascending or descending, in [`Ordered::sort_key`]'s order. The
     /// keys are computed once (a map kernel into scratch memory) and sorted with the elements
-    /// as their values ([`Device::sort_pairs`]'s sort). Returns without waiting for the kernels.
+    /// as their values ([`Device::sort_pairs`]'s sort). The keys are the map's results on the
+    /// device: where the map's arithmetic makes a NaN, its payload (which orders NaN keys
+    /// among themselves) may differ between a GPU and the CPU backend, as NaN payloads of
+    /// float arithmetic do. Returns without waiting for the kernels.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
