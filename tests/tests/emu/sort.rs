@@ -2,8 +2,8 @@
 //! block, barriers for the warp votes and shuffles, blocks one after another): the histogram,
 //! the plan and every pass as the runtime launches them, on random bits (NaNs of every kind
 //! for floats), three-valued and all-equal keys (passes skipped), one to four tiles, both
-//! orders, keys alone, pairs and argsort (`f32` with 4-byte values, `i64` with 8, `bf16` with
-//! 1); checked against `std::stable_sort` by the order word. Needs g++ (C++20): `WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored
+//! orders, keys alone (`f32`), pairs and argsort (`f32` with 4-byte values, `i64` with 8,
+//! `bf16` with 1); checked against `std::stable_sort` by the order word. Needs g++ (C++20): `WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored
 //! sort::`.
 
 use std::path::Path;
@@ -38,6 +38,7 @@ fn the_sort_kernels_are_exact_in_emulation() {
     let Some(dir) = emu::folder("sort", MAIN) else {
         return;
     };
+    emulate::<f32>(&dir, "wd_f32", 0, "wd_u32");
     emulate::<f32>(&dir, "wd_f32", 4, "wd_u32");
     emulate::<i64>(&dir, "wd_i64", 8, "wd_u64");
     emulate::<bf16>(&dir, "wd_bf16", 1, "wd_u8");

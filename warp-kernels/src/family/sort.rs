@@ -11,12 +11,24 @@ pub const SORT_ITEMS: u32 = 16;
 pub const SORT_TILE: usize = BLOCK as usize * SORT_ITEMS as usize;
 /// Loads in flight per thread of the sort's histogram pass.
 pub const SORT_UNROLL: u32 = 4;
+/// Look-back words a thread of a sort pass reads at once beyond the nearest predecessor.
+pub const SORT_LOOKBACK: u32 = 4;
 /// Bits of one digit: a pass sorts by one byte of the keys' order words.
 pub const SORT_RADIX_BITS: u32 = 8;
 
 /// Digit passes of keys of `key_size` bytes (one per byte).
 pub const fn sort_passes(key_size: usize) -> usize {
     key_size
+}
+
+/// Resident blocks per SM a sort pass is compiled for (`__launch_bounds__`' second argument):
+/// three for keys of at most 4 bytes alone (80 to 85 registers, no spills), else two.
+pub const fn sort_min_blocks(key_size: usize, value_size: usize) -> u32 {
+    if key_size <= 4 && value_size == 0 {
+        3
+    } else {
+        2
+    }
 }
 
 /// Tiles (blocks) of one sort pass over `n` keys.
@@ -59,7 +71,7 @@ pub const SORT_PLAN: Kernel = kernel(
 
 /// One digit pass (`pass`), a tile per block in queue order: the keys (and values) of the
 /// plan's source buffer moved to its destination, stably ordered by the digit.
-pub const SORT_PASS: Kernel = kernel(
+pub const SORT_PASS: Kernel = kernel_min(
     "wd_k_sort_pass",
     &[
         p("keys_in", In(Elem)),
@@ -77,6 +89,7 @@ pub const SORT_PASS: Kernel = kernel(
         p("status", Out(Pointee::U64)),
         p("queue", Out(Pointee::U32)),
     ],
+    "WD_SORT_MIN_BLOCKS",
     "wd_sort_pass(keys_in, keys_out, keys_tmp, vals_in, vals_out, vals_tmp, index_values != 0, n, pass, descending != 0, plan, offsets, status, queue);",
 );
 
@@ -88,6 +101,7 @@ pub const SORT_DEFINES: &[(&str, u64)] = &[
     ("WD_SORT_ITEMS", SORT_ITEMS as u64),
     ("WD_SORT_TILE", SORT_TILE as u64),
     ("WD_SORT_UNROLL", SORT_UNROLL as u64),
+    ("WD_SORT_LOOKBACK", SORT_LOOKBACK as u64),
     ("WD_SORT_RADIX_BITS", SORT_RADIX_BITS as u64),
 ];
 
@@ -108,6 +122,10 @@ pub fn sort_module(key: Scalar, value_size: usize) -> String {
     let value = sort_value_word(value_size);
     let mut m = Module::new(&format!(
         "radix sort of {key} keys, {value_size}-byte values"
+    ));
+    m.user(&format!(
+        "#define WD_SORT_VALUE_BYTES {value_size}\n#define WD_SORT_MIN_BLOCKS {}\n",
+        sort_min_blocks(key.size(), value_size)
     ));
     m.template("warp.cuh");
     m.template("warp_intrinsics.cuh");

@@ -177,25 +177,38 @@ static __device__ __forceinline__ void wd_sort_publish(wd_u64* word, wd_u64 stat
 
 // Digit `digit`'s keys in the tiles before `tile`, by the one thread of that digit, after the
 // tile published its count: back over the predecessors' words up to the nearest inclusive
-// prefix (every tile before it has started: the tile queue).
+// prefix (every tile before it has started: the tile queue). The nearest predecessor is read
+// alone (it often holds its inclusive prefix already); further back, WD_SORT_LOOKBACK words are
+// read at once and taken in order up to the first not yet published, where the next window
+// starts. Any published word is right to add (a tile's count, or its inclusive prefix, which
+// ends the walk), whenever it was read.
 static __device__ __forceinline__ wd_u64 wd_sort_look_back(wd_u64* status, wd_u64 tile, wd_u32 digit, wd_u64 epoch) {
     wd_u64 prefix = 0;
     wd_i64 t = (wd_i64)tile - 1;
+    int width = 1;
     for (;;) {
-        wd_u64 w;
-        do {
-            w = *(volatile wd_u64*)(status + (wd_u64)t * 256u + digit);
-        } while (((w >> 56) & 63ull) != epoch);
-        prefix += w & ((1ull << 56) - 1ull);
-        if ((w >> 62) == WD_SORT_PREFIX) return prefix;
-        --t;
+        wd_u64 w[WD_SORT_LOOKBACK];
+#pragma unroll
+        for (int k = 0; k < WD_SORT_LOOKBACK; ++k) {
+            // Tile 0 publishes an inclusive prefix, so the walk never takes a word before it.
+            w[k] = (k < width && t - k >= 0) ? *(volatile wd_u64*)(status + (wd_u64)(t - k) * 256u + digit) : 0ull;
+        }
+#pragma unroll
+        for (int k = 0; k < WD_SORT_LOOKBACK; ++k) {
+            if (k >= width || ((w[k] >> 56) & 63ull) != epoch) break;
+            prefix += w[k] & ((1ull << 56) - 1ull);
+            if ((w[k] >> 62) == WD_SORT_PREFIX) return prefix;
+            --t;
+        }
+        width = WD_SORT_LOOKBACK;
     }
 }
 
 // One pass over digit `pass`: the plan says whether it runs and which buffers it reads and
 // writes (keys_in / vals_in: the caller's input; 1: keys_out / vals_out; 2: keys_tmp /
-// vals_tmp). Values move with their keys when vals_out is non-null; with `index_values` the
-// values read from the input are the keys' positions (argsort). `queue`: this pass's tile
+// vals_tmp). Values move with their keys in a module built for them (WD_SORT_VALUE_BYTES > 0:
+// the code is compiled out of a keys-only module, whose value pointers are null); with
+// `index_values` the values read from the input are the keys' positions (argsort). `queue`: this pass's tile
 // counter (zeroed). All WD_BLOCK (at least 256) threads; thread d < 256 owns digit d.
 template <class K, class V>
 static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_out, K* keys_tmp, const V* vals_in, V* vals_out,
@@ -222,7 +235,7 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     const wd_u32 src = (pl >> 4) & 15u, dst = (pl >> 8) & 15u;
     const K* ksrc = src == 0u ? keys_in : src == 1u ? keys_out : keys_tmp;
     K* kdst = dst == 1u ? keys_out : keys_tmp;
-    const bool moves_values = vals_out != nullptr;
+    constexpr bool moves_values = WD_SORT_VALUE_BYTES > 0;
     const V* vsrc = src == 0u ? vals_in : src == 1u ? vals_out : vals_tmp;
     V* vdst = dst == 1u ? vals_out : vals_tmp;
     const bool make_index = index_values && src == 0u;
@@ -240,7 +253,7 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     for (int j = 0; j < ITEMS; ++j) {
         const wd_u64 i = wbase + (wd_u64)j * 32u + lane;
         w[j] = i < n ? wd_sort_word(ksrc[i], descending) : (U)~(U)0;
-        if (moves_values) v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;
+        if constexpr (moves_values) v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;
     }
 
     // Rank within the warp: the lanes of one digit (8 ballots) in lane order, item by item;
@@ -315,7 +328,7 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
         digit[j] = wd_sort_digit(x, pass);
         if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
     }
-    if (moves_values) {
+    if constexpr (moves_values) {
         __syncthreads();
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) tile_vals[rank[j]] = v[j];
