@@ -438,3 +438,28 @@ pub fn cg_argmax_f32(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
     };
     if b_wins { b } else { a }
 }
+
+/// The sort key of `sort_by_key`'s tests: the magnitude.
+#[map]
+pub fn magnitude(x: f32) -> f32 {
+    x.abs()
+}
+
+/// The sort key of `sort_by_key`'s tests: the low byte.
+#[map]
+pub fn low_byte(x: u64) -> u8 {
+    x as u8
+}
+
+/// Each distinct key of `keys` with its count and the wrapping sum of its `vals`, by plain
+/// Rust (a `BTreeMap`, so keys ascending): what `unique_counts` and `group_reduce` are tested
+/// against.
+pub fn groups(keys: &[i32], vals: &[i64]) -> std::collections::BTreeMap<i32, (u32, i64)> {
+    let mut want = std::collections::BTreeMap::new();
+    for (&k, &v) in keys.iter().zip(vals) {
+        let e: &mut (u32, i64) = want.entry(k).or_insert((0, 0));
+        e.0 += 1;
+        e.1 = e.1.wrapping_add(v);
+    }
+    want
+}

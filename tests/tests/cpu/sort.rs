@@ -3,6 +3,7 @@
 
 use warp_runtime::prelude::*;
 use warp_runtime::{Ordered, half};
+use warp_tests::ops::{add_i64, groups, low_byte, magnitude};
 use warp_tests::{
     Bits, Random, TotalOrder, assert_bits, edge_sizes, random_vec_par, seed, sorted_positions,
 };
@@ -165,16 +166,6 @@ fn sort_errors_and_outputs() {
     );
 }
 
-#[map]
-fn magnitude(x: f32) -> f32 {
-    x.abs()
-}
-
-#[map]
-fn low_byte(x: u32) -> u8 {
-    x as u8
-}
-
 #[test]
 fn sort_by_key_is_slice_sort_by_key() {
     let dev = Device::cpu();
@@ -185,7 +176,7 @@ fn sort_by_key_is_slice_sort_by_key() {
     let mut want = xs.clone();
     want.sort_by(|a, b| a.abs().total_cmp(&b.abs()));
     assert_bits(&got.download().unwrap(), &want, "by magnitude");
-    let us: Vec<u32> = random_vec_par(seed() ^ 1, 5000, false);
+    let us: Vec<u64> = random_vec_par(seed() ^ 1, 5000, false);
     let got = dev
         .sort_by_key(low_byte, &dev.upload(&us).unwrap(), SortOrder::Descending)
         .unwrap();
@@ -194,27 +185,16 @@ fn sort_by_key_is_slice_sort_by_key() {
     assert_eq!(got.download().unwrap(), want, "by the low byte, descending");
 }
 
-#[reduce(identity = 0)]
-fn add_i64(a: i64, b: i64) -> i64 {
-    a.wrapping_add(b)
-}
-
 /// `unique_counts` and `group_reduce` of unsorted keys against a `BTreeMap`.
 #[test]
 fn distinct_keys_and_groups_match_a_map() {
-    use std::collections::BTreeMap;
     let dev = Device::cpu();
     let keys: Vec<i32> = random_vec_par::<u32>(seed(), 20_000, false)
         .into_iter()
         .map(|k| (k % 300) as i32 - 150)
         .collect();
     let vals: Vec<i64> = random_vec_par(seed() ^ 5, 20_000, false);
-    let mut want: BTreeMap<i32, (u32, i64)> = BTreeMap::new();
-    for (&k, &v) in keys.iter().zip(&vals) {
-        let e = want.entry(k).or_insert((0, 0));
-        e.0 += 1;
-        e.1 = e.1.wrapping_add(v);
-    }
+    let want = groups(&keys, &vals);
     let (dk, dv) = (dev.upload(&keys).unwrap(), dev.upload(&vals).unwrap());
     let Runs { keys: uk, counts } = dev.unique_counts(&dk).unwrap();
     assert_eq!(

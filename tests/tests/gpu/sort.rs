@@ -6,6 +6,7 @@
 
 use warp_runtime::prelude::*;
 use warp_runtime::{Element, Ordered};
+use warp_tests::ops::{add_i64, groups, low_byte, magnitude};
 use warp_tests::{
     Bits, Random, TotalOrder, assert_bits, big_lock, edge_sizes, gpu, random_vec_par, rng, seed,
     sorted_positions,
@@ -196,16 +197,6 @@ fn gpu_sort_outputs_and_errors() {
     ));
 }
 
-#[map]
-fn magnitude(x: f32) -> f32 {
-    x.abs()
-}
-
-#[map]
-fn low_byte(x: u64) -> u8 {
-    x as u8
-}
-
 /// `sort_by_key` with a `#[map]` to the key, against `slice::sort_by_key`. No NaNs among the
 /// floats: the GPU's `abs` may leave a NaN another payload than Rust's (docs/fidelity.md), and
 /// the sort orders NaN keys by their bits.
@@ -252,17 +243,11 @@ fn gpu_sort_by_key_matches_plain_rust() {
     }
 }
 
-#[reduce(identity = 0)]
-fn add_i64(a: i64, b: i64) -> i64 {
-    a.wrapping_add(b)
-}
-
 /// `unique_counts` and `group_reduce` of unsorted keys against a `BTreeMap`, for few and
 /// many distinct keys.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gpu_distinct_keys_and_groups_match_a_map() {
-    use std::collections::BTreeMap;
     let g = gpu();
     let n = (1 << 22) + 3;
     for distinct in [7u32, 1 << 20] {
@@ -271,12 +256,7 @@ fn gpu_distinct_keys_and_groups_match_a_map() {
             .map(|k| (k % distinct) as i32 - 3)
             .collect();
         let vals: Vec<i64> = random_vec_par(seed() ^ 5, n, false);
-        let mut want: BTreeMap<i32, (u32, i64)> = BTreeMap::new();
-        for (&k, &v) in keys.iter().zip(&vals) {
-            let e = want.entry(k).or_insert((0, 0));
-            e.0 += 1;
-            e.1 = e.1.wrapping_add(v);
-        }
+        let want = groups(&keys, &vals);
         let (dk, dv) = (g.upload(&keys).unwrap(), g.upload(&vals).unwrap());
         let Runs { keys: uk, counts } = g.unique_counts(&dk).unwrap();
         let want_keys: Vec<i32> = want.keys().copied().collect();
