@@ -1774,11 +1774,6 @@ fn topk(dev: &Device, (xs, dx): (&[f32], &DeviceVec<f32>), reps: usize, checks: 
     }
 }
 
-/// Keys of the sort bench: uniform over all bits (integers) or in [-1, 1) (`f32`), from `seed`.
-fn sort_keys<T: warp_tests::Random + Send>(seed: u64, n: usize) -> Vec<T> {
-    warp_tests::random_vec_par(seed, n, false)
-}
-
 /// Sorting (section `sort`): the radix sort of N `u32` and `f32` keys (ascending and
 /// descending), N / 2 `u64` keys, argsort of N `f32` into `u32` and pairs of N `u32` keys and
 /// `u32` values, against CUB's `DeviceRadixSort`, `torch.sort` and `cupy.sort` / `argsort` in
@@ -1790,8 +1785,8 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
     let order = SortOrder::Ascending;
     let mut ours: Vec<(&str, usize, f64, f64)> = Vec::new(); // (op, n, bytes, ms)
     // Keys alone: u32, f32 ascending and descending, u64 at half the count.
-    let u32s: Vec<u32> = sort_keys(1, n);
-    let f32s: Vec<f32> = sort_keys(2, n);
+    let u32s: Vec<u32> = warp_tests::random_vec_par(1, n, false);
+    let f32s: Vec<f32> = warp_tests::random_vec_par(2, n, false);
     let (du, df) = (
         must("sort", dev.upload(&u32s)),
         must("sort", dev.upload(&f32s)),
@@ -1859,7 +1854,7 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
     }
     drop((du, df, u32s, f32s));
     let n64 = n / 2;
-    let u64s: Vec<u64> = sort_keys(3, n64);
+    let u64s: Vec<u64> = warp_tests::random_vec_par(3, n64, false);
     let d64 = must("sort_u64", dev.upload(&u64s));
     let mut out = must("sort_u64", dev.upload(&vec![0u64; n64]));
     let ms = time_ms(dev, reps, || dev.sort_into(&d64, &mut out, order));

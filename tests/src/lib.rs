@@ -13,6 +13,7 @@ pub mod peers;
 pub mod primitives;
 pub mod runs;
 pub mod scans;
+pub mod sorts;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

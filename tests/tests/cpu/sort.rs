@@ -4,41 +4,8 @@
 use warp_runtime::prelude::*;
 use warp_runtime::{Ordered, half};
 use warp_tests::ops::{add_i64, groups, low_byte, magnitude};
-use warp_tests::{
-    Bits, Random, TotalOrder, assert_bits, edge_sizes, random_vec_par, seed, sorted_positions,
-};
-
-const ORDERS: [SortOrder; 2] = [SortOrder::Ascending, SortOrder::Descending];
-
-/// `sort`, `argsort` and `sort_pairs` of `xs` on `dev` against [`sorted_positions`].
-pub fn check_sorts<T>(dev: &Device, xs: &[T], what: &str)
-where
-    T: Ordered + TotalOrder + Bits + Send + Sync,
-{
-    let keys = dev.upload(xs).unwrap();
-    let tags: Vec<u64> = (0..xs.len() as u64)
-        .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-        .collect();
-    let values = dev.upload(&tags).unwrap();
-    for order in ORDERS {
-        let tag = format!("{what} n={} {order:?}", xs.len());
-        let want = sorted_positions(xs, order == SortOrder::Descending);
-        let want_keys: Vec<T> = want.iter().map(|&i| xs[i]).collect();
-        let got = dev.sort(&keys, order).unwrap().download().unwrap();
-        assert_bits(&got, &want_keys, &format!("sort: {tag}"));
-        let idx = dev.argsort(&keys, order).unwrap().download().unwrap();
-        let want_idx: Vec<u32> = want.iter().map(|&i| i as u32).collect();
-        assert_eq!(idx, want_idx, "argsort: {tag}");
-        let (k, v) = dev.sort_pairs(&keys, &values, order).unwrap();
-        assert_bits(
-            &k.download().unwrap(),
-            &want_keys,
-            &format!("pairs' keys: {tag}"),
-        );
-        let want_vals: Vec<u64> = want.iter().map(|&i| tags[i]).collect();
-        assert_eq!(v.download().unwrap(), want_vals, "pairs' values: {tag}");
-    }
-}
+use warp_tests::sorts::check_sorts;
+use warp_tests::{Bits, Random, TotalOrder, assert_bits, edge_sizes, random_vec_par, seed};
 
 /// The edge sizes (the million-odd one only for `f32`, which the GPU tests take further).
 fn every_size<T: Ordered + TotalOrder + Bits + Random + Send + Sync>(what: &str) {
@@ -48,7 +15,7 @@ fn every_size<T: Ordered + TotalOrder + Bits + Random + Send + Sync>(what: &str)
             continue;
         }
         let xs: Vec<T> = random_vec_par(seed() ^ n as u64, n, true);
-        check_sorts(&dev, &xs, what);
+        check_sorts(&dev, &xs, 0, what);
     }
 }
 

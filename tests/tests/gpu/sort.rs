@@ -7,58 +7,11 @@
 use warp_runtime::prelude::*;
 use warp_runtime::{Element, Ordered};
 use warp_tests::ops::{add_i64, groups, low_byte, magnitude};
+use warp_tests::sorts::check_sorts;
 use warp_tests::{
     Bits, Random, TotalOrder, assert_bits, big_lock, edge_sizes, gpu, random_vec_par, rng, seed,
     sorted_positions,
 };
-
-const ORDERS: [SortOrder; 2] = [SortOrder::Ascending, SortOrder::Descending];
-
-/// `sort`, `argsort` (u32 and u64), `sort_pairs` (values: `u64` tags and `u8` tags) of
-/// `xs[off..]` on the GPU against [`sorted_positions`].
-fn check<T>(dev: &Device, xs: &[T], off: usize, what: &str)
-where
-    T: Ordered + TotalOrder + Bits + Send + Sync,
-{
-    let all = dev.upload(xs).unwrap();
-    let keys = all.slice(off..).unwrap();
-    let xs = &xs[off..];
-    let n = xs.len();
-    let tags: Vec<u64> = (0..n as u64)
-        .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-        .collect();
-    let small: Vec<u8> = (0..n).map(|i| (i * 7 + 3) as u8).collect();
-    let (tags_d, small_d) = (dev.upload(&tags).unwrap(), dev.upload(&small).unwrap());
-    for order in ORDERS {
-        let tag = format!("{what} n={n} off={off} {order:?}");
-        let want = sorted_positions(xs, order == SortOrder::Descending);
-        let want_keys: Vec<T> = want.iter().map(|&i| xs[i]).collect();
-        let got = dev.sort(&keys, order).unwrap().download().unwrap();
-        assert_bits(&got, &want_keys, &format!("sort: {tag}"));
-        let idx = dev.argsort(&keys, order).unwrap().download().unwrap();
-        let want_idx: Vec<u32> = want.iter().map(|&i| i as u32).collect();
-        assert_eq!(idx, want_idx, "argsort: {tag}");
-        let mut wide = dev.upload(&vec![u64::MAX; n]).unwrap();
-        dev.argsort_into(&keys, &mut wide, order).unwrap();
-        let want_wide: Vec<u64> = want.iter().map(|&i| i as u64).collect();
-        assert_eq!(
-            wide.download().unwrap(),
-            want_wide,
-            "argsort into u64: {tag}"
-        );
-        let (k, v) = dev.sort_pairs(&keys, &tags_d, order).unwrap();
-        assert_bits(
-            &k.download().unwrap(),
-            &want_keys,
-            &format!("pairs' keys: {tag}"),
-        );
-        let want_vals: Vec<u64> = want.iter().map(|&i| tags[i]).collect();
-        assert_eq!(v.download().unwrap(), want_vals, "pairs' u64 values: {tag}");
-        let (_, v) = dev.sort_pairs(&keys, &small_d, order).unwrap();
-        let want_small: Vec<u8> = want.iter().map(|&i| small[i]).collect();
-        assert_eq!(v.download().unwrap(), want_small, "pairs' u8 values: {tag}");
-    }
-}
 
 fn sizes(elem: usize) -> Vec<usize> {
     let mut s = edge_sizes(elem);
@@ -69,9 +22,9 @@ fn sizes(elem: usize) -> Vec<usize> {
 fn every_case<T: Ordered + TotalOrder + Random + Bits + Send + Sync>(dev: &Device, what: &str) {
     for n in sizes(std::mem::size_of::<T>()) {
         let xs: Vec<T> = random_vec_par(seed() ^ n as u64, n, true);
-        check(dev, &xs, 0, what);
+        check_sorts(dev, &xs, 0, what);
         if n > 1 && n < 100_000 {
-            check(dev, &xs, 1, what);
+            check_sorts(dev, &xs, 1, what);
         }
     }
 }
@@ -146,7 +99,7 @@ fn gpu_sorts_adversarial_inputs() {
             ("specials", &odd),
             ("NaN payloads", &payloads),
         ] {
-            check(&g, xs, 0, what);
+            check_sorts(&g, xs, 0, what);
         }
         let high: Vec<u32> = (0..n as u32)
             .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) << 24)
@@ -157,11 +110,11 @@ fn gpu_sorts_adversarial_inputs() {
         let mid: Vec<u64> = (0..n as u64)
             .map(|i| 0x1122_3344_0055_6677 | ((i * 31 % 251) << 24))
             .collect();
-        check(&g, &high, 0, "u32 differing in the high byte");
-        check(&g, &low, 0, "u32 differing in the low byte");
-        check(&g, &mid, 0, "u64 differing in byte 3");
-        check(&g, &vec![u64::MAX; n], 0, "all u64::MAX");
-        check(&g, &vec![i64::MIN; n], 0, "all i64::MIN");
+        check_sorts(&g, &high, 0, "u32 differing in the high byte");
+        check_sorts(&g, &low, 0, "u32 differing in the low byte");
+        check_sorts(&g, &mid, 0, "u64 differing in byte 3");
+        check_sorts(&g, &vec![u64::MAX; n], 0, "all u64::MAX");
+        check_sorts(&g, &vec![i64::MIN; n], 0, "all i64::MIN");
     }
 }
 

@@ -42,11 +42,20 @@ pub enum SortOrder {
     Descending,
 }
 
-/// The key of the sort module of keys `K` moving values of `V` (`()` for none).
-pub(crate) fn sort_key<K: Ordered, V: 'static>() -> ModuleKey {
+/// The key of the sort module of keys `K` moving values of `value_size` bytes (0, 1, 2, 4 or
+/// 8): keyed by the word the values move as, so pairs of 4-byte values and a `u32` argsort
+/// share one module.
+pub(crate) fn sort_key<K: Ordered>(value_size: usize) -> ModuleKey {
+    let word = match value_size {
+        0 => TypeId::of::<()>(),
+        1 => TypeId::of::<u8>(),
+        2 => TypeId::of::<u16>(),
+        4 => TypeId::of::<u32>(),
+        _ => TypeId::of::<u64>(),
+    };
     ModuleKey::new(
         ModuleKind::Sort,
-        [TypeId::of::<K>(), TypeId::of::<V>(), TypeId::of::<()>()],
+        [TypeId::of::<K>(), word, TypeId::of::<()>()],
     )
 }
 
@@ -387,11 +396,8 @@ impl Device {
                 } else {
                     0
                 };
-                let module = if value_size == 0 {
-                    g.module(sort_key::<K, ()>(), || sort_module::<K>(0))?
-                } else {
-                    g.module(sort_key::<K, V>(), || sort_module::<K>(value_size))?
-                };
+                let module =
+                    g.module(sort_key::<K>(value_size), || sort_module::<K>(value_size))?;
                 let mut key_bytes = match keys_target {
                     Some(t) => Some(gpu_bytes(t)?),
                     None => None,

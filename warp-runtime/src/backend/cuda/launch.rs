@@ -132,29 +132,20 @@ impl<E> KernelArg for Elems<'_, E> {
     }
 }
 
-/// Output elements (`E*`: the transpose's).
-pub(crate) struct ElemsOut<'v, E>(pub(crate) CudaViewMut<'v, E>);
-
-impl<E> KernelArg for ElemsOut<'_, E> {
-    const TY: ParamTy = ParamTy::Out(Pointee::Elem);
-    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
-        b.arg(&mut self.0);
-    }
-}
-
-/// Output elements (`E*`) that are the caller's (a tracked view) or the device's own scratch
-/// (a raw device address): the sort's output and ping-pong buffers.
-pub(crate) enum ElemsAt<'v, E> {
+/// Output elements (`E*`): a tracked view (the caller's memory: the transpose's, top-k's, the
+/// sort's output), or the device's own scratch at a raw device address (the sort's ping-pong
+/// buffer).
+pub(crate) enum ElemsOut<'v, E> {
     At(CudaViewMut<'v, E>),
     Raw(u64),
 }
 
-impl<E> KernelArg for ElemsAt<'_, E> {
+impl<E> KernelArg for ElemsOut<'_, E> {
     const TY: ParamTy = ParamTy::Out(Pointee::Elem);
     fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
         match self {
-            ElemsAt::At(v) => b.arg(v),
-            ElemsAt::Raw(ptr) => b.arg(&*ptr),
+            ElemsOut::At(v) => b.arg(v),
+            ElemsOut::Raw(ptr) => b.arg(&*ptr),
         };
     }
 }

@@ -49,7 +49,7 @@ impl Gpu {
                 input: s.arrays(&self.stream),
                 n: n as u64,
                 a: Args(s.args),
-                keys: ElemsOut(keys),
+                keys: ElemsOut::At(keys),
                 vals: Values::or_null(vals),
                 status,
                 queue,

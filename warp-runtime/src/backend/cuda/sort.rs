@@ -8,7 +8,7 @@ use warp_kernels::catalogue::{
 };
 
 use super::Gpu;
-use super::launch::{Elems, ElemsAt, In, Out, Values, ValuesIn, kernel_args};
+use super::launch::{Elems, ElemsOut, In, Out, Values, ValuesIn, kernel_args};
 use super::modules::Module;
 use crate::error::{Error, Result};
 use crate::values::Element;
@@ -38,8 +38,8 @@ kernel_args! {
     /// `wd_k_sort_pass`.
     struct SortPassArgs ['v, E] ['v, E] for [SORT_PASS] {
         keys_in: Elems<'v, E>,
-        keys_out: ElemsAt<'v, E>,
-        keys_tmp: ElemsAt<'v, E>,
+        keys_out: ElemsOut<'v, E>,
+        keys_tmp: ElemsOut<'v, E>,
         vals_in: ValuesIn<'v>,
         vals_out: Values<'v>,
         vals_tmp: Values<'v>,
@@ -146,10 +146,10 @@ impl Gpu {
                 let mut args = SortPassArgs {
                     keys_in: Elems(keys.slice(..)),
                     keys_out: match out.as_mut() {
-                        Some(o) => ElemsAt::At(o.slice_mut(..)),
-                        None => ElemsAt::Raw(r.at(7)),
+                        Some(o) => ElemsOut::At(o.slice_mut(..)),
+                        None => ElemsOut::Raw(r.at(7)),
                     },
-                    keys_tmp: ElemsAt::Raw(keys_tmp),
+                    keys_tmp: ElemsOut::Raw(keys_tmp),
                     vals_in: vals_in
                         .as_mut()
                         .map_or(ValuesIn::Raw(0), |v| ValuesIn::At(v.slice(..))),

@@ -149,7 +149,7 @@ impl Gpu {
                     ticket: Out::raw(ticket(level)),
                     done: Out::raw(done),
                     bound: Out::raw(bound),
-                    values: ElemsOut(values.slice_mut(..)),
+                    values: ElemsOut::At(values.slice_mut(..)),
                     indices: Out::At(indices.slice_mut(..)),
                 };
                 self.launch(m, &TOPK, grid as u32, &mut args)?;

@@ -51,7 +51,7 @@ impl Gpu {
             Grid(col_tiles as u32, row_tiles as u32),
             &mut TransposeArgs {
                 input: Elems(input),
-                out: ElemsOut(out),
+                out: ElemsOut::At(out),
                 rows: rows as u64,
                 cols: cols as u64,
             },

@@ -1,0 +1,56 @@
+//! The sorts' check on any device: every sorting operation of a view against plain Rust
+//! ([`sorted_positions`]: `slice::sort_by` with `cmp` / `total_cmp`).
+
+use warp_runtime::Ordered;
+use warp_runtime::prelude::*;
+
+use crate::{Bits, TotalOrder, assert_bits, sorted_positions};
+
+/// Both orders.
+pub const ORDERS: [SortOrder; 2] = [SortOrder::Ascending, SortOrder::Descending];
+
+/// `sort`, `argsort` (u32 and u64), `sort_pairs` (values: `u64` tags and `u8` tags) of
+/// `xs[off..]` (a view of an uploaded `xs`) on `dev` against [`sorted_positions`].
+pub fn check_sorts<T>(dev: &Device, xs: &[T], off: usize, what: &str)
+where
+    T: Ordered + TotalOrder + Bits + Send + Sync,
+{
+    let all = dev.upload(xs).unwrap();
+    let keys = all.slice(off..).unwrap();
+    let xs = &xs[off..];
+    let n = xs.len();
+    let tags: Vec<u64> = (0..n as u64)
+        .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        .collect();
+    let small: Vec<u8> = (0..n).map(|i| (i * 7 + 3) as u8).collect();
+    let (tags_d, small_d) = (dev.upload(&tags).unwrap(), dev.upload(&small).unwrap());
+    for order in ORDERS {
+        let tag = format!("{what} n={n} off={off} {order:?}");
+        let want = sorted_positions(xs, order == SortOrder::Descending);
+        let want_keys: Vec<T> = want.iter().map(|&i| xs[i]).collect();
+        let got = dev.sort(&keys, order).unwrap().download().unwrap();
+        assert_bits(&got, &want_keys, &format!("sort: {tag}"));
+        let idx = dev.argsort(&keys, order).unwrap().download().unwrap();
+        let want_idx: Vec<u32> = want.iter().map(|&i| i as u32).collect();
+        assert_eq!(idx, want_idx, "argsort: {tag}");
+        let mut wide = dev.upload(&vec![u64::MAX; n]).unwrap();
+        dev.argsort_into(&keys, &mut wide, order).unwrap();
+        let want_wide: Vec<u64> = want.iter().map(|&i| i as u64).collect();
+        assert_eq!(
+            wide.download().unwrap(),
+            want_wide,
+            "argsort into u64: {tag}"
+        );
+        let (k, v) = dev.sort_pairs(&keys, &tags_d, order).unwrap();
+        assert_bits(
+            &k.download().unwrap(),
+            &want_keys,
+            &format!("pairs' keys: {tag}"),
+        );
+        let want_vals: Vec<u64> = want.iter().map(|&i| tags[i]).collect();
+        assert_eq!(v.download().unwrap(), want_vals, "pairs' u64 values: {tag}");
+        let (_, v) = dev.sort_pairs(&keys, &small_d, order).unwrap();
+        let want_small: Vec<u8> = want.iter().map(|&i| small[i]).collect();
+        assert_eq!(v.download().unwrap(), want_small, "pairs' u8 values: {tag}");
+    }
+}
