@@ -288,8 +288,8 @@ impl Device {
     /// `u32` counts (NumPy's `unique(return_counts=True)`, `torch.unique(sorted=True,
     /// return_counts=True)`): [`Device::sort`], then [`Device::run_length_encode`] of the
     /// sorted keys. Keys are equal as `==` says, so each NaN is a key of its own (NaNs last,
-    /// by their bits), and `-0.0` and `+0.0` are one key, reported as `-0.0` (the first in
-    /// sort order). Inputs of 2^32 keys or more are [`Error::Unsupported`] (as for
+    /// by their bits), and `-0.0` and `+0.0` are one key, reported as `-0.0` when both occur
+    /// (the first in sort order). Inputs of 2^32 keys or more are [`Error::Unsupported`] (as for
     /// `run_length_encode`). Waits for the number of distinct keys.
     ///
     /// ```
@@ -312,7 +312,7 @@ impl Device {
     /// (`identity + v[i] + v[j] + ...`, `i < j`: the operator need not commute): a stable
     /// [`Device::sort_pairs`], then [`Device::reduce_by_key`] of the sorted pairs. Keys are
     /// equal as `==` says (each NaN a group of its own; `-0.0` and `+0.0` one group, keyed
-    /// `-0.0`). Float results are the same bits on every run. Waits for the number of groups.
+    /// `-0.0` when both occur). Float results are the same bits on every run. Waits for the number of groups.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
