@@ -798,8 +798,9 @@ mod topk {
 
 mod sort {
     //! The sort modules compile for every key type, keys alone and with values of 1 to 8
-    //! bytes, for every architecture, with the ballot ranks, the look-back's 64-bit exchanges
-    //! and no local memory (ptxas checks the tile's shared memory).
+    //! bytes, for every architecture, with the lane-mask ranks (shared atomic ORs), the early
+    //! counts (shared atomic adds), the look-back's 64-bit exchanges and no local memory (ptxas
+    //! checks the tile's shared memory).
     use super::*;
     use warp_runtime::impl_::sort_module;
 
@@ -809,7 +810,7 @@ mod sort {
             return;
         }
         let want: &[&str] = &[
-            "vote.sync.ballot",
+            "atom.shared.or",
             "atom.global.exch.b64",
             "atom.shared.add",
         ];

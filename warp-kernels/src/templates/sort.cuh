@@ -10,12 +10,13 @@
 // digit's first output position, and marks a pass to be skipped when one digit holds every key
 // (the pass would move nothing); it chooses each active pass's source and destination so that
 // the last one writes the output. wd_sort_pass, once per digit: a block takes the next tile of
-// WD_SORT_TILE keys (tile queue), ranks them by the digit within the block (per-warp digit
-// counts from 8-ballot match masks, then a scan over the warps and over the digits), publishes
-// its count of each digit and looks back over its predecessors' (one thread per digit,
-// decoupled look-back with inclusive prefixes), then writes its keys (and values) through
-// shared memory in digit order, so that each digit's keys are written out contiguously. Stable:
-// ranks follow input order within a warp, warps within a block, tiles in queue order.
+// WD_SORT_TILE keys (tile queue), counts each warp's digits (shared atomics) and publishes the
+// tile's count of each digit at once (early counts), ranks the keys by the digit within the
+// block (per-digit lane masks set by shared atomic ORs, a scan over the warps and over the
+// digits), looks back over its predecessors' counts (one thread per digit, decoupled look-back
+// with inclusive prefixes), then writes its keys (and values) through shared memory in digit
+// order, so that each digit's keys are written out contiguously. Stable: ranks follow input
+// order within a warp, warps within a block, tiles in queue order.
 
 template <class E> struct wd_sort_bits;
 #define WD_SORT_UINT(E)                                                              \
@@ -226,6 +227,8 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     __shared__ __align__(16) unsigned char smem[BYTES];
     __shared__ wd_u64 shift[256];
     __shared__ wd_u64 slots[WD_BLOCK / 32];
+    // Each warp's lane mask of each digit, zero between items.
+    __shared__ wd_u32 wmask[WARPS][256];
     wd_u32(*whist)[256] = reinterpret_cast<wd_u32(*)[256]>(smem);
     U* tile_words = reinterpret_cast<U*>(smem);
     V* tile_vals = reinterpret_cast<V*>(smem);
@@ -256,63 +259,72 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
         if constexpr (moves_values) v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;
     }
 
-    // Rank within the warp: the lanes of one digit (8 ballots) in lane order, item by item;
-    // the lowest lane of each digit keeps the warp's running count of it.
-    for (unsigned d = lane; d < 256u; d += 32u) whist[warp][d] = 0u;
-    __syncwarp();
-    wd_u32 rank[ITEMS];
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        const wd_u32 d = wd_sort_digit(w[j], pass);
-        unsigned peers = WD_FULL_MASK;
-#pragma unroll
-        for (int b = 0; b < 8; ++b) {
-            const unsigned bit = __ballot_sync(WD_FULL_MASK, (d >> b) & 1u);
-            peers &= ((d >> b) & 1u) ? bit : ~bit;
-        }
-        const unsigned leader = __ffs(peers) - 1u;
-        const unsigned below = __popc(peers & ((1u << lane) - 1u));
-        wd_u32 count = 0u;
-        if (lane == leader) {
-            count = whist[warp][d];
-            whist[warp][d] = count + __popc(peers);
-        }
-        rank[j] = __shfl_sync(WD_FULL_MASK, count, leader) + below;
-        __syncwarp();
+    // Early counts: each warp's count of each digit (shared atomics), so that the tile's counts
+    // are published before it ranks, and its successors' look-backs need not wait for it.
+    for (unsigned d = lane; d < 256u; d += 32u) {
+        whist[warp][d] = 0u;
+        wmask[warp][d] = 0u;
     }
+    __syncwarp();
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) atomicAdd(&whist[warp][wd_sort_digit(w[j], pass)], 1u);
     __syncthreads();
 
     // Thread d: digit d's keys in the warps before each warp (in place), the tile's count of
-    // d, the tile's keys of smaller digits (block scan), then the keys of d before this tile.
+    // d, published at once; the tile's keys of smaller digits (block scan), added to each
+    // warp's first rank of d.
     wd_u64 total;
     wd_u32 mine = 0u;
+    const wd_u64 epoch = pass + 1u;
+    wd_u64* word = status + tile * 256u + threadIdx.x;
     if (threadIdx.x < 256u) {
         for (unsigned k = 0; k < WARPS; ++k) {
             const wd_u32 c = whist[k][threadIdx.x];
             whist[k][threadIdx.x] = mine;
             mine += c;
         }
+        wd_sort_publish(word, tile == 0 ? WD_SORT_PREFIX : WD_SORT_COUNT, epoch, mine);
     }
     const wd_u64 start = wd_block_scan<wd_op_count, true>((wd_u64)mine, slots, total);
     if (threadIdx.x < 256u) {
-        wd_u64* word = status + tile * 256u + threadIdx.x;
-        const wd_u64 epoch = pass + 1u;
+        for (unsigned k = 0; k < WARPS; ++k) whist[k][threadIdx.x] += (wd_u32)start;
+    }
+    __syncthreads();
+
+    // Rank within the tile, item by item: each lane sets its bit in its digit's lane mask (a
+    // shared atomic OR), so every lane reads the lanes of its digit at once; its rank is the
+    // warp's running rank of the digit plus the lanes of the digit below it, and the digit's
+    // lowest lane advances the running rank and clears the mask.
+    wd_u32 rank[ITEMS];
+    const unsigned below_me = (1u << lane) - 1u;
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 d = wd_sort_digit(w[j], pass);
+        atomicOr(&wmask[warp][d], 1u << lane);
+        __syncwarp();
+        const unsigned peers = wmask[warp][d];
+        const wd_u32 first = whist[warp][d];
+        __syncwarp();
+        const unsigned below = __popc(peers & below_me);
+        rank[j] = first + below;
+        if (below == 0u) {
+            whist[warp][d] = first + __popc(peers);
+            wmask[warp][d] = 0u;
+        }
+        __syncwarp();
+    }
+
+    // Thread d: the keys of d before this tile (look-back, after the ranking, which gives the
+    // predecessors time to publish), then where the tile's keys of d go.
+    if (threadIdx.x < 256u) {
         wd_u64 before = 0;
-        if (tile == 0) {
-            wd_sort_publish(word, WD_SORT_PREFIX, epoch, mine);
-        } else {
-            wd_sort_publish(word, WD_SORT_COUNT, epoch, mine);
+        if (tile != 0) {
             before = wd_sort_look_back(status, tile, threadIdx.x, epoch);
             wd_sort_publish(word, WD_SORT_PREFIX, epoch, before + mine);
         }
         // The tile's i-th word in digit order, of digit d, goes to shift[d] + i.
         shift[threadIdx.x] = offsets[pass * 256u + threadIdx.x] + before - start;
-        // Each warp's first rank of digit d: the digit's start in the tile and the warps' before.
-        for (unsigned k = 0; k < WARPS; ++k) whist[k][threadIdx.x] += (wd_u32)start;
     }
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) rank[j] += whist[warp][wd_sort_digit(w[j], pass)];
     __syncthreads();  // the counts' memory becomes the tile's
 
     const wd_u64 left = n - base;

@@ -84,10 +84,10 @@ impl Device {
     ///
     /// On a GPU: a least-significant-digit radix sort of 8-bit digits (Onesweep): one pass
     /// reads the keys and counts every digit, then one pass per byte of the key moves the keys
-    /// (a block per tile of 4,096, each digit's offset found by a decoupled look-back); a pass
-    /// whose digit is the same in every key is skipped on the device. It needs scratch memory
-    /// of the keys' size once more (and the values' size, for the pairs) and 2 KB of look-back
-    /// status per 4,096 keys (an eighth of 4-byte keys).
+    /// (a block per tile of 3,072 to 6,144 keys, each digit's offset found by a decoupled
+    /// look-back); a pass whose digit is the same in every key is skipped on the device. It
+    /// needs scratch memory of the keys' size once more (and the values' size, for the pairs)
+    /// and 2 KB of look-back status per tile (at most two thirds of a byte per key).
     ///
     /// ```
     /// use warp_runtime::prelude::*;

@@ -86,20 +86,20 @@ impl Gpu {
         let n = keys.len();
         let size = std::mem::size_of::<E>();
         let passes = sort_passes(size);
-        let tiles = sort_tiles(n);
-        if tiles > u32::MAX as usize {
-            return Err(Error::Unsupported(format!(
-                "a sort takes fewer than 2^44 keys; this one has {n}"
-            )));
-        }
         let value_size = match &values {
             SortValues::None => 0,
             SortValues::Pairs { size, .. } | SortValues::Positions { size, .. } => *size,
         };
+        let tiles = sort_tiles(n, size, value_size);
+        if tiles > u32::MAX as usize {
+            return Err(Error::Unsupported(format!(
+                "a sort takes at most 2^43 keys; this one has {n}"
+            )));
+        }
         // Zeroed: the look-back status, a tile queue per pass, the histograms. Unset: the
         // digit offsets, the plan, the ping-pong keys and values, the keys' output of an
         // argsort.
-        let zeroed = [sort_status_bytes(n), 4 * passes, 8 * 256 * passes];
+        let zeroed = [sort_status_bytes(n, size, value_size), 4 * passes, 8 * 256 * passes];
         let unset = [
             8 * 256 * passes,
             4 * passes,
