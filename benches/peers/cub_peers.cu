@@ -7,7 +7,7 @@
 // Usage:
 //   cub_peers --n N --reps R --ops op1,op2,... [--seed S] [--no-check]
 //   (N accepts plain integers, "2^28" or "1<<28"; --ops all, or no --ops, runs every op but the
-//   sorts; --ops sort runs the six sorts)
+//   sorts; --ops sort runs the sorts)
 //
 // Output on stdout (everything is flushed line by line):
 //   INFO cub ...                            informational (device, CUB version, sizes)
@@ -86,6 +86,7 @@ static const char* const kAllOps[] = {
 // full run (the bandwidth ops) stays as short as it was.
 static const char* const kSortOps[] = {
     "sort_u32", "sort_f32", "sort_u64", "argsort_f32", "pairs_u32", "sort_desc_f32",
+    "sort_rows_f32_32", "sort_rows_f32_256", "sort_rows_f32_4096",
 };
 
 static std::string strf(const char* fmt, ...) {
@@ -871,6 +872,49 @@ static void op_sort_pairs(const Opts& o, const std::string& op) {
   }
 }
 
+// sort_rows_f32_<C>: each row of C f32 keys (N/C rows) sorted, cub::DeviceSegmentedSort::SortKeys
+// with the rows as segments (int offsets 0, C, 2C, ...). bytes = 2*N*4. Checked: every row in
+// order, and the checksum of each row's keys.
+static void op_sort_rows(const Opts& o, const std::string& op, int64_t cols) {
+  const int64_t n = o.n / cols * cols, rows = n / cols;
+  if (n > INT_MAX) {
+    print_skip(op, "N>2^31: DeviceSegmentedSort takes int item counts");
+    return;
+  }
+  const size_t nbytes = static_cast<size_t>(n) * sizeof(float);
+  DevBuf in(nbytes), out(nbytes), offs(static_cast<size_t>(rows + 1) * sizeof(int));
+  fill_keys(in.as<float>(), n, seed_for(o, op));
+  std::vector<int> h(rows + 1);
+  for (int64_t r = 0; r <= rows; ++r) h[r] = static_cast<int>(r * cols);
+  CK(cudaMemcpy(offs.get(), h.data(), h.size() * sizeof(int), cudaMemcpyHostToDevice));
+  const int* begin = offs.as<int>();
+  size_t tb = 0;
+  CK(cub::DeviceSegmentedSort::SortKeys(nullptr, tb, in.as<float>(), out.as<float>(), static_cast<int>(n),
+                                        static_cast<int>(rows), begin, begin + 1, g_stream));
+  DevBuf tmp(tb);
+  const double ms = median_ms(o.reps, [&] {
+    CK(cub::DeviceSegmentedSort::SortKeys(tmp.get(), tb, in.as<float>(), out.as<float>(), static_cast<int>(n),
+                                          static_cast<int>(rows), begin, begin + 1, g_stream));
+  });
+  print_peer(op, ms, 2.0 * static_cast<double>(nbytes));
+  if (o.check) {
+    const auto a = download(in.as<float>(), n), b = download(out.as<float>(), n);
+    int64_t bad_rows = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      uint64_t sa = 0, sb = 0;
+      bool ordered = true;
+      for (int64_t c = 0; c < cols; ++c) {
+        sa += key_bits(a[r * cols + c]);
+        sb += key_bits(b[r * cols + c]);
+        if (c && b[r * cols + c] < b[r * cols + c - 1]) ordered = false;
+      }
+      if (!ordered || sa != sb) ++bad_rows;
+    }
+    print_check(op, bad_rows == 0, strf("bad_rows=%lld of %lld", static_cast<long long>(bad_rows),
+                                        static_cast<long long>(rows)));
+  }
+}
+
 // ------------------------------------------------------------------------------------------------
 // Op dispatch and argument parsing
 // ------------------------------------------------------------------------------------------------
@@ -904,6 +948,7 @@ static void run_op(const Opts& o, const std::string& op) {
   if (op == "sort_desc_f32") return op_sort_keys<float>(o, op, true);
   if (op == "argsort_f32") return op_sort_pairs<float>(o, op);
   if (op == "pairs_u32") return op_sort_pairs<uint32_t>(o, op);
+  if (const int64_t c = parse_suffix(op, "sort_rows_f32_"); c > 0) return op_sort_rows(o, op, c);
   if (const int64_t c = parse_suffix(op, "scan_rows_f32_"); c > 0) return op_scan_rows_f32(o, op, c);
   if (op == "any_gt0_first" || op == "any_gt0_none") return print_skip(op, "no CUB primitive (torch/cupy only)");
   if (op == "transpose_f32") return print_skip(op, "no CUB primitive");
@@ -920,7 +965,7 @@ static void usage(const char* argv0) {
                "  ops: copy sum_f32 sum_i32 max_f32 argmax_f32 sumsq_f32 count_gt0_f32 any_gt0_first\n"
                "       any_gt0_none filter_gt0_f32 scan_i32 scan_f32 scan_rows_f32_<C> rowsum_f32_<C>\n"
                "       colsum_f32_<C> transpose_f32\n"
-               "  sort: sort_u32 sort_f32 sort_u64 argsort_f32 pairs_u32 sort_desc_f32\n",
+               "  sort: sort_u32 sort_f32 sort_u64 argsort_f32 pairs_u32 sort_desc_f32 sort_rows_f32_<C>\n",
                argv0);
 }
 

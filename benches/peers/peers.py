@@ -47,6 +47,7 @@ SIMPLE_OPS = (
     "any_gt0_first", "any_gt0_none", "filter_gt0_f32", "scan_i32", "transpose_f32", "scan_f32",
 )
 SCAN_ROW_COLS = (32, 4096)
+SORT_ROW_COLS = (32, 256, 4096)  # sort_rows_f32_<C>: each row of C keys sorted (with --ops sort)
 # Sorts, with the bytes counted per element (each key, and value or index, read once and written
 # once). `--ops sort` runs them; not in `all` (see cub_peers.cu's kSortOps).
 SORT_BYTES = {"sort_u32": 8, "sort_f32": 8, "sort_u64": 16, "argsort_f32": 16, "pairs_u32": 16,
@@ -87,10 +88,10 @@ def parse_count(text):
 
 def parse_op(name):
     """Returns (kind, cols) or None. kind is a SIMPLE_OPS or SORT_BYTES name, 'rowsum_f32',
-    'colsum_f32' or 'scan_rows_f32'."""
+    'colsum_f32', 'scan_rows_f32' or 'sort_rows_f32'."""
     if name in SIMPLE_OPS or name in SORT_BYTES:
         return name, None
-    for kind in ("rowsum_f32", "colsum_f32", "scan_rows_f32"):
+    for kind in ("rowsum_f32", "colsum_f32", "scan_rows_f32", "sort_rows_f32"):
         prefix = kind + "_"
         if name.startswith(prefix):
             rest = name[len(prefix):]
@@ -108,7 +109,7 @@ def transpose_shape(n):
 
 
 def counted_bytes(kind, n, cols, kept):
-    if kind in ("copy", "scan_i32", "transpose_f32", "scan_f32", "scan_rows_f32"):
+    if kind in ("copy", "scan_i32", "transpose_f32", "scan_f32", "scan_rows_f32", "sort_rows_f32"):
         return 2 * n * 4
     if kind == "rowsum_f32":
         return n * 4 + (n // cols) * 4
@@ -366,6 +367,20 @@ class TorchLib:
             return Case(lambda: t.sort(x, descending=desc),
                         lambda r: check_sort(t, x, r.values, descending=desc))
 
+        if kind == "sort_rows_f32":
+            rows = n // cols
+            x = self.rand_f32(rows * cols, seed).view(rows, cols)
+            emit(f"INFO torch sort_rows_f32_{cols} times torch.sort(x, dim=1) of {rows}x{cols} "
+                 "(values and int64 indices: torch has no keys-only sort)")
+
+            def chk(r):
+                ordered = bool((r.values[:, 1:] >= r.values[:, :-1]).all().item())
+                xd = x.double()
+                same = bool(((r.values.double().sum(dim=1) - xd.sum(dim=1)).abs()
+                             <= 1e-9 * xd.abs().sum(dim=1) + 1e-12).all().item())
+                return ordered and same, f"rows={rows} ordered={ordered} row_sums={'match' if same else 'MISMATCH'}"
+            return Case(lambda: t.sort(x, dim=1), chk)
+
         if kind in ("argsort_f32", "pairs_u32"):
             if kind == "argsort_f32":
                 k, v = self.rand_f32(n, seed), None
@@ -620,6 +635,19 @@ class CupyLib:
                 return cp.take(k, order), cp.take(v, order)
             return Case(fn, lambda r: check_sort(cp, k, r[0], vals=r[1], sample=smp))
 
+        if kind == "sort_rows_f32":
+            rows = n // cols
+            x = self.rand_f32(rows * cols, seed).reshape(rows, cols)
+            emit(f"INFO cupy sort_rows_f32_{cols} times cupy.sort(x, axis=1) of {rows}x{cols}")
+
+            def chk(r):
+                ordered = bool((r[:, 1:] >= r[:, :-1]).all())
+                xd = x.astype(cp.float64)
+                same = bool((cp.abs(r.astype(cp.float64).sum(axis=1) - xd.sum(axis=1))
+                             <= 1e-9 * cp.abs(xd).sum(axis=1) + 1e-12).all())
+                return ordered and same, f"rows={rows} ordered={ordered} row_sums={'match' if same else 'MISMATCH'}"
+            return Case(lambda: cp.sort(x, axis=1), chk)
+
         return None
 
 
@@ -673,6 +701,7 @@ def expand_ops(text):
             ops.extend(ALL_OPS)
         elif tok == "sort":
             ops.extend(SORT_BYTES)
+            ops.extend(f"sort_rows_f32_{c}" for c in SORT_ROW_COLS)
         elif tok:
             ops.append(tok)
     return ops

@@ -1869,9 +1869,36 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
     println!("sort_u64: {ms:.3} ms");
     drop((d64, out, u64s, want));
 
+    // Rows of 32, 256 and 4096 f32 keys (N in all), each row sorted on its own.
+    let f32s: Vec<f32> = warp_tests::random_vec_par(4, n, false);
+    let df = must("sort_rows", dev.upload(&f32s));
+    for cols in [32usize, 256, 4096] {
+        let op: &'static str = match cols {
+            32 => "sort_rows_f32_32",
+            256 => "sort_rows_f32_256",
+            _ => "sort_rows_f32_4096",
+        };
+        let m = n / cols * cols;
+        let keys = must(op, df.slice(..m));
+        let mut out = must(op, dev.upload(&f32s[..m]));
+        let ms = time_ms(dev, reps, || dev.sort_rows_into(&keys, cols, &mut out, order));
+        let mut want = f32s[..m].to_vec();
+        want.par_chunks_mut(cols)
+            .for_each(|row| row.sort_unstable_by(f32::total_cmp));
+        checks.elements(
+            op,
+            m,
+            check::bitwise(&must(op, out.download()), &want),
+        );
+        ours.push((op, m, (8 * m) as f64, ms));
+        println!("{op}: {ms:.3} ms");
+    }
+    drop((df, f32s));
+
     // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2.
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
-    let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32";
+    let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
+                sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096";
     for (count, ops) in [(n, four), (n64, "sort_u64")] {
         run_cuda_peer(
             dev,

@@ -1,6 +1,6 @@
 // Runs the generated sort module's kernels on the CPU (shim.h) as Gpu::sort launches them (the
 // histogram, the plan, one launch per pass, the blocks of a pass one after another) and checks
-// keys, pairs and argsort against std::stable_sort by the order word. Built by
+// keys, pairs and argsort against std::stable_sort by the order word, and the rows' sort. Built by
 // tests/tests/emu/sort.rs with MODULE (the module file), ELEM (its C key type) and VAL (the C
 // type of the values moved: the module's value word).
 #include <algorithm>
@@ -54,6 +54,31 @@ static int run(const std::vector<E>& xs, bool desc, int mode, const char* what) 
         if (!key_ok || !val_ok) {
             printf("FAIL %s n=%zu desc=%d mode=%d at %zu: want position %zu\n", what, n, desc, mode, j, ref[j]);
             return 1;
+        }
+    }
+    return 0;
+}
+
+// The rows' sort (wd_k_sort_rows, as Gpu::sort_rows launches it) of `rows` rows of `cols`
+// keys against std::stable_sort of each row by the order word: keys and columns.
+static int rows_run(const std::vector<E>& xs, size_t cols, bool desc, const char* what) {
+    const size_t n = xs.size(), rows = n / cols;
+    const size_t rpb = std::min<size_t>(255, WD_SORT_ROW_TILE / cols);
+    std::vector<E> out(n);
+    std::vector<wd_u32> col(n, ~0u);
+    wd_emu_launch((unsigned)((rows + rpb - 1) / rpb),
+                  [&] { wd_k_sort_rows(xs.data(), out.data(), col.data(), rows, (wd_u32)cols, (wd_u32)rpb, desc); });
+    for (size_t r = 0; r < rows; ++r) {
+        std::vector<size_t> ref(cols);
+        for (size_t c = 0; c < cols; ++c) ref[c] = c;
+        auto word = [&](size_t c) { return wd_sort_word<E>(xs[r * cols + c], desc); };
+        std::stable_sort(ref.begin(), ref.end(), [&](size_t a, size_t b) { return word(a) < word(b); });
+        for (size_t j = 0; j < cols; ++j) {
+            if (std::memcmp(&out[r * cols + j], &xs[r * cols + ref[j]], sizeof(E)) != 0 || col[r * cols + j] != ref[j]) {
+                printf("FAIL rows %s %zu x %zu desc=%d at row %zu column %zu: want column %zu\n", what, rows, cols, desc, r, j,
+                       ref[j]);
+                return 1;
+            }
         }
     }
     return 0;
@@ -120,6 +145,20 @@ int main() {
             // Argsort shows any instability.
             failed += run(few, desc, values ? 2 : 0, "three values");
             failed += run(same, desc, values ? 2 : 0, "all equal");
+        }
+    }
+    for (size_t cols : {1ul, 3ul, 32ul, 33ul, (size_t)WD_SORT_ROW_TILE}) {
+        const size_t rows = cols == 1 ? 600 : cols < 100 ? 300 : 2;
+        std::vector<E> random(rows * cols), few(rows * cols);
+        for (size_t i = 0; i < random.size(); ++i) {
+            const unsigned long long r = mix(i * 17 + cols);
+            std::memcpy(&random[i], &r, sizeof(E));
+            const unsigned long long f = mix(r % 3);
+            std::memcpy(&few[i], &f, sizeof(E));
+        }
+        for (bool desc : {false, true}) {
+            failed += rows_run(random, cols, desc, "random");
+            failed += rows_run(few, cols, desc, "three values");
         }
     }
     if (failed == 0) printf("ALL OK\n");

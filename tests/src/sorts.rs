@@ -54,3 +54,39 @@ where
         assert_eq!(v.download().unwrap(), want_small, "pairs' u8 values: {tag}");
     }
 }
+
+/// `sort_rows` and `argsort_rows` (and their `_into` forms) of the row-major `xs` (`cols`
+/// columns) on `dev`, both orders, against [`sorted_positions`] of each row.
+pub fn check_sort_rows<T>(dev: &Device, xs: &[T], cols: usize, what: &str)
+where
+    T: Ordered + TotalOrder + Bits + Send + Sync,
+{
+    use rayon::prelude::*;
+    let keys = dev.upload(xs).unwrap();
+    for order in ORDERS {
+        let tag = format!("{what} {} rows of {cols} {order:?}", xs.len() / cols);
+        let want: Vec<u32> = xs
+            .par_chunks(cols)
+            .flat_map_iter(|row| {
+                sorted_positions(row, order == SortOrder::Descending)
+                    .into_iter()
+                    .map(|c| c as u32)
+            })
+            .collect();
+        let want_keys: Vec<T> = want
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| xs[i / cols * cols + c as usize])
+            .collect();
+        let got = dev.sort_rows(&keys, cols, order).unwrap().download().unwrap();
+        assert_bits(&got, &want_keys, &format!("sort_rows: {tag}"));
+        let idx = dev.argsort_rows(&keys, cols, order).unwrap();
+        assert_eq!(idx.download().unwrap(), want, "argsort_rows: {tag}");
+        let mut out = dev.upload(xs).unwrap();
+        dev.sort_rows_into(&keys, cols, &mut out, order).unwrap();
+        assert_bits(&out.download().unwrap(), &want_keys, &format!("sort_rows_into: {tag}"));
+        let mut out = dev.upload(&vec![u32::MAX; xs.len()]).unwrap();
+        dev.argsort_rows_into(&keys, cols, &mut out, order).unwrap();
+        assert_eq!(out.download().unwrap(), want, "argsort_rows_into: {tag}");
+    }
+}

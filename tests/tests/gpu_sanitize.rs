@@ -200,6 +200,21 @@ fn sorts_match_the_cpu() {
             c.argsort(&cy, order).unwrap().download().unwrap(),
             "argsort u32"
         );
+        // Rows: many a block (the row pass), one a block, and rows for the device-wide sort.
+        for cols in [33, 4096, 4097] {
+            let m = n / cols * cols;
+            let (gr, cr) = (g.upload(&xs[..m]).unwrap(), c.upload(&xs[..m]).unwrap());
+            assert_bits(
+                &g.sort_rows(&gr, cols, order).unwrap().download().unwrap(),
+                &c.sort_rows(&cr, cols, order).unwrap().download().unwrap(),
+                "sort_rows",
+            );
+            assert_eq!(
+                g.argsort_rows(&gr, cols, order).unwrap().download().unwrap(),
+                c.argsort_rows(&cr, cols, order).unwrap().download().unwrap(),
+                "argsort_rows"
+            );
+        }
     }
 }
 

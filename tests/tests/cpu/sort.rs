@@ -187,3 +187,33 @@ fn distinct_keys_and_groups_match_a_map() {
         Err(Error::Shape(_))
     ));
 }
+
+/// Rows of one to a few hundred columns, every key type group, and the rows' shape errors.
+#[test]
+fn cpu_sort_rows_match_plain_rust() {
+    let dev = Device::cpu();
+    for (rows, cols) in [(1, 1), (5, 1), (3, 7), (40, 32), (7, 300), (1, 5000)] {
+        let xs: Vec<f32> = random_vec_par(seed() ^ cols as u64, rows * cols, true);
+        warp_tests::sorts::check_sort_rows(&dev, &xs, cols, "f32");
+        let xs: Vec<i64> = random_vec_par(seed() ^ rows as u64, rows * cols, true);
+        warp_tests::sorts::check_sort_rows(&dev, &xs, cols, "i64");
+        let xs: Vec<u8> = random_vec_par(seed() ^ 7, rows * cols, true);
+        warp_tests::sorts::check_sort_rows(&dev, &xs, cols, "u8");
+    }
+    let xs = dev.upload(&[1.0f32, 2.0, 3.0]).unwrap();
+    assert!(matches!(
+        dev.sort_rows(&xs, 2, SortOrder::Ascending),
+        Err(Error::Shape(_))
+    ));
+    assert!(matches!(
+        dev.argsort_rows(&xs, 0, SortOrder::Ascending),
+        Err(Error::Shape(_))
+    ));
+    let mut short = dev.upload(&[0u32; 2]).unwrap();
+    assert!(matches!(
+        dev.argsort_rows_into(&xs, 3, &mut short, SortOrder::Ascending),
+        Err(Error::Shape(_))
+    ));
+    let empty = dev.upload::<f32>(&[]).unwrap();
+    assert!(dev.sort_rows(&empty, 4, SortOrder::Ascending).unwrap().is_empty());
+}

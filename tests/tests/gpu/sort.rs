@@ -1,5 +1,6 @@
 //! GPU sorts against plain Rust (`slice::sort_by` with `cmp` / `total_cmp`): every key type,
-//! both orders, sizes around the warp, the tile (4,096 keys) and many tiles, misaligned views,
+//! both orders, sizes around the warp, the tiles (3,072, 4,096 and 6,144 keys) and many tiles,
+//! misaligned views,
 //! sorted, reversed, all-equal and few-valued keys, keys that differ in one byte only (the
 //! other passes skipped), NaN and signed zeros, pairs with values of 1 to 8 bytes, argsort into
 //! `u32` and `u64`, 2^28 `f32` keys, and more than 2^31 keys. Needs a CUDA GPU.
@@ -15,7 +16,8 @@ use warp_tests::{
 
 fn sizes(elem: usize) -> Vec<usize> {
     let mut s = edge_sizes(elem);
-    s.extend([4095, 4096, 4097, 3 * 4096 + 5, 300_000, (1 << 22) + 3]);
+    s.extend([3071, 3072, 3073, 4095, 4096, 4097, 6143, 6144, 6145]);
+    s.extend([3 * 4096 + 5, 300_000, (1 << 22) + 3]);
     s
 }
 
@@ -312,4 +314,53 @@ fn gpu_sort_above_2_pow_31_keys() {
     }
     counted::<u8>(&g, n, SortOrder::Ascending);
     counted::<i16>(&g, n, SortOrder::Descending);
+}
+
+/// Rows of every length class: a block's many short rows (1 to 255 a block), rows that fill
+/// the block's tile (3,072 / 4,096 / 6,144 keys) and rows one longer (sorted by the device-wide
+/// sort, a row at a time); both orders, NaNs and repeated keys, every key size.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_sort_rows_match_plain_rust() {
+    let g = gpu();
+    let shapes = [
+        (1, 1),
+        (1000, 1),
+        (777, 2),
+        (300, 3),
+        (5000, 24),
+        (999, 32),
+        (257, 33),
+        (100, 255),
+        (64, 256),
+        (9, 1000),
+        (5, 3072),
+        (3, 3073),
+        (4, 4096),
+        (3, 4097),
+        (2, 6144),
+        (2, 6145),
+        (2, 20_000),
+    ];
+    for (rows, cols) in shapes {
+        let s = seed() ^ (rows * 131 + cols) as u64;
+        let mut xs: Vec<f32> = random_vec_par(s, rows * cols, true);
+        for (i, x) in xs.iter_mut().enumerate().step_by(7) {
+            *x = [f32::NAN, -f32::NAN, -0.0, 0.0, 1.0][i % 5];
+        }
+        warp_tests::sorts::check_sort_rows(&g, &xs, cols, "f32");
+        let xs: Vec<u8> = random_vec_par(s, rows * cols, true);
+        warp_tests::sorts::check_sort_rows(&g, &xs, cols, "u8");
+        let xs: Vec<i16> = random_vec_par(s, rows * cols, true);
+        warp_tests::sorts::check_sort_rows(&g, &xs, cols, "i16");
+        let xs: Vec<f64> = random_vec_par(s, rows * cols, true);
+        warp_tests::sorts::check_sort_rows(&g, &xs, cols, "f64");
+        let xs: Vec<u64> = (0..rows * cols).map(|i| (i % 3) as u64 * 7).collect();
+        warp_tests::sorts::check_sort_rows(&g, &xs, cols, "u64 few values");
+    }
+    // 2^24 keys in rows of 32, 256 and 4096: many blocks, each row checked.
+    for cols in [32, 256, 4096] {
+        let xs: Vec<f32> = random_vec_par(seed() ^ cols as u64, 1 << 24, true);
+        warp_tests::sorts::check_sort_rows(&g, &xs, cols, "f32 2^24");
+    }
 }

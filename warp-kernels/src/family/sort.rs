@@ -1,5 +1,6 @@
 //! The sort family: stable radix sort of keys, of keys with values, and argsort (Onesweep: one
-//! histogram pass, then one pass per 8-bit digit with a decoupled look-back).
+//! histogram pass, then one pass per 8-bit digit with a decoupled look-back), and the sort of
+//! short rows within a block.
 
 use crate::catalogue::kit::*;
 use crate::module::Module;
@@ -48,6 +49,28 @@ pub const fn sort_min_blocks(key_size: usize, value_size: usize) -> u32 {
         3
     }
 }
+
+/// Keys a thread of the rows' sort holds ([`SORT_ROWS`]): each item holds its key, a 4-byte
+/// tag (row and column) and its rank, as a pass of keys with 4-byte values does.
+pub const fn sort_row_items(key_size: usize) -> u32 {
+    sort_items(key_size, 4)
+}
+
+/// The most keys a block of the rows' sort holds: rows of at most this many columns are sorted
+/// within a block, longer ones by the device-wide sort, a row at a time.
+pub const fn sort_row_tile(key_size: usize) -> usize {
+    BLOCK as usize * sort_row_items(key_size) as usize
+}
+
+/// Rows a block of the rows' sort takes: as many whole rows of `cols` keys as its tile holds,
+/// at most 255 (the row is a digit of the block's last pass, 255 marking the tile's padding).
+pub const fn sort_rows_per_block(key_size: usize, cols: usize) -> usize {
+    let fit = sort_row_tile(key_size) / cols;
+    if fit > 255 { 255 } else { fit }
+}
+
+/// Resident blocks per SM the rows' sort is compiled for.
+pub const SORT_ROW_MIN_BLOCKS: u32 = 3;
 
 /// Tiles (blocks) of one sort pass over `n` keys of `key_size` bytes with values of
 /// `value_size`.
@@ -112,8 +135,26 @@ pub const SORT_PASS: Kernel = kernel_min(
     "wd_sort_pass(keys_in, keys_out, keys_tmp, vals_in, vals_out, vals_tmp, index_values != 0, n, pass, descending != 0, plan, offsets, status, queue);",
 );
 
+/// Rows short enough for a block ([`sort_row_tile`] keys at most), `rows_per_block` rows
+/// (at most 255) a block, sorted in shared memory: the sorted keys into `keys_out` and each
+/// key's column into `cols_out`, each unless null.
+pub const SORT_ROWS: Kernel = kernel_min(
+    "wd_k_sort_rows",
+    &[
+        p("keys", In(Elem)),
+        p("keys_out", Out(Elem)),
+        p("cols_out", Out(Pointee::U32)),
+        p("rows", U64),
+        p("cols", U32),
+        p("rows_per_block", U32),
+        p("descending", U32),
+    ],
+    "WD_SORT_ROW_MIN_BLOCKS",
+    "wd_sort_rows(keys, keys_out, cols_out, rows, cols, rows_per_block, descending != 0);",
+);
+
 /// The kernels of a sort module.
-pub const SORT_KERNELS: &[&Kernel] = &[&SORT_HISTOGRAM, &SORT_PLAN, &SORT_PASS];
+pub const SORT_KERNELS: &[&Kernel] = &[&SORT_HISTOGRAM, &SORT_PLAN, &SORT_PASS, &SORT_ROWS];
 
 /// The sort family's constants, emitted as `#define`s.
 pub const SORT_DEFINES: &[(&str, u64)] = &[
@@ -141,10 +182,14 @@ pub fn sort_module(key: Scalar, value_size: usize) -> String {
         "radix sort of {key} keys, {value_size}-byte values"
     ));
     m.user(&format!(
-        "#define WD_SORT_VALUE_BYTES {value_size}\n#define WD_SORT_MIN_BLOCKS {}\n#define WD_SORT_ITEMS {}\n#define WD_SORT_TILE {}\n",
+        "#define WD_SORT_VALUE_BYTES {value_size}\n#define WD_SORT_MIN_BLOCKS {}\n#define WD_SORT_ITEMS {}\n\
+         #define WD_SORT_TILE {}\n#define WD_SORT_ROW_ITEMS {}\n#define WD_SORT_ROW_TILE {}\n\
+         #define WD_SORT_ROW_MIN_BLOCKS {SORT_ROW_MIN_BLOCKS}\n",
         sort_min_blocks(key.size(), value_size),
         sort_items(key.size(), value_size),
-        sort_tile(key.size(), value_size)
+        sort_tile(key.size(), value_size),
+        sort_row_items(key.size()),
+        sort_row_tile(key.size()),
     ));
     m.template("warp.cuh");
     m.template("warp_intrinsics.cuh");

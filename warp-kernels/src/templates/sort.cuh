@@ -205,6 +205,80 @@ static __device__ __forceinline__ wd_u64 wd_sort_look_back(wd_u64* status, wd_u6
     }
 }
 
+// ---- ranking a block's keys by one digit (the passes and the rows' sort) ----
+// The block's keys are warp-striped: item j of lane l of warp w is the block's key
+// w * 32 * ITEMS + j * 32 + l, the order ranks keep (stable). whist and wmask: WD_BLOCK / 32
+// rows of 256 counters and lane masks in shared memory.
+
+// Each warp's count of each digit into whist[warp] (shared atomics). The caller's barrier
+// publishes them. digit(j): the digit of the thread's item j (recomputed where needed rather
+// than held: registers are what bound a pass).
+template <int ITEMS, class D>
+static __device__ __forceinline__ void wd_sort_warp_counts(D digit, wd_u32 (*whist)[256], wd_u32 (*wmask)[256]) {
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    for (unsigned d = lane; d < 256u; d += 32u) {
+        whist[warp][d] = 0u;
+        wmask[warp][d] = 0u;
+    }
+    __syncwarp();
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) atomicAdd(&whist[warp][digit(j)], 1u);
+}
+
+// Thread d < 256, after the counts' barrier: digit d's keys in the warps before each warp, in
+// place in whist[k][d]; returns the block's count of digit d (0 for other threads).
+static __device__ __forceinline__ wd_u32 wd_sort_warp_prefix(wd_u32 (*whist)[256]) {
+    wd_u32 mine = 0u;
+    if (threadIdx.x < 256u) {
+        for (unsigned k = 0; k < WD_BLOCK / 32; ++k) {
+            const wd_u32 c = whist[k][threadIdx.x];
+            whist[k][threadIdx.x] = mine;
+            mine += c;
+        }
+    }
+    return mine;
+}
+
+// All threads: the block's keys of digits below d (block scan of `mine`), returned to thread
+// d and added to each warp's first rank of d in whist; a barrier follows, so the warps may
+// rank.
+static __device__ __forceinline__ wd_u64 wd_sort_digit_starts(wd_u32 mine, wd_u32 (*whist)[256], wd_u64 (&slots)[WD_BLOCK / 32]) {
+    wd_u64 total;
+    const wd_u64 start = wd_block_scan<wd_op_count, true>((wd_u64)mine, slots, total);
+    if (threadIdx.x < 256u) {
+        for (unsigned k = 0; k < WD_BLOCK / 32; ++k) whist[k][threadIdx.x] += (wd_u32)start;
+    }
+    __syncthreads();
+    return start;
+}
+
+// Each key's rank in the block, item by item: each lane sets its bit in its digit's lane mask
+// (a shared atomic OR), so every lane reads the lanes of its digit at once; its rank is the
+// warp's running rank of the digit (whist, from wd_sort_digit_starts) plus the lanes of the
+// digit below it, and the digit's lowest lane advances the running rank and clears the mask
+// (CUB's match by atomic OR: a handful of instructions where 8 ballots take about 60).
+template <int ITEMS, class D>
+static __device__ __forceinline__ void wd_sort_warp_rank(D digit, wd_u32 (&rank)[ITEMS], wd_u32 (*whist)[256], wd_u32 (*wmask)[256]) {
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const unsigned below_me = (1u << lane) - 1u;
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 d = digit(j);
+        atomicOr(&wmask[warp][d], 1u << lane);
+        __syncwarp();
+        const unsigned peers = wmask[warp][d];
+        const wd_u32 first = whist[warp][d];
+        __syncwarp();
+        const unsigned below = __popc(peers & below_me);
+        rank[j] = first + below;
+        if (below == 0u) {
+            whist[warp][d] = first + __popc(peers);
+            wmask[warp][d] = 0u;
+        }
+        __syncwarp();
+    }
+}
+
 // One pass over digit `pass`: the plan says whether it runs and which buffers it reads and
 // writes (keys_in / vals_in: the caller's input; 1: keys_out / vals_out; 2: keys_tmp /
 // vals_tmp). Values move with their keys in a module built for them (WD_SORT_VALUE_BYTES > 0:
@@ -259,60 +333,18 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
         if constexpr (moves_values) v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;
     }
 
-    // Early counts: each warp's count of each digit (shared atomics), so that the tile's counts
-    // are published before it ranks, and its successors' look-backs need not wait for it.
-    for (unsigned d = lane; d < 256u; d += 32u) {
-        whist[warp][d] = 0u;
-        wmask[warp][d] = 0u;
-    }
-    __syncwarp();
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) atomicAdd(&whist[warp][wd_sort_digit(w[j], pass)], 1u);
+    // Early counts: the tile's count of each digit is published before it ranks its keys, so
+    // that its successors' look-backs need not wait for the ranking.
+    auto digit_of = [&](int j) { return wd_sort_digit(w[j], pass); };
+    wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
     __syncthreads();
-
-    // Thread d: digit d's keys in the warps before each warp (in place), the tile's count of
-    // d, published at once; the tile's keys of smaller digits (block scan), added to each
-    // warp's first rank of d.
-    wd_u64 total;
-    wd_u32 mine = 0u;
+    const wd_u32 mine = wd_sort_warp_prefix(whist);
     const wd_u64 epoch = pass + 1u;
     wd_u64* word = status + tile * 256u + threadIdx.x;
-    if (threadIdx.x < 256u) {
-        for (unsigned k = 0; k < WARPS; ++k) {
-            const wd_u32 c = whist[k][threadIdx.x];
-            whist[k][threadIdx.x] = mine;
-            mine += c;
-        }
-        wd_sort_publish(word, tile == 0 ? WD_SORT_PREFIX : WD_SORT_COUNT, epoch, mine);
-    }
-    const wd_u64 start = wd_block_scan<wd_op_count, true>((wd_u64)mine, slots, total);
-    if (threadIdx.x < 256u) {
-        for (unsigned k = 0; k < WARPS; ++k) whist[k][threadIdx.x] += (wd_u32)start;
-    }
-    __syncthreads();
-
-    // Rank within the tile, item by item: each lane sets its bit in its digit's lane mask (a
-    // shared atomic OR), so every lane reads the lanes of its digit at once; its rank is the
-    // warp's running rank of the digit plus the lanes of the digit below it, and the digit's
-    // lowest lane advances the running rank and clears the mask.
+    if (threadIdx.x < 256u) wd_sort_publish(word, tile == 0 ? WD_SORT_PREFIX : WD_SORT_COUNT, epoch, mine);
+    const wd_u64 start = wd_sort_digit_starts(mine, whist, slots);
     wd_u32 rank[ITEMS];
-    const unsigned below_me = (1u << lane) - 1u;
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        const wd_u32 d = wd_sort_digit(w[j], pass);
-        atomicOr(&wmask[warp][d], 1u << lane);
-        __syncwarp();
-        const unsigned peers = wmask[warp][d];
-        const wd_u32 first = whist[warp][d];
-        __syncwarp();
-        const unsigned below = __popc(peers & below_me);
-        rank[j] = first + below;
-        if (below == 0u) {
-            whist[warp][d] = first + __popc(peers);
-            wmask[warp][d] = 0u;
-        }
-        __syncwarp();
-    }
+    wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
 
     // Thread d: the keys of d before this tile (look-back, after the ranking, which gives the
     // predecessors time to publish), then where the tile's keys of d go.
@@ -349,6 +381,88 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
         for (int j = 0; j < ITEMS; ++j) {
             const unsigned i = threadIdx.x + (unsigned)j * WD_BLOCK;
             if (i < valid) vdst[shift[digit[j]] + i] = tile_vals[i];
+        }
+    }
+}
+
+// ---- the rows' sort: rows short enough for a block, sorted in shared memory ----
+// Block b sorts rows b * rpb .. (rpb rows of `cols` keys, rpb * cols <= WD_SORT_ROW_TILE,
+// rpb <= 255), loaded at once: each key's order word and a tag (row << 16 | column) are ranked
+// by each byte of the word, least significant first, then by the row (stable passes, so the
+// block ends sorted by row, then key, then column), moving through shared memory between
+// passes; a pass whose digit is the same in every key of the block is skipped. Past the rows:
+// the largest word and row 255, ranked last. Writes the sorted keys (keys_out) and each key's
+// column in its row (cols_out), each unless null.
+template <class K>
+static __device__ __forceinline__ void wd_sort_rows(const K* keys, K* keys_out, wd_u32* cols_out, wd_u64 rows, wd_u32 cols,
+                                                    wd_u32 rpb, bool descending) {
+    static_assert(WD_BLOCK >= 256, "a sort pass gives each of its 256 digits a thread");
+    typedef typename wd_sort_bits<K>::T U;
+    constexpr int ITEMS = WD_SORT_ROW_ITEMS;
+    constexpr unsigned WARPS = WD_BLOCK / 32;
+    constexpr unsigned TILE = WD_SORT_ROW_TILE;
+    static_assert(TILE == WD_BLOCK * ITEMS, "a row tile is ITEMS keys a thread");
+    // The warps' counts and lane masks share memory with the tile's tags (a block's static
+    // shared memory is at most 48 KB): barriers keep them apart.
+    constexpr unsigned RANKING = 2u * WARPS * 256u * 4u;
+    constexpr unsigned SHARED = TILE * 4u > RANKING ? TILE * 4u : RANKING;
+    __shared__ U tile_words[TILE];
+    __shared__ __align__(16) unsigned char scratch[SHARED];
+    __shared__ wd_u64 slots[WD_BLOCK / 32];
+    wd_u32(*whist)[256] = reinterpret_cast<wd_u32(*)[256]>(scratch);
+    wd_u32(*wmask)[256] = reinterpret_cast<wd_u32(*)[256]>(scratch + RANKING / 2u);
+    wd_u32* tile_tags = reinterpret_cast<wd_u32*>(scratch);
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const wd_u64 row0 = (wd_u64)blockIdx.x * rpb;
+    const wd_u32 nrows = rows - row0 < rpb ? (wd_u32)(rows - row0) : rpb;
+    const wd_u32 count = nrows * cols;
+    const wd_u64 base = row0 * cols;
+    const unsigned first = warp * 32u * ITEMS + lane;  // item j: first + j * 32
+
+    U w[ITEMS];
+    wd_u32 tag[ITEMS];
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 p = first + (unsigned)j * 32u;
+        if (p < count) {
+            w[j] = wd_sort_word(keys[base + p], descending);
+            const wd_u32 r = p / cols;
+            tag[j] = r << 16 | (p - r * cols);
+        } else {
+            w[j] = (U)~(U)0;
+            tag[j] = 255u << 16;
+        }
+    }
+#pragma unroll 1
+    for (int pass = 0; pass <= (int)sizeof(U); ++pass) {
+        auto digit_of = [&](int j) -> wd_u32 { return pass < (int)sizeof(U) ? wd_sort_digit(w[j], (wd_u32)pass) : tag[j] >> 16; };
+        wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
+        __syncthreads();
+        const wd_u32 mine = wd_sort_warp_prefix(whist);
+        if (__syncthreads_or(mine == TILE)) continue;  // one digit: the pass would move nothing
+        wd_sort_digit_starts(mine, whist, slots);
+        wd_u32 rank[ITEMS];
+        wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
+        __syncthreads();  // every warp ranked: the counts' memory becomes the tags'
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            tile_words[rank[j]] = w[j];
+            tile_tags[rank[j]] = tag[j];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            w[j] = tile_words[first + (unsigned)j * 32u];
+            tag[j] = tile_tags[first + (unsigned)j * 32u];
+        }
+        __syncthreads();  // every warp read its tags: the next pass counts in their memory
+    }
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 p = first + (unsigned)j * 32u;
+        if (p < count) {
+            if (keys_out != nullptr) keys_out[base + p] = wd_sort_key<K>(w[j], descending);
+            if (cols_out != nullptr) cols_out[base + p] = tag[j] & 0xffffu;
         }
     }
 }

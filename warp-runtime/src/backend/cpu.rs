@@ -339,6 +339,29 @@ pub(crate) fn sort_permutation<T: Copy + Send + Sync>(
     perm
 }
 
+/// Each row's stable sorting permutation (`cols` columns, `data` a whole number of rows):
+/// element `i` of row `r` is the column of the row's `i`-th key by `key` (descending: the
+/// largest first, equal keys still in column order). Rows in parallel.
+pub(crate) fn sort_rows_permutation<T: Copy + Send + Sync>(
+    data: &[T],
+    cols: usize,
+    key: impl Fn(T) -> u64 + Sync,
+    descending: bool,
+) -> Vec<u32> {
+    let mut perm = vec![0u32; data.len()];
+    perm.par_chunks_mut(cols)
+        .zip(data.par_chunks(cols))
+        .for_each(|(p, row)| {
+            p.iter_mut().enumerate().for_each(|(c, x)| *x = c as u32);
+            if descending {
+                p.sort_by_key(|&c| std::cmp::Reverse(key(row[c as usize])));
+            } else {
+                p.sort_by_key(|&c| key(row[c as usize]));
+            }
+        });
+    perm
+}
+
 /// The `k` (at most `data.len()`) largest elements of `data` by `key` (the smallest when
 /// `largest` is false: the largest complemented keys), best first, ties to the smaller index;
 /// with their indices. Each chunk keeps its best `k` and the chunks' bests are merged, so the

@@ -11,6 +11,7 @@ mod runs;
 mod scans;
 mod segmented_scans;
 mod sort;
+mod sort_rows;
 mod topk;
 mod transpose;
 

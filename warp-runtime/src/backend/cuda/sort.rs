@@ -1,10 +1,11 @@
 //! Launch code of the radix sort: the histogram of every digit, the plan, then one pass per
-//! digit (each skipped on the device when the plan says its digit is the same in every key).
+//! digit (each skipped on the device when the plan says its digit is the same in every key);
+//! and of the rows' sort.
 
 use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{
-    BLOCK, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_UNROLL, sort_passes, sort_status_bytes,
-    sort_tiles,
+    BLOCK, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_ROWS, SORT_UNROLL, sort_passes,
+    sort_row_tile, sort_rows_per_block, sort_status_bytes, sort_tiles,
 };
 
 use super::Gpu;
@@ -51,6 +52,19 @@ kernel_args! {
         offsets: In<'v, u64>,
         status: Out<'v, u64>,
         queue: Out<'v, u32>,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_sort_rows`.
+    struct SortRowsArgs ['v, E] ['v, E] for [SORT_ROWS] {
+        keys: Elems<'v, E>,
+        keys_out: ElemsOut<'v, E>,
+        cols_out: Out<'v, u32>,
+        rows: u64,
+        cols: u32,
+        rows_per_block: u32,
+        descending: u32,
     }
 }
 
@@ -171,6 +185,72 @@ impl Gpu {
     }
 }
 
+impl Gpu {
+    /// Sorts each row of the row-major `keys` (`cols` columns, at least one row) stably by
+    /// the order words into `out` (as long; `None`: only the columns), with each key's column
+    /// in its row into `cols_out` (the bytes of as many `u32`; `None`: none), with sort
+    /// module `m`: rows of at most [`sort_row_tile`] keys within a block each, longer rows one
+    /// at a time by the device-wide sort (`m` then moves the columns as 4-byte positions when
+    /// `cols_out` is given, else nothing).
+    pub(crate) fn sort_rows<E: Element>(
+        &self,
+        m: &Module,
+        keys: CudaView<'_, E>,
+        mut out: Option<CudaViewMut<'_, E>>,
+        mut cols_out: Option<CudaViewMut<'_, u8>>,
+        cols: usize,
+        descending: bool,
+    ) -> Result<()> {
+        let rows = keys.len() / cols;
+        let size = std::mem::size_of::<E>();
+        if cols <= sort_row_tile(size) {
+            let per_block = sort_rows_per_block(size, cols);
+            let blocks = rows.div_ceil(per_block);
+            let timer = self.start_timing()?;
+            self.launch(
+                m,
+                &SORT_ROWS,
+                u32::try_from(blocks).map_err(|_| {
+                    Error::Unsupported(format!("{rows} rows of {cols} keys are too many to sort"))
+                })?,
+                &mut SortRowsArgs {
+                    keys: Elems(keys.slice(..)),
+                    keys_out: match out.as_mut() {
+                        Some(o) => ElemsOut::At(o.slice_mut(..)),
+                        None => ElemsOut::Raw(0),
+                    },
+                    cols_out: match cols_out.as_mut() {
+                        // SAFETY: the bytes of `keys.len()` u32 columns (the caller's
+                        // output), viewed as those u32s; any bit pattern is valid for both.
+                        Some(c) => Out::At(unsafe { c.transmute_mut::<u32>(keys.len()) }.ok_or_else(
+                            || Error::Shape("the rows' columns output is too short".into()),
+                        )?),
+                        None => Out::raw(0),
+                    },
+                    rows: rows as u64,
+                    cols: cols as u32,
+                    rows_per_block: per_block as u32,
+                    descending: descending as u32,
+                },
+            )?;
+            return self.stop_timing(timer);
+        }
+        for r in 0..rows {
+            let span = r * cols..(r + 1) * cols;
+            let values = match cols_out.as_mut() {
+                Some(c) => SortValues::Positions {
+                    out: c.slice_mut(span.start * 4..span.end * 4),
+                    size: 4,
+                },
+                None => SortValues::None,
+            };
+            let row_out = out.as_mut().map(|o| o.slice_mut(span.clone()));
+            self.sort(m, keys.slice(span), row_out, values, descending)?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -178,5 +258,6 @@ mod tests {
         super::super::launch::tests::check::<super::SortHistogramArgs<'_, f32>>();
         super::super::launch::tests::check::<super::SortPlanArgs<'_>>();
         super::super::launch::tests::check::<super::SortPassArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::SortRowsArgs<'_, f32>>();
     }
 }
