@@ -1881,15 +1881,13 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         let m = n / cols * cols;
         let keys = must(op, df.slice(..m));
         let mut out = must(op, dev.upload(&f32s[..m]));
-        let ms = time_ms(dev, reps, || dev.sort_rows_into(&keys, cols, &mut out, order));
+        let ms = time_ms(dev, reps, || {
+            dev.sort_rows_into(&keys, cols, &mut out, order)
+        });
         let mut want = f32s[..m].to_vec();
         want.par_chunks_mut(cols)
             .for_each(|row| row.sort_unstable_by(f32::total_cmp));
-        checks.elements(
-            op,
-            m,
-            check::bitwise(&must(op, out.download()), &want),
-        );
+        checks.elements(op, m, check::bitwise(&must(op, out.download()), &want));
         ours.push((op, m, (8 * m) as f64, ms));
         println!("{op}: {ms:.3} ms");
     }

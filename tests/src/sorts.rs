@@ -78,13 +78,21 @@ where
             .enumerate()
             .map(|(i, &c)| xs[i / cols * cols + c as usize])
             .collect();
-        let got = dev.sort_rows(&keys, cols, order).unwrap().download().unwrap();
+        let got = dev
+            .sort_rows(&keys, cols, order)
+            .unwrap()
+            .download()
+            .unwrap();
         assert_bits(&got, &want_keys, &format!("sort_rows: {tag}"));
         let idx = dev.argsort_rows(&keys, cols, order).unwrap();
         assert_eq!(idx.download().unwrap(), want, "argsort_rows: {tag}");
         let mut out = dev.upload(xs).unwrap();
         dev.sort_rows_into(&keys, cols, &mut out, order).unwrap();
-        assert_bits(&out.download().unwrap(), &want_keys, &format!("sort_rows_into: {tag}"));
+        assert_bits(
+            &out.download().unwrap(),
+            &want_keys,
+            &format!("sort_rows_into: {tag}"),
+        );
         let mut out = dev.upload(&vec![u32::MAX; xs.len()]).unwrap();
         dev.argsort_rows_into(&keys, cols, &mut out, order).unwrap();
         assert_eq!(out.download().unwrap(), want, "argsort_rows_into: {tag}");

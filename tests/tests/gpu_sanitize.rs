@@ -210,8 +210,14 @@ fn sorts_match_the_cpu() {
                 "sort_rows",
             );
             assert_eq!(
-                g.argsort_rows(&gr, cols, order).unwrap().download().unwrap(),
-                c.argsort_rows(&cr, cols, order).unwrap().download().unwrap(),
+                g.argsort_rows(&gr, cols, order)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
+                c.argsort_rows(&cr, cols, order)
+                    .unwrap()
+                    .download()
+                    .unwrap(),
                 "argsort_rows"
             );
         }

@@ -809,11 +809,7 @@ mod sort {
         if !warp_tests::nvrtc_available() {
             return;
         }
-        let want: &[&str] = &[
-            "atom.shared.or",
-            "atom.global.exch.b64",
-            "atom.shared.add",
-        ];
+        let want: &[&str] = &["atom.shared.or", "atom.global.exch.b64", "atom.shared.add"];
         let mut modules = vec![
             (sort_module::<f32>(0), want),
             (sort_module::<f64>(8), want),

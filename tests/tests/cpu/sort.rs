@@ -215,5 +215,9 @@ fn cpu_sort_rows_match_plain_rust() {
         Err(Error::Shape(_))
     ));
     let empty = dev.upload::<f32>(&[]).unwrap();
-    assert!(dev.sort_rows(&empty, 4, SortOrder::Ascending).unwrap().is_empty());
+    assert!(
+        dev.sort_rows(&empty, 4, SortOrder::Ascending)
+            .unwrap()
+            .is_empty()
+    );
 }

@@ -1,8 +1,8 @@
 //! Sorting each row of a row-major matrix: its keys (`sort_rows`) or the columns that sort it
 //! (`argsort_rows`), stable, ascending or descending.
 
-use super::{gpu_bytes, rows_of, typed};
 use super::sort::{SortOrder, sort_key, sort_module};
+use super::{gpu_bytes, rows_of, typed};
 use crate::OutputArray;
 use crate::arrays::{DeviceVec, Target, write_host};
 use crate::backend::Backend;
@@ -161,7 +161,8 @@ impl Device {
                 // The module whose device-wide sort moves 4-byte positions when the columns
                 // are wanted (long rows), else keys alone; both hold the rows' kernel.
                 let value_size = if cols_target.is_some() { 4 } else { 0 };
-                let module = g.module(sort_key::<K>(value_size), || sort_module::<K>(value_size))?;
+                let module =
+                    g.module(sort_key::<K>(value_size), || sort_module::<K>(value_size))?;
                 let mut key_bytes = match keys_target {
                     Some(t) => Some(gpu_bytes(t)?),
                     None => None,

@@ -113,7 +113,11 @@ impl Gpu {
         // Zeroed: the look-back status, a tile queue per pass, the histograms. Unset: the
         // digit offsets, the plan, the ping-pong keys and values, the keys' output of an
         // argsort.
-        let zeroed = [sort_status_bytes(n, size, value_size), 4 * passes, 8 * 256 * passes];
+        let zeroed = [
+            sort_status_bytes(n, size, value_size),
+            4 * passes,
+            8 * 256 * passes,
+        ];
         let unset = [
             8 * 256 * passes,
             4 * passes,
@@ -222,9 +226,11 @@ impl Gpu {
                     cols_out: match cols_out.as_mut() {
                         // SAFETY: the bytes of `keys.len()` u32 columns (the caller's
                         // output), viewed as those u32s; any bit pattern is valid for both.
-                        Some(c) => Out::At(unsafe { c.transmute_mut::<u32>(keys.len()) }.ok_or_else(
-                            || Error::Shape("the rows' columns output is too short".into()),
-                        )?),
+                        Some(c) => {
+                            Out::At(unsafe { c.transmute_mut::<u32>(keys.len()) }.ok_or_else(
+                                || Error::Shape("the rows' columns output is too short".into()),
+                            )?)
+                        }
                         None => Out::raw(0),
                     },
                     rows: rows as u64,
