@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """values_peers.py - PyTorch peers of the several-array and half-precision reductions (issue 12).
 
-Also the top-k peers (issue 13): torch.topk of the N f32, k = 100 and 1,000 (sorted, largest).
+Also the top-k peers: torch.topk of the N f32, k = 100 and 1,000 (sorted, largest), and of each
+row (dim=1) of the first rows x cols of them (topk_rows_<rows>x<cols>_k<k>: ROW_TOPK).
 
 Usage: python3 values_peers.py --n N --reps R [--only OP,OP,...]
 Output lines as peers.py: PEER torch <op> <median_ms> <gbps>, INFO, SKIP. Fresh random data
@@ -16,6 +17,9 @@ import argparse
 import statistics
 import time
 import sys
+
+# The per-row top-k shapes (rows, cols, k): batched sampling over vocabulary-sized rows.
+ROW_TOPK = ((4096, 32768, 50), (64, 128256, 50), (256, 32768, 1000))
 
 
 def main():
@@ -79,6 +83,10 @@ def main():
     peer("welford_f32", lambda: torch.var_mean(x, correction=0), 4 * n)
     for k in (100, 1000):
         peer(f"topk_f32_{k}", lambda k=k: torch.topk(x, k, largest=True, sorted=True), 4 * n)
+    for rows, cols, k in ROW_TOPK:
+        v = x[: rows * cols].view(rows, cols)
+        peer(f"topk_rows_{rows}x{cols}_k{k}",
+             lambda v=v, k=k: torch.topk(v, k, dim=1, largest=True, sorted=True), 4 * rows * cols)
     xu8 = ((x + 1) * 128).to(torch.uint8)
     peer("hist_u8_256", lambda: torch.bincount(xu8, minlength=256), n)
     peer("hist_f32_256", lambda: torch.histc(x, bins=256, min=-1, max=1), 4 * n)

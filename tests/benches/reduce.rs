@@ -1731,8 +1731,9 @@ fn parse_peers(text: &str, out: &mut BTreeMap<(String, String), f64>, checks: &m
     }
 }
 
-/// Top-k: `top_k` of the N f32 for k = 100 and 1,000 against `torch.topk` in the
-/// same run (values_peers.py), checked against plain Rust (`check::top_k`: indices and values'
+/// Top-k: `top_k` of the N f32 for k = 100 and 1,000, and `top_k_rows` of the first rows x
+/// cols of them (4096 x 32768 and 256 x 32768, k = 50 and 1,000; 64 x 128256, k = 50) against
+/// `torch.topk` (`dim=1` for the rows) in the same run (values_peers.py), checked against plain Rust (`check::top_k`: indices and values'
 /// bits). Time in microseconds; the ratio is torch's time over ours (target: 10x, i.e. about
 /// one read of the input).
 fn topk(dev: &Device, (xs, dx): (&[f32], &DeviceVec<f32>), reps: usize, checks: &mut Checks) {
@@ -1751,12 +1752,50 @@ fn topk(dev: &Device, (xs, dx): (&[f32], &DeviceVec<f32>), reps: usize, checks: 
         checks.elements(&format!("{op} values"), k, check::bitwise(&got, &want_v));
         ours.push((op, ms));
     }
+    // The top-k of each row of the first rows x cols of the N f32 (batched sampling).
+    let mut row_ops: Vec<(String, f64, f64)> = Vec::new(); // (op, bytes, ms)
+    for (rows, cols, k) in [
+        (4096usize, 32768usize, 50usize),
+        (64, 128_256, 50),
+        (256, 32768, 1000),
+    ] {
+        if rows * cols > n {
+            continue;
+        }
+        let op = format!("topk_rows_{rows}x{cols}_k{k}");
+        let x = must(&op, dx.slice(..rows * cols));
+        let ms = time_ms(dev, reps, || dev.top_k_rows(&x, cols, k).map(drop));
+        let got = must(&op, dev.top_k_rows(&x, cols, k));
+        let (want_v, want_c): (Vec<f32>, Vec<u32>) = xs[..rows * cols]
+            .par_chunks(cols)
+            .flat_map_iter(|row| check::top_k(row, k).into_iter().map(|(v, c)| (v, c as u32)))
+            .unzip();
+        let (gv, gc) = (
+            must(&op, got.values.download()),
+            must(&op, got.columns.download()),
+        );
+        checks.elements(
+            &format!("{op} columns"),
+            rows * k,
+            check::bitwise(&gc, &want_c),
+        );
+        checks.elements(
+            &format!("{op} values"),
+            rows * k,
+            check::bitwise(&gv, &want_v),
+        );
+        row_ops.push((op, (4 * rows * cols) as f64, ms));
+    }
+    let only: Vec<String> = ["topk_f32_100".to_string(), "topk_f32_1000".to_string()]
+        .into_iter()
+        .chain(row_ops.iter().map(|r| r.0.clone()))
+        .collect();
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let out = peers::stdout(
         Command::new("python3")
             .arg(format!("{}/values_peers.py", peers::dir()))
             .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
-            .args(["--only", "topk_f32_100,topk_f32_1000"]),
+            .args(["--only", &only.join(",")]),
     );
     parse_peers(&out, &mut peers, checks);
     println!("\ntop-k: N = {n} f32 (1 GiB at 2^28), largest k, sorted, with indices");
@@ -1766,6 +1805,19 @@ fn topk(dev: &Device, (xs, dx): (&[f32], &DeviceVec<f32>), reps: usize, checks: 
         let torch = peer_ms(&peers, "torch", op, bytes);
         println!(
             "| {op} | {:.1} | {:.0} | {} | 10x PyTorch | {} |",
+            ms * 1e3,
+            bytes / (ms * 1e-3) / 1e9,
+            torch.map_or("-".into(), |t| format!("{:.1}", t * 1e3)),
+            torch.map_or("-".into(), |t| format!("{:.2}x", t / ms))
+        );
+    }
+    println!("\ntop-k of each row (values and columns, largest first), f32 in [-1, 1)");
+    println!("| op | warp-dsl us | GB/s | torch.topk(dim=1) us | target | ratio |");
+    println!("|---|---|---|---|---|---|");
+    for (op, bytes, ms) in &row_ops {
+        let torch = peer_ms(&peers, "torch", op, *bytes);
+        println!(
+            "| {op} | {:.1} | {:.0} | {} | 3x PyTorch | {} |",
             ms * 1e3,
             bytes / (ms * 1e-3) / 1e9,
             torch.map_or("-".into(), |t| format!("{:.1}", t * 1e3)),

@@ -1,10 +1,11 @@
-//! The sorts' check on any device: every sorting operation of a view against plain Rust
-//! ([`sorted_positions`]: `slice::sort_by` with `cmp` / `total_cmp`).
+//! The sorts' checks on any device: every sorting operation of a view, and of the rows of a
+//! matrix, against plain Rust ([`sorted_positions`]: `slice::sort_by` with `cmp` /
+//! `total_cmp`); and the top-k of each row ([`sorted_k`] of each row).
 
 use warp_runtime::Ordered;
 use warp_runtime::prelude::*;
 
-use crate::{Bits, TotalOrder, assert_bits, sorted_positions};
+use crate::{Bits, TotalOrder, assert_bits, same_value, sorted_k, sorted_positions};
 
 /// Both orders.
 pub const ORDERS: [SortOrder; 2] = [SortOrder::Ascending, SortOrder::Descending];
@@ -96,5 +97,44 @@ where
         let mut out = dev.upload(&vec![u32::MAX; xs.len()]).unwrap();
         dev.argsort_rows_into(&keys, cols, &mut out, order).unwrap();
         assert_eq!(out.download().unwrap(), want, "argsort_rows_into: {tag}");
+    }
+}
+
+/// `top_k_rows` and `bottom_k_rows` of the row-major `xs` (`cols` columns) on `dev` against
+/// [`sorted_k`] of each row: the columns exactly, the values as the same values (NaN equal to
+/// NaN).
+pub fn check_top_k_rows<T>(dev: &Device, xs: &[T], cols: usize, k: usize, what: &str)
+where
+    T: Ordered + PartialOrd + Send + Sync,
+{
+    use rayon::prelude::*;
+    let x = dev.upload(xs).unwrap();
+    for largest in [true, false] {
+        let tag = format!(
+            "{what} {} rows of {cols} k={k} largest={largest}",
+            xs.len() / cols
+        );
+        let got = if largest {
+            dev.top_k_rows(&x, cols, k).unwrap()
+        } else {
+            dev.bottom_k_rows(&x, cols, k).unwrap()
+        };
+        let (values, columns) = (
+            got.values.download().unwrap(),
+            got.columns.download().unwrap(),
+        );
+        let want: Vec<(T, u64)> = xs
+            .par_chunks(cols)
+            .flat_map_iter(|row| sorted_k(row, k, largest))
+            .collect();
+        let want_cols: Vec<u32> = want.iter().map(|w| w.1 as u32).collect();
+        assert_eq!(columns, want_cols, "top_k_rows columns: {tag}");
+        for (i, (v, w)) in values.iter().zip(&want).enumerate() {
+            assert!(
+                same_value(v, &w.0),
+                "top_k_rows value {i}: {v:?} vs {:?}: {tag}",
+                w.0
+            );
+        }
     }
 }

@@ -152,6 +152,36 @@ fn top_k_matches_the_cpu() {
             "top {k} of {n}, sampled"
         );
     }
+    // The top-k of each row: random rows, and rows of equal keys (the columns' radix select).
+    let xs: Vec<f32> = random_vec_par(s ^ 3, 40 * 3000, true);
+    let ys = vec![3i64; 40 * 3000];
+    let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+    let (gy, cy) = (g.upload(&ys).unwrap(), c.upload(&ys).unwrap());
+    for k in [1usize, 50, 1024] {
+        let (a, b) = (
+            g.top_k_rows(&gx, 3000, k).unwrap(),
+            c.top_k_rows(&cx, 3000, k).unwrap(),
+        );
+        assert_eq!(
+            a.columns.download().unwrap(),
+            b.columns.download().unwrap(),
+            "rows top {k}"
+        );
+        let (a, b) = (
+            g.bottom_k_rows(&gy, 3000, k).unwrap(),
+            c.bottom_k_rows(&cy, 3000, k).unwrap(),
+        );
+        assert_eq!(
+            a.columns.download().unwrap(),
+            b.columns.download().unwrap(),
+            "rows bottom {k}"
+        );
+        assert_eq!(
+            a.values.download().unwrap(),
+            b.values.download().unwrap(),
+            "rows bottom {k}"
+        );
+    }
 }
 
 /// Sorts of several tiles (the look-back), with a skipped pass (keys equal in their high

@@ -51,7 +51,7 @@ pub use inputs::{
 };
 pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS};
 pub use operations::{ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys};
-pub use operations::{SortOrder, Split, Split3, TopK};
+pub use operations::{SortOrder, Split, Split3, TopK, TopKRows};
 pub use operators::{ArgBits, Bind, BoundArg, BoundArgs, MapOp, Predicate, ReduceOp};
 pub use settings::Settings;
 pub use values::{DeviceValue, Element, IndexInt, Ordered, Row};
@@ -80,8 +80,8 @@ pub mod impl_ {
 pub mod prelude {
     pub use crate::{
         ByKey, CudaInput, Device, DeviceScalar, DeviceTuples, DeviceValue, DeviceVec, DeviceView,
-        Equal, Error, MapOp, OutputArray, Predicate, ReduceOp, Runs, SortOrder, TopK, ValueArray,
-        Zip, map, predicate, reduce,
+        Equal, Error, MapOp, OutputArray, Predicate, ReduceOp, Runs, SortOrder, TopK, TopKRows,
+        ValueArray, Zip, map, predicate, reduce,
     };
     pub use half::{bf16, f16};
 }

@@ -171,3 +171,34 @@ fn chunked_inputs_merge_to_the_sorted_k() {
         }
     }
 }
+
+/// The top-k of each row: every k class, ties, NaN, and the errors in their order.
+#[test]
+fn cpu_top_k_rows_match_plain_rust() {
+    let dev = Device::cpu();
+    for (rows, cols, k) in [
+        (1, 1, 1),
+        (3, 7, 0),
+        (3, 7, 7),
+        (20, 100, 5),
+        (4, 3000, 1024),
+    ] {
+        let xs: Vec<f32> = warp_tests::random_vec_par(seed() ^ cols as u64, rows * cols, true);
+        warp_tests::sorts::check_top_k_rows(&dev, &xs, cols, k, "f32");
+        let xs: Vec<u8> = warp_tests::random_vec_par(seed(), rows * cols, true);
+        warp_tests::sorts::check_top_k_rows(&dev, &xs, cols, k, "u8");
+    }
+    let x = dev.upload(&[1.0f32; 6]).unwrap();
+    assert!(matches!(dev.top_k_rows(&x, 4, 1), Err(Error::Shape(_))));
+    assert!(matches!(dev.top_k_rows(&x, 0, 1), Err(Error::Shape(_))));
+    assert!(matches!(
+        dev.top_k_rows(&x, 3, 1025),
+        Err(Error::Unsupported(_))
+    ));
+    assert!(matches!(
+        dev.bottom_k_rows(&x, 3, 4),
+        Err(Error::KExceedsLength { k: 4, len: 3 })
+    ));
+    let r = dev.top_k_rows(&x, 2, 0).unwrap();
+    assert!(r.values.is_empty() && r.columns.is_empty());
+}

@@ -270,3 +270,44 @@ fn gpu_topk_2_pow_28_f32() {
         }
     }
 }
+
+/// The top-k of each row against plain Rust: row lengths from 1 to vocabulary size, k from 1
+/// to 1,024 (and equal to the row), every key width, rows of all-equal keys (ties decided by
+/// the columns' radix select), NaNs, signed zeros, sorted and reversed rows.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_top_k_rows_match_plain_rust() {
+    use warp_tests::sorts::check_top_k_rows;
+    let g = gpu();
+    let shapes = [
+        (1, 1, 1),
+        (5, 7, 3),
+        (100, 32, 32),
+        (33, 1000, 50),
+        (7, 5000, 1024),
+        (3, 70_000, 1000),
+        (4, 128_256, 50),
+        (300, 257, 1),
+    ];
+    for (rows, cols, k) in shapes {
+        let s = seed() ^ (rows * 31 + cols) as u64;
+        let mut xs: Vec<f32> = random_vec_par(s, rows * cols, true);
+        check_top_k_rows(&g, &xs, cols, k, "f32");
+        for (i, x) in xs.iter_mut().enumerate().step_by(5) {
+            *x = [f32::NAN, -0.0, 0.0, 1.0, -f32::NAN][i % 5];
+        }
+        check_top_k_rows(&g, &xs, cols, k, "f32 special");
+        let xs: Vec<f64> = random_vec_par(s, rows * cols, true);
+        check_top_k_rows(&g, &xs, cols, k, "f64");
+        let xs: Vec<i8> = random_vec_par(s, rows * cols, true);
+        check_top_k_rows(&g, &xs, cols, k, "i8");
+        let xs: Vec<f16> = random_vec_par(s, rows * cols, true);
+        check_top_k_rows(&g, &xs, cols, k, "f16");
+        let xs = vec![7u64; rows * cols];
+        check_top_k_rows(&g, &xs, cols, k, "u64 all equal");
+        let xs: Vec<u32> = (0..rows * cols).map(|i| (i % cols) as u32).collect();
+        check_top_k_rows(&g, &xs, cols, k, "u32 sorted rows");
+        let xs: Vec<i32> = (0..rows * cols).map(|i| -((i % cols) as i32)).collect();
+        check_top_k_rows(&g, &xs, cols, k, "i32 reversed rows");
+    }
+}

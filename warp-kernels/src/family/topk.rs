@@ -111,8 +111,25 @@ pub const TOPK_SAMPLE: Kernel = kernel(
     "WD_STAGE;\nwd_topk_sample(st, k, largest != 0, groups, len, sample, ticket, bound);",
 );
 
+/// The `k` best (largest, or smallest unless `largest`) of each row of the row-major `x`
+/// (`cols` columns, `k` at most `cols` and [`TOPK_MAX_K`]), a block per row: their values into
+/// `values` and their columns into `indices` (`k` a row, best first, ties to the smaller
+/// column).
+pub const TOPK_ROWS: Kernel = kernel(
+    "wd_k_topk_rows",
+    &[
+        p("x", In(Elem)),
+        p("cols", U32),
+        p("k", U32),
+        p("largest", U32),
+        p("values", Out(Elem)),
+        p("indices", Out(Pointee::U32)),
+    ],
+    "wd_topk_rows(x, cols, k, largest != 0, values, indices);",
+);
+
 /// The kernels of a top-k module.
-pub const TOPK_KERNELS: &[&Kernel] = &[&TOPK, &TOPK_SAMPLE];
+pub const TOPK_KERNELS: &[&Kernel] = &[&TOPK, &TOPK_SAMPLE, &TOPK_ROWS];
 
 /// The top-k family's constants, emitted as `#define`s.
 pub const TOPK_DEFINES: &[(&str, u64)] = &[

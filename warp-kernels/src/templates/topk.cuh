@@ -603,3 +603,99 @@ static __device__ __forceinline__ void wd_topk_sample(const St& st, wd_u32 k, bo
     if (wd_topk_kth<BITS>(b, groups, k, (K)0, prefix, rank, equal) > k && threadIdx.x == 0)
         atomicMax((unsigned long long*)bound, (unsigned long long)prefix);
 }
+
+// ---- the top-k of each row ----
+// wd_topk_rows: block b selects from row b (cols elements, k <= min(cols, WD_TOPK_MAX_K)).
+// A radix select over the row, 8-bit digits of the key (wd_topk_key; complemented for the
+// smallest), most significant first, one read of the row a digit, finds the k-th best key and
+// how many of the keys equal to it are taken; it stops early at a digit whose whole bin is
+// taken. Ties then go to the smallest columns: a radix select of the columns of the keys equal
+// to the k-th best finds the last one taken. A last read appends exactly the k selected
+// entries (key, column) to shared memory, a bitonic sort orders them (key descending, column
+// ascending), and the block writes the values (read again from the row) and the columns.
+template <class E>
+static __device__ __forceinline__ void wd_topk_rows(const E* x, wd_u32 cols, wd_u32 k, bool largest, E* values, wd_u32* indices) {
+    typedef wd_topk_key<E> KK;
+    typedef typename KK::T K;
+    constexpr int BITS = KK::BITS;
+    __shared__ wd_u32 hist[256];
+    __shared__ wd_u64 slots[WD_BLOCK / 32];
+    __shared__ wd_radix_pick pick;
+    __shared__ K ck[WD_TOPK_MAX_K];
+    __shared__ wd_u32 ci[WD_TOPK_MAX_K];
+    __shared__ wd_u32 taken;
+    const E* row = x + (wd_u64)blockIdx.x * cols;
+    const K flip = largest ? (K)0 : (K)(~(K)0 >> (sizeof(K) * 8 - BITS));
+    auto key = [&](wd_u32 j) -> K { return KK::of(row[j]) ^ flip; };
+
+    // The k-th best key, digit by digit: `prefix` its digits so far (under `mask`), `rank` its
+    // rank among the keys that share them.
+    K prefix = 0, mask = 0;
+    wd_u32 rank = k;
+    bool whole = false;  // every key sharing `prefix`'s digits is taken
+    for (int shift = BITS - 8; shift >= 0 && !whole; shift -= 8) {
+        wd_block_digit_histogram(hist, cols, [&](wd_u32 j, wd_u32& d) {
+            const K c = key(j);
+            if ((c & mask) != prefix) return false;
+            d = (wd_u32)(c >> shift) & 255u;
+            return true;
+        });
+        wd_block_radix_pick(hist, rank, true, slots, pick);
+        __syncthreads();
+        prefix |= (K)pick.digit << shift;
+        mask |= (K)255 << shift;
+        whole = pick.rank == pick.bin;
+        rank = pick.rank;
+        __syncthreads();
+    }
+    // Keys equal to the k-th best: the first `rank` by column (all of them when `whole`).
+    wd_u32 last = 0xffffffffu;
+    if (!whole) {
+        const wd_u32 width = cols <= 1u ? 1u : 32u - (wd_u32)__clz(cols - 1u);
+        const int top = (int)((width + 7u) / 8u) * 8 - 8;
+        wd_u32 cprefix = 0, cmask = 0;
+        bool all = false;
+        int shift = top;
+        for (; shift >= 0 && !all; shift -= 8) {
+            wd_block_digit_histogram(hist, cols, [&](wd_u32 j, wd_u32& d) {
+                if (key(j) != prefix || (j & cmask) != cprefix) return false;
+                d = (j >> shift) & 255u;
+                return true;
+            });
+            wd_block_radix_pick(hist, rank, false, slots, pick);
+            __syncthreads();
+            cprefix |= pick.digit << shift;
+            cmask |= 255u << shift;
+            all = pick.rank == pick.bin;
+            rank = pick.rank;
+            __syncthreads();
+        }
+        // All of the last bin taken: every column sharing its digits; else exactly cprefix.
+        last = all ? (shift + 8 > 0 ? cprefix | ((1u << (shift + 8)) - 1u) : cprefix) : cprefix;
+    }
+
+    if (threadIdx.x == 0) taken = 0u;
+    __syncthreads();
+    for (wd_u32 j = threadIdx.x; j < cols; j += WD_BLOCK) {
+        const K c = key(j);
+        if (c > prefix || (c == prefix && j <= last)) {
+            const wd_u32 s = atomicAdd(&taken, 1u);
+            ck[s] = c;
+            ci[s] = j;
+        }
+    }
+    __syncthreads();
+    wd_u32 p = 1u;
+    while (p < k) p <<= 1;
+    for (wd_u32 t = k + threadIdx.x; t < p; t += WD_BLOCK) {
+        ck[t] = (K)0;
+        ci[t] = 0xffffffffu;
+    }
+    __syncthreads();
+    wd_block_bitonic_sort(ck, ci, p, [](K a, wd_u32 ia, K b, wd_u32 ib) { return a > b || (a == b && ia < ib); });
+    const wd_u64 out = (wd_u64)blockIdx.x * k;
+    for (wd_u32 t = threadIdx.x; t < k; t += WD_BLOCK) {
+        values[out + t] = row[ci[t]];
+        indices[out + t] = ci[t];
+    }
+}

@@ -13,6 +13,7 @@ mod segmented_scans;
 mod sort;
 mod sort_rows;
 mod topk;
+mod topk_rows;
 mod transpose;
 
 pub use axes::axis_module;
@@ -28,6 +29,7 @@ pub use runs::{
 };
 pub use sort::{SortOrder, sort_module};
 pub use topk::{TopK, topk_module};
+pub use topk_rows::TopKRows;
 pub use transpose::transpose_module;
 
 mod map;

@@ -1,14 +1,16 @@
 //! Launch code of top-k: the sample level `wd_k_topk_sample` on large inputs, then the levels
 //! of `wd_k_topk` (one over the elements, then over the candidates of the level before, until
-//! a level's last block writes the answer).
+//! a level's last block writes the answer); the top-k of each row (`wd_k_topk_rows`).
 
-use cudarc::driver::CudaViewMut;
-use warp_kernels::catalogue::{BLOCK, TOPK, TOPK_LEVEL_SLOTS, TOPK_SAMPLE, topk_sample, topk_step};
+use cudarc::driver::{CudaView, CudaViewMut};
+use warp_kernels::catalogue::{
+    BLOCK, TOPK, TOPK_LEVEL_SLOTS, TOPK_ROWS, TOPK_SAMPLE, topk_sample, topk_step,
+};
 
 use super::Gpu;
-use super::launch::{Args, Columns, ElemsOut, In, Input, Out, WdArgs, kernel_args};
+use super::launch::{Args, Columns, Elems, ElemsOut, In, Input, Out, WdArgs, kernel_args};
 use super::modules::Module;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::values::Element;
 
 kernel_args! {
@@ -159,10 +161,60 @@ impl Gpu {
     }
 }
 
+kernel_args! {
+    /// `wd_k_topk_rows`.
+    struct TopKRowsArgs ['v, E] ['v, E] for [TOPK_ROWS] {
+        x: Elems<'v, E>,
+        cols: u32,
+        k: u32,
+        largest: u32,
+        values: ElemsOut<'v, E>,
+        indices: Out<'v, u32>,
+    }
+}
+
+impl Gpu {
+    /// The `k` (1 to `cols`, at most 1,024) best of each row of the row-major `x` (`cols`
+    /// columns, below 2^32; at least one row), a block per row, into `values` and `indices`
+    /// (`k` a row), with top-k module `m`.
+    pub(crate) fn top_k_rows<E: Element>(
+        &self,
+        m: &Module,
+        x: CudaView<'_, E>,
+        cols: usize,
+        k: usize,
+        largest: bool,
+        mut values: CudaViewMut<'_, E>,
+        mut indices: CudaViewMut<'_, u32>,
+    ) -> Result<()> {
+        let rows = x.len() / cols;
+        let grid = u32::try_from(rows)
+            .ok()
+            .filter(|&g| g < i32::MAX as u32)
+            .ok_or_else(|| Error::Unsupported(format!("top-k of {rows} rows at once")))?;
+        let timer = self.start_timing()?;
+        self.launch(
+            m,
+            &TOPK_ROWS,
+            grid,
+            &mut TopKRowsArgs {
+                x: Elems(x),
+                cols: cols as u32,
+                k: k as u32,
+                largest: largest as u32,
+                values: ElemsOut::At(values.slice_mut(..)),
+                indices: Out::At(indices.slice_mut(..)),
+            },
+        )?;
+        self.stop_timing(timer)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn arguments_match_the_catalogue() {
+        super::super::launch::tests::check::<super::TopKRowsArgs<'_, f32>>();
         super::super::launch::tests::check::<super::TopKArgs<'_, f32>>();
         super::super::launch::tests::check::<super::TopKSampleArgs<'_>>();
     }

@@ -1,0 +1,155 @@
+//! The top-k of each row of a row-major matrix: the `k` largest (or smallest) of every row
+//! with their columns, best first (batched sampling over vocabulary-sized rows).
+
+use warp_kernels::catalogue::TOPK_MAX_K;
+
+use super::topk::{topk_key, topk_module};
+use super::{rows_of, typed};
+use crate::arrays::DeviceVec;
+use crate::backend::Backend;
+use crate::backend::cpu;
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::inputs::AsSlice;
+use crate::values::Ordered;
+
+/// The result of [`Device::top_k_rows`] and [`Device::bottom_k_rows`]: `k` entries a row,
+/// row-major (`rows * k` in all), each row's best first, with each entry's column in its row.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let x = dev.upload(&[3u8, 9, 1, /* row 1 */ 4, 4, 7])?;
+/// let TopKRows { values, columns } = dev.top_k_rows(&x, 3, 2)?;
+/// assert_eq!(values.download()?, [9, 3, 7, 4]);
+/// assert_eq!(columns.download()?, [1, 0, 2, 0]);
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct TopKRows<T: Ordered> {
+    /// The selected elements, `k` a row, best first (as stored in the input: a NaN keeps its
+    /// bits).
+    pub values: DeviceVec<T>,
+    /// The column of each in its row, in the same order.
+    pub columns: DeviceVec<u32>,
+}
+
+impl Device {
+    /// The `k` largest elements of each row of the row-major matrix `input` (`cols` columns)
+    /// and their columns: `k` entries a row, largest first, equal elements by column (the
+    /// smaller first), in [`Device::top_k`]'s order (every NaN above `+inf`, `-0.0` equal to
+    /// `0.0`): what `torch.topk(x, k, dim=1)` selects, for batched sampling. `k = 0` gives
+    /// empty arrays. Errors, in this order: `cols = 0` or a length that is not a whole number
+    /// of rows is [`Error::Shape`]; `k` above 1,024 is [`Error::Unsupported`]; `k` above
+    /// `cols` is [`Error::KExceedsLength`]; rows of 2^32 columns or more, or 2^31 rows or
+    /// more, are [`Error::Unsupported`]. Returns without waiting for the kernels.
+    ///
+    /// On a GPU a block takes each row: a radix select of the k-th largest over the row's
+    /// 8-bit key digits (one read of the row a digit, stopping at the first digit whose whole
+    /// bin is taken; a row of `f32` takes two to four reads, mostly from L2), ties by a radix
+    /// select of the columns, then one more read appends the `k` entries to shared memory,
+    /// where a bitonic sort orders them.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let logits = dev.upload(&[0.1f32, 0.7, 0.2, 0.7, /* row 1 */ f32::NAN, 0.5, 2.0, -1.0])?;
+    /// let best = dev.top_k_rows(&logits, 4, 2)?;
+    /// assert_eq!(best.columns.download()?, [1, 3, 0, 2]); // ties by column; NaN first
+    /// assert!(matches!(dev.top_k_rows(&logits, 4, 5), Err(Error::KExceedsLength { k: 5, len: 4 })));
+    /// # Ok(()) }
+    /// ```
+    pub fn top_k_rows<T: Ordered, S: AsSlice<T> + ?Sized>(
+        &self,
+        input: &S,
+        cols: usize,
+        k: usize,
+    ) -> Result<TopKRows<T>> {
+        self.select_k_rows(input, cols, k, true)
+    }
+
+    /// The `k` smallest elements of each row of `input` (`cols` columns) and their columns,
+    /// smallest first, equal elements by column; [`Device::bottom_k`]'s order (NaNs last).
+    /// Errors as [`Device::top_k_rows`]'s.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let x = dev.upload(&[5i32, -2, 5, /* row 1 */ 0, 0, -9])?;
+    /// let low = dev.bottom_k_rows(&x, 3, 2)?;
+    /// assert_eq!(low.values.download()?, [-2, 5, -9, 0]);
+    /// assert_eq!(low.columns.download()?, [1, 0, 2, 0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn bottom_k_rows<T: Ordered, S: AsSlice<T> + ?Sized>(
+        &self,
+        input: &S,
+        cols: usize,
+        k: usize,
+    ) -> Result<TopKRows<T>> {
+        self.select_k_rows(input, cols, k, false)
+    }
+
+    fn select_k_rows<T: Ordered, S: AsSlice<T> + ?Sized>(
+        &self,
+        input: &S,
+        cols: usize,
+        k: usize,
+        largest: bool,
+    ) -> Result<TopKRows<T>> {
+        let elems = input.elements();
+        self.check_elements(&elems)?;
+        let rows = rows_of(elems.len(), cols)?;
+        if k > TOPK_MAX_K {
+            return Err(Error::Unsupported(format!(
+                "top-k takes k up to {TOPK_MAX_K}; asked for {k}"
+            )));
+        }
+        if k > cols {
+            return Err(Error::KExceedsLength { k, len: cols });
+        }
+        if cols > u32::MAX as usize || rows >= i32::MAX as usize {
+            return Err(Error::Unsupported(format!(
+                "top-k of rows takes fewer than 2^32 columns and 2^31 rows; this is {rows} x {cols}"
+            )));
+        }
+        match &*self.backend {
+            Backend::Cpu => {
+                let data = elems.cpu()?;
+                let (mut values, mut columns) = (Vec::with_capacity(rows * k), Vec::new());
+                columns.reserve(rows * k);
+                for row in data.chunks(cols) {
+                    let (v, c) = cpu::top_k(row, k, largest, T::order_key, T::KEY_BITS);
+                    values.extend(v);
+                    columns.extend(c.into_iter().map(|c| c as u32));
+                }
+                Ok(TopKRows {
+                    values: self.upload(&values)?,
+                    columns: self.upload(&columns)?,
+                })
+            }
+            Backend::Gpu(g) => {
+                let mut values = self.new_array::<T>(rows * k)?;
+                let mut columns = self.new_array::<u32>(rows * k)?;
+                if k == 0 || rows == 0 {
+                    return Ok(TopKRows { values, columns });
+                }
+                let module = g.module(topk_key::<T>(), topk_module::<T>)?;
+                let (mut vb, mut cb) = (values.gpu_bytes_mut()?, columns.gpu_bytes_mut()?);
+                g.top_k_rows(
+                    &module,
+                    elems.gpu()?,
+                    cols,
+                    k,
+                    largest,
+                    typed::<T>(&mut vb, rows * k)?,
+                    typed::<u32>(&mut cb, rows * k)?,
+                )?;
+                Ok(TopKRows { values, columns })
+            }
+        }
+    }
+}
