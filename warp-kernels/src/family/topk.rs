@@ -131,8 +131,12 @@ pub const TOPK_ROWS: Kernel = kernel(
 /// The kernels of a top-k module.
 pub const TOPK_KERNELS: &[&Kernel] = &[&TOPK, &TOPK_SAMPLE, &TOPK_ROWS];
 
+/// Loads in flight per thread of each read of a row by [`TOPK_ROWS`].
+pub const TOPK_ROW_LOADS: u32 = 16;
+
 /// The top-k family's constants, emitted as `#define`s.
 pub const TOPK_DEFINES: &[(&str, u64)] = &[
+    ("WD_TOPK_ROW_LOADS", TOPK_ROW_LOADS as u64),
     ("WD_TOPK_MAX_K", TOPK_MAX_K as u64),
     ("WD_TOPK_LEVEL_SLOTS", TOPK_LEVEL_SLOTS as u64),
     ("WD_TOPK_PREFETCH", TOPK_PREFETCH as u64),

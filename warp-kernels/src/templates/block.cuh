@@ -84,6 +84,35 @@ struct wd_radix_pick {
     wd_u32 digit, rank, bin, total;
 };
 
+// wd_block_digit_histogram (below) with U loads in flight a thread, for entries read from
+// global memory (a row of top_k_rows): load(j) reads entry j (all U of a round before any is
+// counted), count(j, x, d) tests the loaded x and sets its digit d. The same barriers. (The
+// plain one, for entries in shared memory, stays a loop of its own: the top-k kernel's
+// registers.)
+template <int U, class Load, class Count>
+static __device__ __forceinline__ void wd_block_digit_histogram_loaded(wd_u32 (&hist)[256], wd_u32 cnt, const Load& load,
+                                                                       const Count& count) {
+    static_assert(WD_BLOCK >= 256, "the radix primitives give each of their 256 bins a thread");
+    if (threadIdx.x < 256u) hist[threadIdx.x] = 0u;
+    __syncthreads();
+    wd_u64 j = threadIdx.x;
+    for (; j + (U - 1) * WD_BLOCK < cnt; j += U * WD_BLOCK) {
+        decltype(load(0u)) x[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) x[u] = load((wd_u32)(j + u * WD_BLOCK));
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            wd_u32 d = 0;
+            if (count((wd_u32)(j + u * WD_BLOCK), x[u], d)) atomicAdd(&hist[d], 1u);
+        }
+    }
+    for (; j < cnt; j += WD_BLOCK) {
+        wd_u32 d = 0;
+        if (count((wd_u32)j, load((wd_u32)j), d)) atomicAdd(&hist[d], 1u);
+    }
+    __syncthreads();
+}
+
 // The histogram of one 8-bit digit: `hist` (256 bins in shared memory) zeroed, then each entry
 // j < cnt for which count(j, d) is true (it sets d, the entry's digit) adds one to hist[d]
 // (shared atomics). All threads of a block of at least 256 call it; two barriers, the last

@@ -607,7 +607,8 @@ static __device__ __forceinline__ void wd_topk_sample(const St& st, wd_u32 k, bo
 // ---- the top-k of each row ----
 // wd_topk_rows: block b selects from row b (cols elements, k <= min(cols, WD_TOPK_MAX_K)).
 // A radix select over the row, 8-bit digits of the key (wd_topk_key; complemented for the
-// smallest), most significant first, one read of the row a digit, finds the k-th best key and
+// smallest), most significant first, one read of the row a digit (WD_TOPK_ROW_LOADS loads in
+// flight a thread), finds the k-th best key and
 // how many of the keys equal to it are taken; it stops early at a digit whose whole bin is
 // taken. Ties then go to the smallest columns: a radix select of the columns of the keys equal
 // to the k-th best finds the last one taken. A last read appends exactly the k selected
@@ -634,8 +635,7 @@ static __device__ __forceinline__ void wd_topk_rows(const E* x, wd_u32 cols, wd_
     wd_u32 rank = k;
     bool whole = false;  // every key sharing `prefix`'s digits is taken
     for (int shift = BITS - 8; shift >= 0 && !whole; shift -= 8) {
-        wd_block_digit_histogram(hist, cols, [&](wd_u32 j, wd_u32& d) {
-            const K c = key(j);
+        wd_block_digit_histogram_loaded<WD_TOPK_ROW_LOADS>(hist, cols, key, [&](wd_u32, K c, wd_u32& d) {
             if ((c & mask) != prefix) return false;
             d = (wd_u32)(c >> shift) & 255u;
             return true;
@@ -657,8 +657,8 @@ static __device__ __forceinline__ void wd_topk_rows(const E* x, wd_u32 cols, wd_
         bool all = false;
         int shift = top;
         for (; shift >= 0 && !all; shift -= 8) {
-            wd_block_digit_histogram(hist, cols, [&](wd_u32 j, wd_u32& d) {
-                if (key(j) != prefix || (j & cmask) != cprefix) return false;
+            wd_block_digit_histogram_loaded<WD_TOPK_ROW_LOADS>(hist, cols, key, [&](wd_u32 j, K c, wd_u32& d) {
+                if (c != prefix || (j & cmask) != cprefix) return false;
                 d = (j >> shift) & 255u;
                 return true;
             });
@@ -676,14 +676,22 @@ static __device__ __forceinline__ void wd_topk_rows(const E* x, wd_u32 cols, wd_
 
     if (threadIdx.x == 0) taken = 0u;
     __syncthreads();
-    for (wd_u32 j = threadIdx.x; j < cols; j += WD_BLOCK) {
-        const K c = key(j);
+    auto collect = [&](wd_u32 j, K c) {
         if (c > prefix || (c == prefix && j <= last)) {
             const wd_u32 s = atomicAdd(&taken, 1u);
             ck[s] = c;
             ci[s] = j;
         }
+    };
+    wd_u64 j = threadIdx.x;
+    for (; j + (WD_TOPK_ROW_LOADS - 1) * WD_BLOCK < cols; j += WD_TOPK_ROW_LOADS * WD_BLOCK) {
+        K c[WD_TOPK_ROW_LOADS];
+#pragma unroll
+        for (int u = 0; u < WD_TOPK_ROW_LOADS; ++u) c[u] = key((wd_u32)(j + u * WD_BLOCK));
+#pragma unroll
+        for (int u = 0; u < WD_TOPK_ROW_LOADS; ++u) collect((wd_u32)(j + u * WD_BLOCK), c[u]);
     }
+    for (; j < cols; j += WD_BLOCK) collect((wd_u32)j, key((wd_u32)j));
     __syncthreads();
     wd_u32 p = 1u;
     while (p < k) p <<= 1;
