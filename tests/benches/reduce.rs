@@ -1827,9 +1827,10 @@ fn topk(dev: &Device, (xs, dx): (&[f32], &DeviceVec<f32>), reps: usize, checks: 
 }
 
 /// Sorting (section `sort`): the radix sort of N `u32` and `f32` keys (ascending and
-/// descending), N / 2 `u64` keys, argsort of N `f32` into `u32` and pairs of N `u32` keys and
-/// `u32` values, against CUB's `DeviceRadixSort`, `torch.sort` and `cupy.sort` / `argsort` in
-/// the same run (cub_peers / peers.py `--ops sort`). GB/s count each key (and value) read
+/// descending), N / 2 `u64` keys, argsort of N `f32` into `u32`, pairs of N `u32` keys and
+/// `u32` values, and the rows' sort of N `f32` in rows of 32, 256 and 4,096, against CUB's
+/// `DeviceRadixSort` and `DeviceSegmentedSort`, `torch.sort` (`dim=1` for rows) and
+/// `cupy.sort` / `argsort` in the same run (cub_peers / peers.py `--ops sort`). GB/s count each key (and value) read
 /// once and written once, as the peers count them. Every result is checked against a sort on
 /// the host (`slice::sort_by` with `total_cmp`: the same bits).
 fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {

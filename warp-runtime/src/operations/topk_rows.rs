@@ -145,8 +145,10 @@ impl Device {
                     cols,
                     k,
                     largest,
-                    typed::<T>(&mut vb, rows * k)?,
-                    typed::<u32>(&mut cb, rows * k)?,
+                    (
+                        typed::<T>(&mut vb, rows * k)?,
+                        typed::<u32>(&mut cb, rows * k)?,
+                    ),
                 )?;
                 Ok(TopKRows { values, columns })
             }

@@ -175,8 +175,8 @@ kernel_args! {
 
 impl Gpu {
     /// The `k` (1 to `cols`, at most 1,024) best of each row of the row-major `x` (`cols`
-    /// columns, below 2^32; at least one row), a block per row, into `values` and `indices`
-    /// (`k` a row), with top-k module `m`.
+    /// columns, below 2^32; at least one row), a block per row, into `out`: the values and
+    /// the columns (`k` a row), with top-k module `m`.
     pub(crate) fn top_k_rows<E: Element>(
         &self,
         m: &Module,
@@ -184,9 +184,9 @@ impl Gpu {
         cols: usize,
         k: usize,
         largest: bool,
-        mut values: CudaViewMut<'_, E>,
-        mut indices: CudaViewMut<'_, u32>,
+        out: (CudaViewMut<'_, E>, CudaViewMut<'_, u32>),
     ) -> Result<()> {
+        let (mut values, mut indices) = out;
         let rows = x.len() / cols;
         let grid = u32::try_from(rows)
             .ok()
