@@ -19,10 +19,10 @@ impl Device {
     /// of rows, is an [`Error::Shape`]; no rows give an empty array. Returns without waiting
     /// for the kernels.
     ///
-    /// On a GPU: rows of at most 6,144 keys of up to 2 bytes, 4,096 of 4 bytes or 3,072 of 8
-    /// bytes are sorted in shared memory, as many whole rows a block as fit (at most 255): a
-    /// ranking per byte of the keys and one by the row, each skipped where every key of the
-    /// block has the same digit; the keys are read and written once. Longer rows are sorted
+    /// On a GPU: rows of at most 4,096 keys of 1 to 4 bytes, or 3,072 of 8 bytes, are sorted
+    /// in shared memory, as many whole rows a block as fit (at most 255): a ranking per byte
+    /// of the keys and one by the row, each skipped where every key of the block has the same
+    /// digit; the keys are read and written once. Longer rows are sorted
     /// one at a time by the device-wide sort ([`Device::sort`]), which suits few long rows (a
     /// few launches a row) rather than many.
     ///
@@ -74,7 +74,8 @@ impl Device {
     /// as [`Device::sort_rows`] does: element `i` of row `r` is the column of the row's `i`-th
     /// key in sorted order (equal keys: the smaller column first), as `u32` (what
     /// `torch.argsort(x, dim=1, stable=True)` gives, and candle's `arg_sort_last_dim`, for
-    /// rows of any length). Errors as [`Device::sort_rows`]'s.
+    /// rows of any length). Errors as [`Device::sort_rows`]'s, and rows of more than 2^32
+    /// columns (which `u32` cannot index) are an [`Error::Shape`].
     ///
     /// ```
     /// use warp_runtime::prelude::*;
