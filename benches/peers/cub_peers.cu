@@ -86,7 +86,7 @@ static const char* const kAllOps[] = {
 // full run (the bandwidth ops) stays as short as it was.
 static const char* const kSortOps[] = {
     "sort_u32", "sort_f32", "sort_u64", "argsort_f32", "pairs_u32", "sort_desc_f32",
-    "sort_rows_f32_32", "sort_rows_f32_256", "sort_rows_f32_4096",
+    "sort_rows_f32_32", "sort_rows_f32_256", "sort_rows_f32_4096", "group_sum_i32",
 };
 
 static std::string strf(const char* fmt, ...) {
@@ -915,6 +915,69 @@ static void op_sort_rows(const Opts& o, const std::string& op, int64_t cols) {
   }
 }
 
+// The group-by's input: keys uniform over [0, 2^20), values in [-100, 100].
+__global__ void group_inputs_kernel(uint32_t* keys, uint32_t* vals, int64_t n) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    keys[i] &= 0xFFFFFu;
+    vals[i] = static_cast<uint32_t>(static_cast<int>(vals[i] % 201u) - 100);
+  }
+}
+
+// group_sum_i32: the sum per distinct key of N unsorted i32 keys in [0, 2^20) with i32 values:
+// cub::DeviceRadixSort::SortPairs over the keys' 20 low bits, then cub::DeviceReduce::ReduceByKey
+// (sum), both timed. bytes = 8*N (each key and value read once). Checked: the number of groups,
+// their keys and every group's sum against the host.
+static void op_group_sum_i32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  if (n > INT_MAX) {
+    print_skip(op, "N>2^31: int item counts");
+    return;
+  }
+  const size_t b = static_cast<size_t>(n) * 4;
+  DevBuf kin(b), vin(b), kout(b), vout(b), ukeys(b), sums(b), runs(sizeof(int));
+  const uint64_t seed = seed_for(o, op);
+  fill_bits(kin.as<uint32_t>(), n, seed);
+  fill_bits(vin.as<uint32_t>(), n, seed + 1);
+  group_inputs_kernel<<<fill_grid(n), 256, 0, g_stream>>>(kin.as<uint32_t>(), vin.as<uint32_t>(), n);
+  CK(cudaGetLastError());
+  CK(cudaStreamSynchronize(g_stream));
+  const int items = static_cast<int>(n);
+  size_t t1 = 0, t2 = 0;
+  CK(cub::DeviceRadixSort::SortPairs(nullptr, t1, kin.as<int>(), kout.as<int>(), vin.as<int>(), vout.as<int>(), items,
+                                     0, 20, g_stream));
+  CK(cub::DeviceReduce::ReduceByKey(nullptr, t2, kout.as<int>(), ukeys.as<int>(), vout.as<int>(), sums.as<int>(),
+                                    runs.as<int>(), cuda::std::plus<int>{}, items, g_stream));
+  DevBuf tmp(std::max(t1, t2));
+  const double ms = median_ms(o.reps, [&] {
+    CK(cub::DeviceRadixSort::SortPairs(tmp.get(), t1, kin.as<int>(), kout.as<int>(), vin.as<int>(), vout.as<int>(),
+                                       items, 0, 20, g_stream));
+    CK(cub::DeviceReduce::ReduceByKey(tmp.get(), t2, kout.as<int>(), ukeys.as<int>(), vout.as<int>(), sums.as<int>(),
+                                      runs.as<int>(), cuda::std::plus<int>{}, items, g_stream));
+  });
+  print_peer(op, ms, static_cast<double>(2 * b));
+  if (o.check) {
+    const auto k = download(kin.as<int>(), n), v = download(vin.as<int>(), n);
+    std::vector<int64_t> want(1 << 20, 0);
+    std::vector<char> seen(1 << 20, 0);
+    for (int64_t i = 0; i < n; ++i) {
+      want[k[i]] += v[i];
+      seen[k[i]] = 1;
+    }
+    const int groups = download(runs.as<int>(), 1)[0];
+    const auto uk = download(ukeys.as<int>(), groups), us = download(sums.as<int>(), groups);
+    int64_t expected = 0, bad = 0;
+    for (int key = 0; key < (1 << 20); ++key) {
+      if (!seen[key]) continue;
+      if (expected < groups && (uk[expected] != key || us[expected] != static_cast<int>(want[key]))) ++bad;
+      ++expected;
+    }
+    print_check(op, expected == groups && bad == 0,
+                strf("groups=%d expected=%lld bad=%lld", groups, static_cast<long long>(expected),
+                     static_cast<long long>(bad)));
+  }
+}
+
 // ------------------------------------------------------------------------------------------------
 // Op dispatch and argument parsing
 // ------------------------------------------------------------------------------------------------
@@ -949,6 +1012,7 @@ static void run_op(const Opts& o, const std::string& op) {
   if (op == "argsort_f32") return op_sort_pairs<float>(o, op);
   if (op == "pairs_u32") return op_sort_pairs<uint32_t>(o, op);
   if (const int64_t c = parse_suffix(op, "sort_rows_f32_"); c > 0) return op_sort_rows(o, op, c);
+  if (op == "group_sum_i32") return op_group_sum_i32(o, op);
   if (const int64_t c = parse_suffix(op, "scan_rows_f32_"); c > 0) return op_scan_rows_f32(o, op, c);
   if (op == "any_gt0_first" || op == "any_gt0_none") return print_skip(op, "no CUB primitive (torch/cupy only)");
   if (op == "transpose_f32") return print_skip(op, "no CUB primitive");
@@ -965,7 +1029,8 @@ static void usage(const char* argv0) {
                "  ops: copy sum_f32 sum_i32 max_f32 argmax_f32 sumsq_f32 count_gt0_f32 any_gt0_first\n"
                "       any_gt0_none filter_gt0_f32 scan_i32 scan_f32 scan_rows_f32_<C> rowsum_f32_<C>\n"
                "       colsum_f32_<C> transpose_f32\n"
-               "  sort: sort_u32 sort_f32 sort_u64 argsort_f32 pairs_u32 sort_desc_f32 sort_rows_f32_<C>\n",
+               "  sort: sort_u32 sort_f32 sort_u64 argsort_f32 pairs_u32 sort_desc_f32 sort_rows_f32_<C>\n"
+               "        group_sum_i32\n",
                argv0);
 }
 

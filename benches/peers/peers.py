@@ -51,7 +51,7 @@ SORT_ROW_COLS = (32, 256, 4096)  # sort_rows_f32_<C>: each row of C keys sorted 
 # Sorts, with the bytes counted per element (each key, and value or index, read once and written
 # once). `--ops sort` runs them; not in `all` (see cub_peers.cu's kSortOps).
 SORT_BYTES = {"sort_u32": 8, "sort_f32": 8, "sort_u64": 16, "argsort_f32": 16, "pairs_u32": 16,
-              "sort_desc_f32": 8}
+              "sort_desc_f32": 8, "group_sum_i32": 8}
 SAMPLES = 1000  # sorted pairs checked against their input, at random positions
 ALL_OPS = (
     list(SIMPLE_OPS[:11])
@@ -366,6 +366,26 @@ class TorchLib:
                  "which writes int64 indices besides the keys (torch has no keys-only sort)")
             return Case(lambda: t.sort(x, descending=desc),
                         lambda r: check_sort(t, x, r.values, descending=desc))
+
+        if kind == "group_sum_i32":
+            k = self.rand_bits(n, 4, seed) & 0xFFFFF
+            v = (self.rand_bits(n, 4, seed + 1) & 0xFF) - 128
+            emit("INFO torch group_sum_i32 times torch.unique(k, return_inverse=True) then "
+                 "zeros(groups).index_add_(0, inverse, v): keys in [0, 2^20), int32 values")
+
+            def fn():
+                u, inv = t.unique(k, sorted=True, return_inverse=True)
+                return u, t.zeros(u.numel(), dtype=t.int32, device=self.dev).index_add_(0, inv, v)
+
+            def chk(r):
+                u, s = r
+                want = t.zeros(1 << 20, dtype=t.int64, device=self.dev).index_add_(0, k.long(), v.long())
+                seen = t.zeros(1 << 20, dtype=t.bool, device=self.dev)
+                seen[k.long()] = True
+                keys_ok = bool(t.equal(u.long(), seen.nonzero().flatten()))
+                sums_ok = keys_ok and bool(t.equal(s.long(), want[u.long()]))
+                return keys_ok and sums_ok, f"groups={u.numel()} keys={'ok' if keys_ok else 'WRONG'} sums={'ok' if sums_ok else 'WRONG'}"
+            return Case(fn, chk)
 
         if kind == "sort_rows_f32":
             rows = n // cols

@@ -1828,9 +1828,11 @@ fn topk(dev: &Device, (xs, dx): (&[f32], &DeviceVec<f32>), reps: usize, checks: 
 
 /// Sorting (section `sort`): the radix sort of N `u32` and `f32` keys (ascending and
 /// descending), N / 2 `u64` keys, argsort of N `f32` into `u32`, pairs of N `u32` keys and
-/// `u32` values, and the rows' sort of N `f32` in rows of 32, 256 and 4,096, against CUB's
-/// `DeviceRadixSort` and `DeviceSegmentedSort`, `torch.sort` (`dim=1` for rows) and
-/// `cupy.sort` / `argsort` in the same run (cub_peers / peers.py `--ops sort`). GB/s count each key (and value) read
+/// `u32` values, the rows' sort of N `f32` in rows of 32, 256 and 4,096, and the group-by sum
+/// of N unsorted `i32` keys (2^20 groups), against CUB's `DeviceRadixSort`,
+/// `DeviceSegmentedSort` and `SortPairs` + `ReduceByKey`, `torch.sort` (`dim=1` for rows),
+/// `unique` + `index_add_`, and `cupy.sort` / `argsort` in the same run (cub_peers / peers.py
+/// `--ops sort`). GB/s count each key (and value) read
 /// once and written once, as the peers count them. Every result is checked against a sort on
 /// the host (`slice::sort_by` with `total_cmp`: the same bits).
 fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
@@ -1946,10 +1948,48 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
     }
     drop((df, f32s));
 
+    // Group-by: the sum per distinct key of N unsorted i32 keys in [0, 2^20) with i32 values
+    // in [-100, 100] (a sort of the pairs, then reduce-by-key; it waits for the group count).
+    {
+        let op = "group_sum_i32";
+        let keys: Vec<i32> = warp_tests::random_vec_par::<u32>(5, n, false)
+            .into_par_iter()
+            .map(|k| (k & 0xF_FFFF) as i32)
+            .collect();
+        let vals: Vec<i32> = warp_tests::random_vec_par::<u32>(6, n, false)
+            .into_par_iter()
+            .map(|v| (v % 201) as i32 - 100)
+            .collect();
+        let (dk, dv) = (must(op, dev.upload(&keys)), must(op, dev.upload(&vals)));
+        let ms = time_ms(dev, reps, || dev.group_reduce(sum_i32, &dk, &dv).map(drop));
+        let got = must(op, dev.group_reduce(sum_i32, &dk, &dv));
+        let mut sums = vec![0i64; 1 << 20];
+        let mut seen = vec![false; 1 << 20];
+        for (&k, &v) in keys.iter().zip(&vals) {
+            sums[k as usize] += i64::from(v);
+            seen[k as usize] = true;
+        }
+        let want_keys: Vec<i32> = (0..1i32 << 20).filter(|&k| seen[k as usize]).collect();
+        let want_sums: Vec<i32> = want_keys.iter().map(|&k| sums[k as usize] as i32).collect();
+        let groups = want_keys.len();
+        checks.elements(
+            "group_sum_i32 keys",
+            groups,
+            check::bitwise(&must(op, got.keys.download()), &want_keys),
+        );
+        checks.elements(
+            "group_sum_i32 sums",
+            groups,
+            check::bitwise(&must(op, got.values.download()), &want_sums),
+        );
+        ours.push((op, n, (8 * n) as f64, ms));
+        println!("{op}: {ms:.3} ms ({groups} groups)");
+    }
+
     // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2.
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
-                sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096";
+                sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,group_sum_i32";
     for (count, ops) in [(n, four), (n64, "sort_u64")] {
         run_cuda_peer(
             dev,
