@@ -1,10 +1,11 @@
 //! Generated kernels run on the CPU (tests/emu/shim.h, built with g++): the warp and block
-//! primitives against sequential Rust, the runs, scan and top-k kernels against the CPU backend
-//! or a sort. `#[ignore]`d; `WARP_EMU=1 cargo test -p
-//! warp-tests --test emu -- --ignored` runs them (scripts/test.sh does).
+//! primitives against sequential Rust, the runs, scan, sort and top-k kernels (and the top-k of
+//! rows) against the CPU backend or a sort. `#[ignore]`d; `WARP_EMU=1 cargo test -p warp-tests
+//! --test emu -- --ignored` runs them (scripts/test.sh does).
 
 mod primitives;
 mod runs;
 mod scan;
 mod sort;
 mod topk;
+mod topk_rows;
