@@ -54,3 +54,14 @@ pub fn build(dir: &Path, bin: &str, source: &str, defines: &[String]) -> PathBuf
     );
     out
 }
+
+/// Runs the driver `bin` (from [`build`]) and asserts that it succeeded and printed `ALL OK`;
+/// panics with its output (labelled `what`) otherwise.
+pub fn run_ok(bin: &Path, what: &str) {
+    let out = Command::new(bin).output().expect("the emulation runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("ALL OK"),
+        "{what}: {text}"
+    );
+}

@@ -7,7 +7,6 @@
 //! sort::`.
 
 use std::path::Path;
-use std::process::Command;
 
 use warp_runtime::Ordered;
 use warp_runtime::half::bf16;
@@ -23,13 +22,7 @@ fn emulate<K: Ordered>(dir: &Path, elem: &str, value_size: usize, val: &str) {
         &sort_module::<K>(value_size).source,
         &[format!("ELEM={elem}"), format!("VAL={val}")],
     );
-    let out = Command::new(&bin).output().expect("the emulation runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && text.contains("ALL OK"),
-        "{}: {text}",
-        K::NAME
-    );
+    emu::run_ok(&bin, K::NAME);
 }
 
 #[test]

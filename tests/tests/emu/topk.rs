@@ -8,7 +8,6 @@
 //! topk::`.
 
 use std::path::Path;
-use std::process::Command;
 
 use warp_runtime::Ordered;
 use warp_runtime::half::f16;
@@ -24,13 +23,7 @@ fn emulate<T: Ordered>(dir: &Path, elem: &str, gen_up: &str) {
         &topk_module::<T>().source,
         &[format!("ELEM={elem}"), format!("GEN_UP={gen_up}")],
     );
-    let out = Command::new(&bin).output().expect("the emulation runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && text.contains("ALL OK"),
-        "{}: {text}",
-        T::NAME
-    );
+    emu::run_ok(&bin, T::NAME);
 }
 
 #[test]

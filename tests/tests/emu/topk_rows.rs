@@ -6,7 +6,6 @@
 //! `WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored topk_rows::`.
 
 use std::path::Path;
-use std::process::Command;
 
 use warp_runtime::Ordered;
 use warp_runtime::half::f16;
@@ -22,13 +21,7 @@ fn emulate<T: Ordered>(dir: &Path, elem: &str) {
         &topk_module::<T>().source,
         &[format!("ELEM={elem}")],
     );
-    let out = Command::new(&bin).output().expect("the emulation runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && text.contains("ALL OK"),
-        "{}: {text}",
-        T::NAME
-    );
+    emu::run_ok(&bin, T::NAME);
 }
 
 #[test]
