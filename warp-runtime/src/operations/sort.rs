@@ -13,7 +13,7 @@ use crate::arrays::ArrayOf;
 use crate::arrays::{DeviceVec, Target, write_host};
 use crate::backend::Backend;
 use crate::backend::cpu;
-use crate::backend::cuda::{ModuleKey, ModuleKind, SortValues};
+use crate::backend::cuda::{Gpu, Module, ModuleKey, ModuleKind, SortValues};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::AsSlice;
@@ -57,6 +57,15 @@ pub(crate) fn sort_key<K: Ordered>(value_size: usize) -> ModuleKey {
         ModuleKind::Sort,
         [TypeId::of::<K>(), word, TypeId::of::<()>()],
     )
+}
+
+/// The sort module of keys `K` moving values of `value_size` bytes on `g`, built (or found)
+/// once per device: the device-wide sorts' and the rows' sort's.
+pub(crate) fn gpu_sort_module<K: Ordered>(
+    g: &Gpu,
+    value_size: usize,
+) -> Result<std::sync::Arc<Module>> {
+    g.module(sort_key::<K>(value_size), || sort_module::<K>(value_size))
 }
 
 /// The CUDA module of the sorts of keys `K` with values of `value_size` bytes (0: keys alone;
@@ -396,16 +405,9 @@ impl Device {
                 } else {
                     0
                 };
-                let module =
-                    g.module(sort_key::<K>(value_size), || sort_module::<K>(value_size))?;
-                let mut key_bytes = match keys_target {
-                    Some(t) => Some(gpu_bytes(t)?),
-                    None => None,
-                };
-                let out = match key_bytes.as_mut() {
-                    Some(b) => Some(typed::<K>(b, n)?),
-                    None => None,
-                };
+                let module = gpu_sort_module::<K>(g, value_size)?;
+                let mut key_bytes = keys_target.map(gpu_bytes).transpose()?;
+                let out = key_bytes.as_mut().map(|b| typed::<K>(b, n)).transpose()?;
                 let values = match (values_target, values_in) {
                     (None, _) => SortValues::None,
                     (Some(t), Some(input)) => SortValues::Pairs {

@@ -1,7 +1,7 @@
 //! Sorting each row of a row-major matrix: its keys (`sort_rows`) or the columns that sort it
 //! (`argsort_rows`), stable, ascending or descending.
 
-use super::sort::{SortOrder, sort_key, sort_module};
+use super::sort::{SortOrder, gpu_sort_module};
 use super::{gpu_bytes, rows_of, typed};
 use crate::OutputArray;
 use crate::arrays::{DeviceVec, Target, write_host};
@@ -162,20 +162,10 @@ impl Device {
                 // The module whose device-wide sort moves 4-byte positions when the columns
                 // are wanted (long rows), else keys alone; both hold the rows' kernel.
                 let value_size = if cols_target.is_some() { 4 } else { 0 };
-                let module =
-                    g.module(sort_key::<K>(value_size), || sort_module::<K>(value_size))?;
-                let mut key_bytes = match keys_target {
-                    Some(t) => Some(gpu_bytes(t)?),
-                    None => None,
-                };
-                let out = match key_bytes.as_mut() {
-                    Some(b) => Some(typed::<K>(b, n)?),
-                    None => None,
-                };
-                let cols_out = match cols_target {
-                    Some(t) => Some(gpu_bytes(t)?),
-                    None => None,
-                };
+                let module = gpu_sort_module::<K>(g, value_size)?;
+                let mut key_bytes = keys_target.map(gpu_bytes).transpose()?;
+                let out = key_bytes.as_mut().map(|b| typed::<K>(b, n)).transpose()?;
+                let cols_out = cols_target.map(gpu_bytes).transpose()?;
                 g.sort_rows(&module, elems.gpu()?, out, cols_out, cols, descending)
             }
         }

@@ -118,14 +118,18 @@ impl Device {
         }
         match &*self.backend {
             Backend::Cpu => {
+                use rayon::prelude::*;
                 let data = elems.cpu()?;
-                let (mut values, mut columns) = (Vec::with_capacity(rows * k), Vec::new());
-                columns.reserve(rows * k);
-                for row in data.chunks(cols) {
-                    let (v, c) = cpu::top_k(row, k, largest, T::order_key, T::KEY_BITS);
-                    values.extend(v);
-                    columns.extend(c.into_iter().map(|c| c as u32));
-                }
+                // Rows in parallel (each row's own selection splits long rows again).
+                let per_row: Vec<(Vec<T>, Vec<u64>)> = data
+                    .par_chunks(cols)
+                    .map(|row| cpu::top_k(row, k, largest, T::order_key, T::KEY_BITS))
+                    .collect();
+                let values: Vec<T> = per_row.iter().flat_map(|r| r.0.iter().copied()).collect();
+                let columns: Vec<u32> = per_row
+                    .iter()
+                    .flat_map(|r| r.1.iter().map(|&c| c as u32))
+                    .collect();
                 Ok(TopKRows {
                     values: self.upload(&values)?,
                     columns: self.upload(&columns)?,
