@@ -86,7 +86,7 @@ static const char* const kAllOps[] = {
 // full run (the bandwidth ops) stays as short as it was.
 static const char* const kSortOps[] = {
     "sort_u32", "sort_f32", "sort_u64", "argsort_f32", "pairs_u32", "sort_desc_f32",
-    "sort_rows_f32_32", "sort_rows_f32_256", "sort_rows_f32_4096", "group_sum_i32",
+    "sort_rows_f32_32", "sort_rows_f32_256", "sort_rows_f32_4096", "sort_segments_f32", "group_sum_i32",
 };
 
 static std::string strf(const char* fmt, ...) {
@@ -872,47 +872,69 @@ static void op_sort_pairs(const Opts& o, const std::string& op) {
   }
 }
 
-// sort_rows_f32_<C>: each row of C f32 keys (N/C rows) sorted, cub::DeviceSegmentedSort::SortKeys
-// with the rows as segments (int offsets 0, C, 2C, ...). bytes = 2*N*4. Checked: every row in
-// order, and the checksum of each row's keys.
+// The segmented sort of N f32 keys cut by the CSR offsets `h` (from 0 to n), by
+// cub::DeviceSegmentedSort::SortKeys. bytes = 2*N*4. Checked: every segment in order, and the
+// checksum of each segment's keys.
+static void segmented_sort(const Opts& o, const std::string& op, int64_t n, const std::vector<int>& h) {
+  const int64_t segs = static_cast<int64_t>(h.size()) - 1;
+  const size_t nbytes = static_cast<size_t>(n) * sizeof(float);
+  DevBuf in(nbytes), out(nbytes), offs(h.size() * sizeof(int));
+  fill_keys(in.as<float>(), n, seed_for(o, op));
+  CK(cudaMemcpy(offs.get(), h.data(), h.size() * sizeof(int), cudaMemcpyHostToDevice));
+  const int* begin = offs.as<int>();
+  size_t tb = 0;
+  CK(cub::DeviceSegmentedSort::SortKeys(nullptr, tb, in.as<float>(), out.as<float>(), static_cast<int>(n),
+                                        static_cast<int>(segs), begin, begin + 1, g_stream));
+  DevBuf tmp(tb);
+  const double ms = median_ms(o.reps, [&] {
+    CK(cub::DeviceSegmentedSort::SortKeys(tmp.get(), tb, in.as<float>(), out.as<float>(), static_cast<int>(n),
+                                          static_cast<int>(segs), begin, begin + 1, g_stream));
+  });
+  print_peer(op, ms, 2.0 * static_cast<double>(nbytes));
+  if (o.check) {
+    const auto a = download(in.as<float>(), n), b = download(out.as<float>(), n);
+    int64_t bad = 0;
+    for (int64_t s = 0; s < segs; ++s) {
+      uint64_t sa = 0, sb = 0;
+      bool ordered = true;
+      for (int64_t i = h[s]; i < h[s + 1]; ++i) {
+        sa += key_bits(a[i]);
+        sb += key_bits(b[i]);
+        if (i > h[s] && b[i] < b[i - 1]) ordered = false;
+      }
+      if (!ordered || sa != sb) ++bad;
+    }
+    print_check(op, bad == 0, strf("bad_segments=%lld of %lld", static_cast<long long>(bad), static_cast<long long>(segs)));
+  }
+}
+
+// sort_rows_f32_<C>: each row of C f32 keys (N/C rows) sorted, the rows as segments (int
+// offsets 0, C, 2C, ...).
 static void op_sort_rows(const Opts& o, const std::string& op, int64_t cols) {
   const int64_t n = o.n / cols * cols, rows = n / cols;
   if (n > INT_MAX) {
     print_skip(op, "N>2^31: DeviceSegmentedSort takes int item counts");
     return;
   }
-  const size_t nbytes = static_cast<size_t>(n) * sizeof(float);
-  DevBuf in(nbytes), out(nbytes), offs(static_cast<size_t>(rows + 1) * sizeof(int));
-  fill_keys(in.as<float>(), n, seed_for(o, op));
   std::vector<int> h(rows + 1);
   for (int64_t r = 0; r <= rows; ++r) h[r] = static_cast<int>(r * cols);
-  CK(cudaMemcpy(offs.get(), h.data(), h.size() * sizeof(int), cudaMemcpyHostToDevice));
-  const int* begin = offs.as<int>();
-  size_t tb = 0;
-  CK(cub::DeviceSegmentedSort::SortKeys(nullptr, tb, in.as<float>(), out.as<float>(), static_cast<int>(n),
-                                        static_cast<int>(rows), begin, begin + 1, g_stream));
-  DevBuf tmp(tb);
-  const double ms = median_ms(o.reps, [&] {
-    CK(cub::DeviceSegmentedSort::SortKeys(tmp.get(), tb, in.as<float>(), out.as<float>(), static_cast<int>(n),
-                                          static_cast<int>(rows), begin, begin + 1, g_stream));
-  });
-  print_peer(op, ms, 2.0 * static_cast<double>(nbytes));
-  if (o.check) {
-    const auto a = download(in.as<float>(), n), b = download(out.as<float>(), n);
-    int64_t bad_rows = 0;
-    for (int64_t r = 0; r < rows; ++r) {
-      uint64_t sa = 0, sb = 0;
-      bool ordered = true;
-      for (int64_t c = 0; c < cols; ++c) {
-        sa += key_bits(a[r * cols + c]);
-        sb += key_bits(b[r * cols + c]);
-        if (c && b[r * cols + c] < b[r * cols + c - 1]) ordered = false;
-      }
-      if (!ordered || sa != sb) ++bad_rows;
-    }
-    print_check(op, bad_rows == 0, strf("bad_rows=%lld of %lld", static_cast<long long>(bad_rows),
-                                        static_cast<long long>(rows)));
+  segmented_sort(o, op, n, h);
+}
+
+// sort_segments_f32: N f32 keys in CSR segments of random lengths, segment i of
+// 1 + mix64(i) % 400 keys (the last cut at N), as the warp-dsl bench cuts them.
+static void op_sort_segments(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  if (n > INT_MAX) {
+    print_skip(op, "N>2^31: DeviceSegmentedSort takes int item counts");
+    return;
   }
+  std::vector<int> h = {0};
+  for (int64_t at = 0, i = 0; at < n; ++i) {
+    at = std::min<int64_t>(n, at + 1 + static_cast<int64_t>(mix64(static_cast<uint64_t>(i)) % 400));
+    h.push_back(static_cast<int>(at));
+  }
+  segmented_sort(o, op, n, h);
 }
 
 // The group-by's input: keys uniform over [0, 2^20), values in [-100, 100].
@@ -1012,6 +1034,7 @@ static void run_op(const Opts& o, const std::string& op) {
   if (op == "argsort_f32") return op_sort_pairs<float>(o, op);
   if (op == "pairs_u32") return op_sort_pairs<uint32_t>(o, op);
   if (const int64_t c = parse_suffix(op, "sort_rows_f32_"); c > 0) return op_sort_rows(o, op, c);
+  if (op == "sort_segments_f32") return op_sort_segments(o, op);
   if (op == "group_sum_i32") return op_group_sum_i32(o, op);
   if (const int64_t c = parse_suffix(op, "scan_rows_f32_"); c > 0) return op_scan_rows_f32(o, op, c);
   if (op == "any_gt0_first" || op == "any_gt0_none") return print_skip(op, "no CUB primitive (torch/cupy only)");

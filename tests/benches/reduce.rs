@@ -1946,6 +1946,39 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         ours.push((op, m, (8 * m) as f64, ms));
         println!("{op}: {ms:.3} ms");
     }
+    // CSR segments of random lengths: segment i has 1 + mix(i) % 400 keys (the last cut at
+    // N), as cub_peers cuts them.
+    {
+        let op = "sort_segments_f32";
+        let mut offsets = vec![0u64];
+        let mut at = 0u64;
+        for i in 0u64.. {
+            if at >= n as u64 {
+                break;
+            }
+            at = (n as u64).min(at + 1 + warp_tests::splitmix64(i) % 400);
+            offsets.push(at);
+        }
+        let d_off = must(op, dev.upload(&offsets));
+        let mut out = must(op, dev.upload(&f32s));
+        let ms = time_ms(dev, reps, || {
+            dev.sort_segments_into(&df, &d_off, &mut out, order)
+        });
+        let mut want = f32s.clone();
+        let mut parts = Vec::with_capacity(offsets.len());
+        let mut rest = &mut want[..];
+        for w in offsets.windows(2) {
+            let (a, b) = rest.split_at_mut((w[1] - w[0]) as usize);
+            parts.push(a);
+            rest = b;
+        }
+        parts
+            .into_par_iter()
+            .for_each(|s| s.sort_unstable_by(f32::total_cmp));
+        checks.elements(op, n, check::bitwise(&must(op, out.download()), &want));
+        ours.push((op, n, (8 * n) as f64, ms));
+        println!("{op}: {ms:.3} ms ({} segments)", offsets.len() - 1);
+    }
     drop((df, f32s));
 
     // Group-by: the sum per distinct key of N unsorted i32 keys in [0, 2^20) with i32 values
@@ -1989,7 +2022,8 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
     // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2.
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
-                sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,group_sum_i32";
+                sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32,\
+                group_sum_i32";
     for (count, ops) in [(n, four), (n64, "sort_u64")] {
         run_cuda_peer(
             dev,

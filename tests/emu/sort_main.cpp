@@ -1,6 +1,6 @@
 // Runs the generated sort module's kernels on the CPU (shim.h) as Gpu::sort launches them (the
 // histogram, the plan, one launch per pass, the blocks of a pass one after another) and checks
-// keys, pairs and argsort against std::stable_sort by the order word, and the rows' sort. Built by
+// keys, pairs and argsort against std::stable_sort by the order word, the rows' and the segments' sorts. Built by
 // tests/tests/emu/sort.rs with MODULE (the module file), ELEM (its C key type) and VAL (the C
 // type of the values moved: the module's value word).
 #include <algorithm>
@@ -60,26 +60,91 @@ static int run(const std::vector<E>& xs, bool desc, int mode, const char* what) 
 }
 
 // The rows' sort (wd_k_sort_rows, as Gpu::sort_rows launches it) of `rows` rows of `cols`
-// keys against std::stable_sort of each row by the order word: keys and columns.
+// keys against std::stable_sort of each row by the order word: keys, columns and the values
+// (v[i] = mix(i)) at the keys' places.
 static int rows_run(const std::vector<E>& xs, size_t cols, bool desc, const char* what) {
     const size_t n = xs.size(), rows = n / cols;
     const size_t rpb = std::min<size_t>(255, WD_SORT_ROW_TILE / cols);
     std::vector<E> out(n);
     std::vector<wd_u32> col(n, ~0u);
-    wd_emu_launch((unsigned)((rows + rpb - 1) / rpb),
-                  [&] { wd_k_sort_rows(xs.data(), out.data(), col.data(), rows, (wd_u32)cols, (wd_u32)rpb, desc); });
+    std::vector<V> vin(n), vout(n, 0);
+    for (size_t i = 0; i < n; ++i) vin[i] = (V)mix(i);
+    wd_emu_launch((unsigned)((rows + rpb - 1) / rpb), [&] {
+        wd_k_sort_rows(xs.data(), out.data(), col.data(), vin.data(), vout.data(), rows, (wd_u32)cols, (wd_u32)rpb, desc);
+    });
     for (size_t r = 0; r < rows; ++r) {
         std::vector<size_t> ref(cols);
         for (size_t c = 0; c < cols; ++c) ref[c] = c;
         auto word = [&](size_t c) { return wd_sort_word<E>(xs[r * cols + c], desc); };
         std::stable_sort(ref.begin(), ref.end(), [&](size_t a, size_t b) { return word(a) < word(b); });
         for (size_t j = 0; j < cols; ++j) {
-            if (std::memcmp(&out[r * cols + j], &xs[r * cols + ref[j]], sizeof(E)) != 0 || col[r * cols + j] != ref[j]) {
+            if (std::memcmp(&out[r * cols + j], &xs[r * cols + ref[j]], sizeof(E)) != 0 || col[r * cols + j] != ref[j] ||
+                vout[r * cols + j] != vin[r * cols + ref[j]]) {
                 printf("FAIL rows %s %zu x %zu desc=%d at row %zu column %zu: want column %zu\n", what, rows, cols, desc, r, j,
                        ref[j]);
                 return 1;
             }
         }
+    }
+    return 0;
+}
+
+// The segments' sort (wd_k_sort_segments_plan, then wd_k_sort_segments, as Gpu::sort_segments
+// launches them) of `xs` cut by `offsets` against std::stable_sort of each segment: keys,
+// positions and values of the short and medium segments; the long ones listed by the plan (the
+// host's) and left alone.
+static int segments_run(const std::vector<E>& xs, const std::vector<wd_u64>& offsets, bool desc, const char* what) {
+    const size_t n = xs.size(), segments = offsets.size() - 1;
+    const size_t windows = (n + WD_SORT_SEGMENT_WINDOW - 1) / WD_SORT_SEGMENT_WINDOW;
+    std::vector<wd_u64> win_first(windows + 1), medium(segments), longs(2 * segments), counts(3, 0);
+    wd_emu_launch(2, [&] {
+        wd_k_sort_segments_plan(offsets.data(), segments, n, windows, win_first.data(), medium.data(), segments, longs.data(),
+                                segments, counts.data());
+    });
+    if (counts[2] != 0) {
+        printf("FAIL segments %s: the plan found good offsets bad\n", what);
+        return 1;
+    }
+    const E mark = xs.empty() ? E() : xs[0];
+    std::vector<E> out(n, mark);
+    std::vector<wd_u32> pos(n, ~0u);
+    std::vector<V> vin(n), vout(n, 0);
+    for (size_t i = 0; i < n; ++i) vin[i] = (V)mix(i + 5);
+    wd_emu_launch((unsigned)(windows + counts[0]), [&] {
+        wd_k_sort_segments(xs.data(), out.data(), pos.data(), vin.data(), vout.data(), offsets.data(), win_first.data(), windows,
+                           medium.data(), desc);
+    });
+    size_t n_long = 0;
+    for (size_t s = 0; s < segments; ++s) {
+        const size_t a = offsets[s], len = offsets[s + 1] - a;
+        if (len > WD_SORT_ROW_TILE) {
+            ++n_long;
+            bool listed = false;
+            for (size_t k = 0; k < counts[1]; ++k) listed |= longs[2 * k] == a && longs[2 * k + 1] == a + len;
+            bool alone = true;
+            for (size_t j = 0; j < len; ++j) alone &= pos[a + j] == ~0u;
+            if (!listed || !alone) {
+                printf("FAIL segments %s: long segment %zu (%zu keys) listed=%d untouched=%d\n", what, s, len, listed, alone);
+                return 1;
+            }
+            continue;
+        }
+        std::vector<size_t> ref(len);
+        for (size_t c = 0; c < len; ++c) ref[c] = c;
+        auto word = [&](size_t c) { return wd_sort_word<E>(xs[a + c], desc); };
+        std::stable_sort(ref.begin(), ref.end(), [&](size_t x, size_t y) { return word(x) < word(y); });
+        for (size_t j = 0; j < len; ++j) {
+            if (std::memcmp(&out[a + j], &xs[a + ref[j]], sizeof(E)) != 0 || pos[a + j] != ref[j] ||
+                vout[a + j] != vin[a + ref[j]]) {
+                printf("FAIL segments %s desc=%d at segment %zu (%zu keys) position %zu: want %zu\n", what, desc, s, len, j,
+                       ref[j]);
+                return 1;
+            }
+        }
+    }
+    if (n_long != counts[1]) {
+        printf("FAIL segments %s: %zu long segments, the plan listed %llu\n", what, n_long, (unsigned long long)counts[1]);
+        return 1;
     }
     return 0;
 }
@@ -159,6 +224,32 @@ int main() {
         for (bool desc : {false, true}) {
             failed += rows_run(random, cols, desc, "random");
             failed += rows_run(few, cols, desc, "three values");
+        }
+    }
+    // Segments of lengths drawn from each set: empty and tiny ones many to a window, lengths
+    // about the short limit, medium ones, long ones (the host's), and runs of empty segments.
+    const size_t small = WD_SORT_SEGMENT_SMALL, tile = WD_SORT_ROW_TILE;
+    const std::vector<std::vector<size_t>> sets = {
+        {0, 1, 2, 3},     {0, 0, 0, 0, 0, 5}, {1, 31, 32, 33, 100}, {small - 1, small, small + 1},
+        {tile - 1, tile}, {tile + 1, 7, 0},   {1, 500, small, 2000, tile + 50},
+    };
+    for (size_t k = 0; k < sets.size(); ++k) {
+        const size_t n = 3 * tile + 77;
+        std::vector<wd_u64> offsets = {0};
+        for (size_t at = 0, i = 0; at < n; ++i) {
+            at += std::min(sets[k][mix(i * 7 + k) % sets[k].size()], n - at);
+            offsets.push_back(at);
+        }
+        std::vector<E> random(n), few(n);
+        for (size_t i = 0; i < n; ++i) {
+            const unsigned long long r = mix(i * 13 + k);
+            std::memcpy(&random[i], &r, sizeof(E));
+            const unsigned long long f = mix(r % 3);
+            std::memcpy(&few[i], &f, sizeof(E));
+        }
+        for (bool desc : {false, true}) {
+            failed += segments_run(random, offsets, desc, "random");
+            failed += segments_run(few, offsets, desc, "three values");
         }
     }
     if (failed == 0) printf("ALL OK\n");

@@ -163,6 +163,15 @@ impl Random for bool {
     }
 }
 
+/// The splitmix64 finalizer (what benches/peers/cub_peers.cu calls `mix64`): a shape both
+/// sides of a bench cut the same way (segment lengths).
+pub fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// `n` random values generated in parallel (chunks seeded from `seed`): for the large inputs.
 pub fn random_vec_par<T: Random + Send>(seed: u64, n: usize, specials: bool) -> Vec<T> {
     use rayon::prelude::*;

@@ -1,5 +1,5 @@
 //! The sorts' checks on any device: every sorting operation of a view, and of the rows of a
-//! matrix, against plain Rust ([`sorted_positions`]: `slice::sort_by` with `cmp` /
+//! matrix or of CSR segments, against plain Rust ([`sorted_positions`]: `slice::sort_by` with `cmp` /
 //! `total_cmp`); and the top-k of each row ([`sorted_k`] of each row).
 
 use warp_runtime::Ordered;
@@ -98,6 +98,74 @@ where
         dev.argsort_rows_into(&keys, cols, &mut out, order).unwrap();
         assert_eq!(out.download().unwrap(), want, "argsort_rows_into: {tag}");
     }
+}
+
+/// `sort_segments` and `argsort_segments` (and their `_into` forms) of `xs` cut by the CSR
+/// `offsets` (from 0 to `xs.len()`) on `dev`, both orders, against [`sorted_positions`] of
+/// each segment.
+pub fn check_sort_segments<T>(dev: &Device, xs: &[T], offsets: &[u64], what: &str)
+where
+    T: Ordered + TotalOrder + Bits + Send + Sync,
+{
+    let keys = dev.upload(xs).unwrap();
+    let offs = dev.upload(offsets).unwrap();
+    for order in ORDERS {
+        let tag = format!(
+            "{what} {} keys in {} segments {order:?}",
+            xs.len(),
+            offsets.len() - 1
+        );
+        let mut want = Vec::with_capacity(xs.len());
+        let mut want_keys = Vec::with_capacity(xs.len());
+        for w in offsets.windows(2) {
+            let seg = &xs[w[0] as usize..w[1] as usize];
+            for c in sorted_positions(seg, order == SortOrder::Descending) {
+                want.push(c as u32);
+                want_keys.push(seg[c]);
+            }
+        }
+        let got = dev.sort_segments(&keys, &offs, order).unwrap();
+        assert_bits(
+            &got.download().unwrap(),
+            &want_keys,
+            &format!("sort_segments: {tag}"),
+        );
+        let idx = dev.argsort_segments(&keys, &offs, order).unwrap();
+        assert_eq!(idx.download().unwrap(), want, "argsort_segments: {tag}");
+        let mut out = dev.upload(xs).unwrap();
+        dev.sort_segments_into(&keys, &offs, &mut out, order)
+            .unwrap();
+        assert_bits(
+            &out.download().unwrap(),
+            &want_keys,
+            &format!("sort_segments_into: {tag}"),
+        );
+        let mut out = dev.upload(&vec![u32::MAX; xs.len()]).unwrap();
+        dev.argsort_segments_into(&keys, &offs, &mut out, order)
+            .unwrap();
+        assert_eq!(
+            out.download().unwrap(),
+            want,
+            "argsort_segments_into: {tag}"
+        );
+    }
+}
+
+/// CSR offsets of segments of random lengths drawn from `lengths` (by `seed`), covering `n`
+/// keys, with empty segments among them.
+pub fn random_offsets(seed: u64, n: usize, lengths: &[usize]) -> Vec<u64> {
+    let mut o = vec![0u64];
+    let mut at = 0usize;
+    let mut h = seed | 1;
+    while at < n {
+        h ^= h << 13;
+        h ^= h >> 7;
+        h ^= h << 17;
+        let len = lengths[(h % lengths.len() as u64) as usize].min(n - at);
+        at += len;
+        o.push(at as u64);
+    }
+    o
 }
 
 /// `top_k_rows` and `bottom_k_rows` of the row-major `xs` (`cols` columns) on `dev` against

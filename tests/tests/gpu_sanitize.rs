@@ -251,6 +251,31 @@ fn sorts_match_the_cpu() {
                 "argsort_rows"
             );
         }
+        // Segments: short ones many to a block (empty ones among them), medium and long ones.
+        let offsets = warp_tests::sorts::random_offsets(s, n, &[0, 1, 30, 900, 2000, 5000]);
+        let (go, co) = (g.upload(&offsets).unwrap(), c.upload(&offsets).unwrap());
+        assert_bits(
+            &g.sort_segments(&gx, &go, order)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &c.sort_segments(&cx, &co, order)
+                .unwrap()
+                .download()
+                .unwrap(),
+            "sort_segments",
+        );
+        assert_eq!(
+            g.argsort_segments(&gx, &go, order)
+                .unwrap()
+                .download()
+                .unwrap(),
+            c.argsort_segments(&cx, &co, order)
+                .unwrap()
+                .download()
+                .unwrap(),
+            "argsort_segments"
+        );
     }
 }
 

@@ -221,3 +221,44 @@ fn cpu_sort_rows_match_plain_rust() {
             .is_empty()
     );
 }
+
+/// Segments of every length class (empty ones among them) and the offsets' errors.
+#[test]
+fn cpu_sort_segments_match_plain_rust() {
+    use warp_tests::sorts::{check_sort_segments, random_offsets};
+    let dev = Device::cpu();
+    for (n, lengths) in [
+        (0, &[0usize, 1][..]),
+        (1, &[0, 1]),
+        (100, &[0, 1, 2, 5]),
+        (3000, &[0, 7, 100, 700]),
+        (20_000, &[1, 2000, 5000]),
+    ] {
+        let offsets = random_offsets(seed() ^ n as u64, n, lengths);
+        let xs: Vec<f32> = random_vec_par(seed() ^ 3, n, true);
+        check_sort_segments(&dev, &xs, &offsets, "f32");
+        let xs: Vec<i16> = random_vec_par(seed() ^ 5, n, true);
+        check_sort_segments(&dev, &xs, &offsets, "i16");
+    }
+    let xs = dev.upload(&[3u32, 1, 2]).unwrap();
+    for bad in [&[][..], &[0, 2][..], &[1, 3], &[0, 2, 1, 3], &[0, 4]] {
+        let o = dev.upload(bad).unwrap();
+        assert!(
+            matches!(
+                dev.sort_segments(&xs, &o, SortOrder::Ascending),
+                Err(Error::Shape(_))
+            ),
+            "{bad:?}"
+        );
+        assert!(matches!(
+            dev.argsort_segments(&xs, &o, SortOrder::Ascending),
+            Err(Error::Shape(_))
+        ));
+    }
+    let o = dev.upload(&[0u64, 3]).unwrap();
+    let mut short = dev.upload(&[0u32; 2]).unwrap();
+    assert!(matches!(
+        dev.argsort_segments_into(&xs, &o, &mut short, SortOrder::Ascending),
+        Err(Error::Shape(_))
+    ));
+}

@@ -364,3 +364,56 @@ fn gpu_sort_rows_match_plain_rust() {
         warp_tests::sorts::check_sort_rows(&g, &xs, cols, "f32 2^24");
     }
 }
+
+/// CSR segments of every length class: many short ones to a block (empty ones among them),
+/// medium ones a block each, long ones by the device-wide sort, mixed in one array; both
+/// orders, NaNs and repeated keys, every key size; the offsets' errors.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_sort_segments_match_plain_rust() {
+    use warp_tests::sorts::{check_sort_segments, random_offsets};
+    let g = gpu();
+    let cases: [(usize, &[usize]); 9] = [
+        (1, &[1]),
+        (1000, &[0, 1]),
+        (5000, &[0, 0, 0, 1, 2, 3]),
+        (30_000, &[0, 5, 31, 32, 33, 200]),
+        (50_000, &[700, 768, 769, 1024, 1025]),
+        (60_000, &[2304, 3000, 3072, 3073, 4096, 4097]),
+        (100_000, &[0, 1, 17, 1500, 6000, 9000]),
+        (40_000, &[40_000]),
+        (1 << 22, &[1, 10, 100, 1000, 3000, 5000, 20_000]),
+    ];
+    for (n, lengths) in cases {
+        let s = seed() ^ (n * 131 + lengths.len()) as u64;
+        let offsets = random_offsets(s, n, lengths);
+        let mut xs: Vec<f32> = random_vec_par(s, n, true);
+        for (i, x) in xs.iter_mut().enumerate().step_by(7) {
+            *x = [f32::NAN, -f32::NAN, -0.0, 0.0, 1.0][i % 5];
+        }
+        check_sort_segments(&g, &xs, &offsets, "f32");
+        let xs: Vec<u8> = random_vec_par(s, n, true);
+        check_sort_segments(&g, &xs, &offsets, "u8");
+        let xs: Vec<i16> = random_vec_par(s, n, true);
+        check_sort_segments(&g, &xs, &offsets, "i16");
+        let xs: Vec<f64> = random_vec_par(s, n, true);
+        check_sort_segments(&g, &xs, &offsets, "f64");
+        let xs: Vec<u64> = (0..n).map(|i| (i % 3) as u64 * 7).collect();
+        check_sort_segments(&g, &xs, &offsets, "u64 few values");
+    }
+    // Thousands of empty segments at one place, then one key.
+    let mut offsets = vec![0u64; 5000];
+    offsets.push(1);
+    check_sort_segments(&g, &[7u32], &offsets, "empties");
+    let xs = g.upload(&[3u32, 1, 2]).unwrap();
+    for bad in [&[][..], &[0, 2][..], &[1, 3], &[0, 2, 1, 3], &[0, 4], &[0]] {
+        let o = g.upload(bad).unwrap();
+        assert!(
+            matches!(
+                g.sort_segments(&xs, &o, SortOrder::Ascending),
+                Err(Error::Shape(_))
+            ),
+            "{bad:?}"
+        );
+    }
+}

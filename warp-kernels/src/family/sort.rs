@@ -69,6 +69,20 @@ pub const fn sort_rows_per_block(key_size: usize, cols: usize) -> usize {
     if fit > 255 { 255 } else { fit }
 }
 
+/// The longest short segment of the segments' sort ([`SORT_SEGMENTS`]): segments of at most
+/// this many keys are sorted many to a block, a window of [`sort_segment_window`] positions'
+/// worth each; longer ones up to [`sort_row_tile`] keys a block each, and longer still by the
+/// device-wide sort.
+pub const fn sort_segment_small(key_size: usize) -> usize {
+    sort_row_tile(key_size) / 4
+}
+
+/// Positions of the window whose starting short segments a block of the segments' sort takes:
+/// those segments end within one tile ([`sort_row_tile`]).
+pub const fn sort_segment_window(key_size: usize) -> usize {
+    sort_row_tile(key_size) - sort_segment_small(key_size)
+}
+
 /// Resident blocks per SM the rows' sort is compiled for.
 pub const SORT_ROW_MIN_BLOCKS: u32 = 3;
 
@@ -136,25 +150,78 @@ pub const SORT_PASS: Kernel = kernel_min(
 );
 
 /// Rows short enough for a block ([`sort_row_tile`] keys at most), `rows_per_block` rows
-/// (at most 255) a block, sorted in shared memory: the sorted keys into `keys_out` and each
-/// key's column into `cols_out`, each unless null.
+/// (at most 255) a block, sorted in shared memory: the sorted keys into `keys_out`, each
+/// key's column into `cols_out` and the value of `vals` at the key's place into `vals_out`,
+/// each unless null.
 pub const SORT_ROWS: Kernel = kernel_min(
     "wd_k_sort_rows",
     &[
         p("keys", In(Elem)),
         p("keys_out", Out(Elem)),
         p("cols_out", Out(Pointee::U32)),
+        p("vals", In(Value)),
+        p("vals_out", Out(Value)),
         p("rows", U64),
         p("cols", U32),
         p("rows_per_block", U32),
         p("descending", U32),
     ],
     "WD_SORT_ROW_MIN_BLOCKS",
-    "wd_sort_rows(keys, keys_out, cols_out, rows, cols, rows_per_block, descending != 0);",
+    "wd_sort_rows(keys, keys_out, cols_out, vals, vals_out, rows, cols, rows_per_block, descending != 0);",
+);
+
+/// The segments' plan: checks the CSR `offsets` (`counts[2]` non-zero when bad), each
+/// window's first segment into `win_first` (`windows + 1` entries), the medium segments'
+/// indices into `medium` and the long ones' (start, end) pairs into `longs` (at most
+/// `cap_medium` / `cap_long`), their
+/// numbers into `counts[0]` and `counts[1]` (`counts` zeroed).
+pub const SORT_SEGMENTS_PLAN: Kernel = kernel(
+    "wd_k_sort_segments_plan",
+    &[
+        p("offsets", In(Pointee::U64)),
+        p("segments", U64),
+        p("n", U64),
+        p("windows", U64),
+        p("win_first", Out(Pointee::U64)),
+        p("medium", Out(Pointee::U64)),
+        p("cap_medium", U64),
+        p("longs", Out(Pointee::U64)),
+        p("cap_long", U64),
+        p("counts", Out(Pointee::U64)),
+    ],
+    "wd_sort_segments_plan(offsets, segments, n, windows, win_first, medium, cap_medium, longs, cap_long, counts);",
+);
+
+/// The segments' sort of short and medium segments, after [`SORT_SEGMENTS_PLAN`]: a block per
+/// window of short segments (`windows` of them), then one per medium segment; outputs as
+/// [`SORT_ROWS`]'s, `cols_out` each key's position in its segment.
+pub const SORT_SEGMENTS: Kernel = kernel_min(
+    "wd_k_sort_segments",
+    &[
+        p("keys", In(Elem)),
+        p("keys_out", Out(Elem)),
+        p("cols_out", Out(Pointee::U32)),
+        p("vals", In(Value)),
+        p("vals_out", Out(Value)),
+        p("offsets", In(Pointee::U64)),
+        p("win_first", In(Pointee::U64)),
+        p("windows", U64),
+        p("medium", In(Pointee::U64)),
+        p("descending", U32),
+    ],
+    "WD_SORT_ROW_MIN_BLOCKS",
+    "wd_sort_segments(keys, keys_out, cols_out, vals, vals_out, offsets, win_first, windows, medium, descending != 0);",
 );
 
 /// The kernels of a sort module.
-pub const SORT_KERNELS: &[&Kernel] = &[&SORT_HISTOGRAM, &SORT_PLAN, &SORT_PASS, &SORT_ROWS];
+pub const SORT_KERNELS: &[&Kernel] = &[
+    &SORT_HISTOGRAM,
+    &SORT_PLAN,
+    &SORT_PASS,
+    &SORT_ROWS,
+    &SORT_SEGMENTS_PLAN,
+    &SORT_SEGMENTS,
+];
 
 /// The sort family's constants, emitted as `#define`s.
 pub const SORT_DEFINES: &[(&str, u64)] = &[
@@ -184,12 +251,15 @@ pub fn sort_module(key: Scalar, value_size: usize) -> String {
     m.user(&format!(
         "#define WD_SORT_VALUE_BYTES {value_size}\n#define WD_SORT_MIN_BLOCKS {}\n#define WD_SORT_ITEMS {}\n\
          #define WD_SORT_TILE {}\n#define WD_SORT_ROW_ITEMS {}\n#define WD_SORT_ROW_TILE {}\n\
-         #define WD_SORT_ROW_MIN_BLOCKS {SORT_ROW_MIN_BLOCKS}\n",
+         #define WD_SORT_ROW_MIN_BLOCKS {SORT_ROW_MIN_BLOCKS}\n#define WD_SORT_SEGMENT_SMALL {}\n\
+         #define WD_SORT_SEGMENT_WINDOW {}\n",
         sort_min_blocks(key.size(), value_size),
         sort_items(key.size(), value_size),
         sort_tile(key.size(), value_size),
         sort_row_items(key.size()),
         sort_row_tile(key.size()),
+        sort_segment_small(key.size()),
+        sort_segment_window(key.size()),
     ));
     m.template("warp.cuh");
     m.template("warp_intrinsics.cuh");

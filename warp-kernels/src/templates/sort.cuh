@@ -385,23 +385,22 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     }
 }
 
-// ---- the rows' sort: rows short enough for a block, sorted in shared memory ----
-// Block b sorts rows b * rpb .. (rpb rows of `cols` keys, rpb * cols <= WD_SORT_ROW_TILE,
-// rpb <= 255), loaded at once: each key's order word and a tag (row << 16 | column) are ranked
-// by each byte of the word, least significant first, then by the row (stable passes, so the
-// block ends sorted by row, then key, then column), moving through shared memory between
-// passes; a pass whose digit is the same in every key of the block is skipped. Past the rows:
-// the largest word and row 255, ranked last. Writes the sorted keys (keys_out) and each key's
-// column in its row (cols_out), each unless null.
-template <class K>
-static __device__ __forceinline__ void wd_sort_rows(const K* keys, K* keys_out, wd_u32* cols_out, wd_u64 rows, wd_u32 cols,
-                                                    wd_u32 rpb, bool descending) {
+// ---- sorting groups of keys within a block: the rows' and the segments' sorts ----
+// A block holds a tile of up to WD_SORT_ROW_TILE keys, warp-striped as a pass holds them: each
+// key's order word and a tag, group << 16 | position, where the group (a row, a segment) is
+// non-decreasing in the tile's order and the position (below 2^16) says where the key came
+// from. wd_sort_tile_groups ranks the tile by each byte of the words, least significant
+// first, then by each of the `group_bytes` low bytes of the group (stable passes, so the block
+// ends sorted by group, then key, then position: each group's keys end where the group
+// started), moving through shared memory between passes; a pass whose digit is the same in
+// every key of the block is skipped. Padding past the block's keys: the largest word, the
+// last group and positions past the keys', so that it ranks last.
+template <class U, int ITEMS>
+static __device__ __forceinline__ void wd_sort_tile_groups(U (&w)[ITEMS], wd_u32 (&tag)[ITEMS], int group_bytes) {
     static_assert(WD_BLOCK >= 256, "a sort pass gives each of its 256 digits a thread");
-    typedef typename wd_sort_bits<K>::T U;
-    constexpr int ITEMS = WD_SORT_ROW_ITEMS;
     constexpr unsigned WARPS = WD_BLOCK / 32;
     constexpr unsigned TILE = WD_SORT_ROW_TILE;
-    static_assert(TILE == WD_BLOCK * ITEMS, "a row tile is ITEMS keys a thread");
+    static_assert(TILE == WD_BLOCK * ITEMS, "a group tile is ITEMS keys a thread");
     // The warps' counts and lane masks share memory with the tile's tags (a block's static
     // shared memory is at most 48 KB): barriers keep them apart.
     constexpr unsigned RANKING = 2u * WARPS * 256u * 4u;
@@ -413,29 +412,13 @@ static __device__ __forceinline__ void wd_sort_rows(const K* keys, K* keys_out, 
     wd_u32(*wmask)[256] = reinterpret_cast<wd_u32(*)[256]>(scratch + RANKING / 2u);
     wd_u32* tile_tags = reinterpret_cast<wd_u32*>(scratch);
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    const wd_u64 row0 = (wd_u64)blockIdx.x * rpb;
-    const wd_u32 nrows = rows - row0 < rpb ? (wd_u32)(rows - row0) : rpb;
-    const wd_u32 count = nrows * cols;
-    const wd_u64 base = row0 * cols;
     const unsigned first = warp * 32u * ITEMS + lane;  // item j: first + j * 32
-
-    U w[ITEMS];
-    wd_u32 tag[ITEMS];
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        const wd_u32 p = first + (unsigned)j * 32u;
-        if (p < count) {
-            w[j] = wd_sort_word(keys[base + p], descending);
-            const wd_u32 r = p / cols;
-            tag[j] = r << 16 | (p - r * cols);
-        } else {
-            w[j] = (U)~(U)0;
-            tag[j] = 255u << 16;
-        }
-    }
+    const int passes = (int)sizeof(U) + group_bytes;
 #pragma unroll 1
-    for (int pass = 0; pass <= (int)sizeof(U); ++pass) {
-        auto digit_of = [&](int j) -> wd_u32 { return pass < (int)sizeof(U) ? wd_sort_digit(w[j], (wd_u32)pass) : tag[j] >> 16; };
+    for (int pass = 0; pass < passes; ++pass) {
+        auto digit_of = [&](int j) -> wd_u32 {
+            return pass < (int)sizeof(U) ? wd_sort_digit(w[j], (wd_u32)pass) : (tag[j] >> (16 + 8 * (pass - (int)sizeof(U)))) & 255u;
+        };
         wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
         __syncthreads();
         const wd_u32 mine = wd_sort_warp_prefix(whist);
@@ -457,12 +440,212 @@ static __device__ __forceinline__ void wd_sort_rows(const K* keys, K* keys_out, 
         }
         __syncthreads();  // every warp read its tags: the next pass counts in their memory
     }
+}
+
+// ---- the rows' sort: rows short enough for a block, sorted in shared memory ----
+// Block b sorts rows b * rpb .. (rpb rows of `cols` keys, rpb * cols <= WD_SORT_ROW_TILE,
+// rpb <= 255) as a tile of groups (wd_sort_tile_groups; the group is the row in the block,
+// the position the column; padding is row 255). Writes the sorted keys (keys_out), each key's
+// column in its row (cols_out) and the value at the key's place in `vals` (vals_out), each
+// unless null.
+template <class K, class V>
+static __device__ __forceinline__ void wd_sort_rows(const K* keys, K* keys_out, wd_u32* cols_out, const V* vals, V* vals_out,
+                                                    wd_u64 rows, wd_u32 cols, wd_u32 rpb, bool descending) {
+    typedef typename wd_sort_bits<K>::T U;
+    constexpr int ITEMS = WD_SORT_ROW_ITEMS;
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const wd_u64 row0 = (wd_u64)blockIdx.x * rpb;
+    const wd_u32 nrows = rows - row0 < rpb ? (wd_u32)(rows - row0) : rpb;
+    const wd_u32 count = nrows * cols;
+    const wd_u64 base = row0 * cols;
+    const unsigned first = warp * 32u * ITEMS + lane;  // item j: first + j * 32
+
+    U w[ITEMS];
+    wd_u32 tag[ITEMS];
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
         const wd_u32 p = first + (unsigned)j * 32u;
         if (p < count) {
+            w[j] = wd_sort_word(keys[base + p], descending);
+            const wd_u32 r = p / cols;
+            tag[j] = r << 16 | (p - r * cols);
+        } else {
+            w[j] = (U)~(U)0;
+            tag[j] = 255u << 16;
+        }
+    }
+    wd_sort_tile_groups<U, ITEMS>(w, tag, 1);
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 p = first + (unsigned)j * 32u;
+        if (p < count) {
+            const wd_u32 col = tag[j] & 0xffffu;
             if (keys_out != nullptr) keys_out[base + p] = wd_sort_key<K>(w[j], descending);
-            if (cols_out != nullptr) cols_out[base + p] = tag[j] & 0xffffu;
+            if (cols_out != nullptr) cols_out[base + p] = col;
+            if (vals_out != nullptr) vals_out[base + p] = vals[base + (wd_u64)(p / cols) * cols + col];
+        }
+    }
+}
+
+// ---- the segments' sort: CSR segments, the short ones many to a block ----
+// Segment s is keys offsets[s] .. offsets[s + 1] (offsets checked by wd_sort_segments_plan:
+// non-decreasing from 0 to n). A segment of at most WD_SORT_SEGMENT_SMALL keys is short: the
+// window w of WD_SORT_SEGMENT_WINDOW (= WD_SORT_ROW_TILE - WD_SORT_SEGMENT_SMALL) positions
+// sorts the short segments that start in it, which end within a tile of it. A medium segment
+// (up to WD_SORT_ROW_TILE keys) takes a block alone; longer ones are the host's (the
+// device-wide sort).
+
+// The first segment starting at or after position x: a binary search of the segments' starts.
+static __device__ __forceinline__ wd_u64 wd_sort_segment_at(const wd_u64* offsets, wd_u64 segments, wd_u64 x) {
+    wd_u64 lo = 0, hi = segments;
+    while (lo < hi) {
+        const wd_u64 mid = lo + (hi - lo) / 2;
+        if (offsets[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// Grid-stride: window w's first segment into win_first[w] (w <= windows); each medium segment's
+// index appended to `medium`, each long one's start and end to `longs` (at most `cap_medium`
+// segments / `cap_long` pairs); counts[0] and counts[1] their lengths, counts[2] non-zero when the
+// offsets are bad (decreasing, past n, not starting at 0 or not ending at n).
+static __device__ __forceinline__ void wd_sort_segments_plan(const wd_u64* offsets, wd_u64 segments, wd_u64 n, wd_u64 windows,
+                                                             wd_u64* win_first, wd_u64* medium, wd_u64 cap_medium, wd_u64* longs,
+                                                             wd_u64 cap_long, wd_u64* counts) {
+    const wd_u64 stride = (wd_u64)gridDim.x * WD_BLOCK;
+    const wd_u64 end = segments > windows + 1 ? segments : windows + 1;
+    for (wd_u64 i = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x; i < end; i += stride) {
+        if (i < segments) {
+            const wd_u64 a = offsets[i], e = offsets[i + 1];
+            bool bad = e < a || e > n || (i == 0 && a != 0) || (i + 1 == segments && e != n);
+            if (!bad && e - a > WD_SORT_ROW_TILE) {
+                const wd_u64 at = atomicAdd((unsigned long long*)&counts[1], 1ull);
+                if (at < cap_long) {
+                    longs[2 * at] = a;
+                    longs[2 * at + 1] = e;
+                }
+                else bad = true;
+            } else if (!bad && e - a > WD_SORT_SEGMENT_SMALL) {
+                const wd_u64 at = atomicAdd((unsigned long long*)&counts[0], 1ull);
+                if (at < cap_medium) medium[at] = i;
+                else bad = true;
+            }
+            if (bad) atomicOr((unsigned long long*)&counts[2], 1ull);
+        }
+        if (i <= windows) win_first[i] = wd_sort_segment_at(offsets, segments, i * WD_SORT_SEGMENT_WINDOW);
+    }
+}
+
+// Blocks below `windows`: window b's short segments (win_first[b] .. win_first[b + 1]) as a tile
+// of groups from the first one's start: bitmaps of where the tile's segments start (heads) and
+// of which of them are not short (theirs are ranked with the rest but not written), the
+// group a key's segment's ordinal in the tile (2 bytes) and the position its place in the
+// tile. Blocks from `windows`: medium segment medium[b - windows] alone. Writes as the rows'
+// sort does, with each key's position in its segment (cols_out).
+template <class K, class V>
+static __device__ __forceinline__ void wd_sort_segments(const K* keys, K* keys_out, wd_u32* cols_out, const V* vals, V* vals_out,
+                                                        const wd_u64* offsets, const wd_u64* win_first, wd_u64 windows,
+                                                        const wd_u64* medium, bool descending) {
+    typedef typename wd_sort_bits<K>::T U;
+    constexpr int ITEMS = WD_SORT_ROW_ITEMS;
+    constexpr unsigned TILE = WD_SORT_ROW_TILE;
+    constexpr unsigned WORDS = TILE / 32u;
+    static_assert(WD_SORT_SEGMENT_WINDOW + WD_SORT_SEGMENT_SMALL <= TILE, "a window's short segments end within a tile");
+    static_assert(TILE <= 65536u, "a position is 16 bits of a tag");
+    __shared__ wd_u32 heads[WORDS], foreign[WORDS], before[WORDS];
+    __shared__ wd_u64 range_base;
+    __shared__ wd_u32 range_count;
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    for (unsigned i = threadIdx.x; i < WORDS; i += WD_BLOCK) {
+        heads[i] = 0u;
+        foreign[i] = 0u;
+    }
+    if (threadIdx.x == 0) range_count = 0u;
+    __syncthreads();
+    if ((wd_u64)blockIdx.x >= windows) {
+        const wd_u64 s = medium[blockIdx.x - windows];
+        if (threadIdx.x == 0) {
+            range_base = offsets[s];
+            range_count = (wd_u32)(offsets[s + 1] - offsets[s]);
+            heads[0] = 1u;
+        }
+    } else {
+        const wd_u64 s_lo = win_first[blockIdx.x], s_hi = win_first[blockIdx.x + 1];
+        if (s_lo == s_hi) return;  // no segment starts in the window (the same for the block)
+        const wd_u64 base = offsets[s_lo];
+        if (threadIdx.x == 0) range_base = base;
+        for (wd_u64 s = s_lo + threadIdx.x; s < s_hi; s += WD_BLOCK) {
+            const wd_u64 a = offsets[s], e = offsets[s + 1];
+            if (e == a) continue;
+            const wd_u32 at = (wd_u32)(a - base);
+            atomicOr(&heads[at >> 5], 1u << (at & 31u));
+            if (e - a > WD_SORT_SEGMENT_SMALL) atomicOr(&foreign[at >> 5], 1u << (at & 31u));
+            else atomicMax(&range_count, (wd_u32)(e - base));
+        }
+    }
+    __syncthreads();
+    const wd_u64 base = range_base;
+    const wd_u32 count = range_count;
+    if (count == 0u) return;  // only long or medium segments start here (the same for the block)
+    if (warp == 0) {
+        // The heads before each word: a warp's exclusive scan of the words' counts.
+        constexpr unsigned PER = (WORDS + 31u) / 32u;
+        wd_u32 c[PER], sum = 0u;
+#pragma unroll
+        for (unsigned k = 0; k < PER; ++k) {
+            const unsigned i = lane * PER + k;
+            c[k] = i < WORDS ? (wd_u32)__popc(heads[i]) : 0u;
+            sum += c[k];
+        }
+        wd_u32 incl = sum;
+#pragma unroll
+        for (unsigned d = 1; d < 32u; d <<= 1) {
+            const wd_u32 t = __shfl_up_sync(0xffffffffu, incl, d);
+            if (lane >= d) incl += t;
+        }
+        wd_u32 run = incl - sum;
+#pragma unroll
+        for (unsigned k = 0; k < PER; ++k) {
+            const unsigned i = lane * PER + k;
+            if (i < WORDS) before[i] = run;
+            run += c[k];
+        }
+    }
+    __syncthreads();
+    // The tile's segment of position p: its ordinal (the heads at or before p, less one).
+    auto ordinal = [&](wd_u32 p) -> wd_u32 { return before[p >> 5] + (wd_u32)__popc(heads[p >> 5] & ((2u << (p & 31u)) - 1u)) - 1u; };
+    const wd_u32 last = ordinal(count - 1u);
+    const unsigned first = warp * 32u * ITEMS + lane;  // item j: first + j * 32
+    U w[ITEMS];
+    wd_u32 tag[ITEMS];
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 p = first + (unsigned)j * 32u;
+        if (p < count) {
+            w[j] = wd_sort_word(keys[base + p], descending);
+            tag[j] = ordinal(p) << 16 | p;
+        } else {
+            w[j] = (U)~(U)0;
+            tag[j] = last << 16 | p;
+        }
+    }
+    wd_sort_tile_groups<U, ITEMS>(w, tag, 2);
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 q = first + (unsigned)j * 32u;
+        if (q < count) {
+            // The key came from position p, in the segment whose start is the last head at or
+            // before p (q is in the same segment).
+            const wd_u32 p = tag[j] & 0xffffu;
+            unsigned wi = p >> 5;
+            wd_u32 m = heads[wi] & ((2u << (p & 31u)) - 1u);
+            while (m == 0u) m = heads[--wi];
+            const wd_u32 start = wi * 32u + 31u - (wd_u32)__clz((int)m);
+            if ((foreign[start >> 5] >> (start & 31u)) & 1u) continue;  // not a short segment
+            if (keys_out != nullptr) keys_out[base + q] = wd_sort_key<K>(w[j], descending);
+            if (cols_out != nullptr) cols_out[base + q] = p - start;
+            if (vals_out != nullptr) vals_out[base + q] = vals[base + p];
         }
     }
 }

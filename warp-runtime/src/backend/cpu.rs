@@ -351,15 +351,40 @@ pub(crate) fn sort_rows_permutation<T: Copy + Send + Sync>(
     let mut perm = vec![0u32; data.len()];
     perm.par_chunks_mut(cols)
         .zip(data.par_chunks(cols))
-        .for_each(|(p, row)| {
-            p.iter_mut().enumerate().for_each(|(c, x)| *x = c as u32);
-            if descending {
-                p.sort_by_key(|&c| std::cmp::Reverse(key(row[c as usize])));
-            } else {
-                p.sort_by_key(|&c| key(row[c as usize]));
-            }
-        });
+        .for_each(|(p, row)| permute_sorted(p, row, &key, descending));
     perm
+}
+
+/// Each CSR segment's stable sorting permutation (`offsets` checked: from 0 to `data.len()`,
+/// non-decreasing), as [`sort_rows_permutation`] gives each row's. Segments in parallel.
+pub(crate) fn sort_segments_permutation<T: Copy + Send + Sync>(
+    data: &[T],
+    offsets: &[u64],
+    key: impl Fn(T) -> u64 + Sync,
+    descending: bool,
+) -> Vec<u32> {
+    let mut perm = vec![0u32; data.len()];
+    let mut parts = Vec::with_capacity(offsets.len().saturating_sub(1));
+    let mut rest = &mut perm[..];
+    for w in offsets.windows(2) {
+        let (a, b) = rest.split_at_mut((w[1] - w[0]) as usize);
+        parts.push((a, &data[w[0] as usize..w[1] as usize]));
+        rest = b;
+    }
+    parts
+        .into_par_iter()
+        .for_each(|(p, seg)| permute_sorted(p, seg, &key, descending));
+    perm
+}
+
+/// `p` (as long as `keys`) set to the stable permutation that sorts `keys` by `key`.
+fn permute_sorted<T: Copy>(p: &mut [u32], keys: &[T], key: impl Fn(T) -> u64, descending: bool) {
+    p.iter_mut().enumerate().for_each(|(c, x)| *x = c as u32);
+    if descending {
+        p.sort_by_key(|&c| std::cmp::Reverse(key(keys[c as usize])));
+    } else {
+        p.sort_by_key(|&c| key(keys[c as usize]));
+    }
 }
 
 /// The `k` (at most `data.len()`) largest elements of `data` by `key` (the smallest when

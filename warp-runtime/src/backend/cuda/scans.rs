@@ -188,17 +188,31 @@ impl Gpu {
     /// Waits for the stream, then reads the `u32` flag a kernel left at `flag` (device scratch
     /// of this operation).
     pub(super) fn read_flag(&self, flag: u64) -> Result<u32> {
-        self.synchronize()?;
         let mut f = [0u32; 1];
+        self.read_scratch(flag, &mut f)?;
+        Ok(f[0])
+    }
+
+    /// Waits for the stream, then reads `out.len()` words that kernels left at `at` (device
+    /// scratch of this operation, at least that long).
+    pub(super) fn read_scratch<T: cudarc::driver::DeviceRepr>(
+        &self,
+        at: u64,
+        out: &mut [T],
+    ) -> Result<()> {
+        self.synchronize()?;
+        if out.is_empty() {
+            return Ok(());
+        }
         self.shared
             .ctx
             .bind_to_thread()
             .map_err(drv("binding the context"))?;
-        // SAFETY: `flag` is this operation's scratch (at least 4 bytes), written by kernels on
-        // this stream, which have completed (the stream was synchronized).
-        unsafe { cudarc::driver::result::memcpy_dtoh_sync(&mut f, flag) }
-            .map_err(drv("reading flags"))?;
-        Ok(f[0])
+        // SAFETY: `at` is this operation's scratch, at least `out.len()` words, written by
+        // kernels on this stream, which have completed (the stream was synchronized).
+        unsafe { cudarc::driver::result::memcpy_dtoh_sync(out, at) }
+            .map_err(drv("reading scratch"))?;
+        Ok(())
     }
 }
 

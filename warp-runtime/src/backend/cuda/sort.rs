@@ -4,8 +4,9 @@
 
 use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{
-    BLOCK, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_ROWS, SORT_UNROLL, sort_passes,
-    sort_row_tile, sort_rows_per_block, sort_status_bytes, sort_tiles,
+    BLOCK, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_ROWS, SORT_SEGMENTS, SORT_SEGMENTS_PLAN,
+    SORT_UNROLL, sort_passes, sort_row_tile, sort_rows_per_block, sort_segment_small,
+    sort_segment_window, sort_status_bytes, sort_tiles,
 };
 
 use super::Gpu;
@@ -61,9 +62,43 @@ kernel_args! {
         keys: Elems<'v, E>,
         keys_out: ElemsOut<'v, E>,
         cols_out: Out<'v, u32>,
+        vals: ValuesIn<'v>,
+        vals_out: Values<'v>,
         rows: u64,
         cols: u32,
         rows_per_block: u32,
+        descending: u32,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_sort_segments_plan`.
+    struct SortSegmentsPlanArgs ['v] ['v] for [SORT_SEGMENTS_PLAN] {
+        offsets: In<'v, u64>,
+        segments: u64,
+        n: u64,
+        windows: u64,
+        win_first: Out<'v, u64>,
+        medium: Out<'v, u64>,
+        cap_medium: u64,
+        longs: Out<'v, u64>,
+        cap_long: u64,
+        counts: Out<'v, u64>,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_sort_segments`.
+    struct SortSegmentsArgs ['v, E] ['v, E] for [SORT_SEGMENTS] {
+        keys: Elems<'v, E>,
+        keys_out: ElemsOut<'v, E>,
+        cols_out: Out<'v, u32>,
+        vals: ValuesIn<'v>,
+        vals_out: Values<'v>,
+        offsets: In<'v, u64>,
+        win_first: In<'v, u64>,
+        windows: u64,
+        medium: In<'v, u64>,
         descending: u32,
     }
 }
@@ -233,6 +268,8 @@ impl Gpu {
                         }
                         None => Out::raw(0),
                     },
+                    vals: ValuesIn::Raw(0),
+                    vals_out: Values::Raw(0),
                     rows: rows as u64,
                     cols: cols as u32,
                     rows_per_block: per_block as u32,
@@ -257,6 +294,135 @@ impl Gpu {
     }
 }
 
+impl Gpu {
+    /// Sorts each CSR segment of `keys` (segment `s`: `offsets[s]..offsets[s + 1]`, at least
+    /// one segment) stably by the order words into `out` (as long; `None`: only the
+    /// positions), with each key's position in its segment into `cols_out` (the bytes of as
+    /// many `u32`; `None`: none), with sort module `m`. The plan kernel checks the offsets and
+    /// sorts out the segments (the host waits for it): short ones (at most
+    /// [`sort_segment_small`] keys) many to a block, medium ones (at most [`sort_row_tile`])
+    /// a block each, both in one launch; long ones one at a time by the device-wide sort
+    /// (`m` moves 4-byte positions when `cols_out` is given). Returns `true`, sorting nothing,
+    /// when the offsets are bad (decreasing, past the keys, not from 0 to the keys' length).
+    pub(crate) fn sort_segments<E: Element>(
+        &self,
+        m: &Module,
+        keys: CudaView<'_, E>,
+        offsets: CudaView<'_, u64>,
+        mut out: Option<CudaViewMut<'_, E>>,
+        mut cols_out: Option<CudaViewMut<'_, u8>>,
+        descending: bool,
+    ) -> Result<bool> {
+        let n = keys.len();
+        let segments = offsets.len() - 1;
+        let size = std::mem::size_of::<E>();
+        let (tile, small, window) = (
+            sort_row_tile(size),
+            sort_segment_small(size),
+            sort_segment_window(size),
+        );
+        let windows = n.div_ceil(window);
+        // Valid offsets leave at most n / (small + 1) medium and n / (tile + 1) long segments;
+        // the plan lists no more (more means bad offsets, reported instead).
+        let cap_medium = segments.min(n / (small + 1)).max(1);
+        let cap_long = segments.min(n / (tile + 1)).max(1);
+        if windows + cap_medium > u32::MAX as usize {
+            return Err(Error::Unsupported(format!(
+                "{n} keys are too many for the segments' sort"
+            )));
+        }
+        let mut cols32 = match cols_out.as_mut() {
+            // SAFETY: the bytes of `n` u32 positions (the caller's output), viewed as those
+            // u32s; any bit pattern is valid for both.
+            Some(c) => Some(unsafe { c.transmute_mut::<u32>(n) }.ok_or_else(|| {
+                Error::Shape("the segments' positions output is too short".into())
+            })?),
+            None => None,
+        };
+        // Zeroed: the counts. Unset: each window's first segment (the plan writes all), the
+        // medium and long lists (read up to their counts).
+        let unset = [8 * (windows + 1), 8 * cap_medium, 16 * cap_long];
+        let longs = self.with_scratch(&[24], &unset, |r| {
+            let (counts, win_first, medium, longs) = (r.at(0), r.at(1), r.at(2), r.at(3));
+            let timer = self.start_timing()?;
+            let f = m.function(&SORT_SEGMENTS_PLAN)?;
+            let grid = self.resident_grid(&f, segments.max(windows + 1).div_ceil(BLOCK as usize));
+            self.launch(
+                m,
+                &SORT_SEGMENTS_PLAN,
+                grid,
+                &mut SortSegmentsPlanArgs {
+                    offsets: In::At(offsets.slice(..)),
+                    segments: segments as u64,
+                    n: n as u64,
+                    windows: windows as u64,
+                    win_first: Out::raw(win_first),
+                    medium: Out::raw(medium),
+                    cap_medium: cap_medium as u64,
+                    longs: Out::raw(longs),
+                    cap_long: cap_long as u64,
+                    counts: Out::raw(counts),
+                },
+            )?;
+            let mut c = [0u64; 3];
+            self.read_scratch(counts, &mut c)?;
+            let [n_medium, n_long, bad] = c;
+            if bad != 0 {
+                return Ok(None);
+            }
+            self.launch(
+                m,
+                &SORT_SEGMENTS,
+                (windows + n_medium as usize) as u32,
+                &mut SortSegmentsArgs {
+                    keys: Elems(keys.slice(..)),
+                    keys_out: match out.as_mut() {
+                        Some(o) => ElemsOut::At(o.slice_mut(..)),
+                        None => ElemsOut::Raw(0),
+                    },
+                    cols_out: match cols32.as_mut() {
+                        Some(c) => Out::At(c.slice_mut(..)),
+                        None => Out::raw(0),
+                    },
+                    vals: ValuesIn::Raw(0),
+                    vals_out: Values::Raw(0),
+                    offsets: In::At(offsets.slice(..)),
+                    win_first: In::raw(win_first),
+                    windows: windows as u64,
+                    medium: In::raw(medium),
+                    descending: descending as u32,
+                },
+            )?;
+            self.stop_timing(timer)?;
+            let mut l = vec![0u64; 2 * n_long as usize];
+            self.read_scratch(longs, &mut l)?;
+            Ok(Some(l))
+        })?;
+        let Some(longs) = longs else {
+            return Ok(true);
+        };
+        // (start, end) pairs, in the order the plan's threads listed them: sorted, so that the
+        // launches come in the segments' order.
+        let mut spans: Vec<_> = longs
+            .chunks_exact(2)
+            .map(|p| p[0] as usize..p[1] as usize)
+            .collect();
+        spans.sort_unstable_by_key(|s| s.start);
+        for span in spans {
+            let values = match cols_out.as_mut() {
+                Some(c) => SortValues::Positions {
+                    out: c.slice_mut(span.start * 4..span.end * 4),
+                    size: 4,
+                },
+                None => SortValues::None,
+            };
+            let seg_out = out.as_mut().map(|o| o.slice_mut(span.clone()));
+            self.sort(m, keys.slice(span), seg_out, values, descending)?;
+        }
+        Ok(false)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -265,5 +431,7 @@ mod tests {
         super::super::launch::tests::check::<super::SortPlanArgs<'_>>();
         super::super::launch::tests::check::<super::SortPassArgs<'_, f32>>();
         super::super::launch::tests::check::<super::SortRowsArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::SortSegmentsPlanArgs<'_>>();
+        super::super::launch::tests::check::<super::SortSegmentsArgs<'_, f32>>();
     }
 }
