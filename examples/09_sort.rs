@@ -1,4 +1,5 @@
-//! Sorting: keys, keys with values, argsort and the rows of a matrix, ascending and descending,
+//! Sorting: keys, keys with values, argsort, the rows of a matrix and CSR segments, ascending
+//! and descending,
 //! stable, floats in `total_cmp` order; on the GPU when there is one (checked against the CPU backend), else on
 //! the CPU backend.
 //!
@@ -69,6 +70,37 @@ fn main() -> warp_runtime::Result<()> {
     println!(
         "sort_rows and argsort_rows of {} rows match the CPU backend",
         n / cols
+    );
+
+    // CSR segments of uneven lengths (0 to 5,000 keys): each sorted on its own.
+    let mut offsets = vec![0u64];
+    while *offsets.last().unwrap() < n as u64 {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        let len = [0, 3, 40, 700, 5000][(s % 5) as usize];
+        offsets.push((*offsets.last().unwrap() + len).min(n as u64));
+    }
+    let (go, co) = (dev.upload(&offsets)?, cpu.upload(&offsets)?);
+    let segs = dev
+        .sort_segments(&d, &go, SortOrder::Ascending)?
+        .download()?;
+    let pos = dev.argsort_segments(&d, &go, SortOrder::Descending)?;
+    assert_eq!(
+        bits(&segs),
+        bits(
+            &cpu.sort_segments(&c, &co, SortOrder::Ascending)?
+                .download()?
+        )
+    );
+    assert_eq!(
+        pos.download()?,
+        cpu.argsort_segments(&c, &co, SortOrder::Descending)?
+            .download()?
+    );
+    println!(
+        "sort_segments and argsort_segments of {} segments match the CPU backend",
+        offsets.len() - 1
     );
     Ok(())
 }
