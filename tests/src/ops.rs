@@ -463,3 +463,27 @@ pub fn groups(keys: &[i32], vals: &[i64]) -> std::collections::BTreeMap<i32, (u3
     }
     want
 }
+
+/// Whether `a` is nearer zero than `b` (a sort by magnitude: `-1.0` and `1.0` tie).
+#[predicate(inputs = 2)]
+pub fn nearer_zero(a: f32, b: f32) -> bool {
+    a.abs() < b.abs()
+}
+
+/// Whether `a`'s residue mod `m` is below `b`'s (a bound argument; many ties).
+#[predicate(inputs = 2)]
+pub fn residue_below(a: u32, b: u32, m: u32) -> bool {
+    a % m < b % m
+}
+
+/// Whether `a` is greater than `b` (a descending order).
+#[predicate(inputs = 2)]
+pub fn greater_i64(a: i64, b: i64) -> bool {
+    a > b
+}
+
+/// Whether `a`'s low byte is below `b`'s (few distinct sort keys over `u16`).
+#[predicate(inputs = 2)]
+pub fn low_byte_below(a: u16, b: u16) -> bool {
+    (a & 0xff) < (b & 0xff)
+}

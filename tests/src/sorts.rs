@@ -1,9 +1,9 @@
 //! The sorts' checks on any device: every sorting operation of a view, and of the rows of a
 //! matrix or of CSR segments, against plain Rust ([`sorted_positions`]: `slice::sort_by` with `cmp` /
-//! `total_cmp`); and the top-k of each row ([`sorted_k`] of each row).
+//! `total_cmp`), the sorts by a comparator against `slice::sort_by`; and the top-k of each row ([`sorted_k`] of each row).
 
-use warp_runtime::Ordered;
 use warp_runtime::prelude::*;
+use warp_runtime::{DeviceValue, Element, Ordered, Predicate};
 
 use crate::{Bits, TotalOrder, assert_bits, same_value, sorted_k, sorted_positions};
 
@@ -149,6 +149,49 @@ where
             "argsort_segments_into: {tag}"
         );
     }
+}
+
+/// `sort_by` and `argsort_by` (and their `_into` forms) of `xs` by `less` on `dev` against
+/// `slice::sort_by` (stable) with the order `less` gives.
+pub fn check_sort_by<K, L>(dev: &Device, xs: &[K], less: L, what: &str)
+where
+    K: Element + Bits + Send + Sync,
+    L: Predicate<Input = (K, K)>,
+    (K, K): DeviceValue,
+{
+    use std::cmp::Ordering;
+    let keys = dev.upload(xs).unwrap();
+    let mut want: Vec<usize> = (0..xs.len()).collect();
+    want.sort_by(|&i, &j| {
+        if less.test((xs[i], xs[j])) {
+            Ordering::Less
+        } else if less.test((xs[j], xs[i])) {
+            Ordering::Greater
+        } else {
+            Ordering::Equal
+        }
+    });
+    let tag = format!("{what} n={}", xs.len());
+    let want_keys: Vec<K> = want.iter().map(|&i| xs[i]).collect();
+    let want_pos: Vec<u32> = want.iter().map(|&i| i as u32).collect();
+    let got = dev
+        .sort_by(less.clone(), &keys)
+        .unwrap()
+        .download()
+        .unwrap();
+    assert_bits(&got, &want_keys, &format!("sort_by: {tag}"));
+    let pos = dev.argsort_by(less.clone(), &keys).unwrap();
+    assert_eq!(pos.download().unwrap(), want_pos, "argsort_by: {tag}");
+    let mut out = dev.upload(xs).unwrap();
+    dev.sort_by_into(less.clone(), &keys, &mut out).unwrap();
+    assert_bits(
+        &out.download().unwrap(),
+        &want_keys,
+        &format!("sort_by_into: {tag}"),
+    );
+    let mut out = dev.upload(&vec![u32::MAX; xs.len()]).unwrap();
+    dev.argsort_by_into(less, &keys, &mut out).unwrap();
+    assert_eq!(out.download().unwrap(), want_pos, "argsort_by_into: {tag}");
 }
 
 /// CSR offsets of segments of random lengths drawn from `lengths` (by `seed`), covering `n`

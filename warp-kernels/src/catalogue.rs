@@ -13,6 +13,7 @@ use crate::patterns::Redux;
 pub use crate::family::axes::*;
 pub use crate::family::histogram::*;
 pub use crate::family::map::*;
+pub use crate::family::merge::*;
 pub use crate::family::predicates::*;
 pub use crate::family::reduce::*;
 pub use crate::family::runs::*;

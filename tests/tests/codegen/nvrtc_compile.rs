@@ -831,6 +831,28 @@ mod sort {
     }
 }
 
+mod merge {
+    //! The merge sort modules compile for comparators with and without bound arguments, over
+    //! keys of 2, 4 and 8 bytes, for every architecture, with no local memory.
+    use super::*;
+    use warp_runtime::impl_::merge_module;
+    use warp_tests::ops::{greater_i64, low_byte_below, nearer_zero, residue_below_with};
+
+    #[test]
+    fn merge_modules_compile() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &["bar.sync"];
+        compile_all_with(vec![
+            (merge_module::<f32, nearer_zero>(), want),
+            (merge_module::<u32, residue_below_with<u32>>(), want),
+            (merge_module::<i64, greater_i64>(), want),
+            (merge_module::<u16, low_byte_below>(), want),
+        ]);
+    }
+}
+
 mod primitives {
     //! The warp and block primitives (warp.cuh, block.cuh) compile on their own, through their
     //! test kernels (tests/emu/primitives.cuh), for every architecture, with no local memory;

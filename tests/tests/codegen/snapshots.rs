@@ -342,3 +342,18 @@ mod sort {
         insta::assert_snapshot!("sort_f32_pairs_u32", view(&sort_module::<f32>(4).source));
     }
 }
+
+mod merge {
+    //! A snapshot of a merge sort module's own part (the comparator and the kernels).
+    use super::view;
+    use warp_runtime::impl_::merge_module;
+    use warp_tests::ops::residue_below_with;
+
+    #[test]
+    fn merge_modules() {
+        insta::assert_snapshot!(
+            "merge_u32_residue_below",
+            view(&merge_module::<u32, residue_below_with<u32>>().source)
+        );
+    }
+}

@@ -262,3 +262,43 @@ fn cpu_sort_segments_match_plain_rust() {
         Err(Error::Shape(_))
     ));
 }
+
+/// Sorts by a comparator: magnitudes (ties of `x` and `-x`), residues with a bound modulus
+/// (many ties), a descending order, few distinct keys; sizes around the run lengths; a
+/// one-input predicate refused; an order that is not a strict weak order still gives a
+/// permutation.
+#[test]
+fn cpu_sort_by_matches_slice_sort_by() {
+    use warp_tests::ops::{greater_i64, low_byte_below, nearer_zero, residue_below};
+    use warp_tests::sorts::check_sort_by;
+    let dev = Device::cpu();
+    for n in [0usize, 1, 2, 31, 32, 33, 100, 1000, 4097] {
+        let xs: Vec<f32> = random_vec_par::<f32>(seed() ^ n as u64, n, false)
+            .into_iter()
+            .map(|x| (x * 8.0).round())
+            .collect();
+        check_sort_by(&dev, &xs, nearer_zero, "f32 by magnitude");
+        let xs: Vec<u32> = random_vec_par(seed() ^ 1, n, false);
+        check_sort_by(&dev, &xs, residue_below.with(7), "u32 mod 7");
+        let xs: Vec<i64> = random_vec_par(seed() ^ 2, n, true);
+        check_sort_by(&dev, &xs, greater_i64, "i64 descending");
+        let xs: Vec<u16> = random_vec_par(seed() ^ 3, n, true);
+        check_sort_by(&dev, &xs, low_byte_below, "u16 low byte");
+    }
+    let xs = dev.upload(&[3u32, 1, 2]).unwrap();
+    let mut short = dev.upload(&[0u32; 2]).unwrap();
+    assert!(matches!(
+        dev.argsort_by_into(residue_below.with(2), &xs, &mut short),
+        Err(Error::Shape(_))
+    ));
+    let nan = dev
+        .upload(&[1.0f32, f32::NAN, -3.0, 0.5, f32::NAN])
+        .unwrap();
+    let mut p = dev
+        .argsort_by(nearer_zero, &nan)
+        .unwrap()
+        .download()
+        .unwrap();
+    p.sort_unstable();
+    assert_eq!(p, [0, 1, 2, 3, 4]);
+}

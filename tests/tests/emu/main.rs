@@ -3,6 +3,7 @@
 //! rows) against the CPU backend or a sort. `#[ignore]`d; `WARP_EMU=1 cargo test -p warp-tests
 //! --test emu -- --ignored` runs them (scripts/test.sh does).
 
+mod merge;
 mod primitives;
 mod runs;
 mod scan;

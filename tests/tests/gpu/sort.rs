@@ -417,3 +417,53 @@ fn gpu_sort_segments_match_plain_rust() {
         );
     }
 }
+
+/// Sorts by a comparator against `slice::sort_by`: every tile-size edge (2,048 keys of 4 bytes,
+/// 1,024 of 8), passes of every parity, ties in every form, a bound argument, 2^24 keys; a
+/// one-input predicate refused.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_sort_by_matches_slice_sort_by() {
+    use warp_tests::ops::{greater_i64, low_byte_below, nearer_zero, residue_below};
+    use warp_tests::sorts::check_sort_by;
+    let g = gpu();
+    let sizes = [
+        1usize,
+        2,
+        7,
+        8,
+        9,
+        255,
+        256,
+        257,
+        1023,
+        1024,
+        1025,
+        2047,
+        2048,
+        2049,
+        4096,
+        5000,
+        8193,
+        100_000,
+        1 << 20,
+    ];
+    for n in sizes {
+        let s = seed() ^ n as u64;
+        let xs: Vec<f32> = random_vec_par::<f32>(s, n, false)
+            .into_iter()
+            .map(|x| (x * 1000.0).round())
+            .collect();
+        check_sort_by(&g, &xs, nearer_zero, "f32 by magnitude");
+        let xs: Vec<u32> = random_vec_par(s ^ 1, n, false);
+        check_sort_by(&g, &xs, residue_below.with(7), "u32 mod 7");
+        let xs: Vec<i64> = random_vec_par(s ^ 2, n, true);
+        check_sort_by(&g, &xs, greater_i64, "i64 descending");
+        let xs: Vec<u16> = random_vec_par(s ^ 3, n, true);
+        check_sort_by(&g, &xs, low_byte_below, "u16 low byte");
+    }
+    let xs: Vec<f32> = random_vec_par(seed(), 1 << 24, false);
+    check_sort_by(&g, &xs, nearer_zero, "f32 2^24");
+    let xs: Vec<u32> = (0..1u32 << 22).rev().collect();
+    check_sort_by(&g, &xs, residue_below.with(1 << 30), "u32 reversed");
+}

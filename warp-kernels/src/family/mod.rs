@@ -6,6 +6,7 @@
 pub mod axes;
 pub mod histogram;
 pub mod map;
+pub mod merge;
 pub mod predicates;
 pub mod reduce;
 pub mod runs;
@@ -95,5 +96,12 @@ pub const FAMILIES: &[Family] = &[
         defines: sort::SORT_DEFINES,
         template: "sort.cuh",
         module: "sort",
+    },
+    Family {
+        name: "merge",
+        kernels: merge::MERGE_KERNELS,
+        defines: merge::MERGE_DEFINES,
+        template: "merge.cuh",
+        module: "merge",
     },
 ];

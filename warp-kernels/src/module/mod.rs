@@ -20,6 +20,7 @@ use crate::types::{Scalar, Ty};
 pub use crate::family::axes::{axis_module, transpose_module};
 pub use crate::family::histogram::histogram_module;
 pub use crate::family::map::map_module;
+pub use crate::family::merge::merge_module;
 pub use crate::family::predicates::{partition3_module, predicate_module};
 pub use crate::family::reduce::reduce_module;
 pub use crate::family::runs::{RunValues, runs_module};
@@ -68,11 +69,14 @@ pub const TOPK_TEMPLATE: &str = include_str!("../templates/topk.cuh");
 /// Radix sort: order words, the histogram of every digit, the plan, Onesweep digit passes.
 pub const SORT_TEMPLATE: &str = include_str!("../templates/sort.cuh");
 
+/// Merge sort by a comparator: block sort in registers and shared memory, merge-path passes.
+pub const MERGE_TEMPLATE: &str = include_str!("../templates/merge.cuh");
+
 /// The histogram: warp-aggregated (`__match_any_sync`) counts in shared bins, merged once.
 pub const HISTOGRAM_TEMPLATE: &str = include_str!("../templates/histogram.cuh");
 
 /// Every shared text, by file name, in the order modules include them.
-pub const TEMPLATES: [(&str, &str); 17] = [
+pub const TEMPLATES: [(&str, &str); 18] = [
     ("prelude.cuh", PRELUDE),
     ("half.cuh", HALF),
     ("warp.cuh", WARP_TEMPLATE),
@@ -90,6 +94,7 @@ pub const TEMPLATES: [(&str, &str); 17] = [
     ("topk.cuh", TOPK_TEMPLATE),
     ("histogram.cuh", HISTOGRAM_TEMPLATE),
     ("sort.cuh", SORT_TEMPLATE),
+    ("merge.cuh", MERGE_TEMPLATE),
 ];
 
 /// Emission style of the warp-level code.

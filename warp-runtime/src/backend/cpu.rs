@@ -467,3 +467,49 @@ pub(crate) fn histogram<E: Copy + Sync, V>(
             },
         )
 }
+
+/// The stable permutation that sorts `data` by `less` (whether a key sorts before another):
+/// runs of 32 sorted by insertion, then merged in pairs (runs in parallel), taking from the
+/// later run only a key less than the earlier run's. Never panics, whatever `less` does (an
+/// order that is not a strict weak order gives some permutation).
+pub(crate) fn merge_sort_permutation<T: Copy + Send + Sync>(
+    data: &[T],
+    less: impl Fn(T, T) -> bool + Sync,
+) -> Vec<u32> {
+    const RUN: usize = 32;
+    let mut perm: Vec<u32> = (0..data.len() as u32).collect();
+    perm.par_chunks_mut(RUN).for_each(|run| {
+        for j in 1..run.len() {
+            let mut i = j;
+            while i > 0 && less(data[run[i] as usize], data[run[i - 1] as usize]) {
+                run.swap(i, i - 1);
+                i -= 1;
+            }
+        }
+    });
+    let mut other = vec![0u32; perm.len()];
+    let mut width = RUN;
+    while width < perm.len() {
+        other
+            .par_chunks_mut(2 * width)
+            .zip(perm.par_chunks(2 * width))
+            .for_each(|(dst, src)| {
+                let (a, b) = src.split_at(width.min(src.len()));
+                let (mut i, mut j) = (0, 0);
+                for d in dst.iter_mut() {
+                    let take_b = j < b.len()
+                        && (i == a.len() || less(data[b[j] as usize], data[a[i] as usize]));
+                    if take_b {
+                        *d = b[j];
+                        j += 1;
+                    } else {
+                        *d = a[i];
+                        i += 1;
+                    }
+                }
+            });
+        std::mem::swap(&mut perm, &mut other);
+        width *= 2;
+    }
+    perm
+}

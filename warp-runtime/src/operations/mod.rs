@@ -5,6 +5,7 @@
 
 mod axes;
 mod histogram;
+mod merge;
 mod predicates;
 mod reduce;
 mod runs;
@@ -20,6 +21,7 @@ pub use axes::axis_module;
 pub use histogram::histogram_module;
 pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS};
 pub use map::map_module;
+pub use merge::merge_module;
 pub use predicates::{Split, Split3};
 pub use predicates::{partition3_module, predicate_module};
 pub use reduce::reduce_module;

@@ -8,6 +8,7 @@ mod histogram;
 pub(crate) mod launch;
 mod map;
 pub(crate) mod memory;
+mod merge;
 mod modules;
 mod predicates;
 mod reduce;

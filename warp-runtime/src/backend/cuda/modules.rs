@@ -37,6 +37,8 @@ pub(crate) enum ModuleKind {
     TopK,
     /// The radix sort: keys, pairs, argsort.
     Sort,
+    /// The merge sort by a comparator.
+    Merge,
 }
 
 /// A module's identity: its kind and the Rust types it is generated from (the operator, the

@@ -1,0 +1,72 @@
+// Runs the generated merge sort module's kernels on the CPU (shim.h) as Gpu::merge_sort
+// launches them (the block sort, then a partition and a merge launch per pass, blocks one
+// after another) and checks keys and positions against std::stable_sort by the module's
+// wd_less. Built by tests/tests/emu/merge.rs with MODULE (the module file), ELEM (its C key
+// type) and ARG (the comparator's bound argument, 0 for none).
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+#include MODULE
+thread_local dim3 threadIdx, blockIdx;
+dim3 gridDim;
+Emu* emu;
+typedef ELEM E;
+
+static unsigned long long mix(unsigned long long x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+static int run(const std::vector<E>& xs, const char* what) {
+    const size_t n = xs.size(), tile = WD_MERGE_TILE, tiles = (n + tile - 1) / tile;
+    wd_args a{};
+    a.v[0] = ARG;
+    unsigned passes = 0;
+    while ((tile << passes) < n) ++passes;
+    std::vector<E> out(n), tmp(n);
+    std::vector<wd_u32> pos(n, ~0u), ptmp(n);
+    std::vector<wd_u64> part(tiles + 1);
+    wd_u32 src = passes % 2 == 0 ? 1u : 0u;
+    wd_emu_launch((unsigned)tiles, [&] { wd_k_merge_block_sort(xs.data(), n, a, out.data(), tmp.data(), pos.data(), ptmp.data(), src); });
+    for (unsigned p = 0; p < passes; ++p) {
+        src ^= 1u;
+        const wd_u64 width = (wd_u64)tile << p;
+        wd_emu_launch((unsigned)((tiles + 256) / 256), [&] { wd_k_merge_partition(out.data(), tmp.data(), src, n, width, tiles, a, part.data()); });
+        wd_emu_launch((unsigned)tiles, [&] {
+            wd_k_merge_pass(out.data(), tmp.data(), pos.data(), ptmp.data(), src, n, width, part.data(), a);
+        });
+    }
+    std::vector<size_t> ref(n);
+    for (size_t i = 0; i < n; ++i) ref[i] = i;
+    std::stable_sort(ref.begin(), ref.end(), [&](size_t x, size_t y) { return wd_less(a, xs[x], xs[y]); });
+    for (size_t j = 0; j < n; ++j) {
+        if (std::memcmp(&out[j], &xs[ref[j]], sizeof(E)) != 0 || pos[j] != ref[j]) {
+            printf("FAIL %s n=%zu at %zu: want position %zu, got %u\n", what, n, j, ref[j], pos[j]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int main() {
+    int failed = 0;
+    const size_t t = WD_MERGE_TILE;
+    for (size_t n : {1ul, 2ul, 9ul, 255ul, t - 1, t, t + 1, 2 * t + 3, 4 * t, 5 * t + 77}) {
+        std::vector<E> random(n), few(n);
+        for (size_t i = 0; i < n; ++i) {
+            const unsigned long long r = mix(i * 31 + n);
+            random[i] = (E)(r % 100000);
+            few[i] = (E)(r % 3);
+        }
+        std::vector<E> reversed(random);
+        std::sort(reversed.begin(), reversed.end(), [&](E x, E y) { return wd_less(wd_args{}, y, x); });
+        failed += run(random, "random");
+        failed += run(few, "three values");
+        failed += run(reversed, "reversed");
+    }
+    if (failed == 0) printf("ALL OK\n");
+    return failed != 0;
+}

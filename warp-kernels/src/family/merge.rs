@@ -1,0 +1,108 @@
+//! The merge family: a stable merge sort by the user's "less than" (a `#[predicate(inputs =
+//! 2)]` of two keys), with the keys' positions moved along for an argsort (CUB's
+//! `DeviceMergeSort`).
+
+use crate::catalogue::kit::*;
+use crate::module::{FnFragment, Module, bound_args};
+use crate::types::Scalar;
+
+/// Keys a thread of the merge sort holds: a block's tile is [`BLOCK`] times as many.
+pub const fn merge_items(key_size: usize) -> u32 {
+    if key_size <= 4 { 8 } else { 4 }
+}
+
+/// Keys of a block's tile: the block sort's sorted runs, and a pass's output tile.
+pub const fn merge_tile(key_size: usize) -> usize {
+    BLOCK as usize * merge_items(key_size) as usize
+}
+
+// The sorted runs ping-pong between two buffers: `out` (the caller's output) and `tmp`
+// (scratch), with positions in `pos_out` / `pos_tmp` (null when none are wanted); `src` (0:
+// the outputs, 1: the scratch) says which a kernel reads.
+
+/// Each block sorts its tile of keys (`keys[b * tile ..]`) into the buffers `1 - src` names
+/// (the outputs when `src` is 1), with their positions unless the positions are null.
+pub const MERGE_BLOCK_SORT: Kernel = kernel(
+    "wd_k_merge_block_sort",
+    &[
+        p("keys", In(Elem)),
+        p("n", U64),
+        p("a", Args),
+        p("out", Out(Elem)),
+        p("tmp", Out(Elem)),
+        p("pos_out", Out(Pointee::U32)),
+        p("pos_tmp", Out(Pointee::U32)),
+        p("src", U32),
+    ],
+    "wd_merge_block_sort(wd_resolve_args(a), keys, n, src ? out : tmp, src ? pos_out : pos_tmp);",
+);
+
+/// Where each output tile of a pass merging pairs of sorted runs of `width` keys (in the
+/// buffer `src` names) starts in its pair's first run (`tiles + 1` entries of `part`).
+pub const MERGE_PARTITION: Kernel = kernel(
+    "wd_k_merge_partition",
+    &[
+        p("out", Out(Elem)),
+        p("tmp", Out(Elem)),
+        p("src", U32),
+        p("n", U64),
+        p("width", U64),
+        p("tiles", U64),
+        p("a", Args),
+        p("part", Out(Pointee::U64)),
+    ],
+    "wd_merge_partition(wd_resolve_args(a), src ? tmp : out, n, width, tiles, part);",
+);
+
+/// One pass: a block per output tile merges its share of a pair of runs of `width` keys from
+/// the buffers `src` names into the others.
+pub const MERGE_PASS: Kernel = kernel(
+    "wd_k_merge_pass",
+    &[
+        p("out", Out(Elem)),
+        p("tmp", Out(Elem)),
+        p("pos_out", Out(Pointee::U32)),
+        p("pos_tmp", Out(Pointee::U32)),
+        p("src", U32),
+        p("n", U64),
+        p("width", U64),
+        p("part", In(Pointee::U64)),
+        p("a", Args),
+    ],
+    "wd_merge_pass(wd_resolve_args(a), src ? tmp : out, src ? pos_tmp : pos_out, n, width, part, src ? out : tmp, src ? pos_out : pos_tmp);",
+);
+
+/// The kernels of a merge sort module.
+pub const MERGE_KERNELS: &[&Kernel] = &[&MERGE_BLOCK_SORT, &MERGE_PARTITION, &MERGE_PASS];
+
+/// The merge family's constants, emitted as `#define`s (the tile is the module's: it depends
+/// on the key's size).
+pub const MERGE_DEFINES: &[(&str, u64)] = &[];
+
+/// A merge sort module for keys of `key` ordered by `less` (a predicate of two keys, its bound
+/// arguments in the kernels' `a`): [`MERGE_KERNELS`].
+pub fn merge_module(key: Scalar, less: &FnFragment) -> String {
+    let k = key.c_name();
+    let mut m = Module::new(&format!(
+        "merge sort of {key} keys by `{}` (less than)",
+        less.name
+    ));
+    m.type_support(&[&less.type_support]);
+    m.user(&format!(
+        "#define WD_MERGE_ITEMS {}\n#define WD_MERGE_TILE {}\ntypedef {k} wd_key;\n",
+        merge_items(key.size()),
+        merge_tile(key.size()),
+    ));
+    m.user("\n// ---- the user's functions, lowered ----\n");
+    m.function(&less.text, "wd_pred");
+    m.user(&format!(
+        "
+// ---- the order: whether x sorts before y ----
+static __device__ __forceinline__ bool wd_less(const wd_args& a, {k} x, {k} y) {{ (void)a; return wd_pred(x, y{}); }}
+",
+        bound_args(less, 0)
+    ));
+    m.template("merge.cuh");
+    m.kernels(crate::catalogue::MERGE_KERNELS, k, "wd_u32");
+    m.finish(&format!("merge_sort_{key}_by_{}", less.name))
+}

@@ -1,0 +1,180 @@
+//! Launch code of the merge sort by a comparator: the block sort of every tile, then one
+//! partition and one merge launch per doubling of the sorted runs.
+
+use cudarc::driver::{CudaView, CudaViewMut};
+use warp_kernels::catalogue::{BLOCK, MERGE_BLOCK_SORT, MERGE_PARTITION, MERGE_PASS, merge_tile};
+
+use super::Gpu;
+use super::launch::{Args, Elems, ElemsOut, In, Out, WdArgs, kernel_args};
+use super::modules::Module;
+use crate::error::{Error, Result};
+use crate::values::Element;
+
+kernel_args! {
+    /// `wd_k_merge_block_sort`.
+    struct MergeBlockSortArgs ['v, E] ['v, E] for [MERGE_BLOCK_SORT] {
+        keys: Elems<'v, E>,
+        n: u64,
+        a: Args,
+        out: ElemsOut<'v, E>,
+        tmp: ElemsOut<'v, E>,
+        pos_out: Out<'v, u32>,
+        pos_tmp: Out<'v, u32>,
+        src: u32,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_merge_partition`.
+    struct MergePartitionArgs ['v, E] ['v, E] for [MERGE_PARTITION] {
+        out: ElemsOut<'v, E>,
+        tmp: ElemsOut<'v, E>,
+        src: u32,
+        n: u64,
+        width: u64,
+        tiles: u64,
+        a: Args,
+        part: Out<'v, u64>,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_merge_pass`.
+    struct MergePassArgs ['v, E] ['v, E] for [MERGE_PASS] {
+        out: ElemsOut<'v, E>,
+        tmp: ElemsOut<'v, E>,
+        pos_out: Out<'v, u32>,
+        pos_tmp: Out<'v, u32>,
+        src: u32,
+        n: u64,
+        width: u64,
+        part: In<'v, u64>,
+        a: Args,
+    }
+}
+
+impl Gpu {
+    /// Sorts `keys` (at least one, fewer than 2^32) stably by module `m`'s comparator (bound
+    /// arguments `a`) into `out` (as long; `None`: scratch, for an argsort), with each key's input position into `pos_out`
+    /// when given. The block sort writes tiles of sorted runs; each pass merges pairs of runs,
+    /// ping-pong between the outputs and scratch, so that the last pass writes the outputs.
+    pub(crate) fn merge_sort<E: Element>(
+        &self,
+        m: &Module,
+        a: WdArgs,
+        keys: CudaView<'_, E>,
+        mut out: Option<CudaViewMut<'_, E>>,
+        mut pos_out: Option<CudaViewMut<'_, u32>>,
+    ) -> Result<()> {
+        let n = keys.len();
+        if n > u32::MAX as usize {
+            return Err(Error::Unsupported(format!(
+                "a sort by a comparator takes fewer than 2^32 keys; this one has {n}"
+            )));
+        }
+        let tile = merge_tile(std::mem::size_of::<E>());
+        let tiles = n.div_ceil(tile);
+        let mut passes = 0u32;
+        while tile << passes < n {
+            passes += 1;
+        }
+        let with_pos = pos_out.is_some();
+        // Unset: the partitions (each pass writes tiles + 1), the ping-pong keys and positions,
+        // the keys' output of an argsort.
+        let size = std::mem::size_of::<E>();
+        let unset = [
+            8 * (tiles + 1),
+            n * size,
+            if with_pos { 4 * n } else { 0 },
+            if out.is_none() { n * size } else { 0 },
+        ];
+        self.with_scratch(&[], &unset, |r| {
+            let (part, keys_tmp, pos_tmp) = (r.at(0), r.at(1), r.at(2));
+            let pos_tmp = if with_pos { pos_tmp } else { 0 };
+            let timer = self.start_timing()?;
+            // The block sort writes the buffers the passes then alternate from, so that the
+            // last pass writes the outputs (src: 0 the outputs, 1 the scratch).
+            let mut src = if passes.is_multiple_of(2) { 1u32 } else { 0 };
+            self.launch(
+                m,
+                &MERGE_BLOCK_SORT,
+                tiles as u32,
+                &mut MergeBlockSortArgs {
+                    keys: Elems(keys.slice(..)),
+                    n: n as u64,
+                    a: Args(a),
+                    out: keys_or(&mut out, r.at(3)),
+                    tmp: ElemsOut::Raw(keys_tmp),
+                    pos_out: positions_or_null(&mut pos_out),
+                    pos_tmp: Out::raw(pos_tmp),
+                    src,
+                },
+            )?;
+            let f = m.function(&MERGE_PARTITION)?;
+            let grid = self.resident_grid(&f, (tiles + 1).div_ceil(BLOCK as usize));
+            for pass in 0..passes {
+                // The runs are sorted in the buffers the last launch wrote.
+                src ^= 1;
+                let width = (tile as u64) << pass;
+                self.launch(
+                    m,
+                    &MERGE_PARTITION,
+                    grid,
+                    &mut MergePartitionArgs {
+                        out: keys_or(&mut out, r.at(3)),
+                        tmp: ElemsOut::Raw(keys_tmp),
+                        src,
+                        n: n as u64,
+                        width,
+                        tiles: tiles as u64,
+                        a: Args(a),
+                        part: Out::raw(part),
+                    },
+                )?;
+                self.launch(
+                    m,
+                    &MERGE_PASS,
+                    tiles as u32,
+                    &mut MergePassArgs {
+                        out: keys_or(&mut out, r.at(3)),
+                        tmp: ElemsOut::Raw(keys_tmp),
+                        pos_out: positions_or_null(&mut pos_out),
+                        pos_tmp: Out::raw(pos_tmp),
+                        src,
+                        n: n as u64,
+                        width,
+                        part: In::raw(part),
+                        a: Args(a),
+                    },
+                )?;
+            }
+            self.stop_timing(timer)
+        })
+    }
+}
+
+/// The caller's keys output, or scratch at `raw` (an argsort's sorted keys).
+fn keys_or<'a, E>(o: &'a mut Option<CudaViewMut<'_, E>>, raw: u64) -> ElemsOut<'a, E> {
+    match o {
+        Some(o) => ElemsOut::At(o.slice_mut(..)),
+        None => ElemsOut::Raw(raw),
+    }
+}
+
+/// The caller's positions output, or null (none wanted).
+fn positions_or_null<'a>(p: &'a mut Option<CudaViewMut<'_, u32>>) -> Out<'a, u32> {
+    match p {
+        Some(p) => Out::At(p.slice_mut(..)),
+        None => Out::raw(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn arguments_match_the_catalogue() {
+        super::super::launch::tests::check::<super::MergeBlockSortArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::MergePartitionArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::MergePassArgs<'_, f32>>();
+    }
+}
