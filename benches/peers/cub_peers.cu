@@ -87,6 +87,7 @@ static const char* const kAllOps[] = {
 static const char* const kSortOps[] = {
     "sort_u32", "sort_f32", "sort_u64", "argsort_f32", "pairs_u32", "sort_desc_f32",
     "sort_rows_f32_32", "sort_rows_f32_256", "sort_rows_f32_4096", "sort_segments_f32", "group_sum_i32",
+    "sort_by_abs_f32",
 };
 
 static std::string strf(const char* fmt, ...) {
@@ -937,6 +938,46 @@ static void op_sort_segments(const Opts& o, const std::string& op) {
   segmented_sort(o, op, n, h);
 }
 
+// The merge sort's order: by magnitude.
+struct AbsLess {
+  __device__ bool operator()(float a, float b) const { return fabsf(a) < fabsf(b); }
+};
+
+// sort_by_abs_f32: N f32 keys sorted by magnitude, cub::DeviceMergeSort::SortKeysCopy with a
+// comparator (what warp-dsl's sort_by does with a #[predicate(inputs = 2)]). bytes = 2*N*4.
+// Checked: magnitudes non-decreasing, and the checksum of the keys.
+static void op_sort_by_abs(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  if (n > INT_MAX) {
+    print_skip(op, "N>2^31: int item counts");
+    return;
+  }
+  const size_t nbytes = static_cast<size_t>(n) * sizeof(float);
+  DevBuf in(nbytes), out(nbytes);
+  fill_keys(in.as<float>(), n, seed_for(o, op));
+  size_t tb = 0;
+  CK(cub::DeviceMergeSort::SortKeysCopy(nullptr, tb, in.as<float>(), out.as<float>(), static_cast<int>(n), AbsLess{},
+                                        g_stream));
+  DevBuf tmp(tb);
+  const double ms = median_ms(o.reps, [&] {
+    CK(cub::DeviceMergeSort::SortKeysCopy(tmp.get(), tb, in.as<float>(), out.as<float>(), static_cast<int>(n),
+                                          AbsLess{}, g_stream));
+  });
+  print_peer(op, ms, 2.0 * static_cast<double>(nbytes));
+  if (o.check) {
+    const auto a = download(in.as<float>(), n), b = download(out.as<float>(), n);
+    uint64_t sa = 0, sb = 0;
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      sa += key_bits(a[i]);
+      sb += key_bits(b[i]);
+      if (i && std::fabs(b[i]) < std::fabs(b[i - 1])) ++bad;
+    }
+    print_check(op, bad == 0 && sa == sb, strf("out_of_order=%lld checksum=%s", static_cast<long long>(bad),
+                                               sa == sb ? "match" : "differ"));
+  }
+}
+
 // The group-by's input: keys uniform over [0, 2^20), values in [-100, 100].
 __global__ void group_inputs_kernel(uint32_t* keys, uint32_t* vals, int64_t n) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
@@ -1035,6 +1076,7 @@ static void run_op(const Opts& o, const std::string& op) {
   if (op == "pairs_u32") return op_sort_pairs<uint32_t>(o, op);
   if (const int64_t c = parse_suffix(op, "sort_rows_f32_"); c > 0) return op_sort_rows(o, op, c);
   if (op == "sort_segments_f32") return op_sort_segments(o, op);
+  if (op == "sort_by_abs_f32") return op_sort_by_abs(o, op);
   if (op == "group_sum_i32") return op_group_sum_i32(o, op);
   if (const int64_t c = parse_suffix(op, "scan_rows_f32_"); c > 0) return op_scan_rows_f32(o, op, c);
   if (op == "any_gt0_first" || op == "any_gt0_none") return print_skip(op, "no CUB primitive (torch/cupy only)");

@@ -2019,12 +2019,30 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         println!("{op}: {ms:.3} ms ({groups} groups)");
     }
 
-    // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2.
+    // A sort by a comparator: N / 4 f32 keys by magnitude (a merge sort).
+    let n_by = n / 4;
+    {
+        let op = "sort_by_abs_f32";
+        let xs: Vec<f32> = warp_tests::random_vec_par(7, n_by, false);
+        let d = must(op, dev.upload(&xs));
+        let mut out = must(op, dev.upload(&xs));
+        let ms = time_ms(dev, reps, || {
+            dev.sort_by_into(warp_tests::ops::nearer_zero, &d, &mut out)
+        });
+        let mut want = xs.clone();
+        want.par_sort_by(|a, b| a.abs().total_cmp(&b.abs()));
+        checks.elements(op, n_by, check::bitwise(&must(op, out.download()), &want));
+        ours.push((op, n_by, (8 * n_by) as f64, ms));
+        println!("{op}: {ms:.3} ms");
+    }
+
+    // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2, the sort by a comparator
+    // at N / 4.
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
                 sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32,\
                 group_sum_i32";
-    for (count, ops) in [(n, four), (n64, "sort_u64")] {
+    for (count, ops) in [(n, four), (n64, "sort_u64"), (n_by, "sort_by_abs_f32")] {
         run_cuda_peer(
             dev,
             "cub_peers",
