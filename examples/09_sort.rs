@@ -1,11 +1,17 @@
-//! Sorting: keys, keys with values, argsort, the rows of a matrix and CSR segments, ascending
-//! and descending,
+//! Sorting: keys, keys with values, argsort, the rows of a matrix, CSR segments and a sort by a
+//! Rust comparator, ascending and descending,
 //! stable, floats in `total_cmp` order; on the GPU when there is one (checked against the CPU backend), else on
 //! the CPU backend.
 //!
 //!     cargo run --release --example 09_sort
 
 use warp_runtime::prelude::*;
+
+/// Whether `a` is nearer `to` than `b` is: an order no key gives, sorted by a merge sort.
+#[predicate(inputs = 2)]
+fn nearer(a: f32, b: f32, to: f32) -> bool {
+    (a - to).abs() < (b - to).abs()
+}
 
 fn main() -> warp_runtime::Result<()> {
     let dev = Device::auto()?;
@@ -102,5 +108,13 @@ fn main() -> warp_runtime::Result<()> {
         "sort_segments and argsort_segments of {} segments match the CPU backend",
         offsets.len() - 1
     );
+
+    // By a comparator written in Rust: nearest to 0.25 first, stable.
+    let near = dev.sort_by(nearer.with(0.25), &d)?.download()?;
+    assert_eq!(
+        bits(&near),
+        bits(&cpu.sort_by(nearer.with(0.25), &c)?.download()?)
+    );
+    println!("sort_by(nearer.with(0.25)) starts {:?}", &near[..3]);
     Ok(())
 }

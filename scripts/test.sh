@@ -54,6 +54,7 @@ cargo package --allow-dirty --quiet --target-dir target/package-check \
 # The generated kernels themselves, on the CPU (g++ and the host emulation of tests/emu/shim.h):
 # the emu binary's modules `primitives` (warp.cuh and block.cuh on their own), `runs` (the runs
 # kernel), `scan` (the scan kernel's deterministic tree prefix, its look-back and exact sums),
-# `sort` (the radix sort's passes and the rows' sort), `topk` (the top-k kernel's sample and
+# `sort` (the radix sort's passes, the rows' and the segments' sorts), `merge` (the merge sort by
+# a comparator), `topk` (the top-k kernel's sample and
 # candidate levels, about five minutes) and `topk_rows` (the top-k of each row).
 WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored

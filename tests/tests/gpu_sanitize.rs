@@ -185,7 +185,8 @@ fn top_k_matches_the_cpu() {
 }
 
 /// Sorts of several tiles (the look-back), with a skipped pass (keys equal in their high
-/// byte), pairs and argsort, and a misaligned view.
+/// byte), pairs and argsort, and a misaligned view; rows, segments, and the sort by a
+/// comparator.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn sorts_match_the_cpu() {
@@ -277,6 +278,19 @@ fn sorts_match_the_cpu() {
             "argsort_segments"
         );
     }
+    // By a comparator: the block sort, partitions and merge passes (several tiles).
+    let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+    let by = warp_tests::ops::nearer_zero;
+    assert_bits(
+        &g.sort_by(by, &gx).unwrap().download().unwrap(),
+        &c.sort_by(by, &cx).unwrap().download().unwrap(),
+        "sort_by",
+    );
+    assert_eq!(
+        g.argsort_by(by, &gx).unwrap().download().unwrap(),
+        c.argsort_by(by, &cx).unwrap().download().unwrap(),
+        "argsort_by"
+    );
 }
 
 #[test]
