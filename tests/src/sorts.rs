@@ -97,6 +97,19 @@ where
         let mut out = dev.upload(&vec![u32::MAX; xs.len()]).unwrap();
         dev.argsort_rows_into(&keys, cols, &mut out, order).unwrap();
         assert_eq!(out.download().unwrap(), want, "argsort_rows_into: {tag}");
+        let src: Vec<usize> = (0..xs.len())
+            .map(|i| i / cols * cols + want[i] as usize)
+            .collect();
+        check_group_pairs::<T, u64>(dev, &src, &want_keys, &tag, |tags| {
+            dev.sort_pairs_rows(&keys, tags, cols, order).unwrap()
+        });
+        check_group_pairs::<T, u8>(dev, &src, &want_keys, &tag, |tags| {
+            let mut k = dev.upload(xs).unwrap();
+            let mut v = dev.upload(&vec![0u8; xs.len()]).unwrap();
+            dev.sort_pairs_rows_into(&keys, tags, cols, &mut k, &mut v, order)
+                .unwrap();
+            (k, v)
+        });
     }
 }
 
@@ -148,6 +161,20 @@ where
             want,
             "argsort_segments_into: {tag}"
         );
+        let mut src = Vec::with_capacity(xs.len());
+        for w in offsets.windows(2) {
+            src.extend((w[0]..w[1]).map(|i| w[0] as usize + want[i as usize] as usize));
+        }
+        check_group_pairs::<T, u64>(dev, &src, &want_keys, &tag, |tags| {
+            dev.sort_pairs_segments(&keys, tags, &offs, order).unwrap()
+        });
+        check_group_pairs::<T, u8>(dev, &src, &want_keys, &tag, |tags| {
+            let mut k = dev.upload(xs).unwrap();
+            let mut v = dev.upload(&vec![0u8; xs.len()]).unwrap();
+            dev.sort_pairs_segments_into(&keys, tags, &offs, &mut k, &mut v, order)
+                .unwrap();
+            (k, v)
+        });
     }
 }
 
@@ -192,6 +219,47 @@ where
     let mut out = dev.upload(&vec![u32::MAX; xs.len()]).unwrap();
     dev.argsort_by_into(less, &keys, &mut out).unwrap();
     assert_eq!(out.download().unwrap(), want_pos, "argsort_by_into: {tag}");
+}
+
+/// A pairs' sort of groups on `dev` (`sort`, given tags as values) against the source place
+/// of each output (`src`) and the sorted keys.
+fn check_group_pairs<T, V>(
+    dev: &Device,
+    src: &[usize],
+    want_keys: &[T],
+    tag: &str,
+    sort: impl FnOnce(&DeviceVec<V>) -> (DeviceVec<T>, DeviceVec<V>),
+) where
+    T: Element + Bits,
+    V: Element + TagValue,
+{
+    let tags: Vec<V> = (0..src.len()).map(V::tag).collect();
+    let (k, v) = sort(&dev.upload(&tags).unwrap());
+    assert_bits(
+        &k.download().unwrap(),
+        want_keys,
+        &format!("pairs' keys: {tag}"),
+    );
+    let want: Vec<V> = src.iter().map(|&i| tags[i]).collect();
+    assert!(v.download().unwrap() == want, "pairs' values: {tag}");
+}
+
+/// A value made from a place, for the pairs' checks.
+pub trait TagValue: Copy + PartialEq {
+    /// The value of place `i`.
+    fn tag(i: usize) -> Self;
+}
+
+impl TagValue for u64 {
+    fn tag(i: usize) -> Self {
+        (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1
+    }
+}
+
+impl TagValue for u8 {
+    fn tag(i: usize) -> Self {
+        (i * 7 + 3) as u8
+    }
 }
 
 /// CSR offsets of segments of random lengths drawn from `lengths` (by `seed`), covering `n`

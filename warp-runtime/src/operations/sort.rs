@@ -427,7 +427,7 @@ impl Device {
 }
 
 /// What a sort moves along with its keys.
-enum Moved<'a, 'o, V: Element> {
+pub(super) enum Moved<'a, 'o, V: Element> {
     None,
     Values(crate::arrays::Elements<'a, V>, Target<'o>),
     /// Each key's input position, as `V` (an index type: `IndexInt::from_index`).

@@ -1,17 +1,18 @@
 //! Sorting each row of a row-major matrix or each CSR segment: its keys (`sort_rows`,
-//! `sort_segments`) or the positions that sort it (`argsort_rows`, `argsort_segments`),
-//! stable, ascending or descending.
+//! `sort_segments`), with values (`sort_pairs_rows`, `sort_pairs_segments`) or the positions
+//! that sort it (`argsort_rows`, `argsort_segments`), stable, ascending or descending.
 
-use super::sort::{SortOrder, gpu_sort_module};
+use super::sort::{Moved, SortOrder, gpu_sort_module};
 use super::{check_offsets, gpu_bytes, rows_of, typed};
 use crate::OutputArray;
-use crate::arrays::{DeviceVec, Target, write_host};
+use crate::arrays::{DeviceVec, Elements, Target, write_host};
 use crate::backend::Backend;
 use crate::backend::cpu;
+use crate::backend::cuda::SortValues;
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::AsSlice;
-use crate::values::Ordered;
+use crate::values::{Element, Ordered};
 
 impl Device {
     /// Each row of the row-major matrix `keys` (`cols` columns) sorted on its own, as a new
@@ -68,7 +69,13 @@ impl Device {
         let n = keys.elements().len();
         rows_of(n, cols)?;
         let out = self.output(out, n, "sort_rows")?;
-        self.sort_rows_with(keys, cols, Some(out), None, order)
+        self.sort_groups_with(
+            keys,
+            Groups::Rows(cols),
+            Some(out),
+            Moved::<u8>::None,
+            order,
+        )
     }
 
     /// For each row of the row-major matrix `keys` (`cols` columns), the columns that sort it
@@ -122,54 +129,7 @@ impl Device {
             )));
         }
         let out = self.output(out, n, "argsort_rows")?;
-        self.sort_rows_with(keys, cols, None, Some(out), order)
-    }
-
-    /// The rows' sort: the sorted keys into `keys_target` and each key's column into
-    /// `cols_target` (each when given; the shape is checked).
-    fn sort_rows_with<K: Ordered, S: AsSlice<K> + ?Sized>(
-        &self,
-        keys: &S,
-        cols: usize,
-        keys_target: Option<Target<'_>>,
-        cols_target: Option<Target<'_>>,
-        order: SortOrder,
-    ) -> Result<()> {
-        let elems = keys.elements();
-        self.check_elements(&elems)?;
-        let n = elems.len();
-        if n == 0 {
-            return Ok(());
-        }
-        let descending = order == SortOrder::Descending;
-        match &*self.backend {
-            Backend::Cpu => {
-                let data = elems.cpu()?;
-                let perm = cpu::sort_rows_permutation(data, cols, K::sort_key, descending);
-                if let Some(Target::Cpu(bytes, _)) = keys_target {
-                    let sorted: Vec<K> = perm
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &c)| data[i / cols * cols + c as usize])
-                        .collect();
-                    write_host(bytes, &sorted);
-                }
-                if let Some(Target::Cpu(bytes, _)) = cols_target {
-                    write_host(bytes, &perm);
-                }
-                Ok(())
-            }
-            Backend::Gpu(g) => {
-                // The module whose device-wide sort moves 4-byte positions when the columns
-                // are wanted (long rows), else keys alone; both hold the rows' kernel.
-                let value_size = if cols_target.is_some() { 4 } else { 0 };
-                let module = gpu_sort_module::<K>(g, value_size)?;
-                let mut key_bytes = keys_target.map(gpu_bytes).transpose()?;
-                let out = key_bytes.as_mut().map(|b| typed::<K>(b, n)).transpose()?;
-                let cols_out = cols_target.map(gpu_bytes).transpose()?;
-                g.sort_rows(&module, elems.gpu()?, out, cols_out, cols, descending)
-            }
-        }
+        self.sort_groups_with(keys, Groups::Rows(cols), None, positions(out), order)
     }
 
     /// Each CSR segment of `keys` sorted on its own, as a new array as long: segment `s` is
@@ -229,7 +189,8 @@ impl Device {
     {
         let n = keys.elements().len();
         let out = self.output(out, n, "sort_segments")?;
-        self.sort_segments_with(keys, offsets, Some(out), None, order)
+        let groups = Groups::Segments(offsets.elements());
+        self.sort_groups_with(keys, groups, Some(out), Moved::<u8>::None, order)
     }
 
     /// For each CSR segment of `keys` (as [`Device::sort_segments`] takes them), the positions
@@ -281,75 +242,306 @@ impl Device {
     {
         let n = keys.elements().len();
         let out = self.output(out, n, "argsort_segments")?;
-        self.sort_segments_with(keys, offsets, None, Some(out), order)
+        let groups = Groups::Segments(offsets.elements());
+        self.sort_groups_with(keys, groups, None, positions(out), order)
     }
 
-    /// The segments' sort: the sorted keys into `keys_target` and each key's position in its
-    /// segment into `pos_target` (each when given; their lengths are checked).
-    fn sort_segments_with<K, S, SO>(
+    /// Each row of the row-major matrix `keys` (`cols` columns) sorted on its own as
+    /// [`Device::sort_rows`] sorts it, with `values` (as long) moved along: the values of
+    /// equal keys keep their order. Values are any scalar element type. Returns `(keys,
+    /// values)`. Errors as [`Device::sort_rows`]'s, and values not as long as the keys are an
+    /// [`Error::Shape`].
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let scores = dev.upload(&[0.1f32, 0.7, 0.2, /* row 1 */ 0.5, 0.9, 0.4])?;
+    /// let tokens = dev.upload(&[10u32, 11, 12, /* row 1 */ 20, 21, 22])?;
+    /// let (s, t) = dev.sort_pairs_rows(&scores, &tokens, 3, SortOrder::Descending)?;
+    /// assert_eq!(t.download()?, [11, 12, 10, /* row 1 */ 21, 20, 22]);
+    /// assert_eq!(s.download()?, [0.7, 0.2, 0.1, 0.9, 0.5, 0.4]);
+    /// # Ok(()) }
+    /// ```
+    pub fn sort_pairs_rows<K, V, SK, SV>(
+        &self,
+        keys: &SK,
+        values: &SV,
+        cols: usize,
+        order: SortOrder,
+    ) -> Result<(DeviceVec<K>, DeviceVec<V>)>
+    where
+        K: Ordered,
+        V: Element,
+        SK: AsSlice<K> + ?Sized,
+        SV: AsSlice<V> + ?Sized,
+    {
+        let n = keys.elements().len();
+        rows_of(n, cols)?;
+        let (mut k, mut v) = (self.new_array::<K>(n)?, self.new_array::<V>(n)?);
+        self.sort_pairs_rows_into(keys, values, cols, &mut k, &mut v, order)?;
+        Ok((k, v))
+    }
+
+    /// [`Device::sort_pairs_rows`] into `keys_out` and `values_out` (each as long as `keys`:
+    /// else [`Error::Shape`]).
+    pub fn sort_pairs_rows_into<K, V, SK, SV, OK, OV>(
+        &self,
+        keys: &SK,
+        values: &SV,
+        cols: usize,
+        keys_out: &mut OK,
+        values_out: &mut OV,
+        order: SortOrder,
+    ) -> Result<()>
+    where
+        K: Ordered,
+        V: Element,
+        SK: AsSlice<K> + ?Sized,
+        SV: AsSlice<V> + ?Sized,
+        OK: OutputArray<K> + ?Sized,
+        OV: OutputArray<V> + ?Sized,
+    {
+        let n = keys.elements().len();
+        rows_of(n, cols)?;
+        let moved = self.moved_values(values, n, values_out, "sort_pairs_rows")?;
+        let keys_out = self.output(keys_out, n, "sort_pairs_rows")?;
+        self.sort_groups_with(keys, Groups::Rows(cols), Some(keys_out), moved, order)
+    }
+
+    /// Each CSR segment of `keys` sorted on its own as [`Device::sort_segments`] sorts it,
+    /// with `values` (as long) moved along: the values of equal keys keep their order. Values
+    /// are any scalar element type. Returns `(keys, values)`. Errors as
+    /// [`Device::sort_segments`]'s, and values not as long as the keys are an
+    /// [`Error::Shape`].
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let dist = dev.upload(&[3u32, 1, 2, /* */ 5, 4])?; // the edges' weights
+    /// let dest = dev.upload(&[7u64, 8, 9, /* */ 1, 2])?; // and their ends
+    /// let offsets = dev.upload(&[0u64, 3, 5])?;
+    /// let (d, e) = dev.sort_pairs_segments(&dist, &dest, &offsets, SortOrder::Ascending)?;
+    /// assert_eq!((d.download()?, e.download()?), (vec![1, 2, 3, 4, 5], vec![8, 9, 7, 2, 1]));
+    /// # Ok(()) }
+    /// ```
+    pub fn sort_pairs_segments<K, V, SK, SV, SO>(
+        &self,
+        keys: &SK,
+        values: &SV,
+        offsets: &SO,
+        order: SortOrder,
+    ) -> Result<(DeviceVec<K>, DeviceVec<V>)>
+    where
+        K: Ordered,
+        V: Element,
+        SK: AsSlice<K> + ?Sized,
+        SV: AsSlice<V> + ?Sized,
+        SO: AsSlice<u64> + ?Sized,
+    {
+        let n = keys.elements().len();
+        let (mut k, mut v) = (self.new_array::<K>(n)?, self.new_array::<V>(n)?);
+        self.sort_pairs_segments_into(keys, values, offsets, &mut k, &mut v, order)?;
+        Ok((k, v))
+    }
+
+    /// [`Device::sort_pairs_segments`] into `keys_out` and `values_out` (each as long as
+    /// `keys`: else [`Error::Shape`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn sort_pairs_segments_into<K, V, SK, SV, SO, OK, OV>(
+        &self,
+        keys: &SK,
+        values: &SV,
+        offsets: &SO,
+        keys_out: &mut OK,
+        values_out: &mut OV,
+        order: SortOrder,
+    ) -> Result<()>
+    where
+        K: Ordered,
+        V: Element,
+        SK: AsSlice<K> + ?Sized,
+        SV: AsSlice<V> + ?Sized,
+        SO: AsSlice<u64> + ?Sized,
+        OK: OutputArray<K> + ?Sized,
+        OV: OutputArray<V> + ?Sized,
+    {
+        let n = keys.elements().len();
+        let moved = self.moved_values(values, n, values_out, "sort_pairs_segments")?;
+        let keys_out = self.output(keys_out, n, "sort_pairs_segments")?;
+        let groups = Groups::Segments(offsets.elements());
+        self.sort_groups_with(keys, groups, Some(keys_out), moved, order)
+    }
+
+    /// The values a pairs' sort of `n` keys moves, checked (on this device, as many as the
+    /// keys), with their output.
+    fn moved_values<'a, 'o, V, SV, OV>(
+        &self,
+        values: &'a SV,
+        n: usize,
+        values_out: &'o mut OV,
+        what: &str,
+    ) -> Result<Moved<'a, 'o, V>>
+    where
+        V: Element,
+        SV: AsSlice<V> + ?Sized,
+        OV: OutputArray<V> + ?Sized,
+    {
+        let values = values.elements();
+        self.check_elements(&values)?;
+        if values.len() != n {
+            return Err(Error::Shape(format!(
+                "{what}: {n} keys but {} values",
+                values.len()
+            )));
+        }
+        Ok(Moved::Values(values, self.output(values_out, n, what)?))
+    }
+
+    /// The groups' sort (rows or CSR segments, each sorted on its own): the sorted keys into
+    /// `keys_target` (when given) and, as `moved` says, the values at the keys' places or each
+    /// key's position in its group (`u32`).
+    fn sort_groups_with<K, S, V>(
         &self,
         keys: &S,
-        offsets: &SO,
+        groups: Groups<'_>,
         keys_target: Option<Target<'_>>,
-        pos_target: Option<Target<'_>>,
+        moved: Moved<'_, '_, V>,
         order: SortOrder,
     ) -> Result<()>
     where
         K: Ordered,
         S: AsSlice<K> + ?Sized,
-        SO: AsSlice<u64> + ?Sized,
+        V: Element,
     {
         let elems = keys.elements();
-        let offs = offsets.elements();
         self.check_elements(&elems)?;
-        self.check_elements(&offs)?;
         let n = elems.len();
-        if offs.is_empty() {
-            return Err(Error::Shape(
-                "CSR offsets need at least one entry (segments + 1)".into(),
-            ));
-        }
         let descending = order == SortOrder::Descending;
+        let positions_wanted = matches!(moved, Moved::Positions(..));
+        if let Groups::Segments(offs) = &groups {
+            self.check_elements(offs)?;
+            if offs.is_empty() {
+                return Err(Error::Shape(
+                    "CSR offsets need at least one entry (segments + 1)".into(),
+                ));
+            }
+        }
+        if let Groups::Rows(cols) = groups
+            && positions_wanted
+            && cols > u32::MAX as usize + 1
+        {
+            return Err(Error::Shape(format!(
+                "rows of {cols} columns cannot be indexed with `u32`"
+            )));
+        }
         match &*self.backend {
             Backend::Cpu => {
-                let o = offs.cpu()?;
-                check_cover(o, n, pos_target.is_some())?;
                 let data = elems.cpu()?;
-                let perm = cpu::sort_segments_permutation(data, o, K::sort_key, descending);
-                if let Some(Target::Cpu(bytes, _)) = keys_target {
-                    let mut sorted = Vec::with_capacity(n);
-                    for w in o.windows(2) {
-                        let (a, b) = (w[0] as usize, w[1] as usize);
-                        sorted.extend(perm[a..b].iter().map(|&c| data[a + c as usize]));
+                // Each output place's group start and the permutation within the group.
+                let (perm, starts): (Vec<u32>, Vec<usize>) = match &groups {
+                    Groups::Rows(cols) => (
+                        cpu::sort_rows_permutation(data, *cols, K::sort_key, descending),
+                        (0..n).map(|i| i / cols * cols).collect(),
+                    ),
+                    Groups::Segments(offs) => {
+                        let o = offs.cpu()?;
+                        check_cover(o, n, positions_wanted)?;
+                        let starts = o
+                            .windows(2)
+                            .flat_map(|w| {
+                                std::iter::repeat_n(w[0] as usize, (w[1] - w[0]) as usize)
+                            })
+                            .collect();
+                        (
+                            cpu::sort_segments_permutation(data, o, K::sort_key, descending),
+                            starts,
+                        )
                     }
+                };
+                let src = |i: usize| starts[i] + perm[i] as usize;
+                if let Some(Target::Cpu(bytes, _)) = keys_target {
+                    let sorted: Vec<K> = (0..n).map(|i| data[src(i)]).collect();
                     write_host(bytes, &sorted);
                 }
-                if let Some(Target::Cpu(bytes, _)) = pos_target {
-                    write_host(bytes, &perm);
+                match moved {
+                    Moved::Values(v, Target::Cpu(bytes, _)) => {
+                        let v = v.cpu()?;
+                        let moved: Vec<V> = (0..n).map(|i| v[src(i)]).collect();
+                        write_host(bytes, &moved);
+                    }
+                    Moved::Positions(Target::Cpu(bytes, _), _) => write_host(bytes, &perm),
+                    _ => {}
                 }
                 Ok(())
             }
             Backend::Gpu(g) => {
-                if offs.len() == 1 || n == 0 {
+                if let Groups::Segments(offs) = &groups
+                    && (offs.len() == 1 || n == 0)
+                {
                     // No segment or no key, no kernel: the offsets are checked as the CPU does.
                     return check_cover(&g.download(&offs.gpu()?)?, n, false);
                 }
-                let value_size = if pos_target.is_some() { 4 } else { 0 };
+                if n == 0 {
+                    return Ok(());
+                }
+                // The module whose device-wide sort (long groups) moves what the groups' kernels
+                // move: 4-byte positions, the values' words, or nothing.
+                let value_size = match &moved {
+                    Moved::None => 0,
+                    Moved::Values(..) => V::C_SIZE,
+                    Moved::Positions(..) => 4,
+                };
                 let module = gpu_sort_module::<K>(g, value_size)?;
                 let mut key_bytes = keys_target.map(gpu_bytes).transpose()?;
                 let out = key_bytes.as_mut().map(|b| typed::<K>(b, n)).transpose()?;
-                let pos_out = pos_target.map(gpu_bytes).transpose()?;
-                let wants_pos = pos_out.is_some();
-                let bad =
-                    g.sort_segments(&module, elems.gpu()?, offs.gpu()?, out, pos_out, descending)?;
-                if bad {
-                    // The plan found them bad: say how.
-                    check_cover(&g.download(&offs.gpu()?)?, n, wants_pos)?;
+                let values = match moved {
+                    Moved::None => SortValues::None,
+                    Moved::Values(input, t) => SortValues::Pairs {
+                        input: input.columns()?.views.remove(0),
+                        out: gpu_bytes(t)?,
+                        size: value_size,
+                    },
+                    Moved::Positions(t, _) => SortValues::Positions {
+                        out: gpu_bytes(t)?,
+                        size: 4,
+                    },
+                };
+                match groups {
+                    Groups::Rows(cols) => {
+                        g.sort_rows(&module, elems.gpu()?, out, values, cols, descending)
+                    }
+                    Groups::Segments(offs) => {
+                        let bad = g.sort_segments(
+                            &module,
+                            elems.gpu()?,
+                            offs.gpu()?,
+                            out,
+                            values,
+                            descending,
+                        )?;
+                        if bad {
+                            // The plan found them bad: say how.
+                            check_cover(&g.download(&offs.gpu()?)?, n, positions_wanted)?;
+                        }
+                        Ok(())
+                    }
                 }
-                Ok(())
             }
         }
     }
+}
+
+/// How the groups' sort cuts the keys: rows of `cols` keys, or CSR segments.
+enum Groups<'a> {
+    Rows(usize),
+    Segments(Elements<'a, u64>),
+}
+
+/// The positions' output of an argsort of groups (`u32`, each key's place in its group).
+fn positions(out: Target<'_>) -> Moved<'_, '_, u32> {
+    Moved::Positions(out, |i| i as u32)
 }
 
 /// Checks CSR offsets that must cover `n` keys: non-decreasing from 0 to `n`, and (when the

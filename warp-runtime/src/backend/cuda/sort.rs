@@ -224,19 +224,63 @@ impl Gpu {
     }
 }
 
+impl<'v> SortValues<'v> {
+    /// What moves with the keys `span` (element indices) of a group sorted on its own: the
+    /// same kind of values, over that span (positions count from the span's start).
+    fn span(&mut self, span: std::ops::Range<usize>) -> SortValues<'_> {
+        match self {
+            SortValues::None => SortValues::None,
+            SortValues::Pairs { input, out, size } => SortValues::Pairs {
+                input: input.slice(span.start * *size..span.end * *size),
+                out: out.slice_mut(span.start * *size..span.end * *size),
+                size: *size,
+            },
+            SortValues::Positions { out, size } => SortValues::Positions {
+                out: out.slice_mut(span.start * *size..span.end * *size),
+                size: *size,
+            },
+        }
+    }
+
+    /// The arguments of a group kernel (the rows' or the segments' sort): each key's position
+    /// in its group (`Positions`, which must be 4 bytes: `u32`) and the values moved along
+    /// (`Pairs`), each null where there are none; `n` keys.
+    fn group_args(&mut self, n: usize) -> Result<(Out<'_, u32>, ValuesIn<'_>, Values<'_>)> {
+        Ok(match self {
+            SortValues::None => (Out::raw(0), ValuesIn::Raw(0), Values::Raw(0)),
+            SortValues::Pairs { input, out, .. } => (
+                Out::raw(0),
+                ValuesIn::At(input.slice(..)),
+                Values::At(out.slice_mut(..)),
+            ),
+            SortValues::Positions { out, size: 4 } => {
+                // SAFETY: the bytes of `n` u32 positions (the caller's output), viewed as
+                // those u32s; any bit pattern is valid for both.
+                let p = unsafe { out.transmute_mut::<u32>(n) }
+                    .ok_or_else(|| Error::Shape("a sort's positions output is too short".into()))?;
+                (Out::At(p), ValuesIn::Raw(0), Values::Raw(0))
+            }
+            SortValues::Positions { .. } => {
+                return Err(Error::Unsupported(
+                    "a group's positions are u32 (4 bytes)".into(),
+                ));
+            }
+        })
+    }
+}
+
 impl Gpu {
     /// Sorts each row of the row-major `keys` (`cols` columns, at least one row) stably by
-    /// the order words into `out` (as long; `None`: only the columns), with each key's column
-    /// in its row into `cols_out` (the bytes of as many `u32`; `None`: none), with sort
-    /// module `m`: rows of at most [`sort_row_tile`] keys within a block each, longer rows one
-    /// at a time by the device-wide sort (`m` then moves the columns as 4-byte positions when
-    /// `cols_out` is given, else nothing).
+    /// the order words into `out` (as long; `None`: not wanted), moving `values` (each key's
+    /// column in its row as `u32` positions, or the caller's values) with them, with sort
+    /// module `m` (built for the values' size): rows of at most [`sort_row_tile`] keys within
+    /// a block each, longer rows one at a time by the device-wide sort.
     pub(crate) fn sort_rows<E: Element>(
         &self,
         m: &Module,
         keys: CudaView<'_, E>,
         mut out: Option<CudaViewMut<'_, E>>,
-        mut cols_out: Option<CudaViewMut<'_, u8>>,
+        mut values: SortValues<'_>,
         cols: usize,
         descending: bool,
     ) -> Result<()> {
@@ -245,6 +289,7 @@ impl Gpu {
         if cols <= sort_row_tile(size) {
             let per_block = sort_rows_per_block(size, cols);
             let blocks = rows.div_ceil(per_block);
+            let (cols_out, vals, vals_out) = values.group_args(keys.len())?;
             let timer = self.start_timing()?;
             self.launch(
                 m,
@@ -258,18 +303,9 @@ impl Gpu {
                         Some(o) => ElemsOut::At(o.slice_mut(..)),
                         None => ElemsOut::Raw(0),
                     },
-                    cols_out: match cols_out.as_mut() {
-                        // SAFETY: the bytes of `keys.len()` u32 columns (the caller's
-                        // output), viewed as those u32s; any bit pattern is valid for both.
-                        Some(c) => {
-                            Out::At(unsafe { c.transmute_mut::<u32>(keys.len()) }.ok_or_else(
-                                || Error::Shape("the rows' columns output is too short".into()),
-                            )?)
-                        }
-                        None => Out::raw(0),
-                    },
-                    vals: ValuesIn::Raw(0),
-                    vals_out: Values::Raw(0),
+                    cols_out,
+                    vals,
+                    vals_out,
                     rows: rows as u64,
                     cols: cols as u32,
                     rows_per_block: per_block as u32,
@@ -280,37 +316,34 @@ impl Gpu {
         }
         for r in 0..rows {
             let span = r * cols..(r + 1) * cols;
-            let values = match cols_out.as_mut() {
-                Some(c) => SortValues::Positions {
-                    out: c.slice_mut(span.start * 4..span.end * 4),
-                    size: 4,
-                },
-                None => SortValues::None,
-            };
             let row_out = out.as_mut().map(|o| o.slice_mut(span.clone()));
-            self.sort(m, keys.slice(span), row_out, values, descending)?;
+            self.sort(
+                m,
+                keys.slice(span.clone()),
+                row_out,
+                values.span(span),
+                descending,
+            )?;
         }
         Ok(())
     }
-}
 
-impl Gpu {
     /// Sorts each CSR segment of `keys` (segment `s`: `offsets[s]..offsets[s + 1]`, at least
-    /// one segment) stably by the order words into `out` (as long; `None`: only the
-    /// positions), with each key's position in its segment into `cols_out` (the bytes of as
-    /// many `u32`; `None`: none), with sort module `m`. The plan kernel checks the offsets and
-    /// sorts out the segments (the host waits for it): short ones (at most
-    /// [`sort_segment_small`] keys) many to a block, medium ones (at most [`sort_row_tile`])
-    /// a block each, both in one launch; long ones one at a time by the device-wide sort
-    /// (`m` moves 4-byte positions when `cols_out` is given). Returns `true`, sorting nothing,
-    /// when the offsets are bad (decreasing, past the keys, not from 0 to the keys' length).
+    /// one segment) stably by the order words into `out` (as long; `None`: not wanted),
+    /// moving `values` (each key's position in its segment as `u32`, or the caller's values)
+    /// with them, with sort module `m`. The plan kernel checks the offsets and sorts out the
+    /// segments (the host waits for it): short ones (at most [`sort_segment_small`] keys)
+    /// many to a block, medium ones (at most [`sort_row_tile`]) a block each, both in one
+    /// launch; long ones one at a time by the device-wide sort. Returns `true`, sorting
+    /// nothing, when the offsets are bad (decreasing, past the keys, not from 0 to the keys'
+    /// length).
     pub(crate) fn sort_segments<E: Element>(
         &self,
         m: &Module,
         keys: CudaView<'_, E>,
         offsets: CudaView<'_, u64>,
         mut out: Option<CudaViewMut<'_, E>>,
-        mut cols_out: Option<CudaViewMut<'_, u8>>,
+        mut values: SortValues<'_>,
         descending: bool,
     ) -> Result<bool> {
         let n = keys.len();
@@ -331,16 +364,8 @@ impl Gpu {
                 "{n} keys are too many for the segments' sort"
             )));
         }
-        let mut cols32 = match cols_out.as_mut() {
-            // SAFETY: the bytes of `n` u32 positions (the caller's output), viewed as those
-            // u32s; any bit pattern is valid for both.
-            Some(c) => Some(unsafe { c.transmute_mut::<u32>(n) }.ok_or_else(|| {
-                Error::Shape("the segments' positions output is too short".into())
-            })?),
-            None => None,
-        };
         // Zeroed: the counts. Unset: each window's first segment (the plan writes all), the
-        // medium and long lists (read up to their counts).
+        // medium list and the long segments' bounds (read up to their counts).
         let unset = [8 * (windows + 1), 8 * cap_medium, 16 * cap_long];
         let longs = self.with_scratch(&[24], &unset, |r| {
             let (counts, win_first, medium, longs) = (r.at(0), r.at(1), r.at(2), r.at(3));
@@ -370,6 +395,7 @@ impl Gpu {
             if bad != 0 {
                 return Ok(None);
             }
+            let (cols_out, vals, vals_out) = values.group_args(n)?;
             self.launch(
                 m,
                 &SORT_SEGMENTS,
@@ -380,12 +406,9 @@ impl Gpu {
                         Some(o) => ElemsOut::At(o.slice_mut(..)),
                         None => ElemsOut::Raw(0),
                     },
-                    cols_out: match cols32.as_mut() {
-                        Some(c) => Out::At(c.slice_mut(..)),
-                        None => Out::raw(0),
-                    },
-                    vals: ValuesIn::Raw(0),
-                    vals_out: Values::Raw(0),
+                    cols_out,
+                    vals,
+                    vals_out,
                     offsets: In::At(offsets.slice(..)),
                     win_first: In::raw(win_first),
                     windows: windows as u64,
@@ -409,15 +432,14 @@ impl Gpu {
             .collect();
         spans.sort_unstable_by_key(|s| s.start);
         for span in spans {
-            let values = match cols_out.as_mut() {
-                Some(c) => SortValues::Positions {
-                    out: c.slice_mut(span.start * 4..span.end * 4),
-                    size: 4,
-                },
-                None => SortValues::None,
-            };
             let seg_out = out.as_mut().map(|o| o.slice_mut(span.clone()));
-            self.sort(m, keys.slice(span), seg_out, values, descending)?;
+            self.sort(
+                m,
+                keys.slice(span.clone()),
+                seg_out,
+                values.span(span),
+                descending,
+            )?;
         }
         Ok(false)
     }
