@@ -19,6 +19,8 @@
 #include <cub/cub.cuh>
 #include <cub/version.cuh>
 #include <cuda/std/functional>
+#include <thrust/binary_search.h>
+#include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -87,7 +89,7 @@ static const char* const kAllOps[] = {
 static const char* const kSortOps[] = {
     "sort_u32", "sort_f32", "sort_u64", "argsort_f32", "pairs_u32", "sort_desc_f32",
     "sort_rows_f32_32", "sort_rows_f32_256", "sort_rows_f32_4096", "sort_segments_f32", "group_sum_i32",
-    "sort_by_abs_f32",
+    "sort_by_abs_f32", "lower_bound_f32", "lower_bound_sorted_f32",
 };
 
 static std::string strf(const char* fmt, ...) {
@@ -978,6 +980,45 @@ static void op_sort_by_abs(const Opts& o, const std::string& op) {
   }
 }
 
+// lower_bound_f32 / lower_bound_sorted_f32: N/16 f32 queries (random, or sorted) searched in N
+// sorted f32 keys, thrust::lower_bound (vectorized, u32 answers) on the stream. bytes = 8 per
+// query (each read once, each answer written once). Checked: every answer against its
+// neighbours in the sorted keys.
+static void op_lower_bound(const Opts& o, const std::string& op, bool sorted_queries) {
+  const int64_t n = o.n, m = n / 16;
+  DevBuf keys(static_cast<size_t>(n) * 4), tmp(static_cast<size_t>(n) * 4), qs(static_cast<size_t>(m) * 4),
+      out(static_cast<size_t>(m) * 4);
+  const uint64_t seed = seed_for(o, op);
+  fill_keys(tmp.as<float>(), n, seed);
+  fill_keys(qs.as<float>(), m, seed + 1);
+  size_t tb = 0;
+  CK(cub::DeviceRadixSort::SortKeys(nullptr, tb, tmp.as<float>(), keys.as<float>(), n, 0, 32, g_stream));
+  {
+    DevBuf t(tb);
+    CK(cub::DeviceRadixSort::SortKeys(t.get(), tb, tmp.as<float>(), keys.as<float>(), n, 0, 32, g_stream));
+    if (sorted_queries) {
+      CK(cub::DeviceRadixSort::SortKeys(t.get(), tb, qs.as<float>(), tmp.as<float>(), m, 0, 32, g_stream));
+      CK(cudaMemcpyAsync(qs.get(), tmp.get(), static_cast<size_t>(m) * 4, cudaMemcpyDeviceToDevice, g_stream));
+    }
+    CK(cudaStreamSynchronize(g_stream));
+  }
+  const float* k = keys.as<float>();
+  const float* q = qs.as<float>();
+  uint32_t* r = out.as<uint32_t>();
+  const double ms = median_ms(o.reps, [&] { thrust::lower_bound(thrust::cuda::par.on(g_stream), k, k + n, q, q + m, r); });
+  print_peer(op, ms, 8.0 * static_cast<double>(m));
+  if (o.check) {
+    const auto kh = download(keys.as<float>(), n), qh = download(qs.as<float>(), m);
+    const auto rh = download(out.as<uint32_t>(), m);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < m; ++i) {
+      const int64_t at = rh[i];
+      if (at > n || (at > 0 && !(kh[at - 1] < qh[i])) || (at < n && kh[at] < qh[i])) ++bad;
+    }
+    print_check(op, bad == 0, strf("bad=%lld of %lld", static_cast<long long>(bad), static_cast<long long>(m)));
+  }
+}
+
 // The group-by's input: keys uniform over [0, 2^20), values in [-100, 100].
 __global__ void group_inputs_kernel(uint32_t* keys, uint32_t* vals, int64_t n) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
@@ -1077,6 +1118,8 @@ static void run_op(const Opts& o, const std::string& op) {
   if (const int64_t c = parse_suffix(op, "sort_rows_f32_"); c > 0) return op_sort_rows(o, op, c);
   if (op == "sort_segments_f32") return op_sort_segments(o, op);
   if (op == "sort_by_abs_f32") return op_sort_by_abs(o, op);
+  if (op == "lower_bound_f32") return op_lower_bound(o, op, false);
+  if (op == "lower_bound_sorted_f32") return op_lower_bound(o, op, true);
   if (op == "group_sum_i32") return op_group_sum_i32(o, op);
   if (const int64_t c = parse_suffix(op, "scan_rows_f32_"); c > 0) return op_scan_rows_f32(o, op, c);
   if (op == "any_gt0_first" || op == "any_gt0_none") return print_skip(op, "no CUB primitive (torch/cupy only)");

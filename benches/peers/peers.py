@@ -51,7 +51,9 @@ SORT_ROW_COLS = (32, 256, 4096)  # sort_rows_f32_<C>: each row of C keys sorted 
 # Sorts, with the bytes counted per element (each key, and value or index, read once and written
 # once). `--ops sort` runs them; not in `all` (see cub_peers.cu's kSortOps).
 SORT_BYTES = {"sort_u32": 8, "sort_f32": 8, "sort_u64": 16, "argsort_f32": 16, "pairs_u32": 16,
-              "sort_desc_f32": 8, "group_sum_i32": 8}
+              "sort_desc_f32": 8, "group_sum_i32": 8,
+              # N/16 queries searched in N sorted keys: each query read, each answer written.
+              "lower_bound_f32": 0.5, "lower_bound_sorted_f32": 0.5}
 SAMPLES = 1000  # sorted pairs checked against their input, at random positions
 ALL_OPS = (
     list(SIMPLE_OPS[:11])
@@ -386,6 +388,22 @@ class TorchLib:
                 sums_ok = keys_ok and bool(t.equal(s.long(), want[u.long()]))
                 return keys_ok and sums_ok, f"groups={u.numel()} keys={'ok' if keys_ok else 'WRONG'} sums={'ok' if sums_ok else 'WRONG'}"
             return Case(fn, chk)
+
+        if kind in ("lower_bound_f32", "lower_bound_sorted_f32"):
+            keys = t.sort(self.rand_f32(n, seed)).values
+            q = self.rand_f32(n // 16, seed + 1)
+            if kind == "lower_bound_sorted_f32":
+                q = t.sort(q).values
+            emit(f"INFO torch {kind} times torch.searchsorted(keys, q, out_int32=True): "
+                 f"{n // 16} queries in {n} sorted keys")
+
+            def chk(r):
+                at = r.long()
+                lo_ok = (at == 0) | (keys[(at - 1).clamp(min=0)] < q)
+                hi_ok = (at == n) | (keys[at.clamp(max=n - 1)] >= q)
+                bad = int((~(lo_ok & hi_ok)).sum().item())
+                return bad == 0, f"bad={bad}"
+            return Case(lambda: t.searchsorted(keys, q, out_int32=True), chk)
 
         if kind == "sort_rows_f32":
             rows = n // cols

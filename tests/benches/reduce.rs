@@ -2036,12 +2036,41 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         println!("{op}: {ms:.3} ms");
     }
 
+    // Binary search: N / 16 f32 queries (random, then sorted) in N sorted f32 keys.
+    {
+        let xs: Vec<f32> = warp_tests::random_vec_par(8, n, false);
+        let keys = must("lower_bound_f32", dev.upload(&xs));
+        let sorted = must("lower_bound_f32", dev.sort(&keys, SortOrder::Ascending));
+        drop(keys);
+        let mut host_sorted = xs;
+        host_sorted.par_sort_unstable_by(f32::total_cmp);
+        let m = n / 16;
+        let mut qs: Vec<f32> = warp_tests::random_vec_par(9, m, false);
+        for op in ["lower_bound_f32", "lower_bound_sorted_f32"] {
+            if op == "lower_bound_sorted_f32" {
+                qs.par_sort_unstable_by(f32::total_cmp);
+            }
+            let q = must(op, dev.upload(&qs));
+            let mut out = must(op, dev.upload(&vec![0u32; m]));
+            let ms = time_ms(dev, reps, || {
+                dev.lower_bound_into(&sorted, &q, &mut out, SortOrder::Ascending)
+            });
+            let want: Vec<u32> = qs
+                .par_iter()
+                .map(|&x| host_sorted.partition_point(|k| k.total_cmp(&x).is_lt()) as u32)
+                .collect();
+            checks.elements(op, m, check::bitwise(&must(op, out.download()), &want));
+            ours.push((op, n, (8 * m) as f64, ms));
+            println!("{op}: {ms:.3} ms ({m} queries)");
+        }
+    }
+
     // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2, the sort by a comparator
     // at N / 4.
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
                 sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32,\
-                group_sum_i32";
+                group_sum_i32,lower_bound_f32,lower_bound_sorted_f32";
     for (count, ops) in [(n, four), (n64, "sort_u64"), (n_by, "sort_by_abs_f32")] {
         run_cuda_peer(
             dev,

@@ -262,6 +262,50 @@ impl TagValue for u8 {
     }
 }
 
+/// `lower_bound` and `upper_bound` (`u32`, and `_into` with `u64`) of `queries` in `sorted`
+/// (sorted in `order`) on `dev` against `slice::partition_point` by the order words.
+pub fn check_search<T>(dev: &Device, sorted: &[T], queries: &[T], order: SortOrder, what: &str)
+where
+    T: Ordered + Send + Sync,
+{
+    let desc = order == SortOrder::Descending;
+    let word = |x: T| {
+        let k = T::sort_key(x);
+        if desc { !k } else { k }
+    };
+    let (lo, hi): (Vec<u32>, Vec<u32>) = queries
+        .iter()
+        .map(|&q| {
+            let w = word(q);
+            (
+                sorted.partition_point(|&k| word(k) < w) as u32,
+                sorted.partition_point(|&k| word(k) <= w) as u32,
+            )
+        })
+        .unzip();
+    let tag = format!("{what} n={} m={} {order:?}", sorted.len(), queries.len());
+    let (s, q) = (dev.upload(sorted).unwrap(), dev.upload(queries).unwrap());
+    let got = dev.lower_bound(&s, &q, order).unwrap().download().unwrap();
+    assert_eq!(got, lo, "lower_bound: {tag}");
+    let got = dev.upper_bound(&s, &q, order).unwrap().download().unwrap();
+    assert_eq!(got, hi, "upper_bound: {tag}");
+    let mut wide = dev.upload(&vec![u64::MAX; queries.len()]).unwrap();
+    dev.lower_bound_into(&s, &q, &mut wide, order).unwrap();
+    let want: Vec<u64> = lo.iter().map(|&x| x as u64).collect();
+    assert_eq!(
+        wide.download().unwrap(),
+        want,
+        "lower_bound_into u64: {tag}"
+    );
+    dev.upper_bound_into(&s, &q, &mut wide, order).unwrap();
+    let want: Vec<u64> = hi.iter().map(|&x| x as u64).collect();
+    assert_eq!(
+        wide.download().unwrap(),
+        want,
+        "upper_bound_into u64: {tag}"
+    );
+}
+
 /// CSR offsets of segments of random lengths drawn from `lengths` (by `seed`), covering `n`
 /// keys, with empty segments among them.
 pub fn random_offsets(seed: u64, n: usize, lengths: &[usize]) -> Vec<u64> {

@@ -18,6 +18,7 @@ pub use crate::family::predicates::*;
 pub use crate::family::reduce::*;
 pub use crate::family::runs::*;
 pub use crate::family::scans::*;
+pub use crate::family::search::*;
 pub use crate::family::sort::*;
 pub use crate::family::topk::*;
 

@@ -67,7 +67,8 @@ pub mod impl_ {
     pub use crate::operations::{
         axis_module, histogram_module, map_module, merge_module, partition3_module,
         predicate_module, reduce_by_key_input_module, reduce_by_key_module, reduce_module,
-        run_length_module, sort_module, topk_module, transpose_module, unique_module,
+        run_length_module, search_module, sort_module, topk_module, transpose_module,
+        unique_module,
     };
     pub use crate::operators::{FnMeta, OpMeta};
     pub use crate::values::Sealed;

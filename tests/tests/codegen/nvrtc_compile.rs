@@ -853,6 +853,27 @@ mod merge {
     }
 }
 
+mod search {
+    //! The search modules compile for keys of 1 to 8 bytes and both index types, for every
+    //! architecture, with no local memory.
+    use super::*;
+    use warp_runtime::impl_::search_module;
+
+    #[test]
+    fn search_modules_compile() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &["bar.sync"];
+        compile_all_with(vec![
+            (search_module::<f32, u32>(), want),
+            (search_module::<u64, u64>(), want),
+            (search_module::<i8, u32>(), want),
+            (search_module::<f16, u64>(), want),
+        ]);
+    }
+}
+
 mod primitives {
     //! The warp and block primitives (warp.cuh, block.cuh) compile on their own, through their
     //! test kernels (tests/emu/primitives.cuh), for every architecture, with no local memory;

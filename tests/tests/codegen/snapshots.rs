@@ -357,3 +357,15 @@ mod merge {
         );
     }
 }
+
+mod search {
+    //! A snapshot of a search module's own part (the kernel's signature over the key and
+    //! index types).
+    use super::view;
+    use warp_runtime::impl_::search_module;
+
+    #[test]
+    fn search_modules() {
+        insta::assert_snapshot!("search_f32_u32", view(&search_module::<f32, u32>().source));
+    }
+}

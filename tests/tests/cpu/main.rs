@@ -13,6 +13,7 @@ mod old_driver;
 mod predicates;
 mod runs;
 mod scans;
+mod search;
 mod semantics;
 mod sort;
 mod structs;

@@ -7,6 +7,7 @@ mod merge;
 mod primitives;
 mod runs;
 mod scan;
+mod search;
 mod sort;
 mod topk;
 mod topk_rows;

@@ -15,6 +15,7 @@ mod promises;
 mod reduce;
 mod runs;
 mod scans;
+mod search;
 mod sort;
 mod structs;
 mod topk;

@@ -11,6 +11,7 @@ pub mod predicates;
 pub mod reduce;
 pub mod runs;
 pub mod scans;
+pub mod search;
 pub mod sort;
 pub mod topk;
 
@@ -103,5 +104,12 @@ pub const FAMILIES: &[Family] = &[
         defines: merge::MERGE_DEFINES,
         template: "merge.cuh",
         module: "merge",
+    },
+    Family {
+        name: "search",
+        kernels: search::SEARCH_KERNELS,
+        defines: search::SEARCH_DEFINES,
+        template: "search.cuh",
+        module: "search",
     },
 ];

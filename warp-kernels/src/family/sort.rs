@@ -265,6 +265,7 @@ pub fn sort_module(key: Scalar, value_size: usize) -> String {
     m.template("warp_intrinsics.cuh");
     m.template("block.cuh");
     m.template("lookback.cuh");
+    m.template("order.cuh");
     m.template("sort.cuh");
     m.kernels(crate::catalogue::SORT_KERNELS, key.c_name(), value);
     m.finish(&format!("sort_{key}_v{value_size}"))

@@ -24,6 +24,7 @@ pub use crate::family::merge::merge_module;
 pub use crate::family::predicates::{partition3_module, predicate_module};
 pub use crate::family::reduce::reduce_module;
 pub use crate::family::runs::{RunValues, runs_module};
+pub use crate::family::search::search_module;
 pub use crate::family::sort::sort_module;
 pub use crate::family::topk::topk_module;
 pub(crate) use fragment::op_struct;
@@ -66,8 +67,17 @@ pub const RUNS_TEMPLATE: &str = include_str!("../templates/runs.cuh");
 /// Top-k: order keys, ballot filtering against a running threshold, radix select, sort.
 pub const TOPK_TEMPLATE: &str = include_str!("../templates/topk.cuh");
 
-/// Radix sort: order words, the histogram of every digit, the plan, Onesweep digit passes.
+/// Order words: every key as an unsigned word whose order is the sort's (`total_cmp` for
+/// floats), for the radix sort and the binary search.
+pub const ORDER_TEMPLATE: &str = include_str!("../templates/order.cuh");
+
+/// Radix sort: the histogram of every digit, the plan, Onesweep digit passes, the rows' and
+/// segments' sorts.
 pub const SORT_TEMPLATE: &str = include_str!("../templates/sort.cuh");
+
+/// Binary search: lower and upper bounds of many queries, a shared sample, then lockstep
+/// branch-free searches.
+pub const SEARCH_TEMPLATE: &str = include_str!("../templates/search.cuh");
 
 /// Merge sort by a comparator: block sort in registers and shared memory, merge-path passes.
 pub const MERGE_TEMPLATE: &str = include_str!("../templates/merge.cuh");
@@ -76,7 +86,7 @@ pub const MERGE_TEMPLATE: &str = include_str!("../templates/merge.cuh");
 pub const HISTOGRAM_TEMPLATE: &str = include_str!("../templates/histogram.cuh");
 
 /// Every shared text, by file name, in the order modules include them.
-pub const TEMPLATES: [(&str, &str); 18] = [
+pub const TEMPLATES: [(&str, &str); 20] = [
     ("prelude.cuh", PRELUDE),
     ("half.cuh", HALF),
     ("warp.cuh", WARP_TEMPLATE),
@@ -93,8 +103,10 @@ pub const TEMPLATES: [(&str, &str); 18] = [
     ("runs.cuh", RUNS_TEMPLATE),
     ("topk.cuh", TOPK_TEMPLATE),
     ("histogram.cuh", HISTOGRAM_TEMPLATE),
+    ("order.cuh", ORDER_TEMPLATE),
     ("sort.cuh", SORT_TEMPLATE),
     ("merge.cuh", MERGE_TEMPLATE),
+    ("search.cuh", SEARCH_TEMPLATE),
 ];
 
 /// Emission style of the warp-level code.

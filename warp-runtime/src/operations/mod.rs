@@ -10,6 +10,7 @@ mod predicates;
 mod reduce;
 mod runs;
 mod scans;
+mod search;
 mod segmented_scans;
 mod sort;
 mod sort_rows;
@@ -29,6 +30,7 @@ pub use runs::{
     ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys, reduce_by_key_input_module,
     reduce_by_key_module, run_length_module, unique_module,
 };
+pub use search::search_module;
 pub use sort::{SortOrder, sort_module};
 pub use topk::{TopK, topk_module};
 pub use topk_rows::TopKRows;

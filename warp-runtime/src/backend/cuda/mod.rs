@@ -14,6 +14,7 @@ mod predicates;
 mod reduce;
 mod runs;
 mod scans;
+mod search;
 mod sort;
 mod topk;
 mod transpose;

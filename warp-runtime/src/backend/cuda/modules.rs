@@ -39,6 +39,8 @@ pub(crate) enum ModuleKind {
     Sort,
     /// The merge sort by a comparator.
     Merge,
+    /// The binary search.
+    Search,
 }
 
 /// A module's identity: its kind and the Rust types it is generated from (the operator, the

@@ -1,0 +1,64 @@
+// Runs the generated search module's kernel (wd_k_search) on the CPU (shim.h) as Gpu::search
+// launches it (a few blocks, grid-stride) and checks every answer against std::lower_bound /
+// std::upper_bound by the order words. Built by tests/tests/emu/search.rs with MODULE (the
+// module file) and ELEM (its C key type); answers are u32.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+#include MODULE
+thread_local dim3 threadIdx, blockIdx;
+dim3 gridDim;
+Emu* emu;
+typedef ELEM E;
+typedef wd_sort_bits<E>::T U;
+
+static unsigned long long mix(unsigned long long x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+static int run(size_t n, size_t m, unsigned long long spread, bool desc, const char* what) {
+    std::vector<E> xs(n), qs(m);
+    for (size_t i = 0; i < n; ++i) {
+        const unsigned long long r = mix(i * 31 + n) % spread;
+        std::memcpy(&xs[i], &r, sizeof(E));
+    }
+    for (size_t i = 0; i < m; ++i) {
+        const unsigned long long r = mix(i * 17 + 5) % (spread + 2);
+        std::memcpy(&qs[i], &r, sizeof(E));
+    }
+    auto word = [&](E x) { return wd_sort_word<E>(x, desc); };
+    std::sort(xs.begin(), xs.end(), [&](E a, E b) { return word(a) < word(b); });
+    wd_u32 p = 0;
+    while (((size_t)WD_SEARCH_SAMPLES << p) < n) ++p;
+    for (int upper = 0; upper < 2; ++upper) {
+        std::vector<wd_u32> out(m, ~0u);
+        wd_emu_launch(3, [&] { wd_k_search(xs.data(), n, qs.data(), m, p, upper, desc, out.data()); });
+        for (size_t i = 0; i < m; ++i) {
+            const U w = word(qs[i]);
+            size_t want = 0;
+            while (want < n && (upper ? word(xs[want]) <= w : word(xs[want]) < w)) ++want;
+            if (out[i] != want) {
+                printf("FAIL %s n=%zu desc=%d upper=%d query %zu: got %u want %zu\n", what, n, desc, upper, i, out[i], want);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+int main() {
+    int failed = 0;
+    const size_t s = WD_SEARCH_SAMPLES;
+    for (size_t n : {1ul, 2ul, 7ul, s - 1, s, s + 1, 3 * s + 5, 8 * s + 1}) {
+        for (bool desc : {false, true}) {
+            failed += run(n, 3000, 1ull << 40, desc, "random");
+            failed += run(n, 3000, 5, desc, "few values");
+        }
+    }
+    if (failed == 0) printf("ALL OK\n");
+    return failed != 0;
+}

@@ -1,0 +1,78 @@
+//! Binary search on the GPU against `slice::partition_point`: every sample-stretch edge
+//! (arrays of up to 2,048 keys are all sample; 2,049 and more are searched in stretches),
+//! queries random, present, sorted and special, both orders, every key size.
+
+use warp_runtime::prelude::*;
+use warp_tests::sorts::check_search;
+use warp_tests::{gpu, random_vec_par, seed};
+
+fn sorted<T: warp_runtime::Ordered>(mut xs: Vec<T>, order: SortOrder) -> Vec<T> {
+    xs.sort_by_key(|&x| T::sort_key(x));
+    if order == SortOrder::Descending {
+        xs.reverse();
+    }
+    xs
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_bounds_match_partition_point() {
+    let g = gpu();
+    let sizes = [
+        1usize,
+        2,
+        3,
+        2047,
+        2048,
+        2049,
+        4095,
+        4096,
+        4097,
+        100_000,
+        (1 << 22) + 5,
+    ];
+    for order in [SortOrder::Ascending, SortOrder::Descending] {
+        for n in sizes {
+            let s = seed() ^ n as u64;
+            let xs = sorted(random_vec_par::<f32>(s, n, true), order);
+            let mut qs: Vec<f32> = random_vec_par(s ^ 9, 5000, true);
+            qs.extend(xs.iter().step_by(n / 3000 + 1).copied());
+            qs.extend([
+                f32::NAN,
+                -f32::NAN,
+                -0.0,
+                0.0,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+            ]);
+            check_search(&g, &xs, &qs, order, "f32");
+            let mut sorted_qs = qs.clone();
+            sorted_qs.sort_by(f32::total_cmp);
+            check_search(&g, &xs, &sorted_qs, order, "f32 sorted queries");
+            let ys = sorted(
+                random_vec_par::<u64>(s ^ 1, n, false)
+                    .into_iter()
+                    .map(|y| y % 1000)
+                    .collect(),
+                order,
+            );
+            let qy: Vec<u64> = (0..1100).collect();
+            check_search(&g, &ys, &qy, order, "u64 duplicates");
+            let zs = sorted(random_vec_par::<i8>(s ^ 2, n, true), order);
+            let qz: Vec<i8> = (i8::MIN..=i8::MAX).collect();
+            check_search(&g, &zs, &qz, order, "i8");
+        }
+    }
+    // 2^20 random queries into 2^24 keys.
+    let xs = sorted(
+        random_vec_par::<u32>(seed(), 1 << 24, false),
+        SortOrder::Ascending,
+    );
+    let qs: Vec<u32> = random_vec_par(seed() ^ 5, 1 << 20, false);
+    check_search(&g, &xs, &qs, SortOrder::Ascending, "u32 2^24");
+    // An empty array: every answer 0.
+    let e = g.upload::<f32>(&[]).unwrap();
+    let q = g.upload(&[1.0f32, 2.0]).unwrap();
+    let got = g.upper_bound(&e, &q, SortOrder::Ascending).unwrap();
+    assert_eq!(got.download().unwrap(), [0, 0]);
+}

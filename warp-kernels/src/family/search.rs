@@ -1,0 +1,65 @@
+//! The search family: lower and upper bounds of many queries in a sorted array (binary
+//! search in the sort's order), `thrust::lower_bound` / `torch.searchsorted`.
+
+use crate::catalogue::kit::*;
+use crate::module::Module;
+use crate::types::Scalar;
+
+/// Queries a thread of the search answers at once (their loads in flight together).
+pub const SEARCH_ITEMS: u32 = 4;
+
+/// The most keys of the array's sample a block holds in shared memory: the sample search
+/// narrows a query's answer to a stretch of `2^p` keys, `p` the smallest with
+/// `n <= SEARCH_SAMPLES * 2^p` ([`search_shift`]).
+pub const SEARCH_SAMPLES: u32 = 2048;
+
+/// `p`: the array's sample takes every `2^p`-th key of `n`, at most [`SEARCH_SAMPLES`] of
+/// them.
+pub const fn search_shift(n: usize) -> u32 {
+    let mut p = 0;
+    while ((SEARCH_SAMPLES as usize) << p) < n {
+        p += 1;
+    }
+    p
+}
+
+/// For each query (`m` of them), the number of keys of `sorted` (`n`, sorted in the order:
+/// ascending, or descending when `descending`) before it (`upper`: before it or equal), into
+/// `out` (the module's index type). Grid-stride; `p` is [`search_shift`] of `n`.
+pub const SEARCH: Kernel = kernel(
+    "wd_k_search",
+    &[
+        p("sorted", In(Elem)),
+        p("n", U64),
+        p("queries", In(Elem)),
+        p("m", U64),
+        p("p", U32),
+        p("upper", U32),
+        p("descending", U32),
+        p("out", Out(Value)),
+    ],
+    "wd_search(sorted, n, queries, m, p, upper != 0, descending != 0, out);",
+);
+
+/// The kernels of a search module.
+pub const SEARCH_KERNELS: &[&Kernel] = &[&SEARCH];
+
+/// The search family's constants, emitted as `#define`s.
+pub const SEARCH_DEFINES: &[(&str, u64)] = &[
+    ("WD_SEARCH_ITEMS", SEARCH_ITEMS as u64),
+    ("WD_SEARCH_SAMPLES", SEARCH_SAMPLES as u64),
+];
+
+/// A search module for keys of `key` with answers of the integer type `index` (`u32` or
+/// `u64`, ...): [`SEARCH_KERNELS`].
+pub fn search_module(key: Scalar, index: Scalar) -> String {
+    let mut m = Module::new(&format!("binary search of {key} keys, {index} answers"));
+    m.template("order.cuh");
+    m.template("search.cuh");
+    m.kernels(
+        crate::catalogue::SEARCH_KERNELS,
+        key.c_name(),
+        index.c_name(),
+    );
+    m.finish(&format!("search_{key}_{index}"))
+}
