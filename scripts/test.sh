@@ -55,6 +55,6 @@ cargo package --allow-dirty --quiet --target-dir target/package-check \
 # the emu binary's modules `primitives` (warp.cuh and block.cuh on their own), `runs` (the runs
 # kernel), `scan` (the scan kernel's deterministic tree prefix, its look-back and exact sums),
 # `sort` (the radix sort's passes, the rows' and the segments' sorts), `merge` (the merge sort by
-# a comparator), `topk` (the top-k kernel's sample and
+# a comparator), `search` (the binary search), `topk` (the top-k kernel's sample and
 # candidate levels, about five minutes) and `topk_rows` (the top-k of each row).
 WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored

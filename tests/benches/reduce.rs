@@ -3,7 +3,7 @@
 //!
 //!     cargo bench -p warp-tests --bench reduce        (on a GPU machine)
 //!     WARP_BENCH_N=268435456 WARP_BENCH_REPS=20       (defaults)
-//!     WARP_BENCH_ONLY=main,values,topk,sort,runs,pipeline,scan  (sections to run; default all)
+//!     WARP_BENCH_ONLY=main,values,topk,sort,search,runs,pipeline,scan  (sections to run; default all)
 //!
 //! Timing: CUDA events around each kernel, 3 warm-up runs, median of REPS; random data
 //! (never zeros); the device-to-device copy bandwidth measured in the same run (`copy_into` a
@@ -1146,6 +1146,11 @@ fn main() {
         sort_bench(&dev, n, reps, &mut checks);
     }
 
+    // ---- binary search ----
+    if want("search") {
+        search_bench(&dev, n, reps, &mut checks);
+    }
+
     // ---- runs: run-length encode, unique, reduce-by-key ----
     if want("runs") {
         runs_bench(&dev, n, reps, &mut checks);
@@ -2036,7 +2041,79 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         println!("{op}: {ms:.3} ms");
     }
 
-    // Binary search: N / 16 f32 queries (random, then sorted) in N sorted f32 keys.
+    // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2, the sort by a comparator
+    // at N / 4.
+    let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
+                sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32,\
+                group_sum_i32";
+    for (count, ops) in [(n, four), (n64, "sort_u64"), (n_by, "sort_by_abs_f32")] {
+        run_cuda_peer(
+            dev,
+            "cub_peers",
+            &[],
+            (count, reps),
+            &["--ops", ops],
+            &mut peers,
+            checks,
+        );
+        let out = peers::stdout(
+            Command::new("python3")
+                .arg(format!("{}/peers.py", peers::dir()))
+                .args(["--n", &count.to_string(), "--reps", &reps.to_string()])
+                .args(["--ops", ops, "--libs", "torch,cupy"]),
+        );
+        parse_peers(&out, &mut peers, checks);
+    }
+    print_peer_table(
+        &format!(
+            "sorting: keys uniform over their bits (f32 in [-1, 1)); ms, median of {reps}; GB/s count every key (and value) read once and written once"
+        ),
+        &ours,
+        &peers,
+    );
+}
+
+/// The table of a section's results (`ours`: op, n, bytes, ms) against the peers measured in
+/// the same run.
+fn print_peer_table(
+    title: &str,
+    ours: &[(&'static str, usize, f64, f64)],
+    peers: &BTreeMap<(String, String), f64>,
+) {
+    println!("\n{title}");
+    println!(
+        "| op | n | warp-dsl ms | GB/s | CUB ms | torch ms | CuPy ms | vs CUB | vs best peer |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for &(op, count, bytes, ms) in ours {
+        let at = |lib: &str| peer_ms(peers, lib, op, bytes);
+        let (cub, torch, cupy) = (at("cub"), at("torch"), at("cupy"));
+        let best = [cub, torch, cupy]
+            .into_iter()
+            .flatten()
+            .fold(f64::INFINITY, f64::min);
+        let show = |t: Option<f64>| t.map_or("-".into(), |t| format!("{t:.3}"));
+        println!(
+            "| {op} | {count} | {ms:.3} | {:.0} | {} | {} | {} | {} | {} |",
+            gbps(ms, bytes),
+            show(cub),
+            show(torch),
+            show(cupy),
+            cub.map_or("-".into(), |c| format!("{:.3}x", c / ms)),
+            if best.is_finite() {
+                format!("{:.3}x", best / ms)
+            } else {
+                "-".into()
+            },
+        );
+    }
+}
+
+/// Binary search: N / 16 f32 queries (random, then sorted) in N sorted f32 keys, against
+/// thrust's `lower_bound` and `torch.searchsorted` in the same run.
+fn search_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
+    let mut ours: Vec<(&'static str, usize, f64, f64)> = Vec::new();
     {
         let xs: Vec<f32> = warp_tests::random_vec_par(8, n, false);
         let keys = must("lower_bound_f32", dev.upload(&xs));
@@ -2065,57 +2142,30 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         }
     }
 
-    // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2, the sort by a comparator
-    // at N / 4.
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
-    let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
-                sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32,\
-                group_sum_i32,lower_bound_f32,lower_bound_sorted_f32";
-    for (count, ops) in [(n, four), (n64, "sort_u64"), (n_by, "sort_by_abs_f32")] {
-        run_cuda_peer(
-            dev,
-            "cub_peers",
-            &[],
-            (count, reps),
-            &["--ops", ops],
-            &mut peers,
-            checks,
-        );
-        let out = peers::stdout(
-            Command::new("python3")
-                .arg(format!("{}/peers.py", peers::dir()))
-                .args(["--n", &count.to_string(), "--reps", &reps.to_string()])
-                .args(["--ops", ops, "--libs", "torch,cupy"]),
-        );
-        parse_peers(&out, &mut peers, checks);
-    }
-    println!(
-        "\nsorting: keys uniform over their bits (f32 in [-1, 1)); ms, median of {reps}; GB/s count every key (and value) read once and written once"
+    let ops = "lower_bound_f32,lower_bound_sorted_f32";
+    run_cuda_peer(
+        dev,
+        "cub_peers",
+        &[],
+        (n, reps),
+        &["--ops", ops],
+        &mut peers,
+        checks,
     );
-    println!(
-        "| op | n | warp-dsl ms | GB/s | CUB ms | torch ms | CuPy ms | vs CUB | vs best peer |"
+    let out = peers::stdout(
+        Command::new("python3")
+            .arg(format!("{}/peers.py", peers::dir()))
+            .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
+            .args(["--ops", ops, "--libs", "torch"]),
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
-    for (op, count, bytes, ms) in ours {
-        let at = |lib: &str| peer_ms(&peers, lib, op, bytes);
-        let (cub, torch, cupy) = (at("cub"), at("torch"), at("cupy"));
-        let best = [cub, torch, cupy]
-            .into_iter()
-            .flatten()
-            .fold(f64::INFINITY, f64::min);
-        let show = |t: Option<f64>| t.map_or("-".into(), |t| format!("{t:.3}"));
-        println!(
-            "| {op} | {count} | {ms:.3} | {:.0} | {} | {} | {} | {} | {} |",
-            gbps(ms, bytes),
-            show(cub),
-            show(torch),
-            show(cupy),
-            cub.map_or("-".into(), |c| format!("{:.3}x", c / ms)),
-            if best.is_finite() {
-                format!("{:.3}x", best / ms)
-            } else {
-                "-".into()
-            },
-        );
-    }
+    parse_peers(&out, &mut peers, checks);
+    print_peer_table(
+        &format!(
+            "binary search: {} f32 queries in {n} sorted f32 keys; ms, median of {reps}; GB/s count each query read and each answer written once; thrust::lower_bound is in the CUB column",
+            n / 16
+        ),
+        &ours,
+        &peers,
+    );
 }

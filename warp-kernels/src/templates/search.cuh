@@ -9,11 +9,12 @@
 // memory, binary) finds the step-long stretch its answer lies in; a branch-free binary search
 // of that stretch in global memory (p steps, the same for every query) finishes it, for
 // WD_SEARCH_ITEMS queries a thread at once (independent loads in flight). Queries in order
-// read the same lines as their neighbours.
+// read the same lines as their neighbours: the runtime sorts many random queries first (with
+// their positions, `perm`), and the answers go back to the queries' places (out[perm[i]]).
 
 template <class K, class I>
-static __device__ __forceinline__ void wd_search(const K* sorted, wd_u64 n, const K* queries, wd_u64 m, wd_u32 p, bool upper,
-                                                 bool descending, I* out) {
+static __device__ __forceinline__ void wd_search(const K* sorted, wd_u64 n, const K* queries, wd_u64 m, const wd_u32* perm,
+                                                 wd_u32 p, bool upper, bool descending, I* out) {
     typedef typename wd_sort_bits<K>::T U;
     constexpr int ITEMS = WD_SEARCH_ITEMS;
     __shared__ U sample[WD_SEARCH_SAMPLES];
@@ -63,7 +64,7 @@ static __device__ __forceinline__ void wd_search(const K* sorted, wd_u64 n, cons
 #pragma unroll
         for (int u = 0; u < ITEMS; ++u) {
             const wd_u64 i = i0 + (wd_u64)u * WD_BLOCK;
-            if (i < m) out[i] = (I)(base[u] == ~(wd_u64)0 ? 0 : base[u]);
+            if (i < m) out[perm != nullptr ? perm[i] : i] = (I)(base[u] == ~(wd_u64)0 ? 0 : base[u]);
         }
     }
 }

@@ -354,7 +354,7 @@ impl Device {
 
     /// The one body of the sorts: keys into `keys_target` (`None`: only the values are
     /// wanted) with what moves along (outputs checked by the callers).
-    fn sort_with<K, S, V>(
+    pub(super) fn sort_with<K, S, V>(
         &self,
         keys: &S,
         keys_target: Option<Target<'_>>,

@@ -3,7 +3,7 @@
 use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{BLOCK, SEARCH, SEARCH_ITEMS, search_shift};
 
-use super::launch::{Elems, Values, kernel_args};
+use super::launch::{Elems, In, Values, kernel_args};
 use super::modules::Module;
 use super::{Gpu, drv};
 use crate::error::Result;
@@ -16,6 +16,7 @@ kernel_args! {
         n: u64,
         queries: Elems<'v, E>,
         m: u64,
+        perm: In<'v, u32>,
         p: u32,
         upper: u32,
         descending: u32,
@@ -25,13 +26,17 @@ kernel_args! {
 
 impl Gpu {
     /// For each of `queries` (at least one), the number of keys of `sorted` (sorted in the
-    /// order `descending` says; none: every answer 0) before it (`upper`: before it or equal), into
-    /// `out` (the bytes of as many answers of module `m`'s index type).
+    /// order `descending` says; none: every answer 0) before it (`upper`: before it or equal),
+    /// into `out` (the bytes of as many answers of module `m`'s index type), at the query's
+    /// place (`perm[i]` for query `i` when `perm` is given: queries sorted first, with their
+    /// positions; else `i`).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn search<E: Element>(
         &self,
         m: &Module,
         sorted: CudaView<'_, E>,
         queries: CudaView<'_, E>,
+        perm: Option<CudaView<'_, u32>>,
         mut out: CudaViewMut<'_, u8>,
         upper: bool,
         descending: bool,
@@ -59,6 +64,7 @@ impl Gpu {
                 n: sorted.len() as u64,
                 queries: Elems(queries.slice(..)),
                 m: queries.len() as u64,
+                perm: perm.as_ref().map_or(In::raw(0), |p| In::At(p.slice(..))),
                 p: search_shift(sorted.len()),
                 upper: upper as u32,
                 descending: descending as u32,
