@@ -9,6 +9,7 @@
 #![doc = include_str!("docs/axes.md")]
 #![doc = include_str!("docs/topk.md")]
 #![doc = include_str!("docs/sort.md")]
+#![doc = include_str!("docs/search.md")]
 #![doc = include_str!("docs/inputs.md")]
 #![doc = include_str!("docs/devices.md")]
 #![doc = include_str!("docs/errors.md")]

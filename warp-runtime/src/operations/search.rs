@@ -59,7 +59,9 @@ impl Device {
     /// neighbours and run about ten times faster than random ones, so at least 65,536 queries
     /// into an array of at least 32 MB are first sorted (the radix sort, with their positions,
     /// into new arrays as large as the queries and the positions), then searched, each answer
-    /// written to its query's place.
+    /// written to its query's place. Queries already sorted are sorted again (the sort is then
+    /// most of the time: 2^24 sorted `f32` queries into 2^28 keys take 1.3 ms on an H200,
+    /// random ones 2.5 ms).
     ///
     /// ```
     /// use warp_runtime::prelude::*;
