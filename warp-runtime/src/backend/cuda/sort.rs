@@ -431,6 +431,15 @@ impl Gpu {
             .map(|p| p[0] as usize..p[1] as usize)
             .collect();
         spans.sort_unstable_by_key(|s| s.start);
+        if let (SortValues::Positions { .. }, Some(s)) = (
+            &values,
+            spans.iter().find(|s| s.len() > u32::MAX as usize + 1),
+        ) {
+            return Err(Error::Shape(format!(
+                "a segment of {} keys, more than `u32` positions can index",
+                s.len()
+            )));
+        }
         for span in spans {
             let seg_out = out.as_mut().map(|o| o.slice_mut(span.clone()));
             self.sort(
