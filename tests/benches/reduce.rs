@@ -2048,22 +2048,7 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
                 sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32,\
                 group_sum_i32";
     for (count, ops) in [(n, four), (n64, "sort_u64"), (n_by, "sort_by_abs_f32")] {
-        run_cuda_peer(
-            dev,
-            "cub_peers",
-            &[],
-            (count, reps),
-            &["--ops", ops],
-            &mut peers,
-            checks,
-        );
-        let out = peers::stdout(
-            Command::new("python3")
-                .arg(format!("{}/peers.py", peers::dir()))
-                .args(["--n", &count.to_string(), "--reps", &reps.to_string()])
-                .args(["--ops", ops, "--libs", "torch,cupy"]),
-        );
-        parse_peers(&out, &mut peers, checks);
+        run_peer_ops(dev, (count, reps), ops, "torch,cupy", &mut peers, checks);
     }
     print_peer_table(
         &format!(
@@ -2072,6 +2057,34 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         &ours,
         &peers,
     );
+}
+
+/// The peers of `ops` (comma-separated) at `count` elements in the same run: CUB (and thrust)
+/// from `cub_peers`, then the Python `libs` (`torch`, `cupy`) from `peers.py`, into `peers`.
+fn run_peer_ops(
+    dev: &Device,
+    (count, reps): (usize, usize),
+    ops: &str,
+    libs: &str,
+    peers: &mut BTreeMap<(String, String), f64>,
+    checks: &mut Checks,
+) {
+    run_cuda_peer(
+        dev,
+        "cub_peers",
+        &[],
+        (count, reps),
+        &["--ops", ops],
+        peers,
+        checks,
+    );
+    let out = peers::stdout(
+        Command::new("python3")
+            .arg(format!("{}/peers.py", peers::dir()))
+            .args(["--n", &count.to_string(), "--reps", &reps.to_string()])
+            .args(["--ops", ops, "--libs", libs]),
+    );
+    parse_peers(&out, peers, checks);
 }
 
 /// The table of a section's results (`ours`: op, n, bytes, ms) against the peers measured in
@@ -2144,22 +2157,7 @@ fn search_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
 
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let ops = "lower_bound_f32,lower_bound_sorted_f32";
-    run_cuda_peer(
-        dev,
-        "cub_peers",
-        &[],
-        (n, reps),
-        &["--ops", ops],
-        &mut peers,
-        checks,
-    );
-    let out = peers::stdout(
-        Command::new("python3")
-            .arg(format!("{}/peers.py", peers::dir()))
-            .args(["--n", &n.to_string(), "--reps", &reps.to_string()])
-            .args(["--ops", ops, "--libs", "torch"]),
-    );
-    parse_peers(&out, &mut peers, checks);
+    run_peer_ops(dev, (n, reps), ops, "torch", &mut peers, checks);
     print_peer_table(
         &format!(
             "binary search: {} f32 queries in {n} sorted f32 keys; ms, median of {reps}; GB/s count each query read and each answer written once; thrust::lower_bound is in the CUB column",

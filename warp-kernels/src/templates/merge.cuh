@@ -46,8 +46,40 @@ static __device__ __forceinline__ void wd_merge_serial(const wd_args& args, cons
     }
 }
 
+// How many of the ITEMS keys from `mine` a thread holds of a tile of `count` keys.
+template <int ITEMS>
+static __device__ __forceinline__ wd_u32 wd_merge_valid(wd_u32 mine, wd_u32 count) {
+    return mine < count ? (count - mine < (wd_u32)ITEMS ? count - mine : (wd_u32)ITEMS) : 0u;
+}
+
+// The thread's `valid` keys (and positions, when with_pos) written to the tile at `mine`, once
+// every thread has read the tile (a barrier on each side).
+template <int ITEMS>
+static __device__ __forceinline__ void wd_merge_put(wd_key* tile, wd_u32* tpos, wd_u32 mine, wd_u32 valid,
+                                                    const wd_key (&k)[ITEMS], const wd_u32 (&p)[ITEMS], bool with_pos) {
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        if ((wd_u32)j < valid) {
+            tile[mine + j] = k[j];
+            if (with_pos) tpos[mine + j] = p[j];
+        }
+    }
+    __syncthreads();
+}
+
+// The block's sorted tile (count keys, and positions unless pos_out is null) out to `at`.
+template <class K>
+static __device__ __forceinline__ void wd_merge_store(const wd_key* tile, const wd_u32* tpos, wd_u32 count, K* keys_out,
+                                                      wd_u32* pos_out, wd_u64 at) {
+    for (unsigned i = threadIdx.x; i < count; i += WD_BLOCK) {
+        keys_out[at + i] = tile[i];
+        if (pos_out != nullptr) pos_out[at + i] = tpos[i];
+    }
+}
+
 // The block's tile (keys `base .. base + count`, count <= WD_MERGE_TILE) sorted into keys_out
-// (and their positions into pos_out when with_pos).
+// (and their positions into pos_out unless it is null).
 template <class K>
 static __device__ __forceinline__ void wd_merge_block_sort(const wd_args& args, const K* keys, wd_u64 n, K* keys_out,
                                                            wd_u32* pos_out) {
@@ -55,7 +87,6 @@ static __device__ __forceinline__ void wd_merge_block_sort(const wd_args& args, 
     constexpr unsigned TILE = WD_MERGE_TILE;
     __shared__ wd_key tile[TILE];
     __shared__ wd_u32 tpos[TILE];
-    const bool with_pos = pos_out != nullptr;
     const wd_u64 base = (wd_u64)blockIdx.x * TILE;
     const wd_u32 count = n - base < TILE ? (wd_u32)(n - base) : TILE;
     for (unsigned i = threadIdx.x; i < count; i += WD_BLOCK) {
@@ -65,7 +96,7 @@ static __device__ __forceinline__ void wd_merge_block_sort(const wd_args& args, 
     __syncthreads();
     // The thread's items, sorted in registers: a stable insertion sort of the valid ones.
     const wd_u32 mine = threadIdx.x * ITEMS;
-    const wd_u32 valid = mine < count ? (count - mine < (wd_u32)ITEMS ? count - mine : (wd_u32)ITEMS) : 0u;
+    const wd_u32 valid = wd_merge_valid<ITEMS>(mine, count);
     wd_key k[ITEMS];
     wd_u32 p[ITEMS];
 #pragma unroll
@@ -90,15 +121,7 @@ static __device__ __forceinline__ void wd_merge_block_sort(const wd_args& args, 
             }
         }
     }
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        if ((wd_u32)j < valid) {
-            tile[mine + j] = k[j];
-            tpos[mine + j] = p[j];
-        }
-    }
-    __syncthreads();
+    wd_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, true);
     // Rounds: runs of `w` keys merged in pairs, each thread taking ITEMS outputs of its pair.
     for (wd_u32 w = ITEMS; w < count; w *= 2) {
         if (valid > 0) {
@@ -110,20 +133,9 @@ static __device__ __forceinline__ void wd_merge_block_sort(const wd_args& args, 
             const wd_u32 ai = wd_merge_path<wd_u32>(args, tile + start, na, tile + a_end, nb, d);
             wd_merge_serial<ITEMS>(args, tile + start, tpos + start, ai, na, d - ai, nb, k, p, true);
         }
-        __syncthreads();
-#pragma unroll
-        for (int j = 0; j < ITEMS; ++j) {
-            if ((wd_u32)j < valid) {
-                tile[mine + j] = k[j];
-                tpos[mine + j] = p[j];
-            }
-        }
-        __syncthreads();
+        wd_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, true);
     }
-    for (unsigned i = threadIdx.x; i < count; i += WD_BLOCK) {
-        keys_out[base + i] = tile[i];
-        if (with_pos) pos_out[base + i] = tpos[i];
-    }
+    wd_merge_store(tile, tpos, count, keys_out, pos_out, base);
 }
 
 // For each output tile t <= tiles of a pass merging pairs of runs of `width` keys: where it
@@ -170,24 +182,13 @@ static __device__ __forceinline__ void wd_merge_pass(const wd_args& args, const 
     __syncthreads();
     const wd_u32 count = na + nb;
     const wd_u32 mine = threadIdx.x * ITEMS;
-    const wd_u32 valid = mine < count ? (count - mine < (wd_u32)ITEMS ? count - mine : (wd_u32)ITEMS) : 0u;
+    const wd_u32 valid = wd_merge_valid<ITEMS>(mine, count);
     wd_key k[ITEMS];
     wd_u32 p[ITEMS];
     if (valid > 0) {
         const wd_u32 ai = wd_merge_path<wd_u32>(args, tile, na, tile + na, nb, mine);
         wd_merge_serial<ITEMS>(args, tile, tpos, ai, na, mine - ai, nb, k, p, with_pos);
     }
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        if ((wd_u32)j < valid) {
-            tile[mine + j] = k[j];
-            if (with_pos) tpos[mine + j] = p[j];
-        }
-    }
-    __syncthreads();
-    for (unsigned i = threadIdx.x; i < count; i += WD_BLOCK) {
-        keys_out[g0 + i] = tile[i];
-        if (with_pos) pos_out[g0 + i] = tpos[i];
-    }
+    wd_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
+    wd_merge_store(tile, tpos, count, keys_out, pos_out, g0);
 }
