@@ -31,6 +31,6 @@ pub mod module;
 pub mod patterns;
 pub mod types;
 
-pub use module::{FnFragment, OpFragment, Source, Style};
+pub use module::{FnFragment, OpFragment, Pick, Source, Style};
 pub use patterns::Redux;
 pub use types::{ALL_SCALARS, HALVES, MAX_TUPLE, Scalar, Ty};

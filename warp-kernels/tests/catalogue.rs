@@ -10,7 +10,7 @@ use warp_kernels::module::{
     RunValues, TEMPLATES, axis_module, histogram_module, kernel_signatures, partition3_module,
     predicate_module, reduce_module, runs_module, topk_module, transpose_module,
 };
-use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Source, Style};
+use warp_kernels::{FnFragment, OpFragment, Pick, Redux, Scalar, Source, Style};
 
 fn op(value: &'static str) -> OpFragment<'static> {
     OpFragment {
@@ -98,8 +98,12 @@ fn predicate_modules_match_the_catalogue() {
         ..pred.clone()
     };
     for (source, pick) in [
-        (Source::Plain(&[Scalar::F32, Scalar::U16]), Some(1)),
-        (Source::Plain(&[Scalar::F32, Scalar::U16]), None),
+        (Source::Plain(&[Scalar::F32, Scalar::U16]), Pick::Field(1)),
+        (Source::Plain(&[Scalar::F32, Scalar::U16]), Pick::Value),
+        (
+            Source::Plain(&[Scalar::F32, Scalar::U16]),
+            Pick::Position(Scalar::U64),
+        ),
     ] {
         let src = predicate_module(&zipped, &source, pick);
         check(
@@ -109,8 +113,14 @@ fn predicate_modules_match_the_catalogue() {
             "wd_stage::out_t",
         );
         assert!(src.contains("wd_pred(v.f0, v.f1)"), "{src}");
+        let out = match pick {
+            Pick::Value => "typedef value_t out_t;",
+            Pick::Field(_) => "typedef wd_u16 out_t;",
+            Pick::Position(_) => "typedef wd_u64 out_t;",
+        };
+        assert!(src.contains(out), "{src}");
     }
-    let src = partition3_module(&pred, &zipped, &Source::Plain(&[Scalar::F32]), None);
+    let src = partition3_module(&pred, &zipped, &Source::Plain(&[Scalar::F32]), Pick::Value);
     check(
         &src,
         catalogue::PARTITION3_KERNELS,
@@ -129,7 +139,7 @@ fn predicate_modules_match_the_catalogue() {
         },
     ] {
         check(
-            &predicate_module(&pred, &source, None),
+            &predicate_module(&pred, &source, Pick::Value),
             catalogue::PREDICATE_KERNELS,
             &source.elem_c(),
             "wd_stage::out_t",

@@ -66,10 +66,10 @@ pub mod impl_ {
     pub use crate::backend::cpu::CHUNK as CPU_CHUNK;
     pub use crate::inputs::{IndexKey, KeepKey, Stage};
     pub use crate::operations::{
-        axis_module, histogram_module, map_module, merge_module, partition3_module,
-        predicate_module, reduce_by_key_input_module, reduce_by_key_module, reduce_module,
-        run_length_module, search_module, sort_module, topk_module, transpose_module,
-        unique_module,
+        argwhere_module, axis_module, histogram_module, map_module, merge_module,
+        partition3_module, predicate_module, reduce_by_key_input_module, reduce_by_key_module,
+        reduce_module, run_length_module, search_module, sort_module, topk_module,
+        transpose_module, unique_module,
     };
     pub use crate::operators::{FnMeta, OpMeta};
     pub use crate::values::Sealed;

@@ -342,7 +342,7 @@ fn nvrtc_errors_name_the_rust_function_and_line() {
 mod elements {
     //! The composed predicate and map-reduce modules compile, with votes, ballots and popc.
     use super::*;
-    use warp_runtime::impl_::{predicate_module, reduce_module};
+    use warp_runtime::impl_::{argwhere_module, predicate_module, reduce_module};
     use warp_runtime::{DeviceVec, Mapped};
 
     #[predicate]
@@ -376,6 +376,8 @@ mod elements {
             predicate_module::<between_with, DeviceVec<i16>>(),
             predicate_module::<positive, Mapped<'static, square>>(),
             predicate_module::<big_norm_with, Mapped<'static, pair_with>>(),
+            argwhere_module::<positive, DeviceVec<f32>, u32>(),
+            argwhere_module::<big_norm_with, Mapped<'static, pair_with>, u64>(),
             reduce_module::<sum_f32, Mapped<'static, square>>(),
             reduce_module::<sum_u64_op, Mapped<'static, widen>>(),
         ]

@@ -134,7 +134,7 @@ mod elements {
     //! Snapshots of the composed predicate and map-reduce modules (their kernels: votes,
     //! ballot counting, compaction with look-back, the fused map).
     use super::view;
-    use warp_runtime::impl_::{predicate_module, reduce_module};
+    use warp_runtime::impl_::{argwhere_module, predicate_module, reduce_module};
     use warp_runtime::prelude::*;
     use warp_runtime::{Keeping, Mapped};
 
@@ -171,6 +171,10 @@ mod elements {
         insta::assert_snapshot!(
             "predicate_positive_over_square",
             view(&predicate_module::<positive, Mapped<'static, square>>().source)
+        );
+        insta::assert_snapshot!(
+            "argwhere_positive_over_square_u32",
+            view(&argwhere_module::<positive, Mapped<'static, square>, u32>().source)
         );
         insta::assert_snapshot!(
             "map_reduce_square_sum",

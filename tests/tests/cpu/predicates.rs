@@ -51,6 +51,19 @@ fn predicates_match_iterators() {
                 .collect::<Vec<_>>(),
             rest
         );
+        let at: Vec<u32> = (0..n as u32).filter(|&i| xs[i as usize] > 0.0).collect();
+        assert_eq!(cpu.argwhere(positive, &d).unwrap().download().unwrap(), at);
+        let mut at64 = cpu.upload(&vec![0i64; n]).unwrap();
+        let count = cpu
+            .argwhere_into(positive, &d, &mut at64)
+            .unwrap()
+            .get()
+            .unwrap();
+        let at64: Vec<u32> = at64.download().unwrap()[..count as usize]
+            .iter()
+            .map(|&i| i as u32)
+            .collect();
+        assert_eq!(at64, at);
         let mask = cpu.mask(positive, &d).unwrap().download().unwrap();
         assert_eq!(mask.len(), n.div_ceil(32));
         for (i, x) in xs.iter().enumerate() {
@@ -126,4 +139,48 @@ fn three_way_partition_matches_iterators() {
 #[test]
 fn eight_bound_words_read_and_nine_refused() {
     warp_tests::bound::check_bound_limits(&Device::cpu(), seed());
+}
+
+#[test]
+fn argwhere_positions_of_views_maps_and_their_errors() {
+    let cpu = Device::cpu();
+    let xs: Vec<i32> = (0..300).map(|i| (i * 7919) % 101 - 50).collect();
+    let d = cpu.upload(&xs).unwrap();
+    // A view's positions count from its start; a map's values are tested.
+    let view = d.slice(10..).unwrap();
+    let want: Vec<u32> = (0..290u32)
+        .filter(|&i| xs[10 + i as usize] & 1 == 1)
+        .collect();
+    assert_eq!(cpu.argwhere(odd, &view).unwrap().download().unwrap(), want);
+    #[predicate]
+    fn big(x: i64) -> bool {
+        x > 100
+    }
+    let want: Vec<u32> = (0..300u32)
+        .filter(|&i| xs[i as usize] as i64 * 3 > 100)
+        .collect();
+    let got = cpu.argwhere(big, &d.map(scaled.with(3))).unwrap();
+    assert_eq!(got.download().unwrap(), want);
+    // Empty input: no positions; none kept: none.
+    let empty = cpu.upload::<i32>(&[]).unwrap();
+    assert!(cpu.argwhere(odd, &empty).unwrap().is_empty());
+    assert!(
+        cpu.argwhere(odd, &cpu.upload(&[2i32, 4]).unwrap())
+            .unwrap()
+            .is_empty()
+    );
+    // Positions above the index type's largest value, and an output too short.
+    let mut small = cpu.upload(&vec![0i8; 300]).unwrap();
+    assert!(matches!(
+        cpu.argwhere_into(odd, &d, &mut small),
+        Err(Error::Shape(_))
+    ));
+    let mut exact = cpu.upload(&vec![0u8; 256]).unwrap();
+    let at_most = cpu.upload(&xs[..256]).unwrap();
+    assert!(cpu.argwhere_into(odd, &at_most, &mut exact).is_ok());
+    let mut short = cpu.upload(&vec![0u32; 299]).unwrap();
+    assert!(matches!(
+        cpu.argwhere_into(odd, &d, &mut short),
+        Err(Error::Shape(_))
+    ));
 }

@@ -78,6 +78,23 @@ fn check_all<P: Predicate<Input = f32>>(gpu: &Device, cpu: &Device, p: P, xs: &[
             bits(cpu.filter(p.clone(), &cs).unwrap().download().unwrap()),
             "filter {tag}"
         );
+        let want: Vec<u32> = (0..n as u32)
+            .filter(|&i| p.test(xs[off + i as usize]))
+            .collect();
+        let got = gpu.argwhere(p.clone(), &gs).unwrap().download().unwrap();
+        assert!(got == want, "argwhere {tag}");
+        assert_eq!(
+            cpu.argwhere(p.clone(), &cs).unwrap().download().unwrap(),
+            want
+        );
+        let mut wide = gpu.upload(&vec![0u64; n + 5]).unwrap();
+        let count = gpu.argwhere_into(p.clone(), &gs, &mut wide).unwrap();
+        let wide = wide.download().unwrap();
+        let wide: Vec<u32> = wide[..count.get().unwrap() as usize]
+            .iter()
+            .map(|&i| i as u32)
+            .collect();
+        assert!(wide == want, "argwhere_into u64 {tag}");
         let (gk, gr) = gpu.partition(p.clone(), &gs).unwrap();
         let (ck, cr) = cpu.partition(p.clone(), &cs).unwrap();
         assert_eq!(
@@ -274,6 +291,24 @@ fn large_filter_at_half_selectivity() {
     assert_eq!(kept.len(), want.len());
     assert!(kept.download().unwrap() == want, "filter 2^28 at ~50%");
     assert_eq!(gpu.count(positive, &g).unwrap(), want.len() as u64);
+    let at = gpu.argwhere(positive, &g).unwrap().download().unwrap();
+    let want_at: Vec<u32> = (0..n as u32).filter(|&i| xs[i as usize] > 0.0).collect();
+    assert!(at == want_at, "argwhere 2^28 at ~50%");
+    // Positions through a fused map of zipped arrays, from a misaligned start.
+    let ys = gpu.upload(&xs[..n / 4]).unwrap();
+    let (a, b) = (g.slice(1..n / 4 + 1).unwrap(), ys.as_slice());
+    let zipped = gpu
+        .argwhere(second_below.with(0.5), &(&a, &b))
+        .unwrap()
+        .download()
+        .unwrap();
+    let want_zip: Vec<u32> = (0..(n / 4) as u32)
+        .filter(|&i| {
+            let (x, y) = (xs[i as usize + 1], xs[i as usize]);
+            second_below.call(x, y, 0.5)
+        })
+        .collect();
+    assert!(zipped == want_zip, "argwhere over zipped views");
     // The other tile order: tiles from a queue in block start order.
     gpu.set_tile_queue(true);
     let (yes, no) = gpu.partition(positive, &g).unwrap();

@@ -3,7 +3,7 @@
 
 use super::scans::{SCAN, SCAN_ROWS, SCAN_SEGMENTS};
 use crate::catalogue::kit::*;
-use crate::module::{Module, OpFragment, Source, Style, map_parts, op_struct, stage};
+use crate::module::{Module, OpFragment, Pick, Source, Style, map_parts, op_struct, stage};
 use crate::types::Scalar;
 
 /// Threads per block of the column reduction: 32 warps, one per row of the `[32][33]` tile.
@@ -293,7 +293,7 @@ pub fn axis_module(op: &OpFragment, source: &Source) -> String {
     m.function(&op.combine, "wd_op_combine");
     m.function(&op.identity, "wd_op_identity");
     m.user(&op_struct(op));
-    m.user(&stage(source, None, &op.value, None));
+    m.user(&stage(source, None, &op.value, Pick::Value));
     m.reduce_templates(Style::Intrinsics);
     m.template("tiles.cuh");
     m.template("lookback.cuh");

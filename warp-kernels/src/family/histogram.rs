@@ -1,7 +1,7 @@
 //! The histogram family: counts of values per bin of a `#[map]`'s bin function.
 
 use crate::catalogue::kit::*;
-use crate::module::{FnFragment, Module, Source, call_args, map_parts, stage, stage_value};
+use crate::module::{FnFragment, Module, Pick, Source, call_args, map_parts, stage, stage_value};
 
 /// The most bins a histogram counts into.
 pub const HISTOGRAM_MAX_BINS: usize = 65536;
@@ -108,7 +108,7 @@ pub fn histogram_module(bin: &FnFragment, source: &Source) -> String {
         m.function(&f.text, "wd_map");
     }
     m.function(&bin.text, "wd_bin");
-    m.user(&stage(source, None, &stage_value(source), None));
+    m.user(&stage(source, None, &stage_value(source), Pick::Value));
     m.user(&format!(
         "
 // ---- the bin of a value ----

@@ -1,7 +1,7 @@
 //! The map family: a `#[map]` of every element written out.
 
 use crate::catalogue::kit::*;
-use crate::module::{FnFragment, Module, Source, stage};
+use crate::module::{FnFragment, Module, Pick, Source, stage};
 use crate::types::Scalar;
 
 /// Every value of the stage (a map of the elements) written out.
@@ -30,7 +30,7 @@ pub fn map_module(map: &FnFragment, elem: &[Scalar]) -> String {
     m.type_support(&[&source.row_support(), &map.type_support]);
     m.user("\n// ---- the user's functions, lowered ----\n");
     m.function(&map.text, "wd_map");
-    m.user(&stage(&source, None, &map.output, None));
+    m.user(&stage(&source, None, &map.output, Pick::Value));
     m.template("map.cuh");
     m.kernels(crate::catalogue::MAP_KERNELS, &source.elem_c(), &map.output);
     m.finish(&format!("map_{}", source.tag()))

@@ -2,7 +2,7 @@
 //! `#[predicate]` keeps, and the three-way partition by two predicates.
 
 use crate::catalogue::kit::*;
-use crate::module::{FnFragment, Module, Source, Style, map_parts, stage_value, stage_with};
+use crate::module::{FnFragment, Module, Pick, Source, Style, map_parts, stage_value, stage_with};
 
 /// Copies of the stop signal that `wd_k_any` and `wd_k_find_first` read before every tile,
 /// spread over L2 slices so that the reads of all warps do not queue on one (see
@@ -138,9 +138,9 @@ pub const PREDICATE_DEFINES: &[(&str, u64)] = &[
 
 /// A predicate module: every predicate kernel (count, any/all, find_first, mask, compact) for
 /// `pred` over the values of `source` (elements, zipped elements, or a map of them; not
-/// indexed). `pick`: compaction keeps field `pick` of each zipped element (the element of
-/// that array) instead of the whole element.
-pub fn predicate_module(pred: &FnFragment, source: &Source, pick: Option<usize>) -> String {
+/// indexed). `pick`: what compaction writes of each kept value: the value, field `k` of a
+/// zipped element (the element of that array) or the value's position (`argwhere`).
+pub fn predicate_module(pred: &FnFragment, source: &Source, pick: Pick) -> String {
     tested_module(
         &format!("predicate `{}`", pred.name),
         &pred.name,
@@ -159,7 +159,7 @@ pub fn partition3_module(
     first: &FnFragment,
     second: &FnFragment,
     source: &Source,
-    pick: Option<usize>,
+    pick: Pick,
 ) -> String {
     tested_module(
         &format!(
@@ -183,10 +183,14 @@ fn tested_module(
     pred: &FnFragment,
     pred2: Option<&FnFragment>,
     source: &Source,
-    pick: Option<usize>,
+    pick: Pick,
     kernels: &[&Kernel],
 ) -> String {
-    let picked = pick.map_or(String::new(), |k| format!(", keeping array {k}"));
+    let picked = match pick {
+        Pick::Value => String::new(),
+        Pick::Field(k) => format!(", keeping array {k}"),
+        Pick::Position(ix) => format!(", keeping `{ix}` positions"),
+    };
     let mut m = Module::new(&format!("{what} over {}{picked}", source.describe()));
     let map = map_parts(source);
     m.type_support(&[
@@ -215,7 +219,11 @@ fn tested_module(
     m.template("lookback.cuh");
     m.template("predicate.cuh");
     m.kernels(kernels, &source.elem_c(), "wd_stage::out_t");
-    let picked = pick.map_or(String::new(), |k| format!("_keep{k}"));
+    let picked = match pick {
+        Pick::Value => String::new(),
+        Pick::Field(k) => format!("_keep{k}"),
+        Pick::Position(ix) => format!("_positions_{ix}"),
+    };
     m.finish(&format!("{file}_{}{picked}", source.tag()))
 }
 

@@ -1,7 +1,7 @@
 //! The reduce family: one-pass grid reductions of a stage's values by a `#[reduce]` operator.
 
 use crate::catalogue::kit::*;
-use crate::module::{Module, OpFragment, Source, map_parts, op_struct, stage};
+use crate::module::{Module, OpFragment, Pick, Source, map_parts, op_struct, stage};
 
 /// Grid reduction of the stage's values: per-thread accumulation, warp reduce, `warpSums`,
 /// last-block-done grid combine in the same launch (`partials` holds a value per block).
@@ -47,7 +47,7 @@ pub fn reduce_module(op: &OpFragment, source: Option<&Source>) -> String {
     m.function(&op.identity, "wd_op_identity");
     m.user(&op_struct(op));
     if let Some(s) = source {
-        m.user(&stage(s, None, &op.value, None));
+        m.user(&stage(s, None, &op.value, Pick::Value));
     }
     m.reduce_templates(op.style);
     // The operator's own module is named after it; a composition after its parts.

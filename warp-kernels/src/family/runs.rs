@@ -2,8 +2,8 @@
 
 use crate::catalogue::kit::*;
 use crate::module::{
-    FnFragment, Module, OpFragment, Source, Style, bound_args, call_args, map_parts, op_struct,
-    stage,
+    FnFragment, Module, OpFragment, Pick, Source, Style, bound_args, call_args, map_parts,
+    op_struct, stage,
 };
 use crate::types::Scalar;
 
@@ -168,7 +168,7 @@ pub fn runs_module(key: Scalar, same: Option<&FnFragment>, values: RunValues) ->
 static __device__ __forceinline__ bool wd_same(const wd_args& a, {k} x, {k} y) {{ (void)a; {test} }}
 "
     ));
-    m.user(&stage(&source, None, &source.elem_c(), None));
+    m.user(&stage(&source, None, &source.elem_c(), Pick::Value));
     if let (Some(op), Some(v)) = (op, value_source) {
         m.user(&run_value(op, v));
     }

@@ -1,7 +1,7 @@
 //! The top-k family: the largest (or smallest) k values and their indices.
 
 use crate::catalogue::kit::*;
-use crate::module::{Module, Source, stage};
+use crate::module::{Module, Pick, Source, stage};
 use crate::types::Scalar;
 
 /// The largest `k` of top-k and bottom-k.
@@ -151,7 +151,7 @@ pub const TOPK_DEFINES: &[(&str, u64)] = &[
 pub fn topk_module(elem: Scalar) -> String {
     let source = Source::Plain(std::slice::from_ref(&elem));
     let mut m = Module::new(&format!("top-k of {}", source.describe()));
-    m.user(&stage(&source, None, elem.c_name(), None));
+    m.user(&stage(&source, None, elem.c_name(), Pick::Value));
     m.template("warp.cuh");
     m.template("warp_intrinsics.cuh");
     m.template("block.cuh");

@@ -29,7 +29,7 @@ pub use crate::family::sort::sort_module;
 pub use crate::family::topk::topk_module;
 pub(crate) use fragment::op_struct;
 pub use fragment::{FRAGMENT_NAME, FnFragment, OpFragment};
-pub use stage::Source;
+pub use stage::{Pick, Source};
 pub(crate) use stage::{bound_args, call_args, map_parts, stage, stage_value, stage_with};
 
 /// The prelude every generated source starts with.

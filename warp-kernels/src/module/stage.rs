@@ -8,6 +8,18 @@ use super::fragment::FnFragment;
 use super::type_support;
 use crate::types::{Scalar, Ty};
 
+/// What compaction (`filter`, `partition`, `partition3`) writes of each value it places.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pick {
+    /// The value itself.
+    #[default]
+    Value,
+    /// Field `k` of a zipped element: the element of array `k`.
+    Field(usize),
+    /// The value's position in the input, as this index type (`argwhere`).
+    Position(Scalar),
+}
+
 /// What the values of an operation are made of.
 #[derive(Clone, Copy, Debug)]
 pub enum Source<'a> {
@@ -225,13 +237,8 @@ pub(crate) fn bound_args(f: &FnFragment, first: usize) -> String {
 /// `a`): elements of `source` (one array, or several zipped), mapped if it is a map, made into
 /// pairs if indexed, tested by `pred` if any; bound arguments decoded from `a` (the map's
 /// first). `value` is the C type of the values (the operator's, for indexed sources). `pick`:
-/// what compaction writes is field `pick` of the (zipped) value, not the whole value.
-pub(crate) fn stage(
-    source: &Source,
-    pred: Option<&FnFragment>,
-    value: &str,
-    pick: Option<usize>,
-) -> String {
+/// what compaction writes of a value at position `i` (`out(v, i)`).
+pub(crate) fn stage(source: &Source, pred: Option<&FnFragment>, value: &str, pick: Pick) -> String {
     stage_with(source, pred, None, value, pick)
 }
 
@@ -241,7 +248,7 @@ pub(crate) fn stage_with(
     pred: Option<&FnFragment>,
     pred2: Option<&FnFragment>,
     value: &str,
-    pick: Option<usize>,
+    pick: Pick,
 ) -> String {
     let cols = source.columns();
     let e = source.elem_c();
@@ -281,8 +288,15 @@ pub(crate) fn stage_with(
         _ => String::new(),
     };
     let (out_t, out) = match pick {
-        Some(k) => (cols[k].c_name().to_string(), format!("return v.f{k};")),
-        None => ("value_t".to_string(), "return v;".to_string()),
+        Pick::Field(k) => (
+            cols[k].c_name().to_string(),
+            format!("(void)i; return v.f{k};"),
+        ),
+        Pick::Value => ("value_t".to_string(), "(void)i; return v;".to_string()),
+        Pick::Position(ix) => (
+            ix.c_name().to_string(),
+            format!("(void)v; return ({})i;", ix.c_name()),
+        ),
     };
     let sets: String = (0..cols.len())
         .map(|k| format!(" st.p{k} = (const {}*)in.p[{k}];", cols[k].c_name()))
@@ -300,7 +314,7 @@ struct wd_stage {{
 {keep2}    __device__ __forceinline__ value_t make(elem_t e, wd_u64 i) const {{
         {make}
     }}
-    __device__ __forceinline__ out_t out(value_t v) const {{ {out} }}
+    __device__ __forceinline__ out_t out(value_t v, wd_u64 i) const {{ {out} }}
 }};
 #define WD_STAGE wd_stage st;{sets} st.n = n; st.a = wd_resolve_args(a); (void)st
 ",

@@ -245,8 +245,9 @@ static __device__ __forceinline__ unsigned wd_compact_ranks(const St& st, wd_u64
 #pragma unroll
             for (int k = 0; k < L::VEC; ++k) {
                 const int j = r * L::VEC + k;
-                if (keep[j]) put(kept + lanes_below + mine, st.out(v[j]), true);
-                else put(rej + rej_below + (k - mine), st.out(v[j]), false);
+                const wd_u64 i = base + L::offset(j, lane);
+                if (keep[j]) put(kept + lanes_below + mine, st.out(v[j], i), true);
+                else put(rej + rej_below + (k - mine), st.out(v[j], i), false);
                 mine += keep[j];
             }
             kept += row_total;
@@ -258,8 +259,8 @@ static __device__ __forceinline__ unsigned wd_compact_ranks(const St& st, wd_u64
     for (int k = 0; k < WD_ITEMS; ++k) {
         const wd_rank rank = wd_ballot_rank(keep[k], below);
         const wd_u64 i = base + (wd_u64)k * 32u + lane;
-        if (keep[k]) put(kept + rank.below, st.out(v[k]), true);
-        else if (i < st.n) put(rej + (lane - rank.below), st.out(v[k]), false);
+        if (keep[k]) put(kept + rank.below, st.out(v[k], i), true);
+        else if (i < st.n) put(rej + (lane - rank.below), st.out(v[k], i), false);
         kept += rank.total;
         rej += 32u - rank.total;
     }
@@ -354,9 +355,10 @@ static __device__ __forceinline__ void wd_partition3_ranks(const St& st, wd_u64 
 #pragma unroll
             for (int k = 0; k < L::VEC; ++k) {
                 const int j = r * L::VEC + k;
-                if (k1[j]) put(0, r1 + l1 + m1++, st.out(v[j]));
-                else if (k2[j]) put(1, r2 + l2 + m2++, st.out(v[j]));
-                else put(2, r3 + l3 + m3++, st.out(v[j]));
+                const wd_u64 i = base + L::offset(j, lane);
+                if (k1[j]) put(0, r1 + l1 + m1++, st.out(v[j], i));
+                else if (k2[j]) put(1, r2 + l2 + m2++, st.out(v[j], i));
+                else put(2, r3 + l3 + m3++, st.out(v[j], i));
             }
             r1 += t1;
             r2 += t2;
@@ -366,12 +368,13 @@ static __device__ __forceinline__ void wd_partition3_ranks(const St& st, wd_u64 
     }
 #pragma unroll
     for (int k = 0; k < WD_ITEMS; ++k) {
-        const bool valid = base + (wd_u64)k * 32u + lane < st.n;
+        const wd_u64 i = base + (wd_u64)k * 32u + lane;
+        const bool valid = i < st.n;
         const wd_rank q1 = wd_ballot_rank(k1[k], below), q2 = wd_ballot_rank(k2[k], below),
                       q3 = wd_ballot_rank(valid && !k1[k] && !k2[k], below);
-        if (k1[k]) put(0, r1 + q1.below, st.out(v[k]));
-        else if (k2[k]) put(1, r2 + q2.below, st.out(v[k]));
-        else if (valid) put(2, r3 + q3.below, st.out(v[k]));
+        if (k1[k]) put(0, r1 + q1.below, st.out(v[k], i));
+        else if (k2[k]) put(1, r2 + q2.below, st.out(v[k], i));
+        else if (valid) put(2, r3 + q3.below, st.out(v[k], i));
         r1 += q1.total;
         r2 += q2.total;
         r3 += q3.total;

@@ -24,7 +24,7 @@ pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS};
 pub use map::map_module;
 pub use merge::merge_module;
 pub use predicates::{Split, Split3};
-pub use predicates::{partition3_module, predicate_module};
+pub use predicates::{argwhere_module, partition3_module, predicate_module};
 pub use reduce::reduce_module;
 pub use runs::{
     ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys, reduce_by_key_input_module,

@@ -1,4 +1,4 @@
-//! Predicates: `count`, `any`, `all`, `find_first` (and their `_on_device` forms), `mask`,
+//! Predicates: `count`, `any`, `all`, `find_first` (and their `_on_device` forms), `mask`, `argwhere`,
 //! `filter` and `partition` (and their `_into` forms) over arrays, views, the caller's cudarc
 //! memory and mapped views (votes, ballot counting, single-pass compaction).
 
@@ -14,7 +14,7 @@ use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::ElementInput;
 use crate::operators::Predicate;
-use crate::values::{DeviceValue, Element};
+use crate::values::{DeviceValue, Element, IndexInt};
 
 /// The two halves of a partition: (kept, rejected), each in input order.
 pub type Split<T> = (DeviceVec<T>, DeviceVec<T>);
@@ -50,7 +50,25 @@ impl Device {
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        let module: Arc<Module> = g.module(predicate_key::<P, I>(), predicate_module::<P, I>)?;
+        self.pred_launch_with::<I, P, (), R>(g, p, launch)
+    }
+
+    /// [`Device::pred_launch`] with the module whose compaction writes what `Pos` says: `()`,
+    /// the input's kept values; an index type, the values' positions (`argwhere`).
+    fn pred_launch_with<I, P, Pos, R>(
+        &self,
+        g: &Gpu,
+        p: &Checked<'_, I::Elem>,
+        launch: impl FnOnce(Staged<'_, '_>) -> Result<R>,
+    ) -> Result<R>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+        Pos: PositionsOf,
+    {
+        let module: Arc<Module> = g.module(predicate_key::<P, I, Pos>(), || {
+            predicate_module_with::<P, I>(Pos::PICK)
+        })?;
         self.with_bound(g, &p.args, |args| {
             launch(Staged {
                 module: &module,
@@ -279,6 +297,79 @@ impl Device {
         }
     }
 
+    /// The positions of the values satisfying `pred`, in increasing order, as `u32` indices
+    /// (NumPy's `flatnonzero`, PyTorch's `nonzero` of a mask, `filter` of `indexed()` keeping
+    /// the index): one pass, the positions made in registers (nothing else is written), the
+    /// compaction of [`Device::filter`]. Positions count from the input's start (a view's
+    /// first element is 0). Waits for the count. Inputs with a position above `u32::MAX`
+    /// (more than 2^32 elements) are an [`Error::Shape`]: use [`Device::argwhere_into`] with
+    /// `u64` positions.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[predicate]
+    /// fn above(x: f32, t: f32) -> bool { x > t }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[0.95f32, 0.2, f32::NAN, 0.91, 0.5])?;
+    /// assert_eq!(dev.argwhere(above.with(0.9), &xs)?.download()?, [0, 3]); // NaN > t is false
+    /// let tail = xs.slice(2..)?;
+    /// assert_eq!(dev.argwhere(above.with(0.9), &tail)?.download()?, [1]);
+    /// # Ok(()) }
+    /// ```
+    pub fn argwhere<I, P>(&self, pred: P, input: &I) -> Result<DeviceVec<u32>>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+    {
+        let n = input.elements().len();
+        let mut out = self.new_array::<u32>(n)?;
+        let count = self.argwhere_into(pred, input, &mut out)?.get()? as usize;
+        out.truncate(count);
+        Ok(out)
+    }
+
+    /// [`Device::argwhere`] into `out` (room for every input position: at least as many as
+    /// the input, else [`Error::Shape`]), positions of any index type `Ix` (`u32`, `u64`,
+    /// `i32`, `i64`, ...; an input with a position above `Ix`'s largest value is an
+    /// [`Error::Shape`]): the positions are the first `count` of `out`, `count` a result left
+    /// on the device (the rest of `out` is unspecified). Allocates nothing, waits for nothing.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[predicate]
+    /// fn odd(x: i32) -> bool { x % 2 != 0 }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[3i32, 4, -5, 8, 9])?;
+    /// let mut at = dev.upload(&vec![0u64; xs.len()])?;
+    /// let count = dev.argwhere_into(odd, &xs, &mut at)?.get()? as usize;
+    /// assert_eq!(&at.download()?[..count], [0, 2, 4]);
+    /// # Ok(()) }
+    /// ```
+    pub fn argwhere_into<I, P, Ix, O>(
+        &self,
+        pred: P,
+        input: &I,
+        out: &mut O,
+    ) -> Result<DeviceScalar<u64>>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+        Ix: IndexInt,
+        O: OutputArray<Ix> + ?Sized,
+    {
+        let n = input.elements().len() as u64;
+        if n > 0 && n - 1 > Ix::MAX_INDEX {
+            return Err(Error::Shape(format!(
+                "argwhere: {n} positions do not fit `{}` (at most {})",
+                Ix::NAME,
+                Ix::MAX_INDEX
+            )));
+        }
+        self.compact_with::<I, P, Ix, Ix, O>(pred, input, out, None, |_, i| Ix::from_index(i))
+    }
+
     /// The values satisfying `pred`, in input order, as a new array of exactly their number:
     /// single-pass compaction (ballot + popc for each lane's slot, a block scan of warp counts,
     /// decoupled look-back between blocks). Waits for the count. Over zipped arrays made by
@@ -454,6 +545,26 @@ impl Device {
         I::Kept: Element,
         O: OutputArray<I::Kept> + ?Sized,
     {
+        self.compact_with::<I, P, (), I::Kept, O>(pred, input, kept, rejected, |v, _| I::kept(v))
+    }
+
+    /// The one body of the compactions: what `Pos` says (the kept values, or their positions)
+    /// into `kept` (and the others' into `rejected`), `out` making it on the CPU.
+    fn compact_with<I, P, Pos, K, O>(
+        &self,
+        pred: P,
+        input: &I,
+        kept: &mut O,
+        rejected: Option<&mut O>,
+        out: impl Fn(I::Value, u64) -> K + Sync,
+    ) -> Result<DeviceScalar<u64>>
+    where
+        I: ElementInput + ?Sized,
+        P: Predicate<Input = I::Value>,
+        Pos: PositionsOf,
+        K: Element,
+        O: OutputArray<K> + ?Sized,
+    {
         let p = self.pred_input(&pred, input)?;
         let n = p.elems.len();
         let room = |o: &O| {
@@ -484,9 +595,9 @@ impl Device {
             Backend::Cpu => {
                 let (k, r) = cpu::compact(
                     p.elems.cpu()?,
-                    |e, _| input.value(e),
-                    |v| pred.test(v),
-                    I::kept,
+                    |e, i| (input.value(e), i),
+                    |(v, _)| pred.test(v),
+                    |(v, i)| out(v, i),
                     rejected_t.is_some(),
                 );
                 write_values(kept_t, &k)?;
@@ -502,11 +613,27 @@ impl Device {
                 };
                 // In device memory for later kernels, mirrored to the host for `get`.
                 let slot = g.mirrored_slot()?;
-                self.pred_launch::<I, P, _>(g, &p, |s| g.compact(s, out, &slot))?;
+                self.pred_launch_with::<I, P, Pos, _>(g, &p, |s| g.compact(s, out, &slot))?;
                 Ok(DeviceScalar::on_gpu(self, slot))
             }
         }
     }
+}
+
+/// What a compaction module writes of the values it keeps: `()` the values themselves (or the
+/// field its input keeps), an index type their positions.
+#[doc(hidden)]
+pub trait PositionsOf: 'static {
+    /// The module's pick, given the input's own (`None`: the value, `Some(k)`: field `k`).
+    const PICK: Option<warp_kernels::Scalar>;
+}
+
+impl PositionsOf for () {
+    const PICK: Option<warp_kernels::Scalar> = None;
+}
+
+impl<Ix: IndexInt> PositionsOf for Ix {
+    const PICK: Option<warp_kernels::Scalar> = Some(Ix::SCALAR);
 }
 
 /// Writes values computed on the CPU at the start of a CPU target.
@@ -559,13 +686,15 @@ impl Answer<Option<usize>> {
     }
 }
 
-/// The key of the predicate module of `P` over inputs `I`.
-pub(crate) fn predicate_key<P: Predicate, I: ElementInput + ?Sized>() -> ModuleKey {
+/// The key of the predicate module of `P` over inputs `I` whose compaction writes what `Pos`
+/// says (`()`: the values; an index type: their positions).
+pub(crate) fn predicate_key<P: Predicate, I: ElementInput + ?Sized, Pos: PositionsOf>() -> ModuleKey
+{
     ModuleKey::new(
         ModuleKind::Predicate,
         [
             TypeId::of::<P>(),
-            TypeId::of::<I::Map>(),
+            TypeId::of::<(I::Map, Pos)>(),
             TypeId::of::<I::Elem>(),
         ],
     )
@@ -575,6 +704,27 @@ pub(crate) fn predicate_key<P: Predicate, I: ElementInput + ?Sized>() -> ModuleK
 /// `filter`, `partition`) of a predicate of type `P` over inputs of type `I`.
 pub fn predicate_module<P: Predicate, I: ElementInput<Value = P::Input> + ?Sized>() -> ModuleSource
 {
+    predicate_module_with::<P, I>(None)
+}
+
+/// The CUDA module of `argwhere` with a predicate of type `P` over inputs of type `I`, the
+/// positions of type `Ix`: the predicate module whose compaction writes positions.
+pub fn argwhere_module<P, I, Ix>() -> ModuleSource
+where
+    P: Predicate,
+    I: ElementInput<Value = P::Input> + ?Sized,
+    Ix: IndexInt,
+{
+    predicate_module_with::<P, I>(Some(Ix::SCALAR))
+}
+
+/// [`predicate_module`] whose compaction writes the kept values' positions as `positions`
+/// (`argwhere`), or the values (`None`).
+pub(crate) fn predicate_module_with<P, I>(positions: Option<warp_kernels::Scalar>) -> ModuleSource
+where
+    P: Predicate,
+    I: ElementInput<Value = P::Input> + ?Sized,
+{
     let p: &FnMeta = &P::META;
     let stage = match I::MAP {
         Some(m) => Stage::Map(m),
@@ -583,7 +733,7 @@ pub fn predicate_module<P: Predicate, I: ElementInput<Value = P::Input> + ?Sized
     let text = module::predicate_module(
         &p.fragment,
         &source(stage, <I::Elem as Row>::COLUMNS),
-        I::KEEP,
+        pick(I::KEEP, positions),
     );
     let name = match I::MAP {
         Some(m) => format!("{}_{}", &m.fragment.name, &p.fragment.name),
@@ -626,7 +776,7 @@ where
         &p.fragment,
         &q.fragment,
         &source(stage, <I::Elem as Row>::COLUMNS),
-        I::KEEP,
+        pick(I::KEEP, None),
     );
     composed(
         location(
@@ -637,4 +787,14 @@ where
         text,
         false,
     )
+}
+
+/// What a compaction module writes: the positions (`argwhere`), else field `keep` of a
+/// zipped element, else the value.
+fn pick(keep: Option<usize>, positions: Option<warp_kernels::Scalar>) -> module::Pick {
+    match (positions, keep) {
+        (Some(ix), _) => module::Pick::Position(ix),
+        (None, Some(k)) => module::Pick::Field(k),
+        (None, None) => module::Pick::Value,
+    }
 }
