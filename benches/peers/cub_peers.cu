@@ -89,7 +89,7 @@ static const char* const kAllOps[] = {
 static const char* const kSortOps[] = {
     "sort_u32", "sort_f32", "sort_u64", "argsort_f32", "pairs_u32", "sort_desc_f32",
     "sort_rows_f32_32", "sort_rows_f32_256", "sort_rows_f32_4096", "sort_segments_f32", "group_sum_i32",
-    "sort_by_abs_f32", "lower_bound_f32", "lower_bound_sorted_f32",
+    "sort_by_abs_f32", "lower_bound_f32", "lower_bound_sorted_f32", "argwhere_f32",
 };
 
 static std::string strf(const char* fmt, ...) {
@@ -1019,6 +1019,44 @@ static void op_lower_bound(const Opts& o, const std::string& op, bool sorted_que
   }
 }
 
+// argwhere_f32: the positions i with x[i] > 0.8 (x uniform in [-1, 1): 10% kept), as CUB
+// selects them: cub::DeviceSelect::If over a counting iterator, the selector reading x[i]; int32
+// positions, count to a device counter. bytes = N*4 read + kept*4 written. Checked in full.
+struct AboveAt {
+  const float* x;
+  __device__ bool operator()(int i) const { return x[i] > 0.8f; }
+};
+
+static void op_argwhere_f32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf x(static_cast<size_t>(n) * sizeof(float)), y(static_cast<size_t>(n) * sizeof(int));
+  DevBuf count(sizeof(int64_t));
+  fill_f32(x.as<float>(), n, seed_for(o, op));
+  const thrust::counting_iterator<int> first(0);
+  const AboveAt sel{x.as<float>()};
+  size_t tb = 0;
+  CK(cub::DeviceSelect::If(nullptr, tb, first, y.as<int>(), count.as<int64_t>(), n, sel, g_stream));
+  DevBuf tmp(tb);
+  const double ms = median_ms(o.reps, [&] {
+    CK(cub::DeviceSelect::If(tmp.get(), tb, first, y.as<int>(), count.as<int64_t>(), n, sel, g_stream));
+  });
+  const int64_t kept = download_one(count.as<int64_t>());
+  print_peer(op, ms, 4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(kept));
+  if (o.check) {
+    const auto h = download(x.as<float>(), n);
+    std::vector<int> ref;
+    for (int64_t i = 0; i < n; ++i) {
+      if (h[i] > 0.8f) ref.push_back(static_cast<int>(i));
+    }
+    bool ok = kept == static_cast<int64_t>(ref.size());
+    if (ok && kept > 0) {
+      const auto got = download(y.as<int>(), kept);
+      ok = std::memcmp(got.data(), ref.data(), static_cast<size_t>(kept) * sizeof(int)) == 0;
+    }
+    print_check(op, ok, strf("kept=%lld ref_kept=%lld", static_cast<long long>(kept), static_cast<long long>(ref.size())));
+  }
+}
+
 // The group-by's input: keys uniform over [0, 2^20), values in [-100, 100].
 __global__ void group_inputs_kernel(uint32_t* keys, uint32_t* vals, int64_t n) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
@@ -1120,6 +1158,7 @@ static void run_op(const Opts& o, const std::string& op) {
   if (op == "sort_by_abs_f32") return op_sort_by_abs(o, op);
   if (op == "lower_bound_f32") return op_lower_bound(o, op, false);
   if (op == "lower_bound_sorted_f32") return op_lower_bound(o, op, true);
+  if (op == "argwhere_f32") return op_argwhere_f32(o, op);
   if (op == "group_sum_i32") return op_group_sum_i32(o, op);
   if (const int64_t c = parse_suffix(op, "scan_rows_f32_"); c > 0) return op_scan_rows_f32(o, op, c);
   if (op == "any_gt0_first" || op == "any_gt0_none") return print_skip(op, "no CUB primitive (torch/cupy only)");

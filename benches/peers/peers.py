@@ -53,7 +53,11 @@ SORT_ROW_COLS = (32, 256, 4096)  # sort_rows_f32_<C>: each row of C keys sorted 
 SORT_BYTES = {"sort_u32": 8, "sort_f32": 8, "sort_u64": 16, "argsort_f32": 16, "pairs_u32": 16,
               "sort_desc_f32": 8, "group_sum_i32": 8,
               # N/16 queries searched in N sorted keys: each query read, each answer written.
-              "lower_bound_f32": 0.5, "lower_bound_sorted_f32": 0.5}
+              "lower_bound_f32": 0.5, "lower_bound_sorted_f32": 0.5,
+              # The positions of x > 0.8 (10% kept): each element read, each position written.
+              "argwhere_f32": 4.4,
+              # 256 bins of int32 keys, each bin's sum of f32 weights: each key and weight read.
+              "hist_weighted_f32": 8}
 SAMPLES = 1000  # sorted pairs checked against their input, at random positions
 ALL_OPS = (
     list(SIMPLE_OPS[:11])
@@ -388,6 +392,30 @@ class TorchLib:
                 sums_ok = keys_ok and bool(t.equal(s.long(), want[u.long()]))
                 return keys_ok and sums_ok, f"groups={u.numel()} keys={'ok' if keys_ok else 'WRONG'} sums={'ok' if sums_ok else 'WRONG'}"
             return Case(fn, chk)
+
+        if kind == "hist_weighted_f32":
+            k = t.randint(0, 256, (n,), dtype=t.int32, device=self.dev, generator=self._gen(seed))
+            w = self.rand_f32(n, seed + 1)
+            emit("INFO torch hist_weighted_f32 times torch.bincount(k, weights=w, minlength=256) "
+                 "(int32 keys in [0, 256), f32 weights in [-1, 1))")
+
+            def chk(r):
+                want = t.zeros(256, dtype=t.float64, device=self.dev).index_add_(0, k.long(), w.double())
+                err = float((r.double() - want).abs().max().item())
+                return r.numel() == 256 and err < 1e-1, f"bins={r.numel()} max_err={err:.3g}"
+            return Case(lambda: t.bincount(k, weights=w, minlength=256), chk)
+
+        if kind == "argwhere_f32":
+            x = self.rand_f32(n, seed)
+            emit("INFO torch argwhere_f32 times torch.nonzero(x > 0.8) (int64 positions)")
+
+            def chk(r):
+                at = r.flatten()
+                ref = int((x > 0.8).sum().item())
+                ok = at.numel() == ref and bool((x[at] > 0.8).all().item()) and \
+                    bool((at[1:] > at[:-1]).all().item())
+                return ok, f"kept={at.numel()} ref_kept={ref}"
+            return Case(lambda: t.nonzero(x > 0.8), chk)
 
         if kind in ("lower_bound_f32", "lower_bound_sorted_f32"):
             keys = t.sort(self.rand_f32(n, seed)).values

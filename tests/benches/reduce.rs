@@ -3,7 +3,7 @@
 //!
 //!     cargo bench -p warp-tests --bench reduce        (on a GPU machine)
 //!     WARP_BENCH_N=268435456 WARP_BENCH_REPS=20       (defaults)
-//!     WARP_BENCH_ONLY=main,values,topk,sort,search,runs,pipeline,scan  (sections to run; default all)
+//!     WARP_BENCH_ONLY=main,values,topk,sort,search,inputs,runs,pipeline,scan  (sections to run; default all)
 //!
 //! Timing: CUDA events around each kernel, 3 warm-up runs, median of REPS; random data
 //! (never zeros); the device-to-device copy bandwidth measured in the same run (`copy_into` a
@@ -24,9 +24,9 @@ use check::{Checks, Sums};
 use rayon::prelude::*;
 use warp_runtime::prelude::*;
 use warp_tests::ops::{
-    argmax_f32, byte_bin, cg_argmax_f32, cg_max_f32, cg_sum_f32, cg_sum_i32, close, less, max_f32,
-    moments, moments_one, mul, positive, sq_diff, square, sum_f32, sum_f32_tree, sum_i32, welford,
-    welford_one, welford32, welford32_one, widen_bf16, widen_f16,
+    above, argmax_f32, byte_bin, cg_argmax_f32, cg_max_f32, cg_sum_f32, cg_sum_i32, close, less,
+    max_f32, moments, moments_one, mul, positive, sq_diff, square, sum_f32, sum_f32_tree, sum_i32,
+    welford, welford_one, welford32, welford32_one, widen_bf16, widen_f16,
 };
 use warp_tests::peers;
 
@@ -1151,6 +1151,11 @@ fn main() {
         search_bench(&dev, n, reps, &mut checks);
     }
 
+    // ---- positions and weights: argwhere, weighted histograms ----
+    if want("inputs") {
+        inputs_bench(&dev, n, reps, &mut checks);
+    }
+
     // ---- runs: run-length encode, unique, reduce-by-key ----
     if want("runs") {
         runs_bench(&dev, n, reps, &mut checks);
@@ -2166,4 +2171,91 @@ fn search_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         &ours,
         &peers,
     );
+}
+
+/// `argwhere` against CUB (`DeviceSelect::If` over a counting iterator) and PyTorch
+/// (`nonzero`), each on its own uniform data in [-1, 1), the positions of `x > 0.8` (10%); the
+/// weighted histogram of 256 bins of i32 keys with f32 weights against PyTorch's
+/// `bincount(weights)` (CUB has none).
+fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
+    let mut ours: Vec<(&'static str, usize, f64, f64)> = Vec::new();
+    {
+        let op = "argwhere_f32";
+        let xs: Vec<f32> = warp_tests::random_vec_par(10, n, false);
+        let dx = must(op, dev.upload(&xs));
+        let mut out = must(op, dev.upload(&vec![0u32; n]));
+        let p = above.with(0.8);
+        let ms = time_ms(dev, reps, || dev.argwhere_into(p, &dx, &mut out).map(drop));
+        let count = must(op, must(op, dev.argwhere_into(p, &dx, &mut out)).get()) as usize;
+        let want: Vec<u32> = (0..n as u32)
+            .into_par_iter()
+            .filter(|&i| xs[i as usize] > 0.8)
+            .collect();
+        let got = must(op, out.download());
+        checks.elements(op, n, check::bitwise(&got[..count.min(n)], &want));
+        println!("{op}: {ms:.3} ms ({count} of {n} kept)");
+        ours.push((op, n, (4 * n + 4 * count) as f64, ms));
+    }
+    {
+        let op = "hist_weighted_f32";
+        let keys: Vec<i32> = warp_tests::random_vec_par::<u32>(11, n, false)
+            .par_iter()
+            .map(|&k| (k & 255) as i32)
+            .collect();
+        let ws: Vec<f32> = warp_tests::random_vec_par(12, n, false);
+        let (dk, dw) = (must(op, dev.upload(&keys)), must(op, dev.upload(&ws)));
+        let mut out = must(op, dev.upload(&[0f32; 256]));
+        let ms = time_ms(dev, reps, || {
+            dev.histogram_weighted_into(key_bin, &dk, &dw, &mut out)
+        });
+        let got = must(op, out.download());
+        let (exact, mass) = keys
+            .par_iter()
+            .zip(&ws)
+            .fold(
+                || (vec![0f64; 256], vec![0f64; 256]),
+                |(mut e, mut m), (&k, &w)| {
+                    e[k as usize] += w as f64;
+                    m[k as usize] += (w as f64).abs();
+                    (e, m)
+                },
+            )
+            .reduce(
+                || (vec![0f64; 256], vec![0f64; 256]),
+                |(mut e, mut m), (e2, m2)| {
+                    e.iter_mut().zip(&e2).for_each(|(a, b)| *a += b);
+                    m.iter_mut().zip(&m2).for_each(|(a, b)| *a += b);
+                    (e, m)
+                },
+            );
+        let bad = check::failures(256, |b| {
+            ((got[b] as f64 - exact[b]).abs() > 1e-6 * mass[b])
+                .then(|| format!("bin {b}: expected {}, got {}", exact[b], got[b]))
+        });
+        checks.elements(op, 256, bad);
+        println!("{op}: {ms:.3} ms");
+        ours.push((op, n, (8 * n) as f64, ms));
+    }
+    let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
+    run_peer_ops(
+        dev,
+        (n, reps),
+        "argwhere_f32,hist_weighted_f32",
+        "torch",
+        &mut peers,
+        checks,
+    );
+    print_peer_table(
+        &format!(
+            "positions and weights over {n} elements: argwhere of x > 0.8 over f32 in [-1, 1) (10% kept; GB/s count each element read and each position written); the sums of f32 weights of i32 keys in 256 bins (each key and weight read); ms, median of {reps}"
+        ),
+        &ours,
+        &peers,
+    );
+}
+
+/// The key itself as the bin.
+#[map]
+fn key_bin(k: i32) -> i32 {
+    k
 }

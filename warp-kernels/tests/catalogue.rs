@@ -198,13 +198,22 @@ fn histogram_modules_match_the_catalogue() {
             map: &MAP,
         },
     ] {
-        let src = histogram_module(&BIN, &source);
+        let src = histogram_module(&BIN, &source, None);
         check(
             &src,
             catalogue::HISTOGRAM_KERNELS,
             &source.elem_c(),
             "wd_stage::out_t",
         );
+        for w in [Scalar::F32, Scalar::I64] {
+            let weighted = histogram_module(&BIN, &source, Some(w));
+            check(
+                &weighted,
+                catalogue::HISTOGRAM_WEIGHTED_KERNELS,
+                &source.elem_c(),
+                w.c_name(),
+            );
+        }
         // The bin's bound argument comes after the map's.
         let first = match source {
             Source::Map { .. } => 1,

@@ -630,9 +630,10 @@ mod halves {
 
 mod histogram {
     //! Histogram modules compile for every architecture with `__match_any_sync`, 16-byte loads
-    //! of whole tiles and no local memory: plain, bound, zipped, mapped, and the even bins.
+    //! of whole tiles and no local memory: plain, bound, zipped, mapped, and the even bins; the
+    //! weighted histograms with shared or global atomics of each weight type.
     use super::*;
-    use warp_runtime::impl_::histogram_module;
+    use warp_runtime::impl_::{histogram_module, histogram_weighted_module};
     use warp_runtime::{DeviceVec, EvenSample, Mapped};
     use warp_tests::ops::{
         byte_bin, hashed_bin_with, pair_bin, rem_bin_with, scaled_bin_with, square,
@@ -672,6 +673,27 @@ mod histogram {
             (
                 histogram_module::<<f64 as EvenSample>::Even, DeviceVec<f64>>(),
                 want,
+            ),
+            // Weighted: shared atomics of the weights' type, no lanes grouped by bin.
+            (
+                histogram_weighted_module::<byte_bin, DeviceVec<u8>, f32>(),
+                &["atom.shared.add.f32", "ld.global.cs.v4", "ld.global.nc"],
+            ),
+            (
+                histogram_weighted_module::<hashed_bin_with, DeviceVec<u32>, f64>(),
+                &["atom.shared.add.f64"],
+            ),
+            (
+                histogram_weighted_module::<rem_bin_with, DeviceVec<i32>, i64>(),
+                &["atom.shared.add.u64"],
+            ),
+            (
+                histogram_weighted_module::<
+                    pair_bin,
+                    (&'static DeviceVec<u8>, &'static DeviceVec<u8>),
+                    u32,
+                >(),
+                &["atom.global.add.u32"],
             ),
         ]);
     }

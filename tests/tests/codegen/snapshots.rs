@@ -246,7 +246,7 @@ mod histogram {
     //! snapshot's histogram.cuh.
     use super::view;
     use warp_runtime::EvenSample;
-    use warp_runtime::impl_::histogram_module;
+    use warp_runtime::impl_::{histogram_module, histogram_weighted_module};
     use warp_runtime::prelude::*;
 
     /// The byte itself.
@@ -263,6 +263,10 @@ mod histogram {
         insta::assert_snapshot!(
             "histogram_even_f32",
             view(&histogram_module::<<f32 as EvenSample>::Even, DeviceVec<f32>>().source)
+        );
+        insta::assert_snapshot!(
+            "histogram_weighted_byte_u8_f32",
+            view(&histogram_weighted_module::<byte, DeviceVec<u8>, f32>().source)
         );
     }
 }

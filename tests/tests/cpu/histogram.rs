@@ -230,3 +230,75 @@ fn bad_bins_and_ranges_are_errors() {
     let want = ((1i64 + (1 << 40)) * 65_536 / (1 << 41)) as usize;
     assert_eq!(r.download().unwrap()[want], 1);
 }
+
+#[test]
+fn weighted_histograms_match_iterators() {
+    let cpu = Device::cpu();
+    let mut r = rng(seed());
+    for n in edge_sizes(3) {
+        let xs = i32::random_vec(&mut r, n, false);
+        let wi: Vec<i64> = (0..n as i64).map(|i| i * 31 % 97 - 48).collect();
+        let wf: Vec<f64> = wi.iter().map(|&w| w as f64 * 0.25).collect();
+        let d = cpu.upload(&xs).unwrap();
+        let mut want_i = vec![0i64; 13];
+        let mut want_f = vec![0f64; 13];
+        for (i, &x) in xs.iter().enumerate() {
+            let b = x % 13; // negative (dropped) for most negative x, 0 for multiples of 13
+            if b >= 0 {
+                want_i[b as usize] += wi[i];
+                want_f[b as usize] += wf[i];
+            }
+        }
+        let h = cpu.histogram_weighted(rem_bin.with(13), &d, &cpu.upload(&wi).unwrap(), 13);
+        assert_eq!(h.unwrap().download().unwrap(), want_i, "n={n}");
+        let h = cpu.histogram_weighted(rem_bin.with(13), &d, &cpu.upload(&wf).unwrap(), 13);
+        assert_eq!(h.unwrap().download().unwrap(), want_f, "n={n}");
+    }
+    // Wrapping integer sums; a NaN weight makes its bin NaN.
+    let keys = cpu.upload(&[0u8, 0, 1, 1]).unwrap();
+    let wu = cpu.upload(&[u64::MAX, 2, 1, 1]).unwrap();
+    let h = cpu.histogram_weighted(byte_bin, &keys, &wu, 2).unwrap();
+    assert_eq!(h.download().unwrap(), [1, 2]);
+    let wn = cpu.upload(&[1.0f32, f32::NAN, 2.0, 3.0]).unwrap();
+    let h = cpu
+        .histogram_weighted(byte_bin, &keys, &wn, 3)
+        .unwrap()
+        .download()
+        .unwrap();
+    assert!(h[0].is_nan() && h[1] == 5.0 && h[2] == 0.0);
+    // Zipped arrays into 65,536 bins.
+    let (a, b) = (
+        cpu.upload(&[255u8, 1, 255]).unwrap(),
+        cpu.upload(&[255u8, 2, 255]).unwrap(),
+    );
+    let w = cpu.upload(&[1.5f32, 2.0, 0.25]).unwrap();
+    let h = cpu
+        .histogram_weighted(pair_bin, &(&a, &b), &w, HISTOGRAM_MAX_BINS)
+        .unwrap()
+        .download()
+        .unwrap();
+    assert_eq!(
+        (h[258], h[65_535], h.iter().sum::<f32>()),
+        (2.0, 1.75, 3.75)
+    );
+    // Empty input: zeros, `_into` overwriting; errors.
+    let empty = cpu.upload::<u8>(&[]).unwrap();
+    let ew = cpu.upload::<i32>(&[]).unwrap();
+    let mut out = cpu.upload(&[5i32; 4]).unwrap();
+    cpu.histogram_weighted_into(byte_bin, &empty, &ew, &mut out)
+        .unwrap();
+    assert_eq!(out.download().unwrap(), [0; 4]);
+    let short = cpu.upload(&[1i32, 2, 3]).unwrap();
+    assert!(matches!(
+        cpu.histogram_weighted(byte_bin, &keys, &short, 2),
+        Err(Error::Shape(_))
+    ));
+    assert!(matches!(
+        cpu.histogram_weighted(byte_bin, &keys, &wn, 0),
+        Err(Error::Shape(_))
+    ));
+    assert!(matches!(
+        cpu.histogram_weighted(byte_bin, &keys, &wn, HISTOGRAM_MAX_BINS + 1),
+        Err(Error::Shape(_))
+    ));
+}

@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 use warp_runtime::cudarc::driver::CudaSlice;
 use warp_runtime::prelude::*;
-use warp_runtime::{Counter, HISTOGRAM_MAX_BINS};
+use warp_runtime::{Counter, Error, HISTOGRAM_MAX_BINS};
 use warp_tests::ops::{byte_bin, hashed_bin, pair_bin, rem_bin, scaled_bin, square};
 use warp_tests::{Random, edge_sizes, gpu, random_vec_par, rng, seed};
 
@@ -396,4 +396,182 @@ fn inputs_above_2_31_and_2_32_elements() {
     let all = d.slice(..).unwrap();
     check_bytes::<u64>(&g, &all, 2, &[n as u64, 0], "2^32 + 1000 zeros");
     check_bytes::<u32>(&g, &all, 2, &[n as u64, 0], "2^32 + 1000 zeros");
+}
+
+/// Sums of the weights of the bins `bin` gives, by iterators, added with `add`.
+fn sums<T: Copy, W: Copy>(
+    xs: &[T],
+    ws: &[W],
+    bin: impl Fn(T) -> Option<usize>,
+    bins: usize,
+    zero: W,
+    add: impl Fn(W, W) -> W,
+) -> Vec<W> {
+    let mut h = vec![zero; bins];
+    for (&x, &w) in xs.iter().zip(ws) {
+        if let Some(b) = bin(x) {
+            h[b] = add(h[b], w);
+        }
+    }
+    h
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn weighted_histograms_match_iterators() {
+    let g = gpu();
+    let mut r = rng(seed());
+    // Shared bins of 4-byte weights: 32 columns to 263 bins, one column to 12,287; of 8-byte
+    // weights one column to 6,143; past those, global memory.
+    for bins in [1usize, 3, 256, 264, 2048, 6143, 6144, 12_288, 65_536] {
+        for n in [1usize, 1000, (1 << 20) + 7, 1 << 22] {
+            let xs = u32::random_vec(&mut r, n + 3, false);
+            let bin = hashed_bin.with(0x9e37_79b1, 16);
+            let of = |x: u32| {
+                Some((x.wrapping_mul(0x9e37_79b1) >> 16) as u16 as usize).filter(|&b| b < bins)
+            };
+            let gx = g.upload(&xs).unwrap();
+            let tag = format!("bins={bins} n={n}");
+            // Exact weights: i64 and u32 (wrapping) integers, and small integers as floats
+            // (every partial sum exact, so any order gives the same bits).
+            let wi: Vec<i64> = (0..n + 3)
+                .map(|i| (i as i64 * 7919) % 2001 - 1000)
+                .collect();
+            let wu: Vec<u32> = (0..n + 3).map(|i| u32::MAX - (i as u32 % 5)).collect();
+            let wf: Vec<f32> = wi.iter().map(|&w| (w % 4) as f32).collect();
+            let wd: Vec<f64> = wi.iter().map(|&w| w as f64 * 0.5).collect();
+            for off in [0usize, 1, 3] {
+                let xv = gx.slice(off..off + n).unwrap();
+                let (x, t) = (&xs[off..off + n], format!("{tag} off={off}"));
+                let gi = g.upload(&wi).unwrap();
+                let h = g
+                    .histogram_weighted(bin, &xv, &gi.slice(off..off + n).unwrap(), bins)
+                    .unwrap();
+                let want = sums(x, &wi[off..off + n], of, bins, 0i64, i64::wrapping_add);
+                assert!(h.download().unwrap() == want, "i64 {t}");
+                let gu = g.upload(&wu).unwrap();
+                let h = g
+                    .histogram_weighted(bin, &xv, &gu.slice(off..off + n).unwrap(), bins)
+                    .unwrap();
+                let want = sums(x, &wu[off..off + n], of, bins, 0u32, u32::wrapping_add);
+                assert!(h.download().unwrap() == want, "u32 {t}");
+                let gf = g.upload(&wf).unwrap();
+                let h = g
+                    .histogram_weighted(bin, &xv, &gf.slice(off..off + n).unwrap(), bins)
+                    .unwrap();
+                let want = sums(x, &wf[off..off + n], of, bins, 0f32, |a, b| a + b);
+                assert!(h.download().unwrap() == want, "f32 {t}");
+                let gd = g.upload(&wd).unwrap();
+                let h = g
+                    .histogram_weighted(bin, &xv, &gd.slice(off..off + n).unwrap(), bins)
+                    .unwrap();
+                let want = sums(x, &wd[off..off + n], of, bins, 0f64, |a, b| a + b);
+                assert!(h.download().unwrap() == want, "f64 {t}");
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn weighted_histograms_of_maps_zips_and_random_floats() {
+    let (g, c) = (gpu(), Device::cpu());
+    let mut r = rng(seed());
+    let n = (1usize << 24) + 5;
+    // Random float weights: within a sum's rounding of the f64 sums (any order).
+    let xs = u8::random_vec(&mut r, n, false);
+    let ws: Vec<f32> = f32::random_vec(&mut r, n, false);
+    let (gx, gw) = (g.upload(&xs).unwrap(), g.upload(&ws).unwrap());
+    let h = g.histogram_weighted(byte_bin, &gx, &gw, 256).unwrap();
+    let h = h.download().unwrap();
+    let mut exact = vec![0f64; 256];
+    let mut mass = vec![0f64; 256];
+    for (&x, &w) in xs.iter().zip(&ws) {
+        exact[x as usize] += w as f64;
+        mass[x as usize] += (w as f64).abs();
+    }
+    for b in 0..256 {
+        let tol = mass[b] * 1e-6 + 1e-30;
+        assert!(
+            (h[b] as f64 - exact[b]).abs() <= tol,
+            "bin {b}: {} vs {}",
+            h[b],
+            exact[b]
+        );
+    }
+    // A NaN weight makes its bin NaN; an infinite one its bin infinite.
+    let mut special = vec![1.0f32; 4096];
+    special[17] = f32::NAN;
+    special[18] = f32::INFINITY;
+    let keys: Vec<u8> = (0..4096)
+        .map(|i| {
+            if i == 17 {
+                5
+            } else if i == 18 {
+                6
+            } else {
+                0
+            }
+        })
+        .collect();
+    let h = g
+        .histogram_weighted(
+            byte_bin,
+            &g.upload(&keys).unwrap(),
+            &g.upload(&special).unwrap(),
+            8,
+        )
+        .unwrap()
+        .download()
+        .unwrap();
+    assert!(
+        h[5].is_nan() && h[6] == f32::INFINITY && h[0] == 4094.0,
+        "{h:?}"
+    );
+    // A map of zipped arrays, against the CPU backend (integer weights: exact).
+    let ys = u8::random_vec(&mut r, n, false);
+    let gy = g.upload(&ys).unwrap();
+    let wi: Vec<i32> = (0..n as i32).map(|i| i % 1000 - 500).collect();
+    let (cx, cy, cw) = (
+        c.upload(&xs).unwrap(),
+        c.upload(&ys).unwrap(),
+        c.upload(&wi).unwrap(),
+    );
+    let gwi = g.upload(&wi).unwrap();
+    let want = c
+        .histogram_weighted(pair_bin, &(&cx, &cy), &cw, HISTOGRAM_MAX_BINS)
+        .unwrap()
+        .download()
+        .unwrap();
+    let got = g
+        .histogram_weighted(pair_bin, &(&gx, &gy), &gwi, HISTOGRAM_MAX_BINS)
+        .unwrap()
+        .download()
+        .unwrap();
+    assert!(got == want, "zipped bytes into 65,536 bins");
+    let want = c
+        .histogram_weighted(rem_bin.with(7), &cw.map(square_i32), &cw, 7)
+        .unwrap()
+        .download()
+        .unwrap();
+    let got = g
+        .histogram_weighted(rem_bin.with(7), &gwi.map(square_i32), &gwi, 7)
+        .unwrap();
+    assert_eq!(got.download().unwrap(), want, "a map's bins");
+    // `_into` overwrites; a length mismatch is an error.
+    let mut out = g.upload(&[99i32; 7]).unwrap();
+    g.histogram_weighted_into(rem_bin.with(7), &gwi.map(square_i32), &gwi, &mut out)
+        .unwrap();
+    assert_eq!(out.download().unwrap(), want);
+    let short = gwi.slice(1..).unwrap();
+    assert!(matches!(
+        g.histogram_weighted(rem_bin.with(7), &gwi, &short, 7),
+        Err(Error::Shape(_))
+    ));
+}
+
+/// `x * x` wrapping, as a bin of `rem_bin`.
+#[map]
+fn square_i32(x: i32) -> i32 {
+    x.wrapping_mul(x)
 }

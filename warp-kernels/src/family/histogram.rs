@@ -1,7 +1,9 @@
-//! The histogram family: counts of values per bin of a `#[map]`'s bin function.
+//! The histogram family: counts (or sums of weights) of values per bin of a `#[map]`'s bin
+//! function.
 
 use crate::catalogue::kit::*;
 use crate::module::{FnFragment, Module, Pick, Source, call_args, map_parts, stage, stage_value};
+use crate::types::Scalar;
 
 /// The most bins a histogram counts into.
 pub const HISTOGRAM_MAX_BINS: usize = 65536;
@@ -34,7 +36,12 @@ pub const HIST_BLOCK_ELEMS_MAX: u64 = 1 << 31;
 /// [`HIST_SHARED_MAX`]); 0: the bins do not fit shared memory, they are counted in global
 /// memory. The shared bins have one row more, which collects the dropped values.
 pub const fn hist_replicas(bins: usize) -> u32 {
-    let bytes = (bins + 1) * 4;
+    hist_replicas_of(bins, 4)
+}
+
+/// [`hist_replicas`] for bins of `word` bytes (a weighted histogram's sums: 4 or 8).
+pub const fn hist_replicas_of(bins: usize, word: usize) -> u32 {
+    let bytes = (bins + 1) * word;
     if bytes > HIST_SHARED_MAX {
         return 0;
     }
@@ -78,8 +85,33 @@ pub const HIST_NARROW: Kernel = kernel(
     "wd_hist_narrow(wide, bins, width, out);",
 );
 
+/// A weighted histogram: each of the stage's values adds its weight `weights[i]` (the module's
+/// value type: `wd_hist_weight_t`) to the bin the module's `wd_bin_of` gives it, in `sums`
+/// (`bins` values, zeroed by the caller), through `replicas` columns of each bin in
+/// `replicas * (bins + 1) * sizeof(weight)` bytes of dynamic shared memory (0 replicas:
+/// straight to global memory).
+pub const HISTOGRAM_WEIGHTED: Kernel = kernel(
+    "wd_k_histogram_weighted",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("bins", U64),
+        p("replicas", U32),
+        p("weights", In(Pointee::Value)),
+        p("sums", Out(Pointee::Value)),
+    ],
+    "WD_STAGE;\nwd_histogram_weighted(st, bins, replicas, weights, sums);",
+);
+
 /// The kernels of a histogram module.
 pub const HISTOGRAM_KERNELS: &[&Kernel] = &[&HISTOGRAM, &HIST_NARROW];
+
+/// The kernels of a weighted histogram module.
+pub const HISTOGRAM_WEIGHTED_KERNELS: &[&Kernel] = &[&HISTOGRAM_WEIGHTED];
+
+/// The histogram family's kernels: the counting module's and the weighted one's.
+pub const HISTOGRAM_FAMILY_KERNELS: &[&Kernel] = &[&HISTOGRAM, &HIST_NARROW, &HISTOGRAM_WEIGHTED];
 
 /// The histogram family's constants, emitted as `#define`s.
 pub const HISTOGRAM_DEFINES: &[(&str, u64)] = &[
@@ -90,10 +122,12 @@ pub const HISTOGRAM_DEFINES: &[(&str, u64)] = &[
 /// A histogram module: the values of `source` (elements, zipped elements, or a map of them;
 /// not indexed) binned by `bin` (`wd_bin_of`: its integer result is the bin; its bound
 /// arguments after the map's), counted by the catalogue's
-/// [`HISTOGRAM_KERNELS`].
-pub fn histogram_module(bin: &FnFragment, source: &Source) -> String {
+/// [`HISTOGRAM_KERNELS`]; with `weight`, a weighted histogram of weights of that type (f32,
+/// f64, i32, u32, i64 or u64) by [`HISTOGRAM_WEIGHTED_KERNELS`].
+pub fn histogram_module(bin: &FnFragment, source: &Source, weight: Option<Scalar>) -> String {
+    let weighted = weight.map_or(String::new(), |w| format!("`{w}`-weighted "));
     let mut m = Module::new(&format!(
-        "histogram by `{}` over {}",
+        "{weighted}histogram by `{}` over {}",
         bin.name,
         source.describe()
     ));
@@ -125,10 +159,18 @@ static __device__ __forceinline__ {out} wd_bin_of(const wd_stage& st, wd_stage::
     m.template("block.cuh");
     m.template("tiles.cuh");
     m.template("histogram.cuh");
-    m.kernels(
-        crate::catalogue::HISTOGRAM_KERNELS,
-        &source.elem_c(),
-        "wd_stage::out_t",
-    );
-    m.finish(&format!("histogram_{}_{}", bin.name, source.tag()))
+    match weight {
+        Some(w) => {
+            m.kernels(HISTOGRAM_WEIGHTED_KERNELS, &source.elem_c(), w.c_name());
+            m.finish(&format!(
+                "histogram_weighted_{w}_{}_{}",
+                bin.name,
+                source.tag()
+            ))
+        }
+        None => {
+            m.kernels(HISTOGRAM_KERNELS, &source.elem_c(), "wd_stage::out_t");
+            m.finish(&format!("histogram_{}_{}", bin.name, source.tag()))
+        }
+    }
 }

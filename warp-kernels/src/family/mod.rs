@@ -72,7 +72,7 @@ pub const FAMILIES: &[Family] = &[
     },
     Family {
         name: "histogram",
-        kernels: histogram::HISTOGRAM_KERNELS,
+        kernels: histogram::HISTOGRAM_FAMILY_KERNELS,
         defines: histogram::HISTOGRAM_DEFINES,
         template: "histogram.cuh",
         module: "histogram",

@@ -34,12 +34,15 @@ static __device__ __forceinline__ unsigned wd_hist_bin(const St& st, typename St
     return keep ? wd_hist_index(wd_bin_of(st, v), bins) : bins;
 }
 
-// Adds one tile's bins `b` (`bins`: dropped) with `add(bin, count)`, grouping lanes by bin
-// where `may_match` (warp-uniform) and the probe finds the tile crowded; warp-convergent.
-// `Trash`: `add` takes the row of dropped values too (the shared bins keep one, so that every
-// lane adds without a branch); else dropped values are skipped.
-template <bool Trash, class Add>
-static __device__ __forceinline__ void wd_hist_tile(const unsigned (&b)[WD_ITEMS], unsigned bins, bool may_match, Add add) {
+// Adds one tile's bins `b` (`bins`: dropped) with `add(bin, amount)`, each slot's amount
+// `w[k]` (1 for a count, the weight for a weighted histogram), grouping lanes by bin where
+// `may_match` (warp-uniform; counts only) and the probe finds the tile crowded (the group's
+// amount is its size); warp-convergent. `Trash`: `add` takes the row of dropped values too
+// (the shared bins keep one, so that every lane adds without a branch); else dropped values
+// are skipped.
+template <bool Trash, class A, class Add>
+static __device__ __forceinline__ void wd_hist_tile(const unsigned (&b)[WD_ITEMS], const A (&w)[WD_ITEMS], unsigned bins,
+                                                    bool may_match, Add add) {
     const unsigned lane = threadIdx.x & 31u;
     bool crowded = false;
     if (may_match) {
@@ -51,24 +54,44 @@ static __device__ __forceinline__ void wd_hist_tile(const unsigned (&b)[WD_ITEMS
 #pragma unroll
         for (int k = 0; k < WD_ITEMS; ++k) {
             const unsigned peers = __match_any_sync(WD_FULL_MASK, b[k]);
-            if (b[k] != bins && lane == (unsigned)(__ffs(peers) - 1)) add(b[k], (unsigned)__popc(peers));
+            if (b[k] != bins && lane == (unsigned)(__ffs(peers) - 1)) add(b[k], (A)__popc(peers));
         }
     } else {
 #pragma unroll
         for (int k = 0; k < WD_ITEMS; ++k)
-            if (Trash || b[k] != bins) add(b[k], 1u);
+            if (Trash || b[k] != bins) add(b[k], w[k]);
     }
 }
 
+// The amount of a counted value: 1 (a constant, so nothing is loaded).
+struct wd_hist_count {
+    __device__ __forceinline__ unsigned operator()(wd_u64) const { return 1u; }
+};
+
+// The amount of value i of a weighted histogram: its weight, read through the read-only path
+// (the tile's weights are read in its slots' order, which the L1 serves).
+template <class W> struct wd_hist_weight {
+    const W* w;
+    __device__ __forceinline__ W operator()(wd_u64 i) const { return __ldg(w + i); }
+};
+
 // `U` whole tiles of the warp, `t`, `t + step`, ..., read as vectors (wd_tile_load_vec,
-// block.cuh), every load in flight before the first tile is counted.
-template <int U, bool Trash, class St, class Add>
+// block.cuh), and their amounts `wt(i)`, every load in flight before the first tile is counted.
+template <int U, bool Trash, class St, class Wt, class Add>
 static __device__ __forceinline__ void wd_hist_whole(const St& st, wd_u64 t, wd_u64 step, unsigned bins, bool may_match,
-                                                     Add add) {
+                                                     Wt wt, Add add) {
     typedef wd_vec_layout<St> L;
+    typedef decltype(wt(0)) A;
+    const unsigned lane = threadIdx.x & 31u;
     typename St::elem_t raw[U][L::ROWS][L::VEC];
+    A w[U][WD_ITEMS];
 #pragma unroll
-    for (int u = 0; u < U; ++u) wd_tile_load_vec<L>(st, (t + (wd_u64)u * step) * WD_TILE, raw[u]);
+    for (int u = 0; u < U; ++u) {
+        const wd_u64 base = (t + (wd_u64)u * step) * WD_TILE;
+        wd_tile_load_vec<L>(st, base, raw[u]);
+#pragma unroll
+        for (int j = 0; j < WD_ITEMS; ++j) w[u][j] = wt(base + L::offset(j, lane));
+    }
 #pragma unroll
     for (int u = 0; u < U; ++u) {
         unsigned b[WD_ITEMS];
@@ -79,27 +102,36 @@ static __device__ __forceinline__ void wd_hist_whole(const St& st, wd_u64 t, wd_
                 const typename St::value_t v = st.value(raw[u][r][k]);
                 b[r * L::VEC + k] = wd_hist_bin(st, v, st.keep(v), bins);
             }
-        wd_hist_tile<Trash>(b, bins, may_match, add);
+        wd_hist_tile<Trash>(b, w[u], bins, may_match, add);
     }
 }
 
 // Tile `t` read element by element (the last, partial tile, or any tile of a misaligned view).
-template <bool Trash, class St, class Add>
-static __device__ __forceinline__ void wd_hist_scalar(const St& st, wd_u64 t, unsigned bins, bool may_match, Add add) {
+template <bool Trash, class St, class Wt, class Add>
+static __device__ __forceinline__ void wd_hist_scalar(const St& st, wd_u64 t, unsigned bins, bool may_match, Wt wt,
+                                                      Add add) {
+    typedef decltype(wt(0)) A;
+    const unsigned lane = threadIdx.x & 31u;
     typename St::value_t v[WD_ITEMS];
     bool keep[WD_ITEMS];
     wd_load_tile(st, t * WD_TILE, v, keep);
     unsigned b[WD_ITEMS];
+    A w[WD_ITEMS];
 #pragma unroll
-    for (int k = 0; k < WD_ITEMS; ++k) b[k] = wd_hist_bin(st, v[k], keep[k], bins);
-    wd_hist_tile<Trash>(b, bins, may_match, add);
+    for (int k = 0; k < WD_ITEMS; ++k) {
+        const wd_u64 i = t * WD_TILE + (wd_u64)k * 32u + lane;
+        b[k] = wd_hist_bin(st, v[k], keep[k], bins);
+        w[k] = i < st.n ? wt(i) : (A)0;
+    }
+    wd_hist_tile<Trash>(b, w, bins, may_match, add);
 }
 
-// Every tile of the warp's grid-stride share, its bins added with `add`. Whole tiles of an
-// aligned input are read as vectors, several tiles at a time (about 128 bytes per lane in
-// flight); the last, partial tile (and every tile of a misaligned view) element by element.
-template <bool Trash, class St, class Add>
-static __device__ __forceinline__ void wd_hist_tiles(const St& st, unsigned bins, bool may_match, Add add) {
+// Every tile of the warp's grid-stride share, its bins added with `add` (each value's amount
+// `wt(i)`). Whole tiles of an aligned input are read as vectors, several tiles at a time
+// (about 128 bytes per lane in flight); the last, partial tile (and every tile of a
+// misaligned view) element by element.
+template <bool Trash, class St, class Wt, class Add>
+static __device__ __forceinline__ void wd_hist_tiles(const St& st, unsigned bins, bool may_match, Wt wt, Add add) {
     typedef wd_vec_layout<St> L;
     constexpr int U = L::ROWS >= 4 ? 2 : 8 / L::ROWS;
     const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
@@ -112,10 +144,11 @@ static __device__ __forceinline__ void wd_hist_tiles(const St& st, unsigned bins
     // times it would only grow the kernel).
     if (st.aligned(0)) {
         if (!may_match)
-            for (; t + (wd_u64)(U - 1) * nwarps < whole; t += (wd_u64)U * nwarps) wd_hist_whole<U, Trash>(st, t, nwarps, bins, false, add);
-        for (; t < whole; t += nwarps) wd_hist_whole<1, Trash>(st, t, nwarps, bins, may_match, add);
+            for (; t + (wd_u64)(U - 1) * nwarps < whole; t += (wd_u64)U * nwarps)
+                wd_hist_whole<U, Trash>(st, t, nwarps, bins, false, wt, add);
+        for (; t < whole; t += nwarps) wd_hist_whole<1, Trash>(st, t, nwarps, bins, may_match, wt, add);
     }
-    for (; t < ntiles; t += nwarps) wd_hist_scalar<Trash>(st, t, bins, may_match, add);
+    for (; t < ntiles; t += nwarps) wd_hist_scalar<Trash>(st, t, bins, may_match, wt, add);
 }
 
 // The histogram of the stage's values into `counts` (zeroed by the caller). Shared bins take
@@ -127,7 +160,7 @@ static __device__ __forceinline__ void wd_histogram(const St& st, wd_u64 bins, u
     unsigned long long* const c64 = (unsigned long long*)counts;
     const unsigned nb = (unsigned)bins;
     if (replicas == 0u) {
-        wd_hist_tiles<false>(st, nb, true, [&](unsigned j, unsigned c) {
+        wd_hist_tiles<false>(st, nb, true, wd_hist_count(), [&](unsigned j, unsigned c) {
             if (wide) atomicAdd(c64 + j, (unsigned long long)c);
             else atomicAdd(c32 + j, c);
         });
@@ -138,7 +171,8 @@ static __device__ __forceinline__ void wd_histogram(const St& st, wd_u64 bins, u
     for (unsigned j = threadIdx.x; j < replicas * (nb + 1u); j += WD_BLOCK) wd_hist_shared[j] = 0u;
     __syncthreads();
     unsigned* const mine = wd_hist_shared + (threadIdx.x & last);
-    wd_hist_tiles<true>(st, nb, replicas <= WD_HIST_MATCH_COLUMNS, [&](unsigned j, unsigned c) { atomicAdd(mine + j * replicas, c); });
+    wd_hist_tiles<true>(st, nb, replicas <= WD_HIST_MATCH_COLUMNS, wd_hist_count(),
+                        [&](unsigned j, unsigned c) { atomicAdd(mine + j * replicas, c); });
     __syncthreads();
     for (unsigned j = threadIdx.x; j < nb; j += WD_BLOCK) {
         unsigned c = 0u;
@@ -146,6 +180,45 @@ static __device__ __forceinline__ void wd_histogram(const St& st, wd_u64 bins, u
         if (c == 0u) continue;
         if (wide) atomicAdd(c64 + j, (unsigned long long)c);
         else atomicAdd(c32 + j, c);
+    }
+}
+
+// ---- weighted histograms ----
+// The same pass with each value's weight `weights[i]` (of type W: f32, f64, i32, u32, i64 or
+// u64) added to its bin instead of 1: `sums` (`bins` values of W, zeroed by the caller) gets each
+// bin's sum of weights. Shared bins hold W, `replicas` columns each (as the counts'); lanes are
+// never grouped by bin (each adds its own weight). Integer sums wrap; float sums are added in
+// whatever order the atomics land (not deterministic in the last bits).
+static __device__ __forceinline__ void wd_hist_atomic_add(float* p, float v) { atomicAdd(p, v); }
+static __device__ __forceinline__ void wd_hist_atomic_add(double* p, double v) { atomicAdd(p, v); }
+static __device__ __forceinline__ void wd_hist_atomic_add(int* p, int v) { atomicAdd(p, v); }
+static __device__ __forceinline__ void wd_hist_atomic_add(unsigned* p, unsigned v) { atomicAdd(p, v); }
+static __device__ __forceinline__ void wd_hist_atomic_add(unsigned long long* p, unsigned long long v) { atomicAdd(p, v); }
+static __device__ __forceinline__ void wd_hist_atomic_add(long long* p, long long v) {
+    atomicAdd((unsigned long long*)p, (unsigned long long)v);  // two's complement: the same bits
+}
+
+template <class St, class W>
+static __device__ __forceinline__ void wd_histogram_weighted(const St& st, wd_u64 bins, unsigned replicas, const W* weights,
+                                                             W* sums) {
+    const unsigned nb = (unsigned)bins;
+    const wd_hist_weight<W> wt{weights};
+    if (replicas == 0u) {
+        wd_hist_tiles<false>(st, nb, false, wt, [&](unsigned j, W w) { wd_hist_atomic_add(sums + j, w); });
+        return;
+    }
+    extern __shared__ __align__(8) unsigned char wd_hist_weight_shared[];
+    W* const shared = reinterpret_cast<W*>(wd_hist_weight_shared);
+    const unsigned last = replicas - 1u;
+    for (unsigned j = threadIdx.x; j < replicas * (nb + 1u); j += WD_BLOCK) shared[j] = (W)0;
+    __syncthreads();
+    W* const mine = shared + (threadIdx.x & last);
+    wd_hist_tiles<true>(st, nb, false, wt, [&](unsigned j, W w) { wd_hist_atomic_add(mine + j * replicas, w); });
+    __syncthreads();
+    for (unsigned j = threadIdx.x; j < nb; j += WD_BLOCK) {
+        W c = (W)0;
+        for (unsigned r = 0; r < replicas; ++r) c += shared[j * replicas + ((r + j) & last)];
+        if (c != (W)0) wd_hist_atomic_add(sums + j, c);
     }
 }
 

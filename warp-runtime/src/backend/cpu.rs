@@ -468,6 +468,40 @@ pub(crate) fn histogram<E: Copy + Sync, V>(
         )
 }
 
+/// The sums of the weights of the values of `data` in each of `bins` bins (`weights[i]` the
+/// weight of element `i`; values `bin` maps to no bin dropped), added with `add` from `zero`
+/// (chunks in parallel, then their sums: floats in no fixed order).
+pub(crate) fn histogram_weighted<E: Copy + Sync, V, W: Copy + Send + Sync>(
+    data: &[E],
+    weights: &[W],
+    value: impl Fn(E, u64) -> V + Sync,
+    bin: impl Fn(V) -> Option<usize> + Sync,
+    (bins, zero, add): (usize, W, impl Fn(W, W) -> W + Sync),
+) -> Vec<W> {
+    data.par_chunks(CHUNK)
+        .zip(weights.par_chunks(CHUNK))
+        .enumerate()
+        .fold(
+            || vec![zero; bins],
+            |mut sums, (ci, (c, w))| {
+                let base = (ci * CHUNK) as u64;
+                for (j, (&x, &wt)) in c.iter().zip(w).enumerate() {
+                    if let Some(b) = bin(value(x, base + j as u64)) {
+                        sums[b] = add(sums[b], wt);
+                    }
+                }
+                sums
+            },
+        )
+        .reduce(
+            || vec![zero; bins],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, &y)| *x = add(*x, y));
+                a
+            },
+        )
+}
+
 /// The stable permutation that sorts `data` by `less` (whether a key sorts before another):
 /// runs of 32 sorted by insertion, then merged in pairs (runs in parallel), taking from the
 /// later run only a key less than the earlier run's. Never panics, whatever `less` does (an

@@ -1,6 +1,7 @@
-//! Histograms: `histogram` (bins given by a `#[map]` to a bin index) and `histogram_even`
-//! (evenly spaced bins over a range, CUB's `HistogramEven`), and their `_into` forms (into the
-//! caller's counters), warp-aggregated with `__match_any_sync` into per-block shared bins.
+//! Histograms: `histogram` (bins given by a `#[map]` to a bin index), `histogram_weighted`
+//! (sums of weights per bin) and `histogram_even` (evenly spaced bins over a range, CUB's
+//! `HistogramEven`), and their `_into` forms (into the caller's counters), warp-aggregated
+//! with `__match_any_sync` into per-block shared bins.
 
 use super::gpu_bytes;
 use super::keys::*;
@@ -9,7 +10,7 @@ use crate::backend::cpu;
 use crate::backend::cuda::Staged;
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::inputs::ElementInput;
+use crate::inputs::{Array, ElementInput};
 use crate::map;
 use crate::operators::MapOp;
 use crate::values::{DeviceValue, Element};
@@ -51,6 +52,41 @@ pub trait Counter: Element {
     #[doc(hidden)]
     fn wrap(count: u64) -> Self;
 }
+
+/// A weight type of [`Device::histogram_weighted`]: `f32`, `f64` (sums in the weights' type,
+/// added in no fixed order: not deterministic in the last bits, on both backends), `i32`,
+/// `u32`, `i64`, `u64` (exact sums that wrap as the type does).
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// #[map]
+/// fn first(x: u8) -> u8 { 0 }
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let (xs, ws) = (dev.upload(&[1u8, 2])?, dev.upload(&[u32::MAX, 3])?);
+/// assert_eq!(dev.histogram_weighted(first, &xs, &ws, 1)?.download()?, [2]); // wrapped
+/// # Ok(()) }
+/// ```
+pub trait Weight: Element {
+    /// `a + b` in the type (wrapping for integers).
+    #[doc(hidden)]
+    fn add(a: Self, b: Self) -> Self;
+}
+
+macro_rules! weights {
+    ($($t:ty: |$a:ident, $b:ident| $add:expr),*) => {$(
+        impl Weight for $t {
+            fn add($a: $t, $b: $t) -> $t {
+                $add
+            }
+        }
+    )*};
+}
+weights!(
+    f32: |a, b| a + b, f64: |a, b| a + b,
+    i32: |a, b| a.wrapping_add(b), u32: |a, b| a.wrapping_add(b),
+    i64: |a, b| a.wrapping_add(b), u64: |a, b| a.wrapping_add(b)
+);
 
 /// An integer type a bin map may return: `u8` ... `u64`, `i8` ... `i64`. A value outside
 /// `0..bins` (a negative one included) is no bin: the element is dropped.
@@ -335,6 +371,134 @@ impl Device {
         }
     }
 
+    /// The weighted histogram of `input`'s values: `bins` sums, sum `k` the sum of the weights
+    /// of the values `bin` maps to `k`, value `i`'s weight `weights[i]` (PyTorch's
+    /// `bincount(x, weights)`, TensorFlow's unsorted segment sum): `weights` is one array (or
+    /// view) as long as the input, else [`Error::Shape`]. `bin` is as in
+    /// [`Device::histogram`]: values it maps outside `0..bins` are dropped, their weights with
+    /// them. The sums have the weights' type ([`Weight`]): integer sums are exact and wrap;
+    /// float sums are added in no fixed order (atomics on a GPU, parallel chunks on the CPU), so
+    /// they may differ in the last bits from run to run, and a NaN weight makes its bin NaN. An
+    /// empty input gives zeros; `bins` of 0 or above [`HISTOGRAM_MAX_BINS`] is
+    /// [`Error::Shape`].
+    ///
+    /// On a GPU: the counting histogram's pass with each lane adding its value's weight (read
+    /// beside the value) to per-block bins of the weights' type in shared memory (up to 32
+    /// columns per bin within 33 KiB), merged once into global memory; bins that do not fit
+    /// shared memory are summed straight in global memory. Returns without waiting.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[map]
+    /// fn id(k: u32) -> u32 { k }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let keys = dev.upload(&[0u32, 2, 2, 7, 1])?;
+    /// let ws = dev.upload(&[0.5f32, 1.0, 2.0, 9.0, -1.0])?;
+    /// let h = dev.histogram_weighted(id, &keys, &ws, 3)?;
+    /// assert_eq!(h.download()?, [0.5, -1.0, 3.0]); // key 7 dropped with its weight
+    /// # Ok(()) }
+    /// ```
+    pub fn histogram_weighted<W, M, I, A>(
+        &self,
+        bin: M,
+        input: &I,
+        weights: &A,
+        bins: usize,
+    ) -> Result<DeviceVec<W>>
+    where
+        W: Weight,
+        I: ElementInput + ?Sized,
+        M: MapOp<Input = I::Value>,
+        M::Output: BinIndex,
+        A: Array<Elem = W> + ?Sized,
+    {
+        check_bins(bins)?;
+        let mut out = self.new_array::<W>(bins)?;
+        self.histogram_weighted_into(bin, input, weights, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::histogram_weighted`] into `out` (its length is the number of bins),
+    /// overwriting it: nothing is allocated once warm.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[map]
+    /// fn parity(x: i32) -> i32 { x & 1 }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let xs = dev.upload(&[1i32, 2, 3, 5, -8])?;
+    /// let ws = dev.upload(&[10i64, 20, 30, 40, 50])?;
+    /// let mut h = dev.upload(&[7i64, 7])?;
+    /// dev.histogram_weighted_into(parity, &xs, &ws, &mut h)?;
+    /// assert_eq!(h.download()?, [70, 80]);
+    /// # Ok(()) }
+    /// ```
+    pub fn histogram_weighted_into<W, M, I, A, O>(
+        &self,
+        bin: M,
+        input: &I,
+        weights: &A,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        W: Weight,
+        I: ElementInput + ?Sized,
+        M: MapOp<Input = I::Value>,
+        M::Output: BinIndex,
+        A: Array<Elem = W> + ?Sized,
+        O: OutputArray<W> + ?Sized,
+    {
+        let bins = out.len();
+        check_bins(bins)?;
+        let Checked { elems, args } = self.element_prologue(input, &[bin.args()])?;
+        let ws = weights.array();
+        self.check_elements(&ws)?;
+        if ws.len() != elems.len() {
+            return Err(Error::Shape(format!(
+                "histogram_weighted: {} values but {} weights",
+                elems.len(),
+                ws.len()
+            )));
+        }
+        match self.output(out, bins, "histogram_weighted")? {
+            Target::Cpu(bytes, _) => {
+                let sums = cpu::histogram_weighted(
+                    elems.cpu()?,
+                    ws.cpu()?,
+                    |e, _| input.value(e),
+                    |v| bin.apply(v).bin(bins),
+                    (bins, W::default(), W::add),
+                );
+                write_host(bytes, &sums);
+                Ok(())
+            }
+            t => {
+                let g = self.gpu()?;
+                let module = g.module(
+                    histogram_weighted_key::<M, I, W>(),
+                    histogram_weighted_module::<M, I, W>,
+                )?;
+                let bytes = gpu_bytes(t)?;
+                let weights = ws.columns()?.views.remove(0);
+                self.with_bound(g, &args, |args| {
+                    g.histogram_weighted(
+                        Staged {
+                            module: &module,
+                            input: elems.columns()?,
+                            args,
+                        },
+                        bins,
+                        W::C_SIZE,
+                        weights,
+                        bytes,
+                    )
+                })
+            }
+        }
+    }
+
     /// The histogram of `input`'s values in `bins` evenly spaced bins over `[lower, upper)`
     /// (CUB's `DeviceHistogram::HistogramEven`): values below `lower`, at or above `upper`,
     /// and NaN are dropped. A value `x` in range falls in bin
@@ -451,6 +615,49 @@ where
     M::Output: BinIndex,
     I: ElementInput<Value = M::Input> + ?Sized,
 {
+    histogram_module_of::<M, I>(None)
+}
+
+/// The key of the weighted histogram module of bin map `M` over inputs `I`, weights `W`.
+pub(crate) fn histogram_weighted_key<M: MapOp, I: ElementInput + ?Sized, W: Weight>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Histogram,
+        [
+            TypeId::of::<M::Key>(),
+            TypeId::of::<(I::Map, W)>(),
+            TypeId::of::<I::Elem>(),
+        ],
+    )
+}
+
+/// The CUDA module of `histogram_weighted` with bin map `M` over inputs `I`, weights `W`.
+///
+/// ```
+/// use warp_runtime::DeviceVec;
+/// use warp_runtime::impl_::histogram_weighted_module;
+/// use warp_runtime::prelude::*;
+/// #[map]
+/// fn low_bits(x: u32) -> u32 { x & 255 }
+/// let m = histogram_weighted_module::<low_bits, DeviceVec<u32>, f32>();
+/// assert!(m.source.contains("wd_k_histogram_weighted("));
+/// ```
+pub fn histogram_weighted_module<M, I, W>() -> ModuleSource
+where
+    M: MapOp,
+    M::Output: BinIndex,
+    I: ElementInput<Value = M::Input> + ?Sized,
+    W: Weight,
+{
+    histogram_module_of::<M, I>(Some(W::SCALAR))
+}
+
+/// The histogram module, counting or (`weight`) summing weights of that type.
+fn histogram_module_of<M, I>(weight: Option<warp_kernels::Scalar>) -> ModuleSource
+where
+    M: MapOp,
+    M::Output: BinIndex,
+    I: ElementInput<Value = M::Input> + ?Sized,
+{
     let f: &FnMeta = &M::META;
     let stage = match I::MAP {
         Some(m) => Stage::Map(m),
@@ -462,7 +669,11 @@ where
             &f.fragment.file,
             f.fragment.line,
         ),
-        module::histogram_module(&f.fragment, &source(stage, <I::Elem as Row>::COLUMNS)),
+        module::histogram_module(
+            &f.fragment,
+            &source(stage, <I::Elem as Row>::COLUMNS),
+            weight,
+        ),
         false,
     )
 }

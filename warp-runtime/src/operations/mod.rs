@@ -19,8 +19,8 @@ mod topk_rows;
 mod transpose;
 
 pub use axes::axis_module;
-pub use histogram::histogram_module;
-pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS};
+pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, Weight};
+pub use histogram::{histogram_module, histogram_weighted_module};
 pub use map::map_module;
 pub use merge::merge_module;
 pub use predicates::{Split, Split3};

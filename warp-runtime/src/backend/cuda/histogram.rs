@@ -1,10 +1,12 @@
-//! Launch code of the histogram: warp-aggregated counts in per-block shared bins (or straight
-//! to global memory when they do not fit), and the narrowing of 32-bit counts to 1- and 2-byte
-//! counters.
+//! Launch code of the histogram: warp-aggregated counts (or sums of weights) in per-block
+//! shared bins (or straight to global memory when they do not fit), and the narrowing of 32-bit
+//! counts to 1- and 2-byte counters.
 
+use cudarc::driver::CudaView;
 use cudarc::driver::CudaViewMut;
 use warp_kernels::catalogue::{
-    BLOCK, HIST_BLOCK_ELEMS_MAX, HIST_NARROW, HISTOGRAM, TILE, hist_replicas,
+    BLOCK, HIST_BLOCK_ELEMS_MAX, HIST_NARROW, HISTOGRAM, HISTOGRAM_WEIGHTED, Kernel, TILE,
+    hist_replicas_of,
 };
 
 use super::launch::{Args, In, Input, Out, Staged, kernel_args};
@@ -21,6 +23,19 @@ kernel_args! {
         replicas: u32,
         wide: u32,
         counts: Out<'v, u8>,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_histogram_weighted`.
+    struct HistogramWeightedArgs ['v] ['v] for [HISTOGRAM_WEIGHTED] {
+        input: Input<'v>,
+        n: u64,
+        a: Args,
+        bins: u64,
+        replicas: u32,
+        weights: In<'v, u8>,
+        sums: Out<'v, u8>,
     }
 }
 
@@ -57,7 +72,7 @@ impl Gpu {
     ) -> Result<()> {
         let n = s.input.len();
         // Everything the host computes comes before the timed work (no idle gap inside it).
-        let plan = self.histogram_plan(&s, bins)?;
+        let plan = self.histogram_plan(&s, &HISTOGRAM, bins, 4)?;
         let narrow = s.module.function(&HIST_NARROW)?;
         let narrow_grid = self.resident_grid(&narrow, bins.div_ceil(BLOCK as usize));
         let timer = self.start_timing()?;
@@ -94,13 +109,20 @@ impl Gpu {
     /// grid-stride kernel launched with more would run its last blocks in a nearly empty
     /// second wave), but at least enough blocks that each counts fewer than
     /// [`HIST_BLOCK_ELEMS_MAX`] elements (its 32-bit shared counters cannot overflow).
-    fn histogram_plan(&self, s: &Staged<'_, '_>, bins: usize) -> Result<Plan> {
+    /// `kernel` (`wd_k_histogram`, or the weighted one with bins of `word` bytes).
+    fn histogram_plan(
+        &self,
+        s: &Staged<'_, '_>,
+        kernel: &'static Kernel,
+        bins: usize,
+        word: usize,
+    ) -> Result<Plan> {
         let n = s.input.len();
-        let f = s.module.function(&HISTOGRAM)?;
+        let f = s.module.function(kernel)?;
         let warps_per_block = (BLOCK / 32) as usize;
         let needed = n.div_ceil(TILE).div_ceil(warps_per_block);
-        let replicas = hist_replicas(bins);
-        let shared = replicas as usize * (bins + 1) * 4;
+        let replicas = hist_replicas_of(bins, word);
+        let shared = replicas as usize * (bins + 1) * word;
         let per_sm = if shared == 0 {
             f.blocks_per_sm
         } else {
@@ -119,6 +141,42 @@ impl Gpu {
             replicas,
             shared,
         })
+    }
+
+    /// The weighted histogram of the values `s` reads, binned by its module's `wd_bin_of`,
+    /// into `out`: `bins` sums of `word`-byte weights (`weights`, one per value), overwritten.
+    pub(crate) fn histogram_weighted(
+        &self,
+        s: Staged<'_, '_>,
+        bins: usize,
+        word: usize,
+        weights: CudaView<'_, u8>,
+        mut out: CudaViewMut<'_, u8>,
+    ) -> Result<()> {
+        let n = s.input.len();
+        let plan = self.histogram_plan(&s, &HISTOGRAM_WEIGHTED, bins, word)?;
+        let timer = self.start_timing()?;
+        self.stream
+            .memset_zeros(&mut out)
+            .map_err(drv("zeroing a histogram"))?;
+        if n > 0 {
+            self.launch_shared(
+                s.module,
+                &HISTOGRAM_WEIGHTED,
+                plan.grid,
+                plan.shared as u32,
+                &mut HistogramWeightedArgs {
+                    input: s.arrays(&self.stream),
+                    n: n as u64,
+                    a: Args(s.args),
+                    bins: bins as u64,
+                    replicas: plan.replicas,
+                    weights: In::At(weights),
+                    sums: Out::At(out),
+                },
+            )?;
+        }
+        self.stop_timing(timer)
     }
 
     /// One launch of `wd_k_histogram` adding the counts of the `n > 0` values of `s` to
