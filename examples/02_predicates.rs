@@ -42,6 +42,7 @@ fn main() -> warp_runtime::Result<()> {
     let first_big = dev.find_first(above.with(0.999), &d)?;
     let all_small = dev.all(above.with(-1.5), &d)?;
     let kept = dev.filter(positive, &d)?;
+    let at = dev.argwhere(above.with(0.999), &d)?;
     let (yes, no) = dev.partition(positive, &d)?;
     let mask = dev.mask(positive, &d)?;
     let ssq = dev.map_reduce(square, sum, &d)?;
@@ -51,6 +52,7 @@ fn main() -> warp_runtime::Result<()> {
     println!("  find_first(x > 0.999)   = {first_big:?}");
     println!("  all(x > -1.5)           = {all_small}");
     println!("  filter(x > 0)           = {} values", kept.len());
+    println!("  argwhere(x > 0.999)     = {} positions", at.len());
     println!("  partition(x > 0)        = {} + {}", yes.len(), no.len());
     println!("  mask(x > 0)             = {} words", mask.len());
     println!("  sum of squares (fused)  = {ssq}");
@@ -61,6 +63,10 @@ fn main() -> warp_runtime::Result<()> {
         && first_big == xs.iter().position(|&x| x > 0.999)
         && all_small
         && kept.download()? == xs.iter().copied().filter(|&x| x > 0.0).collect::<Vec<_>>()
+        && at.download()?
+            == (0..n as u32)
+                .filter(|&i| xs[i as usize] > 0.999)
+                .collect::<Vec<_>>()
         && yes.len() + no.len() == n
         && big_squares == xs.iter().filter(|&&x| x * x > 0.25).count() as u64;
     let exact: f64 = xs.iter().map(|&x| (x * x) as f64).sum();

@@ -1,5 +1,6 @@
-//! Histograms: bins given by a `#[map]` (here, the byte itself and a bound bucket width) and
-//! evenly spaced bins over a range (CUB's `HistogramEven`), on the GPU when there is one
+//! Histograms: bins given by a `#[map]` (here, the byte itself and a bound bucket width),
+//! sums of weights per bin (the latency each byte's requests waited, in integer microseconds)
+//! and evenly spaced bins over a range (CUB's `HistogramEven`), on the GPU when there is one
 //! (checked against plain Rust), else on the CPU backend.
 //!
 //!     cargo run --release --example 08_histogram
@@ -44,11 +45,19 @@ fn main() -> warp_runtime::Result<()> {
     let mut even = dev.upload(&[0u32; 10])?;
     dev.histogram_even_into(&dl, 0.0, 100.0, &mut even)?;
     let even = even.download()?;
+    // Each byte's total latency in whole microseconds (exact: integer weights).
+    let micros: Vec<u64> = latency
+        .iter()
+        .map(|&ms| (ms.max(0.0) * 1000.0) as u64)
+        .collect();
+    let waited = dev.histogram_weighted(byte, &db, &dev.upload(&micros)?, 256)?;
+    let waited = waited.download()?;
 
     println!("on {}: n = {n}", dev.describe());
     println!("  bytes: bin 0 = {}, bin 255 = {}", h[0], h[255]);
     println!("  latency buckets of 10 ms: {buckets:?}");
     println!("  even bins over [0, 100):  {even:?}");
+    println!("  microseconds waited by byte 0: {}", waited[0]);
 
     let mut want = vec![0u64; 256];
     bytes.iter().for_each(|&b| want[b as usize] += 1);
@@ -58,7 +67,14 @@ fn main() -> warp_runtime::Result<()> {
             want_buckets[b] += 1;
         }
     }
-    let ok = h == want && buckets == want_buckets && even.iter().sum::<u32>() <= n as u32;
+    let mut want_waited = vec![0u64; 256];
+    for (&b, &us) in bytes.iter().zip(&micros) {
+        want_waited[b as usize] += us;
+    }
+    let ok = h == want
+        && buckets == want_buckets
+        && waited == want_waited
+        && even.iter().sum::<u32>() <= n as u32;
     println!("  matches plain Rust: {ok}");
     assert!(ok);
     Ok(())

@@ -36,14 +36,23 @@ static int run(size_t n, size_t m, unsigned long long spread, bool desc, const c
     while (((size_t)WD_SEARCH_SAMPLES << p) < n) ++p;
     // Answers in place, then scattered to the places of a permutation (as after the runtime
     // sorts the queries: query i's answer goes to perm[i]).
+    // Runs 4 and 5 give a permutation but an `unsorted` word of 0 (the queries were in order,
+    // the sort ran no pass): the queries are read in place, the sorted copy (here reversed, so
+    // reading it would fail) ignored.
     std::vector<wd_u32> perm(m);
     for (size_t i = 0; i < m; ++i) perm[i] = (wd_u32)(m - 1 - i);
-    for (int run = 0; run < 4; ++run) {
+    std::vector<E> reversed(qs.rbegin(), qs.rend());
+    const wd_u32 in_order = 0u, out_of_order = 1u;
+    for (int run = 0; run < 6; ++run) {
         const int upper = run & 1;
         const wd_u32* pm = run >= 2 ? perm.data() : nullptr;
+        const wd_u32* unsorted = run >= 4 ? &in_order : (run >= 2 && upper ? &out_of_order : nullptr);
+        const E* copy = run >= 4 ? reversed.data() : qs.data();
         std::vector<wd_u32> got(m, ~0u), out(m);
-        wd_emu_launch(3, [&] { wd_k_search(xs.data(), n, qs.data(), m, pm, p, upper, desc, got.data()); });
-        for (size_t i = 0; i < m; ++i) out[i] = got[pm ? pm[i] : i];
+        wd_emu_launch(3, [&] {
+            wd_k_search(xs.data(), n, qs.data(), copy, m, pm, unsorted, p, upper, desc, got.data());
+        });
+        for (size_t i = 0; i < m; ++i) out[i] = got[pm && run < 4 ? pm[i] : i];
         for (size_t i = 0; i < m; ++i) {
             const U w = word(qs[i]);
             size_t want = 0;
@@ -52,6 +61,21 @@ static int run(size_t n, size_t m, unsigned long long spread, bool desc, const c
                 printf("FAIL %s n=%zu desc=%d upper=%d query %zu: got %u want %zu\n", what, n, desc, upper, i, out[i], want);
                 return 1;
             }
+        }
+    }
+    // The order check: the random queries are out of order, sorted ones (and one) in order.
+    std::vector<E> ordered = qs;
+    std::sort(ordered.begin(), ordered.end(), [&](E a, E b) { return word(a) < word(b); });
+    for (int k = 0; k < 3; ++k) {
+        const std::vector<E>& q = k == 0 ? qs : ordered;
+        const size_t len = k == 2 ? 1 : m;
+        wd_u32 flag = 0;
+        wd_emu_launch(2, [&] { wd_k_search_order(q.data(), len, desc, &flag); });
+        bool want = false;
+        for (size_t i = 0; i + 1 < len; ++i) want |= word(q[i]) > word(q[i + 1]);
+        if (flag != (wd_u32)want) {
+            printf("FAIL %s n=%zu desc=%d order check %d: got %u want %d\n", what, n, desc, k, flag, want);
+            return 1;
         }
     }
     return 0;

@@ -70,6 +70,19 @@ fn gpu_bounds_match_partition_point() {
     );
     let qs: Vec<u32> = random_vec_par(seed() ^ 5, 1 << 20, false);
     check_search(&g, &xs, &qs, SortOrder::Ascending, "u32 2^24");
+    // Queries already in the array's order are searched in place (the sort runs no pass): in
+    // order with duplicates, in order but for their last two, in the other order; both orders.
+    for order in [SortOrder::Ascending, SortOrder::Descending] {
+        let xs = sorted(random_vec_par::<u32>(seed() ^ 7, 1 << 24, false), order);
+        let mut qs = sorted(random_vec_par::<u32>(seed() ^ 8, 1 << 20, false), order);
+        qs[1000] = qs[999];
+        check_search(&g, &xs, &qs, order, "u32 2^24, queries in order");
+        let last = qs.len() - 1;
+        qs.swap(last - 1, last);
+        check_search(&g, &xs, &qs, order, "u32 2^24, the last two swapped");
+        qs.reverse();
+        check_search(&g, &xs, &qs, order, "u32 2^24, queries reversed");
+    }
     // An empty array: every answer 0.
     let e = g.upload::<f32>(&[]).unwrap();
     let q = g.upload(&[1.0f32, 2.0]).unwrap();

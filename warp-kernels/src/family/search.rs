@@ -25,26 +25,43 @@ pub const fn search_shift(n: usize) -> u32 {
 
 /// For each query (`m` of them), the number of keys of `sorted` (`n`, sorted in the order:
 /// ascending, or descending when `descending`) before it (`upper`: before it or equal), into
-/// `out` (the module's index type) at the query's place: `perm[i]` for query `i` when `perm`
-/// is given (queries sorted first), else `i`. Grid-stride; `p` is [`search_shift`] of `n`.
+/// `out` (the module's index type) at the query's place. With `perm` (null: none), the
+/// queries were sorted first, `sorted_queries` with their positions `perm`, unless `unsorted`
+/// (null: they were) reads 0 ([`SEARCH_ORDER`]'s word): then `queries` are read in place.
+/// Grid-stride; `p` is [`search_shift`] of `n`.
 pub const SEARCH: Kernel = kernel(
     "wd_k_search",
     &[
         p("sorted", In(Elem)),
         p("n", U64),
         p("queries", In(Elem)),
+        p("sorted_queries", In(Elem)),
         p("m", U64),
         p("perm", In(Pointee::U32)),
+        p("unsorted", In(Pointee::U32)),
         p("p", U32),
         p("upper", U32),
         p("descending", U32),
         p("out", Out(Value)),
     ],
-    "wd_search(sorted, n, queries, m, perm, p, upper != 0, descending != 0, out);",
+    "wd_search(sorted, n, queries, sorted_queries, m, perm, unsorted, p, upper != 0, descending != 0, out);",
+);
+
+/// Whether the `m` queries are already in the order (ascending, or descending when
+/// `descending`): `*unsorted` (zeroed by the caller) set to 1 when one is not. Grid-stride.
+pub const SEARCH_ORDER: Kernel = kernel(
+    "wd_k_search_order",
+    &[
+        p("queries", In(Elem)),
+        p("m", U64),
+        p("descending", U32),
+        p("unsorted", Out(Pointee::U32)),
+    ],
+    "wd_search_order(queries, m, descending != 0, unsorted);",
 );
 
 /// The kernels of a search module.
-pub const SEARCH_KERNELS: &[&Kernel] = &[&SEARCH];
+pub const SEARCH_KERNELS: &[&Kernel] = &[&SEARCH, &SEARCH_ORDER];
 
 /// The fewest queries that are sorted before they are searched (with their positions, the
 /// answers written back to the queries' places), when the array is larger than

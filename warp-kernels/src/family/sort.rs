@@ -119,10 +119,11 @@ pub const SORT_PLAN: Kernel = kernel(
         p("hist", In(Pointee::U64)),
         p("n", U64),
         p("passes", U32),
+        p("needed", In(Pointee::U32)),
         p("offsets", Out(Pointee::U64)),
         p("plan", Out(Pointee::U32)),
     ],
-    "wd_sort_plan(hist, n, passes, offsets, plan);",
+    "wd_sort_plan(hist, n, passes, needed, offsets, plan);",
 );
 
 /// One digit pass (`pass`), a tile per block in queue order: the keys (and values) of the

@@ -11,10 +11,31 @@
 // WD_SEARCH_ITEMS queries a thread at once (independent loads in flight). Queries in order
 // read the same lines as their neighbours: the runtime sorts many random queries first (with
 // their positions, `perm`), and the answers go back to the queries' places (out[perm[i]]).
+// Queries already in order are not sorted again: a pass over them (wd_search_order) sets
+// `*unsorted` when one comes after a larger one; the sort's plan then runs no pass when the
+// word is 0, and the search reads the queries in place (`queries`) instead of their sorted
+// copy (`sorted_queries`, `perm`).
+
+// Sets *unsorted (zeroed by the caller) when a query's word is above the next one's.
+template <class K>
+static __device__ __forceinline__ void wd_search_order(const K* queries, wd_u64 m, bool descending, wd_u32* unsorted) {
+    const wd_u64 stride = (wd_u64)gridDim.x * WD_BLOCK;
+    bool bad = false;
+    for (wd_u64 i = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x; i + 1 < m; i += stride)
+        bad |= wd_sort_word(queries[i], descending) > wd_sort_word(queries[i + 1], descending);
+    if (__any_sync(WD_FULL_MASK, bad) && (threadIdx.x & 31u) == 0u) *unsorted = 1u;
+}
 
 template <class K, class I>
-static __device__ __forceinline__ void wd_search(const K* sorted, wd_u64 n, const K* queries, wd_u64 m, const wd_u32* perm,
-                                                 wd_u32 p, bool upper, bool descending, I* out) {
+static __device__ __forceinline__ void wd_search(const K* sorted, wd_u64 n, const K* queries, const K* sorted_queries,
+                                                 wd_u64 m, const wd_u32* perm, const wd_u32* unsorted, wd_u32 p,
+                                                 bool upper, bool descending, I* out) {
+    // Sorted first only when the queries were out of order (else the sort ran no pass).
+    if (perm != nullptr && (unsorted == nullptr || *unsorted != 0u)) {
+        queries = sorted_queries;
+    } else {
+        perm = nullptr;
+    }
     typedef typename wd_sort_bits<K>::T U;
     constexpr int ITEMS = WD_SEARCH_ITEMS;
     __shared__ U sample[WD_SEARCH_SAMPLES];

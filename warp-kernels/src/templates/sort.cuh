@@ -53,7 +53,10 @@ static __device__ __forceinline__ void wd_sort_histogram(const K* keys, wd_u64 n
 // 1 | source << 4 | destination << 8, where 0 is the input, 1 the output and 2 the scratch
 // buffer: the first active pass reads the input and the last writes the output. When every
 // pass would be skipped (all keys equal), the last runs anyway, as the copy to the output.
-static __device__ __forceinline__ void wd_sort_plan(const wd_u64* hist, wd_u64 n, wd_u32 passes, wd_u64* offsets, wd_u32* plan) {
+// With `needed` given and 0 (a caller that reads the keys in place when they are already in
+// order), no pass runs.
+static __device__ __forceinline__ void wd_sort_plan(const wd_u64* hist, wd_u64 n, wd_u32 passes, const wd_u32* needed,
+                                                    wd_u64* offsets, wd_u32* plan) {
     const int P = (int)passes;  // at most 8
     __shared__ wd_u64 slots[WD_BLOCK / 32];
     __shared__ wd_u32 skip[8];
@@ -69,7 +72,9 @@ static __device__ __forceinline__ void wd_sort_plan(const wd_u64* hist, wd_u64 n
         }
     }
     __syncthreads();
-    if (threadIdx.x == 0) {
+    if (threadIdx.x == 0 && needed != nullptr && *needed == 0u) {
+        for (int p = 0; p < P; ++p) plan[p] = 0u;
+    } else if (threadIdx.x == 0) {
         int active = 0;
         for (int p = 0; p < P; ++p) active += skip[p] ? 0 : 1;
         if (active == 0) {

@@ -11,7 +11,7 @@ use super::{composed, gpu_bytes, location};
 use crate::OutputArray;
 use crate::arrays::{DeviceVec, write_host};
 use crate::backend::Backend;
-use crate::backend::cuda::{ModuleKey, ModuleKind};
+use crate::backend::cuda::{ModuleKey, ModuleKind, SortedQueries};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::AsSlice;
@@ -59,9 +59,9 @@ impl Device {
     /// neighbours and run about ten times faster than random ones, so at least 65,536 queries
     /// into an array of at least 32 MB are first sorted (the radix sort, with their positions,
     /// into new arrays as large as the queries and the positions), then searched, each answer
-    /// written to its query's place. Queries already sorted are sorted again (the sort is then
-    /// most of the time: 2^24 sorted `f32` queries into 2^28 keys take 1.3 ms on an H200,
-    /// random ones 2.5 ms).
+    /// written to its query's place. A pass over the queries first checks whether they are
+    /// already in the array's order; if so the sort runs no pass (decided on the device,
+    /// without waiting) and the queries are searched in place.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -232,24 +232,39 @@ impl Device {
                 }
                 // Many queries into a large array: sorted first (in the array's order, with
                 // their positions), so that neighbouring queries read the same lines; the
-                // answers go back to the queries' places.
+                // answers go back to the queries' places. Queries already in order (a word
+                // set on the device when they are not) are not sorted: the sort then runs no
+                // pass and the search reads them in place, all without waiting.
+                let mut unsorted = self.upload(&[0u32])?;
+                {
+                    let mut word = unsorted.gpu_bytes_mut()?;
+                    // SAFETY: the array's 4 bytes viewed as its one `u32` again.
+                    let word = unsafe { word.transmute_mut::<u32>(1) }
+                        .ok_or_else(|| Error::Shape("a search's order word".into()))?;
+                    g.search_order(&module, qs.gpu()?, word, descending)?;
+                }
                 let mut sorted_qs = self.new_array::<K>(m)?;
                 let mut perm = self.new_array::<u32>(m)?;
                 {
                     let kt = self.output(&mut sorted_qs, m, what)?;
                     let pt = self.output(&mut perm, m, what)?;
-                    self.sort_with(
+                    self.sort_with_if(
                         queries,
                         Some(kt),
                         Moved::Positions(pt, u32::from_index),
                         order,
+                        Some(&unsorted.elements().gpu()?),
                     )?;
                 }
                 g.search(
                     &module,
                     keys.gpu()?,
-                    sorted_qs.elements().gpu()?,
-                    Some(perm.elements().gpu()?),
+                    qs.gpu()?,
+                    Some(SortedQueries {
+                        queries: sorted_qs.elements().gpu()?,
+                        perm: perm.elements().gpu()?,
+                        unsorted: unsorted.elements().gpu()?,
+                    }),
                     out,
                     upper,
                     descending,

@@ -366,6 +366,24 @@ impl Device {
         S: AsSlice<K> + ?Sized,
         V: Element,
     {
+        self.sort_with_if(keys, keys_target, moved, order, None)
+    }
+
+    /// [`Device::sort_with`], which on a GPU writes nothing when the device word `needed` is
+    /// given and reads 0 (the binary search's queries already in order).
+    pub(super) fn sort_with_if<K, S, V>(
+        &self,
+        keys: &S,
+        keys_target: Option<Target<'_>>,
+        moved: Moved<'_, '_, V>,
+        order: SortOrder,
+        needed: Option<&cudarc::driver::CudaView<'_, u32>>,
+    ) -> Result<()>
+    where
+        K: Ordered,
+        S: AsSlice<K> + ?Sized,
+        V: Element,
+    {
         let elems = keys.elements();
         self.check_elements(&elems)?;
         let n = elems.len();
@@ -420,7 +438,7 @@ impl Device {
                         size: value_size,
                     },
                 };
-                g.sort(&module, elems.gpu()?, out, values, descending)
+                g.sort_if(&module, elems.gpu()?, out, values, descending, needed)
             }
         }
     }

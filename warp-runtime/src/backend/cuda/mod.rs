@@ -36,6 +36,7 @@ pub use modules::LoadReport;
 pub(crate) use modules::{Module, ModuleKey, ModuleKind};
 pub(crate) use predicates::CompactOut;
 pub(crate) use scans::{Heads, ScanShape};
+pub(crate) use search::SortedQueries;
 pub(crate) use sort::SortValues;
 
 /// The most blocks a grid-combined reduction launches (bounds the partials buffer).

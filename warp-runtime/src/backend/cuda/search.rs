@@ -1,9 +1,9 @@
 //! Launch code of the binary search: one grid-stride launch over the queries.
 
 use cudarc::driver::{CudaView, CudaViewMut};
-use warp_kernels::catalogue::{BLOCK, SEARCH, SEARCH_ITEMS, search_shift};
+use warp_kernels::catalogue::{BLOCK, SEARCH, SEARCH_ITEMS, SEARCH_ORDER, search_shift};
 
-use super::launch::{Elems, In, Values, kernel_args};
+use super::launch::{Elems, In, Out, Values, kernel_args};
 use super::modules::Module;
 use super::{Gpu, drv};
 use crate::error::Result;
@@ -15,8 +15,10 @@ kernel_args! {
         sorted: Elems<'v, E>,
         n: u64,
         queries: Elems<'v, E>,
+        sorted_queries: Elems<'v, E>,
         m: u64,
         perm: In<'v, u32>,
+        unsorted: In<'v, u32>,
         p: u32,
         upper: u32,
         descending: u32,
@@ -24,19 +26,62 @@ kernel_args! {
     }
 }
 
+kernel_args! {
+    /// `wd_k_search_order`.
+    struct SearchOrderArgs ['v, E] ['v, E] for [SEARCH_ORDER] {
+        queries: Elems<'v, E>,
+        m: u64,
+        descending: u32,
+        unsorted: Out<'v, u32>,
+    }
+}
+
+/// Queries sorted before their search: the sorted copy, their positions, and the word that
+/// says whether they were out of order (0: the sort ran no pass, the queries are read in place).
+pub(crate) struct SortedQueries<'v, E> {
+    pub(crate) queries: CudaView<'v, E>,
+    pub(crate) perm: CudaView<'v, u32>,
+    pub(crate) unsorted: CudaView<'v, u32>,
+}
+
 impl Gpu {
+    /// Sets the word `unsorted` (zeroed) to 1 when `queries` are not in the order `descending`
+    /// says.
+    pub(crate) fn search_order<E: Element>(
+        &self,
+        m: &Module,
+        queries: CudaView<'_, E>,
+        unsorted: CudaViewMut<'_, u32>,
+        descending: bool,
+    ) -> Result<()> {
+        let f = m.function(&SEARCH_ORDER)?;
+        let grid = self.resident_grid(&f, queries.len().div_ceil(BLOCK as usize));
+        self.launch(
+            m,
+            &SEARCH_ORDER,
+            grid,
+            &mut SearchOrderArgs {
+                queries: Elems(queries.slice(..)),
+                m: queries.len() as u64,
+                descending: descending as u32,
+                unsorted: Out::At(unsorted),
+            },
+        )
+    }
+
     /// For each of `queries` (at least one), the number of keys of `sorted` (sorted in the
     /// order `descending` says; none: every answer 0) before it (`upper`: before it or equal),
     /// into `out` (the bytes of as many answers of module `m`'s index type), at the query's
-    /// place (`perm[i]` for query `i` when `perm` is given: queries sorted first, with their
-    /// positions; else `i`).
+    /// place. With `first` (the queries sorted first, with their positions), query `i` of the
+    /// sorted copy answers into `out[perm[i]]`, unless its `unsorted` word is 0 (they were in
+    /// order): then the queries are read in place.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn search<E: Element>(
         &self,
         m: &Module,
         sorted: CudaView<'_, E>,
         queries: CudaView<'_, E>,
-        perm: Option<CudaView<'_, u32>>,
+        first: Option<SortedQueries<'_, E>>,
         mut out: CudaViewMut<'_, u8>,
         upper: bool,
         descending: bool,
@@ -63,8 +108,18 @@ impl Gpu {
                 sorted: Elems(sorted.slice(..)),
                 n: sorted.len() as u64,
                 queries: Elems(queries.slice(..)),
+                sorted_queries: Elems(
+                    first
+                        .as_ref()
+                        .map_or(queries.slice(..), |f| f.queries.slice(..)),
+                ),
                 m: queries.len() as u64,
-                perm: perm.as_ref().map_or(In::raw(0), |p| In::At(p.slice(..))),
+                perm: first
+                    .as_ref()
+                    .map_or(In::raw(0), |f| In::At(f.perm.slice(..))),
+                unsorted: first
+                    .as_ref()
+                    .map_or(In::raw(0), |f| In::At(f.unsorted.slice(..))),
                 p: search_shift(sorted.len()),
                 upper: upper as u32,
                 descending: descending as u32,
@@ -80,5 +135,6 @@ mod tests {
     #[test]
     fn arguments_match_the_catalogue() {
         super::super::launch::tests::check::<super::SearchArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::SearchOrderArgs<'_, f32>>();
     }
 }

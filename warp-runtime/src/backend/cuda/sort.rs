@@ -31,6 +31,7 @@ kernel_args! {
         hist: In<'v, u64>,
         n: u64,
         passes: u32,
+        needed: In<'v, u32>,
         offsets: Out<'v, u64>,
         plan: Out<'v, u32>,
     }
@@ -132,6 +133,20 @@ impl Gpu {
         values: SortValues<'_>,
         descending: bool,
     ) -> Result<()> {
+        self.sort_if(m, keys, out, values, descending, None)
+    }
+
+    /// [`Gpu::sort`], which runs no pass (writes nothing) when the device word `needed` is
+    /// given and reads 0.
+    pub(crate) fn sort_if<E: Element>(
+        &self,
+        m: &Module,
+        keys: CudaView<'_, E>,
+        out: Option<CudaViewMut<'_, E>>,
+        values: SortValues<'_>,
+        descending: bool,
+        needed: Option<&CudaView<'_, u32>>,
+    ) -> Result<()> {
         let n = keys.len();
         let size = std::mem::size_of::<E>();
         let passes = sort_passes(size);
@@ -185,6 +200,7 @@ impl Gpu {
                     hist: In::raw(hist),
                     n: n as u64,
                     passes: passes as u32,
+                    needed: needed.map_or(In::raw(0), |w| In::At(w.slice(..))),
                     offsets: Out::raw(offsets),
                     plan: Out::raw(plan),
                 },
