@@ -1,5 +1,6 @@
 //! Every kernel family (reduce, predicates with their early exit, compaction, mask, map, row,
-//! column and segment reductions, transpose, histogram, runs, top-k, sorts, three-way partition,
+//! column and segment reductions, transpose, histogram (counted and weighted), runs, top-k,
+//! sorts, binary search, argwhere, three-way partition,
 //! plain, segmented and deterministic float scans: exact tile sums and the tree) on moderate
 //! inputs, GPU against the CPU backend: the targets of
 //! `compute-sanitizer --tool memcheck` and `--tool racecheck` (scripts/gpu-tests.sh), small enough to
@@ -51,6 +52,65 @@ fn histograms_match_the_cpu() {
     let a: DeviceVec<u32> = g.histogram_even(&gx, -1.0, 1.0, 256).unwrap();
     let b: DeviceVec<u32> = c.histogram_even(&cx, -1.0, 1.0, 256).unwrap();
     assert_eq!(a.download().unwrap(), b.download().unwrap(), "even f32");
+    // Weighted: shared bins of 4- and 8-byte weights, and global ones; a misaligned view.
+    let wi: Vec<i64> = (0..n as i64).map(|i| i % 77 - 30).collect();
+    let (gi, ci) = (g.upload(&wi).unwrap(), c.upload(&wi).unwrap());
+    let wu: Vec<u32> = words.iter().map(|&w| w >> 8).collect();
+    let (gu, cu) = (g.upload(&wu).unwrap(), c.upload(&wu).unwrap());
+    for (bins, shift) in [(256usize, 24u32), (4096, 20), (65_536, 16)] {
+        let bin = hashed_bin.with(0x9e37_79b1, shift);
+        let a = g.histogram_weighted(bin, &gw, &gi, bins).unwrap();
+        let b = c.histogram_weighted(bin, &cw, &ci, bins).unwrap();
+        assert_eq!(
+            a.download().unwrap(),
+            b.download().unwrap(),
+            "i64 weights {bins}"
+        );
+        let (gv, cv) = (gw.slice(3..).unwrap(), cw.slice(3..).unwrap());
+        let a = g
+            .histogram_weighted(bin, &gv, &gu.slice(3..).unwrap(), bins)
+            .unwrap();
+        let b = c
+            .histogram_weighted(bin, &cv, &cu.slice(3..).unwrap(), bins)
+            .unwrap();
+        assert_eq!(
+            a.download().unwrap(),
+            b.download().unwrap(),
+            "u32 weights {bins}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn searches_match_the_cpu() {
+    let (g, c) = (gpu(), Device::cpu());
+    // 2^23 keys (32 MB: many queries are sorted first) and 2^16 queries, random and in order.
+    let mut keys: Vec<f32> = random_vec_par(seed(), 1 << 23, true);
+    keys.sort_by(f32::total_cmp);
+    let (gk, ck) = (g.upload(&keys).unwrap(), c.upload(&keys).unwrap());
+    let mut qs: Vec<f32> = random_vec_par(seed() ^ 1, 1 << 16, true);
+    for round in 0..2 {
+        let (gq, cq) = (g.upload(&qs).unwrap(), c.upload(&qs).unwrap());
+        {
+            let order = SortOrder::Ascending;
+            let a = g.lower_bound(&gk, &gq, order).unwrap();
+            let b = c.lower_bound(&ck, &cq, order).unwrap();
+            assert_eq!(
+                a.download().unwrap(),
+                b.download().unwrap(),
+                "round {round}"
+            );
+            let a = g.upper_bound(&gk, &gq.slice(1..).unwrap(), order).unwrap();
+            let b = c.upper_bound(&ck, &cq.slice(1..).unwrap(), order).unwrap();
+            assert_eq!(
+                a.download().unwrap(),
+                b.download().unwrap(),
+                "round {round}"
+            );
+        }
+        qs.sort_by(f32::total_cmp);
+    }
 }
 
 #[test]
@@ -440,6 +500,11 @@ fn reductions_predicates_maps_and_axes_match_the_cpu() {
             g.filter(positive, &gs).unwrap().download().unwrap(),
             c.filter(positive, &cs).unwrap().download().unwrap(),
             "filter {tag}"
+        );
+        assert_eq!(
+            g.argwhere(positive, &gs).unwrap().download().unwrap(),
+            c.argwhere(positive, &cs).unwrap().download().unwrap(),
+            "argwhere {tag}"
         );
         let (a, b) = g.partition(positive, &gs).unwrap();
         let (x, y) = c.partition(positive, &cs).unwrap();
