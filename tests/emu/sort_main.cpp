@@ -190,8 +190,39 @@ static int look_back_check() {
     return 0;
 }
 
+// The gather of zipped values (wd_k_sort_gather): arrays of 1, 2, 4 and 8 bytes moved by a
+// permutation into their fields of 24-byte rows (offsets 0, 2, 4, 8, then 16), the bytes
+// between and after the fields untouched.
+static int gather_check() {
+    const size_t n = 1000;
+    std::vector<wd_u32> perm(n);
+    for (size_t i = 0; i < n; ++i) perm[i] = (wd_u32)((i * 389 + 17) % n);
+    std::vector<unsigned char> rows(n * 24, 0xEE);
+    const unsigned widths[] = {1, 2, 4, 8, 8}, offsets[] = {0, 2, 4, 8, 16};
+    std::vector<std::vector<unsigned char>> cols;
+    for (int c = 0; c < 5; ++c) {
+        std::vector<unsigned char> col(n * widths[c]);
+        for (size_t b = 0; b < col.size(); ++b) col[b] = (unsigned char)mix(b * 5 + c);
+        wd_emu_launch(2, [&] { wd_k_sort_gather(col.data(), widths[c], perm.data(), n, rows.data(), 24, offsets[c]); });
+        cols.push_back(col);
+    }
+    for (size_t i = 0; i < n; ++i) {
+        for (int c = 0; c < 5; ++c) {
+            if (std::memcmp(&rows[i * 24 + offsets[c]], &cols[c][perm[i] * widths[c]], widths[c]) != 0) {
+                printf("FAIL gather: row %zu field %d\n", i, c);
+                return 1;
+            }
+        }
+        if (rows[i * 24 + 1] != 0xEE) {
+            printf("FAIL gather: row %zu padding written\n", i);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int main() {
-    int failed = look_back_check();
+    int failed = look_back_check() + gather_check();
     for (size_t n : {37ul, 4097ul, 3ul * 4096 + 5}) {
         std::vector<E> random(n), few(n);
         for (size_t i = 0; i < n; ++i) {

@@ -53,6 +53,47 @@ where
         let (_, v) = dev.sort_pairs(&keys, &small_d, order).unwrap();
         let want_small: Vec<u8> = want.iter().map(|&i| small[i]).collect();
         assert_eq!(v.download().unwrap(), want_small, "pairs' u8 values: {tag}");
+        // Zipped values: rows of (u8, u64) (padded: the u64 field at offset 8) and of four
+        // arrays, the keys too.
+        let (k, rows) = dev.sort_pairs(&keys, &(&small_d, &tags_d), order).unwrap();
+        assert_bits(
+            &k.download().unwrap(),
+            &want_keys,
+            &format!("zipped pairs' keys: {tag}"),
+        );
+        let want_rows: Vec<(u8, u64)> = want.iter().map(|&i| (small[i], tags[i])).collect();
+        assert!(
+            rows.download().unwrap() == want_rows,
+            "pairs' (u8, u64) rows: {tag}"
+        );
+        let halves: Vec<u16> = tags.iter().map(|&t| (t >> 7) as u16).collect();
+        let halves_d = dev.upload(&halves).unwrap();
+        let mut k4 = dev.upload(&vec![T::default(); n]).unwrap();
+        let mut rows4 = dev
+            .sort_pairs(&keys, &(&halves_d, &small_d, &tags_d, &halves_d), order)
+            .unwrap()
+            .1;
+        dev.sort_pairs_into(
+            &keys,
+            &(&halves_d, &small_d, &tags_d, &halves_d),
+            &mut k4,
+            &mut rows4,
+            order,
+        )
+        .unwrap();
+        let want4: Vec<(u16, u8, u64, u16)> = want
+            .iter()
+            .map(|&i| (halves[i], small[i], tags[i], halves[i]))
+            .collect();
+        assert!(
+            rows4.download().unwrap() == want4,
+            "pairs' four-array rows: {tag}"
+        );
+        assert_bits(
+            &k4.download().unwrap(),
+            &want_keys,
+            &format!("zipped pairs_into keys: {tag}"),
+        );
     }
 }
 

@@ -52,7 +52,7 @@ pub use inputs::{
 };
 pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, Weight};
 pub use operations::{ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys};
-pub use operations::{SortOrder, Split, Split3, TopK, TopKRows};
+pub use operations::{SortOrder, SortValue, Split, Split3, TopK, TopKRows};
 pub use operators::{ArgBits, Bind, BoundArg, BoundArgs, MapOp, Predicate, ReduceOp};
 pub use settings::Settings;
 pub use values::{DeviceValue, Element, IndexInt, Ordered, Row};

@@ -214,6 +214,24 @@ pub const SORT_SEGMENTS: Kernel = kernel_min(
     "wd_sort_segments(keys, keys_out, cols_out, vals, vals_out, offsets, win_first, windows, medium, descending != 0);",
 );
 
+/// One array of values gathered by a permutation into one field of rows: `dst`'s row `i`
+/// (`stride` bytes from `dst`, the field `offset` bytes into it) gets `src[perm[i]]`, elements
+/// of `width` bytes (1, 2, 4 or 8): the sort of pairs whose values are zipped arrays, each
+/// array moved after an argsort into the field of the result's tuples. Grid-stride.
+pub const SORT_GATHER: Kernel = kernel(
+    "wd_k_sort_gather",
+    &[
+        p("src", In(Pointee::U8)),
+        p("width", U32),
+        p("perm", In(Pointee::U32)),
+        p("n", U64),
+        p("dst", Out(Pointee::U8)),
+        p("stride", U32),
+        p("offset", U32),
+    ],
+    "wd_sort_gather(src, width, perm, n, dst, stride, offset);",
+);
+
 /// The kernels of a sort module.
 pub const SORT_KERNELS: &[&Kernel] = &[
     &SORT_HISTOGRAM,
@@ -222,6 +240,7 @@ pub const SORT_KERNELS: &[&Kernel] = &[
     &SORT_ROWS,
     &SORT_SEGMENTS_PLAN,
     &SORT_SEGMENTS,
+    &SORT_GATHER,
 ];
 
 /// The sort family's constants, emitted as `#define`s.

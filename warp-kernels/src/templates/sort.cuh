@@ -580,3 +580,27 @@ static __device__ __forceinline__ void wd_sort_segments(const K* keys, K* keys_o
         }
     }
 }
+
+// ---- values gathered by a permutation ----
+// Row i of `dst` (`stride` bytes each; the field at `offset`, aligned to `width` as a C struct
+// lays it out) gets element perm[i] of `src` (elements of `width` bytes: 1, 2, 4 or 8): the
+// arrays of zipped values moved after an argsort. Grid-stride; the width is the same for every
+// thread.
+template <class W>
+static __device__ __forceinline__ void wd_sort_gather_as(const unsigned char* src, const wd_u32* perm, wd_u64 n,
+                                                         unsigned char* dst, wd_u32 stride, wd_u32 offset) {
+    const W* s = reinterpret_cast<const W*>(src);
+    const wd_u64 step = (wd_u64)gridDim.x * WD_BLOCK;
+    for (wd_u64 i = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x; i < n; i += step)
+        *reinterpret_cast<W*>(dst + i * stride + offset) = s[perm[i]];
+}
+
+static __device__ __forceinline__ void wd_sort_gather(const unsigned char* src, wd_u32 width, const wd_u32* perm, wd_u64 n,
+                                                      unsigned char* dst, wd_u32 stride, wd_u32 offset) {
+    switch (width) {
+        case 1: wd_sort_gather_as<wd_u8>(src, perm, n, dst, stride, offset); break;
+        case 2: wd_sort_gather_as<wd_u16>(src, perm, n, dst, stride, offset); break;
+        case 4: wd_sort_gather_as<wd_u32>(src, perm, n, dst, stride, offset); break;
+        default: wd_sort_gather_as<wd_u64>(src, perm, n, dst, stride, offset); break;
+    }
+}

@@ -31,7 +31,7 @@ pub use runs::{
     reduce_by_key_module, run_length_module, unique_module,
 };
 pub use search::search_module;
-pub use sort::{SortOrder, sort_module};
+pub use sort::{SortOrder, SortValue, sort_module};
 pub use topk::{TopK, topk_module};
 pub use topk_rows::TopKRows;
 pub use transpose::transpose_module;

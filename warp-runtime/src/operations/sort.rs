@@ -9,7 +9,7 @@ use warp_kernels::module;
 use super::{ByKey, Runs};
 use super::{composed, gpu_bytes, location, typed};
 use crate::OutputArray;
-use crate::arrays::ArrayOf;
+use crate::arrays::{ArrayOf, Elements, ValueArray};
 use crate::arrays::{DeviceVec, Target, write_host};
 use crate::backend::Backend;
 use crate::backend::cpu;
@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::inputs::AsSlice;
 use crate::operators::{MapOp, ReduceOp};
 use crate::toolchain::ModuleSource;
-use crate::values::{Element, IndexInt, Ordered};
+use crate::values::{Element, IndexInt, Ordered, Row};
 
 /// The order of a sort: ascending (the smallest key first) or descending (the largest first).
 /// Both are stable: equal keys keep their input order.
@@ -41,6 +41,81 @@ pub enum SortOrder {
     /// keys keep their input order (not the reverse of the ascending result).
     Descending,
 }
+
+/// A value type [`Device::sort_pairs`] moves with its keys: every [`Element`] (an array of
+/// them, moved by the radix sort's passes with the keys), and the rows of 2 to 4 zipped arrays
+/// (`(&a, &b)`: the keys' argsort, then each array gathered into its field of the result's
+/// [`DeviceTuples`](crate::DeviceTuples); at most 2^32 pairs).
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let keys = dev.upload(&[2u32, 0, 1])?;
+/// let (xs, ids) = (dev.upload(&[20.5f64, 0.5, 10.5])?, dev.upload(&[7u8, 8, 9])?);
+/// let (k, rows) = dev.sort_pairs(&keys, &(&xs, &ids), SortOrder::Ascending)?;
+/// assert_eq!(k.download()?, [0, 1, 2]);
+/// assert_eq!(rows.download()?, [(0.5, 8), (10.5, 9), (20.5, 7)]);
+/// # Ok(()) }
+/// ```
+pub trait SortValue: Row + ArrayOf {
+    /// Sorts `keys` into `outs.0`, moving `values` into `outs.1` (checked by the caller).
+    #[doc(hidden)]
+    fn sort_pairs<K, S>(
+        dev: &Device,
+        keys: &S,
+        values: crate::arrays::Elements<'_, Self>,
+        outs: (Target<'_>, Target<'_>),
+        order: SortOrder,
+    ) -> Result<()>
+    where
+        K: Ordered,
+        S: AsSlice<K> + ?Sized;
+}
+
+impl<T: Element> SortValue for T {
+    fn sort_pairs<K, S>(
+        dev: &Device,
+        keys: &S,
+        values: crate::arrays::Elements<'_, T>,
+        (keys_out, values_out): (Target<'_>, Target<'_>),
+        order: SortOrder,
+    ) -> Result<()>
+    where
+        K: Ordered,
+        S: AsSlice<K> + ?Sized,
+    {
+        dev.sort_with(
+            keys,
+            Some(keys_out),
+            Moved::Values(values, values_out),
+            order,
+        )
+    }
+}
+
+macro_rules! zipped_values {
+    ($($name:ident),+) => {
+        impl<$($name: Element),+> SortValue for ($($name,)+) {
+            fn sort_pairs<K, S>(
+                dev: &Device,
+                keys: &S,
+                values: crate::arrays::Elements<'_, Self>,
+                outs: (Target<'_>, Target<'_>),
+                order: SortOrder,
+            ) -> Result<()>
+            where
+                K: Ordered,
+                S: AsSlice<K> + ?Sized,
+            {
+                dev.sort_zipped_pairs(keys, values, outs, order)
+            }
+        }
+    };
+}
+zipped_values!(A, B);
+zipped_values!(A, B, C);
+zipped_values!(A, B, C, D);
 
 /// The key of the sort module of keys `K` moving values of `value_size` bytes (0, 1, 2, 4 or
 /// 8): keyed by the word the values move as, so pairs of 4-byte values and a `u32` argsort
@@ -133,8 +208,11 @@ impl Device {
     }
 
     /// `keys` sorted as [`Device::sort`] does, with `values` (as long) moved along: the values
-    /// of equal keys keep their input order. Values are any scalar element type. Returns
-    /// `(keys, values)`.
+    /// of equal keys keep their input order. Values are any scalar element type (moved by the
+    /// radix sort's passes, returned as a [`DeviceVec`]), or 2 to 4 zipped arrays `(&a, &b)`
+    /// ([`SortValue`]: the keys' argsort, then each array gathered into its field of the
+    /// result's rows, returned as a [`DeviceTuples`](crate::DeviceTuples); at most 2^32 pairs,
+    /// else [`Error::Unsupported`]). Returns `(keys, values)`.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -144,6 +222,9 @@ impl Device {
     /// let vals = dev.upload(&[30.0f64, 10.0, 31.0, 0.0])?;
     /// let (k, v) = dev.sort_pairs(&keys, &vals, SortOrder::Ascending)?;
     /// assert_eq!((k.download()?, v.download()?), (vec![0, 1, 3, 3], vec![0.0, 10.0, 30.0, 31.0]));
+    /// let ids = dev.upload(&[7u16, 8, 9, 6])?;
+    /// let (_, rows) = dev.sort_pairs(&keys, &(&vals, &ids), SortOrder::Descending)?;
+    /// assert_eq!(rows.download()?, [(30.0, 7), (31.0, 9), (10.0, 8), (0.0, 6)]);
     /// # Ok(()) }
     /// ```
     pub fn sort_pairs<K, V, SK, SV>(
@@ -151,21 +232,23 @@ impl Device {
         keys: &SK,
         values: &SV,
         order: SortOrder,
-    ) -> Result<(DeviceVec<K>, DeviceVec<V>)>
+    ) -> Result<(DeviceVec<K>, V::Array)>
     where
         K: Ordered,
-        V: Element,
+        V: SortValue,
         SK: AsSlice<K> + ?Sized,
         SV: AsSlice<V> + ?Sized,
     {
         let n = keys.elements().len();
-        let (mut k, mut v) = (self.new_array::<K>(n)?, self.new_array::<V>(n)?);
+        let mut k = self.new_array::<K>(n)?;
+        let mut v = <V::Array as ValueArray<V>>::alloc(self, n)?;
         self.sort_pairs_into(keys, values, &mut k, &mut v, order)?;
         Ok((k, v))
     }
 
     /// [`Device::sort_pairs`] into `keys_out` and `values_out` (each as long as `keys`; the
-    /// values as long as the keys too: else [`Error::Shape`]).
+    /// values as long as the keys too: else [`Error::Shape`]); zipped values go into a
+    /// [`DeviceTuples`](crate::DeviceTuples) of their rows.
     pub fn sort_pairs_into<K, V, SK, SV, OK, OV>(
         &self,
         keys: &SK,
@@ -176,7 +259,7 @@ impl Device {
     ) -> Result<()>
     where
         K: Ordered,
-        V: Element,
+        V: SortValue,
         SK: AsSlice<K> + ?Sized,
         SV: AsSlice<V> + ?Sized,
         OK: OutputArray<K> + ?Sized,
@@ -193,12 +276,75 @@ impl Device {
         }
         let keys_out = self.output(keys_out, n, "sort_pairs")?;
         let values_out = self.output(values_out, n, "sort_pairs")?;
-        self.sort_with(
-            keys,
-            Some(keys_out),
-            Moved::Values(values, values_out),
-            order,
-        )
+        V::sort_pairs(self, keys, values, (keys_out, values_out), order)
+    }
+
+    /// The sort of pairs whose values are zipped arrays (rows of `V`): the keys' argsort (`u32`
+    /// positions), then each array gathered by it into its field of the output's rows.
+    fn sort_zipped_pairs<K, S, V>(
+        &self,
+        keys: &S,
+        values: Elements<'_, V>,
+        (keys_out, values_out): (Target<'_>, Target<'_>),
+        order: SortOrder,
+    ) -> Result<()>
+    where
+        K: Ordered,
+        S: AsSlice<K> + ?Sized,
+        V: Row,
+    {
+        let n = values.len();
+        if n == 0 {
+            return Ok(());
+        }
+        if n - 1 > u32::MAX as usize {
+            return Err(Error::Unsupported(format!(
+                "sort_pairs of zipped values takes at most 2^32 pairs; these are {n}"
+            )));
+        }
+        match &*self.backend {
+            Backend::Cpu => {
+                let data = keys.elements();
+                let data = data.cpu()?;
+                let perm = cpu::sort_permutation(data, K::sort_key, order == SortOrder::Descending);
+                let rows = values.cpu()?;
+                if let (Target::Cpu(kb, _), Target::Cpu(vb, _)) = (keys_out, values_out) {
+                    let sorted: Vec<K> = perm.iter().map(|&i| data[i]).collect();
+                    write_host(kb, &sorted);
+                    let moved: Vec<V> = perm.iter().map(|&i| rows[i]).collect();
+                    write_host(vb, &moved);
+                }
+                Ok(())
+            }
+            Backend::Gpu(g) => {
+                let mut perm = self.new_array::<u32>(n)?;
+                {
+                    let pt = self.output(&mut perm, n, "sort_pairs")?;
+                    self.sort_with(
+                        keys,
+                        Some(keys_out),
+                        Moved::Positions(pt, u32::from_index),
+                        order,
+                    )?;
+                }
+                let module = gpu_sort_module::<K>(g, 4)?;
+                let mut out = gpu_bytes(values_out)?;
+                let columns = values.columns()?;
+                let mut offset = 0usize;
+                for (col, &width) in columns.views.into_iter().zip(&columns.sizes) {
+                    offset = offset.div_ceil(width) * width;
+                    g.sort_gather(
+                        &module,
+                        (col, width),
+                        perm.elements().gpu()?,
+                        out.slice_mut(..),
+                        (V::C_SIZE, offset),
+                    )?;
+                    offset += width;
+                }
+                Ok(())
+            }
+        }
     }
 
     /// The permutation that sorts `keys` as [`Device::sort`] does: element `i` is the input
@@ -348,7 +494,9 @@ impl Device {
         SK: AsSlice<K> + ?Sized,
         SV: AsSlice<Op::Value> + ?Sized,
     {
-        let (k, v) = self.sort_pairs(keys, values, SortOrder::Ascending)?;
+        let n = keys.elements().len();
+        let (mut k, mut v) = (self.new_array::<K>(n)?, self.new_array::<Op::Value>(n)?);
+        self.sort_pairs_into(keys, values, &mut k, &mut v, SortOrder::Ascending)?;
         self.reduce_by_key(op, &k, &v)
     }
 

@@ -4,9 +4,9 @@
 
 use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{
-    BLOCK, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_ROWS, SORT_SEGMENTS, SORT_SEGMENTS_PLAN,
-    SORT_UNROLL, sort_passes, sort_row_tile, sort_rows_per_block, sort_segment_small,
-    sort_segment_window, sort_status_bytes, sort_tiles,
+    BLOCK, SORT_GATHER, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_ROWS, SORT_SEGMENTS,
+    SORT_SEGMENTS_PLAN, SORT_UNROLL, sort_passes, sort_row_tile, sort_rows_per_block,
+    sort_segment_small, sort_segment_window, sort_status_bytes, sort_tiles,
 };
 
 use super::Gpu;
@@ -101,6 +101,19 @@ kernel_args! {
         windows: u64,
         medium: In<'v, u64>,
         descending: u32,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_sort_gather`.
+    struct SortGatherArgs ['v] ['v] for [SORT_GATHER] {
+        src: In<'v, u8>,
+        width: u32,
+        perm: In<'v, u32>,
+        n: u64,
+        dst: Out<'v, u8>,
+        stride: u32,
+        offset: u32,
     }
 }
 
@@ -237,6 +250,38 @@ impl Gpu {
             }
             self.stop_timing(timer)
         })
+    }
+}
+
+impl Gpu {
+    /// Field `offset` of each `stride`-byte row `i` of `dst` gets element `perm[i]` of `src`
+    /// (elements of `width` bytes: 1, 2, 4 or 8), for the `perm.len()` rows, with sort module
+    /// `m`.
+    pub(crate) fn sort_gather(
+        &self,
+        m: &Module,
+        (src, width): (CudaView<'_, u8>, usize),
+        perm: CudaView<'_, u32>,
+        dst: CudaViewMut<'_, u8>,
+        (stride, offset): (usize, usize),
+    ) -> Result<()> {
+        let n = perm.len();
+        let f = m.function(&SORT_GATHER)?;
+        let grid = self.resident_grid(&f, n.div_ceil(BLOCK as usize));
+        self.launch(
+            m,
+            &SORT_GATHER,
+            grid,
+            &mut SortGatherArgs {
+                src: In::At(src),
+                width: width as u32,
+                perm: In::At(perm),
+                n: n as u64,
+                dst: Out::At(dst),
+                stride: stride as u32,
+                offset: offset as u32,
+            },
+        )
     }
 }
 
@@ -476,6 +521,7 @@ mod tests {
     fn arguments_match_the_catalogue() {
         super::super::launch::tests::check::<super::SortHistogramArgs<'_, f32>>();
         super::super::launch::tests::check::<super::SortPlanArgs<'_>>();
+        super::super::launch::tests::check::<super::SortGatherArgs<'_>>();
         super::super::launch::tests::check::<super::SortPassArgs<'_, f32>>();
         super::super::launch::tests::check::<super::SortRowsArgs<'_, f32>>();
         super::super::launch::tests::check::<super::SortSegmentsPlanArgs<'_>>();
