@@ -55,6 +55,16 @@ fn main() -> warp_runtime::Result<()> {
             .map(u64::from)
             .collect::<Vec<_>>()
     );
+    // Zipped arrays move as rows: (tag, key's sign) of each sorted key.
+    let signs: Vec<i8> = xs.iter().map(|x| x.signum() as i8).collect();
+    let (dt, ds) = (dev.upload(&tags)?, dev.upload(&signs)?);
+    let (_, rows) = dev.sort_pairs(&d, &(&dt, &ds), SortOrder::Ascending)?;
+    let rows = rows.download()?;
+    assert!(
+        rows.iter()
+            .zip(v.download()?)
+            .all(|(r, t)| r.0 == t && r.1 == signs[t as usize])
+    );
     println!("sort, argsort and sort_pairs of {n} f32 keys match the CPU backend");
 
     // Each row of a matrix on its own: 10,000 rows of 1,000 keys, the best columns first.
