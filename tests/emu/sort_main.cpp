@@ -59,19 +59,26 @@ static int run(const std::vector<E>& xs, bool desc, int mode, const char* what) 
     return 0;
 }
 
-// The rows' sort (wd_k_sort_rows, as Gpu::sort_rows launches it) of `rows` rows of `cols`
-// keys against std::stable_sort of each row by the order word: keys, columns and the values
-// (v[i] = mix(i)) at the keys' places.
-static int rows_run(const std::vector<E>& xs, size_t cols, bool desc, const char* what) {
+// The rows' sort (wd_k_sort_rows, as Gpu::sort_rows launches it, or with `warp` the lanes'
+// bitonic network wd_k_sort_rows_warp, rows of at most 32 keys, on 3 blocks) of `rows` rows of
+// `cols` keys against std::stable_sort of each row by the order word: keys, columns and the
+// values (v[i] = mix(i)) at the keys' places.
+static int rows_run(const std::vector<E>& xs, size_t cols, bool desc, const char* what, bool warp = false) {
     const size_t n = xs.size(), rows = n / cols;
     const size_t rpb = std::min<size_t>(255, WD_SORT_ROW_TILE / cols);
     std::vector<E> out(n);
     std::vector<wd_u32> col(n, ~0u);
     std::vector<V> vin(n), vout(n, 0);
     for (size_t i = 0; i < n; ++i) vin[i] = (V)mix(i);
-    wd_emu_launch((unsigned)((rows + rpb - 1) / rpb), [&] {
-        wd_k_sort_rows(xs.data(), out.data(), col.data(), vin.data(), vout.data(), rows, (wd_u32)cols, (wd_u32)rpb, desc);
-    });
+    if (warp) {
+        wd_emu_launch(3, [&] {
+            wd_k_sort_rows_warp(xs.data(), out.data(), col.data(), vin.data(), vout.data(), rows, (wd_u32)cols, desc);
+        });
+    } else {
+        wd_emu_launch((unsigned)((rows + rpb - 1) / rpb), [&] {
+            wd_k_sort_rows(xs.data(), out.data(), col.data(), vin.data(), vout.data(), rows, (wd_u32)cols, (wd_u32)rpb, desc);
+        });
+    }
     for (size_t r = 0; r < rows; ++r) {
         std::vector<size_t> ref(cols);
         for (size_t c = 0; c < cols; ++c) ref[c] = c;
@@ -80,8 +87,8 @@ static int rows_run(const std::vector<E>& xs, size_t cols, bool desc, const char
         for (size_t j = 0; j < cols; ++j) {
             if (std::memcmp(&out[r * cols + j], &xs[r * cols + ref[j]], sizeof(E)) != 0 || col[r * cols + j] != ref[j] ||
                 vout[r * cols + j] != vin[r * cols + ref[j]]) {
-                printf("FAIL rows %s %zu x %zu desc=%d at row %zu column %zu: want column %zu\n", what, rows, cols, desc, r, j,
-                       ref[j]);
+                printf("FAIL rows %s %zu x %zu desc=%d warp=%d at row %zu column %zu: want column %zu\n", what, rows, cols, desc,
+                       warp, r, j, ref[j]);
                 return 1;
             }
         }
@@ -243,7 +250,7 @@ int main() {
             failed += run(same, desc, values ? 2 : 0, "all equal");
         }
     }
-    for (size_t cols : {1ul, 3ul, 32ul, 33ul, (size_t)WD_SORT_ROW_TILE}) {
+    for (size_t cols : {1ul, 2ul, 3ul, 5ul, 16ul, 17ul, 32ul, 33ul, (size_t)WD_SORT_ROW_TILE}) {
         const size_t rows = cols == 1 ? 600 : cols < 100 ? 300 : 2;
         std::vector<E> random(rows * cols), few(rows * cols);
         for (size_t i = 0; i < random.size(); ++i) {
@@ -255,6 +262,10 @@ int main() {
         for (bool desc : {false, true}) {
             failed += rows_run(random, cols, desc, "random");
             failed += rows_run(few, cols, desc, "three values");
+            if (cols <= 32) {
+                failed += rows_run(random, cols, desc, "random", true);
+                failed += rows_run(few, cols, desc, "three values", true);
+            }
         }
     }
     // Segments of lengths drawn from each set: empty and tiny ones many to a window, lengths

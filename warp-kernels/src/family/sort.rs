@@ -214,6 +214,31 @@ pub const SORT_SEGMENTS: Kernel = kernel_min(
     "wd_sort_segments(keys, keys_out, cols_out, vals, vals_out, offsets, win_first, windows, medium, descending != 0);",
 );
 
+/// Rows of at most [`SORT_WARP_COLS`] keys: each sorted by a group of lanes (the power of
+/// two at or above `cols`) with a bitonic network of shuffles over (order word, column),
+/// grid-stride; writes as [`SORT_ROWS`] does.
+pub const SORT_ROWS_WARP: Kernel = kernel(
+    "wd_k_sort_rows_warp",
+    &[
+        p("keys", In(Elem)),
+        p("keys_out", Out(Elem)),
+        p("cols_out", Out(Pointee::U32)),
+        p("vals", In(Value)),
+        p("vals_out", Out(Value)),
+        p("rows", U64),
+        p("cols", U32),
+        p("descending", U32),
+    ],
+    "wd_sort_rows_warp(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending != 0);",
+);
+
+/// The longest rows the rows' sort sorts in a group of lanes ([`SORT_ROWS_WARP`]): a warp.
+pub const SORT_WARP_COLS: usize = 32;
+
+/// Batches of rows a warp of [`SORT_ROWS_WARP`] holds at once (their loads and shuffles
+/// interleaved).
+pub const SORT_WARP_ROWS: u32 = 4;
+
 /// One array of values gathered by a permutation into one field of rows: `dst`'s row `i`
 /// (`stride` bytes from `dst`, the field `offset` bytes into it) gets `src[perm[i]]`, elements
 /// of `width` bytes (1, 2, 4 or 8): the sort of pairs whose values are zipped arrays, each
@@ -238,6 +263,7 @@ pub const SORT_KERNELS: &[&Kernel] = &[
     &SORT_PLAN,
     &SORT_PASS,
     &SORT_ROWS,
+    &SORT_ROWS_WARP,
     &SORT_SEGMENTS_PLAN,
     &SORT_SEGMENTS,
     &SORT_GATHER,
@@ -246,6 +272,7 @@ pub const SORT_KERNELS: &[&Kernel] = &[
 /// The sort family's constants, emitted as `#define`s.
 pub const SORT_DEFINES: &[(&str, u64)] = &[
     ("WD_SORT_UNROLL", SORT_UNROLL as u64),
+    ("WD_SORT_WARP_ROWS", SORT_WARP_ROWS as u64),
     ("WD_SORT_LOOKBACK", SORT_LOOKBACK as u64),
     ("WD_SORT_RADIX_BITS", SORT_RADIX_BITS as u64),
 ];

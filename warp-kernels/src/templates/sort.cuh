@@ -418,6 +418,92 @@ static __device__ __forceinline__ void wd_sort_rows(const K* keys, K* keys_out, 
     }
 }
 
+// ---- the rows' sort of rows of at most 32 keys: a bitonic network in a group of lanes ----
+// G lanes (the power of two at or above `cols`, at most 32) hold a row, one key a lane, 32 / G
+// rows a warp, WD_SORT_WARP_ROWS such batches at once (their loads and shuffles interleaved);
+// a bitonic network of shuffles sorts each group by (order word, column), so equal keys keep
+// their column order (stable) and lanes past the row (the largest word, their own column past
+// `cols`) end last. Grid-stride over the batches; writes as wd_sort_rows does.
+
+// The (word, column) of lane ^ j: one shuffle of the pair packed for keys of up to 4 bytes.
+template <class U>
+static __device__ __forceinline__ void wd_row_shfl_xor(U w, wd_u32 c, int j, U& ow, wd_u32& oc) {
+    if constexpr (sizeof(U) <= 2) {
+        const unsigned x = __shfl_xor_sync(WD_FULL_MASK, ((unsigned)w << 8) | c, j);
+        ow = (U)(x >> 8);
+        oc = x & 255u;
+    } else if constexpr (sizeof(U) == 4) {
+        const unsigned long long x = __shfl_xor_sync(WD_FULL_MASK, ((unsigned long long)w << 32) | c, j);
+        ow = (U)(x >> 32);
+        oc = (wd_u32)x;
+    } else {
+        ow = (U)__shfl_xor_sync(WD_FULL_MASK, (unsigned long long)w, j);
+        oc = __shfl_xor_sync(WD_FULL_MASK, c, j);
+    }
+}
+
+template <int G, class K, class V>
+static __device__ __forceinline__ void wd_sort_rows_lanes(const K* keys, K* keys_out, wd_u32* cols_out, const V* vals, V* vals_out,
+                                                          wd_u64 rows, wd_u32 cols, bool descending) {
+    typedef typename wd_sort_bits<K>::T U;
+    constexpr unsigned RPW = 32u / G;  // rows a warp holds in one batch
+    constexpr int R = WD_SORT_WARP_ROWS;
+    const unsigned lane = threadIdx.x & 31u, c = lane & (unsigned)(G - 1);
+    const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
+    const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
+    for (wd_u64 r0 = warp * RPW * R; r0 < rows; r0 += nwarps * RPW * R) {
+        U w[R];
+        wd_u32 col[R];
+#pragma unroll
+        for (int u = 0; u < R; ++u) {
+            const wd_u64 row = r0 + (wd_u64)u * RPW + lane / (unsigned)G;
+            const bool valid = row < rows && c < cols;
+            w[u] = valid ? wd_sort_word(keys[row * cols + c], descending) : (U)~(U)0;
+            col[u] = c;
+        }
+#pragma unroll
+        for (unsigned k = 2; k <= (unsigned)G; k <<= 1) {
+#pragma unroll
+            for (unsigned j = k >> 1; j > 0; j >>= 1) {
+                // The lower lane of a pair keeps the first of the two where its run ascends.
+                const bool keep_first = ((c & k) == 0u) == ((c & j) == 0u);
+#pragma unroll
+                for (int u = 0; u < R; ++u) {
+                    U ow;
+                    wd_u32 oc;
+                    wd_row_shfl_xor(w[u], col[u], (int)j, ow, oc);
+                    const bool other_first = ow < w[u] || (ow == w[u] && oc < col[u]);
+                    if (other_first == keep_first) {
+                        w[u] = ow;
+                        col[u] = oc;
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < R; ++u) {
+            const wd_u64 row = r0 + (wd_u64)u * RPW + lane / (unsigned)G;
+            if (row < rows && c < cols) {
+                const wd_u64 at = row * cols + c;
+                if (keys_out != nullptr) keys_out[at] = wd_sort_key<K>(w[u], descending);
+                if (cols_out != nullptr) cols_out[at] = col[u];
+                if (vals_out != nullptr) vals_out[at] = vals[row * cols + col[u]];
+            }
+        }
+    }
+}
+
+template <class K, class V>
+static __device__ __forceinline__ void wd_sort_rows_warp(const K* keys, K* keys_out, wd_u32* cols_out, const V* vals, V* vals_out,
+                                                         wd_u64 rows, wd_u32 cols, bool descending) {
+    if (cols <= 1u) wd_sort_rows_lanes<1>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
+    else if (cols <= 2u) wd_sort_rows_lanes<2>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
+    else if (cols <= 4u) wd_sort_rows_lanes<4>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
+    else if (cols <= 8u) wd_sort_rows_lanes<8>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
+    else if (cols <= 16u) wd_sort_rows_lanes<16>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
+    else wd_sort_rows_lanes<32>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
+}
+
 // ---- the segments' sort: CSR segments, the short ones many to a block ----
 // Segment s is keys offsets[s] .. offsets[s + 1] (offsets checked by wd_sort_segments_plan:
 // non-decreasing from 0 to n). A segment of at most WD_SORT_SEGMENT_SMALL keys is short: the

@@ -4,9 +4,10 @@
 
 use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{
-    BLOCK, SORT_GATHER, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_ROWS, SORT_SEGMENTS,
-    SORT_SEGMENTS_PLAN, SORT_UNROLL, sort_passes, sort_row_tile, sort_rows_per_block,
-    sort_segment_small, sort_segment_window, sort_status_bytes, sort_tiles,
+    BLOCK, SORT_GATHER, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_ROWS, SORT_ROWS_WARP,
+    SORT_SEGMENTS, SORT_SEGMENTS_PLAN, SORT_UNROLL, SORT_WARP_COLS, SORT_WARP_ROWS, sort_passes,
+    sort_row_tile, sort_rows_per_block, sort_segment_small, sort_segment_window, sort_status_bytes,
+    sort_tiles,
 };
 
 use super::Gpu;
@@ -100,6 +101,20 @@ kernel_args! {
         win_first: In<'v, u64>,
         windows: u64,
         medium: In<'v, u64>,
+        descending: u32,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_sort_rows_warp`.
+    struct SortRowsWarpArgs ['v, E] ['v, E] for [SORT_ROWS_WARP] {
+        keys: Elems<'v, E>,
+        keys_out: ElemsOut<'v, E>,
+        cols_out: Out<'v, u32>,
+        vals: ValuesIn<'v>,
+        vals_out: Values<'v>,
+        rows: u64,
+        cols: u32,
         descending: u32,
     }
 }
@@ -334,8 +349,9 @@ impl Gpu {
     /// Sorts each row of the row-major `keys` (`cols` columns, at least one row) stably by
     /// the order words into `out` (as long; `None`: not wanted), moving `values` (each key's
     /// column in its row as `u32` positions, or the caller's values) with them, with sort
-    /// module `m` (built for the values' size): rows of at most [`sort_row_tile`] keys within
-    /// a block each, longer rows one at a time by the device-wide sort.
+    /// module `m` (built for the values' size): rows of at most [`SORT_WARP_COLS`] keys in a
+    /// group of lanes each (a bitonic network of shuffles), rows of at most [`sort_row_tile`]
+    /// keys within a block each, longer rows one at a time by the device-wide sort.
     pub(crate) fn sort_rows<E: Element>(
         &self,
         m: &Module,
@@ -347,6 +363,34 @@ impl Gpu {
     ) -> Result<()> {
         let rows = keys.len() / cols;
         let size = std::mem::size_of::<E>();
+        if cols <= SORT_WARP_COLS {
+            // A group of lanes a row: a bitonic network of shuffles.
+            let lanes = cols.next_power_of_two();
+            let batches = rows.div_ceil(32 / lanes * SORT_WARP_ROWS as usize);
+            let f = m.function(&SORT_ROWS_WARP)?;
+            let grid = self.resident_grid(&f, batches.div_ceil((BLOCK / 32) as usize));
+            let (cols_out, vals, vals_out) = values.group_args(keys.len())?;
+            let timer = self.start_timing()?;
+            self.launch(
+                m,
+                &SORT_ROWS_WARP,
+                grid,
+                &mut SortRowsWarpArgs {
+                    keys: Elems(keys.slice(..)),
+                    keys_out: match out.as_mut() {
+                        Some(o) => ElemsOut::At(o.slice_mut(..)),
+                        None => ElemsOut::Raw(0),
+                    },
+                    cols_out,
+                    vals,
+                    vals_out,
+                    rows: rows as u64,
+                    cols: cols as u32,
+                    descending: descending as u32,
+                },
+            )?;
+            return self.stop_timing(timer);
+        }
         if cols <= sort_row_tile(size) {
             let per_block = sort_rows_per_block(size, cols);
             let blocks = rows.div_ceil(per_block);
@@ -522,6 +566,7 @@ mod tests {
         super::super::launch::tests::check::<super::SortHistogramArgs<'_, f32>>();
         super::super::launch::tests::check::<super::SortPlanArgs<'_>>();
         super::super::launch::tests::check::<super::SortGatherArgs<'_>>();
+        super::super::launch::tests::check::<super::SortRowsWarpArgs<'_, f32>>();
         super::super::launch::tests::check::<super::SortPassArgs<'_, f32>>();
         super::super::launch::tests::check::<super::SortRowsArgs<'_, f32>>();
         super::super::launch::tests::check::<super::SortSegmentsPlanArgs<'_>>();
