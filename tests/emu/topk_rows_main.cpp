@@ -1,5 +1,6 @@
 // Runs the generated top-k module's rows kernel (wd_k_topk_rows) on the CPU (shim.h) as
-// Gpu::top_k_rows launches it, a block per row, one after another, and checks every row's
+// Gpu::top_k_rows launches it, a block per row (or per piece of a row, then over the pieces'
+// candidates), one after another, and checks every row's
 // answer against a sort of (oriented key, column). Built by tests/tests/emu/topk_rows.rs with
 // MODULE (the module file) and ELEM (its C element type).
 #include <algorithm>
@@ -31,7 +32,24 @@ static int run(const std::vector<E>& xs, unsigned cols, unsigned k, bool largest
     const unsigned rows = (unsigned)(xs.size() / cols);
     std::vector<E> values(rows * k);
     std::vector<wd_u32> columns(rows * k, ~0u);
-    wd_emu_launch(rows, [&] { wd_k_topk_rows(xs.data(), cols, k, largest, values.data(), columns.data()); });
+    // In pieces (as Gpu::top_k_rows splits few long rows): each piece's k candidates, then
+    // the rows' k of them, the candidates' columns mapped back; else a block per row.
+    const unsigned pieces = cols >= 8 * k && cols >= 16 ? 3 : 1;
+    if (pieces > 1) {
+        const unsigned wide = pieces * k;
+        std::vector<E> cv(rows * wide);
+        std::vector<wd_u32> cc(rows * wide, ~0u);
+        wd_emu_launch(rows * pieces, [&] {
+            wd_k_topk_rows(xs.data(), cols, pieces, cols / pieces, nullptr, k, largest, cv.data(), cc.data());
+        });
+        wd_emu_launch(rows, [&] {
+            wd_k_topk_rows(cv.data(), wide, 1, wide, cc.data(), k, largest, values.data(), columns.data());
+        });
+    } else {
+        wd_emu_launch(rows, [&] {
+            wd_k_topk_rows(xs.data(), cols, 1, cols, nullptr, k, largest, values.data(), columns.data());
+        });
+    }
     for (unsigned r = 0; r < rows; ++r) {
         std::vector<std::pair<unsigned long long, unsigned>> ref;
         for (unsigned c = 0; c < cols; ++c) ref.push_back({oriented(xs[(size_t)r * cols + c], largest), c});
@@ -51,7 +69,7 @@ static int run(const std::vector<E>& xs, unsigned cols, unsigned k, bool largest
 
 int main() {
     int failed = 0;
-    const unsigned shapes[][3] = {{3, 1, 1}, {4, 37, 5}, {3, 300, 300}, {2, 2000, 64}, {2, 5000, 1024}};
+    const unsigned shapes[][3] = {{3, 1, 1}, {4, 37, 5}, {3, 300, 300}, {3, 1001, 10}, {2, 2000, 64}, {2, 5000, 1024}};
     for (auto& s : shapes) {
         const unsigned rows = s[0], cols = s[1], k = s[2];
         std::vector<E> random(rows * cols), few(rows * cols), same(rows * cols);

@@ -112,21 +112,46 @@ pub const TOPK_SAMPLE: Kernel = kernel(
 );
 
 /// The `k` best (largest, or smallest unless `largest`) of each row of the row-major `x`
-/// (`cols` columns, `k` at most `cols` and [`TOPK_MAX_K`]), a block per row: their values into
-/// `values` and their columns into `indices` (`k` a row, best first, ties to the smaller
-/// column).
+/// (`cols` columns, `k` at most `cols` and [`TOPK_MAX_K`]), a block per piece of a row
+/// (`pieces` a row: `chunk` columns each, the last to the row's end, each at least `k`): their
+/// values into `values` and their columns into `indices` (`k` a piece, best first, ties to the
+/// smaller column; a column `c` written as `idx_in[row * cols + c]` when `idx_in` is not null:
+/// the second launch over the pieces' candidates).
 pub const TOPK_ROWS: Kernel = kernel(
     "wd_k_topk_rows",
     &[
         p("x", In(Elem)),
         p("cols", U32),
+        p("pieces", U32),
+        p("chunk", U32),
+        p("idx_in", In(Pointee::U32)),
         p("k", U32),
         p("largest", U32),
         p("values", Out(Elem)),
         p("indices", Out(Pointee::U32)),
     ],
-    "wd_topk_rows(x, cols, k, largest != 0, values, indices);",
+    "wd_topk_rows(x, cols, pieces, chunk, idx_in, k, largest != 0, values, indices);",
 );
+
+/// Pieces each row of a top-k of rows is split into (1: none): when there are fewer rows than
+/// twice the GPU's `sms`, enough pieces for about four blocks an SM, each at least eight times
+/// `k` columns (so that the second launch, over the pieces' `pieces * k` candidates a row,
+/// reads far less than the first), at most 64.
+pub const fn topk_row_pieces(rows: usize, cols: usize, k: usize, sms: usize) -> usize {
+    if rows == 0 || rows >= 2 * sms {
+        return 1;
+    }
+    let want = (4 * sms).div_ceil(rows);
+    let most = cols / (8 * if k == 0 { 1 } else { k });
+    let p = if want < most { want } else { most };
+    if p > 64 {
+        64
+    } else if p < 1 {
+        1
+    } else {
+        p
+    }
+}
 
 /// The kernels of a top-k module.
 pub const TOPK_KERNELS: &[&Kernel] = &[&TOPK, &TOPK_SAMPLE, &TOPK_ROWS];

@@ -605,7 +605,12 @@ static __device__ __forceinline__ void wd_topk_sample(const St& st, wd_u32 k, bo
 }
 
 // ---- the top-k of each row ----
-// wd_topk_rows: block b selects from row b (cols elements, k <= min(cols, WD_TOPK_MAX_K)).
+// wd_topk_rows: block b selects from piece b % pieces of row b / pieces: `chunk` columns
+// from (b % pieces) * chunk, the last piece to the row's end (each piece at least k columns;
+// k <= WD_TOPK_MAX_K), writing k entries at b * k. A row of few long rows is split in pieces
+// so that every SM has blocks; a second launch over the pieces' candidates (pieces * k a row,
+// `idx_in` their columns) selects each row's k: `idx_in` (null: none) maps a column of the
+// launch's rows to the one written.
 // A radix select over the row, 8-bit digits of the key (wd_topk_key; complemented for the
 // smallest), most significant first, one read of the row a digit (WD_TOPK_ROW_LOADS loads in
 // flight a thread), finds the k-th best key and
@@ -615,7 +620,8 @@ static __device__ __forceinline__ void wd_topk_sample(const St& st, wd_u32 k, bo
 // entries (key, column) to shared memory, a bitonic sort orders them (key descending, column
 // ascending), and the block writes the values (read again from the row) and the columns.
 template <class E>
-static __device__ __forceinline__ void wd_topk_rows(const E* x, wd_u32 cols, wd_u32 k, bool largest, E* values, wd_u32* indices) {
+static __device__ __forceinline__ void wd_topk_rows(const E* x, wd_u32 row_cols, wd_u32 pieces, wd_u32 chunk, const wd_u32* idx_in,
+                                                    wd_u32 k, bool largest, E* values, wd_u32* indices) {
     typedef wd_topk_key<E> KK;
     typedef typename KK::T K;
     constexpr int BITS = KK::BITS;
@@ -625,7 +631,10 @@ static __device__ __forceinline__ void wd_topk_rows(const E* x, wd_u32 cols, wd_
     __shared__ K ck[WD_TOPK_MAX_K];
     __shared__ wd_u32 ci[WD_TOPK_MAX_K];
     __shared__ wd_u32 taken;
-    const E* row = x + (wd_u64)blockIdx.x * cols;
+    const wd_u64 r = blockIdx.x / pieces;
+    const wd_u32 piece = blockIdx.x % pieces, start = piece * chunk;
+    const wd_u32 cols = piece + 1u == pieces ? row_cols - start : chunk;
+    const E* row = x + r * row_cols + start;
     const K flip = largest ? (K)0 : (K)(~(K)0 >> (sizeof(K) * 8 - BITS));
     auto key = [&](wd_u32 j) -> K { return KK::of(row[j]) ^ flip; };
 
@@ -704,6 +713,6 @@ static __device__ __forceinline__ void wd_topk_rows(const E* x, wd_u32 cols, wd_
     const wd_u64 out = (wd_u64)blockIdx.x * k;
     for (wd_u32 t = threadIdx.x; t < k; t += WD_BLOCK) {
         values[out + t] = row[ci[t]];
-        indices[out + t] = ci[t];
+        indices[out + t] = idx_in != nullptr ? idx_in[r * row_cols + start + ci[t]] : start + ci[t];
     }
 }

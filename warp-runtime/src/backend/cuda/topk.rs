@@ -4,7 +4,7 @@
 
 use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{
-    BLOCK, TOPK, TOPK_LEVEL_SLOTS, TOPK_ROWS, TOPK_SAMPLE, topk_sample, topk_step,
+    BLOCK, TOPK, TOPK_LEVEL_SLOTS, TOPK_ROWS, TOPK_SAMPLE, topk_row_pieces, topk_sample, topk_step,
 };
 
 use super::Gpu;
@@ -166,6 +166,9 @@ kernel_args! {
     struct TopKRowsArgs ['v, E] ['v, E] for [TOPK_ROWS] {
         x: Elems<'v, E>,
         cols: u32,
+        pieces: u32,
+        chunk: u32,
+        idx_in: In<'v, u32>,
         k: u32,
         largest: u32,
         values: ElemsOut<'v, E>,
@@ -175,8 +178,9 @@ kernel_args! {
 
 impl Gpu {
     /// The `k` (1 to `cols`, at most 1,024) best of each row of the row-major `x` (`cols`
-    /// columns, below 2^32; at least one row), a block per row, into `out`: the values and
-    /// the columns (`k` a row), with top-k module `m`.
+    /// columns, below 2^32; at least one row) into `out`: the values and the columns (`k` a
+    /// row), with top-k module `m`. A block per row; few long rows ([`topk_row_pieces`]) a
+    /// block per piece of a row, then a block per row over the pieces' candidates.
     pub(crate) fn top_k_rows<E: Element>(
         &self,
         m: &Module,
@@ -188,23 +192,69 @@ impl Gpu {
     ) -> Result<()> {
         let (mut values, mut indices) = out;
         let rows = x.len() / cols;
-        let grid = u32::try_from(rows)
+        let pieces = topk_row_pieces(rows, cols, k, self.shared.sms as usize);
+        // Every launch below has at most `rows * pieces` blocks.
+        u32::try_from(rows * pieces)
             .ok()
             .filter(|&g| g < i32::MAX as u32)
             .ok_or_else(|| Error::Unsupported(format!("top-k of {rows} rows at once")))?;
+        let launch = |x: CudaView<'_, E>,
+                      (cols, pieces): (usize, usize),
+                      idx_in: In<'_, u32>,
+                      (values, indices): (ElemsOut<'_, E>, Out<'_, u32>)| {
+            self.launch(
+                m,
+                &TOPK_ROWS,
+                (x.len() / cols * pieces) as u32,
+                &mut TopKRowsArgs {
+                    x: Elems(x),
+                    cols: cols as u32,
+                    pieces: pieces as u32,
+                    chunk: (cols / pieces) as u32,
+                    idx_in,
+                    k: k as u32,
+                    largest: largest as u32,
+                    values,
+                    indices,
+                },
+            )
+        };
+        if pieces == 1 {
+            let timer = self.start_timing()?;
+            launch(
+                x,
+                (cols, 1),
+                In::raw(0),
+                (
+                    ElemsOut::At(values.slice_mut(..)),
+                    Out::At(indices.slice_mut(..)),
+                ),
+            )?;
+            return self.stop_timing(timer);
+        }
+        // The pieces' candidates: `pieces * k` a row, values and columns (new memory: the
+        // second launch reads them as its rows).
+        let wide = pieces * k;
+        let mut cand_vals = self.alloc::<E>(rows * wide)?;
+        let mut cand_cols = self.alloc::<u32>(rows * wide)?;
         let timer = self.start_timing()?;
-        self.launch(
-            m,
-            &TOPK_ROWS,
-            grid,
-            &mut TopKRowsArgs {
-                x: Elems(x),
-                cols: cols as u32,
-                k: k as u32,
-                largest: largest as u32,
-                values: ElemsOut::At(values.slice_mut(..)),
-                indices: Out::At(indices.slice_mut(..)),
-            },
+        launch(
+            x,
+            (cols, pieces),
+            In::raw(0),
+            (
+                ElemsOut::At(cand_vals.slice_mut(..)),
+                Out::At(cand_cols.slice_mut(..)),
+            ),
+        )?;
+        launch(
+            cand_vals.slice(..),
+            (wide, 1),
+            In::At(cand_cols.slice(..)),
+            (
+                ElemsOut::At(values.slice_mut(..)),
+                Out::At(indices.slice_mut(..)),
+            ),
         )?;
         self.stop_timing(timer)
     }
