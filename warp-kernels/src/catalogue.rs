@@ -328,7 +328,8 @@ mod tests {
         assert_eq!(hist_replicas_of(6144, 8), 0);
         // Few long rows of a top-k split into pieces of at least 8k columns, at most 64.
         assert_eq!(topk_row_pieces(64, 128_256, 50, 132), 9);
-        assert_eq!(topk_row_pieces(256, 32_768, 1000, 132), 3);
+        assert_eq!(topk_row_pieces(256, 32_768, 256, 132), 3);
+        assert_eq!(topk_row_pieces(256, 32_768, 1000, 132), 1);
         assert_eq!(topk_row_pieces(4, 128_256, 50, 132), 64);
         assert_eq!(topk_row_pieces(4096, 32_768, 50, 132), 1);
         assert_eq!(topk_row_pieces(7, 5000, 1024, 132), 1);

@@ -133,12 +133,18 @@ pub const TOPK_ROWS: Kernel = kernel(
     "wd_topk_rows(x, cols, pieces, chunk, idx_in, k, largest != 0, values, indices);",
 );
 
+/// The largest `k` of a top-k of rows whose rows are split into pieces: each piece sorts its
+/// `k` candidates (a bitonic sort in shared memory), which costs more than the split saves for
+/// large `k` (on an H200, 256 rows of 32,768 with k = 1,000: 96 us whole, 141 us in three
+/// pieces).
+pub const TOPK_ROW_SPLIT_MAX_K: usize = 256;
+
 /// Pieces each row of a top-k of rows is split into (1: none): when there are fewer rows than
-/// twice the GPU's `sms`, enough pieces for about four blocks an SM, each at least eight times
-/// `k` columns (so that the second launch, over the pieces' `pieces * k` candidates a row,
-/// reads far less than the first), at most 64.
+/// twice the GPU's `sms` and `k` is at most [`TOPK_ROW_SPLIT_MAX_K`], enough pieces for about
+/// four blocks an SM, each at least eight times `k` columns (so that the second launch, over
+/// the pieces' `pieces * k` candidates a row, reads far less than the first), at most 64.
 pub const fn topk_row_pieces(rows: usize, cols: usize, k: usize, sms: usize) -> usize {
-    if rows == 0 || rows >= 2 * sms {
+    if rows == 0 || rows >= 2 * sms || k > TOPK_ROW_SPLIT_MAX_K {
         return 1;
     }
     let want = (4 * sms).div_ceil(rows);

@@ -49,8 +49,8 @@ impl Device {
     /// 8-bit key digits (one read of the row a digit, stopping at the first digit whose whole
     /// bin is taken; a row of `f32` takes two to four reads, mostly from L2), ties by a radix
     /// select of the columns, then one more read appends the `k` entries to shared memory,
-    /// where a bitonic sort orders them. Fewer rows than twice the SMs, long enough, are split
-    /// into pieces of at least `8k` columns (enough for about four blocks an SM, at most 64 a
+    /// where a bitonic sort orders them. Fewer rows than twice the SMs, long enough, with `k`
+    /// at most 256, are split into pieces of at least `8k` columns (enough for about four blocks an SM, at most 64 a
     /// row), a block each, and a second launch selects each row's `k` from its pieces'
     /// candidates (new memory of `pieces * k` values and columns a row).
     ///
