@@ -68,26 +68,26 @@ where
         );
         let halves: Vec<u16> = tags.iter().map(|&t| (t >> 7) as u16).collect();
         let halves_d = dev.upload(&halves).unwrap();
-        let mut k4 = dev.upload(&vec![T::default(); n]).unwrap();
-        let mut rows4 = dev
-            .sort_pairs(&keys, &(&halves_d, &small_d, &tags_d, &halves_d), order)
-            .unwrap()
-            .1;
-        dev.sort_pairs_into(
-            &keys,
-            &(&halves_d, &small_d, &tags_d, &halves_d),
-            &mut k4,
-            &mut rows4,
-            order,
-        )
-        .unwrap();
+        let four = (&halves_d, &small_d, &tags_d, &halves_d);
         let want4: Vec<(u16, u8, u64, u16)> = want
             .iter()
             .map(|&i| (halves[i], small[i], tags[i], halves[i]))
             .collect();
+        let (_, rows4) = dev.sort_pairs(&keys, &four, order).unwrap();
         assert!(
             rows4.download().unwrap() == want4,
             "pairs' four-array rows: {tag}"
+        );
+        // `_into` over outputs filled with other values, every one of which it must overwrite.
+        let mut k4 = dev.upload(&vec![T::default(); n]).unwrap();
+        let mut rows4 = dev
+            .upload_values(&vec![(u16::MAX, u8::MAX, u64::MAX, u16::MAX); n])
+            .unwrap();
+        dev.sort_pairs_into(&keys, &four, &mut k4, &mut rows4, order)
+            .unwrap();
+        assert!(
+            rows4.download().unwrap() == want4,
+            "pairs_into four-array rows: {tag}"
         );
         assert_bits(
             &k4.download().unwrap(),

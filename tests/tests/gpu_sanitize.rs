@@ -92,23 +92,21 @@ fn searches_match_the_cpu() {
     let mut qs: Vec<f32> = random_vec_par(seed() ^ 1, 1 << 16, true);
     for round in 0..2 {
         let (gq, cq) = (g.upload(&qs).unwrap(), c.upload(&qs).unwrap());
-        {
-            let order = SortOrder::Ascending;
-            let a = g.lower_bound(&gk, &gq, order).unwrap();
-            let b = c.lower_bound(&ck, &cq, order).unwrap();
-            assert_eq!(
-                a.download().unwrap(),
-                b.download().unwrap(),
-                "round {round}"
-            );
-            let a = g.upper_bound(&gk, &gq.slice(1..).unwrap(), order).unwrap();
-            let b = c.upper_bound(&ck, &cq.slice(1..).unwrap(), order).unwrap();
-            assert_eq!(
-                a.download().unwrap(),
-                b.download().unwrap(),
-                "round {round}"
-            );
-        }
+        let order = SortOrder::Ascending;
+        let a = g.lower_bound(&gk, &gq, order).unwrap();
+        let b = c.lower_bound(&ck, &cq, order).unwrap();
+        assert_eq!(
+            a.download().unwrap(),
+            b.download().unwrap(),
+            "round {round}"
+        );
+        let a = g.upper_bound(&gk, &gq.slice(1..).unwrap(), order).unwrap();
+        let b = c.upper_bound(&ck, &cq.slice(1..).unwrap(), order).unwrap();
+        assert_eq!(
+            a.download().unwrap(),
+            b.download().unwrap(),
+            "round {round}"
+        );
         qs.sort_by(f32::total_cmp);
     }
 }

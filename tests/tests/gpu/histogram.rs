@@ -440,28 +440,26 @@ fn weighted_histograms_match_iterators() {
             let wu: Vec<u32> = (0..n + 3).map(|i| u32::MAX - (i as u32 % 5)).collect();
             let wf: Vec<f32> = wi.iter().map(|&w| (w % 4) as f32).collect();
             let wd: Vec<f64> = wi.iter().map(|&w| w as f64 * 0.5).collect();
+            let (gi, gu) = (g.upload(&wi).unwrap(), g.upload(&wu).unwrap());
+            let (gf, gd) = (g.upload(&wf).unwrap(), g.upload(&wd).unwrap());
             for off in [0usize, 1, 3] {
                 let xv = gx.slice(off..off + n).unwrap();
                 let (x, t) = (&xs[off..off + n], format!("{tag} off={off}"));
-                let gi = g.upload(&wi).unwrap();
                 let h = g
                     .histogram_weighted(bin, &xv, &gi.slice(off..off + n).unwrap(), bins)
                     .unwrap();
                 let want = sums(x, &wi[off..off + n], of, bins, 0i64, i64::wrapping_add);
                 assert!(h.download().unwrap() == want, "i64 {t}");
-                let gu = g.upload(&wu).unwrap();
                 let h = g
                     .histogram_weighted(bin, &xv, &gu.slice(off..off + n).unwrap(), bins)
                     .unwrap();
                 let want = sums(x, &wu[off..off + n], of, bins, 0u32, u32::wrapping_add);
                 assert!(h.download().unwrap() == want, "u32 {t}");
-                let gf = g.upload(&wf).unwrap();
                 let h = g
                     .histogram_weighted(bin, &xv, &gf.slice(off..off + n).unwrap(), bins)
                     .unwrap();
                 let want = sums(x, &wf[off..off + n], of, bins, 0f32, |a, b| a + b);
                 assert!(h.download().unwrap() == want, "f32 {t}");
-                let gd = g.upload(&wd).unwrap();
                 let h = g
                     .histogram_weighted(bin, &xv, &gd.slice(off..off + n).unwrap(), bins)
                     .unwrap();
