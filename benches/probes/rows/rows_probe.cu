@@ -24,7 +24,7 @@ __device__ float block_sum(float v) {
   return v;
 }
 
-// LOAD: 0 __ldg, 1 __ldcs (streaming), 2 plain
+// LOAD: 0 __ldg, 1 __ldcs (streaming, as the product's stage), 2 plain
 template <int LOAD>
 __device__ __forceinline__ float4 ld(const float4* p) {
   if (LOAD == 0) return __ldg(p);
@@ -53,6 +53,33 @@ __global__ void __launch_bounds__(NT) rows(const float* x, int64_t rows, int64_t
   }
 }
 
+
+// Even share: a resident grid, block b folds vectors [b * N / G, (b + 1) * N / G) of the flat
+// matrix, one block reduce per row piece it meets, pieces combined by atomicAdd (timing only:
+// the product would combine a row's pieces in a fixed order).
+template <int NT, int U, int LOAD>
+__global__ void __launch_bounds__(NT) even(const float* x, int64_t rows, int64_t cols, float* out) {
+  const int64_t nv = rows * cols / 4, cv = cols / 4;
+  const int64_t lo = nv * blockIdx.x / gridDim.x, hi = nv * (blockIdx.x + 1) / gridDim.x;
+  const float4* p = (const float4*)x;
+  for (int64_t s = lo; s < hi;) {  // block-uniform
+    const int64_t r = s / cv, e0 = (r + 1) * cv, e = e0 < hi ? e0 : hi;
+    float acc = 0.f;
+    for (int64_t v = s + threadIdx.x; v < e; v += (int64_t)U * NT) {
+      float4 q[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (v + (int64_t)u * NT < e) q[u] = ld<LOAD>(p + v + (int64_t)u * NT);
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (v + (int64_t)u * NT < e) acc += (q[u].x + q[u].y) + (q[u].z + q[u].w);
+    }
+    acc = block_sum<NT>(acc);
+    if (threadIdx.x == 0) atomicAdd(out + r, acc);
+    s = e;
+  }
+}
+
 int main(int argc, char** argv) {
   const int64_t n = 1ll << 28;
   std::vector<int64_t> colss = {65536, 4096, 16384};
@@ -75,27 +102,34 @@ int main(int argc, char** argv) {
     CK(cudaMemcpy(h_ref.data(), ref, R * 4, cudaMemcpyDeviceToHost));
     auto run = [&](const char* name, auto kern, int nt, int64_t grid) {
       CK(cudaMemset(out, 0, R * 4));
-      float ms = median_ms([&] { kern<<<(unsigned)grid, nt>>>(x, R, cols, out); });
+      kern<<<(unsigned)grid, nt>>>(x, R, cols, out);  // once from zero, for the check
       CK(cudaGetLastError());
       CK(cudaMemcpy(h_out.data(), out, R * 4, cudaMemcpyDeviceToHost));
+      float ms = median_ms([&] { kern<<<(unsigned)grid, nt>>>(x, R, cols, out); });
+      CK(cudaGetLastError());
       double maxd = 0; for (int64_t i = 0; i < R; ++i) maxd = std::max(maxd, (double)fabsf(h_out[i] - h_ref[i]));
       printf("  %-34s grid %7lld: %5.0f GB/s (%.4f ms) %.3fx CUB  maxdiff %.2g\n", name, (long long)grid, n * 4 / ms / 1e6, ms, cub / ms, maxd);
     };
-    int bps;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, rows<256, 4, 1, 0>, 256, 0));
-    int64_t res = (int64_t)sms * bps;
-    run("256 U4 unroll1 ldg resident", rows<256, 4, 1, 0>, 256, std::min(R, res));
-    run("256 U4 unroll1 ldg per-row", rows<256, 4, 1, 0>, 256, R);
-    run("256 U4 unroll1 ldcs per-row", rows<256, 4, 1, 1>, 256, R);
-    run("256 U4 unroll1 plain per-row", rows<256, 4, 1, 2>, 256, R);
-    run("256 U8 unroll1 ldg per-row", rows<256, 8, 1, 0>, 256, R);
-    run("256 U4 unroll2 ldg per-row", rows<256, 4, 2, 0>, 256, R);
-    run("256 U2 unroll1 ldg per-row", rows<256, 2, 1, 0>, 256, R);
-    run("512 U4 unroll1 ldg per-row", rows<512, 4, 1, 0>, 512, R);
-    run("512 U2 unroll1 ldg per-row", rows<512, 2, 1, 0>, 512, R);
-    run("128 U4 unroll1 ldg per-row", rows<128, 4, 1, 0>, 128, R);
-    run("128 U8 unroll1 ldg per-row", rows<128, 8, 1, 0>, 128, R);
-    run("1024 U2 unroll1 ldg per-row", rows<1024, 2, 1, 0>, 1024, R);
+    size_t fb = 0; CK(cub::DeviceReduce::Sum(nullptr, fb, x, ref, n));
+    void* ftmp; CK(cudaMalloc(&ftmp, fb + 1));
+    float flat = median_ms([&] { CK(cub::DeviceReduce::Sum(ftmp, fb, x, out + R, n)); });
+    printf("  CUB DeviceReduce::Sum (flat) %.0f GB/s (%.4f ms)\n", n * 4 / flat / 1e6, flat);
+    CK(cudaFree(ftmp));
+    for (int rep = 0; rep < 2; ++rep) {
+    run("1024 U2 ldcs per-row (product)", rows<1024, 2, 1, 1>, 1024, R);
+    run("1024 U2 ldg per-row", rows<1024, 2, 1, 0>, 1024, R);
+    run("1024 U4 ldcs per-row", rows<1024, 4, 1, 1>, 1024, R);
+    run("1024 U4 ldg per-row", rows<1024, 4, 1, 0>, 1024, R);
+    run("512 U4 ldcs per-row", rows<512, 4, 1, 1>, 512, R);
+    run("512 U8 ldcs per-row", rows<512, 8, 1, 1>, 512, R);
+    run("256 U8 ldcs per-row", rows<256, 8, 1, 1>, 256, R);
+    run("256 U16 ldcs per-row", rows<256, 16, 1, 1>, 256, R);
+    run("even 1024 U2 ldcs 2/SM", even<1024, 2, 1>, 1024, 2 * sms);
+    run("even 1024 U4 ldcs 2/SM", even<1024, 4, 1>, 1024, 2 * sms);
+    run("even 512 U4 ldcs 4/SM", even<512, 4, 1>, 512, 4 * sms);
+    run("even 256 U8 ldcs 8/SM", even<256, 8, 1>, 256, 8 * sms);
+    run("even 256 U4 ldg 8/SM", even<256, 4, 0>, 256, 8 * sms);
+    }
     CK(cudaFree(doff)); CK(cudaFree(tmp));
   }
   return 0;
