@@ -1,5 +1,5 @@
-//! Sorting: keys, keys with values, argsort, the rows of a matrix, CSR segments and a sort by a
-//! Rust comparator, ascending and descending,
+//! Sorting: keys, keys with values, argsort, the rows of a matrix, CSR segments, a sort by a
+//! Rust comparator and one of structs by a comparator of two of them, ascending and descending,
 //! stable, floats in `total_cmp` order; on the GPU when there is one (checked against the CPU backend), else on
 //! the CPU backend.
 //!
@@ -11,6 +11,20 @@ use warp_runtime::prelude::*;
 #[predicate(inputs = 2)]
 fn nearer(a: f32, b: f32, to: f32) -> bool {
     (a - to).abs() < (b - to).abs()
+}
+
+/// A point of the plane, sorted whole.
+#[derive(DeviceValue, Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+struct Point {
+    x: f32,
+    y: f32,
+}
+
+/// Whether `a` is nearer the origin than `b`.
+#[predicate(inputs = 2)]
+fn nearer_origin(a: Point, b: Point) -> bool {
+    a.x * a.x + a.y * a.y < b.x * b.x + b.y * b.y
 }
 
 fn main() -> warp_runtime::Result<()> {
@@ -133,5 +147,26 @@ fn main() -> warp_runtime::Result<()> {
         bits(&cpu.sort_by(nearer.with(0.25), &cf)?.download()?)
     );
     println!("sort_by(nearer.with(0.25)) starts {:?}", &near[..3]);
+
+    // Structs sorted whole by a comparator of two of them (a DeviceTuples in and out).
+    let points: Vec<Point> = finite
+        .chunks_exact(2)
+        .take(1_000_000)
+        .map(|c| Point {
+            x: c[0],
+            y: c[1] * 0.5,
+        })
+        .collect();
+    let (dp, cp) = (dev.upload_values(&points)?, cpu.upload_values(&points)?);
+    let by_radius = dev.sort_by(nearer_origin, &dp)?.download()?;
+    assert_eq!(by_radius, cpu.sort_by(nearer_origin, &cp)?.download()?);
+    let order = dev.argsort_by(nearer_origin, &dp)?.download()?;
+    assert_eq!(points[order[0] as usize], by_radius[0]);
+    println!(
+        "{} points by radius: nearest {:?}, farthest {:?}",
+        points.len(),
+        by_radius[0],
+        by_radius[points.len() - 1]
+    );
     Ok(())
 }

@@ -89,7 +89,7 @@ static const char* const kAllOps[] = {
 static const char* const kSortOps[] = {
     "sort_u32", "sort_f32", "sort_u64", "argsort_f32", "pairs_u32", "sort_desc_f32",
     "sort_rows_f32_32", "sort_rows_f32_256", "sort_rows_f32_4096", "sort_segments_f32", "group_sum_i32",
-    "sort_by_abs_f32", "lower_bound_f32", "lower_bound_sorted_f32", "argwhere_f32",
+    "sort_by_abs_f32", "sort_by_radius_point", "lower_bound_f32", "lower_bound_sorted_f32", "argwhere_f32",
 };
 
 static std::string strf(const char* fmt, ...) {
@@ -980,6 +980,54 @@ static void op_sort_by_abs(const Opts& o, const std::string& op) {
   }
 }
 
+// The merge sort's order of points: by distance from the origin (no fused multiply-add, as
+// warp-dsl's --fmad=false).
+struct RadiusLess {
+  __device__ bool operator()(float2 a, float2 b) const {
+    return __fadd_rn(__fmul_rn(a.x, a.x), __fmul_rn(a.y, a.y)) < __fadd_rn(__fmul_rn(b.x, b.x), __fmul_rn(b.y, b.y));
+  }
+};
+
+// sort_by_radius_point: N points {x, y} (f32 in [-1, 1)) sorted by radius,
+// cub::DeviceMergeSort::SortKeysCopy of float2 with a comparator (what warp-dsl's sort_by does
+// over a DeviceTuples of #[derive(DeviceValue)] structs). bytes = 2*N*8. Checked: radii
+// non-decreasing, and the checksum of the coordinates.
+static void op_sort_by_radius(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  if (n > INT_MAX) {
+    print_skip(op, "N>2^31: int item counts");
+    return;
+  }
+  const size_t nbytes = static_cast<size_t>(n) * sizeof(float2);
+  DevBuf in(nbytes), out(nbytes);
+  fill_keys(in.as<float>(), 2 * n, seed_for(o, op));
+  size_t tb = 0;
+  CK(cub::DeviceMergeSort::SortKeysCopy(nullptr, tb, in.as<float2>(), out.as<float2>(), static_cast<int>(n),
+                                        RadiusLess{}, g_stream));
+  DevBuf tmp(tb);
+  const double ms = median_ms(o.reps, [&] {
+    CK(cub::DeviceMergeSort::SortKeysCopy(tmp.get(), tb, in.as<float2>(), out.as<float2>(), static_cast<int>(n),
+                                          RadiusLess{}, g_stream));
+  });
+  print_peer(op, ms, 2.0 * static_cast<double>(nbytes));
+  if (o.check) {
+    const auto a = download(in.as<float>(), 2 * n), b = download(out.as<float>(), 2 * n);
+    uint64_t sa = 0, sb = 0;
+    int64_t bad = 0;
+    for (int64_t i = 0; i < 2 * n; ++i) {
+      sa += key_bits(a[i]);
+      sb += key_bits(b[i]);
+    }
+    for (int64_t i = 1; i < n; ++i) {
+      const float r0 = b[2 * i - 2] * b[2 * i - 2] + b[2 * i - 1] * b[2 * i - 1];
+      const float r1 = b[2 * i] * b[2 * i] + b[2 * i + 1] * b[2 * i + 1];
+      if (r1 < r0) ++bad;
+    }
+    print_check(op, bad == 0 && sa == sb, strf("out_of_order=%lld checksum=%s", static_cast<long long>(bad),
+                                               sa == sb ? "match" : "differ"));
+  }
+}
+
 // lower_bound_f32 / lower_bound_sorted_f32: N/16 f32 queries (random, or sorted) searched in N
 // sorted f32 keys, thrust::lower_bound (vectorized, u32 answers) on the stream. bytes = 8 per
 // query (each read once, each answer written once). Checked: every answer against its
@@ -1156,6 +1204,7 @@ static void run_op(const Opts& o, const std::string& op) {
   if (const int64_t c = parse_suffix(op, "sort_rows_f32_"); c > 0) return op_sort_rows(o, op, c);
   if (op == "sort_segments_f32") return op_sort_segments(o, op);
   if (op == "sort_by_abs_f32") return op_sort_by_abs(o, op);
+  if (op == "sort_by_radius_point") return op_sort_by_radius(o, op);
   if (op == "lower_bound_f32") return op_lower_bound(o, op, false);
   if (op == "lower_bound_sorted_f32") return op_lower_bound(o, op, true);
   if (op == "argwhere_f32") return op_argwhere_f32(o, op);

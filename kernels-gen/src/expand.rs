@@ -318,12 +318,13 @@ fn op_fragment(parts: &OpFragment) -> TokenStream {
 fn fn_fragment(parts: &FnFragment) -> TokenStream {
     let p = private();
     let FnFragment { line, inputs, .. } = parts;
-    let [name, file, text, type_support, output_c] = [
+    let [name, file, text, type_support, output_c, input_c] = [
         &parts.name,
         &parts.file,
         &parts.text,
         &parts.type_support,
         &parts.output,
+        &parts.input,
     ]
     .map(|s| borrowed(s));
     let extras = parts.extras.iter().map(|&s| scalar_tokens(s));
@@ -335,6 +336,7 @@ fn fn_fragment(parts: &FnFragment) -> TokenStream {
             text: #text,
             type_support: #type_support,
             output: #output_c,
+            input: #input_c,
             inputs: #inputs,
             extras: #p::Cow::Borrowed(&[#(#extras),*]),
         }

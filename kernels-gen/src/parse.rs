@@ -276,7 +276,8 @@ pub fn parse_element_args(name: &str, args: TokenStream, diags: &mut Diagnostics
 }
 
 /// Checks the signature of a predicate or map: `inputs` element parameters first (scalars,
-/// one per zipped array, when more than one; the element may be a tuple when one), the extra
+/// one per zipped array, when more than one, except a predicate's two of one tuple type, a
+/// comparator; the element may be a tuple when one), the extra
 /// parameters scalars, and for a predicate a `bool` result.
 pub fn check_element_signature(
     def: &OpDef,
@@ -319,6 +320,9 @@ pub fn check_element_signature(
     if def.params.len() != sig.inputs.len() {
         return; // a parameter type already failed to parse
     }
+    // A comparator of two values of one tuple or struct type (`sort_by`'s "less than") takes
+    // them whole; zipped arrays' elements are otherwise scalars.
+    let comparator = predicate && inputs == 2 && def.params[0].ty == def.params[1].ty;
     for (i, p) in def.params.iter().enumerate() {
         if let Ty::Tuple(_) = p.ty {
             if i >= inputs {
@@ -326,10 +330,10 @@ pub fn check_element_signature(
                     p.ty_span,
                     "extra parameters are bound at call time and must be scalars; only the element parameters may be tuples",
                 );
-            } else if inputs > 1 {
+            } else if inputs > 1 && !comparator {
                 diags.error(
                     p.ty_span,
-                    "the elements of zipped arrays are scalars: each of the first `inputs` parameters takes one array's element",
+                    "the elements of zipped arrays are scalars: each of the first `inputs` parameters takes one array's element (a predicate of two tuples or structs of one type, a comparator for `sort_by`, takes them whole)",
                 );
             }
         }

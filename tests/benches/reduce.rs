@@ -2046,13 +2046,45 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         println!("{op}: {ms:.3} ms");
     }
 
+    // A sort of whole structs by a comparator: N / 8 points by their distance from the origin.
+    let n_pts = n / 8;
+    {
+        use warp_tests::ops::{Point, nearer_origin};
+        let op = "sort_by_radius_point";
+        let coords: Vec<f32> = warp_tests::random_vec_par(8, 2 * n_pts, false);
+        let pts: Vec<Point> = coords
+            .chunks_exact(2)
+            .map(|c| Point { x: c[0], y: c[1] })
+            .collect();
+        let d = must(op, dev.upload_values(&pts));
+        let mut out = must(op, dev.upload_values(&pts));
+        let ms = time_ms(dev, reps, || dev.sort_by_into(nearer_origin, &d, &mut out));
+        let radius = |p: &Point| p.x * p.x + p.y * p.y;
+        let mut want = pts.clone();
+        want.par_sort_by(|a, b| radius(a).total_cmp(&radius(b)));
+        let got = must(op, out.download());
+        let failure = check::lengths(got.len(), want.len()).or_else(|| {
+            check::failures(got.len(), |i| {
+                (got[i] != want[i]).then(|| format!("expected {:?}, got {:?}", want[i], got[i]))
+            })
+        });
+        checks.elements(op, n_pts, failure);
+        ours.push((op, n_pts, (16 * n_pts) as f64, ms));
+        println!("{op}: {ms:.3} ms");
+    }
+
     // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2, the sort by a comparator
-    // at N / 4.
+    // at N / 4, the sort of points at N / 8.
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
                 sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32,\
                 group_sum_i32";
-    for (count, ops) in [(n, four), (n64, "sort_u64"), (n_by, "sort_by_abs_f32")] {
+    for (count, ops) in [
+        (n, four),
+        (n64, "sort_u64"),
+        (n_by, "sort_by_abs_f32"),
+        (n_pts, "sort_by_radius_point"),
+    ] {
         run_peer_ops(dev, (count, reps), ops, "torch,cupy", &mut peers, checks);
     }
     print_peer_table(

@@ -482,6 +482,36 @@ pub fn greater_i64(a: i64, b: i64) -> bool {
     a > b
 }
 
+/// A point of the plane (8 bytes: a struct a comparator sorts whole).
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+#[repr(C)]
+pub struct Point {
+    /// Abscissa.
+    pub x: f32,
+    /// Ordinate.
+    pub y: f32,
+}
+
+/// Whether `a` is nearer the origin than `b` (points at one radius tie).
+#[predicate(inputs = 2)]
+pub fn nearer_origin(a: Point, b: Point) -> bool {
+    a.x * a.x + a.y * a.y < b.x * b.x + b.y * b.y
+}
+
+/// Whether `a.0 % m` is below `b.0 % m`: a tuple of 24 C bytes (padding after each of its
+/// first and last fields), many ties, a bound argument.
+#[predicate(inputs = 2)]
+pub fn tag_below(a: (u16, f64, u8), b: (u16, f64, u8), m: u16) -> bool {
+    a.0 % m < b.0 % m
+}
+
+/// Whether `a`'s value is greater than `b`'s, of [`Mixed`] structs (24 C bytes, a descending
+/// order).
+#[predicate(inputs = 2)]
+pub fn mixed_greater(a: Mixed, b: Mixed) -> bool {
+    a.value > b.value
+}
+
 /// Whether `a`'s low byte is below `b`'s (few distinct sort keys over `u16`).
 #[predicate(inputs = 2)]
 pub fn low_byte_below(a: u16, b: u16) -> bool {

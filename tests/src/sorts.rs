@@ -3,8 +3,9 @@
 //! `total_cmp`), the sorts by a comparator against `slice::sort_by`; and the top-k of each row ([`sorted_k`] of each row).
 
 use warp_runtime::prelude::*;
-use warp_runtime::{DeviceValue, Element, Ordered, Predicate};
+use warp_runtime::{ArrayOf, DeviceValue, Element, Ordered, Predicate};
 
+use crate::ops::{Mixed, Point};
 use crate::{Bits, TotalOrder, assert_bits, same_value, sorted_k, sorted_positions};
 
 /// Both orders.
@@ -401,4 +402,88 @@ where
             );
         }
     }
+}
+
+/// `sort_by` and `argsort_by` (and their `_into` forms) of the tuples or structs `xs` (a
+/// [`DeviceTuples`] on `dev`) by `less` against `slice::sort_by` (stable) with the order
+/// `less` gives; the `_into` outputs start as other values, so that each must be written.
+pub fn check_sort_values_by<K, L>(dev: &Device, xs: &[K], less: L, what: &str)
+where
+    K: DeviceValue + ArrayOf<Array = DeviceTuples<K>>,
+    L: Predicate<Input = (K, K)>,
+{
+    use std::cmp::Ordering;
+    let keys = dev.upload_values(xs).unwrap();
+    let mut want: Vec<usize> = (0..xs.len()).collect();
+    want.sort_by(|&i, &j| {
+        if less.test((xs[i], xs[j])) {
+            Ordering::Less
+        } else if less.test((xs[j], xs[i])) {
+            Ordering::Greater
+        } else {
+            Ordering::Equal
+        }
+    });
+    let tag = format!("{what} n={}", xs.len());
+    let want_keys: Vec<K> = want.iter().map(|&i| xs[i]).collect();
+    let want_pos: Vec<u32> = want.iter().map(|&i| i as u32).collect();
+    let got = dev.sort_by(less.clone(), &keys).unwrap();
+    assert_eq!(got.len(), xs.len(), "sort_by length: {tag}");
+    same_values(
+        &got.download().unwrap(),
+        &want_keys,
+        &format!("sort_by: {tag}"),
+    );
+    let pos = dev.argsort_by(less.clone(), &keys).unwrap();
+    assert_eq!(pos.download().unwrap(), want_pos, "argsort_by: {tag}");
+    let mut other: Vec<K> = xs.to_vec();
+    other.reverse();
+    let mut out = dev.upload_values(&other).unwrap();
+    dev.sort_by_into(less.clone(), &keys, &mut out).unwrap();
+    same_values(
+        &out.download().unwrap(),
+        &want_keys,
+        &format!("sort_by_into: {tag}"),
+    );
+    let mut out = dev.upload(&vec![u32::MAX; xs.len()]).unwrap();
+    dev.argsort_by_into(less, &keys, &mut out).unwrap();
+    assert_eq!(out.download().unwrap(), want_pos, "argsort_by_into: {tag}");
+}
+
+/// Panics at the first value of `got` that differs from `want` (or at differing lengths).
+fn same_values<K: PartialEq + std::fmt::Debug>(got: &[K], want: &[K], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
+        panic!("{what}: value {i} is {:?}, expected {:?}", got[i], want[i]);
+    }
+}
+
+/// A tuple of 24 C bytes (padding after its first and last fields): what `tag_below` orders.
+pub type Tagged = (u16, f64, u8);
+
+/// Random values for the comparator sorts of whole values: points on an integer grid (many at
+/// one radius), tuples of (a tag with many ties, a value, a byte) and [`Mixed`] structs with
+/// values of few distinct magnitudes; `n` of each.
+pub fn sort_values(seed: u64, n: usize) -> (Vec<Point>, Vec<Tagged>, Vec<Mixed>) {
+    use rand::Rng;
+    let mut r = crate::rng(seed);
+    let points = (0..n)
+        .map(|_| Point {
+            x: r.random_range(-20i32..=20) as f32,
+            y: r.random_range(-20i32..=20) as f32,
+        })
+        .collect();
+    let tuples = (0..n)
+        .map(|_| (r.random::<u16>(), r.random::<f64>(), r.random::<u8>()))
+        .collect();
+    let mixed = (0..n)
+        .map(|_| Mixed {
+            flag: r.random(),
+            value: r.random_range(-50i32..50) as f64 * 0.25,
+            tag: r.random(),
+            h: f16::from_f32(r.random_range(-4.0f32..4.0)),
+            n: r.random(),
+        })
+        .collect();
+    (points, tuples, mixed)
 }

@@ -351,6 +351,18 @@ fn sorts_match_the_cpu() {
         c.argsort_by(by, &cx).unwrap().download().unwrap(),
         "argsort_by"
     );
+    // Whole structs (24 bytes, padded: tiles of 512) by a comparator of two of them.
+    let (_, _, mixed) = warp_tests::sorts::sort_values(s ^ 4, 5000);
+    let (gm, cm) = (
+        g.upload_values(&mixed).unwrap(),
+        c.upload_values(&mixed).unwrap(),
+    );
+    let by = warp_tests::ops::mixed_greater;
+    assert!(
+        g.sort_by(by, &gm).unwrap().download().unwrap()
+            == c.sort_by(by, &cm).unwrap().download().unwrap(),
+        "sort_by of structs"
+    );
 }
 
 #[test]

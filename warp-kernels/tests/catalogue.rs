@@ -40,6 +40,7 @@ const MAP: FnFragment<'static> = FnFragment {
     ),
     type_support: Cow::Borrowed(""),
     output: Cow::Borrowed("wd_f32"),
+    input: Cow::Borrowed("wd_u8"),
     inputs: 1,
     extras: Cow::Borrowed(&[Scalar::F32]),
 };
@@ -87,6 +88,7 @@ fn predicate_modules_match_the_catalogue() {
             "static __device__ __forceinline__ bool WD_FRAGMENT_FN(wd_f32 x) { return x > 0.0f; }\n",
         ),
         output: Cow::Borrowed("bool"),
+        input: Cow::Borrowed("wd_f32"),
         extras: Cow::Borrowed(&[]),
         ..MAP
     };
@@ -188,6 +190,7 @@ fn histogram_modules_match_the_catalogue() {
         ),
         type_support: Cow::Borrowed(""),
         output: Cow::Borrowed("wd_i32"),
+        input: Cow::Borrowed("wd_f32"),
         inputs: 1,
         extras: Cow::Borrowed(&[Scalar::U32]),
     };
@@ -237,6 +240,7 @@ fn runs_modules_match_the_catalogue() {
         ),
         type_support: Cow::Borrowed(""),
         output: Cow::Borrowed("bool"),
+        input: Cow::Borrowed("wd_i16"),
         inputs: 2,
         extras: Cow::Borrowed(&[Scalar::F32]),
     };

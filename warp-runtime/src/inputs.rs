@@ -14,7 +14,7 @@ use crate::values::{DeviceValue, Element, IndexInt, Row};
 mod sealed {
     pub trait Sealed {}
 }
-use sealed::Sealed;
+pub(crate) use sealed::Sealed;
 
 /// `(element, index)` pairs of a view, made on the fly (nothing is materialised).
 #[derive(Clone, Debug)]
@@ -104,6 +104,7 @@ impl<T: Element> Sealed for CudaSlice<T> {}
 impl<T: Element> Sealed for CudaView<'_, T> {}
 impl<T: Element> Sealed for Indexed<'_, T> {}
 impl<M: MapOp> Sealed for Mapped<'_, M> {}
+impl<T: DeviceValue> Sealed for crate::arrays::DeviceTuples<T> {}
 
 /// How an input's values are made from its elements (what the stage of its kernels does).
 #[doc(hidden)]

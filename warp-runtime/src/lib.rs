@@ -52,7 +52,7 @@ pub use inputs::{
 };
 pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, Weight};
 pub use operations::{ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys};
-pub use operations::{SortOrder, SortValue, Split, Split3, TopK, TopKRows};
+pub use operations::{SortByInput, SortOrder, SortValue, Split, Split3, TopK, TopKRows};
 pub use operators::{ArgBits, Bind, BoundArg, BoundArgs, MapOp, Predicate, ReduceOp};
 pub use settings::Settings;
 pub use values::{DeviceValue, Element, IndexInt, Ordered, Row};
@@ -67,9 +67,9 @@ pub mod impl_ {
     pub use crate::inputs::{IndexKey, KeepKey, Stage};
     pub use crate::operations::{
         argwhere_module, axis_module, histogram_module, histogram_weighted_module, map_module,
-        merge_module, partition3_module, predicate_module, reduce_by_key_input_module,
-        reduce_by_key_module, reduce_module, run_length_module, search_module, sort_module,
-        topk_module, transpose_module, unique_module,
+        merge_module, merge_values_module, partition3_module, predicate_module,
+        reduce_by_key_input_module, reduce_by_key_module, reduce_module, run_length_module,
+        search_module, sort_module, topk_module, transpose_module, unique_module,
     };
     pub use crate::operators::{FnMeta, OpMeta};
     pub use crate::values::Sealed;

@@ -83,8 +83,9 @@ pub trait ReduceOp: Copy + Send + Sync + 'static {
 /// # Ok(()) }
 /// ```
 pub trait Predicate: Clone + Send + Sync + 'static {
-    /// The element type.
-    type Input: DeviceValue;
+    /// The element type: one value, or a tuple of the zipped arrays' elements for
+    /// `#[predicate(inputs = N)]` (for a comparator of two tuples or structs, `(T, T)`).
+    type Input: Copy + Send + Sync + 'static;
     /// The function's own type (its unit struct): what its kernels' module is keyed by, so
     /// that every binding of it shares one module.
     #[doc(hidden)]

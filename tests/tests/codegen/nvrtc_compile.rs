@@ -857,9 +857,11 @@ mod sort {
 
 mod merge {
     //! The merge sort modules compile for comparators with and without bound arguments, over
-    //! keys of 2, 4 and 8 bytes, for every architecture, with no local memory.
+    //! keys of 2, 4 and 8 bytes and whole tuples and structs of 8 and 24 bytes, for every
+    //! architecture, with no local memory.
     use super::*;
-    use warp_runtime::impl_::merge_module;
+    use warp_runtime::impl_::{merge_module, merge_values_module};
+    use warp_tests::ops::{Mixed, Point, mixed_greater, nearer_origin, tag_below_with};
     use warp_tests::ops::{greater_i64, low_byte_below, nearer_zero, residue_below_with};
 
     #[test]
@@ -873,6 +875,12 @@ mod merge {
             (merge_module::<u32, residue_below_with<u32>>(), want),
             (merge_module::<i64, greater_i64>(), want),
             (merge_module::<u16, low_byte_below>(), want),
+            (merge_values_module::<Point, nearer_origin>(), want),
+            (
+                merge_values_module::<(u16, f64, u8), tag_below_with<u16>>(),
+                want,
+            ),
+            (merge_values_module::<Mixed, mixed_greater>(), want),
         ]);
     }
 }

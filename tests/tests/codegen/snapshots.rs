@@ -352,16 +352,21 @@ mod sort {
 }
 
 mod merge {
-    //! A snapshot of a merge sort module's own part (the comparator and the kernels).
+    //! Snapshots of merge sort modules' own parts (the comparator and the kernels), over
+    //! scalar keys and over a struct compared whole.
     use super::view;
-    use warp_runtime::impl_::merge_module;
-    use warp_tests::ops::residue_below_with;
+    use warp_runtime::impl_::{merge_module, merge_values_module};
+    use warp_tests::ops::{Point, nearer_origin, residue_below_with};
 
     #[test]
     fn merge_modules() {
         insta::assert_snapshot!(
             "merge_u32_residue_below",
             view(&merge_module::<u32, residue_below_with<u32>>().source)
+        );
+        insta::assert_snapshot!(
+            "merge_point_nearer_origin",
+            view(&merge_values_module::<Point, nearer_origin>().source)
         );
     }
 }

@@ -302,3 +302,26 @@ fn cpu_sort_by_matches_slice_sort_by() {
     p.sort_unstable();
     assert_eq!(p, [0, 1, 2, 3, 4]);
 }
+
+/// Sorts whole tuples and structs by a comparator of two of them: points by radius (ties
+/// keep their order), tuples with padding by a bound modulus of one field, mixed-size structs
+/// descending; an output of the wrong length refused.
+#[test]
+fn cpu_sort_by_sorts_tuples_and_structs() {
+    use warp_tests::ops::{mixed_greater, nearer_origin, tag_below};
+    use warp_tests::sorts::{check_sort_values_by, sort_values};
+    let dev = Device::cpu();
+    for n in [0usize, 1, 2, 31, 33, 1000, 4097] {
+        let (points, tuples, mixed) = sort_values(seed() ^ n as u64, n);
+        check_sort_values_by(&dev, &points, nearer_origin, "points by radius");
+        check_sort_values_by(&dev, &tuples, tag_below.with(5), "tuples by tag mod 5");
+        check_sort_values_by(&dev, &mixed, mixed_greater, "mixed descending");
+    }
+    let (points, ..) = sort_values(seed(), 3);
+    let ps = dev.upload_values(&points).unwrap();
+    let mut short = dev.upload_values(&points[..2]).unwrap();
+    assert!(matches!(
+        dev.sort_by_into(nearer_origin, &ps, &mut short),
+        Err(Error::Shape(_))
+    ));
+}

@@ -418,6 +418,40 @@ fn gpu_sort_segments_match_plain_rust() {
     }
 }
 
+/// Sorts whole tuples and structs by a comparator of two of them against `slice::sort_by`:
+/// points (8 bytes: tiles of 1,024), padded tuples and mixed structs (24 bytes: tiles of 512)
+/// at every tile edge, passes of every parity, ties, a bound argument, 2^20 values.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_sort_by_sorts_tuples_and_structs() {
+    use warp_tests::ops::{mixed_greater, nearer_origin, tag_below};
+    use warp_tests::sorts::{check_sort_values_by, sort_values};
+    let g = gpu();
+    for n in [
+        1usize,
+        2,
+        255,
+        256,
+        257,
+        511,
+        512,
+        513,
+        1023,
+        1024,
+        1025,
+        2049,
+        4096,
+        5000,
+        100_000,
+        1 << 20,
+    ] {
+        let (points, tuples, mixed) = sort_values(seed() ^ n as u64, n);
+        check_sort_values_by(&g, &points, nearer_origin, "points by radius");
+        check_sort_values_by(&g, &tuples, tag_below.with(5), "tuples by tag mod 5");
+        check_sort_values_by(&g, &mixed, mixed_greater, "mixed descending");
+    }
+}
+
 /// Sorts by a comparator against `slice::sort_by`: every tile-size edge (2,048 keys of 4 bytes,
 /// 1,024 of 8), passes of every parity, ties in every form, a bound argument, 2^24 keys; a
 /// one-input predicate refused.

@@ -6,9 +6,19 @@ use crate::catalogue::kit::*;
 use crate::module::{FnFragment, Module, bound_args};
 use crate::types::Scalar;
 
-/// Keys a thread of the merge sort holds: a block's tile is [`BLOCK`] times as many.
+/// Keys a thread of the merge sort holds: a block's tile is [`BLOCK`] times as many (8 of
+/// keys up to 4 bytes, 4 up to 16, 2 up to 32, then 1: a tile of the largest tuples and
+/// structs, 64 bytes, and their positions takes 17 KiB of shared memory).
 pub const fn merge_items(key_size: usize) -> u32 {
-    if key_size <= 4 { 8 } else { 4 }
+    if key_size <= 4 {
+        8
+    } else if key_size <= 16 {
+        4
+    } else if key_size <= 32 {
+        2
+    } else {
+        1
+    }
 }
 
 /// Keys of a block's tile: the block sort's sorted runs, and a pass's output tile.
@@ -82,16 +92,26 @@ pub const MERGE_DEFINES: &[(&str, u64)] = &[];
 /// A merge sort module for keys of `key` ordered by `less` (a predicate of two keys, its bound
 /// arguments in the kernels' `a`): [`MERGE_KERNELS`].
 pub fn merge_module(key: Scalar, less: &FnFragment) -> String {
-    let k = key.c_name();
+    merge_module_of(key.c_name(), key.size(), &key.to_string(), less)
+}
+
+/// A merge sort module for keys of the tuple or struct type `less` compares (its parameters'
+/// C type, `size` bytes): [`MERGE_KERNELS`].
+pub fn merge_values_module(less: &FnFragment, size: usize) -> String {
+    merge_module_of(&less.input, size, &less.input, less)
+}
+
+/// The merge sort module of keys of C type `k` (`size` bytes, named `label`).
+fn merge_module_of(k: &str, size: usize, label: &str, less: &FnFragment) -> String {
     let mut m = Module::new(&format!(
-        "merge sort of {key} keys by `{}` (less than)",
+        "merge sort of {label} keys by `{}` (less than)",
         less.name
     ));
     m.type_support(&[&less.type_support]);
     m.user(&format!(
         "#define WD_MERGE_ITEMS {}\n#define WD_MERGE_TILE {}\ntypedef {k} wd_key;\n",
-        merge_items(key.size()),
-        merge_tile(key.size()),
+        merge_items(size),
+        merge_tile(size),
     ));
     m.user("\n// ---- the user's functions, lowered ----\n");
     m.function(&less.text, "wd_pred");
@@ -104,5 +124,5 @@ static __device__ __forceinline__ bool wd_less(const wd_args& a, {k} x, {k} y) {
     ));
     m.template("merge.cuh");
     m.kernels(crate::catalogue::MERGE_KERNELS, k, "wd_u32");
-    m.finish(&format!("merge_sort_{key}_by_{}", less.name))
+    m.finish(&format!("merge_sort_{label}_by_{}", less.name))
 }

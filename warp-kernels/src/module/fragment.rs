@@ -95,6 +95,9 @@ pub struct FnFragment<'a> {
     pub type_support: Cow<'a, str>,
     /// C type of its result.
     pub output: Cow<'a, str>,
+    /// C type of its first parameter: the element (of the first zipped array when more than
+    /// one; of each of the two values a comparator compares).
+    pub input: Cow<'a, str>,
     /// How many leading parameters are the element (1; 2 to 4 for zipped arrays, whose
     /// elements it takes one per parameter).
     pub inputs: usize,
@@ -116,6 +119,11 @@ impl FnFragment<'static> {
             text: lower_function(f, FRAGMENT_NAME).into(),
             type_support: type_support(&tuples).into(),
             output: f.ret.c_name().into(),
+            input: f
+                .params
+                .first()
+                .map_or_else(String::new, |&p| f.vars[p].ty.c_name())
+                .into(),
             inputs,
             extras: f
                 .params

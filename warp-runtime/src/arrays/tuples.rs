@@ -126,6 +126,10 @@ impl<T: DeviceValue> DeviceTuples<T> {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// The values' bytes, in C layout.
+    pub(crate) fn raw(&self) -> &DeviceVec<u8> {
+        &self.bytes
+    }
     /// Copies the values back to the host.
     pub fn download(&self) -> Result<Vec<T>> {
         let bytes = self.bytes.download()?;
@@ -165,10 +169,11 @@ impl<T: DeviceValue> ValueArray<T> for DeviceTuples<T> {
 impl Device {
     /// Copies values of any value type to the device, in C layout: arrays of tuples and of
     /// `#[derive(DeviceValue)]` structs (scalars have [`Device::upload`] and `DeviceVec`).
-    /// Such an array is a result type, brought back with `download`, and not (yet) an
-    /// operation's input: operations read arrays of scalars and zips of them (`&(&xs, &ys)`),
-    /// which a map can turn into tuples or structs; passing a `DeviceTuples` to `reduce` does
-    /// not compile.
+    /// Such an array is brought back with `download`; it is the input of the sorts by a
+    /// comparator of two values ([`Device::sort_by`], [`Device::argsort_by`]) and the output
+    /// of the `_into` forms of operations returning tuples. The other operations read arrays
+    /// of scalars and zips of them (`&(&xs, &ys)`), which a map can turn into tuples or
+    /// structs; passing a `DeviceTuples` to `reduce` does not compile.
     ///
     /// ```
     /// use warp_runtime::prelude::*;

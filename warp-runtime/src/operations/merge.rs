@@ -1,5 +1,6 @@
 //! Sorting by the user's "less than" (a `#[predicate(inputs = 2)]` of two keys): a stable
-//! merge sort of the keys (`sort_by`) or of their positions (`argsort_by`).
+//! merge sort of the keys (`sort_by`) or of their positions (`argsort_by`), keys an array of
+//! scalars or a `DeviceTuples` of tuples or structs.
 
 use std::any::TypeId;
 
@@ -7,22 +8,19 @@ use warp_kernels::module;
 
 use super::{composed, gpu_bytes, location, typed};
 use crate::OutputArray;
-use crate::arrays::{DeviceVec, Target, write_host};
+use crate::arrays::{DeviceTuples, DeviceVec, Target, ValueArray, write_host};
 use crate::backend::Backend;
 use crate::backend::cpu;
 use crate::backend::cuda::{ModuleKey, ModuleKind};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::inputs::AsSlice;
+use crate::inputs::{Array, AsSlice};
 use crate::operators::Predicate;
 use crate::toolchain::ModuleSource;
 use crate::values::{DeviceValue, Element};
 
 /// The key of the merge sort module of keys `K` ordered by `L`.
-fn merge_key<K: Element, L: Predicate<Input = (K, K)>>() -> ModuleKey
-where
-    (K, K): DeviceValue,
-{
+fn merge_key<K: DeviceValue, L: Predicate<Input = (K, K)>>() -> ModuleKey {
     ModuleKey::new(
         ModuleKind::Merge,
         [
@@ -43,16 +41,87 @@ where
 /// fn closer(a: f32, b: f32) -> bool { a.abs() < b.abs() }
 /// assert!(merge_module::<f32, closer>().source.contains("wd_k_merge_pass("));
 /// ```
-pub fn merge_module<K: Element, L: Predicate<Input = (K, K)>>() -> ModuleSource
-where
-    (K, K): DeviceValue,
-{
+pub fn merge_module<K: Element, L: Predicate<Input = (K, K)>>() -> ModuleSource {
     let f = &L::META.fragment;
     composed(
         location(&format!("merge_{}", f.name), &f.file, f.line),
         module::merge_module(K::SCALAR, f),
         false,
     )
+}
+
+/// The CUDA module of [`Device::sort_by`] and [`Device::argsort_by`] over a [`DeviceTuples`]
+/// of tuples or structs `K` ordered by the predicate `L` (of two values).
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::impl_::merge_values_module;
+/// #[predicate(inputs = 2)]
+/// fn by_first(a: (f32, u32), b: (f32, u32)) -> bool { a.0 < b.0 }
+/// assert!(merge_values_module::<(f32, u32), by_first>().source.contains("wd_k_merge_pass("));
+/// ```
+pub fn merge_values_module<K: DeviceValue, L: Predicate<Input = (K, K)>>() -> ModuleSource {
+    let f = &L::META.fragment;
+    composed(
+        location(&format!("merge_{}", f.name), &f.file, f.line),
+        module::merge_values_module(f, K::C_SIZE),
+        false,
+    )
+}
+
+/// What [`Device::sort_by`] and [`Device::argsort_by`] sort: an array of scalars (a
+/// [`DeviceVec`], a view, the caller's cudarc memory), or a [`DeviceTuples`] of tuples or
+/// `#[derive(DeviceValue)]` structs (made by [`Device::upload_values`], or returned by an
+/// operation), whose comparator takes two of them whole.
+pub trait SortByInput<K: DeviceValue>: crate::inputs::Sealed + Sync {
+    /// The array the sorted keys come back in: a [`DeviceVec`] for scalars, a
+    /// [`DeviceTuples`] for tuples and structs.
+    type Sorted: ValueArray<K>;
+    /// How many keys there are.
+    #[doc(hidden)]
+    fn count(&self) -> usize;
+    /// Sorts the keys by `less` into `keys_target` and their positions into `pos_target`
+    /// (each when given, their lengths checked by the caller).
+    #[doc(hidden)]
+    fn merge_sort<L: Predicate<Input = (K, K)>>(
+        &self,
+        dev: &Device,
+        less: &L,
+        keys_target: Option<Target<'_>>,
+        pos_target: Option<Target<'_>>,
+    ) -> Result<()>;
+}
+
+impl<A: Array> SortByInput<A::Elem> for A {
+    type Sorted = DeviceVec<A::Elem>;
+    fn count(&self) -> usize {
+        self.array().len()
+    }
+    fn merge_sort<L: Predicate<Input = (A::Elem, A::Elem)>>(
+        &self,
+        dev: &Device,
+        less: &L,
+        keys_target: Option<Target<'_>>,
+        pos_target: Option<Target<'_>>,
+    ) -> Result<()> {
+        dev.merge_sort_with(less, self, keys_target, pos_target)
+    }
+}
+
+impl<K: DeviceValue> SortByInput<K> for DeviceTuples<K> {
+    type Sorted = DeviceTuples<K>;
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn merge_sort<L: Predicate<Input = (K, K)>>(
+        &self,
+        dev: &Device,
+        less: &L,
+        keys_target: Option<Target<'_>>,
+        pos_target: Option<Target<'_>>,
+    ) -> Result<()> {
+        dev.merge_sort_values(less, self, keys_target, pos_target)
+    }
 }
 
 impl Device {
@@ -62,17 +131,23 @@ impl Device {
     /// other, the earlier comes first. `less` should be a strict weak order (irreflexive and
     /// transitive, with transitive incomparability: `f32`'s `<` is not, with NaNs); with any
     /// other the result is some permutation of the keys (never an error, on either backend,
-    /// and not necessarily the same on both). Every element type; fewer than 2^32 keys on a
-    /// GPU (else [`Error::Unsupported`]). A one-input `#[predicate]` of a `(K, K)` tuple is
-    /// refused ([`Error::Unsupported`]): declare it with `inputs = 2`. Returns without
+    /// and not necessarily the same on both). A one-input `#[predicate]` of a `(K, K)` tuple
+    /// is refused ([`Error::Unsupported`]): declare it with `inputs = 2`. Returns without
     /// waiting for the kernels.
     ///
+    /// The keys ([`SortByInput`]) are an array of any element type (the result a
+    /// [`DeviceVec`]), or a [`DeviceTuples`] of tuples or `#[derive(DeviceValue)]` structs
+    /// (the result a `DeviceTuples`): the comparator then takes two of them whole,
+    /// `fn(a: P, b: P) -> bool`, and reads any of their fields. Fewer than 2^32 keys on a
+    /// GPU (else [`Error::Unsupported`]).
+    ///
     /// On a GPU: a merge sort (CUB's `DeviceMergeSort`): a block sorts each tile of 2,048
-    /// keys (1,024 of 8-byte keys) in registers and shared memory, then each pass merges pairs
-    /// of sorted runs, a block per output tile, each tile's start on the merge path found by a
-    /// binary search; about log2(n / 2,048) passes, each reading and writing every key. For
-    /// keys whose order is a key's order ([`Device::sort`], [`Device::sort_by_key`]) the
-    /// radix sort is several times faster.
+    /// keys (1,024 of keys of 5 to 16 bytes, 512 up to 32, 256 of larger ones, up to 64) in registers
+    /// and shared memory, then each pass merges pairs of sorted runs, a block per output
+    /// tile, each tile's start on the merge path found by a binary search; about
+    /// log2(n / tile) passes, each reading and writing every key. For keys whose order is a
+    /// key's order ([`Device::sort`], [`Device::sort_by_key`]) the radix sort is several
+    /// times faster.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -84,36 +159,52 @@ impl Device {
     /// assert_eq!(dev.sort_by(closer, &xs)?.download()?, [1.0, -1.0, 2.0, -3.0]);
     /// # Ok(()) }
     /// ```
-    pub fn sort_by<K, L, S>(&self, less: L, keys: &S) -> Result<DeviceVec<K>>
+    ///
+    /// Structs, sorted by a value computed from their fields:
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[derive(DeviceValue, Clone, Copy, Debug, PartialEq)]
+    /// #[repr(C)]
+    /// struct Point { x: f32, y: f32 }
+    /// #[predicate(inputs = 2)]
+    /// fn nearer(a: Point, b: Point) -> bool { a.x * a.x + a.y * a.y < b.x * b.x + b.y * b.y }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let ps = dev.upload_values(&[Point { x: 3.0, y: 4.0 }, Point { x: 0.0, y: 1.0 }, Point { x: -1.0, y: 0.0 }])?;
+    /// let sorted = dev.sort_by(nearer, &ps)?.download()?;   // a DeviceTuples<Point>
+    /// assert_eq!(sorted, [Point { x: 0.0, y: 1.0 }, Point { x: -1.0, y: 0.0 }, Point { x: 3.0, y: 4.0 }]);
+    /// assert_eq!(dev.argsort_by(nearer, &ps)?.download()?, [1, 2, 0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn sort_by<K, L, S>(&self, less: L, keys: &S) -> Result<S::Sorted>
     where
-        K: Element,
+        K: DeviceValue,
         L: Predicate<Input = (K, K)>,
-        (K, K): DeviceValue,
-        S: AsSlice<K> + ?Sized,
+        S: SortByInput<K> + ?Sized,
     {
-        let mut out = self.new_array::<K>(keys.elements().len())?;
+        let mut out = S::Sorted::alloc(self, keys.count())?;
         self.sort_by_into(less, keys, &mut out)?;
         Ok(out)
     }
 
-    /// [`Device::sort_by`] into `out` (as long as `keys`: else [`Error::Shape`]), allocating
-    /// no output.
+    /// [`Device::sort_by`] into `out` (as long as `keys`: else [`Error::Shape`]; a
+    /// [`DeviceTuples`] for tuple or struct keys), allocating no output.
     pub fn sort_by_into<K, L, S, O>(&self, less: L, keys: &S, out: &mut O) -> Result<()>
     where
-        K: Element,
+        K: DeviceValue,
         L: Predicate<Input = (K, K)>,
-        (K, K): DeviceValue,
-        S: AsSlice<K> + ?Sized,
+        S: SortByInput<K> + ?Sized,
         O: OutputArray<K> + ?Sized,
     {
-        let n = keys.elements().len();
-        let out = self.output(out, n, "sort_by")?;
-        self.merge_sort_with(&less, keys, Some(out), None)
+        let out = self.output(out, keys.count(), "sort_by")?;
+        keys.merge_sort(self, &less, Some(out), None)
     }
 
     /// The positions (`u32`) of `keys` in the order [`Device::sort_by`] sorts them: element
     /// `i` is the input position of the `i`-th key (of keys neither less than the other, the
-    /// earlier first). Errors as [`Device::sort_by`]'s.
+    /// earlier first). The keys as [`Device::sort_by`]'s (arrays of scalars, or a
+    /// [`DeviceTuples`] of tuples or structs); errors as its.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -127,12 +218,11 @@ impl Device {
     /// ```
     pub fn argsort_by<K, L, S>(&self, less: L, keys: &S) -> Result<DeviceVec<u32>>
     where
-        K: Element,
+        K: DeviceValue,
         L: Predicate<Input = (K, K)>,
-        (K, K): DeviceValue,
-        S: AsSlice<K> + ?Sized,
+        S: SortByInput<K> + ?Sized,
     {
-        let mut out = self.new_array::<u32>(keys.elements().len())?;
+        let mut out = self.new_array::<u32>(keys.count())?;
         self.argsort_by_into(less, keys, &mut out)?;
         Ok(out)
     }
@@ -141,32 +231,17 @@ impl Device {
     /// allocating no output.
     pub fn argsort_by_into<K, L, S, O>(&self, less: L, keys: &S, out: &mut O) -> Result<()>
     where
-        K: Element,
+        K: DeviceValue,
         L: Predicate<Input = (K, K)>,
-        (K, K): DeviceValue,
-        S: AsSlice<K> + ?Sized,
+        S: SortByInput<K> + ?Sized,
         O: OutputArray<u32> + ?Sized,
     {
-        let n = keys.elements().len();
-        let out = self.output(out, n, "argsort_by")?;
-        self.merge_sort_with(&less, keys, None, Some(out))
+        let out = self.output(out, keys.count(), "argsort_by")?;
+        keys.merge_sort(self, &less, None, Some(out))
     }
 
-    /// The merge sort: the sorted keys into `keys_target` and their positions into
-    /// `pos_target` (each when given; their lengths are checked).
-    fn merge_sort_with<K, L, S>(
-        &self,
-        less: &L,
-        keys: &S,
-        keys_target: Option<Target<'_>>,
-        pos_target: Option<Target<'_>>,
-    ) -> Result<()>
-    where
-        K: Element,
-        L: Predicate<Input = (K, K)>,
-        (K, K): DeviceValue,
-        S: AsSlice<K> + ?Sized,
-    {
+    /// The bound arguments of comparator `less`, checked: a predicate of two parameters.
+    fn comparator<K, L: Predicate<Input = (K, K)>>(&self, less: &L) -> Result<crate::BoundArgs> {
         let f = &L::META.fragment;
         if f.inputs != 2 {
             return Err(Error::Unsupported(format!(
@@ -177,6 +252,24 @@ impl Device {
         }
         let args = less.args();
         self.check_bound(&args)?;
+        Ok(args)
+    }
+
+    /// The merge sort of an array's keys: the sorted keys into `keys_target` and their
+    /// positions into `pos_target` (each when given; their lengths are checked).
+    fn merge_sort_with<K, L, S>(
+        &self,
+        less: &L,
+        keys: &S,
+        keys_target: Option<Target<'_>>,
+        pos_target: Option<Target<'_>>,
+    ) -> Result<()>
+    where
+        K: Element,
+        L: Predicate<Input = (K, K)>,
+        S: AsSlice<K> + ?Sized,
+    {
+        let args = self.comparator(less)?;
         let elems = keys.elements();
         self.check_elements(&elems)?;
         let n = elems.len();
@@ -186,14 +279,7 @@ impl Device {
         match &*self.backend {
             Backend::Cpu => {
                 let data = elems.cpu()?;
-                let perm = cpu::merge_sort_permutation(data, |a, b| less.test((a, b)));
-                if let Some(Target::Cpu(bytes, _)) = keys_target {
-                    let sorted: Vec<K> = perm.iter().map(|&i| data[i as usize]).collect();
-                    write_host(bytes, &sorted);
-                }
-                if let Some(Target::Cpu(bytes, _)) = pos_target {
-                    write_host(bytes, &perm);
-                }
+                write_sorted(less, data, keys_target, pos_target);
                 Ok(())
             }
             Backend::Gpu(g) => {
@@ -203,9 +289,70 @@ impl Device {
                 let mut pos_bytes = pos_target.map(gpu_bytes).transpose()?;
                 let pos = pos_bytes.as_mut().map(|b| typed::<u32>(b, n)).transpose()?;
                 self.with_bound(g, &args, |a| {
-                    g.merge_sort(&module, a, elems.gpu()?, out, pos)
+                    g.merge_sort(&module, a, elems.gpu()?, K::C_SIZE, out, pos)
                 })
             }
         }
+    }
+
+    /// The merge sort of a [`DeviceTuples`]' tuples or structs, moved whole (as bytes on a
+    /// GPU): as [`Device::merge_sort_with`].
+    fn merge_sort_values<K, L>(
+        &self,
+        less: &L,
+        keys: &DeviceTuples<K>,
+        keys_target: Option<Target<'_>>,
+        pos_target: Option<Target<'_>>,
+    ) -> Result<()>
+    where
+        K: DeviceValue,
+        L: Predicate<Input = (K, K)>,
+    {
+        let args = self.comparator(less)?;
+        let elems = keys.raw().array();
+        self.check_elements(&elems)?;
+        let n = keys.len();
+        if n == 0 {
+            return Ok(());
+        }
+        match &*self.backend {
+            Backend::Cpu => {
+                let data: Vec<K> = elems
+                    .cpu()?
+                    .chunks_exact(K::C_SIZE)
+                    .map(K::read_c)
+                    .collect();
+                write_sorted(less, &data, keys_target, pos_target);
+                Ok(())
+            }
+            Backend::Gpu(g) => {
+                let module = g.module(merge_key::<K, L>(), merge_values_module::<K, L>)?;
+                let mut key_bytes = keys_target.map(gpu_bytes).transpose()?;
+                let out = key_bytes.as_mut().map(|b| b.slice_mut(..));
+                let mut pos_bytes = pos_target.map(gpu_bytes).transpose()?;
+                let pos = pos_bytes.as_mut().map(|b| typed::<u32>(b, n)).transpose()?;
+                self.with_bound(g, &args, |a| {
+                    g.merge_sort(&module, a, elems.gpu()?, K::C_SIZE, out, pos)
+                })
+            }
+        }
+    }
+}
+
+/// The CPU backend's stable merge sort of `data` by `less`: the sorted values into
+/// `keys_target`, their positions into `pos_target` (each when given).
+fn write_sorted<K: DeviceValue, L: Predicate<Input = (K, K)>>(
+    less: &L,
+    data: &[K],
+    keys_target: Option<Target<'_>>,
+    pos_target: Option<Target<'_>>,
+) {
+    let perm = cpu::merge_sort_permutation(data, |a, b| less.test((a, b)));
+    if let Some(Target::Cpu(bytes, _)) = keys_target {
+        let sorted: Vec<K> = perm.iter().map(|&i| data[i as usize]).collect();
+        write_host(bytes, &sorted);
+    }
+    if let Some(Target::Cpu(bytes, _)) = pos_target {
+        write_host(bytes, &perm);
     }
 }

@@ -54,25 +54,28 @@ kernel_args! {
 }
 
 impl Gpu {
-    /// Sorts `keys` (at least one, fewer than 2^32) stably by module `m`'s comparator (bound
-    /// arguments `a`) into `out` (as long; `None`: scratch, for an argsort), with each key's input position into `pos_out`
-    /// when given. The block sort writes tiles of sorted runs; each pass merges pairs of runs,
-    /// ping-pong between the outputs and scratch, so that the last pass writes the outputs.
+    /// Sorts `keys` (at least one, fewer than 2^32, each `size` bytes: one `E`, or for the
+    /// bytes (`E = u8`) of tuples or structs, one value) stably by module `m`'s comparator
+    /// (bound arguments `a`) into `out` (as long; `None`: scratch, for an argsort), with each
+    /// key's input position into `pos_out` when given. The block sort writes tiles of sorted
+    /// runs; each pass merges pairs of runs, ping-pong between the outputs and scratch, so
+    /// that the last pass writes the outputs.
     pub(crate) fn merge_sort<E: Element>(
         &self,
         m: &Module,
         a: WdArgs,
         keys: CudaView<'_, E>,
+        size: usize,
         mut out: Option<CudaViewMut<'_, E>>,
         mut pos_out: Option<CudaViewMut<'_, u32>>,
     ) -> Result<()> {
-        let n = keys.len();
+        let n = keys.len() * std::mem::size_of::<E>() / size;
         if n > u32::MAX as usize {
             return Err(Error::Unsupported(format!(
                 "a sort by a comparator takes fewer than 2^32 keys; this one has {n}"
             )));
         }
-        let tile = merge_tile(std::mem::size_of::<E>());
+        let tile = merge_tile(size);
         let tiles = n.div_ceil(tile);
         let mut passes = 0u32;
         while tile << passes < n {
@@ -81,7 +84,6 @@ impl Gpu {
         let with_pos = pos_out.is_some();
         // Unset: the partitions (each pass writes tiles + 1), the ping-pong keys and positions,
         // the keys' output of an argsort.
-        let size = std::mem::size_of::<E>();
         let unset = [
             8 * (tiles + 1),
             n * size,
