@@ -487,3 +487,102 @@ pub fn sort_values(seed: u64, n: usize) -> (Vec<Point>, Vec<Tagged>, Vec<Mixed>)
         .collect();
     (points, tuples, mixed)
 }
+
+/// `lower_bound_by` and `upper_bound_by` (and their `_into` forms) of the queries `qs` in the
+/// keys `keys` (sorted by `less`), uploaded to `dev` as `sorted` and `queries`, against
+/// `partition_point` with `less`.
+pub fn check_search_by<K, L, S, Q>(
+    dev: &Device,
+    (keys, qs): (&[K], &[K]),
+    less: L,
+    (sorted, queries): (&S, &Q),
+    what: &str,
+) where
+    K: DeviceValue,
+    L: Predicate<Input = (K, K)>,
+    S: warp_runtime::SortByInput<K>,
+    Q: warp_runtime::SortByInput<K>,
+{
+    let tag = format!("{what} n={} m={}", keys.len(), qs.len());
+    let lower: Vec<u32> = qs
+        .iter()
+        .map(|&q| keys.partition_point(|&k| less.test((k, q))) as u32)
+        .collect();
+    let upper: Vec<u32> = qs
+        .iter()
+        .map(|&q| keys.partition_point(|&k| !less.test((q, k))) as u32)
+        .collect();
+    let got = dev.lower_bound_by(less.clone(), sorted, queries).unwrap();
+    same_values(
+        &got.download().unwrap(),
+        &lower,
+        &format!("lower_bound_by: {tag}"),
+    );
+    let got = dev.upper_bound_by(less.clone(), sorted, queries).unwrap();
+    same_values(
+        &got.download().unwrap(),
+        &upper,
+        &format!("upper_bound_by: {tag}"),
+    );
+    let mut out = dev.upload(&vec![u32::MAX; qs.len()]).unwrap();
+    dev.lower_bound_by_into(less.clone(), sorted, queries, &mut out)
+        .unwrap();
+    same_values(
+        &out.download().unwrap(),
+        &lower,
+        &format!("lower_bound_by_into: {tag}"),
+    );
+    dev.upper_bound_by_into(less, sorted, queries, &mut out)
+        .unwrap();
+    same_values(
+        &out.download().unwrap(),
+        &upper,
+        &format!("upper_bound_by_into: {tag}"),
+    );
+}
+
+/// The comparator searches on `dev` at `n` keys: f32 by magnitude and u32 residues (bound
+/// argument; many equal keys) in arrays, points by radius in a `DeviceTuples`; queries both
+/// drawn from the keys and not, with more queries than keys and fewer.
+pub fn check_searches_by(dev: &Device, n: usize, seed: u64) {
+    use crate::ops::{nearer_origin, nearer_zero, residue_below};
+    let sorted_by = |xs: &mut Vec<f32>| xs.sort_by(|a, b| a.abs().total_cmp(&b.abs()));
+    let mut keys: Vec<f32> = crate::random_vec_par::<f32>(seed, n, false)
+        .into_iter()
+        .map(|x| (x * 64.0).round())
+        .collect();
+    sorted_by(&mut keys);
+    let qs: Vec<f32> = crate::random_vec_par::<f32>(seed ^ 1, 2 * n + 3, false)
+        .into_iter()
+        .map(|x| (x * 80.0).round())
+        .collect();
+    let (dk, dq) = (dev.upload(&keys).unwrap(), dev.upload(&qs).unwrap());
+    check_search_by(
+        dev,
+        (&keys, &qs),
+        nearer_zero,
+        (&dk, &dq),
+        "f32 by magnitude",
+    );
+    let mut keys: Vec<u32> = crate::random_vec_par(seed ^ 2, n, false);
+    keys.sort_by_key(|k| k % 7);
+    let qs: Vec<u32> = crate::random_vec_par(seed ^ 3, n / 3 + 1, false);
+    let (dk, dq) = (dev.upload(&keys).unwrap(), dev.upload(&qs).unwrap());
+    let by = residue_below.with(7);
+    check_search_by(dev, (&keys, &qs), by, (&dk, &dq), "u32 mod 7");
+    let (mut points, ..) = sort_values(seed ^ 4, n);
+    let radius = |p: &Point| p.x * p.x + p.y * p.y;
+    points.sort_by(|a, b| radius(a).total_cmp(&radius(b)));
+    let (qs, ..) = sort_values(seed ^ 5, n + 7);
+    let (dk, dq) = (
+        dev.upload_values(&points).unwrap(),
+        dev.upload_values(&qs).unwrap(),
+    );
+    check_search_by(
+        dev,
+        (&points, &qs),
+        nearer_origin,
+        (&dk, &dq),
+        "points by radius",
+    );
+}

@@ -325,3 +325,25 @@ fn cpu_sort_by_sorts_tuples_and_structs() {
         Err(Error::Shape(_))
     ));
 }
+
+/// Binary searches by a comparator against `partition_point`: arrays of scalars with and
+/// without a bound argument, structs in a `DeviceTuples`; no keys, one, many; a wrong output
+/// length refused.
+#[test]
+fn cpu_search_by_is_partition_point() {
+    let dev = Device::cpu();
+    for n in [0usize, 1, 2, 33, 1000] {
+        warp_tests::sorts::check_searches_by(&dev, n, seed() ^ n as u64);
+    }
+    let keys = dev.upload(&[1u32, 2, 3]).unwrap();
+    let mut short = dev.upload(&[0u32; 2]).unwrap();
+    assert!(matches!(
+        dev.lower_bound_by_into(
+            warp_tests::ops::residue_below.with(5),
+            &keys,
+            &keys,
+            &mut short
+        ),
+        Err(Error::Shape(_))
+    ));
+}

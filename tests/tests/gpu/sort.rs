@@ -452,6 +452,17 @@ fn gpu_sort_by_sorts_tuples_and_structs() {
     }
 }
 
+/// Binary searches by a comparator against `partition_point`: scalars with and without a bound
+/// argument, structs; from one key to 2^20, queries more and fewer than the keys.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_search_by_is_partition_point() {
+    let g = gpu();
+    for n in [1usize, 2, 255, 256, 257, 5000, 100_000, 1 << 20] {
+        warp_tests::sorts::check_searches_by(&g, n, seed() ^ n as u64);
+    }
+}
+
 /// Sorts by a comparator against `slice::sort_by`: every tile-size edge (2,048 keys of 4 bytes,
 /// 1,024 of 8), passes of every parity, ties in every form, a bound argument, 2^24 keys; a
 /// one-input predicate refused.

@@ -1,6 +1,6 @@
 //! The merge family: a stable merge sort by the user's "less than" (a `#[predicate(inputs =
 //! 2)]` of two keys), with the keys' positions moved along for an argsort (CUB's
-//! `DeviceMergeSort`).
+//! `DeviceMergeSort`), and the binary search of queries by the same comparator.
 
 use crate::catalogue::kit::*;
 use crate::module::{FnFragment, Module, bound_args};
@@ -82,8 +82,30 @@ pub const MERGE_PASS: Kernel = kernel(
     "wd_merge_pass(wd_resolve_args(a), src ? tmp : out, src ? pos_tmp : pos_out, n, width, part, src ? out : tmp, src ? pos_out : pos_tmp);",
 );
 
-/// The kernels of a merge sort module.
-pub const MERGE_KERNELS: &[&Kernel] = &[&MERGE_BLOCK_SORT, &MERGE_PARTITION, &MERGE_PASS];
+/// The binary search by the comparator: for each of the `m` queries the first position of the
+/// `n` sorted keys that is not before it (`upper` 0: lower bound) or that it is before (upper
+/// bound), into `out`; a thread per query.
+pub const MERGE_SEARCH: Kernel = kernel(
+    "wd_k_merge_search",
+    &[
+        p("keys", In(Elem)),
+        p("n", U64),
+        p("queries", In(Elem)),
+        p("m", U64),
+        p("a", Args),
+        p("upper", U32),
+        p("out", Out(Pointee::U32)),
+    ],
+    "wd_merge_search(wd_resolve_args(a), keys, n, queries, m, upper, out);",
+);
+
+/// The kernels of a merge sort module (which also searches by its comparator).
+pub const MERGE_KERNELS: &[&Kernel] = &[
+    &MERGE_BLOCK_SORT,
+    &MERGE_PARTITION,
+    &MERGE_PASS,
+    &MERGE_SEARCH,
+];
 
 /// The merge family's constants, emitted as `#define`s (the tile is the module's: it depends
 /// on the key's size).

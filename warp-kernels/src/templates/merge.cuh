@@ -192,3 +192,27 @@ static __device__ __forceinline__ void wd_merge_pass(const wd_args& args, const 
     wd_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
     wd_merge_store(tile, tpos, count, keys_out, pos_out, g0);
 }
+
+// Binary search by the comparator (lower_bound_by / upper_bound_by): for each of the m queries,
+// a thread (grid-stride) finds in the n keys sorted by wd_less the first position i whose key
+// is not less than the query (upper == 0: !wd_less(keys[i], q)) or that the query is less than
+// (upper != 0: wd_less(q, keys[i])), n when there is none; out[j] = i (n < 2^32).
+static __device__ __forceinline__ void wd_merge_search(const wd_args& args, const wd_key* keys, wd_u64 n,
+                                                       const wd_key* queries, wd_u64 m, wd_u32 upper, wd_u32* out) {
+    for (wd_u64 j = blockIdx.x * (wd_u64)blockDim.x + threadIdx.x; j < m; j += (wd_u64)gridDim.x * blockDim.x) {
+        const wd_key q = queries[j];
+        wd_u64 lo = 0, len = n;
+        while (len > 0) {
+            const wd_u64 half = len >> 1;
+            const wd_key x = keys[lo + half];
+            const bool after = upper ? !wd_less(args, q, x) : wd_less(args, x, q);
+            if (after) {
+                lo += half + 1;
+                len -= half + 1;
+            } else {
+                len = half;
+            }
+        }
+        out[j] = (wd_u32)lo;
+    }
+}

@@ -8,7 +8,9 @@ use warp_kernels::module;
 
 use super::{composed, gpu_bytes, location, typed};
 use crate::OutputArray;
-use crate::arrays::{DeviceTuples, DeviceVec, Target, ValueArray, write_host};
+use cudarc::driver::CudaView;
+
+use crate::arrays::{DeviceTuples, DeviceVec, Elements, Target, ValueArray, write_host};
 use crate::backend::Backend;
 use crate::backend::cpu;
 use crate::backend::cuda::{ModuleKey, ModuleKind};
@@ -80,6 +82,13 @@ pub trait SortByInput<K: DeviceValue>: crate::inputs::Sealed + Sync {
     /// How many keys there are.
     #[doc(hidden)]
     fn count(&self) -> usize;
+    /// The keys where `dev` holds them (checked to be its): copied to the host on the CPU
+    /// backend, their bytes on a GPU.
+    #[doc(hidden)]
+    fn key_data(&self, dev: &Device) -> Result<KeyData<'_, K>>;
+    /// The merge module of keys of this input's kind ordered by `L`.
+    #[doc(hidden)]
+    fn module<L: Predicate<Input = (K, K)>>() -> ModuleSource;
     /// Sorts the keys by `less` into `keys_target` and their positions into `pos_target`
     /// (each when given, their lengths checked by the caller).
     #[doc(hidden)]
@@ -92,10 +101,39 @@ pub trait SortByInput<K: DeviceValue>: crate::inputs::Sealed + Sync {
     ) -> Result<()>;
 }
 
+/// A sort's keys where its backend holds them.
+#[doc(hidden)]
+pub enum KeyData<'a, K> {
+    /// Copied to the host (the CPU backend).
+    Host(Vec<K>),
+    /// Their bytes on a GPU, C layout.
+    Device(CudaView<'a, u8>),
+}
+
+/// The keys of `elems` (of rows of C type `K`, the bytes of one array) on `dev`: read on the
+/// host by `host`, or their bytes on a GPU.
+fn key_data<'a, K, R: Clone>(
+    dev: &Device,
+    elems: Elements<'a, R>,
+    host: impl FnOnce(&[R]) -> Vec<K>,
+) -> Result<KeyData<'a, K>> {
+    dev.check_elements(&elems)?;
+    match &*dev.backend {
+        Backend::Cpu => Ok(KeyData::Host(host(elems.cpu()?))),
+        Backend::Gpu(_) => Ok(KeyData::Device(elems.columns()?.views.remove(0))),
+    }
+}
+
 impl<A: Array> SortByInput<A::Elem> for A {
     type Sorted = DeviceVec<A::Elem>;
     fn count(&self) -> usize {
         self.array().len()
+    }
+    fn key_data(&self, dev: &Device) -> Result<KeyData<'_, A::Elem>> {
+        key_data(dev, self.array(), <[A::Elem]>::to_vec)
+    }
+    fn module<L: Predicate<Input = (A::Elem, A::Elem)>>() -> ModuleSource {
+        merge_module::<A::Elem, L>()
     }
     fn merge_sort<L: Predicate<Input = (A::Elem, A::Elem)>>(
         &self,
@@ -112,6 +150,14 @@ impl<K: DeviceValue> SortByInput<K> for DeviceTuples<K> {
     type Sorted = DeviceTuples<K>;
     fn count(&self) -> usize {
         self.len()
+    }
+    fn key_data(&self, dev: &Device) -> Result<KeyData<'_, K>> {
+        key_data(dev, self.raw().array(), |bytes: &[u8]| {
+            bytes.chunks_exact(K::C_SIZE).map(K::read_c).collect()
+        })
+    }
+    fn module<L: Predicate<Input = (K, K)>>() -> ModuleSource {
+        merge_values_module::<K, L>()
     }
     fn merge_sort<L: Predicate<Input = (K, K)>>(
         &self,
@@ -238,6 +284,176 @@ impl Device {
     {
         let out = self.output(out, keys.count(), "argsort_by")?;
         keys.merge_sort(self, &less, None, Some(out))
+    }
+
+    /// For each query of `queries`, the first position in `sorted` (sorted by `less`, as
+    /// [`Device::sort_by`] sorts) whose key is not before the query: the number of keys
+    /// `less(key, query)` holds for, as `sorted.partition_point(|k| less(k, q))` gives, and
+    /// what `lower_bound` gives in the order of a key. Keys and queries are arrays of one
+    /// element type, or [`DeviceTuples`] of one tuple or struct type
+    /// ([`SortByInput`]); `less` a `#[predicate(inputs = 2)]` of two of them (bound arguments
+    /// allowed). Answers are `u32`, one per query, in the queries' order. Keys not sorted by
+    /// `less` give some position of a binary search (never an error); an empty `sorted`
+    /// gives 0 for every query. Fewer than 2^32 keys (else [`Error::Unsupported`]); a
+    /// one-input predicate is refused ([`Error::Unsupported`]). Returns without waiting for
+    /// the kernel.
+    ///
+    /// On a GPU: a thread per query, each a binary search of the keys through the
+    /// comparator, in the merge sort's module (unlike [`Device::lower_bound`], whose queries
+    /// share a sample of the keys in shared memory).
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[derive(DeviceValue, Clone, Copy, Debug, PartialEq)]
+    /// #[repr(C)]
+    /// struct Event { day: u16, hour: u8 }
+    /// #[predicate(inputs = 2)]
+    /// fn earlier(a: Event, b: Event) -> bool { a.day < b.day || (a.day == b.day && a.hour < b.hour) }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let log = dev.upload_values(&[Event { day: 1, hour: 9 }, Event { day: 2, hour: 7 }, Event { day: 2, hour: 7 }, Event { day: 3, hour: 0 }])?;
+    /// let ask = dev.upload_values(&[Event { day: 2, hour: 7 }, Event { day: 9, hour: 0 }])?;
+    /// assert_eq!(dev.lower_bound_by(earlier, &log, &ask)?.download()?, [1, 4]);
+    /// assert_eq!(dev.upper_bound_by(earlier, &log, &ask)?.download()?, [3, 4]);
+    /// # Ok(()) }
+    /// ```
+    pub fn lower_bound_by<K, L, S, Q>(
+        &self,
+        less: L,
+        sorted: &S,
+        queries: &Q,
+    ) -> Result<DeviceVec<u32>>
+    where
+        K: DeviceValue,
+        L: Predicate<Input = (K, K)>,
+        S: SortByInput<K> + ?Sized,
+        Q: SortByInput<K> + ?Sized,
+    {
+        let mut out = self.new_array::<u32>(queries.count())?;
+        self.search_by(&less, sorted, queries, false, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::lower_bound_by`] into `out` (one `u32` per query: else [`Error::Shape`]),
+    /// allocating no output.
+    pub fn lower_bound_by_into<K, L, S, Q, O>(
+        &self,
+        less: L,
+        sorted: &S,
+        queries: &Q,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        K: DeviceValue,
+        L: Predicate<Input = (K, K)>,
+        S: SortByInput<K> + ?Sized,
+        Q: SortByInput<K> + ?Sized,
+        O: OutputArray<u32> + ?Sized,
+    {
+        self.search_by(&less, sorted, queries, false, out)
+    }
+
+    /// For each query of `queries`, the first position in `sorted` (sorted by `less`) whose
+    /// key the query is before: the number of keys `less(query, key)` does not hold for, as
+    /// `sorted.partition_point(|k| !less(q, k))` gives. Otherwise as
+    /// [`Device::lower_bound_by`] (whose example shows both).
+    pub fn upper_bound_by<K, L, S, Q>(
+        &self,
+        less: L,
+        sorted: &S,
+        queries: &Q,
+    ) -> Result<DeviceVec<u32>>
+    where
+        K: DeviceValue,
+        L: Predicate<Input = (K, K)>,
+        S: SortByInput<K> + ?Sized,
+        Q: SortByInput<K> + ?Sized,
+    {
+        let mut out = self.new_array::<u32>(queries.count())?;
+        self.search_by(&less, sorted, queries, true, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::upper_bound_by`] into `out` (one `u32` per query: else [`Error::Shape`]),
+    /// allocating no output.
+    pub fn upper_bound_by_into<K, L, S, Q, O>(
+        &self,
+        less: L,
+        sorted: &S,
+        queries: &Q,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        K: DeviceValue,
+        L: Predicate<Input = (K, K)>,
+        S: SortByInput<K> + ?Sized,
+        Q: SortByInput<K> + ?Sized,
+        O: OutputArray<u32> + ?Sized,
+    {
+        self.search_by(&less, sorted, queries, true, out)
+    }
+
+    /// The binary search by a comparator: lower bounds, or upper bounds when `upper`.
+    fn search_by<K, L, S, Q, O>(
+        &self,
+        less: &L,
+        sorted: &S,
+        queries: &Q,
+        upper: bool,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        K: DeviceValue,
+        L: Predicate<Input = (K, K)>,
+        S: SortByInput<K> + ?Sized,
+        Q: SortByInput<K> + ?Sized,
+        O: OutputArray<u32> + ?Sized,
+    {
+        let what = if upper {
+            "upper_bound_by"
+        } else {
+            "lower_bound_by"
+        };
+        let args = self.comparator(less)?;
+        let n = sorted.count();
+        if n > u32::MAX as usize {
+            return Err(Error::Unsupported(format!(
+                "a search by a comparator takes fewer than 2^32 keys; these are {n}"
+            )));
+        }
+        let m = queries.count();
+        let target = self.output(out, m, what)?;
+        match (sorted.key_data(self)?, queries.key_data(self)?, target) {
+            (KeyData::Host(keys), KeyData::Host(qs), Target::Cpu(bytes, _)) => {
+                use rayon::prelude::*;
+                let answers: Vec<u32> = qs
+                    .par_iter()
+                    .map(|&q| {
+                        keys.partition_point(|&k| {
+                            if upper {
+                                !less.test((q, k))
+                            } else {
+                                less.test((k, q))
+                            }
+                        }) as u32
+                    })
+                    .collect();
+                write_host(bytes, &answers);
+                Ok(())
+            }
+            (KeyData::Device(keys), KeyData::Device(qs), t @ Target::Gpu(..)) => {
+                let Backend::Gpu(g) = &*self.backend else {
+                    return Err(Error::DeviceMismatch);
+                };
+                let module = g.module(merge_key::<K, L>(), S::module::<L>)?;
+                let mut bytes = gpu_bytes(t)?;
+                let out = typed::<u32>(&mut bytes, m)?;
+                self.with_bound(g, &args, |a| {
+                    g.merge_search(&module, a, keys, qs, K::C_SIZE, upper, out)
+                })
+            }
+            _ => Err(Error::DeviceMismatch),
+        }
     }
 
     /// The bound arguments of comparator `less`, checked: a predicate of two parameters.

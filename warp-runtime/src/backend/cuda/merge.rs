@@ -2,7 +2,9 @@
 //! partition and one merge launch per doubling of the sorted runs.
 
 use cudarc::driver::{CudaView, CudaViewMut};
-use warp_kernels::catalogue::{BLOCK, MERGE_BLOCK_SORT, MERGE_PARTITION, MERGE_PASS, merge_tile};
+use warp_kernels::catalogue::{
+    BLOCK, MERGE_BLOCK_SORT, MERGE_PARTITION, MERGE_PASS, MERGE_SEARCH, merge_tile,
+};
 
 use super::Gpu;
 use super::launch::{Args, Elems, ElemsOut, In, Out, WdArgs, kernel_args};
@@ -53,7 +55,65 @@ kernel_args! {
     }
 }
 
+kernel_args! {
+    /// `wd_k_merge_search`.
+    struct MergeSearchArgs ['v, E] ['v, E] for [MERGE_SEARCH] {
+        keys: Elems<'v, E>,
+        n: u64,
+        queries: Elems<'v, E>,
+        m: u64,
+        a: Args,
+        upper: u32,
+        out: Out<'v, u32>,
+    }
+}
+
 impl Gpu {
+    /// For each query of `queries`, the first position of the `keys` (sorted by module `m`'s
+    /// comparator, bound arguments `a`; fewer than 2^32, each `size` bytes as in
+    /// [`Gpu::merge_sort`]) whose key is not before it (`upper` false) or that it is before
+    /// (`upper` true), into `out` (one per query): a thread per query.
+    #[allow(clippy::too_many_arguments)] // the search's inputs, as the kernel takes them
+    pub(crate) fn merge_search<E: Element>(
+        &self,
+        m: &Module,
+        a: WdArgs,
+        keys: CudaView<'_, E>,
+        queries: CudaView<'_, E>,
+        size: usize,
+        upper: bool,
+        mut out: CudaViewMut<'_, u32>,
+    ) -> Result<()> {
+        let per = |v: &CudaView<'_, E>| v.len() * std::mem::size_of::<E>() / size;
+        let (n, count) = (per(&keys), per(&queries));
+        if n > u32::MAX as usize {
+            return Err(Error::Unsupported(format!(
+                "a search by a comparator takes fewer than 2^32 keys; this one has {n}"
+            )));
+        }
+        if count == 0 {
+            return Ok(());
+        }
+        let f = m.function(&MERGE_SEARCH)?;
+        let grid = self.resident_grid(&f, count.div_ceil(BLOCK as usize));
+        let timer = self.start_timing()?;
+        self.launch(
+            m,
+            &MERGE_SEARCH,
+            grid,
+            &mut MergeSearchArgs {
+                keys: Elems(keys),
+                n: n as u64,
+                queries: Elems(queries),
+                m: count as u64,
+                a: Args(a),
+                upper: upper as u32,
+                out: Out::At(out.slice_mut(..)),
+            },
+        )?;
+        self.stop_timing(timer)
+    }
+
     /// Sorts `keys` (at least one, fewer than 2^32, each `size` bytes: one `E`, or for the
     /// bytes (`E = u8`) of tuples or structs, one value) stably by module `m`'s comparator
     /// (bound arguments `a`) into `out` (as long; `None`: scratch, for an argsort), with each
@@ -178,5 +238,6 @@ mod tests {
         super::super::launch::tests::check::<super::MergeBlockSortArgs<'_, f32>>();
         super::super::launch::tests::check::<super::MergePartitionArgs<'_, f32>>();
         super::super::launch::tests::check::<super::MergePassArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::MergeSearchArgs<'_, f32>>();
     }
 }
