@@ -1105,6 +1105,80 @@ static void op_argwhere_f32(const Opts& o, const std::string& op) {
   }
 }
 
+// The Monte-Carlo hit of index i (warp-dsl's tests/src/ops.rs `pi_hit`, its f32 arithmetic
+// unfused as warp-dsl's --fmad=false): 1 when the point of the unit square hashed from i lies
+// inside the quarter disc.
+struct PiHit {
+  __host__ __device__ uint32_t operator()(uint64_t i) const {
+    uint64_t h = i * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 29;
+    const float s = 1.0f / 16777216.0f;
+    const float x = static_cast<float>(h >> 40) * s, y = static_cast<float>((h >> 16) & 0xffffffull) * s;
+#ifdef __CUDA_ARCH__
+    return __fadd_rn(__fmul_rn(x, x), __fmul_rn(y, y)) < 1.0f ? 1u : 0u;
+#else
+    return x * x + y * y < 1.0f ? 1u : 0u;
+#endif
+  }
+};
+
+// The midpoint rule's step i of the Gauss integral over [0, 1) in N steps of width h (`gauss_step`).
+struct GaussStep {
+  double h;
+  __host__ __device__ double operator()(uint64_t i) const {
+    const double x = (static_cast<double>(i) + 0.5) * h;
+    return exp(-(x * x)) * h;
+  }
+};
+
+// range_pi_u32: the Monte-Carlo hits of N generated indices, cub::DeviceReduce::TransformReduce
+// over a counting iterator (nothing read; bytes = 0). Checked: the count against the host's.
+static void op_range_pi(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf out(sizeof(uint32_t));
+  const thrust::counting_iterator<uint64_t> first(0);
+  size_t tb = 0;
+  CK(cub::DeviceReduce::TransformReduce(nullptr, tb, first, out.as<uint32_t>(), n, cuda::std::plus<>{}, PiHit{}, 0u,
+                                        g_stream));
+  DevBuf tmp(tb);
+  const double ms = median_ms(o.reps, [&] {
+    CK(cub::DeviceReduce::TransformReduce(tmp.get(), tb, first, out.as<uint32_t>(), n, cuda::std::plus<>{}, PiHit{},
+                                          0u, g_stream));
+  });
+  print_peer(op, ms, 0.0);
+  if (o.check) {
+    const uint32_t got = download_one(out.as<uint32_t>());
+    uint64_t want = 0;
+    for (int64_t i = 0; i < n; ++i) want += PiHit{}(static_cast<uint64_t>(i));
+    print_check(op, got == static_cast<uint32_t>(want),
+                strf("hits=%u host=%llu", got, static_cast<unsigned long long>(want)));
+  }
+}
+
+// range_gauss_f64: the midpoint rule over N generated indices, the same TransformReduce with an
+// f64 step (nothing read; bytes = 0). Checked: within 1e-9 of sqrt(pi)/2 * erf(1).
+static void op_range_gauss(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf out(sizeof(double));
+  const thrust::counting_iterator<uint64_t> first(0);
+  const GaussStep step{1.0 / static_cast<double>(n)};
+  size_t tb = 0;
+  CK(cub::DeviceReduce::TransformReduce(nullptr, tb, first, out.as<double>(), n, cuda::std::plus<>{}, step, 0.0,
+                                        g_stream));
+  DevBuf tmp(tb);
+  const double ms = median_ms(o.reps, [&] {
+    CK(cub::DeviceReduce::TransformReduce(tmp.get(), tb, first, out.as<double>(), n, cuda::std::plus<>{}, step, 0.0,
+                                          g_stream));
+  });
+  print_peer(op, ms, 0.0);
+  if (o.check) {
+    const double got = download_one(out.as<double>()), want = std::sqrt(M_PI) / 2.0 * std::erf(1.0);
+    print_check(op, std::fabs(got - want) < 1e-9, strf("integral=%.15f exact=%.15f", got, want));
+  }
+}
+
 // The group-by's input: keys uniform over [0, 2^20), values in [-100, 100].
 __global__ void group_inputs_kernel(uint32_t* keys, uint32_t* vals, int64_t n) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
@@ -1208,6 +1282,8 @@ static void run_op(const Opts& o, const std::string& op) {
   if (op == "lower_bound_f32") return op_lower_bound(o, op, false);
   if (op == "lower_bound_sorted_f32") return op_lower_bound(o, op, true);
   if (op == "argwhere_f32") return op_argwhere_f32(o, op);
+  if (op == "range_pi_u32") return op_range_pi(o, op);
+  if (op == "range_gauss_f64") return op_range_gauss(o, op);
   if (op == "group_sum_i32") return op_group_sum_i32(o, op);
   if (const int64_t c = parse_suffix(op, "scan_rows_f32_"); c > 0) return op_scan_rows_f32(o, op, c);
   if (op == "any_gt0_first" || op == "any_gt0_none") return print_skip(op, "no CUB primitive (torch/cupy only)");

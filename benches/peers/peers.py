@@ -57,7 +57,10 @@ SORT_BYTES = {"sort_u32": 8, "sort_f32": 8, "sort_u64": 16, "argsort_f32": 16, "
               # The positions of x > 0.8 (10% kept): each element read, each position written.
               "argwhere_f32": 4.4,
               # 256 bins of int32 keys, each bin's sum of f32 weights: each key and weight read.
-              "hist_weighted_f32": 8}
+              "hist_weighted_f32": 8,
+              # Over the generated indices 0..N (warp-dsl and CUB read nothing; PyTorch
+              # materialises arange and its temporaries).
+              "range_pi_u32": 0, "range_gauss_f64": 0}
 SAMPLES = 1000  # sorted pairs checked against their input, at random positions
 ALL_OPS = (
     list(SIMPLE_OPS[:11])
@@ -404,6 +407,44 @@ class TorchLib:
                 err = float((r.double() - want).abs().max().item())
                 return r.numel() == 256 and err < 1e-1, f"bins={r.numel()} max_err={err:.3g}"
             return Case(lambda: t.bincount(k, weights=w, minlength=256), chk)
+
+        if kind == "range_pi_u32":
+            emit("INFO torch range_pi_u32 times the hits of warp-dsl's pi_hit over arange(n) "
+                 "(int64 arithmetic with masked shifts for the u64 hash)")
+
+            def signed(c):
+                return c - (1 << 64) if c >= 1 << 63 else c
+
+            def shr(h, s):  # a logical shift of the int64 bits
+                return (h >> s) & ((1 << (64 - s)) - 1)
+
+            def fn():
+                h = t.arange(n, dtype=t.int64, device=self.dev) * signed(0x9E3779B97F4A7C15)
+                h = h ^ shr(h, 31)
+                h = h * signed(0xBF58476D1CE4E5B9)
+                h = h ^ shr(h, 29)
+                s = 1.0 / 16777216.0
+                x = shr(h, 40).to(t.float32) * s
+                y = (shr(h, 16) & 0xFFFFFF).to(t.float32) * s
+                return ((x * x + y * y) < 1.0).sum()
+
+            def chk(r):
+                frac = 4.0 * float(r.item()) / n
+                return abs(frac - 3.14159265) < 0.01, f"hits={int(r.item())} pi~{frac:.6f}"
+            return Case(fn, chk)
+
+        if kind == "range_gauss_f64":
+            h = 1.0 / n
+            emit("INFO torch range_gauss_f64 times (exp(-x*x) * h).sum() over x = (arange(n, float64) + 0.5) * h")
+
+            def fn():
+                x = (t.arange(n, dtype=t.float64, device=self.dev) + 0.5) * h
+                return (t.exp(-(x * x)) * h).sum()
+
+            def chk(r):
+                err = abs(float(r.item()) - 0.746824132812427)
+                return err < 1e-9, f"integral={float(r.item()):.15f} err={err:.3g}"
+            return Case(fn, chk)
 
         if kind == "argwhere_f32":
             x = self.rand_f32(n, seed)

@@ -2268,18 +2268,64 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         println!("{op}: {ms:.3} ms");
         ours.push((op, n, (8 * n) as f64, ms));
     }
+    // Generated ranges: a Monte-Carlo count and a midpoint-rule integral over 0..n, reading
+    // nothing (GB/s: 0).
+    {
+        use warp_tests::ops::{add_u32, gauss_step, pi_hit, sum_f64};
+        let op = "range_pi_u32";
+        let r = dev.range(0..n as u64);
+        let ms = time_ms(dev, reps, || {
+            dev.reduce_on_device(add_u32, &r.map(pi_hit)).map(drop)
+        });
+        let got = must(op, dev.reduce(add_u32, &r.map(pi_hit)));
+        let want = (0..n as u64)
+            .into_par_iter()
+            .map(|i| pi_hit.call(i) as u64)
+            .sum::<u64>() as u32;
+        checks.elements(
+            op,
+            1,
+            (got != want).then(|| check::Failure {
+                at: 0,
+                what: format!("expected {want} hits, got {got}"),
+                count: 1,
+            }),
+        );
+        println!("{op}: {ms:.3} ms (pi ~ {:.6})", 4.0 * got as f64 / n as f64);
+        ours.push((op, n, 0.0, ms));
+        let op = "range_gauss_f64";
+        let h = 1.0 / n as f64;
+        let step = gauss_step.with(h);
+        let ms = time_ms(dev, reps, || {
+            dev.reduce_on_device(sum_f64, &r.map(step)).map(drop)
+        });
+        let got = must(op, dev.reduce(sum_f64, &r.map(step)));
+        // The exact integral of exp(-x^2) over [0, 1]: sqrt(pi) / 2 * erf(1).
+        let exact = 0.746_824_132_812_427_f64;
+        checks.elements(
+            op,
+            1,
+            ((got - exact).abs() > 1e-9).then(|| check::Failure {
+                at: 0,
+                what: format!("expected {exact}, got {got}"),
+                count: 1,
+            }),
+        );
+        println!("{op}: {ms:.3} ms (integral {got:.15})");
+        ours.push((op, n, 0.0, ms));
+    }
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     run_peer_ops(
         dev,
         (n, reps),
-        "argwhere_f32,hist_weighted_f32",
+        "argwhere_f32,hist_weighted_f32,range_pi_u32,range_gauss_f64",
         "torch",
         &mut peers,
         checks,
     );
     print_peer_table(
         &format!(
-            "positions and weights over {n} elements: argwhere of x > 0.8 over f32 in [-1, 1) (10% kept; GB/s count each element read and each position written); the sums of f32 weights of i32 keys in 256 bins (each key and weight read); ms, median of {reps}"
+            "positions, weights and generated ranges over {n} elements: argwhere of x > 0.8 over f32 in [-1, 1) (10% kept; GB/s count each element read and each position written); the sums of f32 weights of i32 keys in 256 bins (each key and weight read); a Monte-Carlo count and a Gauss integral over the indices 0..n (nothing read: 0 GB/s); ms, median of {reps}"
         ),
         &ours,
         &peers,

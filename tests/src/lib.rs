@@ -11,6 +11,7 @@ pub mod interop;
 pub mod ops;
 pub mod peers;
 pub mod primitives;
+pub mod ranges;
 pub mod runs;
 pub mod scans;
 pub mod sorts;

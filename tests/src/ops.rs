@@ -517,3 +517,43 @@ pub fn mixed_greater(a: Mixed, b: Mixed) -> bool {
 pub fn low_byte_below(a: u16, b: u16) -> bool {
     (a & 0xff) < (b & 0xff)
 }
+
+/// Wrapping sum of `u64`s.
+#[reduce(identity = 0)]
+pub fn add_u64(a: u64, b: u64) -> u64 {
+    a.wrapping_add(b)
+}
+
+/// Wrapping sum of `u32`s.
+#[reduce(identity = 0)]
+pub fn add_u32(a: u32, b: u32) -> u32 {
+    a.wrapping_add(b)
+}
+
+/// 1 when the point of the unit square hashed from index `i` (a 64-bit mix, 24 bits a
+/// coordinate) lies inside the quarter disc, else 0: a Monte-Carlo estimate of pi / 4 over a
+/// generated range.
+#[map]
+pub fn pi_hit(i: u64) -> u32 {
+    let mut h = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^= h >> 31;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^= h >> 29;
+    let x = (h >> 40) as f32 * (1.0 / 16_777_216.0);
+    let y = ((h >> 16) & 0xff_ffff) as f32 * (1.0 / 16_777_216.0);
+    if x * x + y * y < 1.0 { 1 } else { 0 }
+}
+
+/// The Gauss integrand at the midpoint of step `i` of width `h`: `exp(-x^2)` at
+/// `x = (i + 0.5) h`, times `h` (its summed midpoint rule integrates it).
+#[map]
+pub fn gauss_step(i: u64, h: f64) -> f64 {
+    let x = (i as f64 + 0.5) * h;
+    (-(x * x)).exp() * h
+}
+
+/// The low 32 bits of an index, as a value of a `u32` reduction.
+#[map]
+pub fn low_word(i: u64) -> u32 {
+    i as u32
+}

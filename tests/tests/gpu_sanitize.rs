@@ -1,6 +1,6 @@
 //! Every kernel family (reduce, predicates with their early exit, compaction, mask, map, row,
 //! column and segment reductions, transpose, histogram (counted and weighted), runs, top-k,
-//! sorts, binary search, argwhere, three-way partition,
+//! sorts, binary search, argwhere, three-way partition, generated ranges,
 //! plain, segmented and deterministic float scans: exact tile sums and the tree) on moderate
 //! inputs, GPU against the CPU backend: the targets of
 //! `compute-sanitizer --tool memcheck` and `--tool racecheck` (scripts/gpu-tests.sh), small enough to
@@ -365,6 +365,13 @@ fn sorts_match_the_cpu() {
             == c.sort_by(by, &cm).unwrap().download().unwrap(),
         "sort_by of structs"
     );
+}
+
+/// Generated ranges through the reduce, scan and axis modules (the stage makes the indices).
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn ranges_match_plain_rust() {
+    warp_tests::ranges::check_ranges(&gpu(), (1 << 16) + 3, (1 << 40) + 1, u32::MAX - 70_000);
 }
 
 #[test]

@@ -116,6 +116,10 @@ pub enum Stage {
     Map(&'static FnMeta),
     /// `(element, index)` pairs, the index of this type, with this largest value.
     Indexed(Scalar, u64),
+    /// The indices of a generated range, of this type (nothing is read).
+    Range(Scalar),
+    /// A map of the indices of a generated range.
+    RangeMap(Scalar, &'static FnMeta),
 }
 
 /// An input of the element operations (predicates, `map`): an array, a view, the caller's

@@ -31,6 +31,7 @@ mod error;
 mod inputs;
 mod operations;
 mod operators;
+mod ranges;
 pub mod semantics;
 pub mod settings;
 pub mod toolchain;
@@ -54,6 +55,7 @@ pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, Weight};
 pub use operations::{ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys};
 pub use operations::{SortByInput, SortOrder, SortValue, Split, Split3, TopK, TopKRows};
 pub use operators::{ArgBits, Bind, BoundArg, BoundArgs, MapOp, Predicate, ReduceOp};
+pub use ranges::{DeviceRange, RangeIndex, RangeMap};
 pub use settings::Settings;
 pub use values::{DeviceValue, Element, IndexInt, Ordered, Row};
 pub use warp_macros::{DeviceValue, map, predicate, reduce};
@@ -72,6 +74,7 @@ pub mod impl_ {
         search_module, sort_module, topk_module, transpose_module, unique_module,
     };
     pub use crate::operators::{FnMeta, OpMeta};
+    pub use crate::ranges::RangeKey;
     pub use crate::values::Sealed;
     pub use std::borrow::Cow;
     pub use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Style};

@@ -949,3 +949,52 @@ mod primitives {
         }
     }
 }
+
+mod ranges {
+    //! The modules over generated ranges compile for every architecture, reading no input
+    //! memory (no global load but the bound arguments') and with no local memory: the reduce
+    //! module (plain indices of both types, a map to a count, an f64 map with a bound
+    //! argument) and the axis module (scans, rows, columns, segments) of mapped indices.
+    use super::*;
+    use warp_runtime::impl_::{axis_module, reduce_module};
+    use warp_runtime::{DeviceRange, RangeMap};
+    use warp_tests::ops::{add_u32, add_u64, gauss_step_with, low_word, pi_hit, sum_f64};
+
+    #[test]
+    fn range_modules_compile() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &[];
+        compile_all_with(vec![
+            (reduce_module::<add_u64, DeviceRange<'static, u64>>(), want),
+            (reduce_module::<add_u32, DeviceRange<'static, u32>>(), want),
+            (
+                reduce_module::<add_u32, RangeMap<'static, u64, pi_hit>>(),
+                want,
+            ),
+            (
+                reduce_module::<sum_f64, RangeMap<'static, u64, gauss_step_with<f64>>>(),
+                want,
+            ),
+            (
+                axis_module::<add_u32, RangeMap<'static, u64, low_word>>(),
+                want,
+            ),
+            (axis_module::<add_u64, DeviceRange<'static, u64>>(), want),
+        ]);
+    }
+
+    #[test]
+    fn a_range_module_reads_no_input() {
+        // The stage keeps the range's start where an array's address would be, and makes
+        // each index: no pointer of the input is read.
+        let m = reduce_module::<add_u32, RangeMap<'static, u64, pi_hit>>();
+        assert!(
+            m.source.contains("st.start = (wd_u64)in.p[0];"),
+            "{}",
+            m.source
+        );
+        assert!(!m.source.contains("wd_ldcs(p0"), "{}", m.source);
+    }
+}

@@ -382,3 +382,20 @@ mod search {
         insta::assert_snapshot!("search_f32_u32", view(&search_module::<f32, u32>().source));
     }
 }
+
+mod ranges {
+    //! A snapshot of a reduce module over a map of a generated range: the stage that makes
+    //! the indices from the start, reading nothing.
+    use super::view;
+    use warp_runtime::RangeMap;
+    use warp_runtime::impl_::reduce_module;
+    use warp_tests::ops::{add_u32, pi_hit};
+
+    #[test]
+    fn range_modules() {
+        insta::assert_snapshot!(
+            "reduce_add_u32_pi_hit_range_u64",
+            view(&reduce_module::<add_u32, RangeMap<'static, u64, pi_hit>>().source)
+        );
+    }
+}

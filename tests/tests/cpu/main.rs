@@ -11,6 +11,7 @@ mod names;
 mod nan;
 mod old_driver;
 mod predicates;
+mod ranges;
 mod runs;
 mod scans;
 mod search;

@@ -12,6 +12,7 @@ mod nan;
 mod predicates;
 mod primitives;
 mod promises;
+mod ranges;
 mod reduce;
 mod runs;
 mod scans;

@@ -208,6 +208,11 @@ fn run_value(op: &OpFragment, v: &Source) -> String {
             format!("{e} T t; t.f0 = e; t.f1 = ({})i; return t;", index.c_name())
         }
         Source::Map { map, .. } => format!("{e} return wd_map({});", call_args(map, "e", 0)),
+        // The rows are read from memory, key and values zipped: a generated range has none
+        // (the runtime refuses it as reduce-by-key's values before building a module).
+        Source::Range { .. } => {
+            "\n#error \"a generated range is not a values input of reduce-by-key\"\n".to_string()
+        }
     };
     format!(
         "

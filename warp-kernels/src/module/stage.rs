@@ -42,6 +42,15 @@ pub enum Source<'a> {
         /// The map.
         map: &'a FnFragment<'a>,
     },
+    /// The indices `start + i` of a generated range, of type `index`, each mapped by `map`
+    /// when there is one: nothing is read (the start travels in the kernel's array argument,
+    /// where an array's address would).
+    Range {
+        /// The index type (`u32` or `u64`).
+        index: Scalar,
+        /// The map of each index.
+        map: Option<&'a FnFragment<'a>>,
+    },
 }
 
 impl Source<'_> {
@@ -64,7 +73,9 @@ impl Source<'_> {
     pub fn columns(&self) -> &[Scalar] {
         match self {
             Source::Plain(c) | Source::Map { elem: c, .. } => c,
-            Source::Indexed { elem, .. } => std::slice::from_ref(elem),
+            Source::Indexed { elem, .. } | Source::Range { index: elem, .. } => {
+                std::slice::from_ref(elem)
+            }
         }
     }
 
@@ -83,6 +94,11 @@ impl Source<'_> {
             Source::Plain(c) => cols(c),
             Source::Indexed { elem, index } => format!("(`{elem}`, `{index}` index) pairs"),
             Source::Map { elem, map } => format!("map `{}` of {}", map.name, cols(elem)),
+            Source::Range { index, map: None } => format!("generated `{index}` indices"),
+            Source::Range {
+                index,
+                map: Some(map),
+            } => format!("map `{}` of generated `{index}` indices", map.name),
         }
     }
 
@@ -94,6 +110,8 @@ impl Source<'_> {
             Source::Plain(_) => cols,
             Source::Indexed { index, .. } => format!("indexed_{index}_{cols}"),
             Source::Map { map, .. } => format!("{}_{cols}", map.name),
+            Source::Range { map: None, .. } => format!("range_{cols}"),
+            Source::Range { map: Some(map), .. } => format!("{}_range_{cols}", map.name),
         }
     }
 
@@ -208,6 +226,29 @@ pub(crate) fn readers(cols: &[Scalar]) -> String {
     s
 }
 
+/// The readers of a stage over a generated range of `index` values (see [`readers`]): element
+/// `i` is `start + i` (wrapping to the type), nothing is read; vectors start anywhere.
+pub(crate) fn counting_readers(index: Scalar) -> String {
+    let t = index.c_name();
+    let vec = 16 / index.size();
+    format!(
+        "    static constexpr int VEC = {vec};
+    static constexpr int ARRAYS = 1;
+    wd_u64 start;
+    __device__ __forceinline__ elem_t load(wd_u64 i) const {{ return ({t})(start + i); }}
+    __device__ __forceinline__ elem_t load_l2(wd_u64 i) const {{ return ({t})(start + i); }}
+    __device__ __forceinline__ elem_t at(wd_u64 i) const {{ return ({t})(start + i); }}
+    __device__ __forceinline__ void prefetch_l2(wd_u64 i) const {{ (void)i; }}
+    __device__ __forceinline__ void load_vec(wd_u64 i, elem_t (&e)[VEC]) const {{
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) e[k] = ({t})(start + i + k);
+    }}
+    __device__ __forceinline__ bool aligned(wd_u64 i) const {{ (void)i; return true; }}
+    __device__ __forceinline__ wd_u64 head(wd_u64 i) const {{ (void)i; return 0; }}
+"
+    )
+}
+
 /// The arguments of a call of `f` on value `v` (field by field for a zipped element) followed
 /// by its bound arguments, decoded from `a` from word `first` on.
 pub(crate) fn call_args(f: &FnFragment, v: &str, first: usize) -> String {
@@ -253,13 +294,13 @@ pub(crate) fn stage_with(
     let cols = source.columns();
     let e = source.elem_c();
     let (value_fn, make, nmap) = match source {
-        Source::Plain(_) => (
+        Source::Plain(_) | Source::Range { map: None, .. } => (
             "    __device__ __forceinline__ value_t value(elem_t e) const { return e; }\n"
                 .to_string(),
             "return value(e);".to_string(),
             0,
         ),
-        Source::Map { map, .. } => (
+        Source::Map { map, .. } | Source::Range { map: Some(map), .. } => (
             format!(
                 "    __device__ __forceinline__ value_t value(elem_t e) const {{ return wd_map({}); }}\n",
                 call_args(map, "e", 0)
@@ -298,9 +339,18 @@ pub(crate) fn stage_with(
             format!("(void)v; return ({})i;", ix.c_name()),
         ),
     };
-    let sets: String = (0..cols.len())
-        .map(|k| format!(" st.p{k} = (const {}*)in.p[{k}];", cols[k].c_name()))
-        .collect();
+    let (readers, sets): (String, String) = match source {
+        Source::Range { index, .. } => (
+            counting_readers(*index),
+            " st.start = (wd_u64)in.p[0];".to_string(),
+        ),
+        _ => (
+            readers(cols),
+            (0..cols.len())
+                .map(|k| format!(" st.p{k} = (const {}*)in.p[{k}];", cols[k].c_name()))
+                .collect(),
+        ),
+    };
     format!(
         "
 // ---- the stage: {what} ----
@@ -319,7 +369,6 @@ struct wd_stage {{
 #define WD_STAGE wd_stage st;{sets} st.n = n; st.a = wd_resolve_args(a); (void)st
 ",
         what = source.describe(),
-        readers = readers(cols),
     )
 }
 
@@ -327,14 +376,14 @@ struct wd_stage {{
 /// result.
 pub(crate) fn stage_value(source: &Source) -> String {
     match source {
-        Source::Map { map, .. } => map.output.to_string(),
+        Source::Map { map, .. } | Source::Range { map: Some(map), .. } => map.output.to_string(),
         other => other.elem_c(),
     }
 }
 
 pub(crate) fn map_parts<'a>(source: &Source<'a>) -> Option<&'a FnFragment<'a>> {
     match source {
-        Source::Map { map, .. } => Some(map),
+        Source::Map { map, .. } | Source::Range { map: Some(map), .. } => Some(map),
         _ => None,
     }
 }

@@ -262,6 +262,7 @@ impl<R: Clone> Clone for Elements<'_, R> {
                     views: c.views.iter().map(|v| v.slice(..)).collect(),
                     sizes: c.sizes.clone(),
                     len: c.len,
+                    start: c.start,
                 }),
                 Data::Cpu(s) => Data::Cpu(s.clone()),
                 Data::Invalid(e) => Data::Invalid(e.clone()),
@@ -294,6 +295,7 @@ impl<'a, T: Element> Elements<'a, T> {
                 views: vec![b],
                 sizes: vec![std::mem::size_of::<T>()],
                 len,
+                start: None,
             }),
             None => Data::Invalid(Invalid::Shape(
                 "a device array could not be viewed as bytes".into(),
@@ -302,6 +304,38 @@ impl<'a, T: Element> Elements<'a, T> {
         Elements {
             data,
             owners: vec![owner],
+        }
+    }
+
+    /// The indices `start .. start + len` of a generated range on `device` (an [`IndexInt`]
+    /// type): nothing on a GPU (the kernels make each index), the indices themselves on the
+    /// CPU backend.
+    pub(crate) fn counting(device: &'a Device, start: u64, len: usize) -> Elements<'a, T>
+    where
+        T: crate::values::IndexInt,
+    {
+        let data = match &*device.backend {
+            Backend::Gpu(_) => Data::Gpu(Columns {
+                views: Vec::new(),
+                sizes: vec![std::mem::size_of::<T>()],
+                len,
+                start: Some(start),
+            }),
+            Backend::Cpu => {
+                let mut v = Vec::new();
+                if v.try_reserve_exact(len).is_err() {
+                    Data::Invalid(Invalid::Shape(format!(
+                        "the CPU backend cannot hold the {len} indices of a range"
+                    )))
+                } else {
+                    v.extend((0..len as u64).map(|i| T::from_index(start.wrapping_add(i))));
+                    Data::Cpu(Cow::Owned(v))
+                }
+            }
+        };
+        Elements {
+            data,
+            owners: vec![Owner::Device(device)],
         }
     }
 
@@ -343,6 +377,7 @@ impl<'a, R: Clone> Elements<'a, R> {
                 views: c.views.iter().map(|v| v.slice(..)).collect(),
                 sizes: c.sizes.clone(),
                 len: c.len,
+                start: c.start,
             }),
             Data::Cpu(_) => Err(Error::DeviceMismatch),
             Data::Invalid(e) => Err(e.error()),
@@ -383,7 +418,7 @@ macro_rules! zip_elements {
                         views.extend($v.views.iter().map(|v| v.slice(..)));
                         sizes.extend($v.sizes.iter().copied());
                     )+
-                    Elements { data: Data::Gpu(Columns { views, sizes, len: lens[0] }), owners }
+                    Elements { data: Data::Gpu(Columns { views, sizes, len: lens[0], start: None }), owners }
                 }
                 ($(Data::Cpu($v),)+) => {
                     let rows = (0..lens[0]).map(|i| ($($v[i],)+)).collect();

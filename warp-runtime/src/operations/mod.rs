@@ -83,6 +83,11 @@ fn source(stage: Stage, cols: &'static [Scalar]) -> Source<'static> {
             elem: cols[0],
             index,
         },
+        Stage::Range(index) => Source::Range { index, map: None },
+        Stage::RangeMap(index, m) => Source::Range {
+            index,
+            map: Some(&m.fragment),
+        },
     }
 }
 
@@ -149,7 +154,7 @@ impl<Op: ReduceOp> cpu::Fold<Op::Value> for Op {
 /// The bound arguments of an input's map (or none).
 fn map_args(stage: Stage, args: BoundArgs) -> BoundArgs {
     match stage {
-        Stage::Map(_) => args,
+        Stage::Map(_) | Stage::RangeMap(..) => args,
         _ => BoundArgs::default(),
     }
 }

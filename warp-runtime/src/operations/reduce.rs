@@ -245,7 +245,7 @@ pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSourc
     let op = &Op::META.fragment;
     let cols = <I::Elem as Row>::COLUMNS;
     match I::STAGE {
-        Stage::Map(m) => {
+        Stage::Map(m) | Stage::RangeMap(_, m) => {
             let text = module::reduce_module(op, Some(&source(I::STAGE, cols)));
             let f = &m.fragment;
             composed(
@@ -257,6 +257,12 @@ pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSourc
         // Zipped arrays reduced as tuples: a module of their own.
         Stage::Plain if cols.len() > 1 => composed(
             location(&op.name, &op.file, op.line),
+            module::reduce_module(op, Some(&source(I::STAGE, cols))),
+            op.style.needs_cuda_headers(),
+        ),
+        // A generated range: the stage makes the indices.
+        Stage::Range(_) => composed(
+            location(&format!("range_{}", op.name), &op.file, op.line),
             module::reduce_module(op, Some(&source(I::STAGE, cols))),
             op.style.needs_cuda_headers(),
         ),

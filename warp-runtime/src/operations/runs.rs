@@ -19,7 +19,7 @@ use crate::backend::cpu;
 use crate::backend::cuda::{ModuleKey, ModuleKind, Staged};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::inputs::{Array, ReduceInput};
+use crate::inputs::{Array, ReduceInput, Stage};
 use crate::operators::{BoundArgs, FnMeta, Predicate, ReduceOp};
 use crate::toolchain::ModuleSource;
 use crate::values::{DeviceValue, Element, Row};
@@ -761,6 +761,13 @@ impl Device {
                 Op::META.fragment.name,
                 <Op::Value as DeviceValue>::C_SIZE
             )));
+        }
+        if matches!(I::STAGE, Stage::Range(_) | Stage::RangeMap(..)) {
+            return Err(Error::Unsupported(
+                "reduce_by_key reads its values from memory beside the keys: a generated range \
+                 is not one of its inputs (an array, a view, a map or `indexed()` of one is)"
+                    .into(),
+            ));
         }
         let (ks, vs) = (keys.array(), values.elements());
         self.check_elements(&vs)?;

@@ -272,11 +272,13 @@ impl Staged<'_, '_> {
 }
 
 /// The GPU arrays an operation's kernels read: one byte view per array (zipped when more than
-/// one), each of `len` elements of `sizes[k]` bytes.
+/// one), each of `len` elements of `sizes[k]` bytes; or, for a generated range, no view and its
+/// first index in `start` (its elements are `sizes[0]` bytes wide).
 pub(crate) struct Columns<'a> {
     pub(crate) views: Vec<CudaView<'a, u8>>,
     pub(crate) sizes: Vec<usize>,
     pub(crate) len: usize,
+    pub(crate) start: Option<u64>,
 }
 
 impl Columns<'_> {
@@ -300,6 +302,10 @@ impl Columns<'_> {
             let (ptr, read) = v.device_ptr(stream);
             raw.p[k] = ptr;
             reads.push(read);
+        }
+        // A generated range's first index travels where an array's address would.
+        if let Some(start) = self.start {
+            raw.p[0] = start;
         }
         Input { raw, _reads: reads }
     }
