@@ -1636,13 +1636,18 @@ runs: N = {n} i32 keys in runs of random length (mean 4 / 64), GB/s of the bytes
     }
 }
 
-/// Median milliseconds of a peer op from its GB/s (bytes = 4 N).
+/// Median milliseconds of a peer op from its GB/s and the bytes it counts (bytes 0: an op that
+/// reads nothing, its printed time).
 fn peer_ms(
     peers: &BTreeMap<(String, String), f64>,
     lib: &str,
     op: &str,
     bytes: f64,
 ) -> Option<f64> {
+    if bytes == 0.0 {
+        // An op that reads nothing: its time as the peer printed it.
+        return peers.get(&(lib.to_string(), format!("{op} ms"))).copied();
+    }
     peers
         .get(&(lib.to_string(), op.to_string()))
         .map(|g| bytes / (g * 1e9) * 1e3)
@@ -1728,6 +1733,10 @@ fn parse_peers(text: &str, out: &mut BTreeMap<(String, String), f64>, checks: &m
         if f.len() >= 5 && f[0] == "PEER" {
             if let Ok(g) = f[4].parse::<f64>() {
                 out.insert((f[1].to_string(), f[2].to_string()), g);
+            }
+            // The time itself, for the ops that read nothing (GB/s 0: generated ranges).
+            if let Ok(ms) = f[3].parse::<f64>() {
+                out.insert((f[1].to_string(), format!("{} ms", f[2])), ms);
             }
         } else if f.first().is_some_and(|w| *w == "CHECK" || *w == "SKIP") {
             println!("peer: {line}");

@@ -557,3 +557,15 @@ pub fn gauss_step(i: u64, h: f64) -> f64 {
 pub fn low_word(i: u64) -> u32 {
     i as u32
 }
+
+/// Whether `i` is a multiple of `m` (`m > 0`).
+#[predicate]
+pub fn multiple_of(i: u64, m: u64) -> bool {
+    i % m < 1
+}
+
+/// The low byte of an index, as a bin of 256.
+#[map]
+pub fn index_byte(i: u64) -> u32 {
+    (i & 255) as u32
+}

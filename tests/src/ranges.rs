@@ -3,12 +3,15 @@
 
 use warp_runtime::prelude::*;
 
-use crate::ops::{add_u32, add_u64, gauss_step, low_word, pi_hit, sum_f64};
+use crate::ops::{
+    add_u32, add_u64, gauss_step, index_byte, low_word, multiple_of, pi_hit, sum_f64,
+};
 
 /// Every operation a range feeds on `dev`, over `n` indices from `start` (`u64`) and from
 /// `start32` (`u32`), against plain Rust: sums of the indices, a Monte-Carlo count and a
 /// Gauss integral of mapped indices, `reduce_on_device`, inclusive and exclusive scans, row,
-/// column and segment sums; `reduce_by_key` refuses a range.
+/// column and segment sums, `count`, `any`, `all`, `find_first`, `filter`, `argwhere` and a
+/// histogram; `reduce_by_key` refuses a range.
 pub fn check_ranges(dev: &Device, n: usize, start: u64, start32: u32) {
     let tag = format!("n={n} start={start} start32={start32}");
     let idx: Vec<u64> = (0..n as u64).map(|i| start.wrapping_add(i)).collect();
@@ -96,6 +99,37 @@ pub fn check_ranges(dev: &Device, n: usize, start: u64, start32: u32) {
         })
         .collect();
     assert_eq!(got, want, "reduce_segments {tag}");
+    // Predicates, compaction and histograms of the indices.
+    let m = 7u64;
+    let kept: Vec<u64> = idx.iter().copied().filter(|i| i.is_multiple_of(m)).collect();
+    let at: Vec<u32> = (0..n as u32)
+        .filter(|&k| idx[k as usize].is_multiple_of(m))
+        .collect();
+    let by = multiple_of.with(m);
+    assert_eq!(dev.count(by, &r).unwrap(), kept.len() as u64, "count {tag}");
+    assert_eq!(dev.any(by, &r).unwrap(), !kept.is_empty(), "any {tag}");
+    assert!(dev.all(multiple_of.with(1), &r).unwrap(), "all {tag}");
+    assert_eq!(
+        dev.find_first(by, &r).unwrap(),
+        at.first().map(|&k| k as usize),
+        "find_first {tag}"
+    );
+    assert_eq!(
+        dev.filter(by, &r).unwrap().download().unwrap(),
+        kept,
+        "filter {tag}"
+    );
+    assert_eq!(
+        dev.argwhere(by, &r).unwrap().download().unwrap(),
+        at,
+        "argwhere {tag}"
+    );
+    let mut bins = vec![0u32; 256];
+    for &i in &idx {
+        bins[(i & 255) as usize] += 1;
+    }
+    let got = dev.histogram::<u32, _, _>(index_byte, &r, 256).unwrap();
+    assert_eq!(got.download().unwrap(), bins, "histogram {tag}");
     // reduce_by_key reads its values beside the keys: a range is refused.
     let keys = dev.upload(&vec![1u32; n]).unwrap();
     assert!(

@@ -143,6 +143,9 @@ pub trait ElementInput: Sealed + Sync {
     /// The zipped array whose elements compaction keeps ([`Zip::keep`]), if any.
     #[doc(hidden)]
     const KEEP: Option<usize>;
+    /// The index type of a generated range (whose elements the kernels make), if it is one.
+    #[doc(hidden)]
+    const RANGE: Option<Scalar> = None;
     /// The stored elements.
     #[doc(hidden)]
     fn elements(&self) -> Elements<'_, Self::Elem>;
@@ -427,6 +430,17 @@ pub trait ReduceInput<Op: ReduceOp>: Sealed + Sync {
     }
 }
 
+/// How the kernels make the values of an element input from its `map` and generated `range`
+/// index type (each if any).
+pub(crate) const fn element_stage(map: Option<&'static FnMeta>, range: Option<Scalar>) -> Stage {
+    match (map, range) {
+        (Some(m), None) => Stage::Map(m),
+        (None, None) => Stage::Plain,
+        (Some(m), Some(ix)) => Stage::RangeMap(ix, m),
+        (None, Some(ix)) => Stage::Range(ix),
+    }
+}
+
 impl<In, Op> ReduceInput<Op> for In
 where
     In: ElementInput + ?Sized,
@@ -434,10 +448,7 @@ where
 {
     type Elem = In::Elem;
     type Key = In::Map;
-    const STAGE: Stage = match In::MAP {
-        Some(m) => Stage::Map(m),
-        None => Stage::Plain,
-    };
+    const STAGE: Stage = element_stage(In::MAP, In::RANGE);
     fn elements(&self) -> Elements<'_, In::Elem> {
         ElementInput::elements(self)
     }

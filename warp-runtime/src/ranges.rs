@@ -1,13 +1,14 @@
 //! Generated ranges: the indices `start..end` made where they are read (CUB's counting
-//! iterator), and maps of them, as inputs of reductions, scans and axis reductions.
+//! iterator), and maps of them, as inputs of every operation that takes elements.
 
 use std::marker::PhantomData;
 
 use crate::arrays::Elements;
 use crate::device::Device;
-use crate::inputs::{ReduceInput, Sealed, Stage};
-use crate::operators::{BoundArgs, MapOp, ReduceOp};
+use crate::inputs::{ElementInput, Sealed};
+use crate::operators::{BoundArgs, FnMeta, MapOp};
 use crate::values::IndexInt;
+use warp_kernels::Scalar;
 
 mod sealed {
     pub trait Sealed {}
@@ -34,8 +35,9 @@ impl RangeIndex for u64 {
 }
 
 /// The indices `start..end` of a range on a device, generated where an operation reads them:
-/// an input of reductions, scans and axis reductions that reads no memory (CUB's and thrust's
-/// counting iterator, PyTorch's `arange` without the array). Made by [`Device::range`];
+/// an input of every operation that takes elements (reductions, scans, axis reductions,
+/// predicates, compaction, histograms) that reads no memory (CUB's and thrust's counting
+/// iterator, PyTorch's `arange` without the array). Made by [`Device::range`];
 /// [`DeviceRange::map`] maps each index, fused into the same kernel.
 ///
 /// ```
@@ -71,15 +73,17 @@ pub struct RangeKey<K>(PhantomData<K>);
 impl Device {
     /// The indices of `range` on this device, generated where an operation reads them: an
     /// input of [`Device::reduce`] (and `reduce_on_device`), the scans ([`Device::scan`],
-    /// ...) and the axis reductions ([`Device::reduce_rows`], ...), which read no memory for
-    /// it. `range.map(f)` maps each index (a `#[map]` from the index type), fused into the
+    /// ...), the axis reductions ([`Device::reduce_rows`], ...), the predicates
+    /// ([`Device::count`], [`Device::find_first`], ...), compaction ([`Device::filter`],
+    /// [`Device::argwhere`], ...) and the histograms ([`Device::histogram`], ...), which read
+    /// no memory for it. `range.map(f)` maps each index (a `#[map]` from the index type), fused into the
     /// same kernel: a Monte-Carlo estimate or an integral over `0..n` is one pass that reads
     /// nothing. An empty or reversed range (`end <= start`) has no indices. Index `i` of the
     /// range is `start + i`. On the CPU backend the indices are made into a host array when
     /// an operation reads them.
     ///
-    /// Not an input of the other operations (predicates, compaction, `map`, histograms,
-    /// sorts, searches, top-k: they take arrays), nor the values of `reduce_by_key` (an
+    /// Not an input of the operations that take arrays (`map`, `copy`, sorts, searches,
+    /// top-k, `transpose`, zips), nor the values of `reduce_by_key` (an
     /// [`Error::Unsupported`](crate::Error::Unsupported)).
     ///
     /// ```
@@ -137,37 +141,46 @@ impl<'d, T: RangeIndex> DeviceRange<'d, T> {
 impl<T: RangeIndex> Sealed for DeviceRange<'_, T> {}
 impl<T: RangeIndex, M: MapOp<Input = T>> Sealed for RangeMap<'_, T, M> {}
 
-impl<T: RangeIndex, Op: ReduceOp<Value = T>> ReduceInput<Op> for DeviceRange<'_, T> {
+impl<T: RangeIndex> ElementInput for DeviceRange<'_, T> {
     type Elem = T;
-    type Key = RangeKey<()>;
-    const STAGE: Stage = Stage::Range(T::SCALAR);
+    type Value = T;
+    type Kept = T;
+    type Map = RangeKey<()>;
+    const MAP: Option<&'static FnMeta> = None;
+    const KEEP: Option<usize> = None;
+    const RANGE: Option<Scalar> = Some(T::SCALAR);
     fn elements(&self) -> Elements<'_, T> {
         DeviceRange::elements(self)
     }
     fn args(&self) -> BoundArgs {
         BoundArgs::default()
     }
-    fn value(&self, e: T, _: u64) -> T {
+    fn value(&self, e: T) -> T {
         e
+    }
+    fn kept(v: T) -> T {
+        v
     }
 }
 
-impl<T, M, Op> ReduceInput<Op> for RangeMap<'_, T, M>
-where
-    T: RangeIndex,
-    M: MapOp<Input = T>,
-    Op: ReduceOp<Value = M::Output>,
-{
+impl<T: RangeIndex, M: MapOp<Input = T>> ElementInput for RangeMap<'_, T, M> {
     type Elem = T;
-    type Key = RangeKey<M::Key>;
-    const STAGE: Stage = Stage::RangeMap(T::SCALAR, &M::META);
+    type Value = M::Output;
+    type Kept = M::Output;
+    type Map = RangeKey<M::Key>;
+    const MAP: Option<&'static FnMeta> = Some(&M::META);
+    const KEEP: Option<usize> = None;
+    const RANGE: Option<Scalar> = Some(T::SCALAR);
     fn elements(&self) -> Elements<'_, T> {
         self.range.elements()
     }
     fn args(&self) -> BoundArgs {
         self.map.args()
     }
-    fn value(&self, e: T, _: u64) -> M::Output {
+    fn value(&self, e: T) -> M::Output {
         self.map.apply(e)
+    }
+    fn kept(v: M::Output) -> M::Output {
+        v
     }
 }

@@ -951,14 +951,18 @@ mod primitives {
 }
 
 mod ranges {
-    //! The modules over generated ranges compile for every architecture, reading no input
-    //! memory (no global load but the bound arguments') and with no local memory: the reduce
-    //! module (plain indices of both types, a map to a count, an f64 map with a bound
-    //! argument) and the axis module (scans, rows, columns, segments) of mapped indices.
+    //! The modules over generated ranges compile for every architecture with no local
+    //! memory: the reduce module (plain indices of both types, a map to a count, an f64 map
+    //! with a bound argument), the axis module (scans, rows, columns, segments), the predicate
+    //! module (votes, compaction), argwhere's and the histogram's.
     use super::*;
-    use warp_runtime::impl_::{axis_module, reduce_module};
+    use warp_runtime::impl_::{
+        argwhere_module, axis_module, histogram_module, predicate_module, reduce_module,
+    };
     use warp_runtime::{DeviceRange, RangeMap};
-    use warp_tests::ops::{add_u32, add_u64, gauss_step_with, low_word, pi_hit, sum_f64};
+    use warp_tests::ops::{
+        add_u32, add_u64, gauss_step_with, index_byte, low_word, multiple_of_with, pi_hit, sum_f64,
+    };
 
     #[test]
     fn range_modules_compile() {
@@ -982,6 +986,18 @@ mod ranges {
                 want,
             ),
             (axis_module::<add_u64, DeviceRange<'static, u64>>(), want),
+            (
+                predicate_module::<multiple_of_with<u64>, DeviceRange<'static, u64>>(),
+                want,
+            ),
+            (
+                argwhere_module::<multiple_of_with<u64>, DeviceRange<'static, u64>, u32>(),
+                want,
+            ),
+            (
+                histogram_module::<index_byte, DeviceRange<'static, u64>>(),
+                want,
+            ),
         ]);
     }
 

@@ -10,7 +10,7 @@ use crate::backend::cpu;
 use crate::backend::cuda::Staged;
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::inputs::{Array, ElementInput};
+use crate::inputs::{Array, ElementInput, element_stage};
 use crate::map;
 use crate::operators::MapOp;
 use crate::values::{DeviceValue, Element};
@@ -659,10 +659,7 @@ where
     I: ElementInput<Value = M::Input> + ?Sized,
 {
     let f: &FnMeta = &M::META;
-    let stage = match I::MAP {
-        Some(m) => Stage::Map(m),
-        None => Stage::Plain,
-    };
+    let stage = element_stage(I::MAP, I::RANGE);
     composed(
         location(
             &format!("histogram_{}", &f.fragment.name),

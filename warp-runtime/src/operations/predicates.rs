@@ -12,7 +12,7 @@ use crate::backend::cpu;
 use crate::backend::cuda::{CompactOut, Gpu, Module, Staged};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::inputs::ElementInput;
+use crate::inputs::{ElementInput, element_stage};
 use crate::operators::Predicate;
 use crate::values::{DeviceValue, Element, IndexInt};
 
@@ -726,10 +726,7 @@ where
     I: ElementInput<Value = P::Input> + ?Sized,
 {
     let p: &FnMeta = &P::META;
-    let stage = match I::MAP {
-        Some(m) => Stage::Map(m),
-        None => Stage::Plain,
-    };
+    let stage = element_stage(I::MAP, I::RANGE);
     let text = module::predicate_module(
         &p.fragment,
         &source(stage, <I::Elem as Row>::COLUMNS),
@@ -768,10 +765,7 @@ where
     I: ElementInput<Value = P1::Input> + ?Sized,
 {
     let (p, q): (&FnMeta, &FnMeta) = (&P1::META, &P2::META);
-    let stage = match I::MAP {
-        Some(m) => Stage::Map(m),
-        None => Stage::Plain,
-    };
+    let stage = element_stage(I::MAP, I::RANGE);
     let text = module::partition3_module(
         &p.fragment,
         &q.fragment,
