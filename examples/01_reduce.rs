@@ -1,6 +1,6 @@
-//! The main example: reductions written as Rust functions, run on the GPU when there is one
-//! (checked against the CPU), otherwise shown as CUDA, compiled with NVRTC when it is found,
-//! and run on the CPU backend.
+//! The main example: reductions written as Rust functions (over arrays and over a generated
+//! range), run on the GPU when there is one (checked against the CPU), otherwise shown as
+//! CUDA, compiled with NVRTC when it is found, and run on the CPU backend.
 //!
 //!     cargo run --release --example 01_reduce
 
@@ -36,6 +36,25 @@ fn argmax(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
         b.0 > a.0 || (b.0 == a.0 && b.1 < a.1)
     };
     if b_wins { b } else { a }
+}
+
+/// Monte-Carlo: 1 when the point of the unit square hashed from index `i` is inside the
+/// quarter disc.
+#[map]
+fn hit(i: u64) -> u32 {
+    let mut h = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^= h >> 31;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^= h >> 29;
+    let x = (h >> 40) as f32 * (1.0 / 16_777_216.0);
+    let y = ((h >> 16) & 0xff_ffff) as f32 * (1.0 / 16_777_216.0);
+    if x * x + y * y < 1.0 { 1 } else { 0 }
+}
+
+/// Sum of counts (wrapping).
+#[reduce(identity = 0)]
+fn count(a: u32, b: u32) -> u32 {
+    a.wrapping_add(b)
 }
 
 fn main() -> warp_runtime::Result<()> {
@@ -81,6 +100,23 @@ fn main() -> warp_runtime::Result<()> {
     );
     if !(sum_ok && exact_ok) {
         eprintln!("cpu: sum {c_total} sum_i32 {c_total_i} max {c_max} argmax {c_arg:?}");
+        std::process::exit(1);
+    }
+
+    // A generated range: pi by Monte-Carlo over 2^24 indices, one kernel that reads nothing.
+    let m = 1u64 << 24;
+    let hits = dev.reduce(count, &dev.range(0..m).map(hit))?;
+    let c_hits = cpu.reduce(count, &cpu.range(0..m).map(hit))?;
+    println!(
+        "  pi by Monte-Carlo over dev.range(0..2^24): {:.5} ({})",
+        4.0 * hits as f64 / m as f64,
+        if hits == c_hits {
+            "the CPU backend agrees"
+        } else {
+            "MISMATCH"
+        }
+    );
+    if hits != c_hits {
         std::process::exit(1);
     }
 

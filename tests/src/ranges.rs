@@ -101,7 +101,11 @@ pub fn check_ranges(dev: &Device, n: usize, start: u64, start32: u32) {
     assert_eq!(got, want, "reduce_segments {tag}");
     // Predicates, compaction and histograms of the indices.
     let m = 7u64;
-    let kept: Vec<u64> = idx.iter().copied().filter(|i| i.is_multiple_of(m)).collect();
+    let kept: Vec<u64> = idx
+        .iter()
+        .copied()
+        .filter(|i| i.is_multiple_of(m))
+        .collect();
     let at: Vec<u32> = (0..n as u32)
         .filter(|&k| idx[k as usize].is_multiple_of(m))
         .collect();
