@@ -228,21 +228,9 @@ where
     L: Predicate<Input = (K, K)>,
     (K, K): DeviceValue,
 {
-    use std::cmp::Ordering;
     let keys = dev.upload(xs).unwrap();
-    let mut want: Vec<usize> = (0..xs.len()).collect();
-    want.sort_by(|&i, &j| {
-        if less.test((xs[i], xs[j])) {
-            Ordering::Less
-        } else if less.test((xs[j], xs[i])) {
-            Ordering::Greater
-        } else {
-            Ordering::Equal
-        }
-    });
+    let (want_keys, want_pos) = stable_order(xs, &less);
     let tag = format!("{what} n={}", xs.len());
-    let want_keys: Vec<K> = want.iter().map(|&i| xs[i]).collect();
-    let want_pos: Vec<u32> = want.iter().map(|&i| i as u32).collect();
     let got = dev
         .sort_by(less.clone(), &keys)
         .unwrap()
@@ -412,21 +400,9 @@ where
     K: DeviceValue + ArrayOf<Array = DeviceTuples<K>>,
     L: Predicate<Input = (K, K)>,
 {
-    use std::cmp::Ordering;
     let keys = dev.upload_values(xs).unwrap();
-    let mut want: Vec<usize> = (0..xs.len()).collect();
-    want.sort_by(|&i, &j| {
-        if less.test((xs[i], xs[j])) {
-            Ordering::Less
-        } else if less.test((xs[j], xs[i])) {
-            Ordering::Greater
-        } else {
-            Ordering::Equal
-        }
-    });
+    let (want_keys, want_pos) = stable_order(xs, &less);
     let tag = format!("{what} n={}", xs.len());
-    let want_keys: Vec<K> = want.iter().map(|&i| xs[i]).collect();
-    let want_pos: Vec<u32> = want.iter().map(|&i| i as u32).collect();
     let got = dev.sort_by(less.clone(), &keys).unwrap();
     assert_eq!(got.len(), xs.len(), "sort_by length: {tag}");
     same_values(
@@ -585,4 +561,24 @@ pub fn check_searches_by(dev: &Device, n: usize, seed: u64) {
         (&dk, &dq),
         "points by radius",
     );
+}
+
+/// `xs` sorted stably by `less` (`slice::sort_by` with the order it gives), with the input
+/// position of each.
+fn stable_order<K: Copy, L: Predicate<Input = (K, K)>>(xs: &[K], less: &L) -> (Vec<K>, Vec<u32>) {
+    use std::cmp::Ordering;
+    let mut order: Vec<usize> = (0..xs.len()).collect();
+    order.sort_by(|&i, &j| {
+        if less.test((xs[i], xs[j])) {
+            Ordering::Less
+        } else if less.test((xs[j], xs[i])) {
+            Ordering::Greater
+        } else {
+            Ordering::Equal
+        }
+    });
+    (
+        order.iter().map(|&i| xs[i]).collect(),
+        order.iter().map(|&i| i as u32).collect(),
+    )
 }
