@@ -14,6 +14,7 @@ const LAYERS: &[&[&str]] = &[
     &["arrays"],
     &["operators"],
     &["inputs"],
+    &["ranges"],
     &["operations"],
 ];
 
