@@ -122,9 +122,10 @@ pub enum Stage {
     RangeMap(Scalar, &'static FnMeta),
 }
 
-/// An input of the element operations (predicates, `map`): an array, a view, the caller's
-/// cudarc memory (`CudaSlice`, `CudaView`), or a mapped view of any of them. Its values are
-/// `Value`s made from stored `Elem`s.
+/// An input of the element operations (predicates, compaction, histograms): an array, a view,
+/// the caller's cudarc memory (`CudaSlice`, `CudaView`), a mapped view of any of them, zipped
+/// arrays, or a generated range ([`Device::range`](crate::Device::range)) and its map. Its
+/// values are `Value`s made from stored (or, for a range, generated) `Elem`s.
 pub trait ElementInput: Sealed + Sync {
     /// The stored element type (a tuple, one field per array, for zipped arrays).
     type Elem: Row;
@@ -396,13 +397,14 @@ pub struct IndexKey<I>(PhantomData<I>);
 
 /// An input of reductions, scans and axis reductions with `Op`: a `DeviceVec<Op::Value>`, a
 /// view of one, the caller's `CudaSlice<Op::Value>` or `CudaView`, a mapped view `xs.map(f)`
-/// whose map returns `Op::Value`, or `xs.indexed()` when `Op::Value` is `(V, I)` (argmax,
-/// ...; the index is the position in the input).
+/// whose map returns `Op::Value`, `xs.indexed()` when `Op::Value` is `(V, I)` (argmax, ...;
+/// the index is the position in the input), or a generated range `dev.range(a..b)` (of
+/// `Op::Value` indices) or its map.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an input of the operator `{Op}`",
     label = "not an input of `{Op}`",
-    note = "inputs of an operator are an array of its value type, `xs.indexed()` for a `(value, integer index)` operator, `xs.map(f)` whose map returns its value, or zipped arrays `(&a, &b)` for a tuple operator of their element types",
-    note = "a `DeviceTuples` is a result, not an input: map arrays of scalars into tuples or structs instead"
+    note = "inputs of an operator are an array of its value type, `xs.indexed()` for a `(value, integer index)` operator, `xs.map(f)` whose map returns its value, zipped arrays `(&a, &b)` for a tuple operator of their element types, or a generated range `dev.range(a..b)` and its `.map(f)`",
+    note = "a `DeviceTuples` is a result here, not an input (only the sorts and searches by a comparator read one): map arrays of scalars into tuples or structs instead"
 )]
 pub trait ReduceInput<Op: ReduceOp>: Sealed + Sync {
     /// The stored element type (a tuple, one field per array, for zipped arrays).

@@ -22,8 +22,8 @@ extern crate self as warp_runtime;
 
 // The layers, from the bottom: values; the toolchain (driver and NVRTC, compile, cache); the
 // backends (CPU; CUDA: context and stream, memory, modules, the typed launcher, each family's
-// launches); the device; arrays (and device-resident results); operators; inputs; generated ranges; the
-// operations, one file per family.
+// launches); the device; arrays (and device-resident results); operators; inputs; generated
+// ranges; the operations, one file per family.
 mod arrays;
 mod backend;
 mod device;
