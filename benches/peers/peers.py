@@ -60,7 +60,9 @@ SORT_BYTES = {"sort_u32": 8, "sort_f32": 8, "sort_u64": 16, "argsort_f32": 16, "
               "hist_weighted_f32": 8,
               # Over the generated indices 0..N (warp-dsl and CUB read nothing; PyTorch
               # materialises arange and its temporaries).
-              "range_pi_u32": 0, "range_gauss_f64": 0}
+              "range_pi_u32": 0, "range_gauss_f64": 0,
+              # N random u32 indices into N f32: each index and the element it names read.
+              "gather_sum_f32": 8}
 SAMPLES = 1000  # sorted pairs checked against their input, at random positions
 ALL_OPS = (
     list(SIMPLE_OPS[:11])
@@ -445,6 +447,17 @@ class TorchLib:
                 err = abs(float(r.item()) - 0.746824132812427)
                 return err < 1e-9, f"integral={float(r.item()):.15f} err={err:.3g}"
             return Case(fn, chk)
+
+        if kind == "gather_sum_f32":
+            x = self.rand_f32(n, seed)
+            idx = t.randint(0, n, (n,), dtype=t.int64, device=self.dev, generator=self._gen(seed + 1))
+            emit("INFO torch gather_sum_f32 times x[idx].sum() (int64 indices, the gathered copy made)")
+
+            def chk(r):
+                want = float(x.double()[idx].sum().item())
+                err = abs(float(r.item()) - want)
+                return err < 1e-3 * n ** 0.5 + 1.0, f"sum={float(r.item()):.6f} want={want:.6f}"
+            return Case(lambda: x[idx].sum(), chk)
 
         if kind == "argwhere_f32":
             x = self.rand_f32(n, seed)

@@ -2323,18 +2323,49 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         println!("{op}: {ms:.3} ms (integral {got:.15})");
         ours.push((op, n, 0.0, ms));
     }
+    // A gather: the sum of x[idx[i]] over n random u32 indices into n f32 (GB/s: each index
+    // and the element it names read once).
+    {
+        use warp_tests::ops::sum_f32;
+        let op = "gather_sum_f32";
+        let xs: Vec<f32> = warp_tests::random_vec_par(13, n, false);
+        let idx: Vec<u32> = warp_tests::random_vec_par::<u32>(14, n, false)
+            .par_iter()
+            .map(|&k| (k as u64 % n as u64) as u32)
+            .collect();
+        let (dx, di) = (must(op, dev.upload(&xs)), must(op, dev.upload(&idx)));
+        let ms = time_ms(dev, reps, || {
+            dev.reduce_on_device(sum_f32, &dx.gather(&di)).map(drop)
+        });
+        let got = must(op, dev.reduce(sum_f32, &dx.gather(&di))) as f64;
+        let (want, mass) = idx
+            .par_iter()
+            .map(|&i| (xs[i as usize] as f64, (xs[i as usize] as f64).abs()))
+            .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+        checks.elements(
+            op,
+            1,
+            ((got - want).abs() > 1e-6 * mass).then(|| check::Failure {
+                at: 0,
+                what: format!("expected {want}, got {got}"),
+                count: 1,
+            }),
+        );
+        println!("{op}: {ms:.3} ms");
+        ours.push((op, n, (8 * n) as f64, ms));
+    }
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     run_peer_ops(
         dev,
         (n, reps),
-        "argwhere_f32,hist_weighted_f32,range_pi_u32,range_gauss_f64",
+        "argwhere_f32,hist_weighted_f32,range_pi_u32,range_gauss_f64,gather_sum_f32",
         "torch",
         &mut peers,
         checks,
     );
     print_peer_table(
         &format!(
-            "positions, weights and generated ranges over {n} elements: argwhere of x > 0.8 over f32 in [-1, 1) (10% kept; GB/s count each element read and each position written); the sums of f32 weights of i32 keys in 256 bins (each key and weight read); a Monte-Carlo count and a Gauss integral over the indices 0..n (nothing read: 0 GB/s); ms, median of {reps}"
+            "positions, weights and generated ranges over {n} elements: argwhere of x > 0.8 over f32 in [-1, 1) (10% kept; GB/s count each element read and each position written); the sums of f32 weights of i32 keys in 256 bins (each key and weight read); a Monte-Carlo count and a Gauss integral over the indices 0..n (nothing read: 0 GB/s); the sum of a gather of f32 through n random u32 indices (each index and element read); ms, median of {reps}"
         ),
         &ours,
         &peers,

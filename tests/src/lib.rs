@@ -7,6 +7,7 @@ pub mod checks;
 pub mod edge_ops;
 pub mod emu;
 pub mod events;
+pub mod gathers;
 pub mod interop;
 pub mod ops;
 pub mod peers;

@@ -1,6 +1,6 @@
 //! Every kernel family (reduce, predicates with their early exit, compaction, mask, map, row,
 //! column and segment reductions, transpose, histogram (counted and weighted), runs, top-k,
-//! sorts, binary search, argwhere, three-way partition, generated ranges,
+//! sorts, binary search, argwhere, three-way partition, generated ranges, gathers,
 //! plain, segmented and deterministic float scans: exact tile sums and the tree) on moderate
 //! inputs, GPU against the CPU backend: the targets of
 //! `compute-sanitizer --tool memcheck` and `--tool racecheck` (scripts/gpu-tests.sh), small enough to
@@ -372,6 +372,16 @@ fn sorts_match_the_cpu() {
 #[ignore = "needs a CUDA GPU"]
 fn ranges_match_plain_rust() {
     warp_tests::ranges::check_ranges(&gpu(), (1 << 16) + 3, (1 << 40) + 1, u32::MAX - 70_000);
+}
+
+/// Gathers through the reduce, scan, axis, predicate and histogram modules, and indices out of
+/// range (each read nothing and raise the fault word).
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gathers_match_plain_rust() {
+    let g = gpu();
+    warp_tests::gathers::check_gathers(&g, 5000, (1 << 16) + 3, false, 1);
+    warp_tests::gathers::check_bad_indices(&g, 100, 4096, &[4000, 17]);
 }
 
 #[test]

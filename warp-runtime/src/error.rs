@@ -82,6 +82,22 @@ pub enum Error {
     /// index type, ...).
     #[error("invalid argument: {0}")]
     Shape(String),
+    /// An index of a gather (`xs.gather(&idx)`) names no element of its array: `idx[position]`
+    /// is `index`, and the array holds `len` elements. `position` is the smallest such
+    /// position. On a GPU the kernels check every index and the operation reports the fault
+    /// after them (what it wrote, if anything, is not meaningful); on the CPU backend the
+    /// indices are checked before the operation.
+    #[error(
+        "gather index {index} at position {position} is out of range for an array of {len} elements"
+    )]
+    IndexOutOfRange {
+        /// Where in the indices.
+        position: usize,
+        /// The index.
+        index: u64,
+        /// The gathered array's length.
+        len: usize,
+    },
     /// Data of one device was given to another: a GPU's memory to the CPU backend or to
     /// another GPU (another CUDA context), or CPU-backend memory to a GPU. Devices on the
     /// same GPU context (several streams) share their memory, and so do all CPU-backend

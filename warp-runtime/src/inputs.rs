@@ -120,12 +120,29 @@ pub enum Stage {
     Range(Scalar),
     /// A map of the indices of a generated range.
     RangeMap(Scalar, &'static FnMeta),
+    /// Elements gathered by indices of this type.
+    Gather(Scalar),
+    /// A map of elements gathered by indices of this type.
+    GatherMap(Scalar, &'static FnMeta),
+}
+
+/// Where an element input's elements come from (beyond its map).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum Origin {
+    /// Arrays in memory, read at each position.
+    Stored,
+    /// A generated range of indices of this type (nothing is read).
+    Range(Scalar),
+    /// One array read through indices of this type.
+    Gather(Scalar),
 }
 
 /// An input of the element operations (predicates, compaction, histograms): an array, a view,
 /// the caller's cudarc memory (`CudaSlice`, `CudaView`), a mapped view of any of them, zipped
-/// arrays, or a generated range ([`Device::range`](crate::Device::range)) and its map. Its
-/// values are `Value`s made from stored (or, for a range, generated) `Elem`s.
+/// arrays, a generated range ([`Device::range`](crate::Device::range)) and its map, or a gather
+/// (`xs.gather(&idx)`, [`Gathered`](crate::Gathered)) and its map. Its values are `Value`s made
+/// from stored (or, for a range, generated) `Elem`s.
 pub trait ElementInput: Sealed + Sync {
     /// The stored element type (a tuple, one field per array, for zipped arrays).
     type Elem: Row;
@@ -144,9 +161,10 @@ pub trait ElementInput: Sealed + Sync {
     /// The zipped array whose elements compaction keeps ([`Zip::keep`]), if any.
     #[doc(hidden)]
     const KEEP: Option<usize>;
-    /// The index type of a generated range (whose elements the kernels make), if it is one.
+    /// Where the elements come from: arrays, a generated range (whose elements the kernels
+    /// make) or a gather.
     #[doc(hidden)]
-    const RANGE: Option<Scalar> = None;
+    const ORIGIN: Origin = Origin::Stored;
     /// The stored elements.
     #[doc(hidden)]
     fn elements(&self) -> Elements<'_, Self::Elem>;
@@ -432,14 +450,16 @@ pub trait ReduceInput<Op: ReduceOp>: Sealed + Sync {
     }
 }
 
-/// How the kernels make the values of an element input from its `map` and generated `range`
-/// index type (each if any).
-pub(crate) const fn element_stage(map: Option<&'static FnMeta>, range: Option<Scalar>) -> Stage {
-    match (map, range) {
-        (Some(m), None) => Stage::Map(m),
-        (None, None) => Stage::Plain,
-        (Some(m), Some(ix)) => Stage::RangeMap(ix, m),
-        (None, Some(ix)) => Stage::Range(ix),
+/// How the kernels make the values of an element input from its `map` (if any) and its
+/// elements' `origin`.
+pub(crate) const fn element_stage(map: Option<&'static FnMeta>, origin: Origin) -> Stage {
+    match (map, origin) {
+        (Some(m), Origin::Stored) => Stage::Map(m),
+        (None, Origin::Stored) => Stage::Plain,
+        (Some(m), Origin::Range(ix)) => Stage::RangeMap(ix, m),
+        (None, Origin::Range(ix)) => Stage::Range(ix),
+        (Some(m), Origin::Gather(ix)) => Stage::GatherMap(ix, m),
+        (None, Origin::Gather(ix)) => Stage::Gather(ix),
     }
 }
 
@@ -450,7 +470,7 @@ where
 {
     type Elem = In::Elem;
     type Key = In::Map;
-    const STAGE: Stage = element_stage(In::MAP, In::RANGE);
+    const STAGE: Stage = element_stage(In::MAP, In::ORIGIN);
     fn elements(&self) -> Elements<'_, In::Elem> {
         ElementInput::elements(self)
     }

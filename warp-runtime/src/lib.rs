@@ -28,6 +28,7 @@ mod arrays;
 mod backend;
 mod device;
 mod error;
+mod gathers;
 mod inputs;
 mod operations;
 mod operators;
@@ -46,6 +47,7 @@ pub use backend::cuda::LoadReport;
 pub use cudarc;
 pub use device::Device;
 pub use error::{Error, Result};
+pub use gathers::{Gather, GatherMap, Gathered};
 /// The `half` crate, whose `f16` and `bf16` are element types (also in the prelude).
 pub use half;
 pub use inputs::{
@@ -66,6 +68,7 @@ pub use warp_macros::{DeviceValue, map, predicate, reduce};
 #[doc(hidden)]
 pub mod impl_ {
     pub use crate::backend::cpu::CHUNK as CPU_CHUNK;
+    pub use crate::gathers::GatherKey;
     pub use crate::inputs::{IndexKey, KeepKey, Stage};
     pub use crate::operations::{
         argwhere_module, axis_module, histogram_module, histogram_weighted_module, map_module,
@@ -85,8 +88,8 @@ pub mod impl_ {
 pub mod prelude {
     pub use crate::{
         ByKey, CudaInput, Device, DeviceScalar, DeviceTuples, DeviceValue, DeviceVec, DeviceView,
-        Equal, Error, MapOp, OutputArray, Predicate, ReduceOp, Runs, SortOrder, TopK, TopKRows,
-        ValueArray, Zip, map, predicate, reduce,
+        Equal, Error, Gather, MapOp, OutputArray, Predicate, ReduceOp, Runs, SortOrder, TopK,
+        TopKRows, ValueArray, Zip, map, predicate, reduce,
     };
     pub use half::{bf16, f16};
 }

@@ -5,17 +5,17 @@ use std::marker::PhantomData;
 
 use crate::arrays::Elements;
 use crate::device::Device;
-use crate::inputs::{ElementInput, Sealed};
+use crate::inputs::{ElementInput, Origin, Sealed};
 use crate::operators::{BoundArgs, FnMeta, MapOp};
 use crate::values::IndexInt;
-use warp_kernels::Scalar;
 
 mod sealed {
     pub trait Sealed {}
 }
 
-/// The index types of a generated range: `u32` and `u64`.
-pub trait RangeIndex: IndexInt + sealed::Sealed {
+/// The index types of a generated range ([`Device::range`]) and of a gather's indices
+/// ([`Gathered`](crate::Gathered)): `u32` and `u64`.
+pub trait RangeIndex: IndexInt + Into<u64> + sealed::Sealed {
     /// The index as a `u64`.
     #[doc(hidden)]
     fn to_u64(self) -> u64;
@@ -148,7 +148,7 @@ impl<T: RangeIndex> ElementInput for DeviceRange<'_, T> {
     type Map = RangeKey<()>;
     const MAP: Option<&'static FnMeta> = None;
     const KEEP: Option<usize> = None;
-    const RANGE: Option<Scalar> = Some(T::SCALAR);
+    const ORIGIN: Origin = Origin::Range(T::SCALAR);
     fn elements(&self) -> Elements<'_, T> {
         DeviceRange::elements(self)
     }
@@ -170,7 +170,7 @@ impl<T: RangeIndex, M: MapOp<Input = T>> ElementInput for RangeMap<'_, T, M> {
     type Map = RangeKey<M::Key>;
     const MAP: Option<&'static FnMeta> = Some(&M::META);
     const KEEP: Option<usize> = None;
-    const RANGE: Option<Scalar> = Some(T::SCALAR);
+    const ORIGIN: Origin = Origin::Range(T::SCALAR);
     fn elements(&self) -> Elements<'_, T> {
         self.range.elements()
     }

@@ -15,6 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["operators"],
     &["inputs"],
     &["ranges"],
+    &["gathers"],
     &["operations"],
 ];
 

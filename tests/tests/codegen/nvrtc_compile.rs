@@ -1014,3 +1014,73 @@ mod ranges {
         assert!(!m.source.contains("wd_ldcs(p0"), "{}", m.source);
     }
 }
+
+mod gathers {
+    //! The modules over gathers compile for every architecture with no local memory: the
+    //! reduce module (`u32` and `u64` indices, a map, `f32` values), the axis module, the
+    //! predicate module, argwhere's and the histogram's.
+    use super::*;
+    use warp_runtime::impl_::{
+        argwhere_module, axis_module, histogram_module, predicate_module, reduce_module,
+    };
+    use warp_runtime::{GatherMap, Gathered};
+    use warp_tests::ops::{add_u32, add_u64, index_byte, low_word, multiple_of_with, sum_f32};
+
+    #[test]
+    fn gather_modules_compile() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &[];
+        compile_all_with(vec![
+            (
+                reduce_module::<add_u64, Gathered<'static, u64, u32>>(),
+                want,
+            ),
+            (
+                reduce_module::<add_u64, Gathered<'static, u64, u64>>(),
+                want,
+            ),
+            (
+                reduce_module::<sum_f32, Gathered<'static, f32, u32>>(),
+                want,
+            ),
+            (
+                reduce_module::<add_u32, GatherMap<'static, low_word, u32>>(),
+                want,
+            ),
+            (axis_module::<add_u64, Gathered<'static, u64, u32>>(), want),
+            (
+                axis_module::<add_u32, GatherMap<'static, low_word, u64>>(),
+                want,
+            ),
+            (
+                predicate_module::<multiple_of_with<u64>, Gathered<'static, u64, u32>>(),
+                want,
+            ),
+            (
+                argwhere_module::<multiple_of_with<u64>, Gathered<'static, u64, u32>, u32>(),
+                want,
+            ),
+            (
+                histogram_module::<index_byte, Gathered<'static, u64, u32>>(),
+                want,
+            ),
+        ]);
+    }
+
+    #[test]
+    fn a_gather_module_reads_through_its_indices() {
+        // The stage reads the indices from p1, each element from p0 at its index, and checks
+        // it against the array's length.
+        let m = reduce_module::<sum_f32, Gathered<'static, f32, u32>>();
+        for part in [
+            "st.p1 = (const wd_u32*)in.p[1];",
+            "st.nv = (wd_u64)in.p[2];",
+            "atomicMax(fault, ~(unsigned long long)i)",
+            "wd_ldcs_vec<wd_u32, VEC>(p1 + i)",
+        ] {
+            assert!(m.source.contains(part), "{part}:\n{}", m.source);
+        }
+    }
+}

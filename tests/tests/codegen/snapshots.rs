@@ -399,3 +399,20 @@ mod ranges {
         );
     }
 }
+
+mod gathers {
+    //! A snapshot of a reduce module over a gather: the stage that reads each index, then the
+    //! element it names, checked against the array's length.
+    use super::view;
+    use warp_runtime::Gathered;
+    use warp_runtime::impl_::reduce_module;
+    use warp_tests::ops::sum_f32;
+
+    #[test]
+    fn gather_modules() {
+        insta::assert_snapshot!(
+            "reduce_sum_f32_gather_u32_f32",
+            view(&reduce_module::<sum_f32, Gathered<'static, f32, u32>>().source)
+        );
+    }
+}

@@ -4,6 +4,7 @@
 
 mod axis;
 mod edge_semantics;
+mod gathers;
 mod half;
 mod histogram;
 mod interop;

@@ -6,6 +6,7 @@
 
 mod axis;
 mod edge_semantics;
+mod gathers;
 mod half;
 mod histogram;
 mod nan;

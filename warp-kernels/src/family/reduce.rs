@@ -58,7 +58,9 @@ pub fn reduce_module(op: &OpFragment, source: Option<&Source>) -> String {
             op.name,
             s.tag().trim_start_matches(&*map.name)
         ),
-        Some(s @ Source::Range { .. }) => format!("{}_{}", op.name, s.tag()),
+        Some(s @ (Source::Range { .. } | Source::Gather { .. })) => {
+            format!("{}_{}", op.name, s.tag())
+        }
         _ => op.name.to_string(),
     };
     if let Some(s) = source {

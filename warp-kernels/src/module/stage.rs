@@ -51,6 +51,20 @@ pub enum Source<'a> {
         /// The map of each index.
         map: Option<&'a FnFragment<'a>>,
     },
+    /// Elements of one array read through an array of indices (`xs.gather(&idx)`: element
+    /// `i` is `xs[idx[i]]`), each mapped by `map` when there is one. The kernel's array
+    /// argument carries the array, the indices, the array's length and the address of the
+    /// fault word: an index out of range reads nothing (the value is the element type's zero)
+    /// and raises the word to `!i` for the smallest such position `i` (`atomicMax`), which
+    /// the runtime reads after the launch.
+    Gather {
+        /// The array's element type.
+        elem: Scalar,
+        /// The index type (`u32` or `u64`).
+        index: Scalar,
+        /// The map of each element.
+        map: Option<&'a FnFragment<'a>>,
+    },
 }
 
 impl Source<'_> {
@@ -73,9 +87,9 @@ impl Source<'_> {
     pub fn columns(&self) -> &[Scalar] {
         match self {
             Source::Plain(c) | Source::Map { elem: c, .. } => c,
-            Source::Indexed { elem, .. } | Source::Range { index: elem, .. } => {
-                std::slice::from_ref(elem)
-            }
+            Source::Indexed { elem, .. }
+            | Source::Range { index: elem, .. }
+            | Source::Gather { elem, .. } => std::slice::from_ref(elem),
         }
     }
 
@@ -99,6 +113,19 @@ impl Source<'_> {
                 index,
                 map: Some(map),
             } => format!("map `{}` of generated `{index}` indices", map.name),
+            Source::Gather {
+                elem,
+                index,
+                map: None,
+            } => format!("`{elem}` gathered by `{index}` indices"),
+            Source::Gather {
+                elem,
+                index,
+                map: Some(map),
+            } => format!(
+                "map `{}` of `{elem}` gathered by `{index}` indices",
+                map.name
+            ),
         }
     }
 
@@ -112,6 +139,14 @@ impl Source<'_> {
             Source::Map { map, .. } => format!("{}_{cols}", map.name),
             Source::Range { map: None, .. } => format!("range_{cols}"),
             Source::Range { map: Some(map), .. } => format!("{}_range_{cols}", map.name),
+            Source::Gather {
+                index, map: None, ..
+            } => format!("gather_{index}_{cols}"),
+            Source::Gather {
+                index,
+                map: Some(map),
+                ..
+            } => format!("{}_gather_{index}_{cols}", map.name),
         }
     }
 
@@ -249,6 +284,42 @@ pub(crate) fn counting_readers(index: Scalar) -> String {
     )
 }
 
+/// The readers of a stage over elements of one array of `elem` gathered by indices of type
+/// `index` (see [`readers`] and [`Source::Gather`]): each reader reads the indices at `i` (a
+/// vector of them in `load_vec`, 16 bytes of the wider of the two types) and then the element
+/// each names; vectors start where the indices' can.
+pub(crate) fn gather_readers(elem: Scalar, index: Scalar) -> String {
+    let (e, ix) = (elem.c_name(), index.c_name());
+    let vec = 16 / elem.size().max(index.size());
+    format!(
+        "    static constexpr int VEC = {vec};
+    static constexpr int ARRAYS = 2;
+    const {e}* p0;
+    const {ix}* p1;
+    wd_u64 nv;
+    unsigned long long* fault;
+    // Element j of the array, for position i; an index out of range reads nothing and
+    // records the smallest such position (as !i) in the fault word.
+    __device__ __forceinline__ elem_t pick(wd_u64 i, wd_u64 j) const {{
+        const bool ok = j < nv;
+        if (!ok) atomicMax(fault, ~(unsigned long long)i);
+        return ok ? p0[j] : elem_t();
+    }}
+    __device__ __forceinline__ elem_t load(wd_u64 i) const {{ return pick(i, (wd_u64)wd_ldcs(p1 + i)); }}
+    __device__ __forceinline__ elem_t load_l2(wd_u64 i) const {{ return pick(i, (wd_u64)wd_ldcg(p1 + i)); }}
+    __device__ __forceinline__ elem_t at(wd_u64 i) const {{ return pick(i, (wd_u64)p1[i]); }}
+    __device__ __forceinline__ void prefetch_l2(wd_u64 i) const {{ wd_prefetch_l2(p1 + i); }}
+    __device__ __forceinline__ void load_vec(wd_u64 i, elem_t (&e)[VEC]) const {{
+        const wd_vec<{ix}, VEC> v = wd_ldcs_vec<{ix}, VEC>(p1 + i);
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) e[k] = pick(i + k, (wd_u64)v.e[k]);
+    }}
+    __device__ __forceinline__ bool aligned(wd_u64 i) const {{ return wd_vec_aligned<{ix}, VEC>(p1 + i); }}
+    __device__ __forceinline__ wd_u64 head(wd_u64 i) const {{ return wd_vec_head<{ix}, VEC>(p1 + i); }}
+"
+    )
+}
+
 /// The arguments of a call of `f` on value `v` (field by field for a zipped element) followed
 /// by its bound arguments, decoded from `a` from word `first` on.
 pub(crate) fn call_args(f: &FnFragment, v: &str, first: usize) -> String {
@@ -294,13 +365,15 @@ pub(crate) fn stage_with(
     let cols = source.columns();
     let e = source.elem_c();
     let (value_fn, make, nmap) = match source {
-        Source::Plain(_) | Source::Range { map: None, .. } => (
+        Source::Plain(_) | Source::Range { map: None, .. } | Source::Gather { map: None, .. } => (
             "    __device__ __forceinline__ value_t value(elem_t e) const { return e; }\n"
                 .to_string(),
             "return value(e);".to_string(),
             0,
         ),
-        Source::Map { map, .. } | Source::Range { map: Some(map), .. } => (
+        Source::Map { map, .. }
+        | Source::Range { map: Some(map), .. }
+        | Source::Gather { map: Some(map), .. } => (
             format!(
                 "    __device__ __forceinline__ value_t value(elem_t e) const {{ return wd_map({}); }}\n",
                 call_args(map, "e", 0)
@@ -344,6 +417,14 @@ pub(crate) fn stage_with(
             counting_readers(*index),
             " st.start = (wd_u64)in.p[0];".to_string(),
         ),
+        Source::Gather { elem, index, .. } => (
+            gather_readers(*elem, *index),
+            format!(
+                " st.p0 = (const {}*)in.p[0]; st.p1 = (const {}*)in.p[1]; st.nv = (wd_u64)in.p[2]; st.fault = (unsigned long long*)in.p[3];",
+                elem.c_name(),
+                index.c_name()
+            ),
+        ),
         _ => (
             readers(cols),
             (0..cols.len())
@@ -376,14 +457,18 @@ struct wd_stage {{
 /// result.
 pub(crate) fn stage_value(source: &Source) -> String {
     match source {
-        Source::Map { map, .. } | Source::Range { map: Some(map), .. } => map.output.to_string(),
+        Source::Map { map, .. }
+        | Source::Range { map: Some(map), .. }
+        | Source::Gather { map: Some(map), .. } => map.output.to_string(),
         other => other.elem_c(),
     }
 }
 
 pub(crate) fn map_parts<'a>(source: &Source<'a>) -> Option<&'a FnFragment<'a>> {
     match source {
-        Source::Map { map, .. } | Source::Range { map: Some(map), .. } => Some(map),
+        Source::Map { map, .. }
+        | Source::Range { map: Some(map), .. }
+        | Source::Gather { map: Some(map), .. } => Some(map),
         _ => None,
     }
 }

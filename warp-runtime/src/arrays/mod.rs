@@ -13,7 +13,7 @@ use std::ops::{Bound, RangeBounds};
 use cudarc::driver::{CudaSlice, CudaView, CudaViewMut, DeviceSlice as _};
 
 use crate::backend::Backend;
-pub(crate) use crate::backend::cuda::Columns;
+pub(crate) use crate::backend::cuda::{Columns, GatherCols};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::values::Element;
@@ -234,6 +234,12 @@ enum Invalid {
     Shape(String),
     /// Some are on a GPU and some on the CPU backend.
     Backends,
+    /// A gather's index (found on the host, by the CPU backend) is out of range.
+    Index {
+        position: usize,
+        index: u64,
+        len: usize,
+    },
 }
 
 impl Invalid {
@@ -241,6 +247,15 @@ impl Invalid {
         match self {
             Invalid::Shape(m) => Error::Shape(m.clone()),
             Invalid::Backends => Error::DeviceMismatch,
+            &Invalid::Index {
+                position,
+                index,
+                len,
+            } => Error::IndexOutOfRange {
+                position,
+                index,
+                len,
+            },
         }
     }
 }
@@ -258,12 +273,7 @@ impl<R: Clone> Clone for Elements<'_, R> {
     fn clone(&self) -> Self {
         Elements {
             data: match &self.data {
-                Data::Gpu(c) => Data::Gpu(Columns {
-                    views: c.views.iter().map(|v| v.slice(..)).collect(),
-                    sizes: c.sizes.clone(),
-                    len: c.len,
-                    start: c.start,
-                }),
+                Data::Gpu(c) => Data::Gpu(c.reborrow()),
                 Data::Cpu(s) => Data::Cpu(s.clone()),
                 Data::Invalid(e) => Data::Invalid(e.clone()),
             },
@@ -296,6 +306,7 @@ impl<'a, T: Element> Elements<'a, T> {
                 sizes: vec![std::mem::size_of::<T>()],
                 len,
                 start: None,
+                gather: None,
             }),
             None => Data::Invalid(Invalid::Shape(
                 "a device array could not be viewed as bytes".into(),
@@ -320,6 +331,7 @@ impl<'a, T: Element> Elements<'a, T> {
                 sizes: vec![std::mem::size_of::<T>()],
                 len,
                 start: Some(start),
+                gather: None,
             }),
             Backend::Cpu => {
                 let mut v = Vec::new();
@@ -337,6 +349,66 @@ impl<'a, T: Element> Elements<'a, T> {
             data,
             owners: vec![Owner::Device(device)],
         }
+    }
+
+    /// The elements of `values` (one array) at the positions `idx` names, in `idx`'s order:
+    /// on a GPU both arrays, read by the kernels, which check each index (the fault word an
+    /// operation arms, see `Device::with_input`); on the CPU backend the elements themselves,
+    /// the first index out of range an [`Error::IndexOutOfRange`] of every operation.
+    pub(crate) fn gather<I>(values: Elements<'a, T>, idx: Elements<'a, I>) -> Elements<'a, T>
+    where
+        I: Element + Into<u64>,
+    {
+        let mut owners = values.owners.clone();
+        owners.extend(idx.owners.iter().copied());
+        let data = match (values.data, idx.data) {
+            (Data::Invalid(e), _) | (_, Data::Invalid(e)) => Data::Invalid(e),
+            (Data::Gpu(v), Data::Gpu(ix)) => {
+                let values_len = v.len as u64;
+                let mut views = v.views;
+                views.extend(ix.views);
+                Data::Gpu(Columns {
+                    views,
+                    sizes: vec![std::mem::size_of::<T>(), std::mem::size_of::<I>()],
+                    len: ix.len,
+                    start: None,
+                    gather: Some(GatherCols {
+                        values_len,
+                        fault: 0,
+                    }),
+                })
+            }
+            (Data::Cpu(v), Data::Cpu(ix)) => {
+                let mut rows = Vec::new();
+                if rows.try_reserve_exact(ix.len()).is_err() {
+                    Data::Invalid(Invalid::Shape(format!(
+                        "the CPU backend cannot hold the {} elements of a gather",
+                        ix.len()
+                    )))
+                } else {
+                    let bad = ix.iter().enumerate().find_map(|(position, &j)| {
+                        let index: u64 = j.into();
+                        match usize::try_from(index).ok().and_then(|k| v.get(k)) {
+                            Some(&e) => {
+                                rows.push(e);
+                                None
+                            }
+                            None => Some(Invalid::Index {
+                                position,
+                                index,
+                                len: v.len(),
+                            }),
+                        }
+                    });
+                    match bad {
+                        Some(e) => Data::Invalid(e),
+                        None => Data::Cpu(Cow::Owned(rows)),
+                    }
+                }
+            }
+            _ => Data::Invalid(Invalid::Backends),
+        };
+        Elements { data, owners }
     }
 
     /// The caller's GPU memory.
@@ -373,12 +445,7 @@ impl<'a, R: Clone> Elements<'a, R> {
     /// The GPU arrays (an error for CPU memory).
     pub(crate) fn columns(&self) -> Result<Columns<'a>> {
         match &self.data {
-            Data::Gpu(c) => Ok(Columns {
-                views: c.views.iter().map(|v| v.slice(..)).collect(),
-                sizes: c.sizes.clone(),
-                len: c.len,
-                start: c.start,
-            }),
+            Data::Gpu(c) => Ok(c.reborrow()),
             Data::Cpu(_) => Err(Error::DeviceMismatch),
             Data::Invalid(e) => Err(e.error()),
         }
@@ -418,7 +485,7 @@ macro_rules! zip_elements {
                         views.extend($v.views.iter().map(|v| v.slice(..)));
                         sizes.extend($v.sizes.iter().copied());
                     )+
-                    Elements { data: Data::Gpu(Columns { views, sizes, len: lens[0], start: None }), owners }
+                    Elements { data: Data::Gpu(Columns { views, sizes, len: lens[0], start: None, gather: None }), owners }
                 }
                 ($(Data::Cpu($v),)+) => {
                     let rows = (0..lens[0]).map(|i| ($($v[i],)+)).collect();

@@ -169,10 +169,10 @@ impl Device {
                     bytes: gpu_bytes(t)?,
                     value_size: Op::Value::C_SIZE,
                 };
-                self.with_bound(g, &args, |args| {
+                self.with_input(g, &elems, &args, |input, args| {
                     let s = Staged {
                         module: &module,
-                        input: elems.columns()?,
+                        input,
                         args,
                     };
                     let shape = Rows { rows, cols };
@@ -262,11 +262,11 @@ impl Device {
                     bytes: gpu_bytes(t)?,
                     value_size: Op::Value::C_SIZE,
                 };
-                let bad = self.with_bound(g, &args, |args| {
+                let bad = self.with_input(g, &elems, &args, |input, args| {
                     g.reduce_segments(
                         Staged {
                             module: &module,
-                            input: elems.columns()?,
+                            input,
                             args,
                         },
                         offs.gpu()?,

@@ -355,11 +355,11 @@ impl Device {
                 let g = self.gpu()?;
                 let module = g.module(histogram_key::<M, I>(), histogram_module::<M, I>)?;
                 let bytes = gpu_bytes(t)?;
-                self.with_bound(g, &args, |args| {
+                self.with_input(g, &elems, &args, |input, args| {
                     g.histogram(
                         Staged {
                             module: &module,
-                            input: elems.columns()?,
+                            input,
                             args,
                         },
                         bins,
@@ -482,11 +482,11 @@ impl Device {
                 )?;
                 let bytes = gpu_bytes(t)?;
                 let weights = ws.columns()?.views.remove(0);
-                self.with_bound(g, &args, |args| {
+                self.with_input(g, &elems, &args, |input, args| {
                     g.histogram_weighted(
                         Staged {
                             module: &module,
-                            input: elems.columns()?,
+                            input,
                             args,
                         },
                         bins,
@@ -659,7 +659,7 @@ where
     I: ElementInput<Value = M::Input> + ?Sized,
 {
     let f: &FnMeta = &M::META;
-    let stage = element_stage(I::MAP, I::RANGE);
+    let stage = element_stage(I::MAP, I::ORIGIN);
     composed(
         location(
             &format!("histogram_{}", &f.fragment.name),

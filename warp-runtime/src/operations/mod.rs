@@ -60,9 +60,9 @@ use warp_kernels::{Scalar, Source};
 use crate::arrays::{ArrayOf, DeviceScalar, Elements, Held, Target};
 use crate::backend::Backend;
 use crate::backend::cpu;
-use crate::backend::cuda::Gpu;
 use crate::backend::cuda::launch::WdArgs;
 use crate::backend::cuda::memory::SLOT_BYTES;
+use crate::backend::cuda::{Columns, Gpu};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::{ElementInput, ReduceInput, Stage};
@@ -85,6 +85,16 @@ fn source(stage: Stage, cols: &'static [Scalar]) -> Source<'static> {
         },
         Stage::Range(index) => Source::Range { index, map: None },
         Stage::RangeMap(index, m) => Source::Range {
+            index,
+            map: Some(&m.fragment),
+        },
+        Stage::Gather(index) => Source::Gather {
+            elem: cols[0],
+            index,
+            map: None,
+        },
+        Stage::GatherMap(index, m) => Source::Gather {
+            elem: cols[0],
             index,
             map: Some(&m.fragment),
         },
@@ -154,7 +164,7 @@ impl<Op: ReduceOp> cpu::Fold<Op::Value> for Op {
 /// The bound arguments of an input's map (or none).
 fn map_args(stage: Stage, args: BoundArgs) -> BoundArgs {
     match stage {
-        Stage::Map(_) | Stage::RangeMap(..) => args,
+        Stage::Map(_) | Stage::RangeMap(..) | Stage::GatherMap(..) => args,
         _ => BoundArgs::default(),
     }
 }
@@ -249,6 +259,51 @@ impl Device {
             }
         }
         Ok(r)
+    }
+
+    /// Runs `launch` with the arrays of `elems` on GPU `g` and `args` bound
+    /// ([`Device::with_bound`]). For a gather it first arms the kernels' fault word (a zeroed
+    /// result slot) and, after the launch, reads it: an index out of range is an
+    /// [`Error::IndexOutOfRange`] naming the smallest such position, so an operation over a
+    /// gather waits for its kernels.
+    fn with_input<'a, E: Clone, R>(
+        &self,
+        g: &Gpu,
+        elems: &Elements<'a, E>,
+        args: &BoundArgs,
+        launch: impl FnOnce(Columns<'a>, WdArgs) -> Result<R>,
+    ) -> Result<R> {
+        let mut input = elems.columns()?;
+        let Some(gather) = input.gather.as_mut() else {
+            return self.with_bound(g, args, |a| launch(input, a));
+        };
+        let fault = g.slot()?;
+        g.write_slot(&fault, &[0u8; 8])?;
+        gather.fault = fault.ptr;
+        let len = gather.values_len as usize;
+        let (indices, width) = (input.views[1].slice(..), input.sizes[1]);
+        let r = self.with_bound(g, args, |a| launch(input, a))?;
+        g.written(&fault)?;
+        let mut word = [0u8; 8];
+        g.read_bytes(fault.ptr, fault.event(), &mut word)?;
+        let word = u64::from_ne_bytes(word);
+        if word == 0 {
+            return Ok(r);
+        }
+        // The kernels raised the word to !position of the smallest bad position.
+        let position = !word as usize;
+        let bytes = g.download(&indices.slice(position * width..(position + 1) * width))?;
+        let mut wide = [0u8; 8];
+        wide[..width].copy_from_slice(&bytes);
+        let index = match width {
+            4 => u32::from_ne_bytes([wide[0], wide[1], wide[2], wide[3]]) as u64,
+            _ => u64::from_ne_bytes(wide),
+        };
+        Err(Error::IndexOutOfRange {
+            position,
+            index,
+            len,
+        })
     }
 
     /// A device-resident result holding `value` (the result of an operation on empty input).

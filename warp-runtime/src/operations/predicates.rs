@@ -69,10 +69,10 @@ impl Device {
         let module: Arc<Module> = g.module(predicate_key::<P, I, Pos>(), || {
             predicate_module_with::<P, I>(Pos::PICK)
         })?;
-        self.with_bound(g, &p.args, |args| {
+        self.with_input(g, &p.elems, &p.args, |input, args| {
             launch(Staged {
                 module: &module,
-                input: p.elems.columns()?,
+                input,
                 args,
             })
         })
@@ -505,11 +505,11 @@ impl Device {
                 {
                     let [a, b, c] = &mut parts;
                     let bytes = [a.gpu_bytes_mut()?, b.gpu_bytes_mut()?, c.gpu_bytes_mut()?];
-                    self.with_bound(g, &args, |args| {
+                    self.with_input(g, &elems, &args, |input, args| {
                         g.partition3(
                             Staged {
                                 module: &module,
-                                input: elems.columns()?,
+                                input,
                                 args,
                             },
                             bytes,
@@ -726,7 +726,7 @@ where
     I: ElementInput<Value = P::Input> + ?Sized,
 {
     let p: &FnMeta = &P::META;
-    let stage = element_stage(I::MAP, I::RANGE);
+    let stage = element_stage(I::MAP, I::ORIGIN);
     let text = module::predicate_module(
         &p.fragment,
         &source(stage, <I::Elem as Row>::COLUMNS),
@@ -765,7 +765,7 @@ where
     I: ElementInput<Value = P1::Input> + ?Sized,
 {
     let (p, q): (&FnMeta, &FnMeta) = (&P1::META, &P2::META);
-    let stage = element_stage(I::MAP, I::RANGE);
+    let stage = element_stage(I::MAP, I::ORIGIN);
     let text = module::partition3_module(
         &p.fragment,
         &q.fragment,

@@ -122,11 +122,11 @@ impl Device {
                         .map_err(|e| Error::driver("writing a result", e));
                 }
                 let module = g.module(reduce_key::<Op, I>(), reduce_module::<Op, I>)?;
-                self.with_bound(g, &args, |args| {
+                self.with_input(g, &elems, &args, |input, args| {
                     g.reduce_to(
                         Staged {
                             module: &module,
-                            input: elems.columns()?,
+                            input,
                             args,
                         },
                         Values::At(bytes),
@@ -159,11 +159,11 @@ impl Device {
             Backend::Gpu(g) => {
                 let module = g.module(reduce_key::<Op, I>(), reduce_module::<Op, I>)?;
                 let slot = if wait { g.signalled_slot()? } else { g.slot()? };
-                self.with_bound(g, &args, |args| {
+                self.with_input(g, &elems, &args, |input, args| {
                     g.reduce(
                         Staged {
                             module: &module,
-                            input: elems.columns()?,
+                            input,
                             args,
                         },
                         &slot,
@@ -226,6 +226,14 @@ pub(crate) fn reduce_key<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleK
     )
 }
 
+/// What a module name says of a stage without a map (`range`, `gather`).
+fn stage_word(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Gather(_) => "gather",
+        _ => "range",
+    }
+}
+
 /// The CUDA module `Device::reduce(op, input)` runs for an `op` of type `Op` and an input of
 /// type `I`: the operator's own module (`Op::META.source`) for arrays, views and
 /// `indexed()` pairs, or a module composed with the input's map for `xs.map(f)`.
@@ -245,7 +253,7 @@ pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSourc
     let op = &Op::META.fragment;
     let cols = <I::Elem as Row>::COLUMNS;
     match I::STAGE {
-        Stage::Map(m) | Stage::RangeMap(_, m) => {
+        Stage::Map(m) | Stage::RangeMap(_, m) | Stage::GatherMap(_, m) => {
             let text = module::reduce_module(op, Some(&source(I::STAGE, cols)));
             let f = &m.fragment;
             composed(
@@ -260,9 +268,13 @@ pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSourc
             module::reduce_module(op, Some(&source(I::STAGE, cols))),
             op.style.needs_cuda_headers(),
         ),
-        // A generated range: the stage makes the indices.
-        Stage::Range(_) => composed(
-            location(&format!("range_{}", op.name), &op.file, op.line),
+        // A generated range (the stage makes the indices) or a gather (it reads through them).
+        Stage::Range(_) | Stage::Gather(_) => composed(
+            location(
+                &format!("{}_{}", stage_word(I::STAGE), op.name),
+                &op.file,
+                op.line,
+            ),
             module::reduce_module(op, Some(&source(I::STAGE, cols))),
             op.style.needs_cuda_headers(),
         ),

@@ -174,11 +174,11 @@ impl Device {
                     (Segments::Csr(_), Some(o)) => Heads::Csr(o.slice(..)),
                     _ => Heads::None,
                 };
-                let bad = self.with_bound(g, &args, |args| {
+                let bad = self.with_input(g, &elems, &args, |input, args| {
                     g.scan(
                         Staged {
                             module: &module,
-                            input: elems.columns()?,
+                            input,
                             args,
                         },
                         ValuesOut {

@@ -273,15 +273,36 @@ impl Staged<'_, '_> {
 
 /// The GPU arrays an operation's kernels read: one byte view per array (zipped when more than
 /// one), each of `len` elements of `sizes[k]` bytes; or, for a generated range, no view and its
-/// first index in `start` (its elements are `sizes[0]` bytes wide).
+/// first index in `start` (its elements are `sizes[0]` bytes wide); or, for a gather, the array
+/// and then the indices (`len` of them) with `gather` set.
 pub(crate) struct Columns<'a> {
     pub(crate) views: Vec<CudaView<'a, u8>>,
     pub(crate) sizes: Vec<usize>,
     pub(crate) len: usize,
     pub(crate) start: Option<u64>,
+    pub(crate) gather: Option<GatherCols>,
 }
 
-impl Columns<'_> {
+/// What a gather's kernels take beyond its two arrays: the gathered array's length and the
+/// device address of the fault word (`module::Source::Gather`; 0 until an operation arms it).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GatherCols {
+    pub(crate) values_len: u64,
+    pub(crate) fault: u64,
+}
+
+impl<'a> Columns<'a> {
+    /// The same arrays again (new views of the same memory).
+    pub(crate) fn reborrow(&self) -> Columns<'a> {
+        Columns {
+            views: self.views.iter().map(|v| v.slice(..)).collect(),
+            sizes: self.sizes.clone(),
+            len: self.len,
+            start: self.start,
+            gather: self.gather,
+        }
+    }
+
     /// Bytes of the widest array's element (what vector loads are sized by).
     pub(crate) fn widest(&self) -> usize {
         self.sizes.iter().copied().max().unwrap_or(1)
@@ -307,6 +328,11 @@ impl Columns<'_> {
         if let Some(start) = self.start {
             raw.p[0] = start;
         }
+        // A gather's array length and fault word follow its two arrays.
+        if let Some(g) = self.gather {
+            raw.p[2] = g.values_len;
+            raw.p[3] = g.fault;
+        }
         Input { raw, _reads: reads }
     }
 
@@ -314,10 +340,16 @@ impl Columns<'_> {
     /// as the stage's `aligned(0)` computes it.
     pub(crate) fn vector_aligned(&self, stream: &CudaStream) -> bool {
         let vec = 16 / self.widest();
-        self.views.iter().zip(&self.sizes).all(|(v, &size)| {
-            let (ptr, _read) = v.device_ptr(stream);
-            ptr.is_multiple_of((vec * size) as u64)
-        })
+        // A gather's vectors are of its indices only.
+        let skip = usize::from(self.gather.is_some());
+        self.views
+            .iter()
+            .zip(&self.sizes)
+            .skip(skip)
+            .all(|(v, &size)| {
+                let (ptr, _read) = v.device_ptr(stream);
+                ptr.is_multiple_of((vec * size) as u64)
+            })
     }
 }
 
