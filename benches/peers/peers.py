@@ -62,7 +62,10 @@ SORT_BYTES = {"sort_u32": 8, "sort_f32": 8, "sort_u64": 16, "argsort_f32": 16, "
               # materialises arange and its temporaries).
               "range_pi_u32": 0, "range_gauss_f64": 0,
               # N random u32 indices into N f32: each index and the element it names read.
-              "gather_sum_f32": 8}
+              "gather_sum_f32": 8,
+              # Sums along each axis of a (256, 4096, 256) f32 array: each element read, each
+              # result written (set per op in the case).
+              "axis_sum_f32_0": 4, "axis_sum_f32_1": 4, "axis_sum_f32_2": 4}
 SAMPLES = 1000  # sorted pairs checked against their input, at random positions
 ALL_OPS = (
     list(SIMPLE_OPS[:11])
@@ -128,6 +131,9 @@ def counted_bytes(kind, n, cols, kept):
         return n * 4 + cols * 4
     if kind == "filter_gt0_f32":
         return n * 4 + kept * 4
+    if kind.startswith("axis_sum_f32_"):
+        dims = (256, 4096, 256)
+        return n * 4 + n // dims[int(kind[-1])] * 4
     if kind in SORT_BYTES:
         return n * SORT_BYTES[kind]
     return n * 4
@@ -447,6 +453,18 @@ class TorchLib:
                 err = abs(float(r.item()) - 0.746824132812427)
                 return err < 1e-9, f"integral={float(r.item()):.15f} err={err:.3g}"
             return Case(fn, chk)
+
+        if kind.startswith("axis_sum_f32_"):
+            axis = int(kind[-1])
+            shape = (256, 4096, 256)
+            x = self.rand_f32(256 * 4096 * 256, seed).view(*shape)
+            emit(f"INFO torch {kind} times x.sum(dim={axis}) of a {shape} float32 tensor (n is fixed)")
+
+            def chk(r):
+                want = x.double().sum(dim=axis)
+                err = float((r.double() - want).abs().max().item())
+                return err < 1e-2, f"places={r.numel()} max_err={err:.3g}"
+            return Case(lambda: x.sum(dim=axis), chk)
 
         if kind == "gather_sum_f32":
             x = self.rand_f32(n, seed)

@@ -2354,18 +2354,49 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         println!("{op}: {ms:.3} ms");
         ours.push((op, n, (8 * n) as f64, ms));
     }
+    // Sums along each axis of a (256, 4096, 256) f32 array (2^28 elements; GB/s: each element
+    // read once and each result written).
+    {
+        use warp_tests::ops::sum_f32;
+        let shape = [256usize, 4096, 256];
+        let len: usize = shape.iter().product();
+        let xs: Vec<f32> = warp_tests::random_vec_par(15, len, false);
+        let dx = must("axis_sum", dev.upload(&xs));
+        for (axis, op) in [
+            (0usize, "axis_sum_f32_0"),
+            (1, "axis_sum_f32_1"),
+            (2, "axis_sum_f32_2"),
+        ] {
+            let lines = warp_tests::axes::lines(&shape, axis);
+            let mut out = must(op, dev.upload(&vec![0f32; lines.len()]));
+            let ms = time_ms(dev, reps, || {
+                dev.reduce_axis_into(sum_f32, &dx, &shape, axis, &mut out)
+            });
+            let got = must(op, out.download());
+            let bad = check::failures(lines.len(), |k| {
+                let (e, m) = lines[k].iter().fold((0f64, 0f64), |(e, m), &p| {
+                    (e + xs[p] as f64, m + (xs[p] as f64).abs())
+                });
+                ((got[k] as f64 - e).abs() > 1e-5 * m)
+                    .then(|| format!("place {k}: expected {e}, got {}", got[k]))
+            });
+            checks.elements(op, lines.len(), bad);
+            println!("{op}: {ms:.3} ms");
+            ours.push((op, len, (4 * len + 4 * lines.len()) as f64, ms));
+        }
+    }
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     run_peer_ops(
         dev,
         (n, reps),
-        "argwhere_f32,hist_weighted_f32,range_pi_u32,range_gauss_f64,gather_sum_f32",
+        "argwhere_f32,hist_weighted_f32,range_pi_u32,range_gauss_f64,gather_sum_f32,axis_sum_f32_0,axis_sum_f32_1,axis_sum_f32_2",
         "torch",
         &mut peers,
         checks,
     );
     print_peer_table(
         &format!(
-            "positions, weights and generated ranges over {n} elements: argwhere of x > 0.8 over f32 in [-1, 1) (10% kept; GB/s count each element read and each position written); the sums of f32 weights of i32 keys in 256 bins (each key and weight read); a Monte-Carlo count and a Gauss integral over the indices 0..n (nothing read: 0 GB/s); the sum of a gather of f32 through n random u32 indices (each index and element read); ms, median of {reps}"
+            "positions, weights and generated ranges over {n} elements: argwhere of x > 0.8 over f32 in [-1, 1) (10% kept; GB/s count each element read and each position written); the sums of f32 weights of i32 keys in 256 bins (each key and weight read); a Monte-Carlo count and a Gauss integral over the indices 0..n (nothing read: 0 GB/s); the sum of a gather of f32 through n random u32 indices (each index and element read); sums along axis 0, 1 and 2 of a (256, 4096, 256) f32 array (each element read, each result written); ms, median of {reps}"
         ),
         &ours,
         &peers,

@@ -1,6 +1,7 @@
 //! Shared helpers of the warp-dsl integration tests: random inputs with special values, the
 //! edge sizes, and value comparison that treats NaN as equal to NaN.
 
+pub mod axes;
 pub mod bound;
 pub mod chart;
 pub mod checks;

@@ -1,6 +1,6 @@
 //! Every kernel family (reduce, predicates with their early exit, compaction, mask, map, row,
 //! column and segment reductions, transpose, histogram (counted and weighted), runs, top-k,
-//! sorts, binary search, argwhere, three-way partition, generated ranges, gathers,
+//! sorts, binary search, argwhere, three-way partition, generated ranges, gathers, N-d axes,
 //! plain, segmented and deterministic float scans: exact tile sums and the tree) on moderate
 //! inputs, GPU against the CPU backend: the targets of
 //! `compute-sanitizer --tool memcheck` and `--tool racecheck` (scripts/gpu-tests.sh), small enough to
@@ -661,4 +661,14 @@ fn reductions_predicates_maps_and_axes_match_the_cpu() {
         ),
         "transpose f64"
     );
+}
+
+/// `reduce_axis` along the middle axis: the column kernels over batches (the vector one and the
+/// padded tile), with partials.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn reduce_axis_matches_plain_rust() {
+    let g = gpu();
+    warp_tests::axes::check_reduce_axis(&g, &[8, 300, 512], 1);
+    warp_tests::axes::check_reduce_axis(&g, &[5, 200, 33], 2);
 }

@@ -2,7 +2,7 @@
 //! bad shapes and offsets (the GPU tests compare the GPU against this backend).
 
 use warp_runtime::prelude::*;
-use warp_tests::ops::argmax_f32 as argmax;
+use warp_tests::ops::{add_u32, argmax_f32 as argmax};
 use warp_tests::{Random, rng, seed};
 
 #[reduce(identity = 0)]
@@ -118,5 +118,47 @@ fn bad_shapes_and_offsets_are_errors() {
     assert_eq!(
         other.scan(add, &d).unwrap().download().unwrap(),
         [1, 3, 6, 10, 15]
+    );
+}
+
+/// `reduce_axis` along every axis of 1-d to 4-d shapes, axes of length 1 and 0 among them.
+#[test]
+fn reduce_axis_matches_plain_rust() {
+    let dev = Device::cpu();
+    for (k, shape) in [
+        vec![7usize],
+        vec![2, 3, 4],
+        vec![1, 5, 7],
+        vec![5, 1, 7],
+        vec![3, 4, 1],
+        vec![0, 3, 2],
+        vec![3, 0, 2],
+        vec![2, 3, 0],
+        vec![2, 3, 4, 5],
+        vec![3, 33, 40],
+    ]
+    .iter()
+    .enumerate()
+    {
+        warp_tests::axes::check_reduce_axis(&dev, shape, k as u64);
+    }
+}
+
+/// Bad shapes and axes are errors.
+#[test]
+fn reduce_axis_checks_its_shape() {
+    let dev = Device::cpu();
+    let xs = dev.upload(&[1u32; 12]).unwrap();
+    let e = |r: Result<DeviceVec<u32>, Error>| matches!(r, Err(Error::Shape(_)));
+    assert!(e(dev.reduce_axis(add_u32, &xs, &[5, 2], 0)));
+    assert!(e(dev.reduce_axis(add_u32, &xs, &[3, 4], 2)));
+    assert!(e(dev.reduce_axis(add_u32, &xs, &[], 0)));
+    assert!(e(dev.reduce_axis(add_u32, &xs, &[usize::MAX, 2, 2], 0)));
+    assert_eq!(
+        dev.reduce_axis(add_u32, &xs, &[12], 0)
+            .unwrap()
+            .download()
+            .unwrap(),
+        [12]
     );
 }

@@ -581,3 +581,29 @@ fn transposes_match_the_cpu() {
         );
     }
 }
+
+/// `reduce_axis` on the GPU along every axis: shapes whose middle axis takes the vector
+/// column kernel over batches (inner a multiple of 4, at least 4096 columns in all), the
+/// padded tile (inner 33, 1000), axes of length 1 and 0, a 4-d shape, and views.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_reduce_axis_matches_plain_rust() {
+    let g = gpu();
+    for (k, shape) in [
+        vec![2usize, 3, 4],
+        vec![16, 300, 256],
+        vec![64, 33, 64],
+        vec![5, 1000, 33],
+        vec![3, 40, 1000],
+        vec![1, 5, 4096],
+        vec![4096, 3, 1],
+        vec![3, 0, 2],
+        vec![2, 3, 4, 5],
+        vec![7, 2, 9, 16],
+    ]
+    .iter()
+    .enumerate()
+    {
+        warp_tests::axes::check_reduce_axis(&g, shape, k as u64);
+    }
+}

@@ -174,12 +174,16 @@ pub const SEGMENTS_LONG: Kernel = kernel(
     "WD_STAGE;\nwd_segments_long<wd_op>(st, offsets, flags, longs, cap, first, partials, tickets, out);",
 );
 
+/// The column reductions' parameters: `cols` columns in all, in `cols / inner` batches of
+/// `rows` x `inner` row-major matrices one after the other (one batch for a plain matrix:
+/// `inner == cols`); column `c` is column `c % inner` of batch `c / inner`.
 const COLS_PARAMS: &[Param] = &[
     p("in", Input),
     p("n", U64),
     p("a", Args),
     p("rows", U64),
     p("cols", U64),
+    p("inner", U64),
     p("rows_per_block", U64),
     p("partials", Out(Value)),
     p("tickets", Out(Pointee::U32)),
@@ -192,7 +196,7 @@ pub const COLS: Kernel = Kernel {
     params: COLS_PARAMS,
     threads: Threads::Cols,
     min_blocks: None,
-    body: "WD_STAGE;\nwd_cols<wd_op, wd_stage, 1>(st, rows, cols, rows_per_block, partials, tickets, out);",
+    body: "WD_STAGE;\nwd_cols<wd_op, wd_stage, 1>(st, rows, cols, inner, rows_per_block, partials, tickets, out);",
 };
 /// The column reduction through an unpadded `[32][32]` tile: only for measuring the bank
 /// conflicts the padding removes.
@@ -201,7 +205,7 @@ pub const COLS_UNPADDED: Kernel = Kernel {
     params: COLS_PARAMS,
     threads: Threads::Cols,
     min_blocks: None,
-    body: "WD_STAGE;\nwd_cols<wd_op, wd_stage, 0>(st, rows, cols, rows_per_block, partials, tickets, out);",
+    body: "WD_STAGE;\nwd_cols<wd_op, wd_stage, 0>(st, rows, cols, inner, rows_per_block, partials, tickets, out);",
 };
 
 /// Column reduction of wide matrices whose rows are whole aligned vectors: each thread folds
@@ -211,7 +215,7 @@ pub const COLS_VEC: Kernel = Kernel {
     params: COLS_PARAMS,
     threads: Threads::ColsVec,
     min_blocks: None,
-    body: "WD_STAGE;\nwd_cols_vec<wd_op, wd_stage>(st, rows, cols, rows_per_block, partials, tickets, out);",
+    body: "WD_STAGE;\nwd_cols_vec<wd_op, wd_stage>(st, rows, cols, inner, rows_per_block, partials, tickets, out);",
 };
 
 /// The kernels of a scan and axis module.

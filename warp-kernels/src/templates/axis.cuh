@@ -365,7 +365,10 @@ static __device__ __forceinline__ typename Op::T wd_axis_tile_combine(typename O
     return wd_warp_reduce<Op>(v);
 }
 
-// Columns: out[c] = fold of column c over all rows, blocks of 1024 threads (32 warps).
+// Columns: out[c] = fold of column c over all rows, blocks of 1024 threads (32 warps). The
+// columns are those of cols / inner batches of rows x inner matrices one after the other (a
+// plain matrix: inner == cols): column c is column c % inner of batch c / inner, its row r at
+// wd_col_at(c, r) (the middle axis of a (B, N, D) array: B batches of N rows of D columns).
 // blockIdx.x strides over 32-column tiles (c = tile * 32 + lane), blockIdx.y over chunks of
 // rows_per_block rows (0: rows / gridDim.y, rounded up); warp w reads rows w, w + 32, ... of a
 // chunk (32 consecutive elements of a row per warp read, WD_COLS_UNROLL in flight), each thread
@@ -373,8 +376,15 @@ static __device__ __forceinline__ typename Op::T wd_axis_tile_combine(typename O
 // gridDim.y == 1 writes out[c]; else partials[blockIdx.y * cols + c], and the column tile's
 // last block over y (tickets[tile]) combines them in a fixed order, writes out[c] and re-arms
 // the ticket.
+// Where column c's row 0 is among cols / inner batches of rows x inner matrices (add r * inner
+// for row r).
+static __device__ __forceinline__ wd_u64 wd_col_base(wd_u64 c, wd_u64 rows, wd_u64 inner) {
+    const wd_u64 b = c / inner;
+    return b * rows * inner + (c - b * inner);
+}
+
 template <class Op, class St, int PAD>
-static __device__ __forceinline__ void wd_cols(const St& st, wd_u64 rows, wd_u64 cols, wd_u64 rows_per_block,
+static __device__ __forceinline__ void wd_cols(const St& st, wd_u64 rows, wd_u64 cols, wd_u64 inner, wd_u64 rows_per_block,
                                                typename Op::T* partials, unsigned int* tickets, typename Op::T* out) {
     typedef typename St::elem_t E;
     typedef typename Op::T T;
@@ -390,6 +400,7 @@ static __device__ __forceinline__ void wd_cols(const St& st, wd_u64 rows, wd_u64
     for (wd_u64 ct = blockIdx.x; ct < ntiles; ct += gridDim.x) {  // block-uniform
         const wd_u64 c = ct * 32 + lane;
         const bool col_ok = c < cols;
+        const wd_u64 base = col_ok ? wd_col_base(c, rows, inner) : 0;
         T acc = Op::identity();
         for (wd_u64 r0 = (wd_u64)blockIdx.y * rpb; r0 < rows; r0 += ystride) {
             const wd_u64 r1 = r0 + rpb < rows ? r0 + rpb : rows;
@@ -397,10 +408,10 @@ static __device__ __forceinline__ void wd_cols(const St& st, wd_u64 rows, wd_u64
                 E e[U];
 #pragma unroll
                 for (unsigned u = 0; u < U; ++u)
-                    if (col_ok && r + 32u * u < r1) e[u] = st.load_l2((r + 32u * u) * cols + c);
+                    if (col_ok && r + 32u * u < r1) e[u] = st.load_l2(base + (r + 32u * u) * inner);
 #pragma unroll
                 for (unsigned u = 0; u < U; ++u)
-                    if (col_ok && r + 32u * u < r1) acc = Op::combine(acc, st.make(e[u], (r + 32u * u) * cols + c));
+                    if (col_ok && r + 32u * u < r1) acc = Op::combine(acc, st.make(e[u], base + (r + 32u * u) * inner));
             }
         }
         const wd_u64 cw = ct * 32 + w;  // the column this warp totals
@@ -431,8 +442,9 @@ static __device__ __forceinline__ void wd_cols(const St& st, wd_u64 rows, wd_u64
     }
 }
 
-// Wide columns (rows that are whole aligned vectors): out[c] = fold of column c over all rows,
-// blocks of WD_COLS_VEC_BLOCK threads. Thread g of the grid's x dimension owns the VEC columns
+// Wide columns (rows that are whole aligned vectors): out[c] = fold of column c over all rows
+// (in batches as wd_cols: inner a multiple of VEC, so a vector lies in one batch), blocks of
+// WD_COLS_VEC_BLOCK threads. Thread g of the grid's x dimension owns the VEC columns
 // [g * VEC, g * VEC + VEC) and folds them down its block's chunk of rows_per_block rows
 // (blockIdx.y), one vector load per row, WD_COLS_VEC_UNROLL rows in flight: a warp reads
 // 32 * 16 consecutive bytes of a row, and no shared tile is needed. gridDim.y == 1 writes
@@ -440,7 +452,7 @@ static __device__ __forceinline__ void wd_cols(const St& st, wd_u64 rows, wd_u64
 // (tickets[blockIdx.x]) folds them in y order, writes out[c] and re-arms the ticket. Each
 // column's fold order is fixed by (rows, rows_per_block).
 template <class Op, class St>
-static __device__ __forceinline__ void wd_cols_vec(const St& st, wd_u64 rows, wd_u64 cols, wd_u64 rows_per_block,
+static __device__ __forceinline__ void wd_cols_vec(const St& st, wd_u64 rows, wd_u64 cols, wd_u64 inner, wd_u64 rows_per_block,
                                                    typename Op::T* partials, unsigned int* tickets, typename Op::T* out) {
     typedef typename St::elem_t E;
     typedef typename Op::T T;
@@ -448,7 +460,8 @@ static __device__ __forceinline__ void wd_cols_vec(const St& st, wd_u64 rows, wd
     constexpr unsigned U = WD_COLS_VEC_UNROLL;
     __shared__ bool am_last;
     const wd_u64 c0 = ((wd_u64)blockIdx.x * WD_COLS_VEC_BLOCK + threadIdx.x) * VEC;
-    const bool ok = c0 < cols;  // cols is a multiple of VEC
+    const bool ok = c0 < cols;  // cols and inner are multiples of VEC
+    const wd_u64 base = ok ? wd_col_base(c0, rows, inner) : 0;
     const wd_u64 rpb = rows_per_block ? rows_per_block : 1;
     const wd_u64 r0 = (wd_u64)blockIdx.y * rpb;
     const wd_u64 r1 = r0 + rpb < rows ? r0 + rpb : rows;
@@ -460,12 +473,12 @@ static __device__ __forceinline__ void wd_cols_vec(const St& st, wd_u64 rows, wd
             E e[U][VEC];
 #pragma unroll
             for (unsigned u = 0; u < U; ++u)
-                if (r + u < r1) st.load_vec((r + u) * cols + c0, e[u]);
+                if (r + u < r1) st.load_vec(base + (r + u) * inner, e[u]);
 #pragma unroll
             for (unsigned u = 0; u < U; ++u) {
                 if (r + u < r1) {
 #pragma unroll
-                    for (unsigned k = 0; k < VEC; ++k) acc[k] = Op::combine(acc[k], st.make(e[u][k], (r + u) * cols + c0 + k));
+                    for (unsigned k = 0; k < VEC; ++k) acc[k] = Op::combine(acc[k], st.make(e[u][k], base + (r + u) * inner + k));
                 }
             }
         }

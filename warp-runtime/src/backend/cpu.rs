@@ -210,20 +210,23 @@ pub(crate) fn reduce_rows<V: Copy + Send + Sync, E: Copy + Sync>(
         .collect()
 }
 
-/// One value per column of the `cols`-column row-major matrix of values.
+/// One value per column of `batches` row-major matrices of `cols` columns one after the other
+/// (batch by batch; one batch for a plain matrix).
 pub(crate) fn reduce_cols<V: Copy + Send + Sync, E: Copy + Sync>(
     op: &impl Fold<V>,
     data: &[E],
     value: impl Fn(E, u64) -> V + Sync,
     cols: usize,
+    batches: usize,
 ) -> Vec<V> {
-    let rows = data.len().checked_div(cols).unwrap_or(0);
-    (0..cols)
+    let rows = data.len().checked_div(cols * batches).unwrap_or(0);
+    (0..cols * batches)
         .into_par_iter()
         .map(|c| {
+            let base = (c / cols) * rows * cols + c % cols;
             fold(
                 op,
-                (0..rows).map(|r| value(data[r * cols + c], (r * cols + c) as u64)),
+                (0..rows).map(|r| value(data[base + r * cols], (base + r * cols) as u64)),
             )
         })
         .collect()

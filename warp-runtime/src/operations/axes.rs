@@ -12,11 +12,49 @@ use crate::inputs::{AsSlice, ReduceInput};
 use crate::operators::ReduceOp;
 use crate::values::DeviceValue;
 
-/// Which axis reduction to run.
+/// Which axis of a matrix to reduce.
 #[derive(Clone, Copy)]
 enum Axis {
     Rows,
     Cols { padded: bool },
+}
+
+/// An axis of a row-major array seen as `outer` x `n` x `inner` elements: the `n` elements of
+/// each line along it are `inner` apart.
+#[derive(Clone, Copy, Debug)]
+struct Along {
+    outer: usize,
+    n: usize,
+    inner: usize,
+}
+
+impl Along {
+    /// Axis `axis` of the row-major shape `shape` of an input of `len` elements.
+    fn of(shape: &[usize], axis: usize, len: usize) -> Result<Along> {
+        if axis >= shape.len() {
+            return Err(Error::Shape(format!(
+                "axis {axis} of a shape of {} dimensions ({shape:?})",
+                shape.len()
+            )));
+        }
+        let product = |dims: &[usize]| {
+            dims.iter()
+                .try_fold(1usize, |a, &d| a.checked_mul(d))
+                .ok_or_else(|| Error::Shape(format!("the shape {shape:?} overflows")))
+        };
+        let (outer, inner) = (product(&shape[..axis])?, product(&shape[axis + 1..])?);
+        let n = shape[axis];
+        let total = outer
+            .checked_mul(n)
+            .and_then(|x| x.checked_mul(inner))
+            .ok_or_else(|| Error::Shape(format!("the shape {shape:?} overflows")))?;
+        if total != len {
+            return Err(Error::Shape(format!(
+                "the shape {shape:?} holds {total} elements; the input has {len}"
+            )));
+        }
+        Ok(Along { outer, n, inner })
+    }
 }
 
 impl Device {
@@ -45,7 +83,7 @@ impl Device {
     {
         let rows = rows_of(input.elements().len(), cols)?;
         let mut out = self.value_array::<Op::Value>(rows)?;
-        self.reduce_axis(op, input, cols, Axis::Rows, &mut out)?;
+        self.reduce_matrix(op, input, cols, Axis::Rows, &mut out)?;
         Ok(out)
     }
 
@@ -62,7 +100,7 @@ impl Device {
         I: ReduceInput<Op> + ?Sized,
         O: OutputArray<Op::Value> + ?Sized,
     {
-        self.reduce_axis(op, input, cols, Axis::Rows, out)
+        self.reduce_matrix(op, input, cols, Axis::Rows, out)
     }
 
     /// Reduces each column of the row-major matrix `input` (`cols` columns) with `op`: one
@@ -95,7 +133,7 @@ impl Device {
         I: ReduceInput<Op> + ?Sized,
         O: OutputArray<Op::Value> + ?Sized,
     {
-        self.reduce_axis(op, input, cols, Axis::Cols { padded: true }, out)
+        self.reduce_matrix(op, input, cols, Axis::Cols { padded: true }, out)
     }
 
     /// [`Device::reduce_cols`] through an unpadded `[32][32]` tile: 32-way shared-memory bank
@@ -125,11 +163,12 @@ impl Device {
     {
         rows_of(input.elements().len(), cols)?;
         let mut out = self.value_array::<Op::Value>(cols)?;
-        self.reduce_axis(op, input, cols, Axis::Cols { padded }, &mut out)?;
+        self.reduce_matrix(op, input, cols, Axis::Cols { padded }, &mut out)?;
         Ok(out)
     }
 
-    fn reduce_axis<Op, I, O>(
+    /// The rows' or the columns' reduction of a row-major matrix of `cols` columns.
+    fn reduce_matrix<Op, I, O>(
         &self,
         op: Op,
         input: &I,
@@ -142,31 +181,85 @@ impl Device {
         I: ReduceInput<Op> + ?Sized,
         O: OutputArray<Op::Value> + ?Sized,
     {
-        let Checked { elems, args } = self.reduce_prologue(input)?;
-        let rows = rows_of(elems.len(), cols)?;
-        let (len, what) = match axis {
-            Axis::Rows => (rows, "reduce_rows"),
-            Axis::Cols { .. } => (cols, "reduce_cols"),
+        let rows = rows_of(input.elements().len(), cols)?;
+        let (along, what) = match axis {
+            Axis::Rows => (
+                Along {
+                    outer: rows,
+                    n: cols,
+                    inner: 1,
+                },
+                "reduce_rows",
+            ),
+            Axis::Cols { .. } => (
+                Along {
+                    outer: 1,
+                    n: rows,
+                    inner: cols,
+                },
+                "reduce_cols",
+            ),
         };
+        let padded = !matches!(axis, Axis::Cols { padded: false });
+        self.reduce_along(op, input, along, padded, what, out)
+    }
+
+    /// Reduces each line along an axis of `input`, an array of `outer` x `n` x `inner`
+    /// elements, into `out` (`outer` x `inner` values: line `(o, i)` is the elements
+    /// `o * n * inner + k * inner + i` for `k` in `0..n`): the rows' kernels when `inner` is
+    /// 1, else the column kernels over `outer` batches.
+    fn reduce_along<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        along: Along,
+        padded: bool,
+        what: &str,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        let Along { outer, n, inner } = along;
+        let Checked { elems, args } = self.reduce_prologue(input)?;
+        let len = outer * inner;
         let target = self.output(out, len, what)?;
         if len == 0 {
             return Ok(());
         }
         match target {
             Target::Cpu(bytes, _) => {
-                let (data, value) = (elems.cpu()?, |e, i| input.value(e, i));
-                let v = match axis {
-                    Axis::Rows => cpu::reduce_rows(&op, data, value, cols),
-                    Axis::Cols { .. } => cpu::reduce_cols(&op, data, value, cols),
+                let v = if n == 0 {
+                    vec![op.identity(); len]
+                } else {
+                    let (data, value) = (elems.cpu()?, |e, i| input.value(e, i));
+                    if inner == 1 {
+                        cpu::reduce_rows(&op, data, value, n)
+                    } else {
+                        cpu::reduce_cols(&op, data, value, inner, outer)
+                    }
                 };
                 write_host(bytes, &v);
                 Ok(())
             }
             t => {
                 let g = self.gpu()?;
+                let mut bytes = gpu_bytes(t)?;
+                if n == 0 {
+                    // Nothing to fold: the identity in every place.
+                    let mut one = vec![0u8; Op::Value::C_SIZE];
+                    op.identity().write_c(&mut one);
+                    let all = one.repeat(len);
+                    return g
+                        .stream()
+                        .memcpy_htod(&all, &mut bytes)
+                        .map_err(|e| Error::driver("writing a result", e));
+                }
                 let module = g.module(axis_key::<Op, I>(), axis_module::<Op, I>)?;
                 let o = ValuesOut {
-                    bytes: gpu_bytes(t)?,
+                    bytes,
                     value_size: Op::Value::C_SIZE,
                 };
                 self.with_input(g, &elems, &args, |input, args| {
@@ -175,14 +268,99 @@ impl Device {
                         input,
                         args,
                     };
-                    let shape = Rows { rows, cols };
-                    match axis {
-                        Axis::Rows => g.reduce_rows(s, shape, o),
-                        Axis::Cols { padded } => g.reduce_cols(s, shape, o, padded),
+                    if inner == 1 {
+                        g.reduce_rows(
+                            s,
+                            Rows {
+                                rows: outer,
+                                cols: n,
+                            },
+                            o,
+                        )
+                    } else {
+                        g.reduce_cols(
+                            s,
+                            Rows {
+                                rows: n,
+                                cols: inner,
+                            },
+                            outer,
+                            o,
+                            padded,
+                        )
                     }
                 })
             }
         }
+    }
+
+    /// Reduces `input`, a row-major array of shape `shape` (its length must be the product of
+    /// the dimensions, else [`Error::Shape`]), along axis `axis` (counted from 0, the
+    /// outermost; at least one dimension, `axis < shape.len()`) with `op`: the result has
+    /// the shape without that axis, row-major (NumPy's and PyTorch's `sum(dim = axis)` for an
+    /// operator). Along the last axis it is [`Device::reduce_rows`], along the first
+    /// [`Device::reduce_cols`]; along a middle axis of a shape `(.., n, ..)` the column
+    /// reduction runs over every outer index at once, in one launch (the middle axis of a
+    /// `(B, N, D)` array read at the bandwidth of a column sum). An axis of length 0 gives the
+    /// identity in each place. Each result's fold order is fixed by the shape and the GPU (the
+    /// same bits every run). Returns without waiting.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[reduce(identity = 0)]
+    /// fn add(a: i32, b: i32) -> i32 { a.wrapping_add(b) }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let x = dev.upload(&(0..24).collect::<Vec<i32>>())?; // shape (2, 3, 4)
+    /// let shape = [2, 3, 4];
+    /// // axis 0: x[0][j][k] + x[1][j][k], shape (3, 4)
+    /// assert_eq!(
+    ///     dev.reduce_axis(add, &x, &shape, 0)?.download()?,
+    ///     [12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34]
+    /// );
+    /// // axis 1 (the middle one): shape (2, 4)
+    /// assert_eq!(dev.reduce_axis(add, &x, &shape, 1)?.download()?, [12, 15, 18, 21, 48, 51, 54, 57]);
+    /// // axis 2: shape (2, 3)
+    /// assert_eq!(dev.reduce_axis(add, &x, &shape, 2)?.download()?, [6, 22, 38, 54, 70, 86]);
+    /// assert!(matches!(dev.reduce_axis(add, &x, &[5, 5], 0), Err(Error::Shape(_))));
+    /// assert!(matches!(dev.reduce_axis(add, &x, &shape, 3), Err(Error::Shape(_))));
+    /// # Ok(()) }
+    /// ```
+    pub fn reduce_axis<Op, I>(
+        &self,
+        op: Op,
+        input: &I,
+        shape: &[usize],
+        axis: usize,
+    ) -> Result<Array<Op>>
+    where
+        Op: ReduceOp,
+        Op::Value: ArrayOf,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        let along = Along::of(shape, axis, input.elements().len())?;
+        let mut out = self.value_array::<Op::Value>(along.outer * along.inner)?;
+        self.reduce_along(op, input, along, true, "reduce_axis", &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::reduce_axis`] into `out` (the product of the other dimensions' values),
+    /// allocating nothing.
+    pub fn reduce_axis_into<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        shape: &[usize],
+        axis: usize,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        let along = Along::of(shape, axis, input.elements().len())?;
+        self.reduce_along(op, input, along, true, "reduce_axis_into", out)
     }
 
     /// Reduces each segment of `input` with `op`: segment `s` is the elements

@@ -52,6 +52,7 @@ kernel_args! {
         a: Args,
         rows: u64,
         cols: u64,
+        inner: u64,
         rows_per_block: u64,
         partials: Values<'v>,
         tickets: Out<'v, u32>,
@@ -207,19 +208,25 @@ impl Gpu {
         })
     }
 
-    /// Reduces the columns of the matrix `s` reads (`shape`) into `out` (`shape.cols` values):
-    /// wide matrices whose rows are whole aligned vectors by the vector column reduction (a
-    /// thread per vector of columns, the rows split to give each SM 8 blocks of at least 16
-    /// rows), others through the padded tile (or, for the padding measurement, the unpadded
-    /// one: 32 columns a block, at least 64 rows).
+    /// Reduces the columns of `batches` matrices of shape `shape`, one after the other in what
+    /// `s` reads, into `out` (`batches * shape.cols` values, batch by batch: the middle axis of
+    /// a (batches, rows, cols) array; one batch for a plain matrix): wide matrices whose rows
+    /// are whole aligned vectors by the vector column reduction (a thread per vector of
+    /// columns, the rows split to give each SM 8 blocks of at least 16 rows), others through
+    /// the padded tile (or, for the padding measurement, the unpadded one: 32 columns a block,
+    /// at least 64 rows). The kernels see `batches * shape.cols` columns.
     pub(crate) fn reduce_cols(
         &self,
         s: Staged<'_, '_>,
         shape: Rows,
+        batches: usize,
         out: ValuesOut<'_>,
         padded: bool,
     ) -> Result<()> {
-        let Rows { rows, cols } = shape;
+        let Rows { rows, cols: inner } = shape;
+        let cols = inner
+            .checked_mul(batches)
+            .ok_or_else(|| Error::Shape(format!("{batches} x {inner} columns are too many")))?;
         if cols == 0 {
             return Ok(());
         }
@@ -229,7 +236,7 @@ impl Gpu {
         let grid = 8 * self.shared.sms as usize;
         let (k, col_blocks, splits) = if padded
             && cols >= COLS_VEC_MIN
-            && cols.is_multiple_of(vec)
+            && inner.is_multiple_of(vec)
             && s.input.vector_aligned(&self.stream)
         {
             let blocks = (cols / vec).div_ceil(COLS_VEC_BLOCK as usize);
@@ -264,6 +271,7 @@ impl Gpu {
                     a: Args(s.args),
                     rows: rows as u64,
                     cols: cols as u64,
+                    inner: inner as u64,
                     rows_per_block: rows_per_block as u64,
                     partials: Values::Raw(r.at(1)),
                     tickets: Out::raw(r.at(0)),
