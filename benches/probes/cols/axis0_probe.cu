@@ -3,8 +3,8 @@
 // per thread (U = 8, a second copy of the module), the rows split over 2 and 4 blocks (with
 // the partials' pass), and the middle axis of (256, 4096, 256) for comparison. The module is
 // ../rows/axis_sum_f32.cu (generated, not kept in git: see ../rows/product_probe.cu); u8.cu is
-// the same with WD_COLS_VEC_UNROLL 8 (`sed`). On the GPU machine:
-//   sed 's/#define WD_COLS_VEC_UNROLL 4/#define WD_COLS_VEC_UNROLL 8/' ../rows/axis_sum_f32.cu > u8.cu
+// the same with WD_COLS_VEC_UNROLL 8 and its kernels renamed (`sed`). On the GPU machine:
+//   sed -e "s/#define WD_COLS_VEC_UNROLL 4/#define WD_COLS_VEC_UNROLL 8/" -e "s/wd_k_/wd8_k_/g" ../rows/axis_sum_f32.cu > u8.cu
 //   nvcc -O3 -arch=sm_90 -std=c++17 -o axis0_probe axis0_probe.cu && ./axis0_probe
 #include <cstdio>
 #include <cstdint>
@@ -33,7 +33,7 @@ int main() {
   const unsigned vb = WD_COLS_VEC_BLOCK, blocks = (unsigned)(cols / 4 / vb);
   auto launch = [&](int split, bool wide) {
     const uint64_t rpb = (rows + split - 1) / split;
-    if (wide) u8::wd_k_cols_vec<<<dim3(blocks, split), vb>>>(in8, n, a8, rows, cols, cols, rpb, part, tickets, out);
+    if (wide) u8::wd8_k_cols_vec<<<dim3(blocks, split), vb>>>(in8, n, a8, rows, cols, cols, rpb, part, tickets, out);
     else product::wd_k_cols_vec<<<dim3(blocks, split), vb>>>(in, n, a, rows, cols, cols, rpb, part, tickets, out);
   };
   // The middle axis of (256, 4096, 256) as the runtime launches it: 128 column blocks, 8 splits.
