@@ -10,6 +10,7 @@ pub mod emu;
 pub mod events;
 pub mod gathers;
 pub mod interop;
+pub mod masked;
 pub mod ops;
 pub mod peers;
 pub mod primitives;

@@ -569,3 +569,9 @@ pub fn multiple_of(i: u64, m: u64) -> bool {
 pub fn index_byte(i: u64) -> u32 {
     (i & 255) as u32
 }
+
+/// Whether `x` is a multiple of `m` (`m > 0`), for `u32` values.
+#[predicate]
+pub fn u32_multiple_of(x: u32, m: u32) -> bool {
+    x % m < 1
+}

@@ -8,7 +8,7 @@ use warp_kernels::Scalar;
 
 use crate::arrays::{DeviceVec, DeviceView, Elements};
 use crate::error::{Error, Result};
-use crate::operators::{BoundArgs, FnMeta, MapOp, ReduceOp};
+use crate::operators::{BoundArgs, FnMeta, MapOp, Predicate, ReduceOp};
 use crate::values::{DeviceValue, Element, IndexInt, Row};
 
 mod sealed {
@@ -416,12 +416,13 @@ pub struct IndexKey<I>(PhantomData<I>);
 /// An input of reductions, scans and axis reductions with `Op`: a `DeviceVec<Op::Value>`, a
 /// view of one, the caller's `CudaSlice<Op::Value>` or `CudaView`, a mapped view `xs.map(f)`
 /// whose map returns `Op::Value`, `xs.indexed()` when `Op::Value` is `(V, I)` (argmax, ...;
-/// the index is the position in the input), or a generated range `dev.range(a..b)` (of
-/// `Op::Value` indices) or its map.
+/// the index is the position in the input), a generated range `dev.range(a..b)` (of
+/// `Op::Value` indices) or its map, a gather `xs.gather(&idx)` or its map, or any element
+/// input masked by a predicate, `xs.filter(p)` ([`Masked`]).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an input of the operator `{Op}`",
     label = "not an input of `{Op}`",
-    note = "inputs of an operator are an array of its value type, `xs.indexed()` for a `(value, integer index)` operator, `xs.map(f)` whose map returns its value, zipped arrays `(&a, &b)` for a tuple operator of their element types, or a generated range `dev.range(a..b)` and its `.map(f)`",
+    note = "inputs of an operator are an array of its value type, `xs.indexed()` for a `(value, integer index)` operator, `xs.map(f)` whose map returns its value, zipped arrays `(&a, &b)` for a tuple operator of their element types, a generated range `dev.range(a..b)`, a gather `xs.gather(&idx)` (each with its `.map(f)`), or any of these masked, `xs.filter(p)`",
     note = "a `DeviceTuples` is a result here, not an input (only the sorts and searches by a comparator read one): map arrays of scalars into tuples or structs instead"
 )]
 pub trait ReduceInput<Op: ReduceOp>: Sealed + Sync {
@@ -434,6 +435,10 @@ pub trait ReduceInput<Op: ReduceOp>: Sealed + Sync {
     /// How values are made from elements.
     #[doc(hidden)]
     const STAGE: Stage;
+    /// The predicate that masks the values (`xs.filter(p)`: a value it rejects is the
+    /// operator's identity), if any.
+    #[doc(hidden)]
+    const MASK: Option<&'static FnMeta> = None;
     /// The stored elements.
     #[doc(hidden)]
     fn elements(&self) -> Elements<'_, Self::Elem>;
@@ -443,10 +448,93 @@ pub trait ReduceInput<Op: ReduceOp>: Sealed + Sync {
     /// The value of element `e` at position `i` (on the CPU).
     #[doc(hidden)]
     fn value(&self, e: Self::Elem, i: u64) -> Op::Value;
+    /// Whether value `v` is kept by the input's mask (on the CPU; always without one).
+    #[doc(hidden)]
+    fn keeps(&self, v: &Op::Value) -> bool {
+        let _ = v;
+        true
+    }
     /// Checks what the operations cannot check from the types (an index type wide enough).
     #[doc(hidden)]
     fn validate(&self) -> Result<()> {
         Ok(())
+    }
+}
+
+/// An element input whose values a predicate masks: `xs.filter(p)` (made by
+/// [`Filter::filter`]) as the input of a reduction, a scan or an axis reduction, where a value
+/// `p` rejects counts as the operator's identity: `reduce(sum, &xs.filter(positive))` is the
+/// sum of the positive elements, in one kernel that reads each element once. Positions (of
+/// `indexed()` operators, scans, rows and columns) are those of the whole input. Not an input
+/// of the predicates, compaction or histograms (`count(q, ..)` of a filter is a predicate that
+/// tests both), nor the values of `reduce_by_key` (an [`Error::Unsupported`]).
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// #[reduce(identity = 0.0)]
+/// fn sum(a: f32, b: f32) -> f32 { a + b }
+/// #[reduce(identity = f32::INFINITY)]
+/// fn min(a: f32, b: f32) -> f32 { a.min(b) }
+/// #[predicate]
+/// fn above(x: f32, t: f32) -> bool { x > t }
+/// #[map]
+/// fn square(x: f32) -> f32 { x * x }
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let xs = dev.upload(&[3.0f32, -1.0, 2.0, -4.0])?;
+/// assert_eq!(dev.reduce(sum, &xs.filter(above.with(0.0)))?, 5.0);
+/// assert_eq!(dev.reduce(min, &xs.filter(above.with(0.0)))?, 2.0);
+/// // Masked values are the identity: the scan carries the last kept total.
+/// assert_eq!(dev.scan(sum, &xs.filter(above.with(0.0)))?.download()?, [3.0, 3.0, 5.0, 5.0]);
+/// // A predicate over a map: the squares above 5.
+/// assert_eq!(dev.reduce(sum, &xs.map(square).filter(above.with(5.0)))?, 25.0);
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Masked<'a, I: ElementInput, P: Predicate<Input = I::Value>> {
+    input: &'a I,
+    pred: P,
+}
+
+/// `filter` for every element input (arrays, views, the caller's cudarc memory, maps, zips,
+/// ranges, gathers; in the prelude): `xs.filter(p)` is a [`Masked`] input of reductions,
+/// scans and axis reductions. (`Device::filter` is the compaction.)
+pub trait Filter: ElementInput + Sized {
+    /// The values `pred` keeps; the others count as the operator's identity.
+    fn filter<P: Predicate<Input = Self::Value>>(&self, pred: P) -> Masked<'_, Self, P> {
+        Masked { input: self, pred }
+    }
+}
+
+impl<I: ElementInput> Filter for I {}
+
+impl<I: ElementInput, P: Predicate<Input = I::Value>> Sealed for Masked<'_, I, P> {}
+
+/// The key part of a masked input: its input's and its predicate's.
+#[doc(hidden)]
+pub struct MaskKey<K, P>(PhantomData<(K, P)>);
+
+impl<I, P, Op> ReduceInput<Op> for Masked<'_, I, P>
+where
+    I: ElementInput,
+    P: Predicate<Input = I::Value>,
+    Op: ReduceOp<Value = I::Value>,
+{
+    type Elem = I::Elem;
+    type Key = MaskKey<I::Map, P::Key>;
+    const STAGE: Stage = element_stage(I::MAP, I::ORIGIN);
+    const MASK: Option<&'static FnMeta> = Some(&P::META);
+    fn elements(&self) -> Elements<'_, I::Elem> {
+        self.input.elements()
+    }
+    fn args(&self) -> BoundArgs {
+        BoundArgs::join(self.input.args(), &self.pred.args())
+    }
+    fn value(&self, e: I::Elem, _: u64) -> Op::Value {
+        self.input.value(e)
+    }
+    fn keeps(&self, v: &Op::Value) -> bool {
+        self.pred.test(*v)
     }
 }
 

@@ -1084,3 +1084,52 @@ mod gathers {
         }
     }
 }
+
+mod masked {
+    //! The modules over masked inputs compile for every architecture with no local memory:
+    //! the reduce module (an array, a map, a range, a gather, masked) and the axis module.
+    use super::*;
+    use warp_runtime::impl_::{axis_module, reduce_module};
+    use warp_runtime::{DeviceRange, DeviceVec, Gathered, Mapped, Masked};
+    use warp_tests::ops::{add_u32, add_u64, low_word, multiple_of_with, u32_multiple_of_with};
+
+    type M<'a, I> = Masked<'a, I, multiple_of_with<u64>>;
+
+    #[test]
+    fn masked_modules_compile() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &[];
+        compile_all_with(vec![
+            (reduce_module::<add_u64, M<'static, DeviceVec<u64>>>(), want),
+            (
+                reduce_module::<add_u64, M<'static, DeviceRange<'static, u64>>>(),
+                want,
+            ),
+            (
+                reduce_module::<add_u64, M<'static, Gathered<'static, u64, u32>>>(),
+                want,
+            ),
+            (
+                reduce_module::<
+                    add_u32,
+                    Masked<'static, Mapped<'static, low_word>, u32_multiple_of_with<u32>>,
+                >(),
+                want,
+            ),
+            (axis_module::<add_u64, M<'static, DeviceVec<u64>>>(), want),
+        ]);
+    }
+
+    #[test]
+    fn a_masked_module_gives_the_identity_where_the_mask_fails() {
+        let m = reduce_module::<add_u64, M<'static, DeviceVec<u64>>>();
+        assert!(
+            m.source.contains("return keep(v) ? v : wd_op::identity();"),
+            "{}",
+            m.source
+        );
+        assert!(m.source.contains("wd_pred("), "{}", m.source);
+    }
+}

@@ -416,3 +416,23 @@ mod gathers {
         );
     }
 }
+
+mod masked {
+    //! A snapshot of a reduce module over a masked array: the mask's predicate in the stage,
+    //! the identity where it fails.
+    use super::view;
+    use warp_runtime::impl_::reduce_module;
+    use warp_runtime::{DeviceVec, Masked};
+    use warp_tests::ops::{add_u64, multiple_of_with};
+
+    #[test]
+    fn masked_modules() {
+        insta::assert_snapshot!(
+            "reduce_add_u64_where_multiple_of",
+            view(
+                &reduce_module::<add_u64, Masked<'static, DeviceVec<u64>, multiple_of_with<u64>>>()
+                    .source
+            )
+        );
+    }
+}

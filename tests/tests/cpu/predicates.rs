@@ -184,3 +184,12 @@ fn argwhere_positions_of_views_maps_and_their_errors() {
         Err(Error::Shape(_))
     ));
 }
+
+/// Masked inputs (`xs.filter(p)`) of reductions, scans and axis reductions against plain Rust.
+#[test]
+fn masked_inputs_count_rejected_values_as_the_identity() {
+    let dev = Device::cpu();
+    for (k, n) in [0usize, 1, 7, 1792, 4099].into_iter().enumerate() {
+        warp_tests::masked::check_masked(&dev, n, k as u64);
+    }
+}

@@ -418,3 +418,18 @@ fn three_way_partition_matches_the_cpu() {
 fn eight_bound_words_read_and_nine_refused() {
     warp_tests::bound::check_bound_limits(&gpu(), seed());
 }
+
+/// Masked inputs (`xs.filter(p)`) of reductions, scans and axis reductions against plain Rust,
+/// at the edge sizes and 2^22.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_masked_inputs_count_rejected_values_as_the_identity() {
+    let g = warp_tests::gpu();
+    for (k, n) in warp_tests::edge_sizes(8)
+        .into_iter()
+        .chain([1792 * 7, 1 << 22])
+        .enumerate()
+    {
+        warp_tests::masked::check_masked(&g, n, k as u64);
+    }
+}

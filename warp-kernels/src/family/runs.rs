@@ -213,8 +213,9 @@ fn run_value(op: &OpFragment, v: &Source) -> String {
         Source::Range { .. } => {
             "\n#error \"a generated range is not a values input of reduce-by-key\"\n".to_string()
         }
-        Source::Gather { .. } => {
-            "\n#error \"a gather is not a values input of reduce-by-key\"\n".to_string()
+        Source::Gather { .. } | Source::Masked { .. } => {
+            "\n#error \"a gather or a masked input is not a values input of reduce-by-key\"\n"
+                .to_string()
         }
     };
     format!(

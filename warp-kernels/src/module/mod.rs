@@ -30,7 +30,9 @@ pub use crate::family::topk::topk_module;
 pub(crate) use fragment::op_struct;
 pub use fragment::{FRAGMENT_NAME, FnFragment, OpFragment};
 pub use stage::{Pick, Source};
-pub(crate) use stage::{bound_args, call_args, map_parts, stage, stage_value, stage_with};
+pub(crate) use stage::{
+    bound_args, call_args, map_parts, mask_parts, stage, stage_value, stage_with,
+};
 
 /// The prelude every generated source starts with.
 pub const PRELUDE: &str = include_str!("../templates/prelude.cuh");

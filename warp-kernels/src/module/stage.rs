@@ -65,6 +65,16 @@ pub enum Source<'a> {
         /// The map of each element.
         map: Option<&'a FnFragment<'a>>,
     },
+    /// The values of `inner` (any source but `Indexed`) where the predicate `pred` holds, and
+    /// the operator's identity where it does not (`xs.filter(p)` as the input of a
+    /// reduction, a scan or an axis reduction: `wd_op` is defined before the stage). The
+    /// predicate's bound arguments follow the map's.
+    Masked {
+        /// What the values are made of.
+        inner: &'a Source<'a>,
+        /// The predicate that keeps a value.
+        pred: &'a FnFragment<'a>,
+    },
 }
 
 impl Source<'_> {
@@ -90,6 +100,7 @@ impl Source<'_> {
             Source::Indexed { elem, .. }
             | Source::Range { index: elem, .. }
             | Source::Gather { elem, .. } => std::slice::from_ref(elem),
+            Source::Masked { inner, .. } => inner.columns(),
         }
     }
 
@@ -126,6 +137,9 @@ impl Source<'_> {
                 "map `{}` of `{elem}` gathered by `{index}` indices",
                 map.name
             ),
+            Source::Masked { inner, pred } => {
+                format!("{} where `{}` holds", inner.describe(), pred.name)
+            }
         }
     }
 
@@ -147,6 +161,7 @@ impl Source<'_> {
                 map: Some(map),
                 ..
             } => format!("{}_gather_{index}_{cols}", map.name),
+            Source::Masked { inner, pred } => format!("{}_where_{}", inner.tag(), pred.name),
         }
     }
 
@@ -362,6 +377,13 @@ pub(crate) fn stage_with(
     value: &str,
     pick: Pick,
 ) -> String {
+    let what = source.describe();
+    // A masked source: the inner source's stage, its values kept by the mask (the module's
+    // only predicate), the identity where it fails.
+    let (source, pred, masked) = match source {
+        Source::Masked { inner, pred: mask } => (*inner, Some(*mask), true),
+        other => (other, pred, false),
+    };
     let cols = source.columns();
     let e = source.elem_c();
     let (value_fn, make, nmap) = match source {
@@ -389,6 +411,17 @@ pub(crate) fn stage_with(
             ),
             0,
         ),
+        Source::Masked { .. } => (
+            String::new(),
+            "\n#error \"a masked source inside a masked source\"\n".to_string(),
+            0,
+        ),
+    };
+    let make = if masked {
+        "(void)i;\n        const value_t v = value(e);\n        return keep(v) ? v : wd_op::identity();"
+            .to_string()
+    } else {
+        make
     };
     let keep = match pred {
         Some(p) => format!("return wd_pred({});", call_args(p, "v", nmap)),
@@ -449,7 +482,6 @@ struct wd_stage {{
 }};
 #define WD_STAGE wd_stage st;{sets} st.n = n; st.a = wd_resolve_args(a); (void)st
 ",
-        what = source.describe(),
     )
 }
 
@@ -460,15 +492,26 @@ pub(crate) fn stage_value(source: &Source) -> String {
         Source::Map { map, .. }
         | Source::Range { map: Some(map), .. }
         | Source::Gather { map: Some(map), .. } => map.output.to_string(),
+        Source::Masked { inner, .. } => stage_value(inner),
         other => other.elem_c(),
     }
 }
 
+/// The mask of a masked source (`Source::Masked`), if it is one.
+pub(crate) fn mask_parts<'a>(source: &Source<'a>) -> Option<&'a FnFragment<'a>> {
+    match source {
+        Source::Masked { pred, .. } => Some(pred),
+        _ => None,
+    }
+}
+
+/// The map of a source (a masked one's inner source's), if any.
 pub(crate) fn map_parts<'a>(source: &Source<'a>) -> Option<&'a FnFragment<'a>> {
     match source {
         Source::Map { map, .. }
         | Source::Range { map: Some(map), .. }
         | Source::Gather { map: Some(map), .. } => Some(map),
+        Source::Masked { inner, .. } => map_parts(inner),
         _ => None,
     }
 }

@@ -2,7 +2,7 @@
 //! segments, with any `#[reduce]` operator, into a new array or the caller's (`_into`).
 
 use super::keys::*;
-use super::{Array, check_offsets, composed, gpu_bytes, location, rows_of, source};
+use super::{Array, check_offsets, gpu_bytes, rows_of};
 use crate::arrays::{ArrayOf, OutputArray, Target, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::{Rows, Staged, ValuesOut};
@@ -234,7 +234,7 @@ impl Device {
                 let v = if n == 0 {
                     vec![op.identity(); len]
                 } else {
-                    let (data, value) = (elems.cpu()?, |e, i| input.value(e, i));
+                    let (data, value) = (elems.cpu()?, values_of(&op, input));
                     if inner == 1 {
                         cpu::reduce_rows(&op, data, value, n)
                     } else {
@@ -425,7 +425,7 @@ impl Device {
             Target::Cpu(bytes, _) => {
                 let o = offs.cpu()?;
                 check_offsets(o, n)?;
-                let v = cpu::reduce_segments(&op, elems.cpu()?, |e, i| input.value(e, i), o);
+                let v = cpu::reduce_segments(&op, elems.cpu()?, values_of(&op, input), o);
                 write_host(bytes, &v);
                 Ok(())
             }
@@ -478,7 +478,9 @@ pub(crate) fn axis_key<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleKey
 /// type `I`.
 pub fn axis_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSource {
     let op: &OpMeta = &Op::META;
-    let text = module::axis_module(&op.fragment, &source(I::STAGE, <I::Elem as Row>::COLUMNS));
+    let text = reduce_source(I::STAGE, <I::Elem as Row>::COLUMNS, I::MASK, |s| {
+        module::axis_module(&op.fragment, s)
+    });
     composed(
         location(
             &format!("axis_{}", &op.fragment.name),

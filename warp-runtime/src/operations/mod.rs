@@ -41,7 +41,7 @@ mod map;
 /// What each operation file names to key and build its modules (the key, the source, the
 /// assembler and the helpers below).
 mod keys {
-    pub(super) use super::{Checked, composed, location, source};
+    pub(super) use super::{Checked, composed, location, reduce_source, source, values_of};
     pub(super) use crate::backend::cuda::{ModuleKey, ModuleKind};
     pub(super) use crate::inputs::Stage;
     pub(super) use crate::operators::{FnMeta, OpMeta};
@@ -66,7 +66,7 @@ use crate::backend::cuda::{Columns, Gpu};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::{ElementInput, ReduceInput, Stage};
-use crate::operators::{BoundArgs, ReduceOp};
+use crate::operators::{BoundArgs, FnMeta, ReduceOp};
 use crate::toolchain::ModuleSource;
 use crate::values::{DeviceValue, Element};
 
@@ -169,6 +169,44 @@ fn map_args(stage: Stage, args: BoundArgs) -> BoundArgs {
     }
 }
 
+/// The bound arguments of a reduce input's kernels: its map's, then its mask's.
+fn input_args<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>(input: &I) -> BoundArgs {
+    match I::MASK {
+        Some(_) => input.args(),
+        None => map_args(I::STAGE, input.args()),
+    }
+}
+
+/// The value of element `e` at position `i` of a reduce input on the CPU: the input's value,
+/// or `op`'s identity where its mask rejects it.
+fn values_of<'x, Op, I>(op: &'x Op, input: &'x I) -> impl Fn(I::Elem, u64) -> Op::Value + Sync + 'x
+where
+    Op: ReduceOp,
+    I: ReduceInput<Op> + ?Sized,
+{
+    move |e, i| {
+        let v = input.value(e, i);
+        if input.keeps(&v) { v } else { op.identity() }
+    }
+}
+
+/// The source a reduce input's module reads (masked when the input is), given to `build`.
+fn reduce_source<R>(
+    stage: Stage,
+    cols: &'static [Scalar],
+    mask: Option<&'static FnMeta>,
+    build: impl FnOnce(&Source) -> R,
+) -> R {
+    let inner = source(stage, cols);
+    match mask {
+        Some(p) => build(&Source::Masked {
+            inner: &inner,
+            pred: &p.fragment,
+        }),
+        None => build(&inner),
+    }
+}
+
 /// An operation's input after the shared prologue: its elements (on this device) and the bound
 /// arguments of its kernel (the input's map's first), checked.
 struct Checked<'a, E: Clone> {
@@ -188,7 +226,7 @@ impl Device {
         let elems = input.elements();
         self.check_elements(&elems)?;
         input.validate()?;
-        let args = map_args(I::STAGE, input.args());
+        let args = input_args::<Op, I>(input);
         self.check_bound(&args)?;
         Ok(Checked { elems, args })
     }

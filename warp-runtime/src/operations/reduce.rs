@@ -105,7 +105,7 @@ impl Device {
                 let v = if elems.is_empty() {
                     op.identity()
                 } else {
-                    cpu::reduce(&op, elems.cpu()?, |e, i| input.value(e, i))
+                    cpu::reduce(&op, elems.cpu()?, values_of(&op, input))
                 };
                 write_host(bytes, &[v]);
                 Ok(())
@@ -151,7 +151,7 @@ impl Device {
         }
         match &*self.backend {
             Backend::Cpu => {
-                let v = cpu::reduce(&op, elems.cpu()?, |e, i| input.value(e, i));
+                let v = cpu::reduce(&op, elems.cpu()?, values_of(&op, input));
                 let mut bytes = vec![0u8; Op::Value::C_SIZE];
                 v.write_c(&mut bytes);
                 Ok(DeviceScalar::on_host(self, &bytes))
@@ -252,6 +252,17 @@ fn stage_word(stage: Stage) -> &'static str {
 pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSource {
     let op = &Op::META.fragment;
     let cols = <I::Elem as Row>::COLUMNS;
+    // A masked input: a module of its own, named after the operator and the mask.
+    if let Some(p) = I::MASK {
+        let f = &p.fragment;
+        return composed(
+            location(&format!("{}_where_{}", &op.name, &f.name), &f.file, f.line),
+            reduce_source(I::STAGE, cols, I::MASK, |s| {
+                module::reduce_module(op, Some(s))
+            }),
+            op.style.needs_cuda_headers(),
+        );
+    }
     match I::STAGE {
         Stage::Map(m) | Stage::RangeMap(_, m) | Stage::GatherMap(_, m) => {
             let text = module::reduce_module(op, Some(&source(I::STAGE, cols)));

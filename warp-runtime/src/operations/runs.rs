@@ -762,13 +762,15 @@ impl Device {
                 <Op::Value as DeviceValue>::C_SIZE
             )));
         }
-        if matches!(
-            I::STAGE,
-            Stage::Range(_) | Stage::RangeMap(..) | Stage::Gather(_) | Stage::GatherMap(..)
-        ) {
+        if I::MASK.is_some()
+            || matches!(
+                I::STAGE,
+                Stage::Range(_) | Stage::RangeMap(..) | Stage::Gather(_) | Stage::GatherMap(..)
+            )
+        {
             return Err(Error::Unsupported(
-                "reduce_by_key reads its values from memory beside the keys: a generated range \
-                 or a gather is not one of its inputs (an array, a view, a map or `indexed()` of \
+                "reduce_by_key reads its values from memory beside the keys: a generated range, \
+                 a gather or a masked input is not one of its inputs (an array, a view, a map or `indexed()` of \
                  one is)"
                     .into(),
             ));

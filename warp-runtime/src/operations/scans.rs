@@ -2,7 +2,7 @@
 //! reductions, into a new array or the caller's (`_into`).
 
 use super::axes::{axis_key, axis_module};
-use super::{Array, check_offsets, gpu_bytes, map_args, rows_of};
+use super::{Array, check_offsets, gpu_bytes, input_args, rows_of, values_of};
 use crate::arrays::{ArrayOf, Elements, OutputArray, Target, ValueArray, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::{Heads, ScanShape, Staged, ValuesOut};
@@ -132,7 +132,7 @@ impl Device {
             }
         }
         input.validate()?;
-        let args = map_args(I::STAGE, input.args());
+        let args = input_args::<Op, I>(input);
         self.check_bound(&args)?;
         let n = elems.len();
         if let Segments::Rows(cols) = segments {
@@ -141,7 +141,7 @@ impl Device {
         let target = self.output(out, n, what)?;
         match target {
             Target::Cpu(bytes, _) => {
-                let (data, value) = (elems.cpu()?, |e, i| input.value(e, i));
+                let (data, value) = (elems.cpu()?, values_of(&op, input));
                 let v = match &segments {
                     Segments::One => cpu::scan(&op, data, value, exclusive),
                     Segments::Rows(cols) => cpu::scan_rows(&op, data, value, *cols, exclusive),
