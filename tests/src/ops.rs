@@ -575,3 +575,21 @@ pub fn index_byte(i: u64) -> u32 {
 pub fn u32_multiple_of(x: u32, m: u32) -> bool {
     x % m < 1
 }
+
+/// `x + k`, wrapping.
+#[map]
+pub fn add_k(x: u64, k: u64) -> u64 {
+    x.wrapping_add(k)
+}
+
+/// The low word of `x` times `k`, wrapping.
+#[map]
+pub fn scale_low(x: u64, k: u32) -> u32 {
+    (x as u32).wrapping_mul(k)
+}
+
+/// Byte `s / 8` of `x` (`s` a multiple of 8 below 32), as a bin.
+#[map]
+pub fn u32_byte(x: u32, s: u32) -> u32 {
+    (x >> s) & 255
+}

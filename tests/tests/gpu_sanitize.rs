@@ -673,9 +673,10 @@ fn reduce_axis_matches_plain_rust() {
     warp_tests::axes::check_reduce_axis(&g, &[5, 200, 33], 2);
 }
 
-/// Masked inputs through the reduce and axis modules (the stage's mask).
+/// Masked inputs and maps of maps through the reduce, axis, predicate and histogram modules.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn masked_inputs_match_plain_rust() {
     warp_tests::masked::check_masked(&gpu(), 1792 * 37, 3);
+    warp_tests::masked::check_chains(&gpu(), 1792 * 37, 4);
 }

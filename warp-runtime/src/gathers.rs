@@ -4,7 +4,7 @@
 use std::marker::PhantomData;
 
 use crate::arrays::{DeviceVec, DeviceView, Elements};
-use crate::inputs::{Array, ElementInput, Origin, Sealed};
+use crate::inputs::{Array, Chained, ElementInput, Origin, Sealed};
 use crate::operators::{BoundArgs, FnMeta, MapOp};
 use crate::ranges::RangeIndex;
 use crate::values::Element;
@@ -141,7 +141,14 @@ impl<'a, T: Element, I: RangeIndex> Gathered<'a, T, I> {
     }
 }
 
-impl<M: MapOp, I: RangeIndex> GatherMap<'_, M, I> {
+impl<'a, M: MapOp, I: RangeIndex> GatherMap<'a, M, I> {
+    /// The mapped elements mapped again by `map`, lazily: see [`Chained`].
+    pub fn map<G: MapOp<Input = M::Output>>(&self, map: G) -> Chained<GatherMap<'a, M, I>, G> {
+        Chained {
+            inner: self.clone(),
+            map,
+        }
+    }
     /// Number of elements: the number of indices.
     pub fn len(&self) -> usize {
         self.elems.len()

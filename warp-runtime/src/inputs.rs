@@ -165,6 +165,9 @@ pub trait ElementInput: Sealed + Sync {
     /// make) or a gather.
     #[doc(hidden)]
     const ORIGIN: Origin = Origin::Stored;
+    /// A second map of the values (`xs.map(f).map(g)`: `g`), if any.
+    #[doc(hidden)]
+    const THEN: Option<&'static FnMeta> = None;
     /// The stored elements.
     #[doc(hidden)]
     fn elements(&self) -> Elements<'_, Self::Elem>;
@@ -409,6 +412,73 @@ impl<M: MapOp> ElementInput for Mapped<'_, M> {
     }
 }
 
+/// A map of a mapped input (`xs.map(f).map(g)`, also of a range's or a gather's map): each
+/// value of `I` mapped again by `G`, in the same kernel (`wd_map2` after `wd_map`). An input
+/// of every operation its first map's input is. Two maps at most: a third is a type error
+/// (write one `#[map]` that does the work of two instead).
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// #[map]
+/// fn half(x: i32) -> f32 { x as f32 * 0.5 }
+/// #[map]
+/// fn square(x: f32) -> f32 { x * x }
+/// #[reduce(identity = 0.0)]
+/// fn sum(a: f32, b: f32) -> f32 { a + b }
+/// #[predicate]
+/// fn above(x: f32, t: f32) -> bool { x > t }
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let xs = dev.upload(&[2i32, 4, 6])?;
+/// assert_eq!(dev.reduce(sum, &xs.map(half).map(square))?, 14.0);   // 1 + 4 + 9
+/// assert_eq!(dev.count(above.with(3.0), &xs.map(half).map(square))?, 2);
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Chained<I: ElementInput, G: MapOp<Input = I::Value>> {
+    pub(crate) inner: I,
+    pub(crate) map: G,
+}
+
+/// The key part of a map of a map: the first's and the second's.
+#[doc(hidden)]
+pub struct ChainKey<K, G>(PhantomData<(K, G)>);
+
+impl<I: ElementInput, G: MapOp<Input = I::Value>> Sealed for Chained<I, G> {}
+
+impl<I: ElementInput, G: MapOp<Input = I::Value>> ElementInput for Chained<I, G> {
+    type Elem = I::Elem;
+    type Value = G::Output;
+    type Kept = G::Output;
+    type Map = ChainKey<I::Map, G::Key>;
+    const MAP: Option<&'static FnMeta> = I::MAP;
+    const KEEP: Option<usize> = None;
+    const ORIGIN: Origin = I::ORIGIN;
+    const THEN: Option<&'static FnMeta> = Some(&G::META);
+    fn elements(&self) -> Elements<'_, I::Elem> {
+        self.inner.elements()
+    }
+    fn args(&self) -> BoundArgs {
+        BoundArgs::join(self.inner.args(), &self.map.args())
+    }
+    fn value(&self, e: I::Elem) -> G::Output {
+        self.map.apply(self.inner.value(e))
+    }
+    fn kept(v: G::Output) -> G::Output {
+        v
+    }
+}
+
+impl<'a, M: MapOp> Mapped<'a, M> {
+    /// The mapped values mapped again by `map`, lazily: see [`Chained`].
+    pub fn map<G: MapOp<Input = M::Output>>(&self, map: G) -> Chained<Mapped<'a, M>, G> {
+        Chained {
+            inner: self.clone(),
+            map,
+        }
+    }
+}
+
 /// The key part of `(element, index)` pairs with index type `I`.
 #[doc(hidden)]
 pub struct IndexKey<I>(PhantomData<I>);
@@ -439,6 +509,9 @@ pub trait ReduceInput<Op: ReduceOp>: Sealed + Sync {
     /// operator's identity), if any.
     #[doc(hidden)]
     const MASK: Option<&'static FnMeta> = None;
+    /// A second map of the values (`xs.map(f).map(g)`: `g`), if any.
+    #[doc(hidden)]
+    const THEN: Option<&'static FnMeta> = None;
     /// The stored elements.
     #[doc(hidden)]
     fn elements(&self) -> Elements<'_, Self::Elem>;
@@ -524,6 +597,7 @@ where
     type Key = MaskKey<I::Map, P::Key>;
     const STAGE: Stage = element_stage(I::MAP, I::ORIGIN);
     const MASK: Option<&'static FnMeta> = Some(&P::META);
+    const THEN: Option<&'static FnMeta> = I::THEN;
     fn elements(&self) -> Elements<'_, I::Elem> {
         self.input.elements()
     }
@@ -559,6 +633,7 @@ where
     type Elem = In::Elem;
     type Key = In::Map;
     const STAGE: Stage = element_stage(In::MAP, In::ORIGIN);
+    const THEN: Option<&'static FnMeta> = In::THEN;
     fn elements(&self) -> Elements<'_, In::Elem> {
         ElementInput::elements(self)
     }

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use crate::arrays::Elements;
 use crate::device::Device;
-use crate::inputs::{ElementInput, Origin, Sealed};
+use crate::inputs::{Chained, ElementInput, Origin, Sealed};
 use crate::operators::{BoundArgs, FnMeta, MapOp};
 use crate::values::IndexInt;
 
@@ -135,6 +135,16 @@ impl<'d, T: RangeIndex> DeviceRange<'d, T> {
     }
     fn elements(&self) -> Elements<'d, T> {
         Elements::counting(self.device, self.start.to_u64(), self.len)
+    }
+}
+
+impl<'d, T: RangeIndex, M: MapOp<Input = T>> RangeMap<'d, T, M> {
+    /// The mapped indices mapped again by `map`, lazily: see [`Chained`].
+    pub fn map<G: MapOp<Input = M::Output>>(&self, map: G) -> Chained<RangeMap<'d, T, M>, G> {
+        Chained {
+            inner: self.clone(),
+            map,
+        }
     }
 }
 

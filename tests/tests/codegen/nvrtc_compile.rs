@@ -1133,3 +1133,60 @@ mod masked {
         assert!(m.source.contains("wd_pred("), "{}", m.source);
     }
 }
+
+mod chains {
+    //! The modules over maps of maps compile for every architecture with no local memory:
+    //! reduce (of an array, a range and a gather, and masked), axis, predicate, argwhere and
+    //! histogram; each passes the bound arguments in order (first map, second map, then the
+    //! predicate or bin map).
+    use super::*;
+    use warp_runtime::impl_::{
+        argwhere_module, axis_module, histogram_module, predicate_module, reduce_module,
+    };
+    use warp_runtime::{Chained, GatherMap, Mapped, Masked, RangeMap};
+    use warp_tests::ops::{
+        add_k_with, add_u32, scale_low_with, u32_byte_with, u32_multiple_of_with,
+    };
+
+    type C<I> = Chained<I, scale_low_with<u32>>;
+    type A = C<Mapped<'static, add_k_with<u64>>>;
+
+    #[test]
+    fn chained_modules_compile() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &[];
+        compile_all_with(vec![
+            (reduce_module::<add_u32, A>(), want),
+            (
+                reduce_module::<add_u32, C<RangeMap<'static, u64, add_k_with<u64>>>>(),
+                want,
+            ),
+            (
+                reduce_module::<add_u32, C<GatherMap<'static, add_k_with<u64>, u32>>>(),
+                want,
+            ),
+            (
+                reduce_module::<add_u32, Masked<'static, A, u32_multiple_of_with<u32>>>(),
+                want,
+            ),
+            (axis_module::<add_u32, A>(), want),
+            (predicate_module::<u32_multiple_of_with<u32>, A>(), want),
+            (argwhere_module::<u32_multiple_of_with<u32>, A, u32>(), want),
+            (histogram_module::<u32_byte_with<u32>, A>(), want),
+        ]);
+    }
+
+    #[test]
+    fn a_chained_stage_maps_twice_with_the_arguments_in_order() {
+        let m = predicate_module::<u32_multiple_of_with<u32>, A>();
+        for part in [
+            "wd_map(e, wd_arg<wd_u64>(a, 0))",
+            "return wd_map2(v, wd_arg<wd_u32>(a, 1));",
+            "wd_pred(v, wd_arg<wd_u32>(a, 2))",
+        ] {
+            assert!(m.source.contains(part), "{part}:\n{}", m.source);
+        }
+    }
+}

@@ -436,3 +436,26 @@ mod masked {
         );
     }
 }
+
+mod chains {
+    //! A snapshot of a predicate module over a map of a map: `wd_map`, then `wd_map2`, then
+    //! the predicate, each with its bound argument.
+    use super::view;
+    use warp_runtime::impl_::predicate_module;
+    use warp_runtime::{Chained, Mapped};
+    use warp_tests::ops::{add_k_with, scale_low_with, u32_multiple_of_with};
+
+    #[test]
+    fn chained_modules() {
+        insta::assert_snapshot!(
+            "predicate_multiple_of_over_scale_low_of_add_k",
+            view(
+                &predicate_module::<
+                    u32_multiple_of_with<u32>,
+                    Chained<Mapped<'static, add_k_with<u64>>, scale_low_with<u32>>,
+                >()
+                .source
+            )
+        );
+    }
+}

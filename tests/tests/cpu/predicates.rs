@@ -191,5 +191,6 @@ fn masked_inputs_count_rejected_values_as_the_identity() {
     let dev = Device::cpu();
     for (k, n) in [0usize, 1, 7, 1792, 4099].into_iter().enumerate() {
         warp_tests::masked::check_masked(&dev, n, k as u64);
+        warp_tests::masked::check_chains(&dev, n, k as u64);
     }
 }

@@ -431,5 +431,6 @@ fn gpu_masked_inputs_count_rejected_values_as_the_identity() {
         .enumerate()
     {
         warp_tests::masked::check_masked(&g, n, k as u64);
+        warp_tests::masked::check_chains(&g, n, k as u64);
     }
 }

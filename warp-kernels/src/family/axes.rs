@@ -3,9 +3,7 @@
 
 use super::scans::{SCAN, SCAN_ROWS, SCAN_SEGMENTS};
 use crate::catalogue::kit::*;
-use crate::module::{
-    Module, OpFragment, Pick, Source, Style, map_parts, mask_parts, op_struct, stage,
-};
+use crate::module::{Module, OpFragment, Pick, Source, Style, op_struct, stage, stage_functions};
 use crate::types::Scalar;
 
 /// Threads per block of the column reduction: 32 warps, one per row of the `[32][33]` tile.
@@ -289,21 +287,15 @@ pub fn axis_module(op: &OpFragment, source: &Source) -> String {
         op.name,
         source.describe()
     ));
-    let map = map_parts(source);
-    let mask = mask_parts(source);
+    let fns = stage_functions(source);
     let row = source.row_support();
-    m.type_support(&[
-        &row,
-        map.map_or("", |f| &f.type_support),
-        mask.map_or("", |f| &f.type_support),
-        &op.type_support,
-    ]);
+    let mut types: Vec<&str> = vec![&row];
+    types.extend(fns.iter().map(|(f, _)| &*f.type_support));
+    types.push(&op.type_support);
+    m.type_support(&types);
     m.user("\n// ---- the user's functions, lowered ----\n");
-    if let Some(f) = map {
-        m.function(&f.text, "wd_map");
-    }
-    if let Some(f) = mask {
-        m.function(&f.text, "wd_pred");
+    for (f, name) in &fns {
+        m.function(&f.text, name);
     }
     m.function(&op.combine, "wd_op_combine");
     m.function(&op.identity, "wd_op_identity");

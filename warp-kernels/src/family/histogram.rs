@@ -2,7 +2,9 @@
 //! function.
 
 use crate::catalogue::kit::*;
-use crate::module::{FnFragment, Module, Pick, Source, call_args, map_parts, stage, stage_value};
+use crate::module::{
+    FnFragment, Module, Pick, Source, call_args, stage, stage_functions, stage_value,
+};
 use crate::types::Scalar;
 
 /// The most bins a histogram counts into.
@@ -131,16 +133,18 @@ pub fn histogram_module(bin: &FnFragment, source: &Source, weight: Option<Scalar
         bin.name,
         source.describe()
     ));
-    let map = map_parts(source);
-    m.type_support(&[
-        &source.row_support(),
-        map.map_or("", |f| &f.type_support),
-        &bin.type_support,
-    ]);
+    let fns = stage_functions(source);
+    let row = source.row_support();
+    let mut types: Vec<&str> = vec![&row];
+    types.extend(fns.iter().map(|(f, _)| &*f.type_support));
+    types.push(&bin.type_support);
+    m.type_support(&types);
     m.user("\n// ---- the user's functions, lowered ----\n");
-    if let Some(f) = map {
-        m.function(&f.text, "wd_map");
+    for (f, name) in &fns {
+        m.function(&f.text, name);
     }
+    // The bin's bound arguments follow the maps'.
+    let nmap: usize = fns.iter().map(|(f, _)| f.extras.len()).sum();
     m.function(&bin.text, "wd_bin");
     m.user(&stage(source, None, &stage_value(source), Pick::Value));
     m.user(&format!(
@@ -153,7 +157,7 @@ static __device__ __forceinline__ {out} wd_bin_of(const wd_stage& st, wd_stage::
 }}
 ",
         out = &bin.output,
-        args = call_args(bin, "v", map.map_or(0, |f| f.extras.len())),
+        args = call_args(bin, "v", nmap),
     ));
     m.template("warp.cuh");
     m.template("block.cuh");

@@ -2,7 +2,9 @@
 //! `#[predicate]` keeps, and the three-way partition by two predicates.
 
 use crate::catalogue::kit::*;
-use crate::module::{FnFragment, Module, Pick, Source, Style, map_parts, stage_value, stage_with};
+use crate::module::{
+    FnFragment, Module, Pick, Source, Style, stage_functions, stage_value, stage_with,
+};
 
 /// Copies of the stop signal that `wd_k_any` and `wd_k_find_first` read before every tile,
 /// spread over L2 slices so that the reads of all warps do not queue on one (see
@@ -192,16 +194,15 @@ fn tested_module(
         Pick::Position(ix) => format!(", keeping `{ix}` positions"),
     };
     let mut m = Module::new(&format!("{what} over {}{picked}", source.describe()));
-    let map = map_parts(source);
-    m.type_support(&[
-        &source.row_support(),
-        map.map_or("", |f| &f.type_support),
-        &pred.type_support,
-        pred2.map_or("", |f| &f.type_support),
-    ]);
+    let fns = stage_functions(source);
+    let row = source.row_support();
+    let mut types: Vec<&str> = vec![&row];
+    types.extend(fns.iter().map(|(f, _)| &*f.type_support));
+    types.extend([&*pred.type_support, pred2.map_or("", |f| &f.type_support)]);
+    m.type_support(&types);
     m.user("\n// ---- the user's functions, lowered ----\n");
-    if let Some(f) = map {
-        m.function(&f.text, "wd_map");
+    for (f, name) in &fns {
+        m.function(&f.text, name);
     }
     m.function(&pred.text, "wd_pred");
     if let Some(f) = pred2 {

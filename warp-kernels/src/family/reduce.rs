@@ -1,7 +1,7 @@
 //! The reduce family: one-pass grid reductions of a stage's values by a `#[reduce]` operator.
 
 use crate::catalogue::kit::*;
-use crate::module::{Module, OpFragment, Pick, Source, map_parts, mask_parts, op_struct, stage};
+use crate::module::{Module, OpFragment, Pick, Source, op_struct, stage, stage_functions};
 
 /// Grid reduction of the stage's values: per-thread accumulation, warp reduce, `warpSums`,
 /// last-block-done grid combine in the same launch (`partials` holds a value per block).
@@ -36,21 +36,15 @@ pub fn reduce_module(op: &OpFragment, source: Option<&Source>) -> String {
         None => format!("reduction `{}` over `{}` values", op.name, &op.value),
     };
     let mut m = Module::new(&what);
-    let map = source.and_then(map_parts);
-    let mask = source.and_then(mask_parts);
+    let fns = source.map_or(Vec::new(), stage_functions);
     let row = source.map_or(String::new(), |s| s.row_support());
-    m.type_support(&[
-        &row,
-        map.map_or("", |f| &f.type_support),
-        mask.map_or("", |f| &f.type_support),
-        &op.type_support,
-    ]);
+    let mut types: Vec<&str> = vec![&row];
+    types.extend(fns.iter().map(|(f, _)| &*f.type_support));
+    types.push(&op.type_support);
+    m.type_support(&types);
     m.user("\n// ---- the user's functions, lowered ----\n");
-    if let Some(f) = map {
-        m.function(&f.text, "wd_map");
-    }
-    if let Some(f) = mask {
-        m.function(&f.text, "wd_pred");
+    for (f, name) in &fns {
+        m.function(&f.text, name);
     }
     m.function(&op.combine, "wd_op_combine");
     m.function(&op.identity, "wd_op_identity");
@@ -67,7 +61,12 @@ pub fn reduce_module(op: &OpFragment, source: Option<&Source>) -> String {
             op.name,
             s.tag().trim_start_matches(&*map.name)
         ),
-        Some(s @ (Source::Range { .. } | Source::Gather { .. } | Source::Masked { .. })) => {
+        Some(
+            s @ (Source::Range { .. }
+            | Source::Gather { .. }
+            | Source::Masked { .. }
+            | Source::Chained { .. }),
+        ) => {
             format!("{}_{}", op.name, s.tag())
         }
         _ => op.name.to_string(),

@@ -31,7 +31,7 @@ pub(crate) use fragment::op_struct;
 pub use fragment::{FRAGMENT_NAME, FnFragment, OpFragment};
 pub use stage::{Pick, Source};
 pub(crate) use stage::{
-    bound_args, call_args, map_parts, mask_parts, stage, stage_value, stage_with,
+    bound_args, call_args, map_parts, stage, stage_functions, stage_value, stage_with,
 };
 
 /// The prelude every generated source starts with.

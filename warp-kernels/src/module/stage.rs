@@ -75,6 +75,14 @@ pub enum Source<'a> {
         /// The predicate that keeps a value.
         pred: &'a FnFragment<'a>,
     },
+    /// A second `#[map]` of the values of `inner` (a map of a map: `xs.map(f).map(g)`),
+    /// `wd_map2` in the module, its bound arguments after the first map's.
+    Chained {
+        /// The first map's source (`Map`, or a `Range` or `Gather` with a map).
+        inner: &'a Source<'a>,
+        /// The second map.
+        then: &'a FnFragment<'a>,
+    },
 }
 
 impl Source<'_> {
@@ -100,7 +108,7 @@ impl Source<'_> {
             Source::Indexed { elem, .. }
             | Source::Range { index: elem, .. }
             | Source::Gather { elem, .. } => std::slice::from_ref(elem),
-            Source::Masked { inner, .. } => inner.columns(),
+            Source::Masked { inner, .. } | Source::Chained { inner, .. } => inner.columns(),
         }
     }
 
@@ -140,6 +148,9 @@ impl Source<'_> {
             Source::Masked { inner, pred } => {
                 format!("{} where `{}` holds", inner.describe(), pred.name)
             }
+            Source::Chained { inner, then } => {
+                format!("map `{}` of {}", then.name, inner.describe())
+            }
         }
     }
 
@@ -162,6 +173,7 @@ impl Source<'_> {
                 ..
             } => format!("{}_gather_{index}_{cols}", map.name),
             Source::Masked { inner, pred } => format!("{}_where_{}", inner.tag(), pred.name),
+            Source::Chained { inner, then } => format!("{}_{}", then.name, inner.tag()),
         }
     }
 
@@ -384,26 +396,48 @@ pub(crate) fn stage_with(
         Source::Masked { inner, pred: mask } => (*inner, Some(*mask), true),
         other => (other, pred, false),
     };
+    // A map of a map: the first map's stage, its value mapped again by `wd_map2`.
+    let (source, then) = match source {
+        Source::Chained { inner, then } => (*inner, Some(*then)),
+        other => (other, None),
+    };
     let cols = source.columns();
     let e = source.elem_c();
-    let (value_fn, make, nmap) = match source {
-        Source::Plain(_) | Source::Range { map: None, .. } | Source::Gather { map: None, .. } => (
-            "    __device__ __forceinline__ value_t value(elem_t e) const { return e; }\n"
-                .to_string(),
-            "return value(e);".to_string(),
-            0,
-        ),
+    // The value of element `e` (an expression) and the bound arguments it takes.
+    let plain = match source {
+        Source::Plain(_) | Source::Range { map: None, .. } | Source::Gather { map: None, .. } => {
+            Some(("e".to_string(), 0))
+        }
         Source::Map { map, .. }
         | Source::Range { map: Some(map), .. }
-        | Source::Gather { map: Some(map), .. } => (
-            format!(
-                "    __device__ __forceinline__ value_t value(elem_t e) const {{ return wd_map({}); }}\n",
-                call_args(map, "e", 0)
-            ),
-            "return value(e);".to_string(),
+        | Source::Gather { map: Some(map), .. } => Some((
+            format!("wd_map({})", call_args(map, "e", 0)),
             map.extras.len(),
-        ),
-        Source::Indexed { index, .. } => (
+        )),
+        _ => None,
+    };
+    let (value_fn, make, nmap) = match (plain, source) {
+        (Some((expr, n)), _) => {
+            let (body, n) = match then {
+                None => (format!("return {expr};"), n),
+                Some(g) => (
+                    format!(
+                        "const {} v = {expr}; return wd_map2({});",
+                        stage_value(source),
+                        call_args(g, "v", n)
+                    ),
+                    n + g.extras.len(),
+                ),
+            };
+            (
+                format!(
+                    "    __device__ __forceinline__ value_t value(elem_t e) const {{ {body} }}\n"
+                ),
+                "return value(e);".to_string(),
+                n,
+            )
+        }
+        (None, Source::Indexed { index, .. }) => (
             String::new(),
             format!(
                 "value_t t;\n        t.f0 = e;\n        t.f1 = ({})i;\n        return t;",
@@ -411,9 +445,9 @@ pub(crate) fn stage_with(
             ),
             0,
         ),
-        Source::Masked { .. } => (
+        _ => (
             String::new(),
-            "\n#error \"a masked source inside a masked source\"\n".to_string(),
+            "\n#error \"a masked or chained source inside another\"\n".to_string(),
             0,
         ),
     };
@@ -493,6 +527,7 @@ pub(crate) fn stage_value(source: &Source) -> String {
         | Source::Range { map: Some(map), .. }
         | Source::Gather { map: Some(map), .. } => map.output.to_string(),
         Source::Masked { inner, .. } => stage_value(inner),
+        Source::Chained { then, .. } => then.output.to_string(),
         other => other.elem_c(),
     }
 }
@@ -505,13 +540,39 @@ pub(crate) fn mask_parts<'a>(source: &Source<'a>) -> Option<&'a FnFragment<'a>> 
     }
 }
 
+/// The second map of a chained source (`Source::Chained`, or a masked one), if any.
+pub(crate) fn then_parts<'a>(source: &Source<'a>) -> Option<&'a FnFragment<'a>> {
+    match source {
+        Source::Chained { then, .. } => Some(then),
+        Source::Masked { inner, .. } => then_parts(inner),
+        _ => None,
+    }
+}
+
+/// The user's functions a source's stage calls, each with the name the module gives it: the
+/// map (`wd_map`), a second map (`wd_map2`), the mask (`wd_pred`). Every family that builds a
+/// stage emits these (and their tuple types) through this list.
+pub(crate) fn stage_functions<'a>(source: &Source<'a>) -> Vec<(&'a FnFragment<'a>, &'static str)> {
+    let mut out = Vec::new();
+    if let Some(f) = map_parts(source) {
+        out.push((f, "wd_map"));
+    }
+    if let Some(f) = then_parts(source) {
+        out.push((f, "wd_map2"));
+    }
+    if let Some(f) = mask_parts(source) {
+        out.push((f, "wd_pred"));
+    }
+    out
+}
+
 /// The map of a source (a masked one's inner source's), if any.
 pub(crate) fn map_parts<'a>(source: &Source<'a>) -> Option<&'a FnFragment<'a>> {
     match source {
         Source::Map { map, .. }
         | Source::Range { map: Some(map), .. }
         | Source::Gather { map: Some(map), .. } => Some(map),
-        Source::Masked { inner, .. } => map_parts(inner),
+        Source::Masked { inner, .. } | Source::Chained { inner, .. } => map_parts(inner),
         _ => None,
     }
 }

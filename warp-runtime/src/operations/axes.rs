@@ -478,7 +478,8 @@ pub(crate) fn axis_key<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleKey
 /// type `I`.
 pub fn axis_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSource {
     let op: &OpMeta = &Op::META;
-    let text = reduce_source(I::STAGE, <I::Elem as Row>::COLUMNS, I::MASK, |s| {
+    let cols = <I::Elem as Row>::COLUMNS;
+    let text = input_source(I::STAGE, cols, I::THEN, I::MASK, |s| {
         module::axis_module(&op.fragment, s)
     });
     composed(

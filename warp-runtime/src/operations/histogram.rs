@@ -666,11 +666,9 @@ where
             &f.fragment.file,
             f.fragment.line,
         ),
-        module::histogram_module(
-            &f.fragment,
-            &source(stage, <I::Elem as Row>::COLUMNS),
-            weight,
-        ),
+        input_source(stage, <I::Elem as Row>::COLUMNS, I::THEN, None, |s| {
+            module::histogram_module(&f.fragment, s, weight)
+        }),
         false,
     )
 }

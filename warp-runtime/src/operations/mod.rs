@@ -41,7 +41,7 @@ mod map;
 /// What each operation file names to key and build its modules (the key, the source, the
 /// assembler and the helpers below).
 mod keys {
-    pub(super) use super::{Checked, composed, location, reduce_source, source, values_of};
+    pub(super) use super::{Checked, composed, input_source, location, source, values_of};
     pub(super) use crate::backend::cuda::{ModuleKey, ModuleKind};
     pub(super) use crate::inputs::Stage;
     pub(super) use crate::operators::{FnMeta, OpMeta};
@@ -190,20 +190,33 @@ where
     }
 }
 
-/// The source a reduce input's module reads (masked when the input is), given to `build`.
-fn reduce_source<R>(
+/// The source an input's module reads, given to `build`: the stage's (`source`), its values
+/// mapped again by `then` (a map of a map) and masked by `mask` (reduce inputs) when given.
+fn input_source<R>(
     stage: Stage,
     cols: &'static [Scalar],
+    then: Option<&'static FnMeta>,
     mask: Option<&'static FnMeta>,
     build: impl FnOnce(&Source) -> R,
 ) -> R {
-    let inner = source(stage, cols);
+    let first = source(stage, cols);
+    let chained;
+    let inner = match then {
+        Some(g) => {
+            chained = Source::Chained {
+                inner: &first,
+                then: &g.fragment,
+            };
+            &chained
+        }
+        None => &first,
+    };
     match mask {
         Some(p) => build(&Source::Masked {
-            inner: &inner,
+            inner,
             pred: &p.fragment,
         }),
-        None => build(&inner),
+        None => build(inner),
     }
 }
 

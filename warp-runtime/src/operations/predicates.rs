@@ -727,11 +727,9 @@ where
 {
     let p: &FnMeta = &P::META;
     let stage = element_stage(I::MAP, I::ORIGIN);
-    let text = module::predicate_module(
-        &p.fragment,
-        &source(stage, <I::Elem as Row>::COLUMNS),
-        pick(I::KEEP, positions),
-    );
+    let text = input_source(stage, <I::Elem as Row>::COLUMNS, I::THEN, None, |s| {
+        module::predicate_module(&p.fragment, s, pick(I::KEEP, positions))
+    });
     let name = match I::MAP {
         Some(m) => format!("{}_{}", &m.fragment.name, &p.fragment.name),
         None => p.fragment.name.to_string(),
@@ -766,12 +764,9 @@ where
 {
     let (p, q): (&FnMeta, &FnMeta) = (&P1::META, &P2::META);
     let stage = element_stage(I::MAP, I::ORIGIN);
-    let text = module::partition3_module(
-        &p.fragment,
-        &q.fragment,
-        &source(stage, <I::Elem as Row>::COLUMNS),
-        pick(I::KEEP, None),
-    );
+    let text = input_source(stage, <I::Elem as Row>::COLUMNS, I::THEN, None, |s| {
+        module::partition3_module(&p.fragment, &q.fragment, s, pick(I::KEEP, None))
+    });
     composed(
         location(
             &format!("partition3_{}_{}", &p.fragment.name, &q.fragment.name),

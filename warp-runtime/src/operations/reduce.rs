@@ -252,12 +252,13 @@ fn stage_word(stage: Stage) -> &'static str {
 pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSource {
     let op = &Op::META.fragment;
     let cols = <I::Elem as Row>::COLUMNS;
-    // A masked input: a module of its own, named after the operator and the mask.
-    if let Some(p) = I::MASK {
-        let f = &p.fragment;
+    // A masked input or a map of a map: a module of its own, named after the operator and
+    // the mask or the second map.
+    if let Some(f) = I::MASK.or(I::THEN) {
+        let f = &f.fragment;
         return composed(
-            location(&format!("{}_where_{}", &op.name, &f.name), &f.file, f.line),
-            reduce_source(I::STAGE, cols, I::MASK, |s| {
+            location(&format!("{}_{}", &op.name, &f.name), &f.file, f.line),
+            input_source(I::STAGE, cols, I::THEN, I::MASK, |s| {
                 module::reduce_module(op, Some(s))
             }),
             op.style.needs_cuda_headers(),

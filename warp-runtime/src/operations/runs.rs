@@ -763,6 +763,7 @@ impl Device {
             )));
         }
         if I::MASK.is_some()
+            || I::THEN.is_some()
             || matches!(
                 I::STAGE,
                 Stage::Range(_) | Stage::RangeMap(..) | Stage::Gather(_) | Stage::GatherMap(..)
@@ -770,8 +771,8 @@ impl Device {
         {
             return Err(Error::Unsupported(
                 "reduce_by_key reads its values from memory beside the keys: a generated range, \
-                 a gather or a masked input is not one of its inputs (an array, a view, a map or `indexed()` of \
-                 one is)"
+                 a gather, a map of a map or a masked input is not one of its inputs (an array, a \
+                 view, a map or `indexed()` of one is)"
                     .into(),
             ));
         }
