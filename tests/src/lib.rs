@@ -9,6 +9,7 @@ pub mod edge_ops;
 pub mod emu;
 pub mod events;
 pub mod gathers;
+pub mod hist_reduce;
 pub mod interop;
 pub mod masked;
 pub mod ops;

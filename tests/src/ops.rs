@@ -593,3 +593,27 @@ pub fn scale_low(x: u64, k: u32) -> u32 {
 pub fn u32_byte(x: u32, s: u32) -> u32 {
     (x >> s) & 255
 }
+
+/// The largest of two `i64`.
+#[reduce(identity = i64::MIN)]
+pub fn max_i64(a: i64, b: i64) -> i64 {
+    a.max(b)
+}
+
+/// The smaller of two `f32` (`f32::min`: a NaN loses to a number).
+#[reduce(identity = f32::INFINITY)]
+pub fn min_f32(a: f32, b: f32) -> f32 {
+    a.min(b)
+}
+
+/// Bitwise exclusive or.
+#[reduce(identity = 0)]
+pub fn xor_u32(a: u32, b: u32) -> u32 {
+    a ^ b
+}
+
+/// The key itself as the bin.
+#[map]
+pub fn key_bin_u32(k: u32) -> u32 {
+    k
+}

@@ -680,3 +680,12 @@ fn masked_inputs_match_plain_rust() {
     warp_tests::masked::check_masked(&gpu(), 1792 * 37, 3);
     warp_tests::masked::check_chains(&gpu(), 1792 * 37, 4);
 }
+
+/// Weights combined per bin by `#[reduce]` operators (CAS loops in shared and global memory).
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn histogram_reduce_matches_plain_rust() {
+    let g = gpu();
+    warp_tests::hist_reduce::check_histogram_reduce(&g, 50_000, 300, 1);
+    warp_tests::hist_reduce::check_histogram_reduce(&g, 50_000, 20_000, 2);
+}

@@ -1190,3 +1190,52 @@ mod chains {
         }
     }
 }
+
+mod histogram_reduce {
+    //! The histogram modules whose weights a `#[reduce]` operator combines compile for every
+    //! architecture with no local memory: 4- and 8-byte values, integer and float operators, a
+    //! map of a gather as the input.
+    use super::*;
+    use warp_runtime::impl_::histogram_reduce_module;
+    use warp_runtime::{DeviceVec, GatherMap};
+    use warp_tests::ops::{key_bin_u32, low_word, max_i64, min_f32, sum_f32, xor_u32};
+
+    #[test]
+    fn histogram_reduce_modules_compile() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &[];
+        compile_all_with(vec![
+            (
+                histogram_reduce_module::<max_i64, key_bin_u32, DeviceVec<u32>>(),
+                want,
+            ),
+            (
+                histogram_reduce_module::<min_f32, key_bin_u32, DeviceVec<u32>>(),
+                want,
+            ),
+            (
+                histogram_reduce_module::<sum_f32, key_bin_u32, DeviceVec<u32>>(),
+                want,
+            ),
+            (
+                histogram_reduce_module::<xor_u32, key_bin_u32, GatherMap<'static, low_word, u32>>(
+                ),
+                want,
+            ),
+        ]);
+    }
+
+    #[test]
+    fn a_histogram_reduce_module_combines_by_compare_and_swap() {
+        let m = histogram_reduce_module::<max_i64, key_bin_u32, DeviceVec<u32>>();
+        for part in [
+            "wd_histogram_reduce<wd_op>(",
+            "struct wd_op {",
+            "atomicCAS(",
+        ] {
+            assert!(m.source.contains(part), "{part}");
+        }
+    }
+}

@@ -459,3 +459,20 @@ mod chains {
         );
     }
 }
+
+mod histogram_reduce {
+    //! A snapshot of a histogram module whose weights a `#[reduce]` operator combines: the
+    //! operator and the bin map before the stage.
+    use super::view;
+    use warp_runtime::DeviceVec;
+    use warp_runtime::impl_::histogram_reduce_module;
+    use warp_tests::ops::{key_bin_u32, max_i64};
+
+    #[test]
+    fn histogram_reduce_modules() {
+        insta::assert_snapshot!(
+            "histogram_max_i64_key_bin_u32_u32",
+            view(&histogram_reduce_module::<max_i64, key_bin_u32, DeviceVec<u32>>().source)
+        );
+    }
+}

@@ -302,3 +302,15 @@ fn weighted_histograms_match_iterators() {
         Err(Error::Shape(_))
     ));
 }
+
+/// Weights combined per bin by `#[reduce]` operators against a plain fold per bin.
+#[test]
+fn weights_combined_by_an_operator() {
+    let dev = Device::cpu();
+    for (k, (n, bins)) in [(0usize, 4usize), (1, 1), (1000, 7), (5000, 300)]
+        .into_iter()
+        .enumerate()
+    {
+        warp_tests::hist_reduce::check_histogram_reduce(&dev, n, bins, k as u64);
+    }
+}

@@ -573,3 +573,24 @@ fn weighted_histograms_of_maps_zips_and_random_floats() {
 fn square_i32(x: i32) -> i32 {
     x.wrapping_mul(x)
 }
+
+/// Weights combined per bin by `#[reduce]` operators against a plain fold per bin: bins in
+/// shared memory (few, with many columns; many, with one) and in global memory (65,536 of 8
+/// bytes), inputs to 2^22.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_weights_combined_by_an_operator() {
+    let g = warp_tests::gpu();
+    for (k, (n, bins)) in [
+        (1usize, 1usize),
+        (1000, 7),
+        (100_003, 256),
+        (1 << 22, 3000),
+        (1 << 20, 65536),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        warp_tests::hist_reduce::check_histogram_reduce(&g, n, bins, k as u64);
+    }
+}

@@ -3,7 +3,8 @@
 
 use crate::catalogue::kit::*;
 use crate::module::{
-    FnFragment, Module, Pick, Source, call_args, stage, stage_functions, stage_value,
+    FnFragment, Module, OpFragment, Pick, Source, call_args, op_struct, stage, stage_functions,
+    stage_value,
 };
 use crate::types::Scalar;
 
@@ -106,14 +107,40 @@ pub const HISTOGRAM_WEIGHTED: Kernel = kernel(
     "WD_STAGE;\nwd_histogram_weighted(st, bins, replicas, weights, sums);",
 );
 
+/// A histogram of weights combined by the module's `#[reduce]` operator (`wd_op`, values of 4
+/// or 8 bytes): each of the stage's values combines its weight `weights[i]` into the bin the
+/// module's `wd_bin_of` gives it, in `sums` (`bins` values the caller set to the identity),
+/// through `replicas` columns of each bin in shared memory as the weighted histogram's.
+pub const HISTOGRAM_REDUCE: Kernel = kernel(
+    "wd_k_histogram_reduce",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("bins", U64),
+        p("replicas", U32),
+        p("weights", In(Pointee::Value)),
+        p("sums", Out(Pointee::Value)),
+    ],
+    "WD_STAGE;\nwd_histogram_reduce<wd_op>(st, bins, replicas, weights, sums);",
+);
+
 /// The kernels of a histogram module.
 pub const HISTOGRAM_KERNELS: &[&Kernel] = &[&HISTOGRAM, &HIST_NARROW];
 
 /// The kernels of a weighted histogram module.
 pub const HISTOGRAM_WEIGHTED_KERNELS: &[&Kernel] = &[&HISTOGRAM_WEIGHTED];
 
+/// The kernels of a histogram module whose weights a `#[reduce]` operator combines.
+pub const HISTOGRAM_REDUCE_KERNELS: &[&Kernel] = &[&HISTOGRAM_REDUCE];
+
 /// The histogram family's kernels: the counting module's and the weighted one's.
-pub const HISTOGRAM_FAMILY_KERNELS: &[&Kernel] = &[&HISTOGRAM, &HIST_NARROW, &HISTOGRAM_WEIGHTED];
+pub const HISTOGRAM_FAMILY_KERNELS: &[&Kernel] = &[
+    &HISTOGRAM,
+    &HIST_NARROW,
+    &HISTOGRAM_WEIGHTED,
+    &HISTOGRAM_REDUCE,
+];
 
 /// The histogram family's constants, emitted as `#define`s.
 pub const HISTOGRAM_DEFINES: &[(&str, u64)] = &[
@@ -128,8 +155,48 @@ pub const HISTOGRAM_DEFINES: &[(&str, u64)] = &[
 /// f64, i32, u32, i64 or u64) by [`HISTOGRAM_WEIGHTED_KERNELS`].
 pub fn histogram_module(bin: &FnFragment, source: &Source, weight: Option<Scalar>) -> String {
     let weighted = weight.map_or(String::new(), |w| format!("`{w}`-weighted "));
+    let mut m = binned(&format!("{weighted}histogram"), bin, source, None);
+    match weight {
+        Some(w) => {
+            m.kernels(HISTOGRAM_WEIGHTED_KERNELS, &source.elem_c(), w.c_name());
+            m.finish(&format!(
+                "histogram_weighted_{w}_{}_{}",
+                bin.name,
+                source.tag()
+            ))
+        }
+        None => {
+            m.kernels(HISTOGRAM_KERNELS, &source.elem_c(), "wd_stage::out_t");
+            m.finish(&format!("histogram_{}_{}", bin.name, source.tag()))
+        }
+    }
+}
+
+/// A histogram module whose weights (`op`'s value type, a scalar of 4 or 8 bytes) the
+/// `#[reduce]` operator `op` combines per bin: the values of `source` binned by `bin` as in
+/// [`histogram_module`], by the catalogue's [`HISTOGRAM_REDUCE_KERNELS`].
+pub fn histogram_reduce_module(bin: &FnFragment, source: &Source, op: &OpFragment) -> String {
+    let mut m = binned(
+        &format!("`{}`-combined histogram", op.name),
+        bin,
+        source,
+        Some(op),
+    );
+    m.kernels(HISTOGRAM_REDUCE_KERNELS, &source.elem_c(), &op.value);
+    m.finish(&format!(
+        "histogram_{}_{}_{}",
+        op.name,
+        bin.name,
+        source.tag()
+    ))
+}
+
+/// What every histogram module holds before its kernels: the user's functions (the stage's,
+/// the bin map, and `op`'s with `wd_op` when weights are combined by it), the stage, the bin
+/// of a value (`wd_bin_of`) and the templates.
+fn binned(what: &str, bin: &FnFragment, source: &Source, op: Option<&OpFragment>) -> Module {
     let mut m = Module::new(&format!(
-        "{weighted}histogram by `{}` over {}",
+        "{what} by `{}` over {}",
         bin.name,
         source.describe()
     ));
@@ -138,6 +205,9 @@ pub fn histogram_module(bin: &FnFragment, source: &Source, weight: Option<Scalar
     let mut types: Vec<&str> = vec![&row];
     types.extend(fns.iter().map(|(f, _)| &*f.type_support));
     types.push(&bin.type_support);
+    if let Some(op) = op {
+        types.push(&op.type_support);
+    }
     m.type_support(&types);
     m.user("\n// ---- the user's functions, lowered ----\n");
     for (f, name) in &fns {
@@ -146,6 +216,11 @@ pub fn histogram_module(bin: &FnFragment, source: &Source, weight: Option<Scalar
     // The bin's bound arguments follow the maps'.
     let nmap: usize = fns.iter().map(|(f, _)| f.extras.len()).sum();
     m.function(&bin.text, "wd_bin");
+    if let Some(op) = op {
+        m.function(&op.combine, "wd_op_combine");
+        m.function(&op.identity, "wd_op_identity");
+        m.user(&op_struct(op));
+    }
     m.user(&stage(source, None, &stage_value(source), Pick::Value));
     m.user(&format!(
         "
@@ -163,18 +238,5 @@ static __device__ __forceinline__ {out} wd_bin_of(const wd_stage& st, wd_stage::
     m.template("block.cuh");
     m.template("tiles.cuh");
     m.template("histogram.cuh");
-    match weight {
-        Some(w) => {
-            m.kernels(HISTOGRAM_WEIGHTED_KERNELS, &source.elem_c(), w.c_name());
-            m.finish(&format!(
-                "histogram_weighted_{w}_{}_{}",
-                bin.name,
-                source.tag()
-            ))
-        }
-        None => {
-            m.kernels(HISTOGRAM_KERNELS, &source.elem_c(), "wd_stage::out_t");
-            m.finish(&format!("histogram_{}_{}", bin.name, source.tag()))
-        }
-    }
+    m
 }

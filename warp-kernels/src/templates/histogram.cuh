@@ -222,6 +222,64 @@ static __device__ __forceinline__ void wd_histogram_weighted(const St& st, wd_u6
     }
 }
 
+// ---- histograms of weights combined by a #[reduce] operator ----
+// The weighted pass with each bin's weights combined by the module's `Op` (of 4 or 8 bytes)
+// instead of summed: shared bins start at Op::identity(), each lane combines its weight into its
+// column with a compare-and-swap loop (`wd_atomic_combine`), the columns are combined and then
+// into `sums` (`bins` values the caller set to the identity) the same way. The order in which
+// weights meet is not fixed: exact for operators whose result does not depend on it (integer
+// sums, min, max, bitwise), not deterministic in the last bits for float sums.
+template <int B> struct wd_cas_word;
+template <> struct wd_cas_word<4> { typedef unsigned int t; };
+template <> struct wd_cas_word<8> { typedef unsigned long long t; };
+
+// `*p = Op::combine(*p, v)` atomically, in global or shared memory (a CAS loop on the value's
+// bits; no write when the value does not change).
+template <class Op>
+static __device__ __forceinline__ void wd_atomic_combine(typename Op::T* p, typename Op::T v) {
+    typedef typename Op::T T;
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "wd_atomic_combine: values of 4 or 8 bytes");
+    typedef typename wd_cas_word<sizeof(T)>::t W;
+    W* const a = reinterpret_cast<W*>(p);
+    W old = *reinterpret_cast<volatile W*>(a);
+    while (true) {
+        T cur;
+        memcpy(&cur, &old, sizeof(T));
+        const T next = Op::combine(cur, v);
+        W word;
+        memcpy(&word, &next, sizeof(T));
+        if (word == old) return;
+        const W seen = atomicCAS(a, old, word);
+        if (seen == old) return;
+        old = seen;
+    }
+}
+
+template <class Op, class St>
+static __device__ __forceinline__ void wd_histogram_reduce(const St& st, wd_u64 bins, unsigned replicas,
+                                                           const typename Op::T* weights, typename Op::T* sums) {
+    typedef typename Op::T T;
+    const unsigned nb = (unsigned)bins;
+    const wd_hist_weight<T> wt{weights};
+    if (replicas == 0u) {
+        wd_hist_tiles<false>(st, nb, false, wt, [&](unsigned j, T w) { wd_atomic_combine<Op>(sums + j, w); });
+        return;
+    }
+    extern __shared__ __align__(8) unsigned char wd_hist_reduce_shared[];
+    T* const shared = reinterpret_cast<T*>(wd_hist_reduce_shared);
+    const unsigned last = replicas - 1u;
+    for (unsigned j = threadIdx.x; j < replicas * (nb + 1u); j += WD_BLOCK) shared[j] = Op::identity();
+    __syncthreads();
+    T* const mine = shared + (threadIdx.x & last);
+    wd_hist_tiles<true>(st, nb, false, wt, [&](unsigned j, T w) { wd_atomic_combine<Op>(mine + j * replicas, w); });
+    __syncthreads();
+    for (unsigned j = threadIdx.x; j < nb; j += WD_BLOCK) {
+        T c = Op::identity();
+        for (unsigned r = 0; r < replicas; ++r) c = Op::combine(c, shared[j * replicas + ((r + j) & last)]);
+        wd_atomic_combine<Op>(sums + j, c);
+    }
+}
+
 // 32-bit counts narrowed to counters of `width` bytes (1 or 2): each keeps the low bits, as a
 // wrapping count of that width does.
 static __device__ __forceinline__ void wd_hist_narrow(const unsigned* wide, wd_u64 bins, unsigned width, unsigned char* out) {

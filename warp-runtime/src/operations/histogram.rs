@@ -12,7 +12,7 @@ use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::{Array, ElementInput, element_stage};
 use crate::map;
-use crate::operators::MapOp;
+use crate::operators::{MapOp, ReduceOp};
 use crate::values::{DeviceValue, Element};
 
 /// The most bins a histogram counts into: 65,536 (more is an [`Error::Shape`]).
@@ -450,6 +450,122 @@ impl Device {
         A: Array<Elem = W> + ?Sized,
         O: OutputArray<W> + ?Sized,
     {
+        let sum = Combine {
+            what: "histogram_weighted",
+            zero: W::default(),
+            add: W::add,
+            identity: None,
+        };
+        self.combine_weights(sum, bin, input, weights, out, || {
+            self.gpu()?.module(
+                histogram_weighted_key::<M, I, W>(),
+                histogram_weighted_module::<M, I, W>,
+            )
+        })
+    }
+
+    /// The histogram of `input`'s weights combined per bin by the `#[reduce]` operator `op`
+    /// (a generalisation of [`Device::histogram_weighted`]: bin `k` is `op`'s fold, from its
+    /// identity, of the weights of the values `bin` maps to `k`; a bin no value reaches is the
+    /// identity). Weights are one array as long as the input (else [`Error::Shape`]) of the
+    /// operator's value type, one of [`Weight`]'s (`f32`, `f64`, `i32`, `u32`, `i64`, `u64`).
+    /// Bins as in [`Device::histogram`]. On the CPU the weights are folded in input order; on
+    /// a GPU each lane combines its weight into shared and then global bins with
+    /// compare-and-swap loops, in no fixed order: the result is exact when the operator's
+    /// result does not depend on the order (integer sums, min, max, bitwise operators; float
+    /// min and max without NaN or signed zeros that tie), and a float sum may differ in the last
+    /// bits from run to run. Returns without waiting.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[map]
+    /// fn id(k: u32) -> u32 { k }
+    /// #[reduce(identity = f32::NEG_INFINITY)]
+    /// fn max(a: f32, b: f32) -> f32 { a.max(b) }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let keys = dev.upload(&[0u32, 2, 2, 7, 0])?;
+    /// let ws = dev.upload(&[0.5f32, 1.0, 2.0, 9.0, -1.0])?;
+    /// let h = dev.histogram_reduce(max, id, &keys, &ws, 3)?;
+    /// assert_eq!(h.download()?, [0.5, f32::NEG_INFINITY, 2.0]); // key 7 dropped
+    /// # Ok(()) }
+    /// ```
+    pub fn histogram_reduce<Op, M, I, A>(
+        &self,
+        op: Op,
+        bin: M,
+        input: &I,
+        weights: &A,
+        bins: usize,
+    ) -> Result<DeviceVec<Op::Value>>
+    where
+        Op: ReduceOp,
+        Op::Value: Weight,
+        I: ElementInput + ?Sized,
+        M: MapOp<Input = I::Value>,
+        M::Output: BinIndex,
+        A: Array<Elem = Op::Value> + ?Sized,
+    {
+        check_bins(bins)?;
+        let mut out = self.new_array::<Op::Value>(bins)?;
+        self.histogram_reduce_into(op, bin, input, weights, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::histogram_reduce`] into `out` (its length is the number of bins),
+    /// overwriting it.
+    pub fn histogram_reduce_into<Op, M, I, A, O>(
+        &self,
+        op: Op,
+        bin: M,
+        input: &I,
+        weights: &A,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        Op::Value: Weight,
+        I: ElementInput + ?Sized,
+        M: MapOp<Input = I::Value>,
+        M::Output: BinIndex,
+        A: Array<Elem = Op::Value> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        let mut identity = vec![0u8; Op::Value::C_SIZE];
+        op.identity().write_c(&mut identity);
+        let combine = Combine {
+            what: "histogram_reduce",
+            zero: op.identity(),
+            add: |a, b| op.combine(a, b),
+            identity: Some(identity),
+        };
+        self.combine_weights(combine, bin, input, weights, out, || {
+            self.gpu()?.module(
+                histogram_reduce_key::<Op, M, I>(),
+                histogram_reduce_module::<Op, M, I>,
+            )
+        })
+    }
+
+    /// The weighted histograms: `input`'s weights combined per bin by `how`, with the module
+    /// `module` gives on a GPU.
+    fn combine_weights<W, M, I, A, O>(
+        &self,
+        how: Combine<W, impl Fn(W, W) -> W + Sync>,
+        bin: M,
+        input: &I,
+        weights: &A,
+        out: &mut O,
+        module: impl FnOnce() -> Result<std::sync::Arc<crate::backend::cuda::Module>>,
+    ) -> Result<()>
+    where
+        W: Weight,
+        I: ElementInput + ?Sized,
+        M: MapOp<Input = I::Value>,
+        M::Output: BinIndex,
+        A: Array<Elem = W> + ?Sized,
+        O: OutputArray<W> + ?Sized,
+    {
         let bins = out.len();
         check_bins(bins)?;
         let Checked { elems, args } = self.element_prologue(input, &[bin.args()])?;
@@ -457,29 +573,27 @@ impl Device {
         self.check_elements(&ws)?;
         if ws.len() != elems.len() {
             return Err(Error::Shape(format!(
-                "histogram_weighted: {} values but {} weights",
+                "{}: {} values but {} weights",
+                how.what,
                 elems.len(),
                 ws.len()
             )));
         }
-        match self.output(out, bins, "histogram_weighted")? {
+        match self.output(out, bins, how.what)? {
             Target::Cpu(bytes, _) => {
                 let sums = cpu::histogram_weighted(
                     elems.cpu()?,
                     ws.cpu()?,
                     |e, _| input.value(e),
                     |v| bin.apply(v).bin(bins),
-                    (bins, W::default(), W::add),
+                    (bins, how.zero, how.add),
                 );
                 write_host(bytes, &sums);
                 Ok(())
             }
             t => {
                 let g = self.gpu()?;
-                let module = g.module(
-                    histogram_weighted_key::<M, I, W>(),
-                    histogram_weighted_module::<M, I, W>,
-                )?;
+                let module = module()?;
                 let bytes = gpu_bytes(t)?;
                 let weights = ws.columns()?.views.remove(0);
                 self.with_input(g, &elems, &args, |input, args| {
@@ -493,6 +607,7 @@ impl Device {
                         W::C_SIZE,
                         weights,
                         bytes,
+                        how.identity.as_deref(),
                     )
                 })
             }
@@ -616,6 +731,65 @@ where
     I: ElementInput<Value = M::Input> + ?Sized,
 {
     histogram_module_of::<M, I>(None)
+}
+
+/// How a weighted histogram combines a bin's weights: from `zero` by `add` on the CPU; on a
+/// GPU by atomic sums, or from the operator's `identity` (its bytes) by its module's
+/// `wd_op` when given.
+struct Combine<W, F> {
+    what: &'static str,
+    zero: W,
+    add: F,
+    identity: Option<Vec<u8>>,
+}
+
+/// The key of the histogram module of bin map `M` over inputs `I` whose weights `Op` combines.
+pub(crate) fn histogram_reduce_key<Op: ReduceOp, M: MapOp, I: ElementInput + ?Sized>() -> ModuleKey
+{
+    ModuleKey::new(
+        ModuleKind::Histogram,
+        [
+            TypeId::of::<M::Key>(),
+            TypeId::of::<(I::Map, Op)>(),
+            TypeId::of::<I::Elem>(),
+        ],
+    )
+}
+
+/// The CUDA module of `histogram_reduce` with operator `Op`, bin map `M`, over inputs `I`.
+///
+/// ```
+/// use warp_runtime::DeviceVec;
+/// use warp_runtime::impl_::histogram_reduce_module;
+/// use warp_runtime::prelude::*;
+/// #[map]
+/// fn low_bits(x: u32) -> u32 { x & 255 }
+/// #[reduce(identity = 0)]
+/// fn max(a: u64, b: u64) -> u64 { a.max(b) }
+/// let m = histogram_reduce_module::<max, low_bits, DeviceVec<u32>>();
+/// assert!(m.source.contains("wd_k_histogram_reduce("));
+/// ```
+pub fn histogram_reduce_module<Op, M, I>() -> ModuleSource
+where
+    Op: ReduceOp,
+    Op::Value: Weight,
+    M: MapOp,
+    M::Output: BinIndex,
+    I: ElementInput<Value = M::Input> + ?Sized,
+{
+    let f: &FnMeta = &M::META;
+    let stage = element_stage(I::MAP, I::ORIGIN);
+    composed(
+        location(
+            &format!("histogram_{}_{}", &Op::META.fragment.name, &f.fragment.name),
+            &f.fragment.file,
+            f.fragment.line,
+        ),
+        input_source(stage, <I::Elem as Row>::COLUMNS, I::THEN, None, |s| {
+            module::histogram_reduce_module(&f.fragment, s, &Op::META.fragment)
+        }),
+        Op::META.fragment.style.needs_cuda_headers(),
+    )
 }
 
 /// The key of the weighted histogram module of bin map `M` over inputs `I`, weights `W`.

@@ -5,8 +5,8 @@
 use cudarc::driver::CudaView;
 use cudarc::driver::CudaViewMut;
 use warp_kernels::catalogue::{
-    BLOCK, HIST_BLOCK_ELEMS_MAX, HIST_NARROW, HISTOGRAM, HISTOGRAM_WEIGHTED, Kernel, TILE,
-    hist_replicas_of,
+    BLOCK, HIST_BLOCK_ELEMS_MAX, HIST_NARROW, HISTOGRAM, HISTOGRAM_REDUCE, HISTOGRAM_WEIGHTED,
+    Kernel, TILE, hist_replicas_of,
 };
 
 use super::launch::{Args, In, Input, Out, Staged, kernel_args};
@@ -27,8 +27,8 @@ kernel_args! {
 }
 
 kernel_args! {
-    /// `wd_k_histogram_weighted`.
-    struct HistogramWeightedArgs ['v] ['v] for [HISTOGRAM_WEIGHTED] {
+    /// `wd_k_histogram_weighted` and `wd_k_histogram_reduce`.
+    struct HistogramWeightedArgs ['v] ['v] for [HISTOGRAM_WEIGHTED, HISTOGRAM_REDUCE] {
         input: Input<'v>,
         n: u64,
         a: Args,
@@ -144,7 +144,9 @@ impl Gpu {
     }
 
     /// The weighted histogram of the values `s` reads, binned by its module's `wd_bin_of`,
-    /// into `out`: `bins` sums of `word`-byte weights (`weights`, one per value), overwritten.
+    /// into `out`: `bins` sums of `word`-byte weights (`weights`, one per value), overwritten;
+    /// with `identity` (its bytes), the bins start there and the module's `#[reduce]`
+    /// operator combines the weights (`wd_k_histogram_reduce`).
     pub(crate) fn histogram_weighted(
         &self,
         s: Staged<'_, '_>,
@@ -152,17 +154,32 @@ impl Gpu {
         word: usize,
         weights: CudaView<'_, u8>,
         mut out: CudaViewMut<'_, u8>,
+        identity: Option<&[u8]>,
     ) -> Result<()> {
         let n = s.input.len();
-        let plan = self.histogram_plan(&s, &HISTOGRAM_WEIGHTED, bins, word)?;
+        // Sums start at zero; a #[reduce] operator's combinations at its identity.
+        let k = if identity.is_some() {
+            &HISTOGRAM_REDUCE
+        } else {
+            &HISTOGRAM_WEIGHTED
+        };
+        let plan = self.histogram_plan(&s, k, bins, word)?;
+        let start = identity.map(|id| id.repeat(bins));
         let timer = self.start_timing()?;
-        self.stream
-            .memset_zeros(&mut out)
-            .map_err(drv("zeroing a histogram"))?;
+        match &start {
+            Some(bytes) => self
+                .stream
+                .memcpy_htod(bytes, &mut out)
+                .map_err(drv("setting a histogram to the identity"))?,
+            None => self
+                .stream
+                .memset_zeros(&mut out)
+                .map_err(drv("zeroing a histogram"))?,
+        }
         if n > 0 {
             self.launch_shared(
                 s.module,
-                &HISTOGRAM_WEIGHTED,
+                k,
                 plan.grid,
                 plan.shared as u32,
                 &mut HistogramWeightedArgs {
