@@ -116,3 +116,81 @@ pub fn check_histogram_reduce(dev: &Device, n: usize, bins: usize, seed: u64) {
         "weights of another length {tag}"
     );
 }
+
+/// `scatter_reduce_into` of `n` random `i64` values and `f32` values into `len` places through
+/// random `u32` and `u64` indices (repeats, any order), against a plain loop: a wrapping sum
+/// and a maximum (exact in any order), an `f32` minimum; places no index names keep their
+/// contents; an index at `len` is an error found before anything is written; values and
+/// indices of different lengths are an error.
+pub fn check_scatter_reduce(dev: &Device, n: usize, len: usize, seed: u64) {
+    use crate::ops::{add_i64, max_i64, min_f32};
+    let tag = format!("n={n} len={len} seed={seed}");
+    let mut rng = StdRng::seed_from_u64(seed);
+    let idx: Vec<u32> = (0..n).map(|_| rng.random_range(0..len as u32)).collect();
+    let vals: Vec<i64> = (0..n).map(|_| rng.random()).collect();
+    let fv: Vec<f32> = (0..n)
+        .map(|_| rng.random_range(-1000i32..1000) as f32)
+        .collect();
+    let start: Vec<i64> = (0..len as i64).map(|k| k * 3 - 7).collect();
+    let (di, dv, df) = (
+        dev.upload(&idx).unwrap(),
+        dev.upload(&vals).unwrap(),
+        dev.upload(&fv).unwrap(),
+    );
+    let di64 = dev
+        .upload(&idx.iter().map(|&i| i as u64).collect::<Vec<_>>())
+        .unwrap();
+    let mut want = start.clone();
+    for (&i, &v) in idx.iter().zip(&vals) {
+        want[i as usize] = want[i as usize].wrapping_add(v);
+    }
+    let mut out = dev.upload(&start).unwrap();
+    dev.scatter_reduce_into(add_i64, &dv, &di, &mut out)
+        .unwrap();
+    assert_eq!(out.download().unwrap(), want, "sum {tag}");
+    let mut want_max = start.clone();
+    for (&i, &v) in idx.iter().zip(&vals) {
+        want_max[i as usize] = want_max[i as usize].max(v);
+    }
+    let mut out = dev.upload(&start).unwrap();
+    dev.scatter_reduce_into(max_i64, &dv, &di64, &mut out)
+        .unwrap();
+    assert_eq!(out.download().unwrap(), want_max, "max u64 indices {tag}");
+    let fstart: Vec<f32> = (0..len).map(|k| k as f32).collect();
+    let mut want_min = fstart.clone();
+    for (&i, &v) in idx.iter().zip(&fv) {
+        want_min[i as usize] = want_min[i as usize].min(v);
+    }
+    let mut out = dev.upload(&fstart).unwrap();
+    dev.scatter_reduce_into(min_f32, &df, &di, &mut out)
+        .unwrap();
+    assert_eq!(out.download().unwrap(), want_min, "min f32 {tag}");
+    // An index at `len`: nothing written.
+    if n > 0 {
+        let mut bad = idx.clone();
+        let p = n / 2;
+        bad[p] = len as u32;
+        let db = dev.upload(&bad).unwrap();
+        let mut out = dev.upload(&start).unwrap();
+        match dev.scatter_reduce_into(add_i64, &dv, &db, &mut out) {
+            Err(Error::IndexOutOfRange {
+                position,
+                index,
+                len: l,
+            }) => {
+                assert_eq!((position, index, l), (p, len as u64, len), "fault {tag}");
+            }
+            other => panic!("an index past the end {tag}: {other:?}"),
+        }
+        assert_eq!(out.download().unwrap(), start, "nothing written {tag}");
+    }
+    let short = dev.upload(&vec![0u32; n + 1]).unwrap();
+    let mut out = dev.upload(&start).unwrap();
+    assert!(
+        matches!(
+            dev.scatter_reduce_into(add_i64, &dv, &short, &mut out),
+            Err(Error::Shape(_))
+        ),
+        "lengths {tag}"
+    );
+}

@@ -681,11 +681,14 @@ fn masked_inputs_match_plain_rust() {
     warp_tests::masked::check_chains(&gpu(), 1792 * 37, 4);
 }
 
-/// Weights combined per bin by `#[reduce]` operators (CAS loops in shared and global memory).
+/// Weights combined per bin by `#[reduce]` operators and scatters by them (CAS loops in shared
+/// and global memory).
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn histogram_reduce_matches_plain_rust() {
     let g = gpu();
     warp_tests::hist_reduce::check_histogram_reduce(&g, 50_000, 300, 1);
     warp_tests::hist_reduce::check_histogram_reduce(&g, 50_000, 20_000, 2);
+    warp_tests::hist_reduce::check_scatter_reduce(&g, 50_000, 300, 3);
+    warp_tests::hist_reduce::check_scatter_reduce(&g, 50_000, 100_000, 4);
 }

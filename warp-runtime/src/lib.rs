@@ -54,7 +54,7 @@ pub use inputs::{
     Array, AsSlice, Chained, CudaInput, ElementInput, Field, Filter, Indexed, Keeping, Mapped,
     Masked, ReduceInput, Zip,
 };
-pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, Weight};
+pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, ScatterIndex, Weight};
 pub use operations::{ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys};
 pub use operations::{SortByInput, SortOrder, SortValue, Split, Split3, TopK, TopKRows};
 pub use operators::{ArgBits, Bind, BoundArg, BoundArgs, MapOp, Predicate, ReduceOp};

@@ -1224,6 +1224,15 @@ mod histogram_reduce {
                 ),
                 want,
             ),
+            // scatter_reduce_into's: the index as its bin.
+            (
+                histogram_reduce_module::<
+                    max_i64,
+                    <u64 as warp_runtime::ScatterIndex>::Bin,
+                    DeviceVec<u64>,
+                >(),
+                want,
+            ),
         ]);
     }
 

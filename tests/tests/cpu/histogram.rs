@@ -312,5 +312,6 @@ fn weights_combined_by_an_operator() {
         .enumerate()
     {
         warp_tests::hist_reduce::check_histogram_reduce(&dev, n, bins, k as u64);
+        warp_tests::hist_reduce::check_scatter_reduce(&dev, n, bins, k as u64);
     }
 }

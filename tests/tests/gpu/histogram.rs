@@ -592,5 +592,6 @@ fn gpu_weights_combined_by_an_operator() {
     .enumerate()
     {
         warp_tests::hist_reduce::check_histogram_reduce(&g, n, bins, k as u64);
+        warp_tests::hist_reduce::check_scatter_reduce(&g, n, bins, k as u64);
     }
 }

@@ -5,15 +5,17 @@
 
 use super::gpu_bytes;
 use super::keys::*;
+use crate::arrays::Elements;
 use crate::arrays::{DeviceVec, OutputArray, Target, write_host};
 use crate::backend::cpu;
-use crate::backend::cuda::Staged;
+use crate::backend::cuda::{Staged, Start};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::{Array, ElementInput, element_stage};
-use crate::map;
-use crate::operators::{MapOp, ReduceOp};
+use crate::operators::{MapOp, Predicate, ReduceOp};
+use crate::ranges::RangeIndex;
 use crate::values::{DeviceValue, Element};
+use crate::{map, predicate};
 
 /// The most bins a histogram counts into: 65,536 (more is an [`Error::Shape`]).
 ///
@@ -198,6 +200,75 @@ mod even {
         )*};
     }
     even_int!(even_u8: u8, even_u16: u16, even_u32: u32, even_i8: i8, even_i16: i16, even_i32: i32);
+}
+
+/// The functions of `scatter_reduce`, one per index type: the index as its bin, and whether an
+/// index is at or past the target's length (kept here so that the CPU and the GPU run the same
+/// code).
+mod scatter {
+    use super::{map, predicate};
+
+    /// The index itself: its bin.
+    #[map]
+    pub fn index_bin_u32(i: u32) -> u32 {
+        i
+    }
+    /// The index itself: its bin.
+    #[map]
+    pub fn index_bin_u64(i: u64) -> u64 {
+        i
+    }
+    /// Whether the index is `len` or more.
+    #[predicate]
+    pub fn index_past_u32(i: u32, len: u32) -> bool {
+        i >= len
+    }
+    /// Whether the index is `len` or more.
+    #[predicate]
+    pub fn index_past_u64(i: u64, len: u64) -> bool {
+        i >= len
+    }
+}
+
+/// The index types of `scatter_reduce` with their functions (see `scatter`).
+pub trait ScatterIndex: RangeIndex + BinIndex {
+    /// The index as its bin.
+    #[doc(hidden)]
+    type Bin: MapOp<Input = Self, Output = Self>;
+    /// Whether an index is at or past a length (bound).
+    #[doc(hidden)]
+    type Past: Predicate<Input = Self>;
+    /// The bin map.
+    #[doc(hidden)]
+    fn bin_map() -> Self::Bin;
+    /// The predicate with the target's length bound (`None`: the length does not fit the
+    /// index type, so no index is past it).
+    #[doc(hidden)]
+    fn past(len: usize) -> Option<Self::Past>;
+}
+
+impl ScatterIndex for u32 {
+    type Bin = scatter::index_bin_u32;
+    type Past = scatter::index_past_u32_with<u32>;
+    fn bin_map() -> Self::Bin {
+        scatter::index_bin_u32
+    }
+    fn past(len: usize) -> Option<Self::Past> {
+        u32::try_from(len)
+            .ok()
+            .map(|l| scatter::index_past_u32.with(l))
+    }
+}
+
+impl ScatterIndex for u64 {
+    type Bin = scatter::index_bin_u64;
+    type Past = scatter::index_past_u64_with<u64>;
+    fn bin_map() -> Self::Bin {
+        scatter::index_bin_u64
+    }
+    fn past(len: usize) -> Option<Self::Past> {
+        Some(scatter::index_past_u64.with(len as u64))
+    }
 }
 
 fn bad_range(lower: impl std::fmt::Debug, upper: impl std::fmt::Debug) -> Error {
@@ -547,6 +618,130 @@ impl Device {
         })
     }
 
+    /// Combines each of `values` into the place of `out` its index names, by the `#[reduce]`
+    /// operator `op`: `out[idx[i]] = op(out[idx[i]], values[i])` for every `i` (PyTorch's
+    /// `scatter_reduce_` and `index_add_`, TensorFlow's `tensor_scatter_nd_add`). `values` and
+    /// `idx` are equally long (else [`Error::Shape`]); indices are `u32` or `u64`, may repeat
+    /// and come in any order; places no index names keep their contents. An index at or past
+    /// `out`'s length is an [`Error::IndexOutOfRange`] (the smallest such position), found
+    /// before anything is written (on a GPU by a `find_first` over the indices, so the form
+    /// waits for it). The operator's value is a [`Weight`] type (`f32`, `f64`, `i32`, `u32`,
+    /// `i64`, `u64`); `out` holds fewer than 2^32 places ([`Error::Unsupported`] beyond).
+    ///
+    /// Where indices repeat, the values meet in no fixed order on a GPU (compare-and-swap
+    /// loops): the result is exact when the operator's result does not depend on the order
+    /// (integer sums, min, max, bitwise operators), and a float sum may differ in the last bits
+    /// from run to run. The CPU backend combines in input order. Returns once the indices are
+    /// checked, without waiting for the scatter.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[reduce(identity = 0)]
+    /// fn add(a: i64, b: i64) -> i64 { a.wrapping_add(b) }
+    /// #[reduce(identity = i64::MIN)]
+    /// fn max(a: i64, b: i64) -> i64 { a.max(b) }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let values = dev.upload(&[5i64, 1, 7, 2])?;
+    /// let idx = dev.upload(&[2u32, 0, 2, 3])?;
+    /// let mut out = dev.upload(&[100i64, 100, 100, 100])?;
+    /// dev.scatter_reduce_into(add, &values, &idx, &mut out)?;
+    /// assert_eq!(out.download()?, [101, 100, 112, 102]);
+    /// dev.scatter_reduce_into(max, &values, &idx, &mut out)?;
+    /// assert_eq!(out.download()?, [101, 100, 112, 102]);
+    /// let past = dev.upload(&[0u32, 9, 1, 4])?;
+    /// assert!(matches!(
+    ///     dev.scatter_reduce_into(add, &values, &past, &mut out),
+    ///     Err(Error::IndexOutOfRange { position: 1, index: 9, len: 4 })
+    /// ));
+    /// # Ok(()) }
+    /// ```
+    pub fn scatter_reduce_into<Op, A, X, I, O>(
+        &self,
+        op: Op,
+        values: &A,
+        idx: &X,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        Op::Value: Weight,
+        A: Array<Elem = Op::Value> + ?Sized,
+        I: ScatterIndex,
+        X: Array<Elem = I> + ElementInput<Elem = I, Value = I> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        let len = out.len();
+        if len as u64 > u32::MAX as u64 {
+            return Err(Error::Unsupported(format!(
+                "scatter_reduce_into writes fewer than 2^32 places; the output has {len}"
+            )));
+        }
+        let ix = idx.array();
+        self.check_elements(&ix)?;
+        let vs = values.array();
+        self.check_elements(&vs)?;
+        if ix.len() != vs.len() {
+            return Err(Error::Shape(format!(
+                "scatter_reduce_into: {} values but {} indices",
+                vs.len(),
+                ix.len()
+            )));
+        }
+        // Every index checked before anything is written.
+        if let Some(past) = I::past(len)
+            && let Some(position) = self.find_first(past, idx)?
+        {
+            let at = idx_value(self, &ix, position)?;
+            return Err(Error::IndexOutOfRange {
+                position,
+                index: at,
+                len,
+            });
+        }
+        if ix.is_empty() {
+            return Ok(());
+        }
+        let bin = I::bin_map();
+        let Checked { elems, args } = self.element_prologue(idx, &[bin.args()])?;
+        match self.output(out, len, "scatter_reduce_into")? {
+            Target::Cpu(bytes, _) => {
+                let mut cur: Vec<Op::Value> = (0..len)
+                    .map(|k| Op::Value::read_c(&bytes[k * Op::Value::C_SIZE..]))
+                    .collect();
+                for (&i, &v) in elems.cpu()?.iter().zip(vs.cpu()?) {
+                    let k = i.to_u64() as usize;
+                    cur[k] = op.combine(cur[k], v);
+                }
+                write_host(bytes, &cur);
+                Ok(())
+            }
+            t => {
+                let g = self.gpu()?;
+                let module = g.module(
+                    histogram_reduce_key::<Op, I::Bin, X>(),
+                    histogram_reduce_module::<Op, I::Bin, X>,
+                )?;
+                let bytes = gpu_bytes(t)?;
+                let weights = vs.columns()?.views.remove(0);
+                self.with_input(g, &elems, &args, |input, args| {
+                    g.histogram_weighted(
+                        Staged {
+                            module: &module,
+                            input,
+                            args,
+                        },
+                        len,
+                        Op::Value::C_SIZE,
+                        weights,
+                        bytes,
+                        Start::Kept,
+                    )
+                })
+            }
+        }
+    }
+
     /// The weighted histograms: `input`'s weights combined per bin by `how`, with the module
     /// `module` gives on a GPU.
     fn combine_weights<W, M, I, A, O>(
@@ -607,7 +802,10 @@ impl Device {
                         W::C_SIZE,
                         weights,
                         bytes,
-                        how.identity.as_deref(),
+                        match &how.identity {
+                            Some(id) => Start::Identity(id),
+                            None => Start::Zero,
+                        },
                     )
                 })
             }
@@ -731,6 +929,18 @@ where
     I: ElementInput<Value = M::Input> + ?Sized,
 {
     histogram_module_of::<M, I>(None)
+}
+
+/// Index `position` of the indices `ix` (as a `u64`).
+fn idx_value<I: ScatterIndex>(dev: &Device, ix: &Elements<'_, I>, position: usize) -> Result<u64> {
+    match ix.cpu() {
+        Ok(host) => Ok(host[position].to_u64()),
+        Err(_) => {
+            let view = ix.gpu()?;
+            let one = dev.gpu()?.download(&view.slice(position..position + 1))?;
+            Ok(one[0].to_u64())
+        }
+    }
 }
 
 /// How a weighted histogram combines a bin's weights: from `zero` by `add` on the CPU; on a

@@ -19,7 +19,7 @@ mod topk_rows;
 mod transpose;
 
 pub use axes::axis_module;
-pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, Weight};
+pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, ScatterIndex, Weight};
 pub use histogram::{histogram_module, histogram_reduce_module, histogram_weighted_module};
 pub use map::map_module;
 pub use merge::{SortByInput, merge_module, merge_values_module};

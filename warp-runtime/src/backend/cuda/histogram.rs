@@ -58,6 +58,17 @@ struct Plan {
     shared: usize,
 }
 
+/// Where the bins of a weighted histogram start.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Start<'a> {
+    /// At zero (sums).
+    Zero,
+    /// At the operator's identity (these bytes).
+    Identity(&'a [u8]),
+    /// At what the output holds (a scatter).
+    Kept,
+}
+
 impl Gpu {
     /// The histogram of the values `s` reads, binned by its module's `wd_bin_of`, into `out`:
     /// `bins` counters of `counter` bytes (1, 2, 4 or 8), overwritten. Counters of 4 and 8
@@ -144,9 +155,9 @@ impl Gpu {
     }
 
     /// The weighted histogram of the values `s` reads, binned by its module's `wd_bin_of`,
-    /// into `out`: `bins` sums of `word`-byte weights (`weights`, one per value), overwritten;
-    /// with `identity` (its bytes), the bins start there and the module's `#[reduce]`
-    /// operator combines the weights (`wd_k_histogram_reduce`).
+    /// into `out`: `bins` sums of `word`-byte weights (`weights`, one per value), from zero;
+    /// or, `start` being an identity or `Kept`, the module's `#[reduce]` operator's
+    /// combinations (`wd_k_histogram_reduce`) from that identity or from what `out` holds.
     pub(crate) fn histogram_weighted(
         &self,
         s: Staged<'_, '_>,
@@ -154,27 +165,31 @@ impl Gpu {
         word: usize,
         weights: CudaView<'_, u8>,
         mut out: CudaViewMut<'_, u8>,
-        identity: Option<&[u8]>,
+        start: Start<'_>,
     ) -> Result<()> {
         let n = s.input.len();
-        // Sums start at zero; a #[reduce] operator's combinations at its identity.
-        let k = if identity.is_some() {
-            &HISTOGRAM_REDUCE
-        } else {
-            &HISTOGRAM_WEIGHTED
+        // Sums start at zero; a #[reduce] operator's combinations at its identity, or (a
+        // scatter) at what `out` holds.
+        let k = match start {
+            Start::Zero => &HISTOGRAM_WEIGHTED,
+            Start::Identity(_) | Start::Kept => &HISTOGRAM_REDUCE,
         };
         let plan = self.histogram_plan(&s, k, bins, word)?;
-        let start = identity.map(|id| id.repeat(bins));
+        let first = match start {
+            Start::Identity(id) => Some(id.repeat(bins)),
+            _ => None,
+        };
         let timer = self.start_timing()?;
-        match &start {
-            Some(bytes) => self
+        match (&first, start) {
+            (Some(bytes), _) => self
                 .stream
                 .memcpy_htod(bytes, &mut out)
                 .map_err(drv("setting a histogram to the identity"))?,
-            None => self
+            (None, Start::Zero) => self
                 .stream
                 .memset_zeros(&mut out)
                 .map_err(drv("zeroing a histogram"))?,
+            _ => {}
         }
         if n > 0 {
             self.launch_shared(

@@ -31,6 +31,7 @@ use crate::toolchain;
 use warp_kernels::catalogue::{STOP_COPIES, STOP_STRIDE};
 
 pub(crate) use axes::Rows;
+pub(crate) use histogram::Start;
 pub(crate) use launch::{Columns, GatherCols, Staged, ValuesOut};
 pub use modules::LoadReport;
 pub(crate) use modules::{Module, ModuleKey, ModuleKind};
