@@ -956,14 +956,7 @@ struct Combine<W, F> {
 /// The key of the histogram module of bin map `M` over inputs `I` whose weights `Op` combines.
 pub(crate) fn histogram_reduce_key<Op: ReduceOp, M: MapOp, I: ElementInput + ?Sized>() -> ModuleKey
 {
-    ModuleKey::new(
-        ModuleKind::Histogram,
-        [
-            TypeId::of::<M::Key>(),
-            TypeId::of::<(I::Map, Op)>(),
-            TypeId::of::<I::Elem>(),
-        ],
-    )
+    histogram_key_with::<M, I, Op>()
 }
 
 /// The CUDA module of `histogram_reduce` with operator `Op`, bin map `M`, over inputs `I`.
@@ -1004,11 +997,17 @@ where
 
 /// The key of the weighted histogram module of bin map `M` over inputs `I`, weights `W`.
 pub(crate) fn histogram_weighted_key<M: MapOp, I: ElementInput + ?Sized, W: Weight>() -> ModuleKey {
+    histogram_key_with::<M, I, W>()
+}
+
+/// The key of a histogram module of bin map `M` over inputs `I` whose bins `X` says how to
+/// fill (the weights' type, or the operator that combines them).
+fn histogram_key_with<M: MapOp, I: ElementInput + ?Sized, X: 'static>() -> ModuleKey {
     ModuleKey::new(
         ModuleKind::Histogram,
         [
             TypeId::of::<M::Key>(),
-            TypeId::of::<(I::Map, W)>(),
+            TypeId::of::<(I::Map, X)>(),
             TypeId::of::<I::Elem>(),
         ],
     )
