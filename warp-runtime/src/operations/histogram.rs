@@ -717,27 +717,12 @@ impl Device {
                 Ok(())
             }
             t => {
-                let g = self.gpu()?;
-                let module = g.module(
+                let module = self.gpu()?.module(
                     histogram_reduce_key::<Op, I::Bin, X>(),
                     histogram_reduce_module::<Op, I::Bin, X>,
                 )?;
-                let bytes = gpu_bytes(t)?;
-                let weights = vs.columns()?.views.remove(0);
-                self.with_input(g, &elems, &args, |input, args| {
-                    g.histogram_weighted(
-                        Staged {
-                            module: &module,
-                            input,
-                            args,
-                        },
-                        len,
-                        Op::Value::C_SIZE,
-                        weights,
-                        bytes,
-                        Start::Kept,
-                    )
-                })
+                let input = Checked { elems, args };
+                self.weights_on_gpu(&module, &input, &vs, len, t, Start::Kept)
             }
         }
     }
@@ -787,29 +772,46 @@ impl Device {
                 Ok(())
             }
             t => {
-                let g = self.gpu()?;
+                let start = match &how.identity {
+                    Some(id) => Start::Identity(id),
+                    None => Start::Zero,
+                };
+                let input = Checked { elems, args };
                 let module = module()?;
-                let bytes = gpu_bytes(t)?;
-                let weights = ws.columns()?.views.remove(0);
-                self.with_input(g, &elems, &args, |input, args| {
-                    g.histogram_weighted(
-                        Staged {
-                            module: &module,
-                            input,
-                            args,
-                        },
-                        bins,
-                        W::C_SIZE,
-                        weights,
-                        bytes,
-                        match &how.identity {
-                            Some(id) => Start::Identity(id),
-                            None => Start::Zero,
-                        },
-                    )
-                })
+                self.weights_on_gpu(&module, &input, &ws, bins, t, start)
             }
         }
+    }
+
+    /// The GPU's weighted pass of `module` over `input` with `weights` (one per value) into
+    /// the `bins` places of target `t`, the bins starting as `start` says: the one launch of
+    /// `histogram_weighted`, `histogram_reduce` and `scatter_reduce_into`.
+    fn weights_on_gpu<E: Clone, W: Weight>(
+        &self,
+        module: &crate::backend::cuda::Module,
+        input: &Checked<'_, E>,
+        weights: &Elements<'_, W>,
+        bins: usize,
+        t: Target<'_>,
+        start: Start<'_>,
+    ) -> Result<()> {
+        let g = self.gpu()?;
+        let bytes = gpu_bytes(t)?;
+        let weights = weights.columns()?.views.remove(0);
+        self.with_input(g, &input.elems, &input.args, |arrays, args| {
+            g.histogram_weighted(
+                Staged {
+                    module,
+                    input: arrays,
+                    args,
+                },
+                bins,
+                W::C_SIZE,
+                weights,
+                bytes,
+                start,
+            )
+        })
     }
 
     /// The histogram of `input`'s values in `bins` evenly spaced bins over `[lower, upper)`
