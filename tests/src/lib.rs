@@ -18,6 +18,7 @@ pub mod primitives;
 pub mod ranges;
 pub mod runs;
 pub mod scans;
+pub mod scatter;
 pub mod sorts;
 
 use rand::rngs::SmallRng;

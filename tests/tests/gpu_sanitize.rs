@@ -692,3 +692,10 @@ fn histogram_reduce_matches_plain_rust() {
     warp_tests::hist_reduce::check_scatter_reduce(&g, 50_000, 300, 3);
     warp_tests::hist_reduce::check_scatter_reduce(&g, 50_000, 100_000, 4);
 }
+
+/// Plain scatters (`wd_k_scatter`), repeats included.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn scatter_matches_plain_rust() {
+    warp_tests::scatter::check_scatter(&gpu(), 50_000, 70_001, 5);
+}

@@ -82,20 +82,21 @@ pub enum Error {
     /// index type, ...).
     #[error("invalid argument: {0}")]
     Shape(String),
-    /// An index of a gather (`xs.gather(&idx)`) names no element of its array: `idx[position]`
-    /// is `index`, and the array holds `len` elements. `position` is the smallest such
-    /// position. On a GPU the kernels check every index and the operation reports the fault
-    /// after them (what it wrote, if anything, is not meaningful); on the CPU backend the
-    /// indices are checked before the operation.
-    #[error(
-        "gather index {index} at position {position} is out of range for an array of {len} elements"
-    )]
+    /// An index names no element of its array: `idx[position]` is `index`, and the array
+    /// holds `len` elements; `position` is the smallest such position. Of a gather
+    /// (`xs.gather(&idx)`): on a GPU the kernels check every index and the operation reports
+    /// the fault after them (what it wrote, if anything, is not meaningful); on the CPU
+    /// backend the indices are checked before the operation. Of a scatter
+    /// ([`Device::scatter_into`](crate::Device::scatter_into),
+    /// [`Device::scatter_reduce_into`](crate::Device::scatter_reduce_into)): the indices are
+    /// checked before anything is written, so the output is unchanged.
+    #[error("index {index} at position {position} is out of range for an array of {len} elements")]
     IndexOutOfRange {
         /// Where in the indices.
         position: usize,
         /// The index.
         index: u64,
-        /// The gathered array's length.
+        /// The length of the array the indices name places of.
         len: usize,
     },
     /// Data of one device was given to another: a GPU's memory to the CPU backend or to

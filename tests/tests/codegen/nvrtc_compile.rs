@@ -1248,3 +1248,36 @@ mod histogram_reduce {
         }
     }
 }
+
+mod scatter {
+    //! The plain scatter's modules compile for every architecture with no local memory: 1-, 4-
+    //! and 8-byte values, `u32` and `u64` indices, halves.
+    use super::*;
+    use warp_runtime::impl_::scatter_module;
+
+    #[test]
+    fn scatter_modules_compile() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &[];
+        compile_all_with(vec![
+            (scatter_module::<f32, u32>(), want),
+            (scatter_module::<u8, u64>(), want),
+            (scatter_module::<f64, u32>(), want),
+            (scatter_module::<warp_runtime::half::f16, u64>(), want),
+            (scatter_module::<bool, u32>(), want),
+        ]);
+    }
+
+    #[test]
+    fn a_scatter_module_reads_the_indices_through_the_stage() {
+        let m = scatter_module::<f64, u64>();
+        for part in [
+            "wd_scatter_all(st, places, values, out)",
+            "typedef wd_u64 elem_t;",
+        ] {
+            assert!(m.source.contains(part), "{part}");
+        }
+    }
+}

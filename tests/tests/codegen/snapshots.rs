@@ -476,3 +476,17 @@ mod histogram_reduce {
         );
     }
 }
+
+mod scatter {
+    //! A snapshot of a plain scatter module: the stage reads the indices.
+    use super::view;
+    use warp_runtime::impl_::scatter_module;
+
+    #[test]
+    fn scatter_modules() {
+        insta::assert_snapshot!(
+            "scatter_f32_u32",
+            view(&scatter_module::<f32, u32>().source)
+        );
+    }
+}

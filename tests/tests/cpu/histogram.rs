@@ -315,3 +315,21 @@ fn weights_combined_by_an_operator() {
         warp_tests::hist_reduce::check_scatter_reduce(&dev, n, bins, k as u64);
     }
 }
+
+/// Values written to the places indices name, against a plain loop.
+#[test]
+fn scatters_match_plain_rust() {
+    let dev = Device::cpu();
+    for (k, (n, len)) in [
+        (0usize, 4usize),
+        (1, 1),
+        (3, 3),
+        (1000, 1000),
+        (5000, 70_000),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        warp_tests::scatter::check_scatter(&dev, n, len, k as u64);
+    }
+}

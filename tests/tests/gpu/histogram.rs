@@ -595,3 +595,24 @@ fn gpu_weights_combined_by_an_operator() {
         warp_tests::hist_reduce::check_scatter_reduce(&g, n, bins, k as u64);
     }
 }
+
+/// Values written to the places indices name, against a plain loop: edge sizes, a grid's worth
+/// and more.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn scatters_match_plain_rust() {
+    let g = gpu();
+    for (k, (n, len)) in [
+        (0usize, 4usize),
+        (1, 1),
+        (3, 3),
+        (1000, 1000),
+        (100_003, 100_003),
+        (1 << 22, 1 << 23),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        warp_tests::scatter::check_scatter(&g, n, len, k as u64);
+    }
+}

@@ -1,4 +1,5 @@
-//! The map family: a `#[map]` of every element written out.
+//! The map family: a `#[map]` of every element written out, and values scattered to the
+//! places their indices name.
 
 use crate::catalogue::kit::*;
 use crate::module::{FnFragment, Module, Pick, Source, stage};
@@ -16,8 +17,30 @@ pub const MAP: Kernel = kernel(
     "WD_STAGE;\nwd_map_all(st, out);",
 );
 
+/// Each of `values` written to the place of `out` its index names (`Device::scatter_into`):
+/// the stage reads the indices; an index at or past `places` writes nothing (the runtime
+/// checks them first, so none is).
+pub const SCATTER: Kernel = kernel(
+    "wd_k_scatter",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("places", U64),
+        p("values", In(Pointee::Value)),
+        p("out", Out(Pointee::Value)),
+    ],
+    "WD_STAGE;\nwd_scatter_all(st, places, values, out);",
+);
+
 /// The kernels of a map module.
 pub const MAP_KERNELS: &[&Kernel] = &[&MAP];
+
+/// The kernels of a scatter module.
+pub const SCATTER_KERNELS: &[&Kernel] = &[&SCATTER];
+
+/// The map family's kernels: the map module's and the scatter module's.
+pub const MAP_FAMILY_KERNELS: &[&Kernel] = &[&MAP, &SCATTER];
 
 /// The map family's constants (none beyond the shared ones).
 pub const MAP_DEFINES: &[(&str, u64)] = &[];
@@ -34,4 +57,23 @@ pub fn map_module(map: &FnFragment, elem: &[Scalar]) -> String {
     m.template("map.cuh");
     m.kernels(crate::catalogue::MAP_KERNELS, &source.elem_c(), &map.output);
     m.finish(&format!("map_{}", source.tag()))
+}
+
+/// A scatter module: values of type `value` written to the places indices of type `index`
+/// name (`Device::scatter_into`); the stage reads the indices.
+pub fn scatter_module(value: Scalar, index: Scalar) -> String {
+    let cols = [index];
+    let source = Source::Plain(&cols);
+    let mut m = Module::new(&format!(
+        "`{value}` values scattered by {}",
+        source.describe()
+    ));
+    m.user(&stage(&source, None, index.c_name(), Pick::Value));
+    m.template("map.cuh");
+    m.kernels(
+        crate::catalogue::SCATTER_KERNELS,
+        index.c_name(),
+        value.c_name(),
+    );
+    m.finish(&format!("scatter_{value}_{index}"))
 }

@@ -65,7 +65,7 @@ pub const FAMILIES: &[Family] = &[
     },
     Family {
         name: "map",
-        kernels: map::MAP_KERNELS,
+        kernels: map::MAP_FAMILY_KERNELS,
         defines: map::MAP_DEFINES,
         template: "map.cuh",
         module: "map",

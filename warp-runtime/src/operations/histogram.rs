@@ -5,6 +5,7 @@
 
 use super::gpu_bytes;
 use super::keys::*;
+use super::scatter::ScatterIndex;
 use crate::arrays::Elements;
 use crate::arrays::{DeviceVec, OutputArray, Target, write_host};
 use crate::backend::cpu;
@@ -12,10 +13,9 @@ use crate::backend::cuda::{Staged, Start};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::{Array, ElementInput, element_stage};
-use crate::operators::{MapOp, Predicate, ReduceOp};
-use crate::ranges::RangeIndex;
+use crate::map;
+use crate::operators::{MapOp, ReduceOp};
 use crate::values::{DeviceValue, Element};
-use crate::{map, predicate};
 
 /// The most bins a histogram counts into: 65,536 (more is an [`Error::Shape`]).
 ///
@@ -200,75 +200,6 @@ mod even {
         )*};
     }
     even_int!(even_u8: u8, even_u16: u16, even_u32: u32, even_i8: i8, even_i16: i16, even_i32: i32);
-}
-
-/// The functions of `scatter_reduce`, one per index type: the index as its bin, and whether an
-/// index is at or past the target's length (kept here so that the CPU and the GPU run the same
-/// code).
-mod scatter {
-    use super::{map, predicate};
-
-    /// The index itself: its bin.
-    #[map]
-    pub fn index_bin_u32(i: u32) -> u32 {
-        i
-    }
-    /// The index itself: its bin.
-    #[map]
-    pub fn index_bin_u64(i: u64) -> u64 {
-        i
-    }
-    /// Whether the index is `len` or more.
-    #[predicate]
-    pub fn index_past_u32(i: u32, len: u32) -> bool {
-        i >= len
-    }
-    /// Whether the index is `len` or more.
-    #[predicate]
-    pub fn index_past_u64(i: u64, len: u64) -> bool {
-        i >= len
-    }
-}
-
-/// The index types of `scatter_reduce` with their functions (see `scatter`).
-pub trait ScatterIndex: RangeIndex + BinIndex {
-    /// The index as its bin.
-    #[doc(hidden)]
-    type Bin: MapOp<Input = Self, Output = Self>;
-    /// Whether an index is at or past a length (bound).
-    #[doc(hidden)]
-    type Past: Predicate<Input = Self>;
-    /// The bin map.
-    #[doc(hidden)]
-    fn bin_map() -> Self::Bin;
-    /// The predicate with the target's length bound (`None`: the length does not fit the
-    /// index type, so no index is past it).
-    #[doc(hidden)]
-    fn past(len: usize) -> Option<Self::Past>;
-}
-
-impl ScatterIndex for u32 {
-    type Bin = scatter::index_bin_u32;
-    type Past = scatter::index_past_u32_with<u32>;
-    fn bin_map() -> Self::Bin {
-        scatter::index_bin_u32
-    }
-    fn past(len: usize) -> Option<Self::Past> {
-        u32::try_from(len)
-            .ok()
-            .map(|l| scatter::index_past_u32.with(l))
-    }
-}
-
-impl ScatterIndex for u64 {
-    type Bin = scatter::index_bin_u64;
-    type Past = scatter::index_past_u64_with<u64>;
-    fn bin_map() -> Self::Bin {
-        scatter::index_bin_u64
-    }
-    fn past(len: usize) -> Option<Self::Past> {
-        Some(scatter::index_past_u64.with(len as u64))
-    }
 }
 
 fn bad_range(lower: impl std::fmt::Debug, upper: impl std::fmt::Debug) -> Error {
@@ -689,16 +620,7 @@ impl Device {
             )));
         }
         // Every index checked before anything is written.
-        if let Some(past) = I::past(len)
-            && let Some(position) = self.find_first(past, idx)?
-        {
-            let at = idx_value(self, &ix, position)?;
-            return Err(Error::IndexOutOfRange {
-                position,
-                index: at,
-                len,
-            });
-        }
+        self.check_places(idx, len)?;
         if ix.is_empty() {
             return Ok(());
         }
@@ -931,18 +853,6 @@ where
     I: ElementInput<Value = M::Input> + ?Sized,
 {
     histogram_module_of::<M, I>(None)
-}
-
-/// Index `position` of the indices `ix` (as a `u64`).
-fn idx_value<I: ScatterIndex>(dev: &Device, ix: &Elements<'_, I>, position: usize) -> Result<u64> {
-    match ix.cpu() {
-        Ok(host) => Ok(host[position].to_u64()),
-        Err(_) => {
-            let view = ix.gpu()?;
-            let one = dev.gpu()?.download(&view.slice(position..position + 1))?;
-            Ok(one[0].to_u64())
-        }
-    }
 }
 
 /// How a weighted histogram combines a bin's weights: from `zero` by `add` on the CPU; on a

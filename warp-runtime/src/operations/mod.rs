@@ -10,6 +10,7 @@ mod predicates;
 mod reduce;
 mod runs;
 mod scans;
+mod scatter;
 mod search;
 mod segmented_scans;
 mod sort;
@@ -19,7 +20,7 @@ mod topk_rows;
 mod transpose;
 
 pub use axes::axis_module;
-pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, ScatterIndex, Weight};
+pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, Weight};
 pub use histogram::{histogram_module, histogram_reduce_module, histogram_weighted_module};
 pub use map::map_module;
 pub use merge::{SortByInput, merge_module, merge_values_module};
@@ -30,6 +31,7 @@ pub use runs::{
     ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys, reduce_by_key_input_module,
     reduce_by_key_module, run_length_module, unique_module,
 };
+pub use scatter::{ScatterIndex, scatter_module};
 pub use search::search_module;
 pub use sort::{SortOrder, SortValue, sort_module};
 pub use topk::{TopK, topk_module};

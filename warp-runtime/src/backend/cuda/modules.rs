@@ -27,6 +27,8 @@ pub(crate) enum ModuleKind {
     Runs,
     /// A map written out.
     Map,
+    /// Values scattered to the places their indices name.
+    Scatter,
     /// The histogram by a bin map.
     Histogram,
     /// Scans and axis reductions.
