@@ -3,6 +3,7 @@
 //! of range reported by each: one check for both backends.
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
+use warp_runtime::ElementInput;
 use warp_runtime::prelude::*;
 
 use crate::ops::{add_u32, add_u64, index_byte, low_word, multiple_of, sum_f32};
@@ -40,15 +41,6 @@ pub fn check_gathers(dev: &Device, values: usize, n: usize, sorted: bool, seed: 
         want,
         "sum u64 indices {tag}"
     );
-    let on = dev.reduce_on_device(add_u64, &gx).unwrap();
-    assert_eq!(on.get().unwrap(), want, "reduce_on_device {tag}");
-    let low: Vec<u32> = g.iter().map(|&v| v as u32).collect();
-    let want32 = low.iter().fold(0u32, |a, &b| a.wrapping_add(b));
-    assert_eq!(
-        dev.reduce(add_u32, &gx.map(low_word)).unwrap(),
-        want32,
-        "mapped sum {tag}"
-    );
     // f32 values through a view: a sum in another order, within a relative 1e-5 of the
     // absolute sum.
     let fs_host: Vec<f32> = xs_host
@@ -67,6 +59,26 @@ pub fn check_gathers(dev: &Device, values: usize, n: usize, sorted: bool, seed: 
         (got - fsum).abs() <= 1e-5 * fabs + 1e-6,
         "f32 sum {tag}: {got} against {fsum}"
     );
+    check_every_op(dev, &gx, &gx.map(low_word), &g, &tag);
+}
+
+/// Every operation that takes elements, over `input` whose elements are `g` (and `low`, its
+/// map to the low words), against plain Rust: sums (exact), `reduce_on_device`, a map, scans,
+/// row, column and segment sums, `count`, `any`, `all`, `find_first`, `filter`, `argwhere`,
+/// `partition`, a histogram; `reduce_by_key` refuses it (its values are read beside the keys).
+pub fn check_every_op<I, L>(dev: &Device, input: &I, low_input: &L, g: &[u64], tag: &str)
+where
+    I: ElementInput<Value = u64, Kept = u64> + ?Sized,
+    L: ElementInput<Value = u32> + ?Sized,
+{
+    let (gx, lw, n) = (input, low_input, g.len());
+    let want = g.iter().fold(0u64, |a, &b| a.wrapping_add(b));
+    assert_eq!(dev.reduce(add_u64, gx).unwrap(), want, "sum {tag}");
+    let on = dev.reduce_on_device(add_u64, gx).unwrap();
+    assert_eq!(on.get().unwrap(), want, "reduce_on_device {tag}");
+    let low: Vec<u32> = g.iter().map(|&v| v as u32).collect();
+    let want32 = low.iter().fold(0u32, |a, &b| a.wrapping_add(b));
+    assert_eq!(dev.reduce(add_u32, lw).unwrap(), want32, "mapped sum {tag}");
     // Scans.
     let mut acc = 0u64;
     let inclusive: Vec<u64> = g
@@ -77,7 +89,7 @@ pub fn check_gathers(dev: &Device, values: usize, n: usize, sorted: bool, seed: 
         })
         .collect();
     assert_eq!(
-        dev.scan(add_u64, &gx).unwrap().download().unwrap(),
+        dev.scan(add_u64, gx).unwrap().download().unwrap(),
         inclusive,
         "scan {tag}"
     );
@@ -85,15 +97,11 @@ pub fn check_gathers(dev: &Device, values: usize, n: usize, sorted: bool, seed: 
         .map(|k| if k == 0 { 0 } else { inclusive[k - 1] })
         .collect();
     assert_eq!(
-        dev.exclusive_scan(add_u64, &gx)
-            .unwrap()
-            .download()
-            .unwrap(),
+        dev.exclusive_scan(add_u64, gx).unwrap().download().unwrap(),
         exclusive,
         "exclusive_scan {tag}"
     );
     // Rows and columns of the low words, where `cols` divides n.
-    let lw = gx.map(low_word);
     for cols in [1usize, 3, 32, 1000] {
         if n == 0 || !n.is_multiple_of(cols) {
             continue;
@@ -102,13 +110,13 @@ pub fn check_gathers(dev: &Device, values: usize, n: usize, sorted: bool, seed: 
             .chunks(cols)
             .map(|c| c.iter().fold(0u32, |a, &b| a.wrapping_add(b)))
             .collect();
-        let got = dev.reduce_rows(add_u32, &lw, cols).unwrap();
+        let got = dev.reduce_rows(add_u32, lw, cols).unwrap();
         assert_eq!(got.download().unwrap(), rows, "reduce_rows {cols} {tag}");
         let mut colsum = vec![0u32; cols];
         for (k, &v) in low.iter().enumerate() {
             colsum[k % cols] = colsum[k % cols].wrapping_add(v);
         }
-        let got = dev.reduce_cols(add_u32, &lw, cols).unwrap();
+        let got = dev.reduce_cols(add_u32, lw, cols).unwrap();
         assert_eq!(got.download().unwrap(), colsum, "reduce_cols {cols} {tag}");
     }
     let offsets: Vec<u64> = vec![0, (n / 3) as u64, (n / 2) as u64, n as u64];
@@ -121,7 +129,7 @@ pub fn check_gathers(dev: &Device, values: usize, n: usize, sorted: bool, seed: 
                 .fold(0u64, |a, &b| a.wrapping_add(b))
         })
         .collect();
-    let got = dev.reduce_segments(add_u64, &gx, &offs).unwrap();
+    let got = dev.reduce_segments(add_u64, gx, &offs).unwrap();
     assert_eq!(got.download().unwrap(), want, "reduce_segments {tag}");
     // Predicates, compaction and histograms.
     let m = 3u64;
@@ -131,42 +139,38 @@ pub fn check_gathers(dev: &Device, values: usize, n: usize, sorted: bool, seed: 
         .filter(|&k| g[k as usize].is_multiple_of(m))
         .collect();
     let by = multiple_of.with(m);
+    assert_eq!(dev.count(by, gx).unwrap(), kept.len() as u64, "count {tag}");
+    assert_eq!(dev.any(by, gx).unwrap(), !kept.is_empty(), "any {tag}");
+    assert!(dev.all(multiple_of.with(1), gx).unwrap(), "all {tag}");
     assert_eq!(
-        dev.count(by, &gx).unwrap(),
-        kept.len() as u64,
-        "count {tag}"
-    );
-    assert_eq!(dev.any(by, &gx).unwrap(), !kept.is_empty(), "any {tag}");
-    assert!(dev.all(multiple_of.with(1), &gx).unwrap(), "all {tag}");
-    assert_eq!(
-        dev.find_first(by, &gx).unwrap(),
+        dev.find_first(by, gx).unwrap(),
         at.first().map(|&k| k as usize),
         "find_first {tag}"
     );
     assert_eq!(
-        dev.filter(by, &gx).unwrap().download().unwrap(),
+        dev.filter(by, gx).unwrap().download().unwrap(),
         kept,
         "filter {tag}"
     );
     assert_eq!(
-        dev.argwhere(by, &gx).unwrap().download().unwrap(),
+        dev.argwhere(by, gx).unwrap().download().unwrap(),
         at,
         "argwhere {tag}"
     );
-    let (yes, no) = dev.partition(by, &gx).unwrap();
+    let (yes, no) = dev.partition(by, gx).unwrap();
     assert_eq!(yes.download().unwrap(), kept, "partition kept {tag}");
     assert_eq!(no.download().unwrap(), rest, "partition rest {tag}");
     let mut bins = vec![0u32; 256];
-    for &v in &g {
+    for &v in g {
         bins[(v & 255) as usize] += 1;
     }
-    let got = dev.histogram::<u32, _, _>(index_byte, &gx, 256).unwrap();
+    let got = dev.histogram::<u32, _, _>(index_byte, gx, 256).unwrap();
     assert_eq!(got.download().unwrap(), bins, "histogram {tag}");
     // reduce_by_key reads its values beside the keys: a gather is refused.
     let keys = dev.upload(&vec![1u32; n]).unwrap();
     assert!(
         matches!(
-            dev.reduce_by_key(add_u64, &keys, &gx),
+            dev.reduce_by_key(add_u64, &keys, gx),
             Err(Error::Unsupported(_))
         ),
         "reduce_by_key {tag}"

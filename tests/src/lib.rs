@@ -20,6 +20,7 @@ pub mod runs;
 pub mod scans;
 pub mod scatter;
 pub mod sorts;
+pub mod strides;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

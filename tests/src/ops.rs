@@ -617,3 +617,9 @@ pub fn xor_u32(a: u32, b: u32) -> u32 {
 pub fn key_bin_u32(k: u32) -> u32 {
     k
 }
+
+/// A `u32` as an `f64` (a second map after `low_word`).
+#[map]
+pub fn u32_to_f64(x: u32) -> f64 {
+    x as f64
+}

@@ -384,6 +384,14 @@ fn gathers_match_plain_rust() {
     warp_tests::gathers::check_bad_indices(&g, 100, 4096, &[4000, 17]);
 }
 
+/// Strided views through the reduce, scan, axis, predicate and histogram modules: nothing read
+/// past the array.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn strided_views_match_plain_rust() {
+    warp_tests::strides::check_strided(&gpu(), (1 << 16) * 3 + 2, 1, 3, 2);
+}
+
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn partition3_and_scans_match_the_cpu() {

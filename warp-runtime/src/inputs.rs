@@ -124,6 +124,10 @@ pub enum Stage {
     Gather(Scalar),
     /// A map of elements gathered by indices of this type.
     GatherMap(Scalar, &'static FnMeta),
+    /// Every `step`-th element of one array.
+    Strided,
+    /// A map of every `step`-th element of one array.
+    StridedMap(&'static FnMeta),
 }
 
 /// Where an element input's elements come from (beyond its map).
@@ -136,6 +140,8 @@ pub enum Origin {
     Range(Scalar),
     /// One array read through indices of this type.
     Gather(Scalar),
+    /// Every `step`-th element of one array.
+    Strided,
 }
 
 /// An input of the element operations (predicates, compaction, histograms): an array, a view,
@@ -622,6 +628,8 @@ pub(crate) const fn element_stage(map: Option<&'static FnMeta>, origin: Origin) 
         (None, Origin::Range(ix)) => Stage::Range(ix),
         (Some(m), Origin::Gather(ix)) => Stage::GatherMap(ix, m),
         (None, Origin::Gather(ix)) => Stage::Gather(ix),
+        (Some(m), Origin::Strided) => Stage::StridedMap(m),
+        (None, Origin::Strided) => Stage::Strided,
     }
 }
 

@@ -35,6 +35,7 @@ mod operators;
 mod ranges;
 pub mod semantics;
 pub mod settings;
+mod strides;
 pub mod toolchain;
 mod values;
 
@@ -60,6 +61,7 @@ pub use operations::{SortByInput, SortOrder, SortValue, Split, Split3, TopK, Top
 pub use operators::{ArgBits, Bind, BoundArg, BoundArgs, MapOp, Predicate, ReduceOp};
 pub use ranges::{DeviceRange, RangeIndex, RangeMap};
 pub use settings::Settings;
+pub use strides::{StepBy, Strided, StridedMap};
 pub use values::{DeviceValue, Element, IndexInt, Ordered, Row};
 pub use warp_macros::{DeviceValue, map, predicate, reduce};
 
@@ -80,6 +82,7 @@ pub mod impl_ {
     };
     pub use crate::operators::{FnMeta, OpMeta};
     pub use crate::ranges::RangeKey;
+    pub use crate::strides::StridedKey;
     pub use crate::values::Sealed;
     pub use std::borrow::Cow;
     pub use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Style};
@@ -91,7 +94,7 @@ pub mod prelude {
     pub use crate::{
         ByKey, CudaInput, Device, DeviceScalar, DeviceTuples, DeviceValue, DeviceVec, DeviceView,
         Equal, Error, Filter, Gather, MapOp, OutputArray, Predicate, ReduceOp, Runs, SortOrder,
-        TopK, TopKRows, ValueArray, Zip, map, predicate, reduce,
+        StepBy, TopK, TopKRows, ValueArray, Zip, map, predicate, reduce,
     };
     pub use half::{bf16, f16};
 }

@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["operators"],
     &["inputs"],
     &["ranges"],
-    &["gathers"],
+    &["gathers", "strides"],
     &["operations"],
 ];
 

@@ -1085,6 +1085,55 @@ mod gathers {
     }
 }
 
+mod strides {
+    //! The modules over strided views compile for every architecture with no local memory:
+    //! the reduce module (a map, `f32` and 1-byte values), the axis module, the predicate
+    //! module, argwhere's and the histogram's.
+    use super::*;
+    use warp_runtime::impl_::{
+        argwhere_module, axis_module, histogram_module, predicate_module, reduce_module,
+    };
+    use warp_runtime::{Strided, StridedMap};
+    use warp_tests::ops::{add_u32, add_u64, index_byte, low_word, multiple_of_with, sum_f32};
+
+    #[test]
+    fn strided_modules_compile() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &[];
+        compile_all_with(vec![
+            (reduce_module::<add_u64, Strided<'static, u64>>(), want),
+            (reduce_module::<sum_f32, Strided<'static, f32>>(), want),
+            (
+                reduce_module::<add_u32, StridedMap<'static, low_word>>(),
+                want,
+            ),
+            (axis_module::<add_u64, Strided<'static, u64>>(), want),
+            (
+                predicate_module::<multiple_of_with<u64>, Strided<'static, u64>>(),
+                want,
+            ),
+            (
+                argwhere_module::<multiple_of_with<u64>, Strided<'static, u64>, u32>(),
+                want,
+            ),
+            (
+                histogram_module::<index_byte, Strided<'static, u64>>(),
+                want,
+            ),
+        ]);
+    }
+
+    #[test]
+    fn a_strided_module_reads_every_step_th_element() {
+        let m = reduce_module::<sum_f32, Strided<'static, f32>>();
+        for part in ["st.step = (wd_u64)in.p[1];", "wd_ldcs(p0 + (i + k) * step)"] {
+            assert!(m.source.contains(part), "{part}:\n{}", m.source);
+        }
+    }
+}
+
 mod masked {
     //! The modules over masked inputs compile for every architecture with no local memory:
     //! the reduce module (an array, a map, a range, a gather, masked) and the axis module.

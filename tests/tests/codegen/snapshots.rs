@@ -417,6 +417,23 @@ mod gathers {
     }
 }
 
+mod strides {
+    //! A snapshot of a reduce module over a strided view: the stage that reads every
+    //! `step`-th element.
+    use super::view;
+    use warp_runtime::Strided;
+    use warp_runtime::impl_::reduce_module;
+    use warp_tests::ops::sum_f32;
+
+    #[test]
+    fn strided_modules() {
+        insta::assert_snapshot!(
+            "reduce_sum_f32_strided_f32",
+            view(&reduce_module::<sum_f32, Strided<'static, f32>>().source)
+        );
+    }
+}
+
 mod masked {
     //! A snapshot of a reduce module over a masked array: the mask's predicate in the stage,
     //! the identity where it fails.

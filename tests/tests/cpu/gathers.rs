@@ -32,3 +32,25 @@ fn indices_out_of_range_are_errors() -> warp_runtime::Result<()> {
     assert_eq!(dev.reduce(add_u64, &xs.gather(&none))?, 0);
     Ok(())
 }
+
+/// Strided views (`step_by`) on the CPU backend: empty, one element, steps of 1, 2, 3, 32 and
+/// larger than the array, from offsets.
+#[test]
+fn strided_views_are_every_step_th_element() {
+    let dev = Device::cpu();
+    for (k, (len, offset, step)) in [
+        (0usize, 0usize, 1usize),
+        (1, 0, 1),
+        (1, 1, 3),
+        (10, 1, 3),
+        (4099, 0, 1),
+        (4099, 5, 2),
+        (12_000, 3, 32),
+        (100, 7, 1000),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        warp_tests::strides::check_strided(&dev, len, offset, step, k as u64);
+    }
+}

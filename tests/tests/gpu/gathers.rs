@@ -31,3 +31,28 @@ fn gpu_indices_out_of_range_are_errors() {
     let none = g.upload::<u32>(&[]).unwrap();
     assert_eq!(g.reduce(add_u64, &xs.gather(&none)).unwrap(), 0);
 }
+
+/// Strided views (`step_by`) on the GPU: every operation, steps of 1 (dense), 2, 3, 32, 4096
+/// and past the array, from offsets, lengths from one past a tile to 2^22 elements read.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_strided_views_are_every_step_th_element() {
+    let g = gpu();
+    for (k, (len, offset, step)) in [
+        (0usize, 0usize, 1usize),
+        (1, 0, 1),
+        (1, 1, 3),
+        (4099, 0, 1),
+        (4099, 5, 2),
+        (100_003, 1, 3),
+        (1 << 20, 3, 32),
+        ((1 << 22) * 3 + 2, 2, 3),
+        (1 << 24, 0, 4096),
+        (100, 7, 1000),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        warp_tests::strides::check_strided(&g, len, offset, step, k as u64);
+    }
+}

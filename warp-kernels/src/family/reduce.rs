@@ -64,6 +64,7 @@ pub fn reduce_module(op: &OpFragment, source: Option<&Source>) -> String {
         Some(
             s @ (Source::Range { .. }
             | Source::Gather { .. }
+            | Source::Strided { .. }
             | Source::Masked { .. }
             | Source::Chained { .. }),
         ) => {

@@ -213,8 +213,11 @@ fn run_value(op: &OpFragment, v: &Source) -> String {
         Source::Range { .. } => {
             "\n#error \"a generated range is not a values input of reduce-by-key\"\n".to_string()
         }
-        Source::Gather { .. } | Source::Masked { .. } | Source::Chained { .. } => {
-            "\n#error \"a gather, a masked input or a map of a map is not a values input of reduce-by-key\"\n"
+        Source::Gather { .. }
+        | Source::Strided { .. }
+        | Source::Masked { .. }
+        | Source::Chained { .. } => {
+            "\n#error \"a gather, a strided view, a masked input or a map of a map is not a values input of reduce-by-key\"\n"
                 .to_string()
         }
     };

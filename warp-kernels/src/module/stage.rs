@@ -65,6 +65,15 @@ pub enum Source<'a> {
         /// The map of each element.
         map: Option<&'a FnFragment<'a>>,
     },
+    /// Every `step`-th element of one array (`xs.step_by(step)`: element `i` is
+    /// `xs[i * step]`), each mapped by `map` when there is one. The kernel's array argument
+    /// carries the array's address and then the step.
+    Strided {
+        /// The array's element type.
+        elem: Scalar,
+        /// The map of each element.
+        map: Option<&'a FnFragment<'a>>,
+    },
     /// The values of `inner` (any source but `Indexed`) where the predicate `pred` holds, and
     /// the operator's identity where it does not (`xs.filter(p)` as the input of a
     /// reduction, a scan or an axis reduction: `wd_op` is defined before the stage). The
@@ -78,7 +87,7 @@ pub enum Source<'a> {
     /// A second `#[map]` of the values of `inner` (a map of a map: `xs.map(f).map(g)`),
     /// `wd_map2` in the module, its bound arguments after the first map's.
     Chained {
-        /// The first map's source (`Map`, or a `Range` or `Gather` with a map).
+        /// The first map's source (`Map`, or a `Range`, `Gather` or `Strided` with a map).
         inner: &'a Source<'a>,
         /// The second map.
         then: &'a FnFragment<'a>,
@@ -107,7 +116,8 @@ impl Source<'_> {
             Source::Plain(c) | Source::Map { elem: c, .. } => c,
             Source::Indexed { elem, .. }
             | Source::Range { index: elem, .. }
-            | Source::Gather { elem, .. } => std::slice::from_ref(elem),
+            | Source::Gather { elem, .. }
+            | Source::Strided { elem, .. } => std::slice::from_ref(elem),
             Source::Masked { inner, .. } | Source::Chained { inner, .. } => inner.columns(),
         }
     }
@@ -145,6 +155,11 @@ impl Source<'_> {
                 "map `{}` of `{elem}` gathered by `{index}` indices",
                 map.name
             ),
+            Source::Strided { elem, map: None } => format!("every `step`-th `{elem}`"),
+            Source::Strided {
+                elem,
+                map: Some(map),
+            } => format!("map `{}` of every `step`-th `{elem}`", map.name),
             Source::Masked { inner, pred } => {
                 format!("{} where `{}` holds", inner.describe(), pred.name)
             }
@@ -172,6 +187,8 @@ impl Source<'_> {
                 map: Some(map),
                 ..
             } => format!("{}_gather_{index}_{cols}", map.name),
+            Source::Strided { map: None, .. } => format!("strided_{cols}"),
+            Source::Strided { map: Some(map), .. } => format!("{}_strided_{cols}", map.name),
             Source::Masked { inner, pred } => format!("{}_where_{}", inner.tag(), pred.name),
             Source::Chained { inner, then } => format!("{}_{}", then.name, inner.tag()),
         }
@@ -347,6 +364,31 @@ pub(crate) fn gather_readers(elem: Scalar, index: Scalar) -> String {
     )
 }
 
+/// The readers of a stage over every `step`-th element of one array of `elem` (see [`readers`]
+/// and [`Source::Strided`]): element `i` is `p0[i * step]`; `load_vec` makes `VEC` loads in
+/// flight (16 bytes' worth), vectors start anywhere.
+pub(crate) fn strided_readers(elem: Scalar) -> String {
+    let e = elem.c_name();
+    let vec = 16 / elem.size();
+    format!(
+        "    static constexpr int VEC = {vec};
+    static constexpr int ARRAYS = 1;
+    const {e}* p0;
+    wd_u64 step;
+    __device__ __forceinline__ elem_t load(wd_u64 i) const {{ return wd_ldcs(p0 + i * step); }}
+    __device__ __forceinline__ elem_t load_l2(wd_u64 i) const {{ return wd_ldcg(p0 + i * step); }}
+    __device__ __forceinline__ elem_t at(wd_u64 i) const {{ return p0[i * step]; }}
+    __device__ __forceinline__ void prefetch_l2(wd_u64 i) const {{ wd_prefetch_l2(p0 + i * step); }}
+    __device__ __forceinline__ void load_vec(wd_u64 i, elem_t (&e)[VEC]) const {{
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) e[k] = wd_ldcs(p0 + (i + k) * step);
+    }}
+    __device__ __forceinline__ bool aligned(wd_u64 i) const {{ (void)i; return true; }}
+    __device__ __forceinline__ wd_u64 head(wd_u64 i) const {{ (void)i; return 0; }}
+"
+    )
+}
+
 /// The arguments of a call of `f` on value `v` (field by field for a zipped element) followed
 /// by its bound arguments, decoded from `a` from word `first` on.
 pub(crate) fn call_args(f: &FnFragment, v: &str, first: usize) -> String {
@@ -405,12 +447,14 @@ pub(crate) fn stage_with(
     let e = source.elem_c();
     // The value of element `e` (an expression) and the bound arguments it takes.
     let plain = match source {
-        Source::Plain(_) | Source::Range { map: None, .. } | Source::Gather { map: None, .. } => {
-            Some(("e".to_string(), 0))
-        }
+        Source::Plain(_)
+        | Source::Range { map: None, .. }
+        | Source::Gather { map: None, .. }
+        | Source::Strided { map: None, .. } => Some(("e".to_string(), 0)),
         Source::Map { map, .. }
         | Source::Range { map: Some(map), .. }
-        | Source::Gather { map: Some(map), .. } => Some((
+        | Source::Gather { map: Some(map), .. }
+        | Source::Strided { map: Some(map), .. } => Some((
             format!("wd_map({})", call_args(map, "e", 0)),
             map.extras.len(),
         )),
@@ -492,6 +536,13 @@ pub(crate) fn stage_with(
                 index.c_name()
             ),
         ),
+        Source::Strided { elem, .. } => (
+            strided_readers(*elem),
+            format!(
+                " st.p0 = (const {}*)in.p[0]; st.step = (wd_u64)in.p[1];",
+                elem.c_name()
+            ),
+        ),
         _ => (
             readers(cols),
             (0..cols.len())
@@ -571,8 +622,14 @@ pub(crate) fn map_parts<'a>(source: &Source<'a>) -> Option<&'a FnFragment<'a>> {
     match source {
         Source::Map { map, .. }
         | Source::Range { map: Some(map), .. }
-        | Source::Gather { map: Some(map), .. } => Some(map),
+        | Source::Gather { map: Some(map), .. }
+        | Source::Strided { map: Some(map), .. } => Some(map),
         Source::Masked { inner, .. } | Source::Chained { inner, .. } => map_parts(inner),
-        _ => None,
+        // Every source without a map, named so that a new source is decided here.
+        Source::Plain(_)
+        | Source::Indexed { .. }
+        | Source::Range { map: None, .. }
+        | Source::Gather { map: None, .. }
+        | Source::Strided { map: None, .. } => None,
     }
 }

@@ -307,6 +307,7 @@ impl<'a, T: Element> Elements<'a, T> {
                 len,
                 start: None,
                 gather: None,
+                step: None,
             }),
             None => Data::Invalid(Invalid::Shape(
                 "a device array could not be viewed as bytes".into(),
@@ -332,6 +333,7 @@ impl<'a, T: Element> Elements<'a, T> {
                 len,
                 start: Some(start),
                 gather: None,
+                step: None,
             }),
             Backend::Cpu => {
                 let mut v = Vec::new();
@@ -376,6 +378,7 @@ impl<'a, T: Element> Elements<'a, T> {
                         values_len,
                         fault: 0,
                     }),
+                    step: None,
                 })
             }
             (Data::Cpu(v), Data::Cpu(ix)) => {
@@ -407,6 +410,22 @@ impl<'a, T: Element> Elements<'a, T> {
                 }
             }
             _ => Data::Invalid(Invalid::Backends),
+        };
+        Elements { data, owners }
+    }
+
+    /// Every `step`-th element of `values` (one array) from its first: on a GPU the array and
+    /// the step, read by the kernels; on the CPU backend the elements themselves.
+    pub(crate) fn strided(values: Elements<'a, T>, step: usize) -> Elements<'a, T> {
+        let owners = values.owners.clone();
+        let data = match values.data {
+            Data::Invalid(e) => Data::Invalid(e),
+            Data::Gpu(v) => Data::Gpu(Columns {
+                len: v.len.div_ceil(step),
+                step: Some(step as u64),
+                ..v
+            }),
+            Data::Cpu(v) => Data::Cpu(Cow::Owned(v.iter().step_by(step).copied().collect())),
         };
         Elements { data, owners }
     }
@@ -485,7 +504,7 @@ macro_rules! zip_elements {
                         views.extend($v.views.iter().map(|v| v.slice(..)));
                         sizes.extend($v.sizes.iter().copied());
                     )+
-                    Elements { data: Data::Gpu(Columns { views, sizes, len: lens[0], start: None, gather: None }), owners }
+                    Elements { data: Data::Gpu(Columns { views, sizes, len: lens[0], start: None, gather: None, step: None }), owners }
                 }
                 ($(Data::Cpu($v),)+) => {
                     let rows = (0..lens[0]).map(|i| ($($v[i],)+)).collect();

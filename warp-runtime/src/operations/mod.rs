@@ -100,6 +100,14 @@ fn source(stage: Stage, cols: &'static [Scalar]) -> Source<'static> {
             index,
             map: Some(&m.fragment),
         },
+        Stage::Strided => Source::Strided {
+            elem: cols[0],
+            map: None,
+        },
+        Stage::StridedMap(m) => Source::Strided {
+            elem: cols[0],
+            map: Some(&m.fragment),
+        },
     }
 }
 
@@ -166,7 +174,7 @@ impl<Op: ReduceOp> cpu::Fold<Op::Value> for Op {
 /// The bound arguments of an input's map (or none).
 fn map_args(stage: Stage, args: BoundArgs) -> BoundArgs {
     match stage {
-        Stage::Map(_) | Stage::RangeMap(..) | Stage::GatherMap(..) => args,
+        Stage::Map(_) | Stage::RangeMap(..) | Stage::GatherMap(..) | Stage::StridedMap(_) => args,
         _ => BoundArgs::default(),
     }
 }

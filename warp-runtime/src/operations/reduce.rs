@@ -226,10 +226,11 @@ pub(crate) fn reduce_key<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleK
     )
 }
 
-/// What a module name says of a stage without a map (`range`, `gather`).
+/// What a module name says of a stage without a map (`range`, `gather`, `strided`).
 fn stage_word(stage: Stage) -> &'static str {
     match stage {
         Stage::Gather(_) => "gather",
+        Stage::Strided => "strided",
         _ => "range",
     }
 }
@@ -265,7 +266,7 @@ pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSourc
         );
     }
     match I::STAGE {
-        Stage::Map(m) | Stage::RangeMap(_, m) | Stage::GatherMap(_, m) => {
+        Stage::Map(m) | Stage::RangeMap(_, m) | Stage::GatherMap(_, m) | Stage::StridedMap(m) => {
             let text = module::reduce_module(op, Some(&source(I::STAGE, cols)));
             let f = &m.fragment;
             composed(
@@ -280,8 +281,9 @@ pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSourc
             module::reduce_module(op, Some(&source(I::STAGE, cols))),
             op.style.needs_cuda_headers(),
         ),
-        // A generated range (the stage makes the indices) or a gather (it reads through them).
-        Stage::Range(_) | Stage::Gather(_) => composed(
+        // A generated range (the stage makes the indices), a gather (it reads through them) or
+        // a strided view (it reads every `step`-th element).
+        Stage::Range(_) | Stage::Gather(_) | Stage::Strided => composed(
             location(
                 &format!("{}_{}", stage_word(I::STAGE), op.name),
                 &op.file,

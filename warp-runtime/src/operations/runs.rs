@@ -766,12 +766,17 @@ impl Device {
             || I::THEN.is_some()
             || matches!(
                 I::STAGE,
-                Stage::Range(_) | Stage::RangeMap(..) | Stage::Gather(_) | Stage::GatherMap(..)
+                Stage::Range(_)
+                    | Stage::RangeMap(..)
+                    | Stage::Gather(_)
+                    | Stage::GatherMap(..)
+                    | Stage::Strided
+                    | Stage::StridedMap(_)
             )
         {
             return Err(Error::Unsupported(
                 "reduce_by_key reads its values from memory beside the keys: a generated range, \
-                 a gather, a map of a map or a masked input is not one of its inputs (an array, a \
+                 a gather, a strided view, a map of a map or a masked input is not one of its inputs (an array, a \
                  view, a map or `indexed()` of one is)"
                     .into(),
             ));

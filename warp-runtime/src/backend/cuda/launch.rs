@@ -274,13 +274,15 @@ impl Staged<'_, '_> {
 /// The GPU arrays an operation's kernels read: one byte view per array (zipped when more than
 /// one), each of `len` elements of `sizes[k]` bytes; or, for a generated range, no view and its
 /// first index in `start` (its elements are `sizes[0]` bytes wide); or, for a gather, the array
-/// and then the indices (`len` of them) with `gather` set.
+/// and then the indices (`len` of them) with `gather` set; or, for a strided view, the array
+/// whose every `step`-th element (`len` of them) is read.
 pub(crate) struct Columns<'a> {
     pub(crate) views: Vec<CudaView<'a, u8>>,
     pub(crate) sizes: Vec<usize>,
     pub(crate) len: usize,
     pub(crate) start: Option<u64>,
     pub(crate) gather: Option<GatherCols>,
+    pub(crate) step: Option<u64>,
 }
 
 /// What a gather's kernels take beyond its two arrays: the gathered array's length and the
@@ -300,6 +302,7 @@ impl<'a> Columns<'a> {
             len: self.len,
             start: self.start,
             gather: self.gather,
+            step: self.step,
         }
     }
 
@@ -333,6 +336,10 @@ impl Columns<'_> {
             raw.p[2] = g.values_len;
             raw.p[3] = g.fault;
         }
+        // A strided view's step follows its array.
+        if let Some(step) = self.step {
+            raw.p[1] = step;
+        }
         Input { raw, _reads: reads }
     }
 
@@ -340,8 +347,9 @@ impl Columns<'_> {
     /// as the stage's `aligned(0)` computes it.
     pub(crate) fn vector_aligned(&self, stream: &CudaStream) -> bool {
         let vec = 16 / self.widest();
-        // A gather's vectors are of its indices only.
-        let skip = usize::from(self.gather.is_some());
+        // A gather's vectors are of its indices only; a strided view has none (its loads
+        // start anywhere).
+        let skip = usize::from(self.gather.is_some() || self.step.is_some());
         self.views
             .iter()
             .zip(&self.sizes)
