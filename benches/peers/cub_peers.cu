@@ -24,6 +24,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/permutation_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/scatter.h>
 
 #include <cuda_runtime.h>
 
@@ -1218,6 +1219,72 @@ static void op_gather_sum_f32(const Opts& o, const std::string& op) {
   }
 }
 
+// strided_sum_f32: the sum of every 4th of N f32 in [-1, 1) (x[::4]): cub::DeviceReduce::Sum over
+// a transform iterator that reads x[4 * i] for a counting iterator i (what thrust's strided
+// range does). bytes = 4*N (every 32-byte sector holds two of the elements read, so all of x is
+// fetched). Checked: within 1e-3*sqrt(N/4)+1 of the host's f64 sum.
+struct StridedRead {
+  const float* x;
+  int64_t step;
+  __host__ __device__ float operator()(int64_t i) const { return x[i * step]; }
+};
+
+static void op_strided_sum_f32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n, step = 4, m = (n + step - 1) / step;
+  DevBuf x(static_cast<size_t>(n) * sizeof(float)), out(sizeof(float));
+  fill_f32(x.as<float>(), n, seed_for(o, op));
+  const auto first = thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0),
+                                                     StridedRead{x.as<float>(), step});
+  size_t tb = 0;
+  CK(cub::DeviceReduce::Sum(nullptr, tb, first, out.as<float>(), m, g_stream));
+  DevBuf tmp(tb);
+  const double ms = median_ms(o.reps, [&] {
+    CK(cub::DeviceReduce::Sum(tmp.get(), tb, first, out.as<float>(), m, g_stream));
+  });
+  print_peer(op, ms, 4.0 * static_cast<double>(n));
+  if (o.check) {
+    const auto hx = download(x.as<float>(), n);
+    double want = 0.0;
+    for (int64_t i = 0; i < n; i += step) want += hx[i];
+    const double got = download_one(out.as<float>());
+    print_check(op, std::fabs(got - want) < 1e-3 * std::sqrt(static_cast<double>(m)) + 1.0,
+                strf("sum=%.6f host=%.6f", got, want));
+  }
+}
+
+// scatter_f32: N f32 values written to the places N random u32 indices in [0, N) name (repeats
+// among them), thrust::scatter. bytes = 12*N (each index and value read, each value written).
+// Checked: at 8 sampled places an index names, the place holds one of the values scattered
+// to it.
+static void op_scatter_f32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf v(static_cast<size_t>(n) * sizeof(float)), idx(static_cast<size_t>(n) * sizeof(uint32_t));
+  DevBuf out(static_cast<size_t>(n) * sizeof(float));
+  fill_f32(v.as<float>(), n, seed_for(o, op));
+  gather_indices_kernel<<<fill_grid(n), 256, 0, g_stream>>>(idx.as<uint32_t>(), n, seed_for(o, op) + 1);
+  CK(cudaGetLastError());
+  const double ms = median_ms(o.reps, [&] {
+    thrust::scatter(thrust::cuda::par.on(g_stream), v.as<float>(), v.as<float>() + n,
+                    idx.as<uint32_t>(), out.as<float>());
+  });
+  print_peer(op, ms, 12.0 * static_cast<double>(n));
+  if (o.check) {
+    const auto hv = download(v.as<float>(), n);
+    const auto hi = download(idx.as<uint32_t>(), n);
+    const auto ho = download(out.as<float>(), n);
+    // 8 sampled places; one pass collects every value scattered to each.
+    std::vector<uint32_t> places;
+    for (int64_t s = 0; s < 8 && s < n; ++s) places.push_back(hi[(s * 2654435761LL) % n]);
+    std::vector<bool> found(places.size(), false);
+    for (int64_t j = 0; j < n; ++j)
+      for (size_t k = 0; k < places.size(); ++k)
+        if (hi[j] == places[k] && hv[j] == ho[places[k]]) found[k] = true;
+    bool ok = true;
+    for (bool f : found) ok = ok && f;
+    print_check(op, ok, "8 places hold a value scattered to them");
+  }
+}
+
 // The group-by's input: keys uniform over [0, 2^20), values in [-100, 100].
 __global__ void group_inputs_kernel(uint32_t* keys, uint32_t* vals, int64_t n) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
@@ -1324,6 +1391,8 @@ static void run_op(const Opts& o, const std::string& op) {
   if (op == "range_pi_u32") return op_range_pi(o, op);
   if (op == "range_gauss_f64") return op_range_gauss(o, op);
   if (op == "gather_sum_f32") return op_gather_sum_f32(o, op);
+  if (op == "strided_sum_f32") return op_strided_sum_f32(o, op);
+  if (op == "scatter_f32") return op_scatter_f32(o, op);
   if (op == "group_sum_i32") return op_group_sum_i32(o, op);
   if (const int64_t c = parse_suffix(op, "scan_rows_f32_"); c > 0) return op_scan_rows_f32(o, op, c);
   if (op == "any_gt0_first" || op == "any_gt0_none") return print_skip(op, "no CUB primitive (torch/cupy only)");

@@ -63,6 +63,10 @@ SORT_BYTES = {"sort_u32": 8, "sort_f32": 8, "sort_u64": 16, "argsort_f32": 16, "
               "range_pi_u32": 0, "range_gauss_f64": 0,
               # N random u32 indices into N f32: each index and the element it names read.
               "gather_sum_f32": 8,
+              # Every 4th of N f32 summed (every sector of x fetched), and N f32 values
+              # scattered through N random u32 indices (each index and value read, each
+              # value written).
+              "strided_sum_f32": 4, "scatter_f32": 12,
               # Sums along each axis of a (256, 4096, 256) f32 array: each element read, each
               # result written (set per op in the case).
               "axis_sum_f32_0": 4, "axis_sum_f32_1": 4, "axis_sum_f32_2": 4}
@@ -476,6 +480,35 @@ class TorchLib:
                 err = abs(float(r.item()) - want)
                 return err < 1e-3 * n ** 0.5 + 1.0, f"sum={float(r.item()):.6f} want={want:.6f}"
             return Case(lambda: x[idx].sum(), chk)
+
+        if kind == "strided_sum_f32":
+            x = self.rand_f32(n, seed)
+            emit("INFO torch strided_sum_f32 times x[::4].sum() (a strided view, no copy)")
+
+            def chk(r):
+                want = float(x.double()[::4].sum().item())
+                err = abs(float(r.item()) - want)
+                return err < 1e-3 * (n / 4) ** 0.5 + 1.0, f"sum={float(r.item()):.6f} want={want:.6f}"
+            return Case(lambda: x[::4].sum(), chk)
+
+        if kind == "scatter_f32":
+            v = self.rand_f32(n, seed)
+            idx = t.randint(0, n, (n,), dtype=t.int64, device=self.dev, generator=self._gen(seed + 1))
+            out = t.zeros(n, dtype=t.float32, device=self.dev)
+            emit("INFO torch scatter_f32 times out[idx] = v (index_put_, int64 indices, random with repeats)")
+
+            def run():
+                out[idx] = v
+                return out
+
+            def chk(r):
+                # Positions whose index no other position names hold their own value.
+                uniq, counts = t.unique(idx, return_counts=True)
+                once = uniq[counts == 1]
+                pos = t.nonzero(t.isin(idx, once)).flatten()[:100000]
+                ok = bool((r[idx[pos]] == v[pos]).all().item())
+                return ok, f"checked={pos.numel()}"
+            return Case(run, chk)
 
         if kind == "argwhere_f32":
             x = self.rand_f32(n, seed)

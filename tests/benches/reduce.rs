@@ -2354,6 +2354,62 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         println!("{op}: {ms:.3} ms");
         ours.push((op, n, (8 * n) as f64, ms));
     }
+    // A strided view: the sum of every 4th of n f32 (GB/s over the n elements' bytes: every
+    // sector is fetched).
+    {
+        use warp_tests::ops::sum_f32;
+        let op = "strided_sum_f32";
+        let xs: Vec<f32> = warp_tests::random_vec_par(16, n, false);
+        let dx = must(op, dev.upload(&xs));
+        let sx = must(op, dx.step_by(4));
+        let ms = time_ms(dev, reps, || dev.reduce_on_device(sum_f32, &sx).map(drop));
+        let got = must(op, dev.reduce(sum_f32, &sx)) as f64;
+        let (want, mass) = xs
+            .par_iter()
+            .step_by(4)
+            .map(|&x| (x as f64, (x as f64).abs()))
+            .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+        checks.elements(
+            op,
+            1,
+            ((got - want).abs() > 1e-6 * mass).then(|| check::Failure {
+                at: 0,
+                what: format!("expected {want}, got {got}"),
+                count: 1,
+            }),
+        );
+        println!("{op}: {ms:.3} ms");
+        ours.push((op, n, (4 * n) as f64, ms));
+    }
+    // A scatter: n f32 values written to the places n random u32 indices name (repeats among
+    // them; GB/s: each index and value read and each value written), the indices checked
+    // first.
+    {
+        let op = "scatter_f32";
+        let vs: Vec<f32> = warp_tests::random_vec_par(17, n, false);
+        let idx: Vec<u32> = warp_tests::random_vec_par::<u32>(18, n, false)
+            .par_iter()
+            .map(|&k| (k as u64 % n as u64) as u32)
+            .collect();
+        let (dv, di) = (must(op, dev.upload(&vs)), must(op, dev.upload(&idx)));
+        let mut out = must(op, dev.upload(&vec![0f32; n]));
+        let ms = time_ms(dev, reps, || dev.scatter_into(&dv, &di, &mut out));
+        let got = must(op, out.download());
+        // Each place holds one of the values scattered to it (its last writer is not fixed):
+        // places only one index names hold that value.
+        let mut names = vec![0u8; n];
+        for &i in &idx {
+            names[i as usize] = names[i as usize].saturating_add(1);
+        }
+        let bad = check::failures(n, |k| {
+            let i = idx[k] as usize;
+            (names[i] == 1 && got[i].to_bits() != vs[k].to_bits())
+                .then(|| format!("place {i}: expected {}, got {}", vs[k], got[i]))
+        });
+        checks.elements(op, n, bad);
+        println!("{op}: {ms:.3} ms");
+        ours.push((op, n, (12 * n) as f64, ms));
+    }
     // Sums along each axis of a (256, 4096, 256) f32 array (2^28 elements; GB/s: each element
     // read once and each result written).
     {
@@ -2389,14 +2445,14 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
     run_peer_ops(
         dev,
         (n, reps),
-        "argwhere_f32,hist_weighted_f32,range_pi_u32,range_gauss_f64,gather_sum_f32,axis_sum_f32_0,axis_sum_f32_1,axis_sum_f32_2",
+        "argwhere_f32,hist_weighted_f32,range_pi_u32,range_gauss_f64,gather_sum_f32,strided_sum_f32,scatter_f32,axis_sum_f32_0,axis_sum_f32_1,axis_sum_f32_2",
         "torch",
         &mut peers,
         checks,
     );
     print_peer_table(
         &format!(
-            "positions, weights and generated ranges over {n} elements: argwhere of x > 0.8 over f32 in [-1, 1) (10% kept; GB/s count each element read and each position written); the sums of f32 weights of i32 keys in 256 bins (each key and weight read); a Monte-Carlo count and a Gauss integral over the indices 0..n (nothing read: 0 GB/s); the sum of a gather of f32 through n random u32 indices (each index and element read); sums along axis 0, 1 and 2 of a (256, 4096, 256) f32 array (each element read, each result written); ms, median of {reps}"
+            "positions, weights and generated ranges over {n} elements: argwhere of x > 0.8 over f32 in [-1, 1) (10% kept; GB/s count each element read and each position written); the sums of f32 weights of i32 keys in 256 bins (each key and weight read); a Monte-Carlo count and a Gauss integral over the indices 0..n (nothing read: 0 GB/s); the sum of a gather of f32 through n random u32 indices (each index and element read); the sum of every 4th f32 (every sector fetched: 4n bytes); n f32 scattered through n random u32 indices, checked first (each index and value read, each value written: 12n bytes); sums along axis 0, 1 and 2 of a (256, 4096, 256) f32 array (each element read, each result written); ms, median of {reps}"
         ),
         &ours,
         &peers,
