@@ -365,8 +365,11 @@ pub(crate) fn gather_readers(elem: Scalar, index: Scalar) -> String {
 }
 
 /// The readers of a stage over every `step`-th element of one array of `elem` (see [`readers`]
-/// and [`Source::Strided`]): element `i` is `p0[i * step]`; `load_vec` makes `VEC` loads in
-/// flight (16 bytes' worth), vectors start anywhere.
+/// and [`Source::Strided`]): element `i` is `p0[i * step]`. Vectors never start (`aligned` is
+/// false, `head` is `WD_NO_VEC`), so the templates take their element paths, where lane `l`
+/// of a warp reads element `i + l`: one load instruction then spans `32 * step` elements with
+/// no sector fetched twice (a thread's vector of `VEC` elements `step` apart would fetch each
+/// sector again from L2 for every lane sharing it). `load_vec` exists for the type's sake.
 pub(crate) fn strided_readers(elem: Scalar) -> String {
     let e = elem.c_name();
     let vec = 16 / elem.size();
@@ -383,8 +386,8 @@ pub(crate) fn strided_readers(elem: Scalar) -> String {
 #pragma unroll
         for (int k = 0; k < VEC; ++k) e[k] = wd_ldcs(p0 + (i + k) * step);
     }}
-    __device__ __forceinline__ bool aligned(wd_u64 i) const {{ (void)i; return true; }}
-    __device__ __forceinline__ wd_u64 head(wd_u64 i) const {{ (void)i; return 0; }}
+    __device__ __forceinline__ bool aligned(wd_u64 i) const {{ (void)i; return false; }}
+    __device__ __forceinline__ wd_u64 head(wd_u64 i) const {{ (void)i; return WD_NO_VEC; }}
 "
     )
 }

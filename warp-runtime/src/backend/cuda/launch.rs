@@ -346,10 +346,13 @@ impl Columns<'_> {
     /// Whether a vector (16 bytes of the widest array) of every array can start at element 0,
     /// as the stage's `aligned(0)` computes it.
     pub(crate) fn vector_aligned(&self, stream: &CudaStream) -> bool {
+        // A strided view has no vectors (its stage's `aligned` is false).
+        if self.step.is_some() {
+            return false;
+        }
         let vec = 16 / self.widest();
-        // A gather's vectors are of its indices only; a strided view has none (its loads
-        // start anywhere).
-        let skip = usize::from(self.gather.is_some() || self.step.is_some());
+        // A gather's vectors are of its indices only.
+        let skip = usize::from(self.gather.is_some());
         self.views
             .iter()
             .zip(&self.sizes)
