@@ -69,7 +69,7 @@ pub fn check_gathers(dev: &Device, values: usize, n: usize, sorted: bool, seed: 
 pub fn check_every_op<I, L>(dev: &Device, input: &I, low_input: &L, g: &[u64], tag: &str)
 where
     I: ElementInput<Value = u64, Kept = u64> + ?Sized,
-    L: ElementInput<Value = u32> + ?Sized,
+    L: ElementInput<Value = u32, Kept = u32> + ?Sized,
 {
     let (gx, lw, n) = (input, low_input, g.len());
     let want = g.iter().fold(0u64, |a, &b| a.wrapping_add(b));
@@ -141,6 +141,19 @@ where
     let by = multiple_of.with(m);
     assert_eq!(dev.count(by, gx).unwrap(), kept.len() as u64, "count {tag}");
     assert_eq!(dev.any(by, gx).unwrap(), !kept.is_empty(), "any {tag}");
+    // Over the map (values of another type than the elements): counted and kept.
+    let low_kept: Vec<u32> = low.iter().copied().filter(|v| v % 3 == 0).collect();
+    let by32 = crate::ops::u32_multiple_of.with(3);
+    assert_eq!(
+        dev.count(by32, lw).unwrap(),
+        low_kept.len() as u64,
+        "count of the map {tag}"
+    );
+    assert_eq!(
+        dev.filter(by32, lw).unwrap().download().unwrap(),
+        low_kept,
+        "filter of the map {tag}"
+    );
     assert!(dev.all(multiple_of.with(1), gx).unwrap(), "all {tag}");
     assert_eq!(
         dev.find_first(by, gx).unwrap(),

@@ -1094,7 +1094,9 @@ mod strides {
         argwhere_module, axis_module, histogram_module, predicate_module, reduce_module,
     };
     use warp_runtime::{Strided, StridedMap};
-    use warp_tests::ops::{add_u32, add_u64, index_byte, low_word, multiple_of_with, sum_f32};
+    use warp_tests::ops::{
+        add_u32, add_u64, index_byte, low_word, multiple_of_with, sum_f32, u32_multiple_of_with,
+    };
 
     #[test]
     fn strided_modules_compile() {
@@ -1122,7 +1124,18 @@ mod strides {
                 histogram_module::<index_byte, Strided<'static, u64>>(),
                 want,
             ),
+            (
+                predicate_module::<u32_multiple_of_with<u32>, StridedMap<'static, low_word>>(),
+                want,
+            ),
         ]);
+    }
+
+    #[test]
+    fn a_predicate_over_a_strided_map_tests_the_maps_values() {
+        // The stage's values are the map's results (u32), not the elements (u64).
+        let m = predicate_module::<u32_multiple_of_with<u32>, StridedMap<'static, low_word>>();
+        assert!(m.source.contains("typedef wd_u32 value_t;"), "{}", m.source);
     }
 
     #[test]

@@ -579,10 +579,16 @@ pub(crate) fn stage_value(source: &Source) -> String {
     match source {
         Source::Map { map, .. }
         | Source::Range { map: Some(map), .. }
-        | Source::Gather { map: Some(map), .. } => map.output.to_string(),
+        | Source::Gather { map: Some(map), .. }
+        | Source::Strided { map: Some(map), .. } => map.output.to_string(),
         Source::Masked { inner, .. } => stage_value(inner),
         Source::Chained { then, .. } => then.output.to_string(),
-        other => other.elem_c(),
+        // Every source without a map, named so that a new source is decided here.
+        other @ (Source::Plain(_)
+        | Source::Indexed { .. }
+        | Source::Range { map: None, .. }
+        | Source::Gather { map: None, .. }
+        | Source::Strided { map: None, .. }) => other.elem_c(),
     }
 }
 
