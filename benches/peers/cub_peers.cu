@@ -24,6 +24,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/permutation_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/gather.h>
 #include <thrust/scatter.h>
 
 #include <cuda_runtime.h>
@@ -1252,6 +1253,31 @@ static void op_strided_sum_f32(const Opts& o, const std::string& op) {
   }
 }
 
+// gather_f32: out[i] = x[idx[i]] for N random u32 indices into N f32 (x[idx] materialised),
+// thrust::gather. bytes = 12*N (each index and the element it names read, each written).
+// Checked: every element against the host's gather.
+static void op_gather_f32(const Opts& o, const std::string& op) {
+  const int64_t n = o.n;
+  DevBuf x(static_cast<size_t>(n) * sizeof(float)), idx(static_cast<size_t>(n) * sizeof(uint32_t));
+  DevBuf out(static_cast<size_t>(n) * sizeof(float));
+  fill_f32(x.as<float>(), n, seed_for(o, op));
+  gather_indices_kernel<<<fill_grid(n), 256, 0, g_stream>>>(idx.as<uint32_t>(), n, seed_for(o, op) + 1);
+  CK(cudaGetLastError());
+  const double ms = median_ms(o.reps, [&] {
+    thrust::gather(thrust::cuda::par.on(g_stream), idx.as<uint32_t>(), idx.as<uint32_t>() + n,
+                   x.as<float>(), out.as<float>());
+  });
+  print_peer(op, ms, 12.0 * static_cast<double>(n));
+  if (o.check) {
+    const auto hx = download(x.as<float>(), n);
+    const auto hi = download(idx.as<uint32_t>(), n);
+    const auto ho = download(out.as<float>(), n);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; ++i) bad += ho[i] != hx[hi[i]];
+    print_check(op, bad == 0, strf("%lld elements differ", static_cast<long long>(bad)));
+  }
+}
+
 // scatter_f32: N f32 values written to the places N random u32 indices in [0, N) name (repeats
 // among them), thrust::scatter. bytes = 12*N (each index and value read, each value written).
 // Checked: at 8 sampled places an index names, the place holds one of the values scattered
@@ -1393,6 +1419,7 @@ static void run_op(const Opts& o, const std::string& op) {
   if (op == "gather_sum_f32") return op_gather_sum_f32(o, op);
   if (op == "strided_sum_f32") return op_strided_sum_f32(o, op);
   if (op == "scatter_f32") return op_scatter_f32(o, op);
+  if (op == "gather_f32") return op_gather_f32(o, op);
   if (op == "group_sum_i32") return op_group_sum_i32(o, op);
   if (const int64_t c = parse_suffix(op, "scan_rows_f32_"); c > 0) return op_scan_rows_f32(o, op, c);
   if (op == "any_gt0_first" || op == "any_gt0_none") return print_skip(op, "no CUB primitive (torch/cupy only)");

@@ -67,6 +67,8 @@ SORT_BYTES = {"sort_u32": 8, "sort_f32": 8, "sort_u64": 16, "argsort_f32": 16, "
               # scattered through N random u32 indices (each index and value read, each
               # value written).
               "strided_sum_f32": 4, "scatter_f32": 12,
+              # x[idx] written out: each index and element read, each element written.
+              "gather_f32": 12,
               # Sums along each axis of a (256, 4096, 256) f32 array: each element read, each
               # result written (set per op in the case).
               "axis_sum_f32_0": 4, "axis_sum_f32_1": 4, "axis_sum_f32_2": 4}
@@ -480,6 +482,16 @@ class TorchLib:
                 err = abs(float(r.item()) - want)
                 return err < 1e-3 * n ** 0.5 + 1.0, f"sum={float(r.item()):.6f} want={want:.6f}"
             return Case(lambda: x[idx].sum(), chk)
+
+        if kind == "gather_f32":
+            x = self.rand_f32(n, seed)
+            idx = t.randint(0, n, (n,), dtype=t.int64, device=self.dev, generator=self._gen(seed + 1))
+            emit("INFO torch gather_f32 times x[idx] (int64 indices)")
+
+            def chk(r):
+                ok = bool((r == x.index_select(0, idx)).all().item())
+                return ok, f"n={r.numel()}"
+            return Case(lambda: x[idx], chk)
 
         if kind == "strided_sum_f32":
             x = self.rand_f32(n, seed)

@@ -2354,6 +2354,27 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         println!("{op}: {ms:.3} ms");
         ours.push((op, n, (8 * n) as f64, ms));
     }
+    // A gather written out: collect(x.gather(idx)) (x[idx]; GB/s: each index and element read,
+    // each element written), the fault word read after the kernel.
+    {
+        let op = "gather_f32";
+        let xs: Vec<f32> = warp_tests::random_vec_par(19, n, false);
+        let idx: Vec<u32> = warp_tests::random_vec_par::<u32>(20, n, false)
+            .par_iter()
+            .map(|&k| (k as u64 % n as u64) as u32)
+            .collect();
+        let (dx, di) = (must(op, dev.upload(&xs)), must(op, dev.upload(&idx)));
+        let mut out = must(op, dev.upload(&vec![0f32; n]));
+        let ms = time_ms(dev, reps, || dev.collect_into(&dx.gather(&di), &mut out));
+        let got = must(op, out.download());
+        let bad = check::failures(n, |k| {
+            (got[k].to_bits() != xs[idx[k] as usize].to_bits())
+                .then(|| format!("{k}: expected {}, got {}", xs[idx[k] as usize], got[k]))
+        });
+        checks.elements(op, n, bad);
+        println!("{op}: {ms:.3} ms");
+        ours.push((op, n, (12 * n) as f64, ms));
+    }
     // A strided view: the sum of every 4th of n f32 (GB/s over the n elements' bytes: every
     // sector is fetched).
     {
@@ -2445,14 +2466,14 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
     run_peer_ops(
         dev,
         (n, reps),
-        "argwhere_f32,hist_weighted_f32,range_pi_u32,range_gauss_f64,gather_sum_f32,strided_sum_f32,scatter_f32,axis_sum_f32_0,axis_sum_f32_1,axis_sum_f32_2",
+        "argwhere_f32,hist_weighted_f32,range_pi_u32,range_gauss_f64,gather_sum_f32,gather_f32,strided_sum_f32,scatter_f32,axis_sum_f32_0,axis_sum_f32_1,axis_sum_f32_2",
         "torch",
         &mut peers,
         checks,
     );
     print_peer_table(
         &format!(
-            "positions, weights and generated ranges over {n} elements: argwhere of x > 0.8 over f32 in [-1, 1) (10% kept; GB/s count each element read and each position written); the sums of f32 weights of i32 keys in 256 bins (each key and weight read); a Monte-Carlo count and a Gauss integral over the indices 0..n (nothing read: 0 GB/s); the sum of a gather of f32 through n random u32 indices (each index and element read); the sum of every 4th f32 (every sector fetched: 4n bytes); n f32 scattered through n random u32 indices, checked first (each index and value read, each value written: 12n bytes); sums along axis 0, 1 and 2 of a (256, 4096, 256) f32 array (each element read, each result written); ms, median of {reps}"
+            "positions, weights and generated ranges over {n} elements: argwhere of x > 0.8 over f32 in [-1, 1) (10% kept; GB/s count each element read and each position written); the sums of f32 weights of i32 keys in 256 bins (each key and weight read); a Monte-Carlo count and a Gauss integral over the indices 0..n (nothing read: 0 GB/s); the sum of a gather of f32 through n random u32 indices (each index and element read); that gather written out (12n bytes); the sum of every 4th f32 (every sector fetched: 4n bytes); n f32 scattered through n random u32 indices, checked first (each index and value read, each value written: 12n bytes); sums along axis 0, 1 and 2 of a (256, 4096, 256) f32 array (each element read, each result written); ms, median of {reps}"
         ),
         &ours,
         &peers,

@@ -5,6 +5,7 @@ pub mod axes;
 pub mod bound;
 pub mod chart;
 pub mod checks;
+pub mod collect;
 pub mod edge_ops;
 pub mod emu;
 pub mod events;

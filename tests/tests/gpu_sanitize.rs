@@ -384,6 +384,13 @@ fn gathers_match_plain_rust() {
     warp_tests::gathers::check_bad_indices(&g, 100, 4096, &[4000, 17]);
 }
 
+/// `collect` of ranges, gathers (an index out of range included), strided views and zips.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn collect_matches_plain_rust() {
+    warp_tests::collect::check_collect(&gpu(), 70_001, 3);
+}
+
 /// Strided views through the reduce, scan, axis, predicate and histogram modules: nothing read
 /// past the array.
 #[test]

@@ -27,7 +27,8 @@ use crate::values::Element;
 ///
 /// Not an input of the operations that take arrays (`map`, `copy`, sorts, searches, top-k,
 /// `transpose`, zips), nor the values of `reduce_by_key` (an
-/// [`Error::Unsupported`](crate::Error::Unsupported)).
+/// [`Error::Unsupported`](crate::Error::Unsupported)); [`Device::collect`](crate::Device::collect)
+/// writes its values into an array (PyTorch's `x[idx]`), which those take.
 ///
 /// ```
 /// use warp_runtime::prelude::*;

@@ -20,7 +20,8 @@ use crate::values::Element;
 /// once the step spans 32 bytes or more, so a strided reduction reads up to `32 / size_of::<T>()`
 /// times the bytes it uses (a dense one only its own). Not an input of the operations that
 /// take arrays (`map`, `copy`, sorts, searches, top-k, `transpose`, zips), nor the values of
-/// `reduce_by_key` (an [`Error::Unsupported`]).
+/// `reduce_by_key` (an [`Error::Unsupported`]); [`Device::collect`](crate::Device::collect)
+/// writes its elements into an array, which those take.
 ///
 /// ```
 /// use warp_runtime::prelude::*;

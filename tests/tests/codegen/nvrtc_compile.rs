@@ -1343,3 +1343,44 @@ mod scatter {
         }
     }
 }
+
+mod collect {
+    //! The collect modules compile for every architecture with no local memory: a range and
+    //! its map, a gather with a map of a map, a strided view, zipped arrays.
+    use super::*;
+    use warp_runtime::impl_::collect_module;
+    use warp_runtime::{Chained, DeviceRange, DeviceVec, GatherMap, RangeMap, Strided};
+    use warp_tests::ops::{add_k_with, low_word, scale_low_with};
+
+    #[test]
+    fn collect_modules_compile() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &[];
+        compile_all_with(vec![
+            (collect_module::<DeviceRange<'static, u64>>(), want),
+            (
+                collect_module::<RangeMap<'static, u64, scale_low_with<u32>>>(),
+                want,
+            ),
+            (
+                collect_module::<Chained<GatherMap<'static, add_k_with<u64>, u32>, low_word>>(),
+                want,
+            ),
+            (collect_module::<Strided<'static, f32>>(), want),
+            (
+                collect_module::<(&'static DeviceVec<u64>, &'static DeviceVec<f32>)>(),
+                want,
+            ),
+        ]);
+    }
+
+    #[test]
+    fn a_collect_module_writes_the_maps_values() {
+        let m = collect_module::<Chained<GatherMap<'static, add_k_with<u64>, u32>, low_word>>();
+        for part in ["typedef wd_u32 value_t;", "wd_map2(", "wd_k_map("] {
+            assert!(m.source.contains(part), "{part}:\n{}", m.source);
+        }
+    }
+}

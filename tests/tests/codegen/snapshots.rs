@@ -507,3 +507,19 @@ mod scatter {
         );
     }
 }
+
+mod collect {
+    //! A snapshot of a collect module: a generated range's indices mapped and written out.
+    use super::view;
+    use warp_runtime::RangeMap;
+    use warp_runtime::impl_::collect_module;
+    use warp_tests::ops::scale_low_with;
+
+    #[test]
+    fn collect_modules() {
+        insta::assert_snapshot!(
+            "collect_scale_low_range_u64",
+            view(&collect_module::<RangeMap<'static, u64, scale_low_with<u32>>>().source)
+        );
+    }
+}

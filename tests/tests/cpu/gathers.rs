@@ -33,6 +33,15 @@ fn indices_out_of_range_are_errors() -> warp_runtime::Result<()> {
     Ok(())
 }
 
+/// `collect` of every kind of input on the CPU backend.
+#[test]
+fn collect_writes_every_input_out() {
+    let dev = Device::cpu();
+    for (k, n) in [0usize, 1, 31, 4099].into_iter().enumerate() {
+        warp_tests::collect::check_collect(&dev, n, k as u64);
+    }
+}
+
 /// Strided views (`step_by`) on the CPU backend: empty, one element, steps of 1, 2, 3, 32 and
 /// larger than the array, from offsets.
 #[test]

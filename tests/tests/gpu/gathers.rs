@@ -32,6 +32,20 @@ fn gpu_indices_out_of_range_are_errors() {
     assert_eq!(g.reduce(add_u64, &xs.gather(&none)).unwrap(), 0);
 }
 
+/// `collect` of every kind of input on the GPU: edge sizes and a grid's worth.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_collect_writes_every_input_out() {
+    let g = gpu();
+    for (k, n) in edge_sizes(4)
+        .into_iter()
+        .chain([(1usize << 22) + 3])
+        .enumerate()
+    {
+        warp_tests::collect::check_collect(&g, n, k as u64);
+    }
+}
+
 /// Strided views (`step_by`) on the GPU: every operation, steps of 1 (dense), 2, 3, 32, 4096
 /// and past the array, from offsets, lengths from one past a tile to 2^22 elements read.
 #[test]

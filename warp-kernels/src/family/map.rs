@@ -2,7 +2,7 @@
 //! places their indices name.
 
 use crate::catalogue::kit::*;
-use crate::module::{FnFragment, Module, Pick, Source, stage};
+use crate::module::{FnFragment, Module, Pick, Source, stage, stage_functions, stage_value};
 use crate::types::Scalar;
 
 /// Every value of the stage (a map of the elements) written out.
@@ -49,14 +49,36 @@ pub const MAP_DEFINES: &[(&str, u64)] = &[];
 /// (`Device::map`).
 pub fn map_module(map: &FnFragment, elem: &[Scalar]) -> String {
     let source = Source::Map { elem, map };
-    let mut m = Module::new(&source.describe());
-    m.type_support(&[&source.row_support(), &map.type_support]);
+    values_module(&source.describe(), "map", &source)
+}
+
+/// A collect module: the values of any element source (a range, a gather, a strided view, a
+/// map of any of them, a map of a map) written out (`Device::collect`).
+pub fn collect_module(source: &Source) -> String {
+    values_module(
+        &format!("the values of {} written out", source.describe()),
+        "collect",
+        source,
+    )
+}
+
+/// The module of `wd_k_map` over `source`: its user functions, its stage, the map template.
+fn values_module(what: &str, file: &str, source: &Source) -> String {
+    let mut m = Module::new(what);
+    let fns = stage_functions(source);
+    let row = source.row_support();
+    let mut types: Vec<&str> = vec![&row];
+    types.extend(fns.iter().map(|(f, _)| &*f.type_support));
+    m.type_support(&types);
     m.user("\n// ---- the user's functions, lowered ----\n");
-    m.function(&map.text, "wd_map");
-    m.user(&stage(&source, None, &map.output, Pick::Value));
+    for (f, name) in &fns {
+        m.function(&f.text, name);
+    }
+    let value = stage_value(source);
+    m.user(&stage(source, None, &value, Pick::Value));
     m.template("map.cuh");
-    m.kernels(crate::catalogue::MAP_KERNELS, &source.elem_c(), &map.output);
-    m.finish(&format!("map_{}", source.tag()))
+    m.kernels(crate::catalogue::MAP_KERNELS, &source.elem_c(), &value);
+    m.finish(&format!("{file}_{}", source.tag()))
 }
 
 /// A scatter module: values of type `value` written to the places indices of type `index`

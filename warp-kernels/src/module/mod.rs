@@ -19,7 +19,7 @@ use crate::types::{Scalar, Ty};
 
 pub use crate::family::axes::{axis_module, transpose_module};
 pub use crate::family::histogram::{histogram_module, histogram_reduce_module};
-pub use crate::family::map::{map_module, scatter_module};
+pub use crate::family::map::{collect_module, map_module, scatter_module};
 pub use crate::family::merge::{merge_module, merge_values_module};
 pub use crate::family::predicates::{partition3_module, predicate_module};
 pub use crate::family::reduce::reduce_module;

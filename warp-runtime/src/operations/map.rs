@@ -1,4 +1,5 @@
-//! Maps written out (`map`, into a new array or the caller's: `_into`), and `copy` (likewise).
+//! Maps written out (`map`, into a new array or the caller's: `_into`), `copy` (likewise), and
+//! `collect`: the values of any element input written out.
 
 use super::gpu_bytes;
 use super::keys::*;
@@ -8,7 +9,7 @@ use crate::backend::cpu;
 use crate::backend::cuda::{Staged, ValuesOut};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::inputs::{Array, AsSlice};
+use crate::inputs::{Array, AsSlice, ElementInput, element_stage};
 use crate::operators::MapOp;
 use crate::values::DeviceValue;
 
@@ -150,6 +151,122 @@ impl Device {
             }
         }
     }
+}
+
+impl Device {
+    /// The values of any element input written out, in order, into new memory of this device:
+    /// a [`DeviceVec`](crate::DeviceVec) for scalar values, a
+    /// [`DeviceTuples`](crate::DeviceTuples) for tuples. What `map` and `copy` do for arrays,
+    /// for every input: a generated range (`dev.collect(&dev.range(0..n))` is PyTorch's
+    /// `arange`, `.map(f)` of it a tabulation), a gather (`x[idx]`), a strided view
+    /// (`x[::step]`), zipped arrays (their rows), maps of any of these and maps of maps. One
+    /// pass; returns without waiting for the kernel, except over a gather, whose indices it
+    /// checks after the kernel ([`Error::IndexOutOfRange`]).
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[map]
+    /// fn square(i: u32) -> u64 { i as u64 * i as u64 }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// assert_eq!(dev.collect(&dev.range(3u32..7))?.download()?, [3, 4, 5, 6]);
+    /// assert_eq!(dev.collect(&dev.range(0u32..4).map(square))?.download()?, [0, 1, 4, 9]);
+    /// let xs = dev.upload(&[10.0f32, 20.0, 30.0, 40.0, 50.0])?;
+    /// let idx = dev.upload(&[4u32, 0, 0])?;
+    /// assert_eq!(dev.collect(&xs.gather(&idx))?.download()?, [50.0, 10.0, 10.0]);
+    /// assert_eq!(dev.collect(&xs.step_by(2)?)?.download()?, [10.0, 30.0, 50.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn collect<I>(&self, input: &I) -> Result<<I::Value as ArrayOf>::Array>
+    where
+        I: ElementInput + ?Sized,
+        I::Value: ArrayOf,
+    {
+        let mut out = self.value_array::<I::Value>(input.elements().len())?;
+        self.collect_into(input, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::collect`] into `out` (as long as the input, else [`Error::Shape`]),
+    /// allocating nothing.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let mut out = dev.upload(&[0u64; 3])?;
+    /// dev.collect_into(&dev.range(7u64..10), &mut out)?;
+    /// assert_eq!(out.download()?, [7, 8, 9]);
+    /// assert!(dev.collect_into(&dev.range(0u64..4), &mut out).is_err()); // 4 into 3
+    /// # Ok(()) }
+    /// ```
+    pub fn collect_into<I, O>(&self, input: &I, out: &mut O) -> Result<()>
+    where
+        I: ElementInput + ?Sized,
+        O: OutputArray<I::Value> + ?Sized,
+    {
+        let Checked { elems, args } = self.element_prologue(input, &[])?;
+        let target = self.output(out, elems.len(), "collect")?;
+        if elems.is_empty() {
+            return Ok(());
+        }
+        match target {
+            Target::Cpu(bytes, _) => {
+                write_host(bytes, &cpu::values(elems.cpu()?, |e, _| input.value(e)));
+                Ok(())
+            }
+            t => {
+                let g = self.gpu()?;
+                let module = g.module(collect_key::<I>(), collect_module::<I>)?;
+                let bytes = gpu_bytes(t)?;
+                self.with_input(g, &elems, &args, |arrays, args| {
+                    g.map_values(
+                        Staged {
+                            module: &module,
+                            input: arrays,
+                            args,
+                        },
+                        ValuesOut {
+                            bytes,
+                            value_size: I::Value::C_SIZE,
+                        },
+                    )
+                })
+            }
+        }
+    }
+}
+
+/// The key of the collect module of inputs `I`.
+fn collect_key<I: ElementInput + ?Sized>() -> ModuleKey {
+    ModuleKey::new(
+        ModuleKind::Collect,
+        [
+            TypeId::of::<I::Map>(),
+            TypeId::of::<I::Value>(),
+            TypeId::of::<I::Elem>(),
+        ],
+    )
+}
+
+/// The CUDA module of [`Device::collect`] over inputs of type `I`: the map kernel over the
+/// input's stage.
+///
+/// ```
+/// use warp_runtime::DeviceRange;
+/// use warp_runtime::impl_::collect_module;
+/// assert!(collect_module::<DeviceRange<'static, u64>>().source.contains("wd_k_map("));
+/// ```
+pub fn collect_module<I: ElementInput + ?Sized>() -> ModuleSource {
+    let stage = element_stage(I::MAP, I::ORIGIN);
+    let text = input_source(stage, <I::Elem as Row>::COLUMNS, I::THEN, None, |s| {
+        module::collect_module(s)
+    });
+    let name = match I::THEN.or(I::MAP) {
+        Some(m) => format!("collect_{}", &m.fragment.name),
+        None => "collect".to_string(),
+    };
+    composed(location(&name, file!(), line!()), text, false)
 }
 
 /// The key of the map module of `M` over elements `E`.

@@ -22,7 +22,7 @@ mod transpose;
 pub use axes::axis_module;
 pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, Weight};
 pub use histogram::{histogram_module, histogram_reduce_module, histogram_weighted_module};
-pub use map::map_module;
+pub use map::{collect_module, map_module};
 pub use merge::{SortByInput, merge_module, merge_values_module};
 pub use predicates::{Split, Split3};
 pub use predicates::{argwhere_module, partition3_module, predicate_module};

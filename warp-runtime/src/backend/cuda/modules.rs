@@ -29,6 +29,8 @@ pub(crate) enum ModuleKind {
     Map,
     /// Values scattered to the places their indices name.
     Scatter,
+    /// The values of an element input written out.
+    Collect,
     /// The histogram by a bin map.
     Histogram,
     /// Scans and axis reductions.
