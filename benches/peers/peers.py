@@ -71,7 +71,10 @@ SORT_BYTES = {"sort_u32": 8, "sort_f32": 8, "sort_u64": 16, "argsort_f32": 16, "
               "gather_f32": 12,
               # Sums along each axis of a (256, 4096, 256) f32 array: each element read, each
               # result written (set per op in the case).
-              "axis_sum_f32_0": 4, "axis_sum_f32_1": 4, "axis_sum_f32_2": 4}
+              "axis_sum_f32_0": 4, "axis_sum_f32_1": 4, "axis_sum_f32_2": 4,
+              # Running sums along axes 0 and 1 of the same array: each element read and
+              # written.
+              "axis_scan_f32_0": 8, "axis_scan_f32_1": 8}
 SAMPLES = 1000  # sorted pairs checked against their input, at random positions
 ALL_OPS = (
     list(SIMPLE_OPS[:11])
@@ -471,6 +474,18 @@ class TorchLib:
                 err = float((r.double() - want).abs().max().item())
                 return err < 1e-2, f"places={r.numel()} max_err={err:.3g}"
             return Case(lambda: x.sum(dim=axis), chk)
+
+        if kind.startswith("axis_scan_f32_"):
+            axis = int(kind[-1])
+            shape = (256, 4096, 256)
+            x = self.rand_f32(256 * 4096 * 256, seed).view(*shape)
+            emit(f"INFO torch {kind} times x.cumsum(dim={axis}) of a {shape} float32 tensor (n is fixed)")
+
+            def chk(r):
+                want = x.double().cumsum(dim=axis)
+                err = float((r.double() - want).abs().max().item())
+                return err < 1e-2, f"max_err={err:.3g}"
+            return Case(lambda: x.cumsum(dim=axis), chk)
 
         if kind == "gather_sum_f32":
             x = self.rand_f32(n, seed)

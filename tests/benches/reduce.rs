@@ -2461,19 +2461,48 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
             println!("{op}: {ms:.3} ms");
             ours.push((op, len, (4 * len + 4 * lines.len()) as f64, ms));
         }
+        // Running sums along axes 0 and 1 (GB/s: each element read and written); checked at
+        // 4096 sampled lines against f64 running sums.
+        for (axis, op) in [(0usize, "axis_scan_f32_0"), (1, "axis_scan_f32_1")] {
+            let lines = warp_tests::axes::lines(&shape, axis);
+            let mut out = must(op, dev.upload(&vec![0f32; len]));
+            let ms = time_ms(dev, reps, || {
+                dev.scan_axis_into(sum_f32, &dx, &shape, axis, &mut out)
+            });
+            let got = must(op, out.download());
+            let step = lines.len() / 4096;
+            let bad = check::failures(4096, |k| {
+                let (mut e, mut m) = (0f64, 0f64);
+                for &p in &lines[k * step] {
+                    e += xs[p] as f64;
+                    m += (xs[p] as f64).abs();
+                    if (got[p] as f64 - e).abs() > 1e-5 * m + 1e-6 {
+                        return Some(format!(
+                            "line {} at {p}: expected {e}, got {}",
+                            k * step,
+                            got[p]
+                        ));
+                    }
+                }
+                None
+            });
+            checks.elements(op, 4096, bad);
+            println!("{op}: {ms:.3} ms");
+            ours.push((op, len, (8 * len) as f64, ms));
+        }
     }
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
     run_peer_ops(
         dev,
         (n, reps),
-        "argwhere_f32,hist_weighted_f32,range_pi_u32,range_gauss_f64,gather_sum_f32,gather_f32,strided_sum_f32,scatter_f32,axis_sum_f32_0,axis_sum_f32_1,axis_sum_f32_2",
+        "argwhere_f32,hist_weighted_f32,range_pi_u32,range_gauss_f64,gather_sum_f32,gather_f32,strided_sum_f32,scatter_f32,axis_sum_f32_0,axis_sum_f32_1,axis_sum_f32_2,axis_scan_f32_0,axis_scan_f32_1",
         "torch",
         &mut peers,
         checks,
     );
     print_peer_table(
         &format!(
-            "positions, weights and generated ranges over {n} elements: argwhere of x > 0.8 over f32 in [-1, 1) (10% kept; GB/s count each element read and each position written); the sums of f32 weights of i32 keys in 256 bins (each key and weight read); a Monte-Carlo count and a Gauss integral over the indices 0..n (nothing read: 0 GB/s); the sum of a gather of f32 through n random u32 indices (each index and element read); that gather written out (12n bytes); the sum of every 4th f32 (every sector fetched: 4n bytes); n f32 scattered through n random u32 indices, checked first (each index and value read, each value written: 12n bytes); sums along axis 0, 1 and 2 of a (256, 4096, 256) f32 array (each element read, each result written); ms, median of {reps}"
+            "positions, weights and generated ranges over {n} elements: argwhere of x > 0.8 over f32 in [-1, 1) (10% kept; GB/s count each element read and each position written); the sums of f32 weights of i32 keys in 256 bins (each key and weight read); a Monte-Carlo count and a Gauss integral over the indices 0..n (nothing read: 0 GB/s); the sum of a gather of f32 through n random u32 indices (each index and element read); that gather written out (12n bytes); the sum of every 4th f32 (every sector fetched: 4n bytes); n f32 scattered through n random u32 indices, checked first (each index and value read, each value written: 12n bytes); sums along axis 0, 1 and 2 of a (256, 4096, 256) f32 array (each element read, each result written); running sums along its axes 0 and 1 (each element read and written); ms, median of {reps}"
         ),
         &ours,
         &peers,

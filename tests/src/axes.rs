@@ -88,3 +88,105 @@ pub fn check_reduce_axis(dev: &Device, shape: &[usize], seed: u64) {
         }
     }
 }
+
+/// `scan_axis`, `exclusive_scan_axis` and their `_into` forms of random `u32` (wrapping sums),
+/// `f32` (sums of halves in [-8, 8), exact in any order at these sizes, NaN sticking) and
+/// `indexed()` `f32` (running argmax) along every axis of `shape`, against a running fold of
+/// each line in plain Rust.
+pub fn check_scan_axis(dev: &Device, shape: &[usize], seed: u64) {
+    let len: usize = shape.iter().product();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let us: Vec<u32> = (0..len).map(|_| rng.random()).collect();
+    let fs: Vec<f32> = (0..len)
+        .map(|k| {
+            if k % 211 == 9 {
+                f32::NAN
+            } else {
+                (rng.random_range(-16i32..16)) as f32 * 0.5
+            }
+        })
+        .collect();
+    let (du, df) = (dev.upload(&us).unwrap(), dev.upload(&fs).unwrap());
+    // The running fold of every line, written at its elements' places.
+    fn running<V: Copy>(
+        lines: &[Vec<usize>],
+        len: usize,
+        zero: V,
+        f: impl Fn(V, usize) -> V,
+        exclusive: bool,
+    ) -> Vec<V> {
+        let mut out = vec![zero; len];
+        for l in lines {
+            let mut acc = zero;
+            for &p in l {
+                let next = f(acc, p);
+                out[p] = if exclusive { acc } else { next };
+                acc = next;
+            }
+        }
+        out
+    }
+    for axis in 0..shape.len() {
+        let tag = format!("shape {shape:?} axis {axis}");
+        let lines = lines(shape, axis);
+        for exclusive in [false, true] {
+            let tag = format!("{tag} exclusive {exclusive}");
+            let want = running(&lines, len, 0u32, |a, p| a.wrapping_add(us[p]), exclusive);
+            let got = if exclusive {
+                dev.exclusive_scan_axis(add_u32, &du, shape, axis)
+            } else {
+                dev.scan_axis(add_u32, &du, shape, axis)
+            };
+            assert_eq!(got.unwrap().download().unwrap(), want, "u32 {tag}");
+            let mut out = dev.upload(&vec![7u32; len]).unwrap();
+            if exclusive {
+                dev.exclusive_scan_axis_into(add_u32, &du, shape, axis, &mut out)
+            } else {
+                dev.scan_axis_into(add_u32, &du, shape, axis, &mut out)
+            }
+            .unwrap();
+            assert_eq!(out.download().unwrap(), want, "into {tag}");
+            let want = running(&lines, len, 0f32, |a, p| a + fs[p], exclusive);
+            let got = if exclusive {
+                dev.exclusive_scan_axis(sum_f32, &df, shape, axis)
+            } else {
+                dev.scan_axis(sum_f32, &df, shape, axis)
+            };
+            let got = got.unwrap().download().unwrap();
+            for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert!(
+                    g == w || (g.is_nan() && w.is_nan()),
+                    "f32 {tag} at {k}: {g} against {w}"
+                );
+            }
+            let want = running(
+                &lines,
+                len,
+                (f32::NEG_INFINITY, u32::MAX),
+                |a, p| argmax_f32.call(a, (fs[p], p as u32)),
+                exclusive,
+            );
+            let got = if exclusive {
+                dev.exclusive_scan_axis(argmax_f32, &df.indexed(), shape, axis)
+            } else {
+                dev.scan_axis(argmax_f32, &df.indexed(), shape, axis)
+            };
+            let got = got.unwrap().download().unwrap();
+            for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(
+                    (g.0.to_bits(), g.1),
+                    (w.0.to_bits(), w.1),
+                    "argmax {tag} at {k}"
+                );
+            }
+        }
+        let mut short = dev.upload(&vec![0u32; len + 1]).unwrap();
+        assert!(
+            matches!(
+                dev.scan_axis_into(add_u32, &du, shape, axis, &mut short),
+                Err(Error::Shape(_))
+            ),
+            "wrong output length {tag}"
+        );
+    }
+}

@@ -686,6 +686,7 @@ fn reduce_axis_matches_plain_rust() {
     let g = gpu();
     warp_tests::axes::check_reduce_axis(&g, &[8, 300, 512], 1);
     warp_tests::axes::check_reduce_axis(&g, &[5, 200, 33], 2);
+    warp_tests::axes::check_scan_axis(&g, &[5, 200, 33], 3);
 }
 
 /// Masked inputs and maps of maps through the reduce, axis, predicate and histogram modules.

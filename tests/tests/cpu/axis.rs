@@ -141,6 +141,7 @@ fn reduce_axis_matches_plain_rust() {
     .enumerate()
     {
         warp_tests::axes::check_reduce_axis(&dev, shape, k as u64);
+        warp_tests::axes::check_scan_axis(&dev, shape, k as u64);
     }
 }
 

@@ -605,5 +605,6 @@ fn gpu_reduce_axis_matches_plain_rust() {
     .enumerate()
     {
         warp_tests::axes::check_reduce_axis(&g, shape, k as u64);
+        warp_tests::axes::check_scan_axis(&g, shape, k as u64);
     }
 }

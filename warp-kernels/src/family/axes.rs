@@ -1,7 +1,7 @@
 //! The axes family: reductions along rows, over CSR segments and along columns (through a
 //! padded tile), and the transpose. Its module (`axis_module`) also carries the scans.
 
-use super::scans::{SCAN, SCAN_ROWS, SCAN_SEGMENTS};
+use super::scans::{SCAN, SCAN_COLS, SCAN_ROWS, SCAN_SEGMENTS};
 use crate::catalogue::kit::*;
 use crate::module::{Module, OpFragment, Pick, Source, Style, op_struct, stage, stage_functions};
 use crate::types::Scalar;
@@ -223,6 +223,7 @@ pub const AXIS_KERNELS: &[&Kernel] = &[
     &SCAN,
     &SCAN_ROWS,
     &SCAN_SEGMENTS,
+    &SCAN_COLS,
     &ROWS_G1,
     &ROWS_G2,
     &ROWS_G4,

@@ -141,8 +141,28 @@ pub const SCAN_SEGMENTS: Kernel = kernel(
     "WD_STAGE;\nwd_heads_csr<wd_op> h;\nh.offsets = offsets;\nh.nseg = nseg;\nh.flags = flags;\nwd_scan<wd_op>(st, out, exclusive != 0, mode, status, queue, h);",
 );
 
+/// The scan of each line along the middle axis of an `(outer, rows, inner)` row-major array
+/// (`n = outer * rows * inner`, `rows > 0`): one thread a line, down its `rows` elements in
+/// order (`WD_SCAN_COLS_UNROLL` loads in flight), consecutive threads on consecutive columns.
+pub const SCAN_COLS: Kernel = kernel(
+    "wd_k_scan_cols",
+    &[
+        p("in", Input),
+        p("n", U64),
+        p("a", Args),
+        p("rows", U64),
+        p("inner", U64),
+        p("out", Out(Value)),
+        p("exclusive", U32),
+    ],
+    "WD_STAGE;\nwd_scan_cols<wd_op>(st, rows, inner, exclusive != 0, out);",
+);
+
 /// The kernels of the scan family.
-pub const SCAN_KERNELS: &[&Kernel] = &[&SCAN, &SCAN_ROWS, &SCAN_SEGMENTS];
+pub const SCAN_KERNELS: &[&Kernel] = &[&SCAN, &SCAN_ROWS, &SCAN_SEGMENTS, &SCAN_COLS];
+
+/// Rows whose loads a thread of [`SCAN_COLS`] keeps in flight.
+pub const SCAN_COLS_UNROLL: usize = 16;
 
 /// The scan family's constants, emitted as `#define`s.
 pub const SCAN_DEFINES: &[(&str, u64)] = &[
@@ -153,4 +173,5 @@ pub const SCAN_DEFINES: &[(&str, u64)] = &[
     ("WD_SCAN_SPAN", SCAN_SPAN as u64),
     ("WD_EXACT_SUM_BYTES", EXACT_SUM_BYTES as u64),
     ("WD_EXACT_SUM_SLOT_BYTES", EXACT_SUM_SLOT_BYTES as u64),
+    ("WD_SCAN_COLS_UNROLL", SCAN_COLS_UNROLL as u64),
 ];

@@ -313,3 +313,43 @@ template <class Op> static __device__ __forceinline__ void wd_scan_tiles(typenam
         carry = Op::combine(carry, chunk_total);
     }
 }
+
+// ---- the scan along a middle axis: one thread a line ----
+// Line t of an (outer, rows, inner) row-major array is column t % inner of matrix t / inner;
+// its thread folds the line's elements in order (exact in that order for every operator: the
+// CPU's order), writing each running value (or the one before it, exclusive) in place.
+// Consecutive threads take consecutive columns, so each row's loads and stores are coalesced;
+// WD_SCAN_COLS_UNROLL rows of loads are in flight before their folds.
+template <class Op, class St>
+static __device__ __forceinline__ void wd_scan_cols(const St& st, wd_u64 rows, wd_u64 inner, bool exclusive,
+                                                    typename Op::T* out) {
+    typedef typename Op::T T;
+    typedef typename St::elem_t E;
+    constexpr int U = WD_SCAN_COLS_UNROLL;
+    const wd_u64 lines = st.n / rows;
+    const wd_u64 nthreads = (wd_u64)gridDim.x * WD_BLOCK;
+    for (wd_u64 t = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x; t < lines; t += nthreads) {
+        const wd_u64 o = t / inner;
+        const wd_u64 base = o * rows * inner + (t - o * inner);
+        T acc = Op::identity();
+        wd_u64 r = 0;
+        for (; r + U <= rows; r += U) {
+            E e[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) e[u] = st.load(base + (r + u) * inner);
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                const wd_u64 i = base + (r + u) * inner;
+                const T next = Op::combine(acc, st.make(e[u], i));
+                out[i] = exclusive ? acc : next;
+                acc = next;
+            }
+        }
+        for (; r < rows; ++r) {
+            const wd_u64 i = base + r * inner;
+            const T next = Op::combine(acc, st.make(st.load(i), i));
+            out[i] = exclusive ? acc : next;
+            acc = next;
+        }
+    }
+}

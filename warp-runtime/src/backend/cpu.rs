@@ -232,6 +232,37 @@ pub(crate) fn reduce_cols<V: Copy + Send + Sync, E: Copy + Sync>(
         .collect()
 }
 
+/// The scan of each line along the middle axis of the `(batches, rows, cols)` row-major array
+/// of values (`cols > 0`), in each line's order: one value per element, in place.
+pub(crate) fn scan_cols<V: Copy + Send + Sync, E: Copy + Sync>(
+    op: &impl Fold<V>,
+    data: &[E],
+    value: impl Fn(E, u64) -> V + Sync,
+    (rows, cols): (usize, usize),
+    exclusive: bool,
+) -> Vec<V> {
+    let mut out = vec![op.identity(); data.len()];
+    if rows * cols == 0 {
+        return out;
+    }
+    // Each batch (rows x cols) scanned column by column, batches in parallel.
+    out.par_chunks_mut(rows * cols)
+        .zip(data.par_chunks(rows * cols))
+        .enumerate()
+        .for_each(|(b, (o, d))| {
+            for c in 0..cols {
+                let mut acc = op.identity();
+                for r in 0..rows {
+                    let k = r * cols + c;
+                    let next = op.combine(acc, value(d[k], (b * rows * cols + k) as u64));
+                    o[k] = if exclusive { acc } else { next };
+                    acc = next;
+                }
+            }
+        });
+    out
+}
+
 /// One value per CSR segment `offsets[s]..offsets[s + 1]` (offsets already checked).
 pub(crate) fn reduce_segments<V: Copy + Send + Sync, E: Copy + Sync>(
     op: &impl Fold<V>,

@@ -1,7 +1,9 @@
-//! Axis reductions: along the rows and the columns of a row-major matrix, and over CSR
-//! segments, with any `#[reduce]` operator, into a new array or the caller's (`_into`).
+//! Axis reductions: along the rows and the columns of a row-major matrix, along any axis of
+//! an N-d array, and over CSR segments, with any `#[reduce]` operator, into a new array or the
+//! caller's (`_into`); and scans along any axis.
 
 use super::keys::*;
+use super::scans::Segments;
 use super::{Array, check_offsets, gpu_bytes, rows_of};
 use crate::arrays::{ArrayOf, OutputArray, Target, write_host};
 use crate::backend::cpu;
@@ -361,6 +363,170 @@ impl Device {
     {
         let along = Along::of(shape, axis, input.elements().len())?;
         self.reduce_along(op, input, along, true, "reduce_axis_into", out)
+    }
+
+    /// The inclusive scan of `input`, a row-major array of shape `shape` (as
+    /// [`Device::reduce_axis`]: its length the product of the dimensions, `axis <
+    /// shape.len()`, else [`Error::Shape`]), along axis `axis`: each line along the axis is
+    /// scanned on its own, in its order, and the result has the input's shape (PyTorch's
+    /// `cumsum(dim = axis)` for an operator). Along the last axis it is
+    /// [`Device::scan_rows`] (the scan at bandwidth, any number of rows). Along another axis
+    /// one thread scans each line, its elements in order (exact in that order for every
+    /// operator, the same bits every run), consecutive threads on consecutive columns: fast
+    /// when there are many lines (the product of the other dimensions in the tens of
+    /// thousands), a fraction of the bandwidth with few (a `(n, 4)` array along axis 0 has
+    /// four threads). Returns without waiting.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[reduce(identity = 0)]
+    /// fn add(a: i32, b: i32) -> i32 { a.wrapping_add(b) }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let x = dev.upload(&(0..12).collect::<Vec<i32>>())?; // shape (2, 3, 2)
+    /// let shape = [2, 3, 2];
+    /// // axis 1: x[i][0][k], x[i][0][k] + x[i][1][k], ...
+    /// assert_eq!(
+    ///     dev.scan_axis(add, &x, &shape, 1)?.download()?,
+    ///     [0, 1, 2, 4, 6, 9, 6, 7, 14, 16, 24, 27]
+    /// );
+    /// assert_eq!(
+    ///     dev.exclusive_scan_axis(add, &x, &shape, 0)?.download()?,
+    ///     [0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5]
+    /// );
+    /// assert!(matches!(dev.scan_axis(add, &x, &shape, 3), Err(Error::Shape(_))));
+    /// # Ok(()) }
+    /// ```
+    pub fn scan_axis<Op, I>(
+        &self,
+        op: Op,
+        input: &I,
+        shape: &[usize],
+        axis: usize,
+    ) -> Result<Array<Op>>
+    where
+        Op: ReduceOp,
+        Op::Value: ArrayOf,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        let along = Along::of(shape, axis, input.elements().len())?;
+        let mut out = self.value_array::<Op::Value>(input.elements().len())?;
+        self.scan_along(op, input, along, false, "scan_axis", &mut out)?;
+        Ok(out)
+    }
+
+    /// The exclusive scan along axis `axis`: the identity at each line's first element, then
+    /// the fold of the line's elements before each. As [`Device::scan_axis`].
+    pub fn exclusive_scan_axis<Op, I>(
+        &self,
+        op: Op,
+        input: &I,
+        shape: &[usize],
+        axis: usize,
+    ) -> Result<Array<Op>>
+    where
+        Op: ReduceOp,
+        Op::Value: ArrayOf,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        let along = Along::of(shape, axis, input.elements().len())?;
+        let mut out = self.value_array::<Op::Value>(input.elements().len())?;
+        self.scan_along(op, input, along, true, "exclusive_scan_axis", &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Device::scan_axis`] into `out` (as long as the input), allocating nothing.
+    pub fn scan_axis_into<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        shape: &[usize],
+        axis: usize,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        let along = Along::of(shape, axis, input.elements().len())?;
+        self.scan_along(op, input, along, false, "scan_axis_into", out)
+    }
+
+    /// [`Device::exclusive_scan_axis`] into `out` (as long as the input), allocating nothing.
+    pub fn exclusive_scan_axis_into<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        shape: &[usize],
+        axis: usize,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        let along = Along::of(shape, axis, input.elements().len())?;
+        self.scan_along(op, input, along, true, "exclusive_scan_axis_into", out)
+    }
+
+    /// The scans along an axis: the rows' scan for the last axis, else a thread a line.
+    fn scan_along<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        along: Along,
+        exclusive: bool,
+        what: &str,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        let Along { n, inner, .. } = along;
+        if inner == 1 && n > 0 {
+            return self.run_segmented_scan(op, input, out, exclusive, Segments::Rows(n), what);
+        }
+        let Checked { elems, args } = self.reduce_prologue(input)?;
+        let len = elems.len();
+        let target = self.output(out, len, what)?;
+        if len == 0 {
+            return Ok(());
+        }
+        match target {
+            Target::Cpu(bytes, _) => {
+                let (data, value) = (elems.cpu()?, values_of(&op, input));
+                write_host(
+                    bytes,
+                    &cpu::scan_cols(&op, data, value, (n, inner), exclusive),
+                );
+                Ok(())
+            }
+            t => {
+                let g = self.gpu()?;
+                let module = g.module(axis_key::<Op, I>(), axis_module::<Op, I>)?;
+                let bytes = gpu_bytes(t)?;
+                self.with_input(g, &elems, &args, |input, args| {
+                    g.scan_cols(
+                        Staged {
+                            module: &module,
+                            input,
+                            args,
+                        },
+                        ValuesOut {
+                            bytes,
+                            value_size: Op::Value::C_SIZE,
+                        },
+                        n,
+                        inner,
+                        exclusive,
+                    )
+                })
+            }
+        }
     }
 
     /// Reduces each segment of `input` with `op`: segment `s` is the elements

@@ -5,7 +5,9 @@
 
 use cudarc::driver::CudaView;
 
-use warp_kernels::catalogue::{BLOCK_TILE, SCAN, SCAN_ROWS, SCAN_SEGMENTS, ScanMode, scan_span};
+use warp_kernels::catalogue::{
+    BLOCK, BLOCK_TILE, SCAN, SCAN_COLS, SCAN_ROWS, SCAN_SEGMENTS, ScanMode, scan_span,
+};
 
 use super::launch::{Args, In, Input, Out, Staged, Values, ValuesOut, kernel_args};
 use super::{Gpu, drv};
@@ -94,7 +96,52 @@ impl Heads<'_> {
     }
 }
 
+kernel_args! {
+    /// `wd_k_scan_cols`: each line along the middle axis of an (outer, rows, inner) array.
+    struct ScanColsArgs ['v] ['v] for [SCAN_COLS] {
+        input: Input<'v>,
+        n: u64,
+        a: Args,
+        rows: u64,
+        inner: u64,
+        out: Values<'v>,
+        exclusive: u32,
+    }
+}
+
 impl Gpu {
+    /// Scans each line along the middle axis of the `(n / (rows * inner), rows, inner)` array
+    /// of values `s` reads into `out` (`rows > 0`), one thread a line.
+    pub(crate) fn scan_cols(
+        &self,
+        s: Staged<'_, '_>,
+        out: ValuesOut<'_>,
+        rows: usize,
+        inner: usize,
+        exclusive: bool,
+    ) -> Result<()> {
+        let n = s.input.len();
+        let lines = n / rows;
+        let f = s.module.function(&SCAN_COLS)?;
+        let grid = self.resident_grid(&f, lines.div_ceil(BLOCK as usize));
+        let timer = self.start_timing()?;
+        self.launch(
+            s.module,
+            &SCAN_COLS,
+            grid,
+            &mut ScanColsArgs {
+                input: s.arrays(&self.stream),
+                n: n as u64,
+                a: Args(s.args),
+                rows: rows as u64,
+                inner: inner as u64,
+                out: Values::At(out.bytes),
+                exclusive: exclusive as u32,
+            },
+        )?;
+        self.stop_timing(timer)
+    }
+
     /// Scans the values `s` reads into `out` (one value per element), restarting at each head,
     /// in one pass (see [`Heads::mode`]). Returns whether CSR offsets were bad (only then does
     /// it wait for the kernel, to read its flag).
@@ -226,6 +273,7 @@ mod tests {
         check::<ScanArgs<'_>>();
         check::<ScanRowsArgs<'_>>();
         check::<ScanSegmentsArgs<'_>>();
+        check::<ScanColsArgs<'_>>();
     }
 
     #[test]
