@@ -608,19 +608,7 @@ impl Device {
                 "scatter_reduce_into writes fewer than 2^32 places; the output has {len}"
             )));
         }
-        let ix = idx.array();
-        self.check_elements(&ix)?;
-        let vs = values.array();
-        self.check_elements(&vs)?;
-        if ix.len() != vs.len() {
-            return Err(Error::Shape(format!(
-                "scatter_reduce_into: {} values but {} indices",
-                vs.len(),
-                ix.len()
-            )));
-        }
-        // Every index checked before anything is written.
-        self.check_places(idx, len)?;
+        let (ix, vs) = self.scatter_prologue("scatter_reduce_into", values, idx, len)?;
         if ix.is_empty() {
             return Ok(());
         }

@@ -139,19 +139,7 @@ impl Device {
         O: OutputArray<T> + ?Sized,
     {
         let len = out.len();
-        let ix = idx.array();
-        self.check_elements(&ix)?;
-        let vs = values.array();
-        self.check_elements(&vs)?;
-        if ix.len() != vs.len() {
-            return Err(Error::Shape(format!(
-                "scatter_into: {} values but {} indices",
-                vs.len(),
-                ix.len()
-            )));
-        }
-        // Every index checked before anything is written.
-        self.check_places(idx, len)?;
+        let (ix, vs) = self.scatter_prologue("scatter_into", values, idx, len)?;
         if ix.is_empty() {
             return Ok(());
         }
@@ -188,13 +176,34 @@ impl Device {
         }
     }
 
-    /// Every index of `idx` is below `len`, or the [`Error::IndexOutOfRange`] of the first
-    /// that is not (a `find_first` over the indices: on a GPU it waits for it).
-    pub(super) fn check_places<X, I>(&self, idx: &X, len: usize) -> Result<()>
+    /// The prologue of both scatters (`what`): the indices and the values on this device and
+    /// equally long (else [`Error::Shape`]), and every index below `len`, the output's length,
+    /// or the [`Error::IndexOutOfRange`] of the first that is not (a `find_first` over the
+    /// indices: on a GPU it waits for it), all before anything is written.
+    pub(super) fn scatter_prologue<'a, T, A, X, I>(
+        &self,
+        what: &str,
+        values: &'a A,
+        idx: &'a X,
+        len: usize,
+    ) -> Result<(Elements<'a, I>, Elements<'a, T>)>
     where
+        T: Element,
+        A: Array<Elem = T> + ?Sized,
         I: ScatterIndex,
         X: Array<Elem = I> + ElementInput<Elem = I, Value = I> + ?Sized,
     {
+        let ix = idx.array();
+        self.check_elements(&ix)?;
+        let vs = values.array();
+        self.check_elements(&vs)?;
+        if ix.len() != vs.len() {
+            return Err(Error::Shape(format!(
+                "{what}: {} values but {} indices",
+                vs.len(),
+                ix.len()
+            )));
+        }
         if let Some(past) = I::past(len)
             && let Some(position) = self.find_first(past, idx)?
         {
@@ -205,7 +214,7 @@ impl Device {
                 len,
             });
         }
-        Ok(())
+        Ok((ix, vs))
     }
 }
 
