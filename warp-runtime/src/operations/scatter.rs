@@ -4,7 +4,7 @@
 
 use super::gpu_bytes;
 use super::keys::*;
-use crate::arrays::{Elements, OutputArray, Target, write_host};
+use crate::arrays::{Elements, OutputArray, Target};
 use crate::backend::cuda::Staged;
 use crate::device::Device;
 use crate::error::{Error, Result};
@@ -145,13 +145,12 @@ impl Device {
         }
         match self.output(out, len, "scatter_into")? {
             Target::Cpu(bytes, _) => {
-                let mut cur: Vec<T> = (0..len)
-                    .map(|k| T::read_c(&bytes[k * T::C_SIZE..]))
-                    .collect();
+                // Each value written at its place, in input order (the last of a repeated
+                // index stays); the other places are not touched.
                 for (&i, &v) in ix.cpu()?.iter().zip(vs.cpu()?) {
-                    cur[i.to_u64() as usize] = v;
+                    let at = i.to_u64() as usize * T::C_SIZE;
+                    v.write_c(&mut bytes[at..at + T::C_SIZE]);
                 }
-                write_host(bytes, &cur);
                 Ok(())
             }
             t => {
