@@ -28,8 +28,8 @@ struct uint4 { unsigned x, y, z, w; };
 struct uint2 { unsigned x, y; };
 struct Emu {
     std::barrier<> *block;
-    std::barrier<> *warp[8];
-    unsigned long long slot[8][32];
+    std::barrier<> *warp[16];
+    unsigned long long slot[16][32];
 };
 extern Emu* emu;
 inline void __syncthreads() { emu->block->arrive_and_wait(); }
@@ -120,20 +120,22 @@ inline void __nanosleep(unsigned) {}
 template <class T> T atomicCAS(T* p, T c, T v) { __atomic_compare_exchange_n(p, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return c; }
 inline void __stcs(uint4* p, uint4 v) { *p = v; }
 
-// Launches `grid` blocks of `body`, one after another, each as 256 threads with fresh
-// barriers (the blocks of a look-back kernel then find their predecessors finished).
-inline void wd_emu_launch(unsigned grid, const std::function<void()>& body) {
+// Launches `grid` blocks of `body`, one after another, each as `threads` threads (256 unless
+// said, at most 512; blockDim says 256 whatever the launch) with fresh barriers (the blocks of
+// a look-back kernel then find their predecessors finished).
+inline void wd_emu_launch(unsigned grid, const std::function<void()>& body, unsigned threads = 256) {
     gridDim.x = grid;
+    const unsigned warps = threads / 32;
     for (unsigned b = 0; b < grid; ++b) {
-        std::barrier<> block(256);
+        std::barrier<> block(threads);
         Emu e;
         e.block = &block;
-        for (int w = 0; w < 8; ++w) e.warp[w] = new std::barrier<>(32);
+        for (unsigned w = 0; w < warps; ++w) e.warp[w] = new std::barrier<>(32);
         emu = &e;
         std::vector<std::thread> ts;
-        for (unsigned t = 0; t < 256; ++t)
+        for (unsigned t = 0; t < threads; ++t)
             ts.emplace_back([&, t, b] { threadIdx.x = t; blockIdx.x = b; body(); });
         for (auto& t : ts) t.join();
-        for (int w = 0; w < 8; ++w) delete e.warp[w];
+        for (unsigned w = 0; w < warps; ++w) delete e.warp[w];
     }
 }

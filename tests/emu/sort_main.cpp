@@ -42,7 +42,7 @@ static int run(const std::vector<E>& xs, bool desc, int mode, const char* what) 
             wd_k_sort_pass(xs.data(), out.data(), tmp.data(), mode == 1 ? vin.data() : nullptr, mode ? vout.data() : nullptr,
                            mode ? vtmp.data() : nullptr, mode == 2, n, p, desc, plan.data(), offsets.data(), status.data(),
                            queue.data());
-        });
+        }, WD_SORT_BLOCK);
     }
     std::vector<size_t> ref(n);
     for (size_t i = 0; i < n; ++i) ref[i] = i;

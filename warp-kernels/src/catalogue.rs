@@ -161,6 +161,8 @@ pub enum Threads {
     ColsVec,
     /// [`ROWS_BLOCK_THREADS`].
     RowsBlock,
+    /// [`SORT_BLOCK`].
+    Sort,
 }
 
 impl Threads {
@@ -171,6 +173,7 @@ impl Threads {
             Threads::Cols => COLS_BLOCK,
             Threads::ColsVec => COLS_VEC_BLOCK,
             Threads::RowsBlock => ROWS_BLOCK_THREADS,
+            Threads::Sort => SORT_BLOCK,
         }
     }
 
@@ -181,6 +184,7 @@ impl Threads {
             Threads::Cols => "WD_COLS_BLOCK",
             Threads::ColsVec => "WD_COLS_VEC_BLOCK",
             Threads::RowsBlock => "WD_ROWS_BLOCK_THREADS",
+            Threads::Sort => "WD_SORT_BLOCK",
         }
     }
 }

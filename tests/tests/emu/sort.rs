@@ -1,5 +1,5 @@
 //! The generated sort kernels themselves, run on the CPU (tests/emu/shim.h: 256 threads a
-//! block, barriers for the warp votes and shuffles, blocks one after another): the histogram,
+//! block, `SORT_BLOCK` for a pass, barriers for the warp votes and shuffles, blocks one after another): the histogram,
 //! the plan and every pass as the runtime launches them, on random bits (NaNs of every kind
 //! for floats), three-valued and all-equal keys (passes skipped), one to four tiles, both
 //! orders, keys alone (`f32`), pairs and argsort (`f32` with 4-byte values, `i64` with 8,

@@ -1,10 +1,11 @@
 //! GPU sorts against plain Rust (`slice::sort_by` with `cmp` / `total_cmp`): every key type,
-//! both orders, sizes around the warp, the tiles (3,072, 4,096 and 6,144 keys) and many tiles,
+//! both orders, sizes around the warp, a pass's tiles (`sort_tile`) and many tiles,
 //! misaligned views,
 //! sorted, reversed, all-equal and few-valued keys, keys that differ in one byte only (the
 //! other passes skipped), NaN and signed zeros, pairs with values of 1 to 8 bytes, argsort into
 //! `u32` and `u64`, 2^28 `f32` keys, and more than 2^31 keys. Needs a CUDA GPU.
 
+use warp_kernels::family::sort::sort_tile;
 use warp_runtime::prelude::*;
 use warp_runtime::{Element, Ordered};
 use warp_tests::ops::{add_i64, groups, low_byte, magnitude};
@@ -14,10 +15,17 @@ use warp_tests::{
     sorted_positions,
 };
 
+/// Edge sizes, sizes around a pass's tile of keys alone and of keys with 4- and 8-byte values
+/// (`sort_tile`), three tiles and a few, and many tiles.
 fn sizes(elem: usize) -> Vec<usize> {
     let mut s = edge_sizes(elem);
-    s.extend([3071, 3072, 3073, 4095, 4096, 4097, 6143, 6144, 6145]);
-    s.extend([3 * 4096 + 5, 300_000, (1 << 22) + 3]);
+    for value_size in [0, 4, 8] {
+        let t = sort_tile(elem, value_size);
+        s.extend([t - 1, t, t + 1, 3 * t + 5]);
+    }
+    s.extend([300_000, (1 << 22) + 3]);
+    s.sort_unstable();
+    s.dedup();
     s
 }
 

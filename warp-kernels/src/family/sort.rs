@@ -18,42 +18,46 @@ pub const fn sort_passes(key_size: usize) -> usize {
     key_size
 }
 
+/// Threads of a block of a sort pass ([`SORT_PASS`]; the module's other kernels run
+/// [`BLOCK`]): twelve warps. Measured on the H200 against 256 threads (2^28 random 4-byte keys
+/// alone: 1.37 ms a pass at 24 items and three blocks per SM, against 1.47 ms at 256 threads,
+/// 24 items and four blocks).
+pub const SORT_BLOCK: u32 = 384;
+
 /// Keys a thread of a sort pass ranks and moves (warp-striped), for keys of `key_size` bytes
-/// with values of `value_size` (0: none): as many as its registers hold at [`sort_min_blocks`]
-/// blocks per SM, a few words spilled at most (each item holds its key, its value and its
-/// rank). The
-/// pass is instruction-bound: a larger tile spreads its fixed work (the scan over the digits,
-/// the look-back) over more keys, more resident warps hide more latency; measured on the H200
-/// for 4-byte keys alone (24 items at four blocks: 1.47 ms a pass of 2^28 keys; 16 at three:
-/// 1.81 ms).
+/// with values of `value_size` (0: none). The pass is instruction-bound: a larger tile spreads
+/// its fixed work (the scan over the digits, the look-back) over more keys, and more resident
+/// warps hide more latency; the tile's words in shared memory bound it (at most 48 KiB a
+/// block). Values are read only after the ranking, so the registers hold keys and ranks:
+/// 24 items for keys of at most 4 bytes alone, 16 for such keys with values of at most 4
+/// bytes, 12 where a key or a value has 8 bytes. Measured on the H200 (2^28 keys; per pass):
+/// u32 keys 1.37 ms, u32 keys with u32 values 2.08 ms, f32 argsort 2.00 ms; 2^27 u64 keys
+/// 0.99 ms.
 pub const fn sort_items(key_size: usize, value_size: usize) -> u32 {
-    let words = key_size.div_ceil(4) + value_size.div_ceil(4);
-    match words {
-        0 | 1 => 24,
-        2 => 16,
-        _ => 12,
+    if key_size > 4 || value_size > 4 {
+        12
+    } else if value_size > 0 {
+        16
+    } else {
+        24
     }
 }
 
 /// Keys of one tile of a sort pass (a block's): [`sort_items`] a thread.
 pub const fn sort_tile(key_size: usize, value_size: usize) -> usize {
-    BLOCK as usize * sort_items(key_size, value_size) as usize
+    SORT_BLOCK as usize * sort_items(key_size, value_size) as usize
 }
 
 /// Resident blocks per SM a sort pass is compiled for (`__launch_bounds__`' second argument):
-/// four for keys of at most 4 bytes alone (64 registers), else three (80).
-pub const fn sort_min_blocks(key_size: usize, value_size: usize) -> u32 {
-    if key_size <= 4 && value_size == 0 {
-        4
-    } else {
-        3
-    }
+/// three (56 registers a thread at [`SORT_BLOCK`]).
+pub const fn sort_min_blocks(_key_size: usize, _value_size: usize) -> u32 {
+    3
 }
 
 /// Keys a thread of the rows' sort holds ([`SORT_ROWS`]): each item holds its key, a 4-byte
-/// tag (row and column) and its rank, as a pass of keys with 4-byte values does.
+/// tag (row and column) and its rank: 16 for keys of at most 4 bytes, 12 for 8-byte keys.
 pub const fn sort_row_items(key_size: usize) -> u32 {
-    sort_items(key_size, 4)
+    if key_size > 4 { 12 } else { 16 }
 }
 
 /// The most keys a block of the rows' sort holds: rows of at most this many columns are sorted
@@ -127,28 +131,32 @@ pub const SORT_PLAN: Kernel = kernel(
 );
 
 /// One digit pass (`pass`), a tile per block in queue order: the keys (and values) of the
-/// plan's source buffer moved to its destination, stably ordered by the digit.
-pub const SORT_PASS: Kernel = kernel_min(
-    "wd_k_sort_pass",
-    &[
-        p("keys_in", In(Elem)),
-        p("keys_out", Out(Elem)),
-        p("keys_tmp", Out(Elem)),
-        p("vals_in", In(Value)),
-        p("vals_out", Out(Value)),
-        p("vals_tmp", Out(Value)),
-        p("index_values", U32),
-        p("n", U64),
-        p("pass", U32),
-        p("descending", U32),
-        p("plan", In(Pointee::U32)),
-        p("offsets", In(Pointee::U64)),
-        p("status", Out(Pointee::U64)),
-        p("queue", Out(Pointee::U32)),
-    ],
-    "WD_SORT_MIN_BLOCKS",
-    "wd_sort_pass(keys_in, keys_out, keys_tmp, vals_in, vals_out, vals_tmp, index_values != 0, n, pass, descending != 0, plan, offsets, status, queue);",
-);
+/// plan's source buffer moved to its destination, stably ordered by the digit. Blocks of
+/// [`SORT_BLOCK`] threads.
+pub const SORT_PASS: Kernel = Kernel {
+    threads: Threads::Sort,
+    ..kernel_min(
+        "wd_k_sort_pass",
+        &[
+            p("keys_in", In(Elem)),
+            p("keys_out", Out(Elem)),
+            p("keys_tmp", Out(Elem)),
+            p("vals_in", In(Value)),
+            p("vals_out", Out(Value)),
+            p("vals_tmp", Out(Value)),
+            p("index_values", U32),
+            p("n", U64),
+            p("pass", U32),
+            p("descending", U32),
+            p("plan", In(Pointee::U32)),
+            p("offsets", In(Pointee::U64)),
+            p("status", Out(Pointee::U64)),
+            p("queue", Out(Pointee::U32)),
+        ],
+        "WD_SORT_MIN_BLOCKS",
+        "wd_sort_pass(keys_in, keys_out, keys_tmp, vals_in, vals_out, vals_tmp, index_values != 0, n, pass, descending != 0, plan, offsets, status, queue);",
+    )
+};
 
 /// Rows short enough for a block ([`sort_row_tile`] keys at most), `rows_per_block` rows
 /// (at most 255) a block, sorted in shared memory: the sorted keys into `keys_out`, each
@@ -271,6 +279,7 @@ pub const SORT_KERNELS: &[&Kernel] = &[
 
 /// The sort family's constants, emitted as `#define`s.
 pub const SORT_DEFINES: &[(&str, u64)] = &[
+    ("WD_SORT_BLOCK", SORT_BLOCK as u64),
     ("WD_SORT_UNROLL", SORT_UNROLL as u64),
     ("WD_SORT_WARP_ROWS", SORT_WARP_ROWS as u64),
     ("WD_SORT_LOOKBACK", SORT_LOOKBACK as u64),

@@ -36,9 +36,10 @@ template <class Op, unsigned NT = WD_BLOCK> static __device__ __forceinline__ ty
 // then every thread folds the totals of the warps before its own (and of all of them, `total`,
 // the block's aggregate) from shared memory; a second barrier frees the slots for the caller's
 // next use. Returns the thread's inclusive prefix, or with EXCLUSIVE its exclusive one (thread 0:
-// the identity). All WD_BLOCK threads call it; `slots` is shared memory of WD_BLOCK / 32 values.
-template <class Op, bool EXCLUSIVE>
-static __device__ __forceinline__ typename Op::T wd_block_scan(typename Op::T v, typename Op::T (&slots)[WD_BLOCK / 32],
+// the identity). All NT (the block's, WD_BLOCK unless said) threads call it; `slots` is shared
+// memory of NT / 32 values.
+template <class Op, bool EXCLUSIVE, unsigned NT = WD_BLOCK>
+static __device__ __forceinline__ typename Op::T wd_block_scan(typename Op::T v, typename Op::T (&slots)[NT / 32],
                                                                typename Op::T& total) {
     typedef typename Op::T T;
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
@@ -47,7 +48,7 @@ static __device__ __forceinline__ typename Op::T wd_block_scan(typename Op::T v,
     __syncthreads();
     T before = Op::identity(), all = Op::identity();
 #pragma unroll
-    for (unsigned w = 0; w < WD_BLOCK / 32; ++w) {
+    for (unsigned w = 0; w < NT / 32; ++w) {
         const T t = slots[w];
         if (w < warp) before = Op::combine(before, t);
         all = Op::combine(all, t);

@@ -138,8 +138,9 @@ static __device__ __forceinline__ wd_u64 wd_sort_look_back(wd_u64* status, wd_u6
 
 // ---- ranking a block's keys by one digit (the passes and the rows' sort) ----
 // The block's keys are warp-striped: item j of lane l of warp w is the block's key
-// w * 32 * ITEMS + j * 32 + l, the order ranks keep (stable). whist and wmask: WD_BLOCK / 32
-// rows of 256 counters and lane masks in shared memory.
+// w * 32 * ITEMS + j * 32 + l, the order ranks keep (stable). whist and wmask: a row of 256
+// counters and one of 256 lane masks a warp, in shared memory. THREADS: the block's threads
+// (WD_SORT_BLOCK in a pass, WD_BLOCK in the rows' and segments' sorts).
 
 // Each warp's count of each digit into whist[warp] (shared atomics). The caller's barrier
 // publishes them. digit(j): the digit of the thread's item j (recomputed where needed rather
@@ -158,10 +159,11 @@ static __device__ __forceinline__ void wd_sort_warp_counts(D digit, wd_u32 (*whi
 
 // Thread d < 256, after the counts' barrier: digit d's keys in the warps before each warp, in
 // place in whist[k][d]; returns the block's count of digit d (0 for other threads).
+template <unsigned THREADS>
 static __device__ __forceinline__ wd_u32 wd_sort_warp_prefix(wd_u32 (*whist)[256]) {
     wd_u32 mine = 0u;
     if (threadIdx.x < 256u) {
-        for (unsigned k = 0; k < WD_BLOCK / 32; ++k) {
+        for (unsigned k = 0; k < THREADS / 32; ++k) {
             const wd_u32 c = whist[k][threadIdx.x];
             whist[k][threadIdx.x] = mine;
             mine += c;
@@ -173,11 +175,12 @@ static __device__ __forceinline__ wd_u32 wd_sort_warp_prefix(wd_u32 (*whist)[256
 // All threads: the block's keys of digits below d (block scan of `mine`), returned to thread
 // d and added to each warp's first rank of d in whist; a barrier follows, so the warps may
 // rank.
-static __device__ __forceinline__ wd_u64 wd_sort_digit_starts(wd_u32 mine, wd_u32 (*whist)[256], wd_u64 (&slots)[WD_BLOCK / 32]) {
+template <unsigned THREADS>
+static __device__ __forceinline__ wd_u64 wd_sort_digit_starts(wd_u32 mine, wd_u32 (*whist)[256], wd_u64 (&slots)[THREADS / 32]) {
     wd_u64 total;
-    const wd_u64 start = wd_block_scan<wd_op_count, true>((wd_u64)mine, slots, total);
+    const wd_u64 start = wd_block_scan<wd_op_count, true, THREADS>((wd_u64)mine, slots, total);
     if (threadIdx.x < 256u) {
-        for (unsigned k = 0; k < WD_BLOCK / 32; ++k) whist[k][threadIdx.x] += (wd_u32)start;
+        for (unsigned k = 0; k < THREADS / 32; ++k) whist[k][threadIdx.x] += (wd_u32)start;
     }
     __syncthreads();
     return start;
@@ -215,26 +218,27 @@ static __device__ __forceinline__ void wd_sort_warp_rank(D digit, wd_u32 (&rank)
 // vals_tmp). Values move with their keys in a module built for them (WD_SORT_VALUE_BYTES > 0:
 // the code is compiled out of a keys-only module, whose value pointers are null); with
 // `index_values` the values read from the input are the keys' positions (argsort). `queue`: this pass's tile
-// counter (zeroed). All WD_BLOCK (at least 256) threads; thread d < 256 owns digit d.
+// counter (zeroed). All WD_SORT_BLOCK (at least 256) threads; thread d < 256 owns digit d.
 template <class K, class V>
 static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_out, K* keys_tmp, const V* vals_in, V* vals_out,
                                                     V* vals_tmp, bool index_values, wd_u64 n, wd_u32 pass, bool descending,
                                                     const wd_u32* plan, const wd_u64* offsets, wd_u64* status, wd_u32* queue) {
-    static_assert(WD_BLOCK >= 256, "a sort pass gives each of its 256 digits a thread");
+    constexpr unsigned THREADS = WD_SORT_BLOCK;
+    static_assert(THREADS >= 256, "a sort pass gives each of its 256 digits a thread");
     typedef typename wd_sort_bits<K>::T U;
     constexpr int ITEMS = WD_SORT_ITEMS;
-    constexpr unsigned WARPS = WD_BLOCK / 32;
+    constexpr unsigned WARPS = THREADS / 32;
     constexpr unsigned TILE = WD_SORT_TILE;
     constexpr unsigned WIDE = sizeof(U) > sizeof(V) ? sizeof(U) : sizeof(V);
-    constexpr unsigned HIST = WARPS * 256u * 4u;
-    constexpr unsigned BYTES = TILE * WIDE > HIST ? TILE * WIDE : HIST;
-    // The warps' digit counts, then the tile's words in digit order, then its values.
+    constexpr unsigned RANKING = 2u * WARPS * 256u * 4u;
+    constexpr unsigned BYTES = TILE * WIDE > RANKING ? TILE * WIDE : RANKING;
+    // The warps' digit counts and lane masks (each warp's lane mask of each digit, zero
+    // between items), then the tile's words in digit order, then its values.
     __shared__ __align__(16) unsigned char smem[BYTES];
     __shared__ wd_u64 shift[256];
-    __shared__ wd_u64 slots[WD_BLOCK / 32];
-    // Each warp's lane mask of each digit, zero between items.
-    __shared__ wd_u32 wmask[WARPS][256];
+    __shared__ wd_u64 slots[WARPS];
     wd_u32(*whist)[256] = reinterpret_cast<wd_u32(*)[256]>(smem);
+    wd_u32(*wmask)[256] = reinterpret_cast<wd_u32(*)[256]>(smem + RANKING / 2u);
     U* tile_words = reinterpret_cast<U*>(smem);
     V* tile_vals = reinterpret_cast<V*>(smem);
 
@@ -256,12 +260,10 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     // Load, warp-striped: item j of lane l is element wbase + j * 32 + l. Past n: the largest
     // word (digit 255 in every pass), ranked after every real key of the tile.
     U w[ITEMS];
-    V v[ITEMS];
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
         const wd_u64 i = wbase + (wd_u64)j * 32u + lane;
         w[j] = i < n ? wd_sort_word(ksrc[i], descending) : (U)~(U)0;
-        if constexpr (moves_values) v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;
     }
 
     // Early counts: the tile's count of each digit is published before it ranks its keys, so
@@ -269,11 +271,11 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     auto digit_of = [&](int j) { return wd_sort_digit(w[j], pass); };
     wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
     __syncthreads();
-    const wd_u32 mine = wd_sort_warp_prefix(whist);
+    const wd_u32 mine = wd_sort_warp_prefix<THREADS>(whist);
     const wd_u64 epoch = pass + 1u;
     wd_u64* word = status + tile * 256u + threadIdx.x;
     if (threadIdx.x < 256u) wd_sort_publish(word, tile == 0 ? WD_SORT_PREFIX : WD_SORT_COUNT, epoch, mine);
-    const wd_u64 start = wd_sort_digit_starts(mine, whist, slots);
+    const wd_u64 start = wd_sort_digit_starts<THREADS>(mine, whist, slots);
     wd_u32 rank[ITEMS];
     wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
 
@@ -298,19 +300,27 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     wd_u32 digit[ITEMS];
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
-        const unsigned i = threadIdx.x + (unsigned)j * WD_BLOCK;
+        const unsigned i = threadIdx.x + (unsigned)j * THREADS;
         const U x = tile_words[i];
         digit[j] = wd_sort_digit(x, pass);
         if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
     }
     if constexpr (moves_values) {
+        // The values are read only now (CUB's order): held through the ranking, they would
+        // take the registers the ranking needs.
+        V v[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            const wd_u64 i = wbase + (wd_u64)j * 32u + lane;
+            v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;
+        }
         __syncthreads();
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) tile_vals[rank[j]] = v[j];
         __syncthreads();
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) {
-            const unsigned i = threadIdx.x + (unsigned)j * WD_BLOCK;
+            const unsigned i = threadIdx.x + (unsigned)j * THREADS;
             if (i < valid) vdst[shift[digit[j]] + i] = tile_vals[i];
         }
     }
@@ -352,9 +362,9 @@ static __device__ __forceinline__ void wd_sort_tile_groups(U (&w)[ITEMS], wd_u32
         };
         wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
         __syncthreads();
-        const wd_u32 mine = wd_sort_warp_prefix(whist);
+        const wd_u32 mine = wd_sort_warp_prefix<WD_BLOCK>(whist);
         if (__syncthreads_or(mine == TILE)) continue;  // one digit: the pass would move nothing
-        wd_sort_digit_starts(mine, whist, slots);
+        wd_sort_digit_starts<WD_BLOCK>(mine, whist, slots);
         wd_u32 rank[ITEMS];
         wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
         __syncthreads();  // every warp ranked: the counts' memory becomes the tags'

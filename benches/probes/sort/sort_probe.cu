@@ -1,0 +1,84 @@
+// A/B of the product's radix sort module (`sort_module::<K>(value_bytes)`, dumped by
+// `cargo run -p warp-tests --example dump_sort -- DIR`): histogram, plan and the digit passes
+// launched as warp-runtime launches them, timed with CUDA events (median of 21 after warm-up),
+// the result checked sorted and (with values) the values moved with their keys. run.sh builds
+// one binary a variant (the module's WD_SORT_ITEMS / WD_SORT_MIN_BLOCKS / WD_BLOCK edited).
+//   nvcc -O3 -arch=sm_90 -std=c++17 -DMODULE='"variant.cu"' -DKEY=unsigned -DVALS=1 sort_probe.cu
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+#include <random>
+#include <algorithm>
+#include <type_traits>
+namespace product {
+#include MODULE
+}
+#include "../timing.cuh"
+
+#ifndef VALS
+#define VALS 0  // 0: keys alone; 1: pairs (random u32 values); 2: argsort (index values)
+#endif
+
+int main(int argc, char** argv) {
+  using namespace product;
+  const uint64_t n = argc > 1 ? strtoull(argv[1], nullptr, 0) : (1ull << 28);
+  const uint64_t passes = sizeof(PROBE_KEY);
+  std::vector<PROBE_KEY> h(n);
+  std::vector<uint32_t> hv(n);
+  std::mt19937_64 rng(42);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t r = rng();
+    if constexpr (std::is_same<PROBE_KEY, float>::value) h[i] = (float)((double)(r >> 11) / (double)(1ull << 53) * 2.0 - 1.0);
+    else h[i] = (PROBE_KEY)r;
+    hv[i] = (uint32_t)(r >> 32);
+  }
+  PROBE_KEY *keys, *out, *tmp; uint32_t *vin, *vout, *vtmp;
+  CK(cudaMalloc(&keys, n * sizeof(PROBE_KEY))); CK(cudaMalloc(&out, n * sizeof(PROBE_KEY))); CK(cudaMalloc(&tmp, n * sizeof(PROBE_KEY)));
+  CK(cudaMalloc(&vin, n * 4)); CK(cudaMalloc(&vout, n * 4)); CK(cudaMalloc(&vtmp, n * 4));
+  CK(cudaMemcpy(keys, h.data(), n * sizeof(PROBE_KEY), cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(vin, hv.data(), n * 4, cudaMemcpyHostToDevice));
+  const uint64_t tiles = (n + WD_SORT_TILE - 1) / WD_SORT_TILE;
+  wd_u64 *status, *hist, *offsets; unsigned *queue, *plan;
+  CK(cudaMalloc(&status, tiles * 256 * 8)); CK(cudaMalloc(&hist, 8 * 256 * passes)); CK(cudaMalloc(&offsets, 8 * 256 * passes));
+  CK(cudaMalloc(&queue, 4 * passes)); CK(cudaMalloc(&plan, 4 * passes));
+  int sms, bps, pbps, regs = 0; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, wd_k_sort_histogram, WD_BLOCK, 0));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pbps, wd_k_sort_pass, WD_BLOCK, 0));
+  cudaFuncAttributes fa; CK(cudaFuncGetAttributes(&fa, wd_k_sort_pass)); regs = fa.numRegs;
+  const uint64_t needed = (n + WD_BLOCK * WD_SORT_UNROLL - 1) / (WD_BLOCK * WD_SORT_UNROLL);
+  const unsigned hgrid = (unsigned)std::min<uint64_t>(needed, (uint64_t)sms * bps);
+  const bool pairs = VALS != 0;
+  auto run = [&](bool hist_only) {
+    CK(cudaMemsetAsync(status, 0, tiles * 256 * 8)); CK(cudaMemsetAsync(queue, 0, 4 * passes));
+    CK(cudaMemsetAsync(hist, 0, 8 * 256 * passes));
+    wd_k_sort_histogram<<<hgrid, WD_BLOCK>>>(keys, n, 0u, hist);
+    if (hist_only) return;
+    wd_k_sort_plan<<<1, WD_BLOCK>>>(hist, n, (unsigned)passes, nullptr, offsets, plan);
+    for (unsigned p = 0; p < passes; ++p)
+      wd_k_sort_pass<<<(unsigned)tiles, WD_BLOCK>>>(keys, out, tmp, pairs && VALS == 1 ? vin : nullptr, pairs ? vout : nullptr,
+                                                   pairs ? vtmp : nullptr, VALS == 2 ? 1u : 0u, n, p, 0u, plan, offsets, status, queue);
+  };
+  run(false); CK(cudaDeviceSynchronize());
+  std::vector<PROBE_KEY> o(n); std::vector<uint32_t> ov(n);
+  CK(cudaMemcpy(o.data(), out, n * sizeof(PROBE_KEY), cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(ov.data(), vout, n * 4, cudaMemcpyDeviceToHost));
+  // Checked in O(n): sorted, and the same multiset of (key, value) pairs (a sum of hashes).
+  auto bits = [](PROBE_KEY k) { uint64_t b = 0; memcpy(&b, &k, sizeof(PROBE_KEY)); return b; };
+  auto mix = [](uint64_t x) { x += 0x9e3779b97f4a7c15ull; x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull; x = (x ^ (x >> 27)) * 0x94d049bb133111ebull; return x ^ (x >> 31); };
+  bool ok = true;
+  uint64_t a = 0, b = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    if (i > 0 && o[i] < o[i - 1]) ok = false;
+    const uint64_t hv_i = VALS == 2 ? i : VALS == 1 ? hv[i] : 0, ov_i = VALS ? ov[i] : 0;
+    a += mix(bits(h[i]) * 0x100000001b3ull ^ hv_i);
+    b += mix(bits(o[i]) * 0x100000001b3ull ^ ov_i);
+    if (VALS == 2 && i > 0 && o[i] == o[i - 1] && ov[i] < ov[i - 1]) ok = false;  // stable
+  }
+  ok = ok && a == b;
+  const float total = median_ms([&] { run(false); });
+  const float hist_ms = median_ms([&] { run(true); });
+  printf("%-34s items %2d block %3d minblocks %d regs %3d blocks/SM %d | total %.3f ms hist %.3f per pass %.3f | %s\n",
+         VARIANT, WD_SORT_ITEMS, WD_BLOCK, WD_SORT_MIN_BLOCKS, regs, pbps, total, hist_ms, (total - hist_ms) / passes, ok ? "ok" : "WRONG");
+  return ok ? 0 : 1;
+}
