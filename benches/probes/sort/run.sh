@@ -3,16 +3,11 @@
 set -u
 dir=$(cd "$(dirname "$0")" && pwd); mods=${1:?modules dir}; out=/tmp/sortprobe; mkdir -p "$out"
 nvcc_=/usr/local/cuda/bin/nvcc
-variant() {  # name module key vals items minblocks block [n]: the kept shapes and a few alternatives
+variant() {  # name module key vals items minblocks block
   local name=$1 mod=$2 key=$3 vals=$4 items=$5 mb=$6 block=$7
   sed -e "s/^#define WD_SORT_ITEMS .*/#define WD_SORT_ITEMS $items/" -e "s/^#define WD_SORT_MIN_BLOCKS .*/#define WD_SORT_MIN_BLOCKS $mb/" \
-      -e "s/^#define WD_SORT_TILE .*/#define WD_SORT_TILE $((items * block))/" -e "s/^#define WD_BLOCK .*/#define WD_BLOCK $block/" \
+      -e "s/^#define WD_SORT_TILE .*/#define WD_SORT_TILE $((items * block))/" -e "s/^#define WD_SORT_BLOCK .*/#define WD_SORT_BLOCK $block/" \
       "$mods/$mod" > "$out/$name.cu"
-  if [ "$block" != 256 ]; then  # the rows' kernels of the module must still fit: a smaller row tile
-    local ri=4
-    sed -i -e "s/^#define WD_SORT_ROW_ITEMS .*/#define WD_SORT_ROW_ITEMS $ri/" -e "s/^#define WD_SORT_ROW_TILE .*/#define WD_SORT_ROW_TILE $((ri * block))/" \
-        -e "s/^#define WD_SORT_SEGMENT_WINDOW .*/#define WD_SORT_SEGMENT_WINDOW $((ri * block - 1024))/" "$out/$name.cu"
-  fi
   $nvcc_ -O3 -arch=sm_90 -std=c++17 -I"$out" -DMODULE="\"$name.cu\"" -DPROBE_KEY="$key" -DVALS=$vals -DVARIANT="\"$name\"" \
       -o "$out/$name" "$dir/sort_probe.cu" > "$out/$name.build.log" 2>&1 || echo "$name: build failed"
 }

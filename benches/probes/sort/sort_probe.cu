@@ -2,7 +2,7 @@
 // `cargo run -p warp-tests --example dump_sort -- DIR`): histogram, plan and the digit passes
 // launched as warp-runtime launches them, timed with CUDA events (median of 21 after warm-up),
 // the result checked sorted and (with values) the values moved with their keys. run.sh builds
-// one binary a variant (the module's WD_SORT_ITEMS / WD_SORT_MIN_BLOCKS / WD_BLOCK edited).
+// one binary a variant (the module's WD_SORT_ITEMS / WD_SORT_MIN_BLOCKS / WD_SORT_BLOCK edited).
 //   nvcc -O3 -arch=sm_90 -std=c++17 -DMODULE='"variant.cu"' -DKEY=unsigned -DVALS=1 sort_probe.cu
 #include <cstdio>
 #include <cstdint>
@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&queue, 4 * passes)); CK(cudaMalloc(&plan, 4 * passes));
   int sms, bps, pbps, regs = 0; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, wd_k_sort_histogram, WD_BLOCK, 0));
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pbps, wd_k_sort_pass, WD_BLOCK, 0));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pbps, wd_k_sort_pass, WD_SORT_BLOCK, 0));
   cudaFuncAttributes fa; CK(cudaFuncGetAttributes(&fa, wd_k_sort_pass)); regs = fa.numRegs;
   const uint64_t needed = (n + WD_BLOCK * WD_SORT_UNROLL - 1) / (WD_BLOCK * WD_SORT_UNROLL);
   const unsigned hgrid = (unsigned)std::min<uint64_t>(needed, (uint64_t)sms * bps);
@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     if (hist_only) return;
     wd_k_sort_plan<<<1, WD_BLOCK>>>(hist, n, (unsigned)passes, nullptr, offsets, plan);
     for (unsigned p = 0; p < passes; ++p)
-      wd_k_sort_pass<<<(unsigned)tiles, WD_BLOCK>>>(keys, out, tmp, pairs && VALS == 1 ? vin : nullptr, pairs ? vout : nullptr,
+      wd_k_sort_pass<<<(unsigned)tiles, WD_SORT_BLOCK>>>(keys, out, tmp, pairs && VALS == 1 ? vin : nullptr, pairs ? vout : nullptr,
                                                    pairs ? vtmp : nullptr, VALS == 2 ? 1u : 0u, n, p, 0u, plan, offsets, status, queue);
   };
   run(false); CK(cudaDeviceSynchronize());
@@ -79,6 +79,6 @@ int main(int argc, char** argv) {
   const float total = median_ms([&] { run(false); });
   const float hist_ms = median_ms([&] { run(true); });
   printf("%-34s items %2d block %3d minblocks %d regs %3d blocks/SM %d | total %.3f ms hist %.3f per pass %.3f | %s\n",
-         VARIANT, WD_SORT_ITEMS, WD_BLOCK, WD_SORT_MIN_BLOCKS, regs, pbps, total, hist_ms, (total - hist_ms) / passes, ok ? "ok" : "WRONG");
+         VARIANT, WD_SORT_ITEMS, WD_SORT_BLOCK, WD_SORT_MIN_BLOCKS, regs, pbps, total, hist_ms, (total - hist_ms) / passes, ok ? "ok" : "WRONG");
   return ok ? 0 : 1;
 }
