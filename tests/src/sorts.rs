@@ -392,6 +392,57 @@ where
     }
 }
 
+/// `top_k_axis` and `bottom_k_axis` of `xs` (row-major, `shape`) along `axis` on `dev`
+/// against [`sorted_k`] of each line, placed where the line's entries go in the result (the
+/// shape with `shape[axis]` replaced by `k`): the positions exactly, the values as the same
+/// values (NaN equal to NaN).
+pub fn check_top_k_axis<T>(
+    dev: &Device,
+    xs: &[T],
+    shape: &[usize],
+    axis: usize,
+    k: usize,
+    what: &str,
+) where
+    T: Ordered + PartialOrd + Send + Sync,
+{
+    let x = dev.upload(xs).unwrap();
+    let outer: usize = shape[..axis].iter().product();
+    let inner: usize = shape[axis + 1..].iter().product();
+    let n = shape[axis];
+    for largest in [true, false] {
+        let tag = format!("{what} shape {shape:?} axis {axis} k={k} largest={largest}");
+        let got = if largest {
+            dev.top_k_axis(&x, shape, axis, k).unwrap()
+        } else {
+            dev.bottom_k_axis(&x, shape, axis, k).unwrap()
+        };
+        let (values, columns) = (
+            got.values.download().unwrap(),
+            got.columns.download().unwrap(),
+        );
+        assert_eq!(values.len(), outer * k * inner, "top_k_axis length: {tag}");
+        assert_eq!(columns.len(), outer * k * inner, "top_k_axis length: {tag}");
+        for o in 0..outer {
+            for i in 0..inner {
+                let line: Vec<T> = (0..n).map(|j| xs[(o * n + j) * inner + i]).collect();
+                for (j, (v, c)) in sorted_k(&line, k, largest).into_iter().enumerate() {
+                    let at = (o * k + j) * inner + i;
+                    assert_eq!(
+                        columns[at] as u64, c,
+                        "top_k_axis position {at} (line {o}, {i}; entry {j}): {tag}"
+                    );
+                    assert!(
+                        same_value(&values[at], &v),
+                        "top_k_axis value {at}: {:?} vs {v:?}: {tag}",
+                        values[at]
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// `sort_by` and `argsort_by` (and their `_into` forms) of the tuples or structs `xs` (a
 /// [`DeviceTuples`] on `dev`) by `less` against `slice::sort_by` (stable) with the order
 /// `less` gives; the `_into` outputs start as other values, so that each must be written.

@@ -240,6 +240,12 @@ fn top_k_matches_the_cpu() {
             "rows bottom {k}"
         );
     }
+    // Along the middle axis (the batched transposes there and back), with k of a radix select
+    // and of the whole line.
+    let zs: Vec<f32> = random_vec_par(s ^ 4, 6 * 300 * 70, true);
+    for (axis, k) in [(1usize, 50usize), (0, 6)] {
+        warp_tests::sorts::check_top_k_axis(&g, &zs, &[6, 300, 70], axis, k, "f32");
+    }
 }
 
 /// Sorts of several tiles (the look-back), with a skipped pass (keys equal in their high

@@ -202,3 +202,49 @@ fn cpu_top_k_rows_match_plain_rust() {
     let r = dev.top_k_rows(&x, 2, 0).unwrap();
     assert!(r.values.is_empty() && r.columns.is_empty());
 }
+
+/// The top-k along every axis of 3-d shapes (axes of size 1 included), k from 0 to the axis,
+/// ties and NaNs, and the errors: the shape's first, then the rows'.
+#[test]
+fn cpu_top_k_axis_match_plain_rust() {
+    use warp_tests::sorts::check_top_k_axis;
+    let dev = Device::cpu();
+    for shape in [[4usize, 5, 3], [1, 7, 1], [3, 1, 6], [2, 300, 65]] {
+        let len: usize = shape.iter().product();
+        let mut xs: Vec<f32> = warp_tests::random_vec_par(seed() ^ len as u64, len, true);
+        for (i, x) in xs.iter_mut().enumerate().step_by(7) {
+            *x = [f32::NAN, -0.0, 0.0, 1.0][i % 4];
+        }
+        let bytes: Vec<u8> = warp_tests::random_vec_par(seed(), len, true);
+        for axis in 0..3 {
+            for k in [0, 1, shape[axis]] {
+                check_top_k_axis(&dev, &xs, &shape, axis, k, "f32");
+                check_top_k_axis(&dev, &bytes, &shape, axis, k, "u8");
+            }
+        }
+    }
+    let x = dev.upload(&[1.0f32; 6]).unwrap();
+    assert!(matches!(
+        dev.top_k_axis(&x, &[2, 3], 2, 1),
+        Err(Error::Shape(_))
+    ));
+    assert!(matches!(
+        dev.top_k_axis(&x, &[2, 2], 0, 1),
+        Err(Error::Shape(_))
+    ));
+    assert!(matches!(
+        dev.top_k_axis(&x, &[2, 3], 0, 1025),
+        Err(Error::Unsupported(_))
+    ));
+    assert!(matches!(
+        dev.bottom_k_axis(&x, &[2, 3], 0, 3),
+        Err(Error::KExceedsLength { k: 3, len: 2 })
+    ));
+    let empty = dev.upload::<f32>(&[]).unwrap();
+    let r = dev.top_k_axis(&empty, &[2, 0, 3], 1, 0).unwrap();
+    assert!(r.values.is_empty() && r.columns.is_empty());
+    assert!(matches!(
+        dev.top_k_axis(&empty, &[2, 0, 3], 1, 1),
+        Err(Error::KExceedsLength { k: 1, len: 0 })
+    ));
+}

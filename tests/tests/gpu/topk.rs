@@ -271,6 +271,40 @@ fn gpu_topk_2_pow_28_f32() {
     }
 }
 
+/// The top-k along every axis of 3-d shapes against plain Rust: axes of size 1, long and
+/// short lines, k from 0 to 1,024, NaNs and signed zeros, all-equal keys.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_top_k_axis_match_plain_rust() {
+    use warp_tests::sorts::check_top_k_axis;
+    let g = gpu();
+    let cases: [([usize; 3], usize, usize); 9] = [
+        ([4, 5, 3], 0, 2),
+        ([4, 5, 3], 1, 5),
+        ([4, 5, 3], 2, 0),
+        ([1, 7, 1], 1, 7),
+        ([3, 1, 6], 1, 1),
+        ([8, 2000, 33], 1, 50),
+        ([5000, 3, 70], 0, 1024),
+        ([2, 300, 129], 0, 2),
+        ([16, 1024, 64], 1, 1024),
+    ];
+    for (shape, axis, k) in cases {
+        let len: usize = shape.iter().product();
+        let s = seed() ^ (len * 7 + axis) as u64;
+        let mut xs: Vec<f32> = random_vec_par(s, len, true);
+        check_top_k_axis(&g, &xs, &shape, axis, k, "f32");
+        for (i, x) in xs.iter_mut().enumerate().step_by(5) {
+            *x = [f32::NAN, -0.0, 0.0, 1.0, -f32::NAN][i % 5];
+        }
+        check_top_k_axis(&g, &xs, &shape, axis, k, "f32 special");
+        let xs: Vec<i16> = random_vec_par(s, len, true);
+        check_top_k_axis(&g, &xs, &shape, axis, k, "i16");
+        let xs = vec![3u64; len];
+        check_top_k_axis(&g, &xs, &shape, axis, k, "u64 all equal");
+    }
+}
+
 /// The top-k of each row against plain Rust: row lengths from 1 to vocabulary size, k from 1
 /// to 1,024 (and equal to the row), every key width, rows of all-equal keys (ties decided by
 /// the columns' radix select), NaNs, signed zeros, sorted and reversed rows.

@@ -245,19 +245,20 @@ const TRANSPOSE_PARAMS: &[Param] = &[
     p("out", Out(Elem)),
     p("rows", U64),
     p("cols", U64),
+    p("batches", U64),
 ];
 
 /// Transpose through a padded tile of [`transpose_tile`].
 pub const TRANSPOSE: Kernel = kernel(
     "wd_k_transpose",
     TRANSPOSE_PARAMS,
-    "wd_transpose<wd_elem_t, 1>(in, out, rows, cols);",
+    "wd_transpose<wd_elem_t, 1>(in, out, rows, cols, batches);",
 );
 /// Transpose through an unpadded tile: only for the padding measurement.
 pub const TRANSPOSE_UNPADDED: Kernel = kernel(
     "wd_k_transpose_unpadded",
     TRANSPOSE_PARAMS,
-    "wd_transpose<wd_elem_t, 0>(in, out, rows, cols);",
+    "wd_transpose<wd_elem_t, 0>(in, out, rows, cols, batches);",
 );
 
 /// The kernels of a transpose module.

@@ -510,22 +510,26 @@ static __device__ __forceinline__ void wd_cols_vec(const St& st, wd_u64 rows, wd
     if (threadIdx.x == 0) tickets[blockIdx.x] = 0u;
 }
 
-// Transpose: out (cols x rows) = in^T (rows x cols) through a padded shared tile.
+// Transpose: out (cols x rows) = in^T (rows x cols) through a padded shared tile, for each of
+// `batches` matrices stored one after another (matrix b at b * rows * cols, in and out).
 // The tile is TR = 32 * M rows by TC = 32 * N columns of `in`; 256 threads (tx = threadIdx.x & 31,
 // ty = threadIdx.x >> 5) move 4 * M * N elements each: warp ty reads tile rows ty + 8k (TC
 // consecutive elements of a row of `in` each) and writes rows of `out` in segments of 32
-// consecutive elements; blockIdx.x strides over column tiles, blockIdx.y over row tiles (both
-// grid-stride); partial tiles are guarded.
+// consecutive elements; blockIdx.x strides over column tiles, blockIdx.y over the row tiles of
+// every matrix (both grid-stride); partial tiles are guarded.
 template <class E, int PAD, int M = (sizeof(E) <= WD_TRANSPOSE_WIDE_MAX ? WD_TRANSPOSE_M : 1),
           int N = (sizeof(E) <= WD_TRANSPOSE_WIDE_MAX ? WD_TRANSPOSE_N : 1)>
-static __device__ __forceinline__ void wd_transpose(const E* in, E* out, wd_u64 rows, wd_u64 cols) {
+static __device__ __forceinline__ void wd_transpose(const E* in_all, E* out_all, wd_u64 rows, wd_u64 cols, wd_u64 batches) {
     constexpr unsigned TR = 32u * M, TC = 32u * N;
     constexpr unsigned KR = TR / 8u;     // tile rows read per thread
     constexpr unsigned KW = 4u * M * N;  // 32-element output segments written per warp
     __shared__ E tile[TR][TC + PAD];
     const unsigned tx = threadIdx.x & 31u, ty = threadIdx.x >> 5;
     const wd_u64 nrt = (rows + TR - 1) / TR, nct = (cols + TC - 1) / TC;
-    for (wd_u64 bt = blockIdx.y; bt < nrt; bt += gridDim.y) {      // block-uniform
+    for (wd_u64 t = blockIdx.y; t < batches * nrt; t += gridDim.y) {  // block-uniform
+        const wd_u64 b = t / nrt, bt = t - b * nrt;
+        const E* in = in_all + b * rows * cols;
+        E* out = out_all + b * rows * cols;
         for (wd_u64 ct = blockIdx.x; ct < nct; ct += gridDim.x) {  // block-uniform
             const wd_u64 r0 = bt * TR, c0 = ct * TC;
             {

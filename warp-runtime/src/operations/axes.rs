@@ -24,15 +24,15 @@ enum Axis {
 /// An axis of a row-major array seen as `outer` x `n` x `inner` elements: the `n` elements of
 /// each line along it are `inner` apart.
 #[derive(Clone, Copy, Debug)]
-struct Along {
-    outer: usize,
-    n: usize,
-    inner: usize,
+pub(super) struct Along {
+    pub(super) outer: usize,
+    pub(super) n: usize,
+    pub(super) inner: usize,
 }
 
 impl Along {
     /// Axis `axis` of the row-major shape `shape` of an input of `len` elements.
-    fn of(shape: &[usize], axis: usize, len: usize) -> Result<Along> {
+    pub(super) fn of(shape: &[usize], axis: usize, len: usize) -> Result<Along> {
         if axis >= shape.len() {
             return Err(Error::Shape(format!(
                 "axis {axis} of a shape of {} dimensions ({shape:?})",

@@ -1,13 +1,16 @@
-//! The top-k of each row of a row-major matrix: the `k` largest (or smallest) of every row
-//! with their columns, best first (batched sampling over vocabulary-sized rows).
+//! The top-k of each row of a row-major matrix, and along any axis of an N-d array: the `k`
+//! largest (or smallest) of every row (line) with their columns, best first (batched sampling
+//! over vocabulary-sized rows).
 
 use warp_kernels::catalogue::TOPK_MAX_K;
 
+use super::axes::Along;
 use super::topk::{topk_key, topk_module};
 use super::{rows_of, typed};
-use crate::arrays::DeviceVec;
+use crate::arrays::{DeviceVec, Elements};
 use crate::backend::Backend;
 use crate::backend::cpu;
+use crate::backend::cuda::Rows;
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::inputs::AsSlice;
@@ -15,6 +18,8 @@ use crate::values::Ordered;
 
 /// The result of [`Device::top_k_rows`] and [`Device::bottom_k_rows`]: `k` entries a row,
 /// row-major (`rows * k` in all), each row's best first, with each entry's column in its row.
+/// Of [`Device::top_k_axis`] and [`Device::bottom_k_axis`]: the input's shape with the axis's
+/// length replaced by `k`, each entry's index along the axis in `columns`.
 ///
 /// ```
 /// use warp_runtime::prelude::*;
@@ -28,10 +33,10 @@ use crate::values::Ordered;
 /// ```
 #[derive(Debug)]
 pub struct TopKRows<T: Ordered> {
-    /// The selected elements, `k` a row, best first (as stored in the input: a NaN keeps its
-    /// bits).
+    /// The selected elements, `k` a row (a line), best first (as stored in the input: a NaN
+    /// keeps its bits).
     pub values: DeviceVec<T>,
-    /// The column of each in its row, in the same order.
+    /// The column of each in its row (its index along the axis), in the same order.
     pub columns: DeviceVec<u32>,
 }
 
@@ -96,6 +101,123 @@ impl Device {
         self.select_k_rows(input, cols, k, false)
     }
 
+    /// The `k` largest elements of each line along `axis` of the N-d row-major array `input`
+    /// (`shape`, whose product must be its length) and their positions along the axis: a
+    /// result of the input's shape with `shape[axis]` replaced by `k` (row-major, entry `j` of
+    /// the line at every other index is its `j`-th largest), `columns` the index along `axis`
+    /// of each. [`Device::top_k_rows`]'s order (NaNs above `+inf`, ties by the smaller index)
+    /// and its errors, after the shape's: an `axis` past the shape, a shape that overflows or
+    /// whose product is not the input's length is [`Error::Shape`]. `torch.topk(x, k, dim)`.
+    ///
+    /// The last axis is [`Device::top_k_rows`]. Any other axis is moved last (a batched
+    /// transpose through the padded tile, into new memory as large as the input), the rows'
+    /// top-k runs, and its results are moved back (two more transposes). Returns without
+    /// waiting for the kernels.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// // shape (3, 2): the top 2 of each column (axis 0)
+    /// let x = dev.upload(&[1.0f32, 6.0, /* */ 5.0, 2.0, /* */ 3.0, 4.0])?;
+    /// let best = dev.top_k_axis(&x, &[3, 2], 0, 2)?; // shape (2, 2)
+    /// assert_eq!(best.values.download()?, [5.0, 6.0, 3.0, 4.0]);
+    /// assert_eq!(best.columns.download()?, [1, 0, 2, 2]);
+    /// # Ok(()) }
+    /// ```
+    pub fn top_k_axis<T: Ordered, S: AsSlice<T> + ?Sized>(
+        &self,
+        input: &S,
+        shape: &[usize],
+        axis: usize,
+        k: usize,
+    ) -> Result<TopKRows<T>> {
+        self.select_k_axis(input, shape, axis, k, true)
+    }
+
+    /// The `k` smallest elements of each line along `axis` of `input` (`shape`) and their
+    /// positions along it, smallest first: [`Device::top_k_axis`] in [`Device::bottom_k`]'s
+    /// order (NaNs last), with its errors.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let x = dev.upload(&[4i32, 1, 9, /* */ 0, 7, 2])?; // shape (2, 3)
+    /// let low = dev.bottom_k_axis(&x, &[2, 3], 0, 1)?; // shape (1, 3)
+    /// assert_eq!(low.values.download()?, [0, 1, 2]);
+    /// assert_eq!(low.columns.download()?, [1, 0, 1]);
+    /// # Ok(()) }
+    /// ```
+    pub fn bottom_k_axis<T: Ordered, S: AsSlice<T> + ?Sized>(
+        &self,
+        input: &S,
+        shape: &[usize],
+        axis: usize,
+        k: usize,
+    ) -> Result<TopKRows<T>> {
+        self.select_k_axis(input, shape, axis, k, false)
+    }
+
+    fn select_k_axis<T: Ordered, S: AsSlice<T> + ?Sized>(
+        &self,
+        input: &S,
+        shape: &[usize],
+        axis: usize,
+        k: usize,
+        largest: bool,
+    ) -> Result<TopKRows<T>> {
+        let elems = input.elements();
+        self.check_elements(&elems)?;
+        let Along { outer, n, inner } = Along::of(shape, axis, elems.len())?;
+        if n == 0 {
+            // Lines of no elements: k = 0 selects nothing from each, more is too many.
+            return match k {
+                0 => Ok(TopKRows {
+                    values: self.new_array::<T>(0)?,
+                    columns: self.new_array::<u32>(0)?,
+                }),
+                _ if k > TOPK_MAX_K => Err(too_large_k(k)),
+                _ => Err(Error::KExceedsLength { k, len: 0 }),
+            };
+        }
+        if inner == 1 || elems.is_empty() {
+            // The last axis (or nothing to move): the lines are rows. An empty input has
+            // rows of its own length `n` as every other shape of it does.
+            return self.select_k_lines(&elems, n, k, largest);
+        }
+        // (outer, n, inner) -> (outer, inner, n): the lines become rows.
+        let mut moved = self.new_array::<T>(elems.len())?;
+        let rows = Rows {
+            rows: n,
+            cols: inner,
+        };
+        self.transpose_batches(&elems, outer, rows, true, &mut moved)?;
+        let best = self.select_k_lines(&moved.as_slice().elements(), n, k, largest)?;
+        // (outer, inner, k) -> (outer, k, inner).
+        let back = Rows {
+            rows: inner,
+            cols: k,
+        };
+        let mut values = self.new_array::<T>(best.values.len())?;
+        let mut columns = self.new_array::<u32>(best.columns.len())?;
+        self.transpose_batches(
+            &best.values.as_slice().elements(),
+            outer,
+            back,
+            true,
+            &mut values,
+        )?;
+        self.transpose_batches(
+            &best.columns.as_slice().elements(),
+            outer,
+            back,
+            true,
+            &mut columns,
+        )?;
+        Ok(TopKRows { values, columns })
+    }
+
     fn select_k_rows<T: Ordered, S: AsSlice<T> + ?Sized>(
         &self,
         input: &S,
@@ -105,11 +227,19 @@ impl Device {
     ) -> Result<TopKRows<T>> {
         let elems = input.elements();
         self.check_elements(&elems)?;
+        self.select_k_lines(&elems, cols, k, largest)
+    }
+
+    fn select_k_lines<T: Ordered>(
+        &self,
+        elems: &Elements<'_, T>,
+        cols: usize,
+        k: usize,
+        largest: bool,
+    ) -> Result<TopKRows<T>> {
         let rows = rows_of(elems.len(), cols)?;
         if k > TOPK_MAX_K {
-            return Err(Error::Unsupported(format!(
-                "top-k takes k up to {TOPK_MAX_K}; asked for {k}"
-            )));
+            return Err(too_large_k(k));
         }
         if k > cols {
             return Err(Error::KExceedsLength { k, len: cols });
@@ -161,4 +291,9 @@ impl Device {
             }
         }
     }
+}
+
+/// The error of a `k` above [`TOPK_MAX_K`].
+fn too_large_k(k: usize) -> Error {
+    Error::Unsupported(format!("top-k takes k up to {TOPK_MAX_K}; asked for {k}"))
 }

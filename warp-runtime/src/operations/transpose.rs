@@ -3,7 +3,7 @@
 
 use super::keys::*;
 use super::{gpu_bytes, rows_of};
-use crate::arrays::{DeviceVec, OutputArray, Target, write_host};
+use crate::arrays::{DeviceVec, Elements, OutputArray, Target, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::Rows;
 use crate::device::Device;
@@ -75,13 +75,40 @@ impl Device {
         let elems = input.elements();
         self.check_elements(&elems)?;
         let rows = rows_of(elems.len(), cols)?;
+        self.transpose_batches(&elems, 1, Rows { rows, cols }, padded, out)
+    }
+
+    /// Each of the `batches` row-major matrices of `elems` (`shape` each, stored one after
+    /// another, checked by the caller) transposed into `out`, in the same order: the
+    /// permutation (b, r, c) -> (b, c, r) of a 3-d array, in one launch.
+    pub(crate) fn transpose_batches<T, O>(
+        &self,
+        elems: &Elements<'_, T>,
+        batches: usize,
+        shape: Rows,
+        padded: bool,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        T: Element,
+        O: OutputArray<T> + ?Sized,
+    {
+        let Rows { rows, cols } = shape;
         let target = self.output(out, elems.len(), "transpose")?;
         if elems.is_empty() {
             return Ok(());
         }
         match target {
             Target::Cpu(bytes, _) => {
-                write_host(bytes, &cpu::transpose(elems.cpu()?, rows, cols));
+                let data = elems.cpu()?;
+                let moved: Vec<T> = if batches == 1 {
+                    cpu::transpose(data, rows, cols)
+                } else {
+                    data.chunks(rows * cols)
+                        .flat_map(|m| cpu::transpose(m, rows, cols))
+                        .collect()
+                };
+                write_host(bytes, &moved);
                 Ok(())
             }
             t => {
@@ -92,7 +119,7 @@ impl Device {
                 // them exactly, aligned as the allocation).
                 let view = unsafe { bytes.transmute_mut::<T>(elems.len()) }
                     .ok_or_else(|| Error::Shape("transpose output too small".into()))?;
-                g.transpose(&module, elems.gpu()?, Rows { rows, cols }, view, padded)
+                g.transpose(&module, elems.gpu()?, batches, shape, view, padded)
             }
         }
     }

@@ -17,16 +17,19 @@ kernel_args! {
         out: ElemsOut<'v, E>,
         rows: u64,
         cols: u64,
+        batches: u64,
     }
 }
 
 impl Gpu {
-    /// Transposes `input` (`shape`) into `out` (`rows * cols` elements) with the transpose
-    /// module `m`, through the padded tile (or, for the padding measurement, the unpadded one).
+    /// Transposes each of the `batches` matrices of `input` (`shape` each, stored one after
+    /// another) into `out` (as many elements) with the transpose module `m`, through the
+    /// padded tile (or, for the padding measurement, the unpadded one).
     pub(crate) fn transpose<E: Element>(
         &self,
         m: &Module,
         input: CudaView<'_, E>,
+        batches: usize,
         shape: Rows,
         out: CudaViewMut<'_, E>,
         padded: bool,
@@ -42,8 +45,12 @@ impl Gpu {
         if col_tiles > i32::MAX as usize {
             return Err(Error::Shape(format!("{cols} columns are too many")));
         }
-        // Row tiles beyond the grid's y limit are reached by the kernel's grid-stride loop.
-        let row_tiles = rows.div_ceil(tile_rows).clamp(1, 65535);
+        // Row tiles (of every matrix) beyond the grid's y limit are reached by the kernel's
+        // grid-stride loop.
+        let row_tiles = rows
+            .div_ceil(tile_rows)
+            .saturating_mul(batches)
+            .clamp(1, 65535);
         let timer = self.start_timing()?;
         self.launch(
             m,
@@ -54,6 +61,7 @@ impl Gpu {
                 out: ElemsOut::At(out),
                 rows: rows as u64,
                 cols: cols as u64,
+                batches: batches as u64,
             },
         )?;
         self.stop_timing(timer)
