@@ -2,7 +2,9 @@
 """values_peers.py - PyTorch peers of the several-array and half-precision reductions (issue 12).
 
 Also the top-k peers: torch.topk of the N f32, k = 100 and 1,000 (sorted, largest), and of each
-row (dim=1) of the first rows x cols of them (topk_rows_<rows>x<cols>_k<k>: ROW_TOPK).
+row (dim=1) of the first rows x cols of them (topk_rows_<rows>x<cols>_k<k>: ROW_TOPK), and
+along the middle axis (dim=1) of the first b x m x d of them (topk_axis_<b>x<m>x<d>_dim1_k<k>:
+AXIS_TOPK).
 
 Usage: python3 values_peers.py --n N --reps R [--only OP,OP,...]
 Output lines as peers.py: PEER torch <op> <median_ms> <gbps>, INFO, SKIP. Fresh random data
@@ -20,6 +22,7 @@ import sys
 
 # The per-row top-k shapes (rows, cols, k): batched sampling over vocabulary-sized rows.
 ROW_TOPK = ((4096, 32768, 50), (64, 128256, 50), (256, 32768, 1000))
+AXIS_TOPK = (((64, 4096, 256), 50),)
 
 
 def main():
@@ -87,6 +90,10 @@ def main():
         v = x[: rows * cols].view(rows, cols)
         peer(f"topk_rows_{rows}x{cols}_k{k}",
              lambda v=v, k=k: torch.topk(v, k, dim=1, largest=True, sorted=True), 4 * rows * cols)
+    for (b, m, d), k in AXIS_TOPK:
+        v = x[: b * m * d].view(b, m, d)
+        peer(f"topk_axis_{b}x{m}x{d}_dim1_k{k}",
+             lambda v=v, k=k: torch.topk(v, k, dim=1, largest=True, sorted=True), 4 * b * m * d)
     xu8 = ((x + 1) * 128).to(torch.uint8)
     peer("hist_u8_256", lambda: torch.bincount(xu8, minlength=256), n)
     peer("hist_f32_256", lambda: torch.histc(x, bins=256, min=-1, max=1), 4 * n)

@@ -1805,6 +1805,50 @@ fn topk(dev: &Device, (xs, dx): (&[f32], &DeviceVec<f32>), reps: usize, checks: 
         );
         row_ops.push((op, (4 * rows * cols) as f64, ms));
     }
+    // Along the middle axis of the first b x m x d of them (torch.topk(dim=1)).
+    for ([b, m, d], k) in [([64usize, 4096usize, 256usize], 50usize)] {
+        let len = b * m * d;
+        if len > n {
+            continue;
+        }
+        let op = format!("topk_axis_{b}x{m}x{d}_dim1_k{k}");
+        let x = must(&op, dx.slice(..len));
+        let shape = [b, m, d];
+        let ms = time_ms(dev, reps, || dev.top_k_axis(&x, &shape, 1, k).map(drop));
+        let got = must(&op, dev.top_k_axis(&x, &shape, 1, k));
+        let (gv, gc) = (
+            must(&op, got.values.download()),
+            must(&op, got.columns.download()),
+        );
+        // Line (o, i) of the axis: its entry j at (o * k + j) * d + i.
+        let lines: Vec<Vec<(f32, u64)>> = (0..b * d)
+            .into_par_iter()
+            .map(|l| {
+                let (o, i) = (l / d, l % d);
+                let line: Vec<f32> = (0..m).map(|j| xs[(o * m + j) * d + i]).collect();
+                check::top_k(&line, k)
+            })
+            .collect();
+        let (mut want_v, mut want_c) = (vec![0f32; b * k * d], vec![0u32; b * k * d]);
+        for (l, best) in lines.iter().enumerate() {
+            let (o, i) = (l / d, l % d);
+            for (j, &(v, c)) in best.iter().enumerate() {
+                want_v[(o * k + j) * d + i] = v;
+                want_c[(o * k + j) * d + i] = c as u32;
+            }
+        }
+        checks.elements(
+            &format!("{op} columns"),
+            b * k * d,
+            check::bitwise(&gc, &want_c),
+        );
+        checks.elements(
+            &format!("{op} values"),
+            b * k * d,
+            check::bitwise(&gv, &want_v),
+        );
+        row_ops.push((op, (4 * len) as f64, ms));
+    }
     let only: Vec<String> = ["topk_f32_100".to_string(), "topk_f32_1000".to_string()]
         .into_iter()
         .chain(row_ops.iter().map(|r| r.0.clone()))
@@ -1830,13 +1874,20 @@ fn topk(dev: &Device, (xs, dx): (&[f32], &DeviceVec<f32>), reps: usize, checks: 
             torch.map_or("-".into(), |t| format!("{:.2}x", t / ms))
         );
     }
-    println!("\ntop-k of each row (values and columns, largest first), f32 in [-1, 1)");
+    println!(
+        "\ntop-k of each row and along the middle axis (values and columns, largest first), f32 in [-1, 1)"
+    );
     println!("| op | warp-dsl us | GB/s | torch.topk(dim=1) us | target | ratio |");
     println!("|---|---|---|---|---|---|");
     for (op, bytes, ms) in &row_ops {
         let torch = peer_ms(&peers, "torch", op, *bytes);
+        let target = if op.starts_with("topk_axis") {
+            "-"
+        } else {
+            "3x PyTorch"
+        };
         println!(
-            "| {op} | {:.1} | {:.0} | {} | 3x PyTorch | {} |",
+            "| {op} | {:.1} | {:.0} | {} | {target} | {} |",
             ms * 1e3,
             bytes / (ms * 1e-3) / 1e9,
             torch.map_or("-".into(), |t| format!("{:.1}", t * 1e3)),
