@@ -1,5 +1,6 @@
 //! Top-k and bottom-k: the k largest or smallest elements with their indices, sorted, on the
-//! GPU when there is one (checked against the CPU backend), else on the CPU backend.
+//! GPU when there is one (checked against the CPU backend), else on the CPU backend; and the
+//! top-k along the middle axis of a 3-d shape (checked against plain Rust).
 //!
 //!     cargo run --release --example 07_topk
 
@@ -56,5 +57,30 @@ fn main() -> warp_runtime::Result<()> {
         Err(Error::KExceedsLength { k: 11, len: 10 })
     ));
     println!("top_k and bottom_k for k = 1, 100, 1000, 1024 match the CPU backend");
+
+    // The top 3 along the middle axis of the first 8 x 1000 x 16 elements (torch.topk(x, 3,
+    // dim=1)): a result of shape (8, 3, 16), each entry's index along the axis in `columns`.
+    let (b, m, w, k) = (8usize, 1000usize, 16usize, 3usize);
+    let x = d.slice(..b * m * w)?;
+    let best = dev.top_k_axis(&x, &[b, m, w], 1, k)?;
+    let (values, columns) = (best.values.download()?, best.columns.download()?);
+    for o in 0..b {
+        for i in 0..w {
+            // Plain Rust: the line's positions by value, largest first (total_cmp: the one NaN
+            // first; this data has no -0.0), ties by the smaller position.
+            let line: Vec<f32> = (0..m).map(|j| xs[(o * m + j) * w + i]).collect();
+            let mut order: Vec<usize> = (0..m).collect();
+            order.sort_by(|&p, &q| line[q].total_cmp(&line[p]).then(p.cmp(&q)));
+            for (j, &p) in order[..k].iter().enumerate() {
+                let at = (o * k + j) * w + i;
+                assert_eq!(
+                    columns[at] as usize, p,
+                    "top_k_axis line ({o}, {i}) entry {j}"
+                );
+                assert_eq!(values[at].to_bits(), line[p].to_bits());
+            }
+        }
+    }
+    println!("top_k_axis along the middle axis of (8, 1000, 16) matches plain Rust");
     Ok(())
 }
