@@ -503,15 +503,111 @@ static __device__ __forceinline__ void wd_sort_rows_lanes(const K* keys, K* keys
     }
 }
 
+// ---- the rows' sort of rows of at most 32 keys of at most 4 bytes: a thread a row ----
+// A warp takes 32 rows at a time: it loads them coalesced into its part of shared memory (a
+// row's words `WD_SORT_ROW_STRIDE` apart: 33, so that the lanes reading their rows' column c
+// hit 32 banks), each lane takes its row into registers as (word << 32 | column) and sorts it
+// with a bitonic network of G (the power of two at or above `cols`) in registers, fully
+// unrolled (no shuffles: G/2 compare-exchanges a step, independent of one another); columns
+// past the row hold the largest word and their own column, so they end last, and equal words
+// keep their column order (stable). The sorted words and then the columns go back through
+// shared memory and out coalesced; writes as wd_sort_rows does. Grid-stride over the warps'
+// groups of 32 rows. `stage`: the warp's 32 * WD_SORT_ROW_STRIDE words of shared memory.
+#define WD_SORT_ROW_STRIDE 33u
+template <int G, class K, class V>
+static __device__ __forceinline__ void wd_sort_rows_thread(const K* keys, K* keys_out, wd_u32* cols_out, const V* vals, V* vals_out,
+                                                           wd_u64 rows, wd_u32 cols, bool descending, wd_u32* stage) {
+    typedef typename wd_sort_bits<K>::T U;
+    static_assert(sizeof(U) <= 4, "a row's (word, column) pairs are packed in 64 bits");
+    const unsigned lane = threadIdx.x & 31u;
+    const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
+    const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
+    for (wd_u64 r0 = warp * 32u; r0 < rows; r0 += nwarps * 32u) {
+        const wd_u32 nr = rows - r0 < 32u ? (wd_u32)(rows - r0) : 32u;
+        const wd_u32 count = nr * cols;
+        const wd_u64 base = r0 * cols;
+        for (wd_u32 p = lane; p < count; p += 32u) {
+            const wd_u32 r = p / cols;
+            stage[r * WD_SORT_ROW_STRIDE + (p - r * cols)] = (wd_u32)wd_sort_word(keys[base + p], descending);
+        }
+        __syncwarp();
+        wd_u64 e[G];
+#pragma unroll
+        for (int c = 0; c < G; ++c) {
+            const wd_u32 w = ((unsigned)c < cols && lane < nr) ? stage[lane * WD_SORT_ROW_STRIDE + c] : 0xffffffffu;
+            e[c] = ((wd_u64)w << 32) | (wd_u64)c;
+        }
+        __syncwarp();
+#pragma unroll
+        for (int k = 2; k <= G; k <<= 1) {
+#pragma unroll
+            for (int j = k >> 1; j > 0; j >>= 1) {
+#pragma unroll
+                for (int i = 0; i < G; ++i) {
+                    const int l = i ^ j;
+                    if (l > i) {
+                        const wd_u64 a = e[i], b = e[l];
+                        const bool ascending = (i & k) == 0;
+                        const bool swap = ascending ? b < a : a < b;
+                        e[i] = swap ? b : a;
+                        e[l] = swap ? a : b;
+                    }
+                }
+            }
+        }
+        // The sorted words, then the columns, out through shared memory.
+        if (keys_out != nullptr) {
+#pragma unroll
+            for (int c = 0; c < G; ++c) {
+                if ((unsigned)c < cols) stage[lane * WD_SORT_ROW_STRIDE + c] = (wd_u32)(e[c] >> 32);
+            }
+            __syncwarp();
+            for (wd_u32 p = lane; p < count; p += 32u) {
+                const wd_u32 r = p / cols;
+                keys_out[base + p] = wd_sort_key<K>((U)stage[r * WD_SORT_ROW_STRIDE + (p - r * cols)], descending);
+            }
+            __syncwarp();
+        }
+        if (cols_out != nullptr || vals_out != nullptr) {
+#pragma unroll
+            for (int c = 0; c < G; ++c) {
+                if ((unsigned)c < cols) stage[lane * WD_SORT_ROW_STRIDE + c] = (wd_u32)e[c];
+            }
+            __syncwarp();
+            for (wd_u32 p = lane; p < count; p += 32u) {
+                const wd_u32 r = p / cols;
+                const wd_u32 col = stage[r * WD_SORT_ROW_STRIDE + (p - r * cols)];
+                if (cols_out != nullptr) cols_out[base + p] = col;
+                if (vals_out != nullptr) vals_out[base + p] = vals[base + (wd_u64)r * cols + col];
+            }
+            __syncwarp();
+        }
+    }
+}
+
+// Rows of at most 32 keys: a thread a row (wd_sort_rows_thread) for words of at most 4 bytes,
+// a group of lanes a row (wd_sort_rows_lanes) for 8-byte words, whose (word, column) pairs
+// do not pack in 64 bits and whose rows would not fit a warp's shared memory.
 template <class K, class V>
 static __device__ __forceinline__ void wd_sort_rows_warp(const K* keys, K* keys_out, wd_u32* cols_out, const V* vals, V* vals_out,
                                                          wd_u64 rows, wd_u32 cols, bool descending) {
-    if (cols <= 1u) wd_sort_rows_lanes<1>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
-    else if (cols <= 2u) wd_sort_rows_lanes<2>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
-    else if (cols <= 4u) wd_sort_rows_lanes<4>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
-    else if (cols <= 8u) wd_sort_rows_lanes<8>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
-    else if (cols <= 16u) wd_sort_rows_lanes<16>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
-    else wd_sort_rows_lanes<32>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
+    if constexpr (sizeof(typename wd_sort_bits<K>::T) <= 4) {
+        __shared__ wd_u32 stage_all[WD_BLOCK / 32][32u * WD_SORT_ROW_STRIDE];
+        wd_u32* st = stage_all[threadIdx.x >> 5];
+        if (cols <= 1u) wd_sort_rows_thread<1>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
+        else if (cols <= 2u) wd_sort_rows_thread<2>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
+        else if (cols <= 4u) wd_sort_rows_thread<4>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
+        else if (cols <= 8u) wd_sort_rows_thread<8>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
+        else if (cols <= 16u) wd_sort_rows_thread<16>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
+        else wd_sort_rows_thread<32>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
+    } else {
+        if (cols <= 1u) wd_sort_rows_lanes<1>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
+        else if (cols <= 2u) wd_sort_rows_lanes<2>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
+        else if (cols <= 4u) wd_sort_rows_lanes<4>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
+        else if (cols <= 8u) wd_sort_rows_lanes<8>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
+        else if (cols <= 16u) wd_sort_rows_lanes<16>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
+        else wd_sort_rows_lanes<32>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
+    }
 }
 
 // ---- the segments' sort: CSR segments, the short ones many to a block ----
