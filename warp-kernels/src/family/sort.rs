@@ -222,9 +222,10 @@ pub const SORT_SEGMENTS: Kernel = kernel_min(
     "wd_sort_segments(keys, keys_out, cols_out, vals, vals_out, offsets, win_first, windows, medium, descending != 0);",
 );
 
-/// Rows of at most [`SORT_WARP_COLS`] keys: each sorted by a group of lanes (the power of
-/// two at or above `cols`) with a bitonic network of shuffles over (order word, column),
-/// grid-stride; writes as [`SORT_ROWS`] does.
+/// Rows of at most [`SORT_WARP_COLS`] keys, each sorted by a bitonic network over (order word,
+/// column) of the power of two at or above `cols`: in a thread's registers for words of up to
+/// 4 bytes (32 rows a warp, staged through shared memory), by a group of lanes with shuffles
+/// for 8-byte words; grid-stride; writes as [`SORT_ROWS`] does.
 pub const SORT_ROWS_WARP: Kernel = kernel(
     "wd_k_sort_rows_warp",
     &[
@@ -240,11 +241,12 @@ pub const SORT_ROWS_WARP: Kernel = kernel(
     "wd_sort_rows_warp(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending != 0);",
 );
 
-/// The longest rows the rows' sort sorts in a group of lanes ([`SORT_ROWS_WARP`]): a warp.
+/// The longest rows the rows' sort sorts in registers ([`SORT_ROWS_WARP`]): a warp's lanes, or
+/// a thread's 32 keys.
 pub const SORT_WARP_COLS: usize = 32;
 
-/// Batches of rows a warp of [`SORT_ROWS_WARP`] holds at once (their loads and shuffles
-/// interleaved).
+/// Batches of rows a warp of [`SORT_ROWS_WARP`] holds at once in the lanes' form (8-byte
+/// words; their loads and shuffles interleaved).
 pub const SORT_WARP_ROWS: u32 = 4;
 
 /// One array of values gathered by a permutation into one field of rows: `dst`'s row `i`

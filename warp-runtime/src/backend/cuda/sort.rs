@@ -350,7 +350,7 @@ impl Gpu {
     /// the order words into `out` (as long; `None`: not wanted), moving `values` (each key's
     /// column in its row as `u32` positions, or the caller's values) with them, with sort
     /// module `m` (built for the values' size): rows of at most [`SORT_WARP_COLS`] keys in a
-    /// group of lanes each (a bitonic network of shuffles), rows of at most [`sort_row_tile`]
+    /// thread's registers or a group of lanes each (a bitonic network), rows of at most [`sort_row_tile`]
     /// keys within a block each, longer rows one at a time by the device-wide sort.
     pub(crate) fn sort_rows<E: Element>(
         &self,
@@ -364,7 +364,8 @@ impl Gpu {
         let rows = keys.len() / cols;
         let size = std::mem::size_of::<E>();
         if cols <= SORT_WARP_COLS {
-            // A group of lanes a row: a bitonic network of shuffles.
+            // A bitonic network a row, in a thread's registers (32 rows a warp) or in a group of
+            // lanes (8-byte keys); the kernel strides over the rows whatever the grid.
             let lanes = cols.next_power_of_two();
             let batches = rows.div_ceil(32 / lanes * SORT_WARP_ROWS as usize);
             let f = m.function(&SORT_ROWS_WARP)?;
