@@ -48,11 +48,9 @@ pub const fn sort_tile(key_size: usize, value_size: usize) -> usize {
     SORT_BLOCK as usize * sort_items(key_size, value_size) as usize
 }
 
-/// Resident blocks per SM a sort pass is compiled for (`__launch_bounds__`' second argument):
-/// three (56 registers a thread at [`SORT_BLOCK`]).
-pub const fn sort_min_blocks(_key_size: usize, _value_size: usize) -> u32 {
-    3
-}
+/// Resident blocks per SM a sort pass is compiled for (`__launch_bounds__`' second argument),
+/// for every key and value size: three (56 registers a thread at [`SORT_BLOCK`]).
+pub const SORT_MIN_BLOCKS: u32 = 3;
 
 /// Keys a thread of the rows' sort holds ([`SORT_ROWS`]): each item holds its key, a 4-byte
 /// tag (row and column) and its rank: 16 for keys of at most 4 bytes, 12 for 8-byte keys.
@@ -307,11 +305,10 @@ pub fn sort_module(key: Scalar, value_size: usize) -> String {
         "radix sort of {key} keys, {value_size}-byte values"
     ));
     m.user(&format!(
-        "#define WD_SORT_VALUE_BYTES {value_size}\n#define WD_SORT_MIN_BLOCKS {}\n#define WD_SORT_ITEMS {}\n\
+        "#define WD_SORT_VALUE_BYTES {value_size}\n#define WD_SORT_MIN_BLOCKS {SORT_MIN_BLOCKS}\n#define WD_SORT_ITEMS {}\n\
          #define WD_SORT_TILE {}\n#define WD_SORT_ROW_ITEMS {}\n#define WD_SORT_ROW_TILE {}\n\
          #define WD_SORT_ROW_MIN_BLOCKS {SORT_ROW_MIN_BLOCKS}\n#define WD_SORT_SEGMENT_SMALL {}\n\
          #define WD_SORT_SEGMENT_WINDOW {}\n",
-        sort_min_blocks(key.size(), value_size),
         sort_items(key.size(), value_size),
         sort_tile(key.size(), value_size),
         sort_row_items(key.size()),

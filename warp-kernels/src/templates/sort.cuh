@@ -428,34 +428,19 @@ static __device__ __forceinline__ void wd_sort_rows(const K* keys, K* keys_out, 
     }
 }
 
-// ---- the rows' sort of rows of at most 32 keys: a bitonic network in a group of lanes ----
+// ---- the rows' sort of rows of at most 32 8-byte keys: a bitonic network in a group of lanes ----
+// (Keys of up to 4 bytes take wd_sort_rows_thread, below.)
 // G lanes (the power of two at or above `cols`, at most 32) hold a row, one key a lane, 32 / G
 // rows a warp, WD_SORT_WARP_ROWS such batches at once (their loads and shuffles interleaved);
 // a bitonic network of shuffles sorts each group by (order word, column), so equal keys keep
 // their column order (stable) and lanes past the row (the largest word, their own column past
 // `cols`) end last. Grid-stride over the batches; writes as wd_sort_rows does.
 
-// The (word, column) of lane ^ j: one shuffle of the pair packed for keys of up to 4 bytes.
-template <class U>
-static __device__ __forceinline__ void wd_row_shfl_xor(U w, wd_u32 c, int j, U& ow, wd_u32& oc) {
-    if constexpr (sizeof(U) <= 2) {
-        const unsigned x = __shfl_xor_sync(WD_FULL_MASK, ((unsigned)w << 8) | c, j);
-        ow = (U)(x >> 8);
-        oc = x & 255u;
-    } else if constexpr (sizeof(U) == 4) {
-        const unsigned long long x = __shfl_xor_sync(WD_FULL_MASK, ((unsigned long long)w << 32) | c, j);
-        ow = (U)(x >> 32);
-        oc = (wd_u32)x;
-    } else {
-        ow = (U)__shfl_xor_sync(WD_FULL_MASK, (unsigned long long)w, j);
-        oc = __shfl_xor_sync(WD_FULL_MASK, c, j);
-    }
-}
-
 template <int G, class K, class V>
 static __device__ __forceinline__ void wd_sort_rows_lanes(const K* keys, K* keys_out, wd_u32* cols_out, const V* vals, V* vals_out,
                                                           wd_u64 rows, wd_u32 cols, bool descending) {
     typedef typename wd_sort_bits<K>::T U;
+    static_assert(sizeof(U) == 8, "keys of up to 4 bytes are sorted a thread a row");
     constexpr unsigned RPW = 32u / G;  // rows a warp holds in one batch
     constexpr int R = WD_SORT_WARP_ROWS;
     const unsigned lane = threadIdx.x & 31u, c = lane & (unsigned)(G - 1);
@@ -479,9 +464,9 @@ static __device__ __forceinline__ void wd_sort_rows_lanes(const K* keys, K* keys
                 const bool keep_first = ((c & k) == 0u) == ((c & j) == 0u);
 #pragma unroll
                 for (int u = 0; u < R; ++u) {
-                    U ow;
-                    wd_u32 oc;
-                    wd_row_shfl_xor(w[u], col[u], (int)j, ow, oc);
+                    // The (word, column) of lane ^ j.
+                    const U ow = (U)__shfl_xor_sync(WD_FULL_MASK, (unsigned long long)w[u], (int)j);
+                    const wd_u32 oc = __shfl_xor_sync(WD_FULL_MASK, col[u], (int)j);
                     const bool other_first = ow < w[u] || (ow == w[u] && oc < col[u]);
                     if (other_first == keep_first) {
                         w[u] = ow;

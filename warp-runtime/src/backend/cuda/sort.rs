@@ -364,12 +364,17 @@ impl Gpu {
         let rows = keys.len() / cols;
         let size = std::mem::size_of::<E>();
         if cols <= SORT_WARP_COLS {
-            // A bitonic network a row, in a thread's registers (32 rows a warp) or in a group of
-            // lanes (8-byte keys); the kernel strides over the rows whatever the grid.
-            let lanes = cols.next_power_of_two();
-            let batches = rows.div_ceil(32 / lanes * SORT_WARP_ROWS as usize);
+            // A bitonic network a row: in a thread's registers for keys of up to 4 bytes (a warp
+            // takes 32 rows at a time), else in a group of lanes (a warp takes 32 / lanes rows,
+            // SORT_WARP_ROWS times); the kernel strides over the rows whatever the grid.
+            let rows_a_warp = if size <= 4 {
+                32
+            } else {
+                32 / cols.next_power_of_two() * SORT_WARP_ROWS as usize
+            };
+            let warps = rows.div_ceil(rows_a_warp);
             let f = m.function(&SORT_ROWS_WARP)?;
-            let grid = self.resident_grid(&f, batches.div_ceil((BLOCK / 32) as usize));
+            let grid = self.resident_grid(&f, warps.div_ceil((BLOCK / 32) as usize));
             let (cols_out, vals, vals_out) = values.group_args(keys.len())?;
             let timer = self.start_timing()?;
             self.launch(
