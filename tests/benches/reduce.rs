@@ -3,7 +3,7 @@
 //!
 //!     cargo bench -p warp-tests --bench reduce        (on a GPU machine)
 //!     WARP_BENCH_N=268435456 WARP_BENCH_REPS=20       (defaults)
-//!     WARP_BENCH_ONLY=main,values,topk,sort,search,inputs,runs,pipeline,scan  (sections to run; default all)
+//!     WARP_BENCH_ONLY=main,values,topk,sort,sort_by,search,inputs,runs,pipeline,scan  (sections to run; default all; sort includes sort_by)
 //!
 //! Timing: CUDA events around each kernel, 3 warm-up runs, median of REPS; random data
 //! (never zeros); the device-to-device copy bandwidth measured in the same run (`copy_into` a
@@ -1144,6 +1144,8 @@ fn main() {
     // ---- sorting ----
     if want("sort") {
         sort_bench(&dev, n, reps, &mut checks);
+    } else if want("sort_by") {
+        sort_by_bench(&dev, n, reps, &mut checks);
     }
 
     // ---- binary search ----
@@ -2089,6 +2091,29 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         println!("{op}: {ms:.3} ms ({groups} groups)");
     }
 
+    // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2.
+    let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
+                sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32,\
+                group_sum_i32";
+    for (count, ops) in [(n, four), (n64, "sort_u64")] {
+        run_peer_ops(dev, (count, reps), ops, "torch,cupy", &mut peers, checks);
+    }
+    print_peer_table(
+        &format!(
+            "sorting: keys uniform over their bits (f32 in [-1, 1)); ms, median of {reps}; GB/s count every key (and value) read once and written once"
+        ),
+        &ours,
+        &peers,
+    );
+    sort_by_bench(dev, n, reps, checks);
+}
+
+/// The `sort_by_bench` section (also run by `sort`): sorts by a comparator (merge sorts) of
+/// N / 4 `f32` by magnitude and N / 8 points by radius, against CUB's `DeviceMergeSort` in the
+/// same run, each checked against `par_sort_by` on the host.
+fn sort_by_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
+    let mut ours: Vec<(&str, usize, f64, f64)> = Vec::new(); // (op, n, bytes, ms)
     // A sort by a comparator: N / 4 f32 keys by magnitude (a merge sort).
     let n_by = n / 4;
     {
@@ -2133,23 +2158,14 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         println!("{op}: {ms:.3} ms");
     }
 
-    // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2, the sort by a comparator
-    // at N / 4, the sort of points at N / 8.
+    // Peers, same run: the sort by a comparator at N / 4, the sort of points at N / 8.
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
-    let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
-                sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32,\
-                group_sum_i32";
-    for (count, ops) in [
-        (n, four),
-        (n64, "sort_u64"),
-        (n_by, "sort_by_abs_f32"),
-        (n_pts, "sort_by_radius_point"),
-    ] {
+    for (count, ops) in [(n_by, "sort_by_abs_f32"), (n_pts, "sort_by_radius_point")] {
         run_peer_ops(dev, (count, reps), ops, "torch,cupy", &mut peers, checks);
     }
     print_peer_table(
         &format!(
-            "sorting: keys uniform over their bits (f32 in [-1, 1)); ms, median of {reps}; GB/s count every key (and value) read once and written once"
+            "sorting by a comparator (merge sorts): f32 in [-1, 1); ms, median of {reps}; GB/s count every key read once and written once"
         ),
         &ours,
         &peers,

@@ -359,7 +359,7 @@ fn sorts_match_the_cpu() {
     );
     // Binary searches by the comparator (a thread per query), against partition_point.
     warp_tests::sorts::check_searches_by(&g, 5000, s ^ 5);
-    // Whole structs (24 bytes, padded: tiles of 512) by a comparator of two of them.
+    // Whole structs (24 bytes, padded: three to a thread) by a comparator of two of them.
     let (_, _, mixed) = warp_tests::sorts::sort_values(s ^ 4, 5000);
     let (gm, cm) = (
         g.upload_values(&mixed).unwrap(),

@@ -5,6 +5,7 @@
 //! other passes skipped), NaN and signed zeros, pairs with values of 1 to 8 bytes, argsort into
 //! `u32` and `u64`, 2^28 `f32` keys, and more than 2^31 keys. Needs a CUDA GPU.
 
+use warp_kernels::family::merge::merge_tile;
 use warp_kernels::family::sort::sort_tile;
 use warp_runtime::prelude::*;
 use warp_runtime::{Element, Ordered};
@@ -427,28 +428,29 @@ fn gpu_sort_segments_match_plain_rust() {
 }
 
 /// Sorts whole tuples and structs by a comparator of two of them against `slice::sort_by`:
-/// points (8 bytes: tiles of 1,024), padded tuples and mixed structs (24 bytes: tiles of 512)
-/// at every tile edge, passes of every parity, ties, a bound argument, 2^20 values.
+/// points (8 bytes) and padded tuples and mixed structs (24 bytes) at each one's tile edges
+/// (`merge_tile`), passes of every parity, ties, a bound argument, 2^20 values.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gpu_sort_by_sorts_tuples_and_structs() {
     use warp_tests::ops::{mixed_greater, nearer_origin, tag_below};
     use warp_tests::sorts::{check_sort_values_by, sort_values};
     let g = gpu();
+    let (t8, t24) = (merge_tile(8), merge_tile(24));
     for n in [
         1usize,
         2,
         255,
         256,
         257,
-        511,
-        512,
-        513,
-        1023,
-        1024,
-        1025,
-        2049,
-        4096,
+        t24 - 1,
+        t24,
+        t24 + 1,
+        t8 - 1,
+        t8,
+        t8 + 1,
+        2 * t8 + 1,
+        4 * t8,
         5000,
         100_000,
         1 << 20,
@@ -471,33 +473,36 @@ fn gpu_search_by_is_partition_point() {
     }
 }
 
-/// Sorts by a comparator against `slice::sort_by`: every tile-size edge (2,048 keys of 4 bytes,
-/// 1,024 of 8), passes of every parity, ties in every form, a bound argument, 2^24 keys; a
-/// one-input predicate refused.
+/// Sorts by a comparator against `slice::sort_by`: a thread's keys and the tiles' edges
+/// (`merge_tile` of 2-, 4- and 8-byte keys), passes of every parity, ties in every form, a bound
+/// argument, 2^24 keys; a one-input predicate refused.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gpu_sort_by_matches_slice_sort_by() {
     use warp_tests::ops::{greater_i64, low_byte_below, nearer_zero, residue_below};
     use warp_tests::sorts::check_sort_by;
     let g = gpu();
+    let (t4, t8) = (merge_tile(4), merge_tile(8));
     let sizes = [
         1usize,
         2,
-        7,
         8,
         9,
+        10,
+        17,
+        18,
         255,
         256,
         257,
-        1023,
-        1024,
-        1025,
-        2047,
-        2048,
-        2049,
-        4096,
-        5000,
-        8193,
+        t8 - 1,
+        t8,
+        t8 + 1,
+        t4 - 1,
+        t4,
+        t4 + 1,
+        2 * t4,
+        4 * t4 + 1,
+        8 * t4 + 3,
         100_000,
         1 << 20,
     ];

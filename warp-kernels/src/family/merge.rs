@@ -6,16 +6,20 @@ use crate::catalogue::kit::*;
 use crate::module::{FnFragment, Module, bound_args};
 use crate::types::Scalar;
 
-/// Keys a thread of the merge sort holds: a block's tile is [`BLOCK`] times as many (8 of
-/// keys up to 4 bytes, 4 up to 16, 2 up to 32, then 1: a tile of the largest tuples and
-/// structs, 64 bytes, and their positions takes 17 KiB of shared memory).
+/// Keys a thread of the merge sort holds: a block's tile is [`BLOCK`] times as many (17 of
+/// keys up to 4 bytes, as CUB's merge sort, 9 up to 8, 5 up to 16, 3 up to 32, then 1: a tile
+/// of the largest tuples and structs, 64 bytes, and their positions takes 17 KiB of shared
+/// memory, one of 4-byte keys 34 KiB). Always odd: a warp's accesses to the shared tile at a
+/// stride of that many words meet no bank twice.
 pub const fn merge_items(key_size: usize) -> u32 {
     if key_size <= 4 {
-        8
+        17
+    } else if key_size <= 8 {
+        9
     } else if key_size <= 16 {
-        4
+        5
     } else if key_size <= 32 {
-        2
+        3
     } else {
         1
     }
@@ -30,21 +34,32 @@ pub const fn merge_tile(key_size: usize) -> usize {
 // (scratch), with positions in `pos_out` / `pos_tmp` (null when none are wanted); `src` (0:
 // the outputs, 1: the scratch) says which a kernel reads.
 
+/// The block sort's parameters (both forms).
+const BLOCK_SORT_PARAMS: &[Param] = &[
+    p("keys", In(Elem)),
+    p("n", U64),
+    p("a", Args),
+    p("out", Out(Elem)),
+    p("tmp", Out(Elem)),
+    p("pos_out", Out(Pointee::U32)),
+    p("pos_tmp", Out(Pointee::U32)),
+    p("src", U32),
+];
+
 /// Each block sorts its tile of keys (`keys[b * tile ..]`) into the buffers `1 - src` names
-/// (the outputs when `src` is 1), with their positions unless the positions are null.
+/// (the outputs when `src` is 1), with their positions (which must not be null).
 pub const MERGE_BLOCK_SORT: Kernel = kernel(
     "wd_k_merge_block_sort",
-    &[
-        p("keys", In(Elem)),
-        p("n", U64),
-        p("a", Args),
-        p("out", Out(Elem)),
-        p("tmp", Out(Elem)),
-        p("pos_out", Out(Pointee::U32)),
-        p("pos_tmp", Out(Pointee::U32)),
-        p("src", U32),
-    ],
-    "wd_merge_block_sort(wd_resolve_args(a), keys, n, src ? out : tmp, src ? pos_out : pos_tmp);",
+    BLOCK_SORT_PARAMS,
+    "wd_merge_block_sort<true>(wd_resolve_args(a), keys, n, src ? out : tmp, src ? pos_out : pos_tmp);",
+);
+
+/// [`MERGE_BLOCK_SORT`] of the keys alone (the positions are ignored): a tile's shared memory
+/// without positions, so more blocks fit on a multiprocessor.
+pub const MERGE_BLOCK_SORT_KEYS: Kernel = kernel(
+    "wd_k_merge_block_sort_keys",
+    BLOCK_SORT_PARAMS,
+    "wd_merge_block_sort<false>(wd_resolve_args(a), keys, n, src ? out : tmp, nullptr);",
 );
 
 /// Where each output tile of a pass merging pairs of sorted runs of `width` keys (in the
@@ -64,22 +79,32 @@ pub const MERGE_PARTITION: Kernel = kernel(
     "wd_merge_partition(wd_resolve_args(a), src ? tmp : out, n, width, tiles, part);",
 );
 
-/// One pass: a block per output tile merges its share of a pair of runs of `width` keys from
-/// the buffers `src` names into the others.
+/// A pass's parameters (both forms).
+const PASS_PARAMS: &[Param] = &[
+    p("out", Out(Elem)),
+    p("tmp", Out(Elem)),
+    p("pos_out", Out(Pointee::U32)),
+    p("pos_tmp", Out(Pointee::U32)),
+    p("src", U32),
+    p("n", U64),
+    p("width", U64),
+    p("part", In(Pointee::U64)),
+    p("a", Args),
+];
+
+/// One pass: a block per output tile merges its share of a pair of runs of `width` keys (and
+/// their positions, which must not be null) from the buffers `src` names into the others.
 pub const MERGE_PASS: Kernel = kernel(
     "wd_k_merge_pass",
-    &[
-        p("out", Out(Elem)),
-        p("tmp", Out(Elem)),
-        p("pos_out", Out(Pointee::U32)),
-        p("pos_tmp", Out(Pointee::U32)),
-        p("src", U32),
-        p("n", U64),
-        p("width", U64),
-        p("part", In(Pointee::U64)),
-        p("a", Args),
-    ],
-    "wd_merge_pass(wd_resolve_args(a), src ? tmp : out, src ? pos_tmp : pos_out, n, width, part, src ? out : tmp, src ? pos_out : pos_tmp);",
+    PASS_PARAMS,
+    "wd_merge_pass<true>(wd_resolve_args(a), src ? tmp : out, src ? pos_tmp : pos_out, n, width, part, src ? out : tmp, src ? pos_out : pos_tmp);",
+);
+
+/// [`MERGE_PASS`] of the keys alone (the positions are ignored).
+pub const MERGE_PASS_KEYS: Kernel = kernel(
+    "wd_k_merge_pass_keys",
+    PASS_PARAMS,
+    "wd_merge_pass<false>(wd_resolve_args(a), src ? tmp : out, nullptr, n, width, part, src ? out : tmp, nullptr);",
 );
 
 /// The binary search by the comparator: for each of the `m` queries the first position of the
@@ -102,8 +127,10 @@ pub const MERGE_SEARCH: Kernel = kernel(
 /// The kernels of a merge sort module (which also searches by its comparator).
 pub const MERGE_KERNELS: &[&Kernel] = &[
     &MERGE_BLOCK_SORT,
+    &MERGE_BLOCK_SORT_KEYS,
     &MERGE_PARTITION,
     &MERGE_PASS,
+    &MERGE_PASS_KEYS,
     &MERGE_SEARCH,
 ];
 

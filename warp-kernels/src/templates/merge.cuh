@@ -25,24 +25,28 @@ static __device__ __forceinline__ I wd_merge_path(const wd_args& args, PA a, I n
     return lo;
 }
 
-// Up to ITEMS keys (and positions) of the stable merge of keys[ai .. na) (run a) and
-// keys[na + bi .. na + nb) (run b), from the thread's place on the merge path, into k / p.
+// ITEMS keys (and positions when with_pos) of the stable merge of the tile's keys[ai .. na)
+// (run a) and keys[na + bi .. na + nb) (run b), from the thread's place on the merge path, into
+// k / p; slots past the runs' end hold no key. As CUB's SerialMerge: the next key of each run
+// waits in a register, so each output reads one key from shared memory (clamped to the
+// tile's last key, which the thread's place guarantees is there).
 template <int ITEMS>
 static __device__ __forceinline__ void wd_merge_serial(const wd_args& args, const wd_key* keys, const wd_u32* pos, wd_u32 ai,
                                                        wd_u32 na, wd_u32 bi, wd_u32 nb, wd_key (&k)[ITEMS],
                                                        wd_u32 (&p)[ITEMS], bool with_pos) {
+    const wd_u32 last = na + nb - 1;
+    wd_u32 ia = ai, ib = na + bi;
+    wd_key x = keys[ia < last ? ia : last], y = keys[ib < last ? ib : last];
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
-        const bool has_a = ai < na, has_b = bi < nb;
-        if (!has_a && !has_b) break;
-        wd_key x, y;
-        if (has_a) x = keys[ai];
-        if (has_b) y = keys[na + bi];
-        const bool take_b = has_b && (!has_a || wd_less(args, y, x));
+        const bool take_b = ib <= last && (ia >= na || wd_less(args, y, x));
         k[j] = take_b ? y : x;
-        if (with_pos) p[j] = pos[take_b ? na + bi : ai];
-        if (take_b) ++bi;
-        else ++ai;
+        const wd_u32 at = take_b ? ib++ : ia++;
+        if (with_pos) p[j] = pos[at < last ? at : last];
+        const wd_u32 next = take_b ? ib : ia;
+        const wd_key z = keys[next < last ? next : last];
+        if (take_b) y = z;
+        else x = z;
     }
 }
 
@@ -53,7 +57,8 @@ static __device__ __forceinline__ wd_u32 wd_merge_valid(wd_u32 mine, wd_u32 coun
 }
 
 // The thread's `valid` keys (and positions, when with_pos) written to the tile at `mine`, once
-// every thread has read the tile (a barrier on each side).
+// every thread has read the tile (a barrier on each side). ITEMS is odd, so a warp's writes
+// (a stride of ITEMS words) meet no bank twice.
 template <int ITEMS>
 static __device__ __forceinline__ void wd_merge_put(wd_key* tile, wd_u32* tpos, wd_u32 mine, wd_u32 valid,
                                                     const wd_key (&k)[ITEMS], const wd_u32 (&p)[ITEMS], bool with_pos) {
@@ -68,43 +73,80 @@ static __device__ __forceinline__ void wd_merge_put(wd_key* tile, wd_u32* tpos, 
     __syncthreads();
 }
 
-// The block's sorted tile (count keys, and positions unless pos_out is null) out to `at`.
+// The block's `count` keys (count <= WD_MERGE_TILE), tile slot i read from keys[at(i)], into
+// the shared tile (and positions from pos into tpos when with_pos), striped over the threads,
+// each thread's ITEMS loads in flight before it writes any; no barrier.
+template <class K, class At>
+static __device__ __forceinline__ void wd_merge_load(const K* keys, const wd_u32* pos, At at, wd_u32 count, wd_key* tile,
+                                                     wd_u32* tpos, bool with_pos) {
+    constexpr int ITEMS = WD_MERGE_ITEMS;
+    wd_key r[ITEMS];
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 i = threadIdx.x + j * WD_BLOCK;
+        if (i < count) r[j] = keys[at(i)];
+    }
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 i = threadIdx.x + j * WD_BLOCK;
+        if (i < count) tile[i] = r[j];
+    }
+    if (with_pos) {
+        wd_u32 q[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            const wd_u32 i = threadIdx.x + j * WD_BLOCK;
+            if (i < count) q[j] = pos[at(i)];
+        }
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            const wd_u32 i = threadIdx.x + j * WD_BLOCK;
+            if (i < count) tpos[i] = q[j];
+        }
+    }
+}
+
+// The block's sorted tile (count keys, and positions when with_pos) out to `at`,
+// striped over the threads.
 template <class K>
 static __device__ __forceinline__ void wd_merge_store(const wd_key* tile, const wd_u32* tpos, wd_u32 count, K* keys_out,
-                                                      wd_u32* pos_out, wd_u64 at) {
-    for (unsigned i = threadIdx.x; i < count; i += WD_BLOCK) {
-        keys_out[at + i] = tile[i];
-        if (pos_out != nullptr) pos_out[at + i] = tpos[i];
+                                                      wd_u32* pos_out, wd_u64 at, bool with_pos) {
+#pragma unroll
+    for (int j = 0; j < WD_MERGE_ITEMS; ++j) {
+        const wd_u32 i = threadIdx.x + j * WD_BLOCK;
+        if (i < count) {
+            keys_out[at + i] = tile[i];
+            if (with_pos) pos_out[at + i] = tpos[i];
+        }
     }
 }
 
 // The block's tile (keys `base .. base + count`, count <= WD_MERGE_TILE) sorted into keys_out
-// (and their positions into pos_out unless it is null).
-template <class K>
+// (and, when WITH_POS, their positions into pos_out). Without positions the block's shared
+// memory is the keys' tile alone.
+template <bool WITH_POS, class K>
 static __device__ __forceinline__ void wd_merge_block_sort(const wd_args& args, const K* keys, wd_u64 n, K* keys_out,
                                                            wd_u32* pos_out) {
     constexpr int ITEMS = WD_MERGE_ITEMS;
     constexpr unsigned TILE = WD_MERGE_TILE;
+    static_assert(ITEMS % 2 == 1, "an odd number of keys a thread: strided shared accesses meet no bank twice");
     __shared__ wd_key tile[TILE];
-    __shared__ wd_u32 tpos[TILE];
+    __shared__ wd_u32 tpos[WITH_POS ? TILE : 1];
+    constexpr bool with_pos = WITH_POS;
     const wd_u64 base = (wd_u64)blockIdx.x * TILE;
     const wd_u32 count = n - base < TILE ? (wd_u32)(n - base) : TILE;
-    for (unsigned i = threadIdx.x; i < count; i += WD_BLOCK) {
-        tile[i] = keys[base + i];
-        tpos[i] = (wd_u32)(base + i);
-    }
+    wd_merge_load(keys + base, (const wd_u32*)nullptr, [](wd_u32 i) { return i; }, count, tile, tpos, false);
     __syncthreads();
-    // The thread's items, sorted in registers: a stable insertion sort of the valid ones.
+    // The thread's items, sorted in registers: a stable insertion sort of the valid ones, each
+    // with its position in the input.
     const wd_u32 mine = threadIdx.x * ITEMS;
     const wd_u32 valid = wd_merge_valid<ITEMS>(mine, count);
     wd_key k[ITEMS];
     wd_u32 p[ITEMS];
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
-        if ((wd_u32)j < valid) {
-            k[j] = tile[mine + j];
-            p[j] = tpos[mine + j];
-        }
+        if ((wd_u32)j < valid) k[j] = tile[mine + j];
+        p[j] = (wd_u32)(base + mine + j);
     }
 #pragma unroll
     for (int j = 1; j < ITEMS; ++j) {
@@ -121,7 +163,7 @@ static __device__ __forceinline__ void wd_merge_block_sort(const wd_args& args, 
             }
         }
     }
-    wd_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, true);
+    wd_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
     // Rounds: runs of `w` keys merged in pairs, each thread taking ITEMS outputs of its pair.
     for (wd_u32 w = ITEMS; w < count; w *= 2) {
         if (valid > 0) {
@@ -131,11 +173,11 @@ static __device__ __forceinline__ void wd_merge_block_sort(const wd_args& args, 
             const wd_u32 na = a_end - start, nb = b_end - a_end;
             const wd_u32 d = mine - start;
             const wd_u32 ai = wd_merge_path<wd_u32>(args, tile + start, na, tile + a_end, nb, d);
-            wd_merge_serial<ITEMS>(args, tile + start, tpos + start, ai, na, d - ai, nb, k, p, true);
+            wd_merge_serial<ITEMS>(args, tile + start, tpos + start, ai, na, d - ai, nb, k, p, with_pos);
         }
-        wd_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, true);
+        wd_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
     }
-    wd_merge_store(tile, tpos, count, keys_out, pos_out, base);
+    wd_merge_store(tile, tpos, count, keys_out, pos_out, base, with_pos);
 }
 
 // For each output tile t <= tiles of a pass merging pairs of runs of `width` keys: where it
@@ -154,15 +196,15 @@ static __device__ __forceinline__ void wd_merge_partition(const wd_args& args, c
 }
 
 // Block t: output tile t of the pass (keys t * WD_MERGE_TILE ..) merged from its pair's runs
-// in `keys` (positions in `pos` move with them when pos_out is given) into keys_out.
-template <class K>
+// in `keys` into keys_out (and, when WITH_POS, the positions in `pos` into pos_out).
+template <bool WITH_POS, class K>
 static __device__ __forceinline__ void wd_merge_pass(const wd_args& args, const K* keys, const wd_u32* pos, wd_u64 n,
                                                      wd_u64 width, const wd_u64* part, K* keys_out, wd_u32* pos_out) {
     constexpr int ITEMS = WD_MERGE_ITEMS;
     constexpr unsigned TILE = WD_MERGE_TILE;
     __shared__ wd_key tile[TILE];
-    __shared__ wd_u32 tpos[TILE];
-    const bool with_pos = pos_out != nullptr;
+    __shared__ wd_u32 tpos[WITH_POS ? TILE : 1];
+    constexpr bool with_pos = WITH_POS;
     const wd_u64 t = blockIdx.x;
     const wd_u64 g0 = t * TILE, g1 = g0 + TILE < n ? g0 + TILE : n;
     const wd_u64 start = g0 / (2 * width) * (2 * width);
@@ -174,13 +216,9 @@ static __device__ __forceinline__ void wd_merge_pass(const wd_args& args, const 
     const wd_u64 b0 = a_end + (g0 - start) - (a0 - start);
     const wd_u64 b1 = a_end + (g1 - start) - (a1 - start);
     const wd_u32 na = (wd_u32)(a1 - a0), nb = (wd_u32)(b1 - b0);
-    for (unsigned i = threadIdx.x; i < na + nb; i += WD_BLOCK) {
-        const wd_u64 at = i < na ? a0 + i : b0 + (i - na);
-        tile[i] = keys[at];
-        if (with_pos) tpos[i] = pos[at];
-    }
-    __syncthreads();
     const wd_u32 count = na + nb;
+    wd_merge_load(keys, pos, [=](wd_u32 i) { return i < na ? a0 + i : b0 + (i - na); }, count, tile, tpos, with_pos);
+    __syncthreads();
     const wd_u32 mine = threadIdx.x * ITEMS;
     const wd_u32 valid = wd_merge_valid<ITEMS>(mine, count);
     wd_key k[ITEMS];
@@ -190,7 +228,7 @@ static __device__ __forceinline__ void wd_merge_pass(const wd_args& args, const 
         wd_merge_serial<ITEMS>(args, tile, tpos, ai, na, mine - ai, nb, k, p, with_pos);
     }
     wd_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
-    wd_merge_store(tile, tpos, count, keys_out, pos_out, g0);
+    wd_merge_store(tile, tpos, count, keys_out, pos_out, g0, with_pos);
 }
 
 // Binary search by the comparator (lower_bound_by / upper_bound_by): for each of the m queries,

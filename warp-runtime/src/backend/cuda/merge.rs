@@ -3,7 +3,8 @@
 
 use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{
-    BLOCK, MERGE_BLOCK_SORT, MERGE_PARTITION, MERGE_PASS, MERGE_SEARCH, merge_tile,
+    BLOCK, MERGE_BLOCK_SORT, MERGE_BLOCK_SORT_KEYS, MERGE_PARTITION, MERGE_PASS, MERGE_PASS_KEYS,
+    MERGE_SEARCH, merge_tile,
 };
 
 use super::Gpu;
@@ -13,8 +14,8 @@ use crate::error::{Error, Result};
 use crate::values::Element;
 
 kernel_args! {
-    /// `wd_k_merge_block_sort`.
-    struct MergeBlockSortArgs ['v, E] ['v, E] for [MERGE_BLOCK_SORT] {
+    /// `wd_k_merge_block_sort` and `wd_k_merge_block_sort_keys`.
+    struct MergeBlockSortArgs ['v, E] ['v, E] for [MERGE_BLOCK_SORT, MERGE_BLOCK_SORT_KEYS] {
         keys: Elems<'v, E>,
         n: u64,
         a: Args,
@@ -41,8 +42,8 @@ kernel_args! {
 }
 
 kernel_args! {
-    /// `wd_k_merge_pass`.
-    struct MergePassArgs ['v, E] ['v, E] for [MERGE_PASS] {
+    /// `wd_k_merge_pass` and `wd_k_merge_pass_keys`.
+    struct MergePassArgs ['v, E] ['v, E] for [MERGE_PASS, MERGE_PASS_KEYS] {
         out: ElemsOut<'v, E>,
         tmp: ElemsOut<'v, E>,
         pos_out: Out<'v, u32>,
@@ -142,6 +143,12 @@ impl Gpu {
             passes += 1;
         }
         let with_pos = pos_out.is_some();
+        // The kernels that move positions, or the keys' own (less shared memory a block).
+        let (block_sort, merge_pass) = if with_pos {
+            (&MERGE_BLOCK_SORT, &MERGE_PASS)
+        } else {
+            (&MERGE_BLOCK_SORT_KEYS, &MERGE_PASS_KEYS)
+        };
         // Unset: the partitions (each pass writes tiles + 1), the ping-pong keys and positions,
         // the keys' output of an argsort.
         let unset = [
@@ -159,7 +166,7 @@ impl Gpu {
             let mut src = if passes.is_multiple_of(2) { 1u32 } else { 0 };
             self.launch(
                 m,
-                &MERGE_BLOCK_SORT,
+                block_sort,
                 tiles as u32,
                 &mut MergeBlockSortArgs {
                     keys: Elems(keys.slice(..)),
@@ -195,7 +202,7 @@ impl Gpu {
                 )?;
                 self.launch(
                     m,
-                    &MERGE_PASS,
+                    merge_pass,
                     tiles as u32,
                     &mut MergePassArgs {
                         out: keys_or(&mut out, r.at(3)),
