@@ -1,8 +1,9 @@
-//! Writes the radix sort modules the sort probe (benches/probes/sort) compiles with nvcc:
+//! Writes the radix sort modules the sort probe (benches/probes/sort) and the merge sort module
+//! the merge probe (benches/probes/merge) compile with nvcc:
 //! `cargo run -p warp-tests --example dump_sort -- DIR` (DIR defaults to the current folder).
 
 fn main() -> std::io::Result<()> {
-    use warp_runtime::impl_::sort_module;
+    use warp_runtime::impl_::{merge_module, sort_module};
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let write = |name: &str, source: &str| std::fs::write(format!("{dir}/{name}.cu"), source);
     write("sort_u32_v0", &sort_module::<u32>(0).source)?;
@@ -10,5 +11,7 @@ fn main() -> std::io::Result<()> {
     write("sort_f32_v0", &sort_module::<f32>(0).source)?;
     write("sort_f32_v4", &sort_module::<f32>(4).source)?;
     write("sort_u64_v0", &sort_module::<u64>(0).source)?;
+    let abs = merge_module::<f32, warp_tests::ops::nearer_zero>();
+    write("merge_f32_abs", &abs.source)?;
     Ok(())
 }

@@ -25,6 +25,21 @@ pub const fn merge_items(key_size: usize) -> u32 {
     }
 }
 
+/// The floor of resident blocks per SM of the block sort and the passes (`__launch_bounds__`):
+/// a register cap that keeps more tiles in flight. Chosen on the H200 with
+/// `benches/probes/merge` (2^26 `f32` by magnitude, 17 keys a thread): 5 (48 registers) took
+/// 3.27 ms, 4 (64) 3.57 ms, 6 (40) 3.43 ms. Wider keys take more registers a key: 4 blocks (64
+/// registers) up to 32 bytes, 2 (128) above.
+pub const fn merge_min_blocks(key_size: usize) -> u32 {
+    if key_size <= 8 {
+        5
+    } else if key_size <= 32 {
+        4
+    } else {
+        2
+    }
+}
+
 /// Keys of a block's tile: the block sort's sorted runs, and a pass's output tile.
 pub const fn merge_tile(key_size: usize) -> usize {
     BLOCK as usize * merge_items(key_size) as usize
@@ -48,17 +63,19 @@ const BLOCK_SORT_PARAMS: &[Param] = &[
 
 /// Each block sorts its tile of keys (`keys[b * tile ..]`) into the buffers `1 - src` names
 /// (the outputs when `src` is 1), with their positions (which must not be null).
-pub const MERGE_BLOCK_SORT: Kernel = kernel(
+pub const MERGE_BLOCK_SORT: Kernel = kernel_min(
     "wd_k_merge_block_sort",
     BLOCK_SORT_PARAMS,
+    "WD_MERGE_MIN_BLOCKS",
     "wd_merge_block_sort<true>(wd_resolve_args(a), keys, n, src ? out : tmp, src ? pos_out : pos_tmp);",
 );
 
 /// [`MERGE_BLOCK_SORT`] of the keys alone (the positions are ignored): a tile's shared memory
 /// without positions, so more blocks fit on a multiprocessor.
-pub const MERGE_BLOCK_SORT_KEYS: Kernel = kernel(
+pub const MERGE_BLOCK_SORT_KEYS: Kernel = kernel_min(
     "wd_k_merge_block_sort_keys",
     BLOCK_SORT_PARAMS,
+    "WD_MERGE_MIN_BLOCKS",
     "wd_merge_block_sort<false>(wd_resolve_args(a), keys, n, src ? out : tmp, nullptr);",
 );
 
@@ -94,16 +111,18 @@ const PASS_PARAMS: &[Param] = &[
 
 /// One pass: a block per output tile merges its share of a pair of runs of `width` keys (and
 /// their positions, which must not be null) from the buffers `src` names into the others.
-pub const MERGE_PASS: Kernel = kernel(
+pub const MERGE_PASS: Kernel = kernel_min(
     "wd_k_merge_pass",
     PASS_PARAMS,
+    "WD_MERGE_MIN_BLOCKS",
     "wd_merge_pass<true>(wd_resolve_args(a), src ? tmp : out, src ? pos_tmp : pos_out, n, width, part, src ? out : tmp, src ? pos_out : pos_tmp);",
 );
 
 /// [`MERGE_PASS`] of the keys alone (the positions are ignored).
-pub const MERGE_PASS_KEYS: Kernel = kernel(
+pub const MERGE_PASS_KEYS: Kernel = kernel_min(
     "wd_k_merge_pass_keys",
     PASS_PARAMS,
+    "WD_MERGE_MIN_BLOCKS",
     "wd_merge_pass<false>(wd_resolve_args(a), src ? tmp : out, nullptr, n, width, part, src ? out : tmp, nullptr);",
 );
 
@@ -158,9 +177,10 @@ fn merge_module_of(k: &str, size: usize, label: &str, less: &FnFragment) -> Stri
     ));
     m.type_support(&[&less.type_support]);
     m.user(&format!(
-        "#define WD_MERGE_ITEMS {}\n#define WD_MERGE_TILE {}\ntypedef {k} wd_key;\n",
+        "#define WD_MERGE_ITEMS {}\n#define WD_MERGE_TILE {}\n#define WD_MERGE_MIN_BLOCKS {}\ntypedef {k} wd_key;\n",
         merge_items(size),
         merge_tile(size),
+        merge_min_blocks(size),
     ));
     m.user("\n// ---- the user's functions, lowered ----\n");
     m.function(&less.text, "wd_pred");
