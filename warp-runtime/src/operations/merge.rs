@@ -187,9 +187,9 @@ impl Device {
     /// `fn(a: P, b: P) -> bool`, and reads any of their fields. Fewer than 2^32 keys on a
     /// GPU (else [`Error::Unsupported`]).
     ///
-    /// On a GPU: a merge sort (CUB's `DeviceMergeSort`): a block sorts each tile of 2,048
-    /// keys (1,024 of keys of 5 to 16 bytes, 512 up to 32, 256 of larger ones, up to 64) in registers
-    /// and shared memory, then each pass merges pairs of sorted runs, a block per output
+    /// On a GPU: a merge sort (CUB's `DeviceMergeSort`): a block sorts each tile of 4,352
+    /// keys of up to 4 bytes (2,304 of keys up to 8 bytes, 1,280 up to 16, 768 up to 32, 256
+    /// of larger ones, up to 64) in registers and shared memory, then each pass merges pairs of sorted runs, a block per output
     /// tile, each tile's start on the merge path found by a binary search; about
     /// log2(n / tile) passes, each reading and writing every key. For keys whose order is a
     /// key's order ([`Device::sort`], [`Device::sort_by_key`]) the radix sort is several
