@@ -279,11 +279,16 @@ pub(crate) fn reduce_segments<V: Copy + Send + Sync, E: Copy + Sync>(
         .collect()
 }
 
-/// The transpose of the `rows x cols` row-major matrix `m`.
+/// The transposes of the `rows x cols` row-major matrices of `m` (stored one after another),
+/// in the same order, made in one pass.
 pub(crate) fn transpose<T: Copy + Send + Sync>(m: &[T], rows: usize, cols: usize) -> Vec<T> {
-    (0..cols * rows)
+    let size = rows * cols;
+    (0..m.len())
         .into_par_iter()
-        .map(|i| m[(i % rows) * cols + i / rows])
+        .map(|i| {
+            let (b, j) = (i / size, i % size);
+            m[b * size + (j % rows) * cols + j / rows]
+        })
         .collect()
 }
 

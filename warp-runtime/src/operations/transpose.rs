@@ -100,15 +100,8 @@ impl Device {
         }
         match target {
             Target::Cpu(bytes, _) => {
-                let data = elems.cpu()?;
-                let moved: Vec<T> = if batches == 1 {
-                    cpu::transpose(data, rows, cols)
-                } else {
-                    data.chunks(rows * cols)
-                        .flat_map(|m| cpu::transpose(m, rows, cols))
-                        .collect()
-                };
-                write_host(bytes, &moved);
+                debug_assert_eq!(elems.len(), batches * rows * cols);
+                write_host(bytes, &cpu::transpose(elems.cpu()?, rows, cols));
                 Ok(())
             }
             t => {
