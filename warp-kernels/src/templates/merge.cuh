@@ -73,36 +73,21 @@ static __device__ __forceinline__ void wd_merge_put(wd_key* tile, wd_u32* tpos, 
     __syncthreads();
 }
 
-// The block's `count` keys (count <= WD_MERGE_TILE), tile slot i read from keys[at(i)], into
-// the shared tile (and positions from pos into tpos when with_pos), striped over the threads,
-// each thread's ITEMS loads in flight before it writes any; no barrier.
-template <class K, class At>
-static __device__ __forceinline__ void wd_merge_load(const K* keys, const wd_u32* pos, At at, wd_u32 count, wd_key* tile,
-                                                     wd_u32* tpos, bool with_pos) {
-    constexpr int ITEMS = WD_MERGE_ITEMS;
-    wd_key r[ITEMS];
+// A tile's `count` values (count <= WD_MERGE_TILE; keys, or their positions) into shared
+// memory, slot i read from src[at(i)], striped over the threads, each thread's WD_MERGE_ITEMS
+// loads in flight before it writes any; no barrier.
+template <class T, class At>
+static __device__ __forceinline__ void wd_merge_load(const T* src, At at, wd_u32 count, T* dst) {
+    T r[WD_MERGE_ITEMS];
 #pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
+    for (int j = 0; j < WD_MERGE_ITEMS; ++j) {
         const wd_u32 i = threadIdx.x + j * WD_BLOCK;
-        if (i < count) r[j] = keys[at(i)];
+        if (i < count) r[j] = src[at(i)];
     }
 #pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
+    for (int j = 0; j < WD_MERGE_ITEMS; ++j) {
         const wd_u32 i = threadIdx.x + j * WD_BLOCK;
-        if (i < count) tile[i] = r[j];
-    }
-    if (with_pos) {
-        wd_u32 q[ITEMS];
-#pragma unroll
-        for (int j = 0; j < ITEMS; ++j) {
-            const wd_u32 i = threadIdx.x + j * WD_BLOCK;
-            if (i < count) q[j] = pos[at(i)];
-        }
-#pragma unroll
-        for (int j = 0; j < ITEMS; ++j) {
-            const wd_u32 i = threadIdx.x + j * WD_BLOCK;
-            if (i < count) tpos[i] = q[j];
-        }
+        if (i < count) dst[i] = r[j];
     }
 }
 
@@ -135,7 +120,7 @@ static __device__ __forceinline__ void wd_merge_block_sort(const wd_args& args, 
     constexpr bool with_pos = WITH_POS;
     const wd_u64 base = (wd_u64)blockIdx.x * TILE;
     const wd_u32 count = n - base < TILE ? (wd_u32)(n - base) : TILE;
-    wd_merge_load(keys + base, (const wd_u32*)nullptr, [](wd_u32 i) { return i; }, count, tile, tpos, false);
+    wd_merge_load(keys + base, [](wd_u32 i) { return i; }, count, tile);
     __syncthreads();
     // The thread's items, sorted in registers: a stable insertion sort of the valid ones, each
     // with its position in the input.
@@ -217,7 +202,9 @@ static __device__ __forceinline__ void wd_merge_pass(const wd_args& args, const 
     const wd_u64 b1 = a_end + (g1 - start) - (a1 - start);
     const wd_u32 na = (wd_u32)(a1 - a0), nb = (wd_u32)(b1 - b0);
     const wd_u32 count = na + nb;
-    wd_merge_load(keys, pos, [=](wd_u32 i) { return i < na ? a0 + i : b0 + (i - na); }, count, tile, tpos, with_pos);
+    const auto at = [=](wd_u32 i) { return i < na ? a0 + i : b0 + (i - na); };
+    wd_merge_load(keys, at, count, tile);
+    if (with_pos) wd_merge_load(pos, at, count, tpos);
     __syncthreads();
     const wd_u32 mine = threadIdx.x * ITEMS;
     const wd_u32 valid = wd_merge_valid<ITEMS>(mine, count);
