@@ -515,6 +515,28 @@ pub fn sort_values(seed: u64, n: usize) -> (Vec<Point>, Vec<Tagged>, Vec<Mixed>)
     (points, tuples, mixed)
 }
 
+/// `n` random [`Wide`](crate::ops::Wide) values from `seed`, their order fields small integers
+/// (many ties), every field distinct enough to tell a moved value from another.
+pub fn wide_values(seed: u64, n: usize) -> Vec<crate::ops::Wide> {
+    use rand::Rng;
+    let mut r = crate::rng(seed);
+    (0..n)
+        .map(|i| {
+            let p = i as f64;
+            crate::ops::Wide {
+                a: r.random_range(-8i32..8) as f64,
+                b: p,
+                c: -p,
+                d: r.random(),
+                e: r.random(),
+                f: r.random(),
+                g: r.random(),
+                h: r.random_range(-8i32..8) as f64,
+            }
+        })
+        .collect()
+}
+
 /// `lower_bound_by` and `upper_bound_by` (and their `_into` forms) of the queries `qs` in the
 /// keys `keys` (sorted by `less`), uploaded to `dev` as `sorted` and `queries`, against
 /// `partition_point` with `less`.

@@ -857,11 +857,12 @@ mod sort {
 
 mod merge {
     //! The merge sort modules compile for comparators with and without bound arguments, over
-    //! keys of 2, 4 and 8 bytes and whole tuples and structs of 8 and 24 bytes, for every
+    //! keys of 2, 4 and 8 bytes and whole tuples and structs of 8, 24 and 64 bytes, for every
     //! architecture, with no local memory.
     use super::*;
     use warp_runtime::impl_::{merge_module, merge_values_module};
-    use warp_tests::ops::{Mixed, Point, mixed_greater, nearer_origin, tag_below_with};
+    use warp_tests::ops::wide_below;
+    use warp_tests::ops::{Mixed, Point, Wide, mixed_greater, nearer_origin, tag_below_with};
     use warp_tests::ops::{greater_i64, low_byte_below, nearer_zero, residue_below_with};
 
     #[test]
@@ -881,6 +882,7 @@ mod merge {
                 want,
             ),
             (merge_values_module::<Mixed, mixed_greater>(), want),
+            (merge_values_module::<Wide, wide_below>(), want),
         ]);
     }
 }

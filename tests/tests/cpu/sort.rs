@@ -316,6 +316,8 @@ fn cpu_sort_by_sorts_tuples_and_structs() {
         check_sort_values_by(&dev, &points, nearer_origin, "points by radius");
         check_sort_values_by(&dev, &tuples, tag_below.with(5), "tuples by tag mod 5");
         check_sort_values_by(&dev, &mixed, mixed_greater, "mixed descending");
+        let wide = warp_tests::sorts::wide_values(seed() ^ n as u64, n);
+        check_sort_values_by(&dev, &wide, warp_tests::ops::wide_below, "64-byte values");
     }
     let (points, ..) = sort_values(seed(), 3);
     let ps = dev.upload_values(&points).unwrap();

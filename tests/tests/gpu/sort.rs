@@ -428,8 +428,9 @@ fn gpu_sort_segments_match_plain_rust() {
 }
 
 /// Sorts whole tuples and structs by a comparator of two of them against `slice::sort_by`:
-/// points (8 bytes) and padded tuples and mixed structs (24 bytes) at each one's tile edges
-/// (`merge_tile`), passes of every parity, ties, a bound argument, 2^20 values.
+/// points (8 bytes), padded tuples and mixed structs (24 bytes) and the widest values (64
+/// bytes) at tile edges (`merge_tile`), passes of every parity, ties, a bound argument, 2^20
+/// values.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gpu_sort_by_sorts_tuples_and_structs() {
@@ -459,6 +460,8 @@ fn gpu_sort_by_sorts_tuples_and_structs() {
         check_sort_values_by(&g, &points, nearer_origin, "points by radius");
         check_sort_values_by(&g, &tuples, tag_below.with(5), "tuples by tag mod 5");
         check_sort_values_by(&g, &mixed, mixed_greater, "mixed descending");
+        let wide = warp_tests::sorts::wide_values(seed() ^ n as u64, n);
+        check_sort_values_by(&g, &wide, warp_tests::ops::wide_below, "64-byte values");
     }
 }
 
