@@ -498,35 +498,6 @@ pub fn nearer_origin(a: Point, b: Point) -> bool {
     a.x * a.x + a.y * a.y < b.x * b.x + b.y * b.y
 }
 
-/// The widest value a comparator sorts whole: eight `f64`s, 64 bytes (a thread of the merge
-/// sort holds one).
-#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
-#[repr(C)]
-pub struct Wide {
-    /// First field (half of the order).
-    pub a: f64,
-    /// Payload.
-    pub b: f64,
-    /// Payload.
-    pub c: f64,
-    /// Payload.
-    pub d: f64,
-    /// Payload.
-    pub e: f64,
-    /// Payload.
-    pub f: f64,
-    /// Payload.
-    pub g: f64,
-    /// Last field (the other half of the order).
-    pub h: f64,
-}
-
-/// Whether `a.a + a.h` is below `b.a + b.h`, of [`Wide`] values (many ties).
-#[predicate(inputs = 2)]
-pub fn wide_below(a: Wide, b: Wide) -> bool {
-    a.a + a.h < b.a + b.h
-}
-
 /// Whether `a.0 % m` is below `b.0 % m`: a tuple of 24 C bytes (padding after each of its
 /// first and last fields), many ties, a bound argument.
 #[predicate(inputs = 2)]
@@ -651,4 +622,33 @@ pub fn key_bin_u32(k: u32) -> u32 {
 #[map]
 pub fn u32_to_f64(x: u32) -> f64 {
     x as f64
+}
+
+/// The widest value a comparator sorts whole: eight `f64`s, 64 bytes (a thread of the merge
+/// sort holds one).
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+#[repr(C)]
+pub struct Wide {
+    /// First field (half of the order).
+    pub a: f64,
+    /// Payload.
+    pub b: f64,
+    /// Payload.
+    pub c: f64,
+    /// Payload.
+    pub d: f64,
+    /// Payload.
+    pub e: f64,
+    /// Payload.
+    pub f: f64,
+    /// Payload.
+    pub g: f64,
+    /// Last field (the other half of the order).
+    pub h: f64,
+}
+
+/// Whether `a.a + a.h` is below `b.a + b.h`, of [`Wide`] values (many ties).
+#[predicate(inputs = 2)]
+pub fn wide_below(a: Wide, b: Wide) -> bool {
+    a.a + a.h < b.a + b.h
 }
