@@ -2391,11 +2391,11 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         ours.push((op, n, 0.0, ms));
     }
     // A gather: the sum of x[idx[i]] over n random u32 indices into n f32 (GB/s: each index
-    // and the element it names read once).
+    // and the element it names read once). Exact data (`exact_vec`): the sum is checked exactly.
     {
         use warp_tests::ops::sum_f32;
         let op = "gather_sum_f32";
-        let xs: Vec<f32> = warp_tests::random_vec_par(13, n, false);
+        let xs: Vec<f32> = warp_tests::exact_vec(13, n);
         let idx: Vec<u32> = warp_tests::random_vec_par::<u32>(14, n, false)
             .par_iter()
             .map(|&k| (k as u64 % n as u64) as u32)
@@ -2405,19 +2405,11 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
             dev.reduce_on_device(sum_f32, &dx.gather(&di)).map(drop)
         });
         let got = must(op, dev.reduce(sum_f32, &dx.gather(&di))) as f64;
-        let (want, mass) = idx
+        let want = idx
             .par_iter()
             .map(|&i| (xs[i as usize] as f64, (xs[i as usize] as f64).abs()))
             .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
-        checks.elements(
-            op,
-            1,
-            ((got - want).abs() > 1e-6 * mass).then(|| check::Failure {
-                at: 0,
-                what: format!("expected {want}, got {got}"),
-                count: 1,
-            }),
-        );
+        checks.sum(op, Sums::Exact, want, n, got);
         println!("{op}: {ms:.3} ms");
         ours.push((op, n, (8 * n) as f64, ms));
     }
@@ -2443,29 +2435,21 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         ours.push((op, n, (12 * n) as f64, ms));
     }
     // A strided view: the sum of every 4th of n f32 (GB/s over the n elements' bytes: every
-    // sector is fetched).
+    // sector is fetched). Exact data (`exact_vec`): the sum is checked exactly.
     {
         use warp_tests::ops::sum_f32;
         let op = "strided_sum_f32";
-        let xs: Vec<f32> = warp_tests::random_vec_par(16, n, false);
+        let xs: Vec<f32> = warp_tests::exact_vec(16, n);
         let dx = must(op, dev.upload(&xs));
         let sx = must(op, dx.step_by(4));
         let ms = time_ms(dev, reps, || dev.reduce_on_device(sum_f32, &sx).map(drop));
         let got = must(op, dev.reduce(sum_f32, &sx)) as f64;
-        let (want, mass) = xs
+        let want = xs
             .par_iter()
             .step_by(4)
             .map(|&x| (x as f64, (x as f64).abs()))
             .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
-        checks.elements(
-            op,
-            1,
-            ((got - want).abs() > 1e-6 * mass).then(|| check::Failure {
-                at: 0,
-                what: format!("expected {want}, got {got}"),
-                count: 1,
-            }),
-        );
+        checks.sum(op, Sums::Exact, want, n / 4, got);
         println!("{op}: {ms:.3} ms");
         ours.push((op, n, (4 * n) as f64, ms));
     }
@@ -2499,15 +2483,14 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         ours.push((op, n, (12 * n) as f64, ms));
     }
     // Sums along each axis of a (256, 4096, 256) f32 array (2^28 elements; GB/s: each element
-    // read once and each result written). The values are random integers in [-512, 512): every
-    // sum and running sum of a line (at most 4,096 of them) is an integer below 2^24, exact in
-    // any order, so each result is checked exactly.
+    // read once and each result written). Exact data (`exact_vec`: integers of magnitude 1 to
+    // 8): every sum and running sum of a line (at most 4,096 of them) is exact in any order, so
+    // each result is checked exactly.
     {
         use warp_tests::ops::sum_f32;
         let shape = [256usize, 4096, 256];
         let len: usize = shape.iter().product();
-        let xs =
-            warp_tests::gathers::small_int_f32(&warp_tests::random_vec_par::<u64>(15, len, false));
+        let xs: Vec<f32> = warp_tests::exact_vec(15, len);
         let dx = must("axis_sum", dev.upload(&xs));
         for (axis, op) in [
             (0usize, "axis_sum_f32_0"),
