@@ -8,6 +8,10 @@
 // N: the number of elements; EXCLUSIVE: 0 or 1; MODE: a ScanMode (0 look-back, 1 tree, 3 exact
 // sum); IN: a file of N input elements; OUT: the file the N outputs are written to.
 //
+// Built with ZIPPED_START and ZIPPED_SHIFT (a module over a generated range zipped with one
+// array), the range's start is ZIPPED_START and IN holds ZIPPED_SHIFT bytes of padding, then
+// the array's N elements.
+//
 // Built with EXACT_SUMS (an f32 module), it instead tests the exact sums of lookback.cuh:
 //
 //     emu IN OUT
@@ -63,7 +67,15 @@ int main(int argc, char** argv) {
     std::vector<uint4> in_v(bytes.size() / 16 + 2);
     std::memcpy(in_v.data(), bytes.data(), bytes.size());
     wd_in in{};
+#ifdef ZIPPED_START
+    // A zip of a generated range (column 0, its start in the address's place) with the
+    // input's array (column 1), which starts ZIPPED_SHIFT elements into the aligned storage
+    // (the test writes the input there).
+    in.p[0] = (const void*)(uintptr_t)(ZIPPED_START);
+    in.p[1] = (const char*)in_v.data() + ZIPPED_SHIFT;
+#else
     in.p[0] = in_v.data();
+#endif
     typedef wd_stage::value_t V;
     std::vector<V> out(n + 1);
     // The kernel's block tile (its span), which the driver prints for the test to compare with

@@ -652,3 +652,45 @@ pub struct Wide {
 pub fn wide_below(a: Wide, b: Wide) -> bool {
     a.a + a.h < b.a + b.h
 }
+
+/// An index zipped with an element: the index times the element (wrapping).
+#[map(inputs = 2)]
+pub fn index_times(i: u64, x: u32) -> u64 {
+    i.wrapping_mul(x as u64)
+}
+
+/// An element zipped with a `u32` index after it: their sum (wrapping).
+#[map(inputs = 2)]
+pub fn plus_index(x: u32, i: u32) -> u32 {
+    x.wrapping_add(i)
+}
+
+/// Three columns, the index in the middle: `x + i * y` (wrapping).
+#[map(inputs = 3)]
+pub fn x_plus_i_y(x: u32, i: u64, y: u32) -> u64 {
+    (x as u64).wrapping_add(i.wrapping_mul(y as u64))
+}
+
+/// Two indices around an element: `i ^ (j * x)` (wrapping).
+#[map(inputs = 3)]
+pub fn two_indices(i: u64, x: u32, j: u64) -> u64 {
+    i ^ j.wrapping_mul(x as u64)
+}
+
+/// Whether the index is a multiple of `m` (`m > 0`) and the element beside it odd.
+#[predicate(inputs = 2)]
+pub fn index_multiple_odd(i: u64, x: u32, m: u64) -> bool {
+    i % m < 1 && x & 1 == 1
+}
+
+/// Sums of `(index, element)` rows, both wrapping.
+#[reduce(identity = (0, 0))]
+pub fn add_index_rows(a: (u64, u32), b: (u64, u32)) -> (u64, u32) {
+    (a.0.wrapping_add(b.0), a.1.wrapping_add(b.1))
+}
+
+/// The bin of an `(index, element)` row: the low byte of their xor.
+#[map(inputs = 2)]
+pub fn index_elem_bin(i: u64, x: u32) -> u32 {
+    ((i ^ x as u64) & 255) as u32
+}

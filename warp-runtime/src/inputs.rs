@@ -23,11 +23,14 @@ pub struct Indexed<'a, T: Element> {
 }
 
 /// A map applied on the fly to the elements of a view: `xs.map(f)`. Nothing is materialised;
-/// the operation consuming it reads each element once and applies `f` in registers.
+/// the operation consuming it reads each element once and applies `f` in registers. `Z`
+/// says which columns of a zip are generated ranges ([`Zip::map`]); `()` for every other
+/// input.
 #[derive(Clone, Debug)]
-pub struct Mapped<'a, M: MapOp> {
+pub struct Mapped<'a, M: MapOp, Z: Kinds = ()> {
     pub(crate) elems: Elements<'a, M::Input>,
     pub(crate) map: M,
+    pub(crate) kinds: PhantomData<Z>,
 }
 
 impl<T: Element> DeviceVec<T> {
@@ -57,6 +60,7 @@ impl<'a, T: Element> DeviceView<'a, T> {
         Mapped {
             elems: self.elements(),
             map,
+            kinds: PhantomData,
         }
     }
 }
@@ -80,6 +84,7 @@ impl<T: Element> CudaInput<T> for CudaSlice<T> {
         Mapped {
             elems: Elements::cuda(self.as_view()),
             map,
+            kinds: PhantomData,
         }
     }
 }
@@ -94,6 +99,7 @@ impl<T: Element> CudaInput<T> for CudaView<'_, T> {
         Mapped {
             elems: Elements::cuda(self.slice(..)),
             map,
+            kinds: PhantomData,
         }
     }
 }
@@ -103,7 +109,7 @@ impl<T: Element> Sealed for DeviceView<'_, T> {}
 impl<T: Element> Sealed for CudaSlice<T> {}
 impl<T: Element> Sealed for CudaView<'_, T> {}
 impl<T: Element> Sealed for Indexed<'_, T> {}
-impl<M: MapOp> Sealed for Mapped<'_, M> {}
+impl<M: MapOp, Z: Kinds> Sealed for Mapped<'_, M, Z> {}
 impl<T: DeviceValue> Sealed for crate::arrays::DeviceTuples<T> {}
 
 /// How an input's values are made from its elements (what the stage of its kernels does).
@@ -128,6 +134,10 @@ pub enum Stage {
     Strided,
     /// A map of every `step`-th element of one array.
     StridedMap(&'static FnMeta),
+    /// Zipped columns of which those whose bit is set are generated ranges.
+    Zipped(u8),
+    /// A map of zipped columns of which those whose bit is set are generated ranges.
+    ZippedMap(u8, &'static FnMeta),
 }
 
 /// Where an element input's elements come from (beyond its map).
@@ -142,6 +152,9 @@ pub enum Origin {
     Gather(Scalar),
     /// Every `step`-th element of one array.
     Strided,
+    /// Zipped columns, those whose bit is set generated ranges (made, not read), the others
+    /// arrays.
+    Zipped(u8),
 }
 
 /// An input of the element operations (predicates, compaction, histograms): an array, a view,
@@ -228,8 +241,8 @@ plain_input! {
     CudaView<'_, T> => |s| Elements::cuda(s.slice(..));
 }
 
-/// One array an input can zip: a `DeviceVec`, a view of one, or the caller's `CudaSlice` or
-/// `CudaView`.
+/// One array: a `DeviceVec`, a view of one, or the caller's `CudaSlice` or `CudaView` (what
+/// the operations that read memory take, and a [`Column`] of a zip).
 pub trait Array: Sealed + Sync {
     /// The element type.
     type Elem: Element;
@@ -238,11 +251,90 @@ pub trait Array: Sealed + Sync {
     fn array(&self) -> Elements<'_, Self::Elem>;
 }
 
-/// Equally long arrays read together, a tuple of references to 2 to 4 [`Array`]s: the
+/// One column of a [`Zip`]: an [`Array`], or a generated range
+/// ([`DeviceRange`](crate::DeviceRange), made by [`Device::range`](crate::Device::range)),
+/// whose indices the kernels make where they read the other columns.
+pub trait Column: Sealed + Sync {
+    /// The element type.
+    type Elem: Element;
+    /// What the column is ([`Stored`] or [`Generated`]): part of the key of a zip's modules.
+    #[doc(hidden)]
+    type Kind: Kind;
+    /// The elements (made into a host array by the CPU backend for a range).
+    #[doc(hidden)]
+    fn column(&self) -> Elements<'_, Self::Elem>;
+}
+
+impl<A: Array> Column for A {
+    type Elem = A::Elem;
+    type Kind = Stored;
+    fn column(&self) -> Elements<'_, A::Elem> {
+        self.array()
+    }
+}
+
+/// A zipped column held in memory (an [`Array`]).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Stored;
+
+/// A zipped column the kernels generate (a [`DeviceRange`](crate::DeviceRange)).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Generated;
+
+/// What one zipped column is: [`Stored`] or [`Generated`].
+#[doc(hidden)]
+pub trait Kind: Copy + std::fmt::Debug + Send + Sync + 'static {
+    /// Whether the kernels make its elements.
+    const GENERATED: bool;
+}
+impl Kind for Stored {
+    const GENERATED: bool = false;
+}
+impl Kind for Generated {
+    const GENERATED: bool = true;
+}
+
+/// What the columns of an input are: `()` for an input that is not a zip, a tuple of
+/// [`Kind`]s for a zip (part of the key of its modules, and where its elements come from).
+#[doc(hidden)]
+pub trait Kinds: Copy + std::fmt::Debug + Send + Sync + 'static {
+    /// Where the elements come from: arrays, or zipped columns some of which are generated.
+    const ORIGIN: Origin;
+}
+impl Kinds for () {
+    const ORIGIN: Origin = Origin::Stored;
+}
+
+/// The origin of zipped columns whose kinds say `generated` (one flag a column).
+const fn zipped_origin(generated: &[bool]) -> Origin {
+    let mut mask = 0u8;
+    let mut k = 0;
+    while k < generated.len() {
+        if generated[k] {
+            mask |= 1 << k;
+        }
+        k += 1;
+    }
+    match mask {
+        0 => Origin::Stored,
+        m => Origin::Zipped(m),
+    }
+}
+
+/// Equally long arrays read together, a tuple of references to 2 to 4 [`Column`]s: the
 /// element of `(&xs, &ys)` at `i` is `(xs[i], ys[i])`, what a `#[map(inputs = 2)]` or
 /// `#[predicate(inputs = 2)]` takes. Arrays of different lengths are an [`Error::Shape`] of the
 /// operation. `.map(f)` maps them lazily (as arrays' `.map`), `.keep::<K>()` makes compaction
 /// (`filter`, `partition`) keep array `K`'s elements.
+///
+/// A column may be a generated range ([`Device::range`](crate::Device::range)): the element of
+/// `(&dev.range(a..b), &xs)` at `i` is `(a + i, xs[i])`, and the kernels make `a + i` where they
+/// read `xs[i]` (a range of another length than the arrays is an [`Error::Shape`] too). Such a
+/// zip, its `.map(f)` and its `.keep::<K>()` are inputs of every operation that takes
+/// elements (reductions, scans, axis reductions, predicates, compaction, histograms); the
+/// operations that take arrays (`map_reduce`, `map`, sorts, ...) take zips of arrays only.
 ///
 /// ```
 /// use warp_runtime::prelude::*;
@@ -265,29 +357,56 @@ pub trait Array: Sealed + Sync {
 /// assert!(matches!(dev.count(above.with(0.0), &(&xs, &short)), Err(Error::Shape(_))));
 /// # Ok(()) }
 /// ```
+///
+/// With a generated range: a weighted sum `sum(i * xs[i])` reads only `xs`.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// #[map(inputs = 2)]
+/// fn weighted(i: u32, x: f32) -> f32 { i as f32 * x }
+/// #[reduce(identity = 0.0)]
+/// fn sum(a: f32, b: f32) -> f32 { a + b }
+/// #[predicate(inputs = 2)]
+/// fn even_index(i: u32, x: f32) -> bool { i % 2 == 0 }
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let xs = dev.upload(&[1.0f32, 2.0, 3.0, 4.0])?;
+/// let at = dev.range(0u32..4);
+/// assert_eq!(dev.reduce(sum, &(&at, &xs).map(weighted))?, 20.0); // 0 + 2 + 6 + 12
+/// let kept = dev.filter(even_index, &(&at, &xs).keep::<1>())?;   // the elements at even i
+/// assert_eq!(kept.download()?, [1.0, 3.0]);
+/// let short = dev.range(0u32..3);
+/// assert!(matches!(dev.reduce(sum, &(&short, &xs).map(weighted)), Err(Error::Shape(_))));
+/// # Ok(()) }
+/// ```
 pub trait Zip: Sealed + Sync {
     /// One element of each array.
     type Row: Row;
+    /// What each column is (stored or generated): part of the key of the zip's modules.
+    #[doc(hidden)]
+    type Kinds: Kinds;
     /// The zipped elements.
     #[doc(hidden)]
     fn zipped(&self) -> Elements<'_, Self::Row>;
     /// The zipped elements mapped by `map` (which takes one element of each array), lazily:
     /// `dev.reduce(sum, &(&xs, &ys).map(mul))` runs one fused kernel reading each array once.
-    fn map<M: MapOp<Input = Self::Row>>(&self, map: M) -> Mapped<'_, M> {
+    fn map<M: MapOp<Input = Self::Row>>(&self, map: M) -> Mapped<'_, M, Self::Kinds> {
         Mapped {
             elems: self.zipped(),
             map,
+            kinds: PhantomData,
         }
     }
     /// The zipped elements, of which compaction (`filter`, `partition` and their `_into`
     /// forms) keeps array `K`'s: `dev.filter(p, &(&a, &b).keep::<0>())` is the elements of
     /// `a` whose row `(a[i], b[i])` satisfies `p`. Other operations see the rows.
-    fn keep<const K: usize>(&self) -> Keeping<'_, Self::Row, K>
+    fn keep<const K: usize>(&self) -> Keeping<'_, Self::Row, K, Self::Kinds>
     where
         Self::Row: Field<K>,
     {
         Keeping {
             elems: self.zipped(),
+            kinds: PhantomData,
         }
     }
 }
@@ -305,28 +424,35 @@ pub trait Field<const K: usize>: Row {
     fn field(self) -> Self::Out;
 }
 
-/// Zipped arrays whose compaction keeps array `K`'s elements: made by [`Zip::keep`].
+/// Zipped arrays whose compaction keeps array `K`'s elements: made by [`Zip::keep`]. `Z` says
+/// which columns are generated ranges.
 #[derive(Clone, Debug)]
-pub struct Keeping<'a, R: Row, const K: usize> {
+pub struct Keeping<'a, R: Row, const K: usize, Z: Kinds = ()> {
     pub(crate) elems: Elements<'a, R>,
+    pub(crate) kinds: PhantomData<Z>,
 }
 
 macro_rules! zipped {
     ($zip:ident: $($a:ident $i:tt),+) => {
-        impl<'r, $($a: Array),+> Sealed for ($(&'r $a,)+) {}
-        impl<'r, $($a: Array),+> Zip for ($(&'r $a,)+) {
+        impl<$($a: Kind),+> Kinds for ($($a,)+) {
+            const ORIGIN: Origin = zipped_origin(&[$($a::GENERATED),+]);
+        }
+        impl<'r, $($a: Column),+> Sealed for ($(&'r $a,)+) {}
+        impl<'r, $($a: Column),+> Zip for ($(&'r $a,)+) {
             type Row = ($($a::Elem,)+);
+            type Kinds = ($($a::Kind,)+);
             fn zipped(&self) -> Elements<'_, Self::Row> {
-                crate::arrays::$zip($(self.$i.array()),+)
+                crate::arrays::$zip($(self.$i.column()),+)
             }
         }
-        impl<'r, $($a: Array),+> ElementInput for ($(&'r $a,)+) {
+        impl<'r, $($a: Column),+> ElementInput for ($(&'r $a,)+) {
             type Elem = ($($a::Elem,)+);
             type Value = ($($a::Elem,)+);
             type Kept = ($($a::Elem,)+);
-            type Map = ();
+            type Map = ($($a::Kind,)+);
             const MAP: Option<&'static FnMeta> = None;
             const KEEP: Option<usize> = None;
+            const ORIGIN: Origin = <($($a::Kind,)+) as Kinds>::ORIGIN;
             fn elements(&self) -> Elements<'_, Self::Elem> {
                 self.zipped()
             }
@@ -340,6 +466,7 @@ macro_rules! zipped {
                 v
             }
         }
+        // Zips of arrays only: the operations that take `AsSlice` read memory.
         impl<'r, $($a: Array),+> AsSlice<($($a::Elem,)+)> for ($(&'r $a,)+) {
             fn elements(&self) -> Elements<'_, ($($a::Elem,)+)> {
                 self.zipped()
@@ -371,14 +498,15 @@ field!(1 => B of A, B, C, D);
 field!(2 => C of A, B, C, D);
 field!(3 => D of A, B, C, D);
 
-impl<R: Row, const K: usize> Sealed for Keeping<'_, R, K> {}
-impl<R: Row + Field<K>, const K: usize> ElementInput for Keeping<'_, R, K> {
+impl<R: Row, const K: usize, Z: Kinds> Sealed for Keeping<'_, R, K, Z> {}
+impl<R: Row + Field<K>, const K: usize, Z: Kinds> ElementInput for Keeping<'_, R, K, Z> {
     type Elem = R;
     type Value = R;
     type Kept = <R as Field<K>>::Out;
-    type Map = KeepKey<K>;
+    type Map = (KeepKey<K>, Z);
     const MAP: Option<&'static FnMeta> = None;
     const KEEP: Option<usize> = Some(K);
+    const ORIGIN: Origin = Z::ORIGIN;
     fn elements(&self) -> Elements<'_, R> {
         self.elems.clone()
     }
@@ -397,13 +525,14 @@ impl<R: Row + Field<K>, const K: usize> ElementInput for Keeping<'_, R, K> {
 #[doc(hidden)]
 pub struct KeepKey<const K: usize>;
 
-impl<M: MapOp> ElementInput for Mapped<'_, M> {
+impl<M: MapOp, Z: Kinds> ElementInput for Mapped<'_, M, Z> {
     type Elem = M::Input;
     type Value = M::Output;
     type Kept = M::Output;
-    type Map = M::Key;
+    type Map = (M::Key, Z);
     const MAP: Option<&'static FnMeta> = Some(&M::META);
     const KEEP: Option<usize> = None;
+    const ORIGIN: Origin = Z::ORIGIN;
     fn elements(&self) -> Elements<'_, M::Input> {
         self.elems.clone()
     }
@@ -475,9 +604,9 @@ impl<I: ElementInput, G: MapOp<Input = I::Value>> ElementInput for Chained<I, G>
     }
 }
 
-impl<'a, M: MapOp> Mapped<'a, M> {
+impl<'a, M: MapOp, Z: Kinds> Mapped<'a, M, Z> {
     /// The mapped values mapped again by `map`, lazily: see [`Chained`].
-    pub fn map<G: MapOp<Input = M::Output>>(&self, map: G) -> Chained<Mapped<'a, M>, G> {
+    pub fn map<G: MapOp<Input = M::Output>>(&self, map: G) -> Chained<Mapped<'a, M, Z>, G> {
         Chained {
             inner: self.clone(),
             map,
@@ -630,6 +759,8 @@ pub(crate) const fn element_stage(map: Option<&'static FnMeta>, origin: Origin) 
         (None, Origin::Gather(ix)) => Stage::Gather(ix),
         (Some(m), Origin::Strided) => Stage::StridedMap(m),
         (None, Origin::Strided) => Stage::Strided,
+        (Some(m), Origin::Zipped(g)) => Stage::ZippedMap(g, m),
+        (None, Origin::Zipped(g)) => Stage::Zipped(g),
     }
 }
 
@@ -704,5 +835,6 @@ pub(crate) fn mapped<'a, M: MapOp, S: AsSlice<M::Input> + ?Sized>(
     Mapped {
         elems: s.elements(),
         map,
+        kinds: PhantomData,
     }
 }

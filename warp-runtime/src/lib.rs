@@ -52,8 +52,8 @@ pub use gathers::{Gather, GatherMap, Gathered};
 /// The `half` crate, whose `f16` and `bf16` are element types (also in the prelude).
 pub use half;
 pub use inputs::{
-    Array, AsSlice, Chained, CudaInput, ElementInput, Field, Filter, Indexed, Keeping, Mapped,
-    Masked, ReduceInput, Zip,
+    Array, AsSlice, Chained, Column, CudaInput, ElementInput, Field, Filter, Indexed, Keeping,
+    Mapped, Masked, ReduceInput, Zip,
 };
 pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, ScatterIndex, Weight};
 pub use operations::{ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys};
@@ -72,7 +72,9 @@ pub use warp_macros::{DeviceValue, map, predicate, reduce};
 pub mod impl_ {
     pub use crate::backend::cpu::CHUNK as CPU_CHUNK;
     pub use crate::gathers::GatherKey;
-    pub use crate::inputs::{ChainKey, IndexKey, KeepKey, MaskKey, Stage};
+    pub use crate::inputs::{
+        ChainKey, Generated, IndexKey, KeepKey, Kind, Kinds, MaskKey, Stage, Stored,
+    };
     pub use crate::operations::{
         argwhere_module, axis_module, collect_module, histogram_module, histogram_reduce_module,
         histogram_weighted_module, map_module, merge_module, merge_values_module,

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use crate::arrays::Elements;
 use crate::device::Device;
-use crate::inputs::{Chained, ElementInput, Origin, Sealed};
+use crate::inputs::{Chained, Column, ElementInput, Generated, Origin, Sealed};
 use crate::operators::{BoundArgs, FnMeta, MapOp};
 use crate::values::IndexInt;
 
@@ -82,8 +82,13 @@ impl Device {
     /// range is `start + i`. On the CPU backend the indices are made into a host array when
     /// an operation reads them.
     ///
-    /// Not an input of the operations that take arrays (`map`, `copy`, sorts, searches,
-    /// top-k, `transpose`, zips), nor the values of `reduce_by_key` (an
+    /// A range is also a column of a zip with arrays ([`Zip`](crate::Zip)): `(&dev.range(0..n),
+    /// &xs)` has the elements `(i, xs[i])`, its `.map(f)` and `.keep::<K>()` are inputs of the
+    /// same operations, and the kernels make `i` where they read `xs[i]` (a range of another
+    /// length than the arrays is an [`Error::Shape`](crate::Error::Shape)).
+    ///
+    /// Not an input of the operations that take arrays (`map`, `map_reduce`, `copy`, sorts,
+    /// searches, top-k, `transpose`), alone or zipped, nor the values of `reduce_by_key` (an
     /// [`Error::Unsupported`](crate::Error::Unsupported)).
     ///
     /// ```
@@ -149,6 +154,16 @@ impl<'d, T: RangeIndex, M: MapOp<Input = T>> RangeMap<'d, T, M> {
 }
 
 impl<T: RangeIndex> Sealed for DeviceRange<'_, T> {}
+
+/// A range is a column of a zip (`(&dev.range(0..n), &xs)`): the kernels make its indices
+/// where they read the arrays beside it.
+impl<T: RangeIndex> Column for DeviceRange<'_, T> {
+    type Elem = T;
+    type Kind = Generated;
+    fn column(&self) -> Elements<'_, T> {
+        DeviceRange::elements(self)
+    }
+}
 impl<T: RangeIndex, M: MapOp<Input = T>> Sealed for RangeMap<'_, T, M> {}
 
 impl<T: RangeIndex> ElementInput for DeviceRange<'_, T> {

@@ -956,14 +956,19 @@ mod ranges {
     //! The modules over generated ranges compile for every architecture with no local
     //! memory: the reduce module (plain indices of both types, a map to a count, an f64 map
     //! with a bound argument), the axis module (scans, rows, columns, segments), the predicate
-    //! module (votes, compaction), argwhere's and the histogram's.
+    //! module (votes, compaction), argwhere's and the histogram's; and the same modules over
+    //! zips of ranges with arrays (the range first, second, in the middle, twice; mapped,
+    //! reduced as tuples, masked, compacted keeping the range's column), and collect's.
     use super::*;
     use warp_runtime::impl_::{
-        argwhere_module, axis_module, histogram_module, predicate_module, reduce_module,
+        Generated, Stored, argwhere_module, axis_module, collect_module, histogram_module,
+        predicate_module, reduce_module,
     };
-    use warp_runtime::{DeviceRange, RangeMap};
+    use warp_runtime::{DeviceRange, DeviceVec, Keeping, Mapped, Masked, RangeMap};
     use warp_tests::ops::{
-        add_u32, add_u64, gauss_step_with, index_byte, low_word, multiple_of_with, pi_hit, sum_f64,
+        add_index_rows, add_u32, add_u64, gauss_step_with, index_byte, index_elem_bin,
+        index_multiple_odd_with, index_times, low_word, multiple_of_with, pi_hit, plus_index,
+        sum_f64, two_indices, x_plus_i_y,
     };
 
     #[test]
@@ -1001,6 +1006,88 @@ mod ranges {
                 want,
             ),
         ]);
+    }
+
+    /// A zip whose column 0 is a `u64` range and column 1 a `u32` array.
+    type RangeZip = (&'static DeviceRange<'static, u64>, &'static DeviceVec<u32>);
+    /// Its map by `M`.
+    type RangeZipMap<M> = Mapped<'static, M, (Generated, Stored)>;
+
+    #[test]
+    fn zipped_range_modules_compile() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &[];
+        compile_all_with(vec![
+            (reduce_module::<add_u64, RangeZipMap<index_times>>(), want),
+            (reduce_module::<add_index_rows, RangeZip>(), want),
+            (
+                reduce_module::<add_u32, Mapped<'static, plus_index, (Stored, Generated)>>(),
+                want,
+            ),
+            (
+                reduce_module::<add_u64, Mapped<'static, x_plus_i_y, (Stored, Generated, Stored)>>(
+                ),
+                want,
+            ),
+            (
+                reduce_module::<
+                    add_u64,
+                    Mapped<'static, two_indices, (Generated, Stored, Generated)>,
+                >(),
+                want,
+            ),
+            (
+                reduce_module::<
+                    add_u64,
+                    Masked<'static, RangeZipMap<index_times>, multiple_of_with<u64>>,
+                >(),
+                want,
+            ),
+            (axis_module::<add_u64, RangeZipMap<index_times>>(), want),
+            (
+                predicate_module::<index_multiple_odd_with<u64>, RangeZip>(),
+                want,
+            ),
+            (
+                predicate_module::<
+                    index_multiple_odd_with<u64>,
+                    Keeping<'static, (u64, u32), 0, (Generated, Stored)>,
+                >(),
+                want,
+            ),
+            (
+                argwhere_module::<index_multiple_odd_with<u64>, RangeZip, u32>(),
+                want,
+            ),
+            (histogram_module::<index_elem_bin, RangeZip>(), want),
+            (collect_module::<RangeZipMap<index_times>>(), want),
+        ]);
+    }
+
+    #[test]
+    fn a_zipped_range_module_reads_only_its_arrays() {
+        // The range's column holds its start, the array's its address; only the array is
+        // read, and a zip of two arrays of the same types reads both.
+        let m = reduce_module::<add_u64, RangeZipMap<index_times>>();
+        for part in [
+            "st.p0 = (wd_u64)in.p[0];",
+            "st.p1 = (const wd_u32*)in.p[1];",
+            "wd_u64 p0;",
+            "e.f0 = (wd_u64)(p0 + i);",
+            "wd_ldcs(p1 + i)",
+        ] {
+            assert!(m.source.contains(part), "no `{part}` in\n{}", m.source);
+        }
+        assert!(!m.source.contains("wd_ldcs(p0"), "{}", m.source);
+        let stored = reduce_module::<add_u64, Mapped<'static, index_times, (Stored, Stored)>>();
+        assert!(
+            stored.source.contains("wd_ldcs(p0 + i)"),
+            "{}",
+            stored.source
+        );
+        assert_ne!(stored.source, m.source);
     }
 
     #[test]

@@ -384,18 +384,26 @@ mod search {
 }
 
 mod ranges {
-    //! A snapshot of a reduce module over a map of a generated range: the stage that makes
-    //! the indices from the start, reading nothing.
+    //! Snapshots of reduce modules over a map of a generated range (the stage that makes the
+    //! indices from the start, reading nothing) and over a map of a range zipped with an array.
     use super::view;
-    use warp_runtime::RangeMap;
-    use warp_runtime::impl_::reduce_module;
-    use warp_tests::ops::{add_u32, pi_hit};
+    use warp_runtime::impl_::{Generated, Stored, reduce_module};
+    use warp_runtime::{Mapped, RangeMap};
+    use warp_tests::ops::{add_u32, add_u64, index_times, pi_hit};
 
     #[test]
     fn range_modules() {
         insta::assert_snapshot!(
             "reduce_add_u32_pi_hit_range_u64",
             view(&reduce_module::<add_u32, RangeMap<'static, u64, pi_hit>>().source)
+        );
+        // A zip of a range with an array: the range's column made, the array's read.
+        insta::assert_snapshot!(
+            "reduce_add_u64_index_times_zip_range_u64_u32",
+            view(
+                &reduce_module::<add_u64, Mapped<'static, index_times, (Generated, Stored)>>()
+                    .source
+            )
         );
     }
 }

@@ -14,17 +14,18 @@ use std::process::Command;
 
 use rand::Rng;
 use warp_kernels::catalogue::{BLOCK_TILE, ScanMode, scan_span};
-use warp_runtime::DeviceVec;
-use warp_runtime::impl_::axis_module;
+use warp_runtime::impl_::{Generated, Stored, axis_module};
 use warp_runtime::prelude::*;
+use warp_runtime::{DeviceVec, Mapped};
 use warp_tests::emu::bytes_of;
-use warp_tests::ops::{sum_f32, sum_i32};
+use warp_tests::ops::{add_u64, index_times, sum_f32, sum_i32};
 use warp_tests::scans::one_term_a_tile;
 use warp_tests::{emu, rng, seed};
 
 const MAIN: &str = include_str!("../../emu/scan_main.cpp");
 
-/// One emulated scan of `input` (its C bytes, `n` elements); returns the output's bytes.
+/// One emulated scan of `input` (its C bytes, `n` elements) by a module of one array of
+/// 4-byte elements and values; returns the output's bytes.
 fn emulate(
     dir: &Path,
     bin: &Path,
@@ -32,6 +33,20 @@ fn emulate(
     input: &[u8],
     exclusive: bool,
     mode: ScanMode,
+) -> Vec<u8> {
+    emulate_tiled(dir, bin, n, input, exclusive, mode, scan_span(&[4], 4))
+}
+
+/// [`emulate`] by a module whose warps take `span` warp tiles each (`catalogue::scan_span` of
+/// its columns and values).
+fn emulate_tiled(
+    dir: &Path,
+    bin: &Path,
+    n: usize,
+    input: &[u8],
+    exclusive: bool,
+    mode: ScanMode,
+    span: usize,
 ) -> Vec<u8> {
     let (src, out) = (dir.join("scan.in"), dir.join("scan.out"));
     std::fs::write(&src, input).unwrap();
@@ -44,12 +59,11 @@ fn emulate(
         .output()
         .expect("the emulation runs");
     assert!(run.status.success(), "n={n}: the emulation failed");
-    // The kernel's block tile is the one the runtime sizes the grid by (one array of 4-byte
-    // elements and values: scan_span warp tiles a warp).
+    // The kernel's block tile is the one the runtime sizes the grid by.
     let said = String::from_utf8_lossy(&run.stdout);
     assert_eq!(
         said.trim(),
-        format!("block_tile {}", BLOCK_TILE * scan_span(&[4], 4)),
+        format!("block_tile {}", BLOCK_TILE * span),
         "the kernel's block tile is not the runtime's"
     );
     std::fs::read(out).unwrap()
@@ -255,5 +269,48 @@ fn exact_sum_prefixes_are_correctly_rounded_in_emulation() {
         let at = t * tile * 4;
         let g = f32::from_le_bytes(got[at..at + 4].try_into().unwrap());
         assert_eq!(g.to_bits(), w.to_bits(), "tile {t}: {g:e}, want {w:e}");
+    }
+}
+
+#[test]
+#[ignore = "needs g++ (C++20) and WARP_EMU=1"]
+fn a_zipped_range_scans_as_the_cpu_in_emulation() {
+    // The stage of a generated range zipped with an array: the range's indices made from its
+    // start, the array read beside them (with vectors, from an aligned start and from one
+    // element past it, where the head reaches the first aligned vector), scanned by the
+    // look-back and by the tree. Integers: bit for bit against the CPU backend.
+    let Some(dir) = emu::folder("scan-zip", MAIN) else {
+        return;
+    };
+    let cpu = Device::cpu();
+    let mut r = rng(seed());
+    let module = axis_module::<add_u64, Mapped<'static, index_times, (Generated, Stored)>>();
+    let start = (1u64 << 40) + 3;
+    let span = scan_span(&[8, 4], 8);
+    let tile = BLOCK_TILE * span;
+    for shift in [0usize, 4] {
+        let bin = emu::build(
+            &dir,
+            &format!("zip{shift}"),
+            &module.source,
+            &[
+                format!("ZIPPED_START={start}ull"),
+                format!("ZIPPED_SHIFT={shift}"),
+            ],
+        );
+        for n in [1usize, 37, tile - 1, tile, tile + 1, 5 * tile + 77] {
+            let xs: Vec<u32> = (0..n).map(|_| r.random()).collect();
+            let dx = cpu.upload(&xs).unwrap();
+            let range = cpu.range(start..start + n as u64);
+            let zip = (&range, &dx);
+            let mut input = vec![0u8; shift];
+            input.extend(bytes_of(&xs));
+            for mode in [ScanMode::LookBack, ScanMode::Tree] {
+                let got = emulate_tiled(&dir, &bin, n, &input, false, mode, span);
+                let want = cpu.scan(add_u64, &zip.map(index_times)).unwrap();
+                let want = bytes_of(&want.download().unwrap());
+                assert!(got == want, "n={n} shift={shift} {mode:?}");
+            }
+        }
     }
 }

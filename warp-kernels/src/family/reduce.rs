@@ -65,6 +65,7 @@ pub fn reduce_module(op: &OpFragment, source: Option<&Source>) -> String {
             s @ (Source::Range { .. }
             | Source::Gather { .. }
             | Source::Strided { .. }
+            | Source::Zipped { .. }
             | Source::Masked { .. }
             | Source::Chained { .. }),
         ) => {

@@ -210,7 +210,7 @@ fn run_value(op: &OpFragment, v: &Source) -> String {
         Source::Map { map, .. } => format!("{e} return wd_map({});", call_args(map, "e", 0)),
         // The rows are read from memory, key and values zipped: a generated range has none
         // (the runtime refuses it as reduce-by-key's values before building a module).
-        Source::Range { .. } => {
+        Source::Range { .. } | Source::Zipped { .. } => {
             "\n#error \"a generated range is not a values input of reduce-by-key\"\n".to_string()
         }
         Source::Gather { .. }

@@ -74,6 +74,20 @@ pub enum Source<'a> {
         /// The map of each element.
         map: Option<&'a FnFragment<'a>>,
     },
+    /// Zipped columns of which those whose bit is set in `generated` are generated ranges
+    /// (`(&dev.range(a..b), &xs)`): element `i` of such a column is `start + i` of its index
+    /// type, made where it is read (its start travels in the kernel's array argument where
+    /// the column's address would), and the other columns are arrays read at `i`; each
+    /// element (the tuple) is mapped by `map` when there is one. Vectors start where every
+    /// stored column's can.
+    Zipped {
+        /// The element type of each column, generated or stored.
+        elem: &'a [Scalar],
+        /// A bit per generated column (bit `k`: column `k`); never 0.
+        generated: u8,
+        /// The map of each element.
+        map: Option<&'a FnFragment<'a>>,
+    },
     /// The values of `inner` (any source but `Indexed`) where the predicate `pred` holds, and
     /// the operator's identity where it does not (`xs.filter(p)` as the input of a
     /// reduction, a scan or an axis reduction: `wd_op` is defined before the stage). The
@@ -113,7 +127,7 @@ impl Source<'_> {
     /// The element type of each array read.
     pub fn columns(&self) -> &[Scalar] {
         match self {
-            Source::Plain(c) | Source::Map { elem: c, .. } => c,
+            Source::Plain(c) | Source::Map { elem: c, .. } | Source::Zipped { elem: c, .. } => c,
             Source::Indexed { elem, .. }
             | Source::Range { index: elem, .. }
             | Source::Gather { elem, .. }
@@ -156,6 +170,25 @@ impl Source<'_> {
                 map.name
             ),
             Source::Strided { elem, map: None } => format!("every `step`-th `{elem}`"),
+            Source::Zipped {
+                elem,
+                generated,
+                map,
+            } => {
+                let kinds: Vec<String> = elem
+                    .iter()
+                    .enumerate()
+                    .map(|(k, c)| match generated >> k & 1 {
+                        1 => format!("generated `{c}`"),
+                        _ => format!("`{c}`"),
+                    })
+                    .collect();
+                let zip = format!("zipped ({})", kinds.join(", "));
+                match map {
+                    Some(map) => format!("map `{}` of {zip}", map.name),
+                    None => zip,
+                }
+            }
             Source::Strided {
                 elem,
                 map: Some(map),
@@ -189,6 +222,13 @@ impl Source<'_> {
             } => format!("{}_gather_{index}_{cols}", map.name),
             Source::Strided { map: None, .. } => format!("strided_{cols}"),
             Source::Strided { map: Some(map), .. } => format!("{}_strided_{cols}", map.name),
+            Source::Zipped { generated, map, .. } => {
+                let zip = format!("zip{generated}_{cols}");
+                match map {
+                    Some(map) => format!("{}_{zip}", map.name),
+                    None => zip,
+                }
+            }
             Source::Masked { inner, pred } => format!("{}_where_{}", inner.tag(), pred.name),
             Source::Chained { inner, then } => format!("{}_{}", then.name, inner.tag()),
         }
@@ -218,17 +258,31 @@ pub(crate) fn row_ty(cols: &[Scalar]) -> Ty {
 /// (through L2 only), `at` (plain), `load_vec` (a vector of every array), `aligned` (whether a
 /// vector of every array can start at element `i`) and `head` (elements from `i` to the first
 /// place where one can, or `WD_NO_VEC` when the arrays' alignments disagree).
-pub(crate) fn readers(cols: &[Scalar]) -> String {
+///
+/// A column whose bit is set in `generated` is a generated range ([`Source::Zipped`]): its
+/// `p{k}` is the range's start, element `i` is `start + i` made in registers, nothing is read
+/// or prefetched for it, and vectors start wherever the stored columns' can (anywhere when
+/// there are none).
+pub(crate) fn readers(cols: &[Scalar], generated: u8) -> String {
     let widest = cols.iter().map(|c| c.size()).max().unwrap_or(1);
     let vec = 16 / widest;
+    let made = |k: usize| generated >> k & 1 == 1;
     let mut s = format!(
         "    static constexpr int VEC = {vec};\n    static constexpr int ARRAYS = {};\n",
         cols.len()
     );
     for (k, c) in cols.iter().enumerate() {
-        let _ = writeln!(s, "    const {}* p{k};", c.c_name());
+        let _ = match made(k) {
+            true => writeln!(s, "    wd_u64 p{k};"),
+            false => writeln!(s, "    const {}* p{k};", c.c_name()),
+        };
     }
     let one = cols.len() == 1;
+    // Element `i + off` of column `k` through `load` (a generated column makes it).
+    let elem = |k: usize, load: &str, off: &str| match made(k) {
+        true => format!("({})(p{k} + i{off})", cols[k].c_name()),
+        false => format!("{load}(p{k} + i{off})"),
+    };
     let gather = |load: &dyn Fn(usize) -> String| -> String {
         if one {
             format!("return {};", load(0))
@@ -244,31 +298,45 @@ pub(crate) fn readers(cols: &[Scalar]) -> String {
     };
     s.push_str(&fun(
         "elem_t load(wd_u64 i)",
-        gather(&|k| format!("wd_ldcs(p{k} + i)")),
+        gather(&|k| elem(k, "wd_ldcs", "")),
     ));
     s.push_str(&fun(
         "elem_t load_l2(wd_u64 i)",
-        gather(&|k| format!("wd_ldcg(p{k} + i)")),
+        gather(&|k| elem(k, "wd_ldcg", "")),
     ));
-    s.push_str(&fun("elem_t at(wd_u64 i)", gather(&|k| format!("p{k}[i]"))));
-    let lines: String = (0..cols.len())
-        .map(|k| format!("wd_prefetch_l2(p{k} + i);"))
-        .collect::<Vec<_>>()
-        .join(" ");
+    s.push_str(&fun(
+        "elem_t at(wd_u64 i)",
+        gather(&|k| match made(k) {
+            true => elem(k, "", ""),
+            false => format!("p{k}[i]"),
+        }),
+    ));
+    let stored: Vec<usize> = (0..cols.len()).filter(|&k| !made(k)).collect();
+    let lines = match stored.is_empty() {
+        true => "(void)i;".to_string(),
+        false => stored
+            .iter()
+            .map(|k| format!("wd_prefetch_l2(p{k} + i);"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
     s.push_str(&fun("void prefetch_l2(wd_u64 i)", lines));
     let mut lv = String::new();
-    for (k, c) in cols.iter().enumerate() {
+    for &k in &stored {
         let _ = writeln!(
             lv,
             "        const wd_vec<{t}, VEC> v{k} = wd_ldcs_vec<{t}, VEC>(p{k} + i);",
-            t = c.c_name()
+            t = cols[k].c_name()
         );
     }
     let moves: String = if one {
         "e[k] = v0.e[k];".into()
     } else {
         (0..cols.len())
-            .map(|k| format!(" e[k].f{k} = v{k}.e[k];"))
+            .map(|c| match made(c) {
+                true => format!(" e[k].f{c} = {};", elem(c, "", " + k")),
+                false => format!(" e[k].f{c} = v{c}.e[k];"),
+            })
             .collect::<String>()
             .trim_start()
             .to_string()
@@ -277,30 +345,34 @@ pub(crate) fn readers(cols: &[Scalar]) -> String {
         s,
         "    __device__ __forceinline__ void load_vec(wd_u64 i, elem_t (&e)[VEC]) const {{\n{lv}#pragma unroll\n        for (int k = 0; k < VEC; ++k) {{ {moves} }}\n    }}\n"
     );
-    let aligned: Vec<String> = cols
+    let aligned: Vec<String> = stored
         .iter()
-        .enumerate()
-        .map(|(k, c)| format!("wd_vec_aligned<{}, VEC>(p{k} + i)", c.c_name()))
+        .map(|&k| format!("wd_vec_aligned<{}, VEC>(p{k} + i)", cols[k].c_name()))
         .collect();
-    s.push_str(&fun(
-        "bool aligned(wd_u64 i)",
-        format!("return {};", aligned.join(" && ")),
-    ));
-    let head0 = format!("wd_vec_head<{}, VEC>(p0 + i)", cols[0].c_name());
-    let head = if one {
-        format!("return {head0};")
-    } else {
-        let rest: Vec<String> = cols
-            .iter()
-            .enumerate()
-            .skip(1)
-            .map(|(k, c)| format!("wd_vec_aligned<{}, VEC>(p{k} + i + h)", c.c_name()))
-            .collect();
-        format!(
-            "const wd_u64 h = {head0}; return {} ? h : WD_NO_VEC;",
-            rest.join(" && ")
-        )
+    let (aligned, head) = match stored.split_first() {
+        // Only generated columns: vectors start anywhere.
+        None => (
+            "(void)i; return true;".to_string(),
+            "(void)i; return 0;".to_string(),
+        ),
+        Some((&first, rest)) => {
+            let head0 = format!("wd_vec_head<{}, VEC>(p{first} + i)", cols[first].c_name());
+            let head = if rest.is_empty() {
+                format!("return {head0};")
+            } else {
+                let rest: Vec<String> = rest
+                    .iter()
+                    .map(|&k| format!("wd_vec_aligned<{}, VEC>(p{k} + i + h)", cols[k].c_name()))
+                    .collect();
+                format!(
+                    "const wd_u64 h = {head0}; return {} ? h : WD_NO_VEC;",
+                    rest.join(" && ")
+                )
+            };
+            (format!("return {};", aligned.join(" && ")), head)
+        }
     };
+    s.push_str(&fun("bool aligned(wd_u64 i)", aligned));
     s.push_str(&fun("wd_u64 head(wd_u64 i)", head));
     s
 }
@@ -453,11 +525,13 @@ pub(crate) fn stage_with(
         Source::Plain(_)
         | Source::Range { map: None, .. }
         | Source::Gather { map: None, .. }
-        | Source::Strided { map: None, .. } => Some(("e".to_string(), 0)),
+        | Source::Strided { map: None, .. }
+        | Source::Zipped { map: None, .. } => Some(("e".to_string(), 0)),
         Source::Map { map, .. }
         | Source::Range { map: Some(map), .. }
         | Source::Gather { map: Some(map), .. }
-        | Source::Strided { map: Some(map), .. } => Some((
+        | Source::Strided { map: Some(map), .. }
+        | Source::Zipped { map: Some(map), .. } => Some((
             format!("wd_map({})", call_args(map, "e", 0)),
             map.extras.len(),
         )),
@@ -546,12 +620,19 @@ pub(crate) fn stage_with(
                 elem.c_name()
             ),
         ),
-        _ => (
-            readers(cols),
-            (0..cols.len())
-                .map(|k| format!(" st.p{k} = (const {}*)in.p[{k}];", cols[k].c_name()))
-                .collect(),
-        ),
+        _ => {
+            let generated = match source {
+                Source::Zipped { generated, .. } => *generated,
+                _ => 0,
+            };
+            let sets = (0..cols.len())
+                .map(|k| match generated >> k & 1 {
+                    1 => format!(" st.p{k} = (wd_u64)in.p[{k}];"),
+                    _ => format!(" st.p{k} = (const {}*)in.p[{k}];", cols[k].c_name()),
+                })
+                .collect();
+            (readers(cols, generated), sets)
+        }
     };
     format!(
         "
@@ -580,7 +661,8 @@ pub(crate) fn stage_value(source: &Source) -> String {
         Source::Map { map, .. }
         | Source::Range { map: Some(map), .. }
         | Source::Gather { map: Some(map), .. }
-        | Source::Strided { map: Some(map), .. } => map.output.to_string(),
+        | Source::Strided { map: Some(map), .. }
+        | Source::Zipped { map: Some(map), .. } => map.output.to_string(),
         Source::Masked { inner, .. } => stage_value(inner),
         Source::Chained { then, .. } => then.output.to_string(),
         // Every source without a map, named so that a new source is decided here.
@@ -588,7 +670,8 @@ pub(crate) fn stage_value(source: &Source) -> String {
         | Source::Indexed { .. }
         | Source::Range { map: None, .. }
         | Source::Gather { map: None, .. }
-        | Source::Strided { map: None, .. }) => other.elem_c(),
+        | Source::Strided { map: None, .. }
+        | Source::Zipped { map: None, .. }) => other.elem_c(),
     }
 }
 
@@ -632,13 +715,15 @@ pub(crate) fn map_parts<'a>(source: &Source<'a>) -> Option<&'a FnFragment<'a>> {
         Source::Map { map, .. }
         | Source::Range { map: Some(map), .. }
         | Source::Gather { map: Some(map), .. }
-        | Source::Strided { map: Some(map), .. } => Some(map),
+        | Source::Strided { map: Some(map), .. }
+        | Source::Zipped { map: Some(map), .. } => Some(map),
         Source::Masked { inner, .. } | Source::Chained { inner, .. } => map_parts(inner),
         // Every source without a map, named so that a new source is decided here.
         Source::Plain(_)
         | Source::Indexed { .. }
         | Source::Range { map: None, .. }
         | Source::Gather { map: None, .. }
-        | Source::Strided { map: None, .. } => None,
+        | Source::Strided { map: None, .. }
+        | Source::Zipped { map: None, .. } => None,
     }
 }

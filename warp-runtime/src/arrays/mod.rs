@@ -305,7 +305,7 @@ impl<'a, T: Element> Elements<'a, T> {
                 views: vec![b],
                 sizes: vec![std::mem::size_of::<T>()],
                 len,
-                start: None,
+                starts: Vec::new(),
                 gather: None,
                 step: None,
             }),
@@ -331,7 +331,7 @@ impl<'a, T: Element> Elements<'a, T> {
                 views: Vec::new(),
                 sizes: vec![std::mem::size_of::<T>()],
                 len,
-                start: Some(start),
+                starts: vec![Some(start)],
                 gather: None,
                 step: None,
             }),
@@ -373,7 +373,7 @@ impl<'a, T: Element> Elements<'a, T> {
                     views,
                     sizes: vec![std::mem::size_of::<T>(), std::mem::size_of::<I>()],
                     len: ix.len,
-                    start: None,
+                    starts: Vec::new(),
                     gather: Some(GatherCols {
                         values_len,
                         fault: 0,
@@ -500,11 +500,20 @@ macro_rules! zip_elements {
                 ($(Data::Gpu($v),)+) => {
                     let mut views = Vec::new();
                     let mut sizes = Vec::new();
+                    // A generated range's start where its column is; `None` for an array.
+                    let mut starts = Vec::new();
                     $(
                         views.extend($v.views.iter().map(|v| v.slice(..)));
                         sizes.extend($v.sizes.iter().copied());
+                        match $v.starts.is_empty() {
+                            true => starts.extend($v.sizes.iter().map(|_| None)),
+                            false => starts.extend($v.starts.iter().copied()),
+                        }
                     )+
-                    Elements { data: Data::Gpu(Columns { views, sizes, len: lens[0], start: None, gather: None, step: None }), owners }
+                    if starts.iter().all(Option::is_none) {
+                        starts.clear();
+                    }
+                    Elements { data: Data::Gpu(Columns { views, sizes, len: lens[0], starts, gather: None, step: None }), owners }
                 }
                 ($(Data::Cpu($v),)+) => {
                     let rows = (0..lens[0]).map(|i| ($($v[i],)+)).collect();

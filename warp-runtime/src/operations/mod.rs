@@ -108,6 +108,16 @@ fn source(stage: Stage, cols: &'static [Scalar]) -> Source<'static> {
             elem: cols[0],
             map: Some(&m.fragment),
         },
+        Stage::Zipped(generated) => Source::Zipped {
+            elem: cols,
+            generated,
+            map: None,
+        },
+        Stage::ZippedMap(generated, m) => Source::Zipped {
+            elem: cols,
+            generated,
+            map: Some(&m.fragment),
+        },
     }
 }
 
@@ -174,7 +184,11 @@ impl<Op: ReduceOp> cpu::Fold<Op::Value> for Op {
 /// The bound arguments of an input's map (or none).
 fn map_args(stage: Stage, args: BoundArgs) -> BoundArgs {
     match stage {
-        Stage::Map(_) | Stage::RangeMap(..) | Stage::GatherMap(..) | Stage::StridedMap(_) => args,
+        Stage::Map(_)
+        | Stage::RangeMap(..)
+        | Stage::GatherMap(..)
+        | Stage::StridedMap(_)
+        | Stage::ZippedMap(..) => args,
         _ => BoundArgs::default(),
     }
 }

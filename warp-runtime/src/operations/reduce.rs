@@ -266,7 +266,11 @@ pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSourc
         );
     }
     match I::STAGE {
-        Stage::Map(m) | Stage::RangeMap(_, m) | Stage::GatherMap(_, m) | Stage::StridedMap(m) => {
+        Stage::Map(m)
+        | Stage::RangeMap(_, m)
+        | Stage::GatherMap(_, m)
+        | Stage::StridedMap(m)
+        | Stage::ZippedMap(_, m) => {
             let text = module::reduce_module(op, Some(&source(I::STAGE, cols)));
             let f = &m.fragment;
             composed(
@@ -275,8 +279,9 @@ pub fn reduce_module<Op: ReduceOp, I: ReduceInput<Op> + ?Sized>() -> ModuleSourc
                 op.style.needs_cuda_headers(),
             )
         }
-        // Zipped arrays reduced as tuples: a module of their own.
-        Stage::Plain if cols.len() > 1 => composed(
+        // Zipped arrays (some of them generated ranges) reduced as tuples: a module of their
+        // own.
+        Stage::Plain | Stage::Zipped(_) if cols.len() > 1 => composed(
             location(&op.name, &op.file, op.line),
             module::reduce_module(op, Some(&source(I::STAGE, cols))),
             op.style.needs_cuda_headers(),

@@ -772,12 +772,14 @@ impl Device {
                     | Stage::GatherMap(..)
                     | Stage::Strided
                     | Stage::StridedMap(_)
+                    | Stage::Zipped(_)
+                    | Stage::ZippedMap(..)
             )
         {
             return Err(Error::Unsupported(
-                "reduce_by_key reads its values from memory beside the keys: a generated range, \
-                 a gather, a strided view, a map of a map or a masked input is not one of its inputs (an array, a \
-                 view, a map or `indexed()` of one is)"
+                "reduce_by_key reads its values from memory beside the keys: a generated range \
+                 (alone or zipped), a gather, a strided view, a map of a map or a masked input is \
+                 not one of its inputs (an array, a view, a map or `indexed()` of one is)"
                     .into(),
             ));
         }

@@ -273,14 +273,18 @@ impl Staged<'_, '_> {
 
 /// The GPU arrays an operation's kernels read: one byte view per array (zipped when more than
 /// one), each of `len` elements of `sizes[k]` bytes; or, for a generated range, no view and its
-/// first index in `start` (its elements are `sizes[0]` bytes wide); or, for a gather, the array
-/// and then the indices (`len` of them) with `gather` set; or, for a strided view, the array
-/// whose every `step`-th element (`len` of them) is read.
+/// first index in `starts[0]` (its elements are `sizes[0]` bytes wide); or, for a zip holding
+/// generated ranges, a start in `starts[k]` for each generated column `k` and a view, in
+/// order, for each other; or, for a gather, the array and then the indices (`len` of them) with
+/// `gather` set; or, for a strided view, the array whose every `step`-th element (`len` of
+/// them) is read.
 pub(crate) struct Columns<'a> {
     pub(crate) views: Vec<CudaView<'a, u8>>,
     pub(crate) sizes: Vec<usize>,
     pub(crate) len: usize,
-    pub(crate) start: Option<u64>,
+    /// One entry per column (`Some(start)` for a generated range), or empty when every column
+    /// is an array.
+    pub(crate) starts: Vec<Option<u64>>,
     pub(crate) gather: Option<GatherCols>,
     pub(crate) step: Option<u64>,
 }
@@ -300,7 +304,7 @@ impl<'a> Columns<'a> {
             views: self.views.iter().map(|v| v.slice(..)).collect(),
             sizes: self.sizes.clone(),
             len: self.len,
-            start: self.start,
+            starts: self.starts.clone(),
             gather: self.gather,
             step: self.step,
         }
@@ -315,6 +319,18 @@ impl<'a> Columns<'a> {
     pub(crate) fn len(&self) -> usize {
         self.len
     }
+
+    /// The columns held in memory, each as (column, view, bytes of an element): every column
+    /// but a generated range's, whose views come in column order.
+    fn stored(&self) -> impl Iterator<Item = (usize, &CudaView<'a, u8>, usize)> {
+        let mut views = self.views.iter();
+        let made = |k: usize| matches!(self.starts.get(k), Some(Some(_)));
+        self.sizes
+            .iter()
+            .enumerate()
+            .filter(move |&(k, _)| !made(k))
+            .filter_map(move |(k, &size)| views.next().map(|v| (k, v, size)))
+    }
 }
 
 impl Columns<'_> {
@@ -322,14 +338,16 @@ impl Columns<'_> {
     pub(crate) fn arg<'s>(&'s self, stream: &'s CudaStream) -> Input<'s> {
         let mut raw = WdIn::default();
         let mut reads = Vec::with_capacity(self.views.len());
-        for (k, v) in self.views.iter().enumerate() {
+        for (k, v, _) in self.stored() {
             let (ptr, read) = v.device_ptr(stream);
             raw.p[k] = ptr;
             reads.push(read);
         }
         // A generated range's first index travels where an array's address would.
-        if let Some(start) = self.start {
-            raw.p[0] = start;
+        for (k, start) in self.starts.iter().enumerate() {
+            if let Some(start) = start {
+                raw.p[k] = *start;
+            }
         }
         // A gather's array length and fault word follow its two arrays.
         if let Some(g) = self.gather {
@@ -351,16 +369,12 @@ impl Columns<'_> {
             return false;
         }
         let vec = 16 / self.widest();
-        // A gather's vectors are of its indices only.
+        // A gather's vectors are of its indices only; a generated column's start anywhere.
         let skip = usize::from(self.gather.is_some());
-        self.views
-            .iter()
-            .zip(&self.sizes)
-            .skip(skip)
-            .all(|(v, &size)| {
-                let (ptr, _read) = v.device_ptr(stream);
-                ptr.is_multiple_of((vec * size) as u64)
-            })
+        self.stored().skip(skip).all(|(_, v, size)| {
+            let (ptr, _read) = v.device_ptr(stream);
+            ptr.is_multiple_of((vec * size) as u64)
+        })
     }
 }
 
