@@ -814,7 +814,8 @@ impl<V: Element, I: IndexInt, Op: ReduceOp<Value = (V, I)>> ReduceInput<Op> for 
 /// `map_reduce` and `map` take; `transpose` and segment offsets take single arrays).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not hold elements of type `{T}`",
-    label = "expected arrays of `{T}` (zipped arrays: one array per element of the tuple, in order)"
+    label = "expected arrays of `{T}` (zipped arrays: one array per element of the tuple, in order)",
+    note = "a zip holding a generated range (`dev.range(..)`) is an input of the operations that take elements, not of those that take arrays: `dev.collect(&(&range, &xs).map(f))` writes a map of one out"
 )]
 pub trait AsSlice<T: Row>: Sealed {
     /// The elements.
