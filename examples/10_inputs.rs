@@ -1,4 +1,5 @@
-//! Inputs beyond arrays: a generated range, a gather and its scatter back, a strided column,
+//! Inputs beyond arrays: a generated range (alone and zipped with an array), a gather and its
+//! scatter back, a strided column,
 //! and reductions and running sums along the middle axis of a (B, N, D) array, on the GPU when
 //! there is one (each checked against plain Rust), else on the CPU backend.
 //!
@@ -26,6 +27,18 @@ fn gauss(i: u64, h: f64) -> f64 {
 #[map]
 fn widen(x: i32) -> i64 {
     x as i64
+}
+
+/// An element weighted by its position: `i * x`.
+#[map(inputs = 2)]
+fn weighted(i: u64, x: i32) -> i64 {
+    i as i64 * x as i64
+}
+
+/// Whether a row's position is even and its element negative.
+#[predicate(inputs = 2)]
+fn even_and_negative(i: u64, x: i32) -> bool {
+    i & 1 == 0 && x < 0
 }
 
 fn main() -> warp_runtime::Result<()> {
@@ -65,6 +78,30 @@ fn main() -> warp_runtime::Result<()> {
     let total = dev.reduce(add, &xs.gather(&idx).map(widen))?;
     assert_eq!(total, want.iter().map(|&v| v as i64).sum::<i64>());
     println!("  gather of {} elements: sum {total}", idx_host.len());
+
+    // A range zipped with an array: the kernels make each position where they read the
+    // element (a first moment, and the elements at even positions that are negative).
+    let at = dev.range(0..table.len() as u64);
+    let moment = dev.reduce(add, &(&at, &xs).map(weighted))?;
+    let want_moment: i64 = table
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| i as i64 * x as i64)
+        .sum();
+    assert_eq!(moment, want_moment);
+    let picked = dev.filter(even_and_negative, &(&at, &xs).keep::<1>())?;
+    let want_picked: Vec<i32> = table
+        .iter()
+        .step_by(2)
+        .copied()
+        .filter(|&x| x < 0)
+        .collect();
+    assert_eq!(picked.download()?, want_picked);
+    println!(
+        "  sum of i * x[i] over {} elements: {moment}; {} negative at even i",
+        table.len(),
+        want_picked.len()
+    );
     let mut back = dev.upload(&vec![0i32; table.len()])?;
     dev.scatter_into(&dev.upload(&want)?, &idx, &mut back)?;
     let back = back.download()?;
