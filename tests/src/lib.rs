@@ -22,6 +22,7 @@ pub mod scans;
 pub mod scatter;
 pub mod sorts;
 pub mod strides;
+pub mod taken;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

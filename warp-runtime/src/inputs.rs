@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use cudarc::driver::{CudaSlice, CudaView};
 use warp_kernels::Scalar;
 
-use crate::arrays::{DeviceVec, DeviceView, Elements};
+use crate::arrays::{DeviceScalar, DeviceVec, DeviceView, Elements};
 use crate::error::{Error, Result};
 use crate::operators::{BoundArgs, FnMeta, MapOp, Predicate, ReduceOp};
 use crate::values::{DeviceValue, Element, IndexInt, Row};
@@ -744,6 +744,90 @@ where
     }
     fn keeps(&self, v: &Op::Value) -> bool {
         self.pred.test(*v)
+    }
+}
+
+/// The first `count` values of an element input, `count` a result left on the device (a
+/// [`DeviceScalar<u64>`](crate::DeviceScalar): what `filter_into`, `argwhere_into`,
+/// `partition_into` and `count_on_device` return), read by the kernels themselves: the next
+/// operation over a compaction's output runs without a host read. Made by [`Take::take`].
+///
+/// The kernels read `min(count, n)` values (`n`: the input's own length, which the grid is
+/// sized for, as `Iterator::take`). An input of the reductions (`reduce`, `reduce_on_device`,
+/// `reduce_into`; also masked, `input.take(&c).filter(p)`), `count`, `any`, `all`,
+/// `find_first` (and their `_on_device` forms), compaction (`filter`, `argwhere`, `partition`
+/// and their `_into` forms: positions count from the input's start), the histograms and
+/// `collect_into` (which writes the first `count` places of its output and leaves the others
+/// as they were); the other operations (scans, axes, `mask`, `collect`, `partition3`, the
+/// values of `reduce_by_key`, ...) return [`Error::Unsupported`]. A count on another GPU
+/// context or backend than the input is an [`Error::DeviceMismatch`]; a count written by
+/// another `Device` of the same GPU is waited for (an event), as a bound result is. On the
+/// CPU backend the count is read when the input is made and the values cut there.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// #[predicate]
+/// fn positive(x: f32) -> bool { x > 0.0 }
+/// #[predicate]
+/// fn above(x: f32, t: f32) -> bool { x > t }
+/// #[reduce(identity = 0.0)]
+/// fn sum(a: f32, b: f32) -> f32 { a + b }
+/// # fn main() -> warp_runtime::Result<()> {
+/// let dev = Device::cpu();
+/// let xs = dev.upload(&[3.0f32, -1.0, 2.0, -4.0, 5.0])?;
+/// let mut kept = dev.upload(&[0.0f32; 5])?;
+/// let count = dev.filter_into(positive, &xs, &mut kept)?;    // 3, left on the device
+/// // The next operations read the count where it is: no wait, no copy to the host.
+/// let total = dev.reduce_on_device(sum, &kept.take(&count))?;
+/// let big = dev.count_on_device(above.with(2.5), &kept.take(&count))?;
+/// assert_eq!((total.get()?, big.get()?), (10.0, 2));
+/// assert!(matches!(dev.scan(sum, &kept.take(&count)), Err(Error::Unsupported(_))));
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Taken<'a, I: ElementInput> {
+    input: &'a I,
+    count: DeviceScalar<u64>,
+}
+
+/// `take` for every element input (arrays, views, the caller's cudarc memory, maps, zips,
+/// ranges, gathers, strided views; in the prelude): `xs.take(&count)` is a [`Taken`] input,
+/// the first `count` values, `count` on the device.
+pub trait Take: ElementInput + Sized {
+    /// The first `count` values (at most all of them), `count` read by the kernels.
+    fn take(&self, count: &DeviceScalar<u64>) -> Taken<'_, Self> {
+        Taken {
+            input: self,
+            count: count.clone(),
+        }
+    }
+}
+
+impl<I: ElementInput> Take for I {}
+
+impl<I: ElementInput> Sealed for Taken<'_, I> {}
+
+impl<I: ElementInput> ElementInput for Taken<'_, I> {
+    type Elem = I::Elem;
+    type Value = I::Value;
+    type Kept = I::Kept;
+    // The same module as the input's: every stage reads a device length when one is given.
+    type Map = I::Map;
+    const MAP: Option<&'static FnMeta> = I::MAP;
+    const KEEP: Option<usize> = I::KEEP;
+    const ORIGIN: Origin = I::ORIGIN;
+    const THEN: Option<&'static FnMeta> = I::THEN;
+    fn elements(&self) -> Elements<'_, I::Elem> {
+        self.input.elements().take(&self.count)
+    }
+    fn args(&self) -> BoundArgs {
+        self.input.args()
+    }
+    fn value(&self, e: I::Elem) -> I::Value {
+        self.input.value(e)
+    }
+    fn kept(v: I::Value) -> I::Kept {
+        I::kept(v)
     }
 }
 

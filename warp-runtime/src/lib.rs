@@ -53,7 +53,7 @@ pub use gathers::{Gather, GatherMap, Gathered};
 pub use half;
 pub use inputs::{
     Array, AsSlice, Chained, Column, CudaInput, ElementInput, Field, Filter, Indexed, Keeping,
-    Mapped, Masked, ReduceInput, Zip,
+    Mapped, Masked, ReduceInput, Take, Taken, Zip,
 };
 pub use operations::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, ScatterIndex, Weight};
 pub use operations::{ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys};
@@ -96,7 +96,7 @@ pub mod prelude {
     pub use crate::{
         ByKey, CudaInput, Device, DeviceScalar, DeviceTuples, DeviceValue, DeviceVec, DeviceView,
         Equal, Error, Filter, Gather, MapOp, OutputArray, Predicate, ReduceOp, Runs, SortOrder,
-        StepBy, TopK, TopKRows, ValueArray, Zip, map, predicate, reduce,
+        StepBy, Take, TopK, TopKRows, ValueArray, Zip, map, predicate, reduce,
     };
     pub use half::{bf16, f16};
 }

@@ -19,5 +19,6 @@ mod search;
 mod semantics;
 mod sort;
 mod structs;
+mod taken;
 mod topk;
 mod zip;

@@ -20,5 +20,6 @@ mod scans;
 mod search;
 mod sort;
 mod structs;
+mod taken;
 mod topk;
 mod zip;

@@ -490,7 +490,9 @@ pub(crate) fn bound_args(f: &FnFragment, first: usize) -> String {
 }
 
 /// The stage struct `wd_stage` (and `WD_STAGE`, which builds `st` from a kernel's `in`, `n`,
-/// `a`): elements of `source` (one array, or several zipped), mapped if it is a map, made into
+/// `a`; `st.n`, the elements read, is `n` or the device-resident length `*in.len` when that
+/// is set and smaller; `st.cap` is `n`, what the grid and the scratch were sized for, which
+/// the look-back of compaction counts its tiles by): elements of `source` (one array, or several zipped), mapped if it is a map, made into
 /// pairs if indexed, tested by `pred` if any; bound arguments decoded from `a` (the map's
 /// first). `value` is the C type of the values (the operator's, for indexed sources). `pick`:
 /// what compaction writes of a value at position `i` (`out(v, i)`).
@@ -642,6 +644,7 @@ struct wd_stage {{
     typedef {value} value_t;
     typedef {out_t} out_t;
 {readers}    wd_u64 n;
+    wd_u64 cap;
     wd_args a;
 {value_fn}    __device__ __forceinline__ bool keep(value_t v) const {{ {keep} }}
 {keep2}    __device__ __forceinline__ value_t make(elem_t e, wd_u64 i) const {{
@@ -649,7 +652,7 @@ struct wd_stage {{
     }}
     __device__ __forceinline__ out_t out(value_t v, wd_u64 i) const {{ {out} }}
 }};
-#define WD_STAGE wd_stage st;{sets} st.n = n; st.a = wd_resolve_args(a); (void)st
+#define WD_STAGE wd_stage st;{sets} st.cap = n; st.n = in.len != nullptr && *in.len < n ? *in.len : n; st.a = wd_resolve_args(a); (void)st
 ",
     )
 }

@@ -280,7 +280,9 @@ static __device__ __forceinline__ void wd_compact(const St& st, typename St::out
     typedef wd_tile_status<wd_u64, WD_STATUS_PACK62> Status;
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE;
-    const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;
+    // Tiles of the capacity (the grid): with a device-resident length the tiles past it keep
+    // nothing, and the last one still publishes the total and writes the count.
+    const wd_u64 ntiles = (st.cap + block_tile - 1) / block_tile;
     const wd_prefix_look_back<wd_op_count, Status> look_back{Status(status_mem, ntiles)};
     const wd_u64 tile = wd_tile_index(queue);
     const wd_u64 base = tile * block_tile + (wd_u64)warp * WD_TILE;

@@ -122,8 +122,11 @@ template <class E, int VEC> WD_DEV wd_u64 wd_vec_head(const E* p) {
 #define WD_NO_VEC (~0ull)
 
 // ---- the arrays a stage reads: up to four device addresses (one per zipped array) ----
+// `len`, when not null, is a device-resident length: the stage reads the first *len elements
+// (at most the kernel's `n`, the capacity its grid is sized for).
 struct wd_in {
     const void* p[WD_MAX_INPUTS];
+    const wd_u64* len;
 };
 
 // ---- integer arithmetic with Rust's (release-build) semantics ----

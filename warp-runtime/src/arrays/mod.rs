@@ -203,6 +203,7 @@ impl<'a, T: Element> DeviceView<'a, T> {
             Storage::Cpu(v) => Elements {
                 data: Data::Cpu(Cow::Borrowed(&v[self.start..self.start + self.len])),
                 owners: vec![owner],
+                count: None,
             },
         }
     }
@@ -216,7 +217,24 @@ pub struct Elements<'a, R: Clone> {
     data: Data<'a, R>,
     /// Whose memory each array is.
     owners: Vec<Owner<'a>>,
+    /// A device-resident length (`input.take(&count)`), if any.
+    count: Option<Counted>,
 }
+
+/// A device-resident length of elements: the kernels read the first `scalar` of them, the CPU
+/// backend the first `rows` (read when the input was made). The elements' `len` stays the
+/// whole input's (what outputs and grids are sized by). An operation reads such elements only
+/// once it has `admitted` them (the operations whose kernels stop at a device length); the
+/// others refuse.
+#[derive(Clone)]
+struct Counted {
+    scalar: DeviceScalar<u64>,
+    rows: usize,
+    admitted: bool,
+}
+
+/// What an operation that does not take a device-resident length says of one.
+const COUNT_REFUSED: &str = "a device-resident length (`input.take(&count)`) is an input of reductions (`reduce`, `reduce_on_device`, `reduce_into`), `count`, `any`, `all`, `find_first`, compaction (`filter`, `argwhere`, `partition` and their `_into` forms), histograms and `collect_into`, not of this operation";
 
 enum Data<'a, R: Clone> {
     /// One view per array, as bytes (each holds `len` elements of its type).
@@ -234,6 +252,8 @@ enum Invalid {
     Shape(String),
     /// Some are on a GPU and some on the CPU backend.
     Backends,
+    /// An operation the elements cannot be the input of (the message says why).
+    Unsupported(String),
     /// A gather's index (found on the host, by the CPU backend) is out of range.
     Index {
         position: usize,
@@ -247,6 +267,7 @@ impl Invalid {
         match self {
             Invalid::Shape(m) => Error::Shape(m.clone()),
             Invalid::Backends => Error::DeviceMismatch,
+            Invalid::Unsupported(m) => Error::Unsupported(m.clone()),
             &Invalid::Index {
                 position,
                 index,
@@ -278,6 +299,7 @@ impl<R: Clone> Clone for Elements<'_, R> {
                 Data::Invalid(e) => Data::Invalid(e.clone()),
             },
             owners: self.owners.clone(),
+            count: self.count.clone(),
         }
     }
 }
@@ -308,6 +330,7 @@ impl<'a, T: Element> Elements<'a, T> {
                 starts: Vec::new(),
                 gather: None,
                 step: None,
+                len_at: None,
             }),
             None => Data::Invalid(Invalid::Shape(
                 "a device array could not be viewed as bytes".into(),
@@ -316,6 +339,7 @@ impl<'a, T: Element> Elements<'a, T> {
         Elements {
             data,
             owners: vec![owner],
+            count: None,
         }
     }
 
@@ -334,6 +358,7 @@ impl<'a, T: Element> Elements<'a, T> {
                 starts: vec![Some(start)],
                 gather: None,
                 step: None,
+                len_at: None,
             }),
             Backend::Cpu => {
                 let mut v = Vec::new();
@@ -350,6 +375,7 @@ impl<'a, T: Element> Elements<'a, T> {
         Elements {
             data,
             owners: vec![Owner::Device(device)],
+            count: None,
         }
     }
 
@@ -379,6 +405,7 @@ impl<'a, T: Element> Elements<'a, T> {
                         fault: 0,
                     }),
                     step: None,
+                    len_at: None,
                 })
             }
             (Data::Cpu(v), Data::Cpu(ix)) => {
@@ -411,7 +438,11 @@ impl<'a, T: Element> Elements<'a, T> {
             }
             _ => Data::Invalid(Invalid::Backends),
         };
-        Elements { data, owners }
+        Elements {
+            data,
+            owners,
+            count: None,
+        }
     }
 
     /// Every `step`-th element of `values` (one array) from its first: on a GPU the array and
@@ -427,7 +458,11 @@ impl<'a, T: Element> Elements<'a, T> {
             }),
             Data::Cpu(v) => Data::Cpu(Cow::Owned(v.iter().step_by(step).copied().collect())),
         };
-        Elements { data, owners }
+        Elements {
+            data,
+            owners,
+            count: None,
+        }
     }
 
     /// The caller's GPU memory.
@@ -461,8 +496,10 @@ impl<'a, R: Clone> Elements<'a, R> {
         self.len() == 0
     }
 
-    /// The GPU arrays (an error for CPU memory).
+    /// The GPU arrays (an error for CPU memory, and for a device-resident length the
+    /// operation has not admitted).
     pub(crate) fn columns(&self) -> Result<Columns<'a>> {
+        self.check_count()?;
         match &self.data {
             Data::Gpu(c) => Ok(c.reborrow()),
             Data::Cpu(_) => Err(Error::DeviceMismatch),
@@ -470,12 +507,90 @@ impl<'a, R: Clone> Elements<'a, R> {
         }
     }
 
-    /// The rows in CPU memory (an error for GPU memory).
+    /// The rows in CPU memory (an error for GPU memory, and for a device-resident length the
+    /// operation has not admitted).
     pub(crate) fn cpu(&self) -> Result<&[R]> {
+        self.check_count()?;
         match &self.data {
-            Data::Cpu(s) => Ok(s),
+            Data::Cpu(s) => Ok(match &self.count {
+                Some(c) => &s[..c.rows],
+                None => s,
+            }),
             Data::Gpu(_) => Err(Error::DeviceMismatch),
             Data::Invalid(e) => Err(e.error()),
+        }
+    }
+
+    /// `Error::Unsupported` for a device-resident length not admitted.
+    fn check_count(&self) -> Result<()> {
+        match &self.count {
+            Some(c) if !c.admitted => Err(Error::Unsupported(COUNT_REFUSED.into())),
+            _ => Ok(()),
+        }
+    }
+
+    /// Marks a device-resident length as read by the operation's kernels (which stop at it):
+    /// what the operations that take one call before they read the elements.
+    pub(crate) fn admit_count(&mut self) {
+        if let Some(c) = &mut self.count {
+            c.admitted = true;
+        }
+    }
+
+    /// The device-resident length, if any.
+    pub(crate) fn count(&self) -> Option<&DeviceScalar<u64>> {
+        self.count.as_ref().map(|c| &c.scalar)
+    }
+
+    /// The first `count` of these elements, `count` read where the elements are: on a GPU by
+    /// the kernels (`wd_in.len`; at most the elements there are), on the CPU backend here
+    /// (`cpu` then gives the rows up to it). `len` stays the whole input's. A count of another
+    /// backend than the elements is an [`Error::DeviceMismatch`] of every operation; a second
+    /// count an [`Error::Unsupported`].
+    pub(crate) fn take(self, count: &DeviceScalar<u64>) -> Elements<'a, R> {
+        let Elements {
+            data,
+            owners,
+            count: before,
+        } = self;
+        let invalid = |e, owners| Elements {
+            data: Data::Invalid(e),
+            owners,
+            count: None,
+        };
+        if before.is_some() {
+            return invalid(
+                Invalid::Unsupported("an input takes one device-resident length at most".into()),
+                owners,
+            );
+        }
+        let (data, rows) = match (data, count.held_at()) {
+            (Data::Invalid(e), _) => (Data::Invalid(e), 0),
+            (Data::Gpu(c), Some(ptr)) => {
+                let len = c.len;
+                let c = Columns {
+                    len_at: Some(ptr),
+                    ..c
+                };
+                (Data::Gpu(c), len)
+            }
+            (Data::Cpu(r), None) => match count.get() {
+                Ok(n) => {
+                    let rows = n.min(r.len() as u64) as usize;
+                    (Data::Cpu(r), rows)
+                }
+                Err(e) => return invalid(Invalid::Shape(e.to_string()), owners),
+            },
+            _ => (Data::Invalid(Invalid::Backends), 0),
+        };
+        Elements {
+            data,
+            owners,
+            count: Some(Counted {
+                scalar: count.clone(),
+                rows,
+                admitted: false,
+            }),
         }
     }
 }
@@ -489,7 +604,7 @@ macro_rules! zip_elements {
             let lens = [$($v.len()),+];
             let mut owners = Vec::new();
             $( owners.extend($v.owners.iter().copied()); )+
-            let invalid = |e| Elements { data: Data::Invalid(e), owners: owners.clone() };
+            let invalid = |e| Elements { data: Data::Invalid(e), owners: owners.clone(), count: None };
             $( if let Data::Invalid(e) = &$v.data { return invalid(e.clone()); } )+
             if lens.iter().any(|&l| l != lens[0]) {
                 return invalid(Invalid::Shape(format!(
@@ -513,11 +628,11 @@ macro_rules! zip_elements {
                     if starts.iter().all(Option::is_none) {
                         starts.clear();
                     }
-                    Elements { data: Data::Gpu(Columns { views, sizes, len: lens[0], starts, gather: None, step: None }), owners }
+                    Elements { data: Data::Gpu(Columns { views, sizes, len: lens[0], starts, gather: None, step: None, len_at: None }), owners, count: None }
                 }
                 ($(Data::Cpu($v),)+) => {
                     let rows = (0..lens[0]).map(|i| ($($v[i],)+)).collect();
-                    Elements { data: Data::Cpu(Cow::Owned(rows)), owners }
+                    Elements { data: Data::Cpu(Cow::Owned(rows)), owners, count: None }
                 }
                 _ => invalid(Invalid::Backends),
             }

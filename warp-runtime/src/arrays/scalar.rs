@@ -174,6 +174,14 @@ impl<T: Readout> DeviceScalar<T> {
         }
     }
 
+    /// The device address of the result's slot, or `None` for a result on the CPU backend.
+    pub(crate) fn held_at(&self) -> Option<u64> {
+        match &self.inner.held {
+            Held::Host(_) => None,
+            Held::Gpu { slot, .. } => Some(slot.ptr),
+        }
+    }
+
     /// The shared result (for binding).
     pub(crate) fn inner(&self) -> &Arc<ScalarInner> {
         &self.inner

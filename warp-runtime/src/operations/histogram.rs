@@ -340,7 +340,9 @@ impl Device {
     {
         let bins = out.len();
         check_bins(bins)?;
-        let Checked { elems, args } = self.element_prologue(input, &[bin.args()])?;
+        let Checked { elems, args } = self
+            .element_prologue(input, &[bin.args()])?
+            .admitting_count();
         match self.output(out, bins, "histogram")? {
             Target::Cpu(bytes, _) => {
                 let counts = cpu::histogram(
@@ -658,7 +660,9 @@ impl Device {
     {
         let bins = out.len();
         check_bins(bins)?;
-        let Checked { elems, args } = self.element_prologue(input, &[bin.args()])?;
+        let Checked { elems, args } = self
+            .element_prologue(input, &[bin.args()])?
+            .admitting_count();
         let ws = weights.array();
         self.check_elements(&ws)?;
         if ws.len() != elems.len() {

@@ -182,7 +182,15 @@ impl Device {
         I: ElementInput + ?Sized,
         I::Value: ArrayOf,
     {
-        let mut out = self.value_array::<I::Value>(input.elements().len())?;
+        let elems = input.elements();
+        if elems.count().is_some() {
+            // The array would be as long as the whole input, its end not written.
+            return Err(Error::Unsupported(
+                "collect of a device-resident length (`input.take(&count)`): use collect_into, which writes the first `count` places of an output as long as the input"
+                    .into(),
+            ));
+        }
+        let mut out = self.value_array::<I::Value>(elems.len())?;
         self.collect_into(input, &mut out)?;
         Ok(out)
     }
@@ -205,7 +213,7 @@ impl Device {
         I: ElementInput + ?Sized,
         O: OutputArray<I::Value> + ?Sized,
     {
-        let Checked { elems, args } = self.element_prologue(input, &[])?;
+        let Checked { elems, args } = self.element_prologue(input, &[])?.admitting_count();
         let target = self.output(out, elems.len(), "collect")?;
         if elems.is_empty() {
             return Ok(());

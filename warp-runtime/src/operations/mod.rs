@@ -251,6 +251,16 @@ struct Checked<'a, E: Clone> {
     args: BoundArgs,
 }
 
+impl<E: Clone> Checked<'_, E> {
+    /// The same input, a device-resident length (`input.take(&count)`) admitted: what the
+    /// operations whose kernels stop at one call (the others refuse it when they read the
+    /// elements).
+    fn admitting_count(mut self) -> Self {
+        self.elems.admit_count();
+        self
+    }
+}
+
 impl Device {
     /// The prologue of the operations over [`ReduceInput`]s (reductions, scans, axis
     /// reductions): the elements on this device, the input valid, its map's bound arguments
@@ -349,6 +359,17 @@ impl Device {
         launch: impl FnOnce(Columns<'a>, WdArgs) -> Result<R>,
     ) -> Result<R> {
         let mut input = elems.columns()?;
+        // A device-resident length is waited for as a bound result is.
+        let counted;
+        let args = match elems.count() {
+            Some(c) => {
+                let mut with = args.clone();
+                with.scalars.push(c.inner().clone());
+                counted = with;
+                &counted
+            }
+            None => args,
+        };
         let Some(gather) = input.gather.as_mut() else {
             return self.with_bound(g, args, |a| launch(input, a));
         };

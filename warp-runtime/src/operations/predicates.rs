@@ -36,7 +36,9 @@ impl Device {
         I: ElementInput + ?Sized,
         P: Predicate<Input = I::Value>,
     {
-        self.element_prologue(input, &[pred.args()])
+        Ok(self
+            .element_prologue(input, &[pred.args()])?
+            .admitting_count())
     }
 
     /// Runs `launch` with the predicate module of `P` over `I` on GPU `g`.
@@ -274,7 +276,9 @@ impl Device {
         P: Predicate<Input = I::Value>,
         O: OutputArray<u32> + ?Sized,
     {
-        let p = self.pred_input(&pred, input)?;
+        // Not through `pred_input`: the mask's words cover the whole input, so a device-resident
+        // length is refused (`columns` and `cpu` say so).
+        let p = self.element_prologue(input, &[pred.args()])?;
         let words = p.elems.len().div_ceil(32);
         let target = self.output(out, words, "mask")?;
         if p.elems.is_empty() {

@@ -98,7 +98,7 @@ impl Device {
         I: ReduceInput<Op> + ?Sized,
         O: OutputArray<Op::Value> + ?Sized,
     {
-        let Checked { elems, args } = self.reduce_prologue(input)?;
+        let Checked { elems, args } = self.reduce_prologue(input)?.admitting_count();
         let target = self.output(out, 1, "reduce_into")?;
         match target {
             Target::Cpu(bytes, _) => {
@@ -145,7 +145,7 @@ impl Device {
         input: &I,
         wait: bool,
     ) -> Result<DeviceScalar<Op::Value>> {
-        let Checked { elems, args } = self.reduce_prologue(input)?;
+        let Checked { elems, args } = self.reduce_prologue(input)?.admitting_count();
         if elems.is_empty() {
             return self.scalar_of(op.identity());
         }

@@ -96,15 +96,17 @@ impl KernelArg for Args {
 }
 
 /// The arrays a stage reads (`wd_in`: one device address per zipped array, unused ones null),
-/// by value.
+/// and the device address of a device-resident length (`len`, null when there is none), by
+/// value.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct WdIn {
     pub(crate) p: [u64; MAX_INPUTS],
+    pub(crate) len: u64,
 }
 
 // SAFETY: `WdIn` is `repr(C)` plain data with the layout of the C struct `wd_in`
-// (`const void* p[WD_MAX_INPUTS];` with 64-bit pointers).
+// (`const void* p[WD_MAX_INPUTS]; const wd_u64* len;` with 64-bit pointers).
 unsafe impl DeviceRepr for WdIn {}
 
 /// The arrays a stage reads, as the kernel takes them: their addresses, taken with cudarc's
@@ -287,6 +289,9 @@ pub(crate) struct Columns<'a> {
     pub(crate) starts: Vec<Option<u64>>,
     pub(crate) gather: Option<GatherCols>,
     pub(crate) step: Option<u64>,
+    /// The device address of a device-resident length (the kernels read the first that many
+    /// of the `len` elements), if any.
+    pub(crate) len_at: Option<u64>,
 }
 
 /// What a gather's kernels take beyond its two arrays: the gathered array's length and the
@@ -307,6 +312,7 @@ impl<'a> Columns<'a> {
             starts: self.starts.clone(),
             gather: self.gather,
             step: self.step,
+            len_at: self.len_at,
         }
     }
 
@@ -358,6 +364,7 @@ impl Columns<'_> {
         if let Some(step) = self.step {
             raw.p[1] = step;
         }
+        raw.len = self.len_at.unwrap_or(0);
         Input { raw, _reads: reads }
     }
 
