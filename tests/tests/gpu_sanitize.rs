@@ -1,6 +1,7 @@
 //! Every kernel family (reduce, predicates with their early exit, compaction, mask, map, row,
 //! column and segment reductions, transpose, histogram (counted and weighted), runs, top-k,
-//! sorts, binary search, argwhere, three-way partition, generated ranges, gathers, N-d axes,
+//! sorts, binary search, argwhere, three-way partition, generated ranges (alone and zipped),
+//! device-resident lengths, gathers, N-d axes,
 //! plain, segmented and deterministic float scans: exact tile sums and the tree) on moderate
 //! inputs, GPU against the CPU backend: the targets of
 //! `compute-sanitizer --tool memcheck` and `--tool racecheck` (scripts/gpu-tests.sh), small enough to
@@ -378,6 +379,17 @@ fn sorts_match_the_cpu() {
 #[ignore = "needs a CUDA GPU"]
 fn ranges_match_plain_rust() {
     warp_tests::ranges::check_ranges(&gpu(), (1 << 16) + 3, (1 << 40) + 1, u32::MAX - 70_000);
+}
+
+/// Zips of ranges with arrays through every module that takes elements (the stage makes one
+/// column and reads the others), and device-resident lengths (the kernels stop at a count
+/// they read; compaction's look-back over the whole length).
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn zipped_ranges_and_device_lengths_match_plain_rust() {
+    let g = gpu();
+    warp_tests::ranges::check_zipped_ranges(&g, (1 << 16) + 3, (1 << 40) + 1, u32::MAX - 70_000, 5);
+    warp_tests::taken::check_taken(&g, (1 << 16) + 5, 6);
 }
 
 /// Gathers through the reduce, scan, axis, predicate and histogram modules, and indices out of
