@@ -3,10 +3,13 @@
 // blocks one after another, zeroed status.
 // Built by tests/tests/emu/scan.rs with MODULE (the module file).
 //
-//     emu N EXCLUSIVE MODE IN OUT
+//     emu N EXCLUSIVE MODE IN OUT [LEN]
 //
 // N: the number of elements; EXCLUSIVE: 0 or 1; MODE: a ScanMode (0 look-back, 1 tree, 3 exact
 // sum); IN: a file of N input elements; OUT: the file the N outputs are written to.
+//
+// LEN, when given, is a device-resident length: the kernel reads the first LEN elements and
+// writes their N places no further.
 //
 // Built with ZIPPED_START and ZIPPED_SHIFT (a module over a generated range zipped with one
 // array), the range's start is ZIPPED_START and IN holds ZIPPED_SHIFT bytes of padding, then
@@ -55,8 +58,8 @@ int main(int argc, char** argv) {
 }
 #else
 int main(int argc, char** argv) {
-    if (argc != 6) {
-        std::fprintf(stderr, "usage: emu N EXCLUSIVE MODE IN OUT\n");
+    if (argc != 6 && argc != 7) {
+        std::fprintf(stderr, "usage: emu N EXCLUSIVE MODE IN OUT [LEN]\n");
         return 2;
     }
     const wd_u64 n = std::strtoull(argv[1], nullptr, 10);
@@ -76,8 +79,13 @@ int main(int argc, char** argv) {
 #else
     in.p[0] = in_v.data();
 #endif
+    // A device-resident length (`wd_in.len`), when given.
+    const wd_u64 len = argc == 7 ? std::strtoull(argv[6], nullptr, 10) : 0;
+    if (argc == 7) in.len = &len;
     typedef wd_stage::value_t V;
+    // Poisoned: a place the kernel writes and should not shows in the comparison.
     std::vector<V> out(n + 1);
+    std::memset((void*)out.data(), 0xa5, out.size() * sizeof(V));
     // The kernel's block tile (its span), which the driver prints for the test to compare with
     // the runtime's (catalogue::scan_span).
     const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE * wd_scan_span<wd_stage>::value;

@@ -18,8 +18,9 @@ fn wsum(xs: &[u32]) -> u32 {
 /// `any`, `all`, `find_first` and their `_on_device` forms, compaction of the counted values
 /// (`filter_into`, `argwhere_into`, `partition_into`, and a third operation over the second
 /// count, all without a host read), `filter`, a histogram, a weighted histogram and
-/// `collect_into` (the places past the count left as they were); a count above the length
-/// (the whole array); and the operations that refuse one.
+/// `collect_into`, `scan_into` and `exclusive_scan_into` (the places past the count left as
+/// they were); a count above the length (the whole array); and the operations that refuse
+/// one.
 pub fn check_taken(dev: &Device, n: usize, seed: u64) {
     let tag = format!("n={n} seed={seed}");
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
@@ -154,6 +155,27 @@ pub fn check_taken(dev: &Device, n: usize, seed: u64) {
     let mut expect = junk.clone();
     expect[..k].copy_from_slice(&want);
     assert_eq!(out.download().unwrap(), expect, "collect_into {tag}");
+    // scan_into and exclusive_scan_into: the first `count` places, the others as they were.
+    let mut acc = 0u32;
+    let inclusive: Vec<u32> = want
+        .iter()
+        .map(|&x| {
+            acc = acc.wrapping_add(x);
+            acc
+        })
+        .collect();
+    let mut out = dev.upload(&junk).unwrap();
+    dev.scan_into(add_u32, &t, &mut out).unwrap();
+    let mut expect = junk.clone();
+    expect[..k].copy_from_slice(&inclusive);
+    assert_eq!(out.download().unwrap(), expect, "scan_into {tag}");
+    let mut out = dev.upload(&junk).unwrap();
+    dev.exclusive_scan_into(add_u32, &t, &mut out).unwrap();
+    let mut expect = junk.clone();
+    for j in 0..k {
+        expect[j] = if j == 0 { 0 } else { inclusive[j - 1] };
+    }
+    assert_eq!(out.download().unwrap(), expect, "exclusive_scan_into {tag}");
     // A count above the length: the whole input.
     let all = dev.count_on_device(u32_multiple_of.with(1), &xs).unwrap();
     let half = dev.upload(&host[..n / 2]).unwrap();

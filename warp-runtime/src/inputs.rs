@@ -756,10 +756,12 @@ where
 /// sized for, as `Iterator::take`). An input of the reductions (`reduce`, `reduce_on_device`,
 /// `reduce_into`; also masked, `input.take(&c).filter(p)`), `count`, `any`, `all`,
 /// `find_first` (and their `_on_device` forms), compaction (`filter`, `argwhere`, `partition`
-/// and their `_into` forms: positions count from the input's start), the histograms and
-/// `collect_into` (which writes the first `count` places of its output and leaves the others
-/// as they were); the other operations (scans, axes, `mask`, `collect`, `partition3`, the
-/// values of `reduce_by_key`, ...) return [`Error::Unsupported`]. A count on another GPU
+/// and their `_into` forms: positions count from the input's start), the histograms,
+/// `collect_into`, `scan_into` and `exclusive_scan_into` (which write the first `count`
+/// places of their output and leave the others as they were); the other operations (their
+/// allocating forms `collect`, `scan`, `exclusive_scan`, whose arrays would end unwritten;
+/// row, column, segment and axis reductions and scans, `mask`, `partition3`, the values of
+/// `reduce_by_key`, ...) return [`Error::Unsupported`]. A count on another GPU
 /// context or backend than the input is an [`Error::DeviceMismatch`]; a count written by
 /// another `Device` of the same GPU is waited for (an event), as a bound result is. On the
 /// CPU backend the count is read when the input is made and the values cut there.
@@ -781,6 +783,9 @@ where
 /// let total = dev.reduce_on_device(sum, &kept.take(&count))?;
 /// let big = dev.count_on_device(above.with(2.5), &kept.take(&count))?;
 /// assert_eq!((total.get()?, big.get()?), (10.0, 2));
+/// let mut running = dev.upload(&[0.0f32; 5])?;
+/// dev.scan_into(sum, &kept.take(&count), &mut running)?;      // the first 3 places
+/// assert_eq!(running.download()?, [3.0, 5.0, 10.0, 0.0, 0.0]);
 /// assert!(matches!(dev.scan(sum, &kept.take(&count)), Err(Error::Unsupported(_))));
 /// # Ok(()) }
 /// ```

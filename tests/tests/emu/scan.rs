@@ -34,11 +34,22 @@ fn emulate(
     exclusive: bool,
     mode: ScanMode,
 ) -> Vec<u8> {
-    emulate_tiled(dir, bin, n, input, exclusive, mode, scan_span(&[4], 4))
+    emulate_tiled(
+        dir,
+        bin,
+        n,
+        input,
+        exclusive,
+        mode,
+        scan_span(&[4], 4),
+        None,
+    )
 }
 
 /// [`emulate`] by a module whose warps take `span` warp tiles each (`catalogue::scan_span` of
-/// its columns and values).
+/// its columns and values), reading the first `len` elements when given (a device-resident
+/// length).
+#[allow(clippy::too_many_arguments)]
 fn emulate_tiled(
     dir: &Path,
     bin: &Path,
@@ -47,6 +58,7 @@ fn emulate_tiled(
     exclusive: bool,
     mode: ScanMode,
     span: usize,
+    len: Option<u64>,
 ) -> Vec<u8> {
     let (src, out) = (dir.join("scan.in"), dir.join("scan.out"));
     std::fs::write(&src, input).unwrap();
@@ -56,6 +68,7 @@ fn emulate_tiled(
         .arg((mode as u32).to_string())
         .arg(&src)
         .arg(&out)
+        .args(len.map(|l| l.to_string()))
         .output()
         .expect("the emulation runs");
     assert!(run.status.success(), "n={n}: the emulation failed");
@@ -306,10 +319,60 @@ fn a_zipped_range_scans_as_the_cpu_in_emulation() {
             let mut input = vec![0u8; shift];
             input.extend(bytes_of(&xs));
             for mode in [ScanMode::LookBack, ScanMode::Tree] {
-                let got = emulate_tiled(&dir, &bin, n, &input, false, mode, span);
+                let got = emulate_tiled(&dir, &bin, n, &input, false, mode, span, None);
                 let want = cpu.scan(add_u64, &zip.map(index_times)).unwrap();
                 let want = bytes_of(&want.download().unwrap());
                 assert!(got == want, "n={n} shift={shift} {mode:?}");
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs g++ (C++20) and WARP_EMU=1"]
+fn a_scan_stops_at_a_device_length_in_emulation() {
+    // The grid and the look-back (or the tree) over the whole length, the values read and the
+    // places written only up to a device-resident length: the first `len` places are the CPU
+    // backend's scan of the first `len` elements, the others untouched.
+    let Some(dir) = emu::folder("scan-len", MAIN) else {
+        return;
+    };
+    let cpu = Device::cpu();
+    let mut r = rng(seed());
+    let module = axis_module::<sum_i32, DeviceVec<i32>>();
+    let bin = emu::build(&dir, "int", &module.source, &[]);
+    let span = scan_span(&[4], 4);
+    let tile = BLOCK_TILE * span;
+    for n in [37usize, tile + 1, 3 * tile + 77] {
+        let xs: Vec<i32> = (0..n).map(|_| r.random()).collect();
+        for len in [0u64, 1, n as u64 / 2, n as u64 - 1, n as u64 + 3] {
+            let m = len.min(n as u64) as usize;
+            let dx = cpu.upload(&xs[..m]).unwrap();
+            for exclusive in [false, true] {
+                for mode in [ScanMode::LookBack, ScanMode::Tree] {
+                    let what = format!("n={n} len={len} exclusive={exclusive} {mode:?}");
+                    let got = emulate_tiled(
+                        &dir,
+                        &bin,
+                        n,
+                        &bytes_of(&xs),
+                        exclusive,
+                        mode,
+                        span,
+                        Some(len),
+                    );
+                    let want = if exclusive {
+                        cpu.exclusive_scan(sum_i32, &dx)
+                    } else {
+                        cpu.scan(sum_i32, &dx)
+                    };
+                    let want = bytes_of(&want.unwrap().download().unwrap());
+                    assert!(got[..4 * m] == want[..], "{what}");
+                    assert!(
+                        got[4 * m..].iter().all(|&b| b == 0xa5),
+                        "past the length {what}"
+                    );
+                }
             }
         }
     }

@@ -492,7 +492,7 @@ pub(crate) fn bound_args(f: &FnFragment, first: usize) -> String {
 /// The stage struct `wd_stage` (and `WD_STAGE`, which builds `st` from a kernel's `in`, `n`,
 /// `a`; `st.n`, the elements read, is `n` or the device-resident length `*in.len` when that
 /// is set and smaller; `st.cap` is `n`, what the grid and the scratch were sized for, which
-/// the look-back of compaction counts its tiles by): elements of `source` (one array, or several zipped), mapped if it is a map, made into
+/// the look-backs of compaction and of the plain scan count their tiles by): elements of `source` (one array, or several zipped), mapped if it is a map, made into
 /// pairs if indexed, tested by `pred` if any; bound arguments decoded from `a` (the map's
 /// first). `value` is the C type of the values (the operator's, for indexed sources). `pick`:
 /// what compaction writes of a value at position `i` (`out(v, i)`).

@@ -188,7 +188,9 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
     static_assert(ITEMS == WD_ITEMS || !H::SEGMENTED, "segmented scans take one warp tile a warp");
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * L::TILE;
-    const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;
+    // Tiles of the capacity (the grid): with a device-resident length the tiles past it scan
+    // nothing and store nothing, and still publish their (identity) aggregates.
+    const wd_u64 ntiles = (st.cap + block_tile - 1) / block_tile;
     const wd_u64 base = tile * block_tile + (wd_u64)warp * L::TILE;
     const bool whole = wd_tile_vectorizable(st, base, L::TILE);
     // The vector loads are issued first, so that they are in flight while the heads are found.
@@ -266,7 +268,7 @@ static __device__ __forceinline__ void wd_scan(const St& st, typename Op::T* out
     typedef wd_tile_status<typename S::T> Status;
     constexpr int ITEMS = WD_ITEMS * SPAN;
     const wd_u64 block_tile = (wd_u64)WD_BLOCK / 32u * WD_TILE * SPAN;
-    const wd_u64 ntiles = (st.n + block_tile - 1) / block_tile;
+    const wd_u64 ntiles = (st.cap + block_tile - 1) / block_tile;
     const wd_u64 tile = wd_tile_index(queue);
     if (mode == WD_SCAN_LOOK_BACK) {
         const wd_prefix_look_back<S, Status> p{Status(status, ntiles)};

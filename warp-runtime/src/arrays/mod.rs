@@ -234,7 +234,7 @@ struct Counted {
 }
 
 /// What an operation that does not take a device-resident length says of one.
-const COUNT_REFUSED: &str = "a device-resident length (`input.take(&count)`) is an input of reductions (`reduce`, `reduce_on_device`, `reduce_into`), `count`, `any`, `all`, `find_first`, compaction (`filter`, `argwhere`, `partition` and their `_into` forms), histograms and `collect_into`, not of this operation";
+const COUNT_REFUSED: &str = "a device-resident length (`input.take(&count)`) is an input of reductions (`reduce`, `reduce_on_device`, `reduce_into`), `count`, `any`, `all`, `find_first`, compaction (`filter`, `argwhere`, `partition` and their `_into` forms), histograms, `collect_into`, `scan_into` and `exclusive_scan_into`, not of this operation";
 
 enum Data<'a, R: Clone> {
     /// One view per array, as bytes (each holds `len` elements of its type).

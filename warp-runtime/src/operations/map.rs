@@ -1,8 +1,8 @@
 //! Maps written out (`map`, into a new array or the caller's: `_into`), `copy` (likewise), and
 //! `collect`: the values of any element input written out.
 
-use super::gpu_bytes;
 use super::keys::*;
+use super::{gpu_bytes, uncounted};
 use crate::arrays::DeviceVec;
 use crate::arrays::{ArrayOf, OutputArray, Target, write_host};
 use crate::backend::cpu;
@@ -182,15 +182,8 @@ impl Device {
         I: ElementInput + ?Sized,
         I::Value: ArrayOf,
     {
-        let elems = input.elements();
-        if elems.count().is_some() {
-            // The array would be as long as the whole input, its end not written.
-            return Err(Error::Unsupported(
-                "collect of a device-resident length (`input.take(&count)`): use collect_into, which writes the first `count` places of an output as long as the input"
-                    .into(),
-            ));
-        }
-        let mut out = self.value_array::<I::Value>(elems.len())?;
+        let n = uncounted(&input.elements(), "collect")?;
+        let mut out = self.value_array::<I::Value>(n)?;
         self.collect_into(input, &mut out)?;
         Ok(out)
     }

@@ -244,6 +244,18 @@ fn input_source<R>(
     }
 }
 
+/// The length of an array an allocating form makes for `elems`: an
+/// [`Error::Unsupported`] for a device-resident length, whose array would be as long as the
+/// whole input with its end not written (the `_into` forms take one).
+fn uncounted<E: Clone>(elems: &Elements<'_, E>, what: &str) -> Result<usize> {
+    match elems.count() {
+        Some(_) => Err(Error::Unsupported(format!(
+            "{what} of a device-resident length (`input.take(&count)`): use {what}_into, which writes the first `count` places of an output as long as the input"
+        ))),
+        None => Ok(elems.len()),
+    }
+}
+
 /// An operation's input after the shared prologue: its elements (on this device) and the bound
 /// arguments of its kernel (the input's map's first), checked.
 struct Checked<'a, E: Clone> {

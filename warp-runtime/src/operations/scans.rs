@@ -2,7 +2,7 @@
 //! reductions, into a new array or the caller's (`_into`).
 
 use super::axes::{axis_key, axis_module};
-use super::{Array, check_offsets, gpu_bytes, input_args, rows_of, values_of};
+use super::{Array, check_offsets, gpu_bytes, input_args, rows_of, uncounted, values_of};
 use crate::arrays::{ArrayOf, Elements, OutputArray, Target, ValueArray, write_host};
 use crate::backend::cpu;
 use crate::backend::cuda::{Heads, ScanShape, Staged, ValuesOut};
@@ -58,7 +58,7 @@ impl Device {
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
     {
-        let mut out = self.value_array::<Op::Value>(input.elements().len())?;
+        let mut out = self.value_array::<Op::Value>(uncounted(&input.elements(), "scan")?)?;
         self.run_scan(op, input, &mut out, false)?;
         Ok(out)
     }
@@ -71,7 +71,8 @@ impl Device {
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
     {
-        let mut out = self.value_array::<Op::Value>(input.elements().len())?;
+        let mut out =
+            self.value_array::<Op::Value>(uncounted(&input.elements(), "exclusive_scan")?)?;
         self.run_scan(op, input, &mut out, true)?;
         Ok(out)
     }
@@ -121,8 +122,13 @@ impl Device {
         I: ReduceInput<Op> + ?Sized,
         O: OutputArray<Op::Value> + ?Sized,
     {
-        let elems = input.elements();
+        let mut elems = input.elements();
         self.check_elements(&elems)?;
+        // The plain scan's tiles stop at a device-resident length (`input.take(&count)`):
+        // it writes the first `count` places. The segmented scans' heads do not.
+        if let Segments::One = segments {
+            elems.admit_count();
+        }
         if let Segments::Csr(offs) = &segments {
             self.check_elements(offs)?;
             if offs.is_empty() {
