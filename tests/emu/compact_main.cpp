@@ -11,18 +11,10 @@
 // count and its mirror, little-endian u64s); IN: a file of N elements.
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
-#include <string>
 #include MODULE
 thread_local dim3 threadIdx, blockIdx;
 dim3 gridDim;
 Emu* emu;
-
-static void write_file(const std::string& path, const void* p, size_t bytes) {
-    std::ofstream f(path, std::ios::binary);
-    f.write((const char*)p, (std::streamsize)bytes);
-}
 
 int main(int argc, char** argv) {
     if (argc != 6) {
@@ -32,19 +24,9 @@ int main(int argc, char** argv) {
     const wd_u64 n = std::strtoull(argv[1], nullptr, 10);
     const bool has_len = std::string(argv[2]) != "-";
     const wd_u64 len = has_len ? std::strtoull(argv[2], nullptr, 10) : 0;
-    wd_args a{};
-    std::string words = argv[3];
-    for (int i = 0; i < 8 && !words.empty(); ++i) {
-        const size_t comma = words.find(',');
-        a.v[i] = std::strtoull(words.substr(0, comma).c_str(), nullptr, 16);
-        words = comma == std::string::npos ? "" : words.substr(comma + 1);
-    }
+    const wd_args a = wd_emu_args<wd_args>(argv[3]);
     const std::string out = argv[4];
-    std::ifstream f(argv[5], std::ios::binary);
-    std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    // 16-byte aligned storage (the kernel's vector loads), one spare vector.
-    std::vector<uint4> in_v(bytes.size() / 16 + 2);
-    std::memcpy(in_v.data(), bytes.data(), bytes.size());
+    const std::vector<uint4> in_v = wd_emu_read(argv[5]);
     wd_in in{};
     in.p[0] = in_v.data();
     in.len = has_len ? &len : nullptr;
@@ -62,9 +44,9 @@ int main(int argc, char** argv) {
         wd_k_compact(in, n, a, kept.data(), rejected.data(), (unsigned char*)status.data(), nullptr, &count,
                      &mirror, &done);
     });
-    write_file(out + ".kept", kept.data(), n * sizeof(V));
-    write_file(out + ".rejected", rejected.data(), n * sizeof(V));
-    write_file(out + ".count", &count, 8);
-    write_file(out + ".mirror", &mirror, 8);
+    wd_emu_write(out + ".kept", kept.data(), n * sizeof(V));
+    wd_emu_write(out + ".rejected", rejected.data(), n * sizeof(V));
+    wd_emu_write(out + ".count", &count, 8);
+    wd_emu_write(out + ".mirror", &mirror, 8);
     return 0;
 }

@@ -9,8 +9,6 @@
 // 0xDEADBEEF before the launch, 16-byte aligned).
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include MODULE
 thread_local dim3 threadIdx, blockIdx;
@@ -25,10 +23,7 @@ int main(int argc, char** argv) {
     const std::string kernel = argv[1];
     const wd_u32 n = (wd_u32)std::strtoul(argv[2], nullptr, 10), arg = (wd_u32)std::strtoul(argv[3], nullptr, 10);
     const size_t out_words = std::strtoull(argv[6], nullptr, 10);
-    std::ifstream f(argv[4], std::ios::binary);
-    std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    std::vector<uint4> in(bytes.size() / 16 + 2);
-    std::memcpy(in.data(), bytes.data(), bytes.size());
+    const std::vector<uint4> in = wd_emu_read(argv[4]);
     std::vector<uint4> out(out_words / 4 + 1, uint4{0xDEADBEEFu, 0xDEADBEEFu, 0xDEADBEEFu, 0xDEADBEEFu});
     const wd_u32* ip = (const wd_u32*)in.data();
     wd_u32* op = (wd_u32*)out.data();
@@ -43,7 +38,6 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "no kernel %s\n", kernel.c_str());
         return 2;
     }
-    std::ofstream o(argv[5], std::ios::binary);
-    o.write((const char*)op, (std::streamsize)(out_words * 4));
+    wd_emu_write(argv[5], op, out_words * 4);
     return 0;
 }

@@ -11,43 +11,20 @@
 // number of runs, a little-endian u64); COL: one file of N elements per stage column.
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
-#include <string>
 #include MODULE
 thread_local dim3 threadIdx, blockIdx;
 dim3 gridDim;
 Emu* emu;
 
-static std::vector<uint4> read_file(const char* path) {
-    std::ifstream f(path, std::ios::binary);
-    std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    // 16-byte aligned storage (the kernel's vector loads), one spare vector.
-    std::vector<uint4> v(bytes.size() / 16 + 2);
-    std::memcpy(v.data(), bytes.data(), bytes.size());
-    return v;
-}
-
-static void write_file(const std::string& path, const void* p, size_t bytes) {
-    std::ofstream f(path, std::ios::binary);
-    f.write((const char*)p, (std::streamsize)bytes);
-}
-
 template <class K, class V>
 static int run(void (*kernel)(wd_in, wd_u64, wd_args, K*, V*, unsigned char*, unsigned int*, wd_u64*), int argc, char** argv) {
     const wd_u64 n = std::strtoull(argv[1], nullptr, 10);
     const bool values = std::string(argv[2]) == "1";
-    wd_args a{};
-    std::string words = argv[3];
-    for (int i = 0; i < 8 && !words.empty(); ++i) {
-        const size_t comma = words.find(',');
-        a.v[i] = std::strtoull(words.substr(0, comma).c_str(), nullptr, 16);
-        words = comma == std::string::npos ? "" : words.substr(comma + 1);
-    }
+    const wd_args a = wd_emu_args<wd_args>(argv[3]);
     const std::string out = argv[4];
     std::vector<std::vector<uint4>> cols;
     wd_in in{};
-    for (int c = 5; c < argc; ++c) cols.push_back(read_file(argv[c]));
+    for (int c = 5; c < argc; ++c) cols.push_back(wd_emu_read(argv[c]));
     for (size_t c = 0; c < cols.size(); ++c) in.p[c] = cols[c].data();
     std::vector<K> keys(n + 1);
     std::vector<V> vals(n + 1);
@@ -65,9 +42,9 @@ static int run(void (*kernel)(wd_in, wd_u64, wd_args, K*, V*, unsigned char*, un
     wd_emu_launch((unsigned)tiles, [&] {
         kernel(in, n, a, keys.data(), values ? vals.data() : nullptr, (unsigned char*)status.data(), nullptr, &count);
     });
-    write_file(out + ".keys", keys.data(), n * sizeof(K));
-    write_file(out + ".vals", vals.data(), n * sizeof(V));
-    write_file(out + ".count", &count, 8);
+    wd_emu_write(out + ".keys", keys.data(), n * sizeof(K));
+    wd_emu_write(out + ".vals", vals.data(), n * sizeof(V));
+    wd_emu_write(out + ".count", &count, 8);
     return 0;
 }
 

@@ -23,9 +23,6 @@
 // the wd_op_exact32 sum of its terms (converted by wd_exact32_of), as f32.
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
-#include <string>
 #include MODULE
 thread_local dim3 threadIdx, blockIdx;
 dim3 gridDim;
@@ -37,8 +34,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: emu IN OUT\n");
         return 2;
     }
-    std::ifstream f(argv[1], std::ios::binary);
-    std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const std::vector<char> bytes = wd_emu_bytes(argv[1]);
     std::vector<float> sums;
     for (size_t at = 0; at + 4 <= bytes.size();) {
         unsigned count;
@@ -52,8 +48,7 @@ int main(int argc, char** argv) {
         }
         sums.push_back(wd_exact32_round(s));
     }
-    std::ofstream o(argv[2], std::ios::binary);
-    o.write((const char*)sums.data(), (std::streamsize)(sums.size() * 4));
+    wd_emu_write(argv[2], sums.data(), sums.size() * 4);
     return 0;
 }
 #else
@@ -64,11 +59,7 @@ int main(int argc, char** argv) {
     }
     const wd_u64 n = std::strtoull(argv[1], nullptr, 10);
     const unsigned exclusive = (unsigned)std::atoi(argv[2]), mode = (unsigned)std::atoi(argv[3]);
-    std::ifstream f(argv[4], std::ios::binary);
-    std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    // 16-byte aligned storage (the kernel's vector loads), one spare vector.
-    std::vector<uint4> in_v(bytes.size() / 16 + 2);
-    std::memcpy(in_v.data(), bytes.data(), bytes.size());
+    const std::vector<uint4> in_v = wd_emu_read(argv[4]);
     wd_in in{};
 #ifdef ZIPPED_START
     // A zip of a generated range (column 0, its start in the address's place) with the
@@ -95,8 +86,7 @@ int main(int argc, char** argv) {
     wd_emu_launch((unsigned)tiles, [&] {
         wd_k_scan(in, n, wd_args{}, out.data(), exclusive, mode, (unsigned char*)status.data(), nullptr);
     });
-    std::ofstream o(argv[5], std::ios::binary);
-    o.write((const char*)out.data(), (std::streamsize)(n * sizeof(V)));
+    wd_emu_write(argv[5], out.data(), n * sizeof(V));
     return 0;
 }
 #endif

@@ -1,5 +1,6 @@
-// Host emulation of the CUDA subset the top-k, runs and scan modules and the warp and block
-// primitives use (tests/tests/emu/: topk.rs, runs.rs, scan.rs, primitives.rs): one block at a
+// Host emulation of the CUDA subset the top-k, runs, scan and compaction modules and the warp
+// and block primitives use (tests/tests/emu/: topk.rs, runs.rs, scan.rs, compact.rs,
+// primitives.rs), and the file and argument helpers the drivers share: one block at a
 // time as 256 std::threads, `__shared__` as function
 // statics, std::barrier for __syncthreads, per-warp barriers and an exchange table for the
 // warp intrinsics, GCC atomics. The PTX `asm` of the prelude sits in functions these kernels
@@ -10,6 +11,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <thread>
 #include <vector>
 #include <functional>
@@ -138,4 +142,35 @@ inline void wd_emu_launch(unsigned grid, const std::function<void()>& body, unsi
         for (auto& t : ts) t.join();
         for (unsigned w = 0; w < warps; ++w) delete e.warp[w];
     }
+}
+
+// ---- what the drivers (tests/emu/*_main.cpp) share ----
+// The bytes of the file `path`.
+inline std::vector<char> wd_emu_bytes(const char* path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::vector<char>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+// The file `path` in 16-byte aligned storage (the kernels' vector loads), with a spare
+// vector after it.
+inline std::vector<uint4> wd_emu_read(const char* path) {
+    const std::vector<char> bytes = wd_emu_bytes(path);
+    std::vector<uint4> v(bytes.size() / 16 + 2);
+    std::memcpy(v.data(), bytes.data(), bytes.size());
+    return v;
+}
+// Writes `bytes` bytes from `p` to the file `path`.
+inline void wd_emu_write(const std::string& path, const void* p, size_t bytes) {
+    std::ofstream f(path, std::ios::binary);
+    f.write((const char*)p, (std::streamsize)bytes);
+}
+// Bound-argument words (`wd_args`, defined by the module after this file) from up to 8
+// comma-separated hex words.
+template <class Args> inline Args wd_emu_args(std::string words) {
+    Args a{};
+    for (int i = 0; i < 8 && !words.empty(); ++i) {
+        const size_t comma = words.find(',');
+        a.v[i] = std::strtoull(words.substr(0, comma).c_str(), nullptr, 16);
+        words = comma == std::string::npos ? "" : words.substr(comma + 1);
+    }
+    return a;
 }

@@ -3,6 +3,8 @@
 
 use warp_runtime::prelude::*;
 
+use crate::scans::running;
+
 use crate::ops::{
     add_index_rows, add_u32, add_u64, gauss_step, index_byte, index_elem_bin, index_multiple_odd,
     index_times, low_word, multiple_of, pi_hit, plus_index, sum_f64, two_indices, x_plus_i_y,
@@ -42,19 +44,9 @@ pub fn check_ranges(dev: &Device, n: usize, start: u64, start32: u32) {
         "gauss {tag}: {got} against {integral}"
     );
     // Scans of the indices.
-    let mut acc = 0u64;
-    let inclusive: Vec<u64> = idx
-        .iter()
-        .map(|&i| {
-            acc = acc.wrapping_add(i);
-            acc
-        })
-        .collect();
+    let (inclusive, exclusive) = running(&idx, &[0, n], 0u64, u64::wrapping_add);
     let got = dev.scan(add_u64, &r).unwrap().download().unwrap();
     assert_eq!(got, inclusive, "scan {tag}");
-    let exclusive: Vec<u64> = (0..n)
-        .map(|k| if k == 0 { 0 } else { inclusive[k - 1] })
-        .collect();
     let got = dev.exclusive_scan(add_u64, &r).unwrap().download().unwrap();
     assert_eq!(got, exclusive, "exclusive_scan {tag}");
     // Rows and columns of the mapped indices (as u32), where `cols` divides n.
@@ -201,14 +193,7 @@ pub fn check_zipped_ranges(dev: &Device, n: usize, start: u64, start32: u32, see
         "masked {tag}"
     );
     // Scans, rows, columns and segments of the map.
-    let mut acc = 0u64;
-    let inclusive: Vec<u64> = prods
-        .iter()
-        .map(|&p| {
-            acc = acc.wrapping_add(p);
-            acc
-        })
-        .collect();
+    let (inclusive, _) = running(&prods, &[0, n], 0u64, u64::wrapping_add);
     let got = dev.scan(add_u64, &mapped).unwrap().download().unwrap();
     assert_eq!(got, inclusive, "scan {tag}");
     for cols in [1usize, 3, 33, 1000] {

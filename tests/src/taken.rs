@@ -5,6 +5,7 @@ use rand::{Rng, SeedableRng};
 use warp_runtime::prelude::*;
 
 use crate::ops::{add_u32, sum_f64, u32_byte, u32_multiple_of, u32_to_f64, xor_u32};
+use crate::scans::running;
 
 /// The wrapping sum of `xs`.
 fn wsum(xs: &[u32]) -> u32 {
@@ -156,14 +157,7 @@ pub fn check_taken(dev: &Device, n: usize, seed: u64) {
     expect[..k].copy_from_slice(&want);
     assert_eq!(out.download().unwrap(), expect, "collect_into {tag}");
     // scan_into and exclusive_scan_into: the first `count` places, the others as they were.
-    let mut acc = 0u32;
-    let inclusive: Vec<u32> = want
-        .iter()
-        .map(|&x| {
-            acc = acc.wrapping_add(x);
-            acc
-        })
-        .collect();
+    let (inclusive, exclusive) = running(&want, &[0, k], 0u32, u32::wrapping_add);
     let mut out = dev.upload(&junk).unwrap();
     dev.scan_into(add_u32, &t, &mut out).unwrap();
     let mut expect = junk.clone();
@@ -172,9 +166,7 @@ pub fn check_taken(dev: &Device, n: usize, seed: u64) {
     let mut out = dev.upload(&junk).unwrap();
     dev.exclusive_scan_into(add_u32, &t, &mut out).unwrap();
     let mut expect = junk.clone();
-    for j in 0..k {
-        expect[j] = if j == 0 { 0 } else { inclusive[j - 1] };
-    }
+    expect[..k].copy_from_slice(&exclusive);
     assert_eq!(out.download().unwrap(), expect, "exclusive_scan_into {tag}");
     // A count above the length: the whole input.
     let all = dev.count_on_device(u32_multiple_of.with(1), &xs).unwrap();
