@@ -1,5 +1,6 @@
 //! Inputs beyond arrays: a generated range (alone and zipped with an array), a gather and its
-//! scatter back, a strided column,
+//! scatter back, a compaction's count as the next operations' length (no host read), a
+//! strided column,
 //! and reductions and running sums along the middle axis of a (B, N, D) array, on the GPU when
 //! there is one (each checked against plain Rust), else on the CPU backend.
 //!
@@ -33,6 +34,18 @@ fn widen(x: i32) -> i64 {
 #[map(inputs = 2)]
 fn weighted(i: u64, x: i32) -> i64 {
     i as i64 * x as i64
+}
+
+/// Whether an element is negative.
+#[predicate]
+fn negative(x: i32) -> bool {
+    x < 0
+}
+
+/// Whether an element is below `-t`.
+#[predicate]
+fn below_minus(x: i32, t: i32) -> bool {
+    x < -t
 }
 
 /// Whether a row's position is even and its element negative.
@@ -79,6 +92,26 @@ fn main() -> warp_runtime::Result<()> {
     assert_eq!(total, want.iter().map(|&v| v as i64).sum::<i64>());
     println!("  gather of {} elements: sum {total}", idx_host.len());
 
+    let mut back = dev.upload(&vec![0i32; table.len()])?;
+    dev.scatter_into(&dev.upload(&want)?, &idx, &mut back)?;
+    let back = back.download()?;
+    assert!(
+        idx_host
+            .iter()
+            .all(|&i| back[i as usize] == table[i as usize])
+    );
+    let bad = dev.upload(&[0u32, table.len() as u32])?;
+    match dev.collect(&xs.gather(&bad)) {
+        Err(Error::IndexOutOfRange {
+            position,
+            index,
+            len,
+        }) => {
+            println!("  an index past the end: {position} names {index} of {len}")
+        }
+        other => panic!("expected IndexOutOfRange, got {other:?}"),
+    }
+
     // A range zipped with an array: the kernels make each position where they read the
     // element (a first moment, and the elements at even positions that are negative).
     let at = dev.range(0..table.len() as u64);
@@ -102,25 +135,29 @@ fn main() -> warp_runtime::Result<()> {
         table.len(),
         want_picked.len()
     );
-    let mut back = dev.upload(&vec![0i32; table.len()])?;
-    dev.scatter_into(&dev.upload(&want)?, &idx, &mut back)?;
-    let back = back.download()?;
-    assert!(
-        idx_host
-            .iter()
-            .all(|&i| back[i as usize] == table[i as usize])
+    // A compaction's count left on the device as the length of the next operations: the
+    // negative elements kept, then summed and counted again without a host read between.
+    let mut kept = dev.upload(&vec![0i32; table.len()])?;
+    let count = dev.filter_into(negative, &xs, &mut kept)?;
+    let neg_sum = dev.reduce_on_device(add, &kept.map(widen).take(&count))?;
+    let below = dev.count_on_device(below_minus.with(500), &kept.take(&count))?;
+    let want_neg: Vec<i64> = table
+        .iter()
+        .filter(|&&x| x < 0)
+        .map(|&x| x as i64)
+        .collect();
+    assert_eq!(count.get()?, want_neg.len() as u64);
+    assert_eq!(neg_sum.get()?, want_neg.iter().sum::<i64>());
+    assert_eq!(
+        below.get()?,
+        want_neg.iter().filter(|&&x| x < -500).count() as u64
     );
-    let bad = dev.upload(&[0u32, table.len() as u32])?;
-    match dev.collect(&xs.gather(&bad)) {
-        Err(Error::IndexOutOfRange {
-            position,
-            index,
-            len,
-        }) => {
-            println!("  an index past the end: {position} names {index} of {len}")
-        }
-        other => panic!("expected IndexOutOfRange, got {other:?}"),
-    }
+    println!(
+        "  {} negative elements, summed on the device: {}; {} below -500",
+        count.get()?,
+        neg_sum.get()?,
+        below.get()?
+    );
 
     // A strided view: column 3 of the (B * N, D) matrix, every D-th element from element 3.
     let column = xs.slice(3..)?;
