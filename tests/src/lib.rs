@@ -10,6 +10,7 @@ pub mod edge_ops;
 pub mod emu;
 pub mod events;
 pub mod gathers;
+pub mod group;
 pub mod hist_reduce;
 pub mod interop;
 pub mod masked;

@@ -29,6 +29,7 @@ mod backend;
 mod device;
 mod error;
 mod gathers;
+mod group;
 mod inputs;
 mod operations;
 mod operators;
@@ -49,6 +50,7 @@ pub use cudarc;
 pub use device::Device;
 pub use error::{Error, Result};
 pub use gathers::{Gather, GatherMap, Gathered};
+pub use group::{DeviceGroup, ShardedVec};
 /// The `half` crate, whose `f16` and `bf16` are element types (also in the prelude).
 pub use half;
 pub use inputs::{

@@ -5,6 +5,7 @@
 mod axis;
 mod edge_semantics;
 mod gathers;
+mod group;
 mod half;
 mod histogram;
 mod interop;

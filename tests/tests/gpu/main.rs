@@ -7,6 +7,7 @@
 mod axis;
 mod edge_semantics;
 mod gathers;
+mod group;
 mod half;
 mod histogram;
 mod nan;

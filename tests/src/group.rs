@@ -1,0 +1,140 @@
+//! Device groups (`DeviceGroup`, `ShardedVec`) against plain Rust over the whole array, and a
+//! group's reduction against the rank-order fold of each shard's own reduction: one check for
+//! groups of CPU devices and of GPUs.
+
+use rand::{Rng, SeedableRng};
+use warp_runtime::prelude::*;
+use warp_runtime::{DeviceGroup, ShardedVec};
+
+use crate::ops::{above, add_u32, max_f32, sum_f32, u32_multiple_of, xor_u32};
+
+/// Every operation of `group` over arrays of `n` random `u32` and `f32` (NaN included), cut
+/// evenly by `upload` and unevenly (empty shards among them) by `shards`, against plain Rust;
+/// `f32` sums against the rank-order fold of the shards' own sums, bit for bit; and the
+/// shapes it refuses.
+pub fn check_group(group: &DeviceGroup, n: usize, seed: u64) {
+    let tag = format!("ranks={} n={n} seed={seed}", group.ranks());
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let ints: Vec<u32> = (0..n).map(|_| rng.random()).collect();
+    let floats: Vec<f32> = (0..n)
+        .map(|k| match k % 97 {
+            13 => f32::NAN,
+            _ => rng.random_range(-1000.0f32..1000.0),
+        })
+        .collect();
+    // Even shards, then uneven ones: all in the last rank, and the first and last empty.
+    let even = group.upload(&ints).unwrap();
+    let lens = shard_lens(group.ranks(), n, &mut rng);
+    let uneven = from_lens(group, &ints, &lens);
+    let last = from_lens(group, &ints, &last_only(group.ranks(), n));
+    for (xs, how) in [(&even, "even"), (&uneven, "uneven"), (&last, "last")] {
+        let what = format!("{how} {tag}");
+        assert_eq!(xs.len(), n, "len {what}");
+        assert_eq!(xs.download().unwrap(), ints, "download {what}");
+        let sum = ints.iter().fold(0u32, |a, &b| a.wrapping_add(b));
+        assert_eq!(group.reduce(add_u32, xs).unwrap(), sum, "reduce {what}");
+        let x = ints.iter().fold(0u32, |a, &b| a ^ b);
+        assert_eq!(group.reduce(xor_u32, xs).unwrap(), x, "xor {what}");
+        let by5 = u32_multiple_of.with(5);
+        let hits: Vec<usize> = (0..n).filter(|&k| ints[k].is_multiple_of(5)).collect();
+        assert_eq!(
+            group.count(by5, xs).unwrap(),
+            hits.len() as u64,
+            "count {what}"
+        );
+        assert_eq!(group.any(by5, xs).unwrap(), !hits.is_empty(), "any {what}");
+        assert_eq!(group.all(by5, xs).unwrap(), hits.len() == n, "all {what}");
+        assert!(
+            group.all(u32_multiple_of.with(1), xs).unwrap(),
+            "all of 1 {what}"
+        );
+        assert_eq!(
+            group.find_first(by5, xs).unwrap(),
+            hits.first().copied(),
+            "find_first {what}"
+        );
+    }
+    // f32: the maximum (NaN ignored, as f32::max does) exactly, and the sum as the left fold
+    // of each shard's own sum, in rank order.
+    for lens in [even_lens(group.ranks(), n), lens] {
+        let xs = from_lens(group, &floats, &lens);
+        let max = floats.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
+        let got = group.reduce(max_f32, &xs).unwrap();
+        assert_eq!(got.to_bits(), max.to_bits(), "max {lens:?} {tag}");
+        let sums: Vec<f32> = group
+            .devices()
+            .iter()
+            .zip(xs.shards())
+            .map(|(dev, shard)| dev.reduce(sum_f32, shard).unwrap())
+            .collect();
+        let fold = sums[1..].iter().fold(sums[0], |a, &b| a + b);
+        let got = group.reduce(sum_f32, &xs).unwrap();
+        assert_eq!(got.to_bits(), fold.to_bits(), "sum {lens:?} {tag}");
+        let t = above.with(500.0);
+        let want = floats.iter().filter(|&&v| v > 500.0).count() as u64;
+        assert_eq!(
+            group.count(t, &xs).unwrap(),
+            want,
+            "count f32 {lens:?} {tag}"
+        );
+    }
+    // One shard a rank.
+    let one: Vec<DeviceVec<u32>> = vec![group.devices()[0].upload(&ints).unwrap()];
+    if group.ranks() != 1 {
+        assert!(
+            matches!(group.shards(one), Err(Error::Shape(_))),
+            "shards {tag}"
+        );
+    }
+}
+
+/// `n` elements in shards as even as they go.
+fn even_lens(ranks: usize, n: usize) -> Vec<usize> {
+    (0..ranks)
+        .map(|k| n / ranks + usize::from(k < n % ranks))
+        .collect()
+}
+
+/// `n` elements in random shards, the first and the last empty when there are three ranks
+/// or more.
+fn shard_lens(ranks: usize, n: usize, rng: &mut impl Rng) -> Vec<usize> {
+    let inner = if ranks >= 3 { 1..ranks - 1 } else { 0..ranks };
+    let mut cuts: Vec<usize> = (inner.start..inner.end.saturating_sub(1))
+        .map(|_| rng.random_range(0..=n))
+        .collect();
+    cuts.push(0);
+    cuts.push(n);
+    cuts.sort_unstable();
+    let mut lens = vec![0; ranks];
+    for (k, w) in inner.zip(cuts.windows(2)) {
+        lens[k] = w[1] - w[0];
+    }
+    lens
+}
+
+/// Every element in the last shard.
+fn last_only(ranks: usize, n: usize) -> Vec<usize> {
+    let mut lens = vec![0; ranks];
+    lens[ranks - 1] = n;
+    lens
+}
+
+/// `data` in shards of `lens`, each on its rank's device.
+fn from_lens<T: warp_runtime::Element>(
+    group: &DeviceGroup,
+    data: &[T],
+    lens: &[usize],
+) -> ShardedVec<T> {
+    assert_eq!(lens.iter().sum::<usize>(), data.len());
+    let mut at = 0;
+    let shards = group
+        .devices()
+        .iter()
+        .zip(lens)
+        .map(|(dev, &len)| {
+            at += len;
+            dev.upload(&data[at - len..at]).unwrap()
+        })
+        .collect();
+    group.shards(shards).unwrap()
+}

@@ -1,0 +1,229 @@
+//! Several devices as one: an array cut into shards, one a device, and the reductions and
+//! predicates over all of them, each device's result combined in rank order.
+
+use crate::arrays::{DeviceScalar, DeviceVec, Readout};
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::operators::{Predicate, ReduceOp};
+use crate::values::Element;
+
+/// Devices that hold the shards of an array, in rank order: rank `k` is `devices()[k]`. Each
+/// device is any [`Device`] (a GPU with its own stream, one of several streams of a GPU, the
+/// CPU backend); a group of the GPUs of a host is `Device::cuda(k)` for each of them.
+///
+/// Operations over a [`ShardedVec`] run on every rank at once (each rank's kernels queued on
+/// its own stream before any is waited for) and then combine the ranks' results on the host,
+/// in rank order: a reduction is the left fold, by the operator, of the ranks' reductions
+/// (`op(op(r0, r1), r2) ...`; a group of one rank gives that device's result), so the result
+/// has the same bits run after run, whatever the timing; it may differ in rounding from one
+/// device's reduction of the whole array, whose grouping is another. An empty shard's
+/// reduction is the operator's identity.
+///
+/// Only arrays of the operator's value type are inputs so far (no maps, zips or other inputs);
+/// scans, compaction, histograms and top-k over shards are not built.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::DeviceGroup;
+/// #[reduce(identity = 0)]
+/// fn add(a: i64, b: i64) -> i64 { a.wrapping_add(b) }
+/// #[predicate]
+/// fn negative(x: i64) -> bool { x < 0 }
+/// # fn main() -> warp_runtime::Result<()> {
+/// // Three CPU devices stand in for three GPUs: the same code runs on `Device::cuda(k)`s.
+/// let group = DeviceGroup::new(vec![Device::cpu(), Device::cpu(), Device::cpu()])?;
+/// let xs = group.upload(&[5i64, -1, 7, -3, 2, 9, -8])?;   // shards of 3, 2 and 2
+/// assert_eq!(xs.shards().iter().map(|s| s.len()).collect::<Vec<_>>(), [3, 2, 2]);
+/// assert_eq!(group.reduce(add, &xs)?, 11);
+/// assert_eq!(group.count(negative, &xs)?, 3);
+/// assert_eq!(group.find_first(negative, &xs)?, Some(1));
+/// assert_eq!(xs.download()?, [5, -1, 7, -3, 2, 9, -8]);
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+pub struct DeviceGroup {
+    devices: Vec<Device>,
+}
+
+/// An array held as shards, one per rank of a [`DeviceGroup`], in rank order: the array is the
+/// shards one after another. Made by [`DeviceGroup::upload`] (even shards) or
+/// [`DeviceGroup::shards`] (the caller's arrays, of any lengths, empty ones included).
+#[derive(Debug)]
+pub struct ShardedVec<T: Element> {
+    shards: Vec<DeviceVec<T>>,
+}
+
+impl DeviceGroup {
+    /// A group of `devices`, rank `k` the `k`-th; at least one ([`Error::Shape`] for none).
+    pub fn new(devices: Vec<Device>) -> Result<DeviceGroup> {
+        if devices.is_empty() {
+            return Err(Error::Shape(
+                "a device group needs at least one device".into(),
+            ));
+        }
+        Ok(DeviceGroup { devices })
+    }
+
+    /// The devices, in rank order.
+    pub fn devices(&self) -> &[Device] {
+        &self.devices
+    }
+
+    /// The number of ranks (devices).
+    pub fn ranks(&self) -> usize {
+        self.devices.len()
+    }
+
+    /// `data` cut into one contiguous shard a rank, in order, as even as they go: each has
+    /// `len / ranks` elements and the first `len % ranks` one more.
+    pub fn upload<T: Element>(&self, data: &[T]) -> Result<ShardedVec<T>> {
+        let ranks = self.devices.len();
+        let (base, extra) = (data.len() / ranks, data.len() % ranks);
+        let mut at = 0;
+        let mut shards = Vec::with_capacity(ranks);
+        for (k, dev) in self.devices.iter().enumerate() {
+            let len = base + usize::from(k < extra);
+            shards.push(dev.upload(&data[at..at + len])?);
+            at += len;
+        }
+        Ok(ShardedVec { shards })
+    }
+
+    /// The caller's arrays as the shards of one array, shard `k` on rank `k`'s device (or a
+    /// device that shares its memory: another stream of the same GPU), of any lengths. One
+    /// array a rank, else [`Error::Shape`]; an array elsewhere is an [`Error::DeviceMismatch`].
+    pub fn shards<T: Element>(&self, shards: Vec<DeviceVec<T>>) -> Result<ShardedVec<T>> {
+        let xs = ShardedVec { shards };
+        self.check(&xs)?;
+        Ok(xs)
+    }
+
+    /// The reduction of every element of `xs` by `op`: each rank's `reduce_on_device` of its
+    /// shard, queued on all ranks before any is read, then their left fold by `op` in rank
+    /// order (`op(op(r0, r1), r2) ...`). The identity for an empty array.
+    pub fn reduce<Op>(&self, op: Op, xs: &ShardedVec<Op::Value>) -> Result<Op::Value>
+    where
+        Op: ReduceOp,
+        Op::Value: Element + Readout,
+    {
+        let partials = self.each(xs, |dev, shard| dev.reduce_on_device(op, shard))?;
+        // The first rank's result itself (a group of one gives the device's bits), then each
+        // next one combined into it.
+        let mut acc = partials[0].get()?;
+        for p in &partials[1..] {
+            acc = op.combine(acc, p.get()?);
+        }
+        Ok(acc)
+    }
+
+    /// How many elements of `xs` satisfy `pred`: the sum of the ranks' counts.
+    pub fn count<P>(&self, pred: P, xs: &ShardedVec<P::Input>) -> Result<u64>
+    where
+        P: Predicate,
+        P::Input: Element,
+    {
+        let counts = self.each(xs, |dev, shard| dev.count_on_device(pred.clone(), shard))?;
+        counts.iter().map(|c| c.get()).sum()
+    }
+
+    /// Whether any element of `xs` satisfies `pred` (false for an empty array).
+    pub fn any<P>(&self, pred: P, xs: &ShardedVec<P::Input>) -> Result<bool>
+    where
+        P: Predicate,
+        P::Input: Element,
+    {
+        let votes = self.each(xs, |dev, shard| dev.any_on_device(pred.clone(), shard))?;
+        votes.iter().try_fold(false, |a, v| Ok(a | v.get()?))
+    }
+
+    /// Whether every element of `xs` satisfies `pred` (true for an empty array).
+    pub fn all<P>(&self, pred: P, xs: &ShardedVec<P::Input>) -> Result<bool>
+    where
+        P: Predicate,
+        P::Input: Element,
+    {
+        let votes = self.each(xs, |dev, shard| dev.all_on_device(pred.clone(), shard))?;
+        votes.iter().try_fold(true, |a, v| Ok(a & v.get()?))
+    }
+
+    /// The position in the whole array of the first element of `xs` that satisfies `pred`:
+    /// the first rank with one, plus the lengths of the shards before it.
+    pub fn find_first<P>(&self, pred: P, xs: &ShardedVec<P::Input>) -> Result<Option<usize>>
+    where
+        P: Predicate,
+        P::Input: Element,
+    {
+        let firsts = self.each(xs, |dev, shard| {
+            dev.find_first_on_device(pred.clone(), shard)
+        })?;
+        let mut before = 0;
+        for (first, shard) in firsts.iter().zip(&xs.shards) {
+            if let Some(i) = first.get()? {
+                return Ok(Some(before + i));
+            }
+            before += shard.len();
+        }
+        Ok(None)
+    }
+
+    /// `f` of each rank's device and shard, all queued before any result is read.
+    fn each<T: Element, R: Readout>(
+        &self,
+        xs: &ShardedVec<T>,
+        f: impl Fn(&Device, &DeviceVec<T>) -> Result<DeviceScalar<R>>,
+    ) -> Result<Vec<DeviceScalar<R>>> {
+        self.check(xs)?;
+        self.devices
+            .iter()
+            .zip(&xs.shards)
+            .map(|(dev, shard)| f(dev, shard))
+            .collect()
+    }
+
+    /// One shard a rank, each on its rank's device's memory.
+    fn check<T: Element>(&self, xs: &ShardedVec<T>) -> Result<()> {
+        if xs.shards.len() != self.devices.len() {
+            return Err(Error::Shape(format!(
+                "a group of {} ranks takes one shard a rank; the array has {}",
+                self.devices.len(),
+                xs.shards.len()
+            )));
+        }
+        let elsewhere = self
+            .devices
+            .iter()
+            .zip(&xs.shards)
+            .any(|(dev, shard)| !dev.shares_memory_with(shard.device()));
+        match elsewhere {
+            true => Err(Error::DeviceMismatch),
+            false => Ok(()),
+        }
+    }
+}
+
+impl<T: Element> ShardedVec<T> {
+    /// The shards, in rank order.
+    pub fn shards(&self) -> &[DeviceVec<T>] {
+        &self.shards
+    }
+
+    /// The number of elements, of every shard together.
+    pub fn len(&self) -> usize {
+        self.shards.iter().map(DeviceVec::len).sum()
+    }
+
+    /// `true` when every shard is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The whole array: every shard downloaded, one after another (each waits for the work
+    /// queued before it on its device).
+    pub fn download(&self) -> Result<Vec<T>> {
+        let mut out = Vec::with_capacity(self.len());
+        for s in &self.shards {
+            out.extend(s.download()?);
+        }
+        Ok(out)
+    }
+}
