@@ -17,6 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["ranges"],
     &["gathers", "strides"],
     &["operations"],
+    &["group"],
 ];
 
 fn layer(module: &str) -> Option<usize> {
