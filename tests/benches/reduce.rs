@@ -2405,11 +2405,12 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
             dev.reduce_on_device(sum_f32, &dx.gather(&di)).map(drop)
         });
         let got = must(op, dev.reduce(sum_f32, &dx.gather(&di))) as f64;
-        let want = idx
+        // The exact sum and the sum of magnitudes (what `Checks::sum` takes).
+        let want_abs = idx
             .par_iter()
             .map(|&i| (xs[i as usize] as f64, (xs[i as usize] as f64).abs()))
             .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
-        checks.sum(op, Sums::Exact, want, n, got);
+        checks.sum(op, Sums::Exact, want_abs, n, got);
         println!("{op}: {ms:.3} ms");
         ours.push((op, n, (8 * n) as f64, ms));
     }
@@ -2444,12 +2445,12 @@ fn inputs_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         let sx = must(op, dx.step_by(4));
         let ms = time_ms(dev, reps, || dev.reduce_on_device(sum_f32, &sx).map(drop));
         let got = must(op, dev.reduce(sum_f32, &sx)) as f64;
-        let want = xs
+        let want_abs = xs
             .par_iter()
             .step_by(4)
             .map(|&x| (x as f64, (x as f64).abs()))
             .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
-        checks.sum(op, Sums::Exact, want, n / 4, got);
+        checks.sum(op, Sums::Exact, want_abs, n / 4, got);
         println!("{op}: {ms:.3} ms");
         ours.push((op, n, (4 * n) as f64, ms));
     }

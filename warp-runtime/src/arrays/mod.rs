@@ -222,14 +222,15 @@ pub struct Elements<'a, R: Clone> {
 }
 
 /// A device-resident length of elements: the kernels read the first `scalar` of them, the CPU
-/// backend the first `rows` (read when the input was made). The elements' `len` stays the
+/// backend the first `rows` (read when the input was made; `None` on a GPU, where only the
+/// kernels read it). The elements' `len` stays the
 /// whole input's (what outputs and grids are sized by). An operation reads such elements only
 /// once it has `admitted` them (the operations whose kernels stop at a device length); the
 /// others refuse.
 #[derive(Clone)]
 struct Counted {
     scalar: DeviceScalar<u64>,
-    rows: usize,
+    rows: Option<usize>,
     admitted: bool,
 }
 
@@ -512,8 +513,8 @@ impl<'a, R: Clone> Elements<'a, R> {
     pub(crate) fn cpu(&self) -> Result<&[R]> {
         self.check_count()?;
         match &self.data {
-            Data::Cpu(s) => Ok(match &self.count {
-                Some(c) => &s[..c.rows],
+            Data::Cpu(s) => Ok(match self.count.as_ref().and_then(|c| c.rows) {
+                Some(rows) => &s[..rows],
                 None => s,
             }),
             Data::Gpu(_) => Err(Error::DeviceMismatch),
@@ -565,23 +566,22 @@ impl<'a, R: Clone> Elements<'a, R> {
             );
         }
         let (data, rows) = match (data, count.held_at()) {
-            (Data::Invalid(e), _) => (Data::Invalid(e), 0),
-            (Data::Gpu(c), Some(ptr)) => {
-                let len = c.len;
-                let c = Columns {
+            (Data::Invalid(e), _) => (Data::Invalid(e), None),
+            (Data::Gpu(c), Some(ptr)) => (
+                Data::Gpu(Columns {
                     len_at: Some(ptr),
                     ..c
-                };
-                (Data::Gpu(c), len)
-            }
+                }),
+                None,
+            ),
             (Data::Cpu(r), None) => match count.get() {
                 Ok(n) => {
                     let rows = n.min(r.len() as u64) as usize;
-                    (Data::Cpu(r), rows)
+                    (Data::Cpu(r), Some(rows))
                 }
                 Err(e) => return invalid(Invalid::Shape(e.to_string()), owners),
             },
-            _ => (Data::Invalid(Invalid::Backends), 0),
+            _ => (Data::Invalid(Invalid::Backends), None),
         };
         Elements {
             data,
