@@ -82,6 +82,44 @@ fn gpu_bounds_match_partition_point() {
         check_search(&g, &xs, &qs, order, "u32 2^24, the last two swapped");
         qs.reverse();
         check_search(&g, &xs, &qs, order, "u32 2^24, queries reversed");
+        // In order, in two clusters at the array's ends: the tile between them spans the
+        // array (searched in global memory), the others a few keys (in shared memory).
+        let (lo, hi) = (xs[0].min(xs[xs.len() - 1]), xs[0].max(xs[xs.len() - 1]));
+        let mut qs: Vec<u32> = (0..1u32 << 20)
+            .map(|i| {
+                if i < 1 << 19 {
+                    lo.saturating_add(i % 7)
+                } else {
+                    hi.saturating_sub(i % 7)
+                }
+            })
+            .collect();
+        qs = sorted(qs, order);
+        check_search(&g, &xs, &qs, order, "u32 2^24, queries in two clusters");
+    }
+    // Other key sizes, queries in order dense in the array (searched by tiles): 2^20 `f64`
+    // queries into 2^22 keys, 2^20 `u16` into 2^24 with duplicates among both.
+    for order in [SortOrder::Ascending, SortOrder::Descending] {
+        let n = 1 << 22;
+        let xs = sorted(random_vec_par::<f64>(seed() ^ 11, n, true), order);
+        let qs = sorted(random_vec_par::<f64>(seed() ^ 12, n / 4, true), order);
+        check_search(&g, &xs, &qs, order, "f64 2^22, queries in order");
+        let n = 1 << 24;
+        let ys = sorted(
+            random_vec_par::<u16>(seed() ^ 13, n, false)
+                .into_iter()
+                .map(|y| y % 5000)
+                .collect(),
+            order,
+        );
+        let qy = sorted(
+            random_vec_par::<u16>(seed() ^ 14, n / 16, false)
+                .into_iter()
+                .map(|y| y % 5100)
+                .collect(),
+            order,
+        );
+        check_search(&g, &ys, &qy, order, "u16 2^24 duplicates, queries in order");
     }
     // An empty array: every answer 0.
     let e = g.upload::<f32>(&[]).unwrap();

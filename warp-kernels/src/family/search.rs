@@ -60,8 +60,64 @@ pub const SEARCH_ORDER: Kernel = kernel(
     "wd_search_order(queries, m, descending != 0, unsorted);",
 );
 
+/// The bytes of order words a block of [`SEARCH_TILES`] holds: the most keys a tile of
+/// queries in order searches in shared memory (8,192 `f32` keys, 4,096 `u64`).
+pub const SEARCH_TILE_BYTES: u32 = 32 << 10;
+
+/// For each tile of [`BLOCK`](crate::catalogue::BLOCK) queries in order (the queries as
+/// [`SEARCH`] picks them: in place, or their sorted copy), the answer of its first query into
+/// `bounds[t]`, and `bounds[tiles] = n`: the answers of tile `t` lie in
+/// `bounds[t]..=bounds[t + 1]`. Grid-stride over the tiles; `p` is [`search_shift`] of `n`.
+pub const SEARCH_BOUNDS: Kernel = kernel(
+    "wd_k_search_bounds",
+    &[
+        p("sorted", In(Elem)),
+        p("n", U64),
+        p("queries", In(Elem)),
+        p("sorted_queries", In(Elem)),
+        p("m", U64),
+        p("perm", In(Pointee::U32)),
+        p("unsorted", In(Pointee::U32)),
+        p("p", U32),
+        p("upper", U32),
+        p("descending", U32),
+        p("bounds", Out(Pointee::U64)),
+    ],
+    "wd_search_bounds(sorted, n, queries, sorted_queries, m, perm, unsorted, p, upper != 0, descending != 0, bounds);",
+);
+
+/// The answers of `m` queries in order, a tile of [`BLOCK`](crate::catalogue::BLOCK) at a
+/// time between its `bounds` ([`SEARCH_BOUNDS`]): a tile's keys are read once, coalesced,
+/// into shared memory (at most [`SEARCH_TILE_BYTES`] of them; more are searched in global
+/// memory) and its queries searched there. Written as [`SEARCH`] writes them. Grid-stride
+/// over the tiles.
+pub const SEARCH_TILES: Kernel = kernel(
+    "wd_k_search_tiles",
+    &[
+        p("sorted", In(Elem)),
+        p("queries", In(Elem)),
+        p("sorted_queries", In(Elem)),
+        p("m", U64),
+        p("perm", In(Pointee::U32)),
+        p("unsorted", In(Pointee::U32)),
+        p("bounds", In(Pointee::U64)),
+        p("upper", U32),
+        p("descending", U32),
+        p("out", Out(Value)),
+    ],
+    "wd_search_tiles(sorted, queries, sorted_queries, m, perm, unsorted, bounds, upper != 0, descending != 0, out);",
+);
+
+/// Whether `m` queries in order into `n` keys are searched by tiles ([`SEARCH_BOUNDS`], then
+/// [`SEARCH_TILES`]) rather than each on its own ([`SEARCH`]): when a tile of queries spans,
+/// on average, no more keys than a sample's stretch (the keys [`SEARCH`] searches a query's
+/// answer among in global memory), so that every tile reads no more than its queries would.
+pub const fn search_by_tiles(n: usize, m: usize) -> bool {
+    (n as u128) * (crate::catalogue::BLOCK as u128) <= (m as u128) << search_shift(n)
+}
+
 /// The kernels of a search module.
-pub const SEARCH_KERNELS: &[&Kernel] = &[&SEARCH, &SEARCH_ORDER];
+pub const SEARCH_KERNELS: &[&Kernel] = &[&SEARCH, &SEARCH_ORDER, &SEARCH_BOUNDS, &SEARCH_TILES];
 
 /// The fewest queries that are sorted before they are searched (with their positions, the
 /// answers written back to the queries' places), when the array is larger than
@@ -78,6 +134,7 @@ pub const SEARCH_SORT_MIN_BYTES: usize = 32 << 20;
 pub const SEARCH_DEFINES: &[(&str, u64)] = &[
     ("WD_SEARCH_ITEMS", SEARCH_ITEMS as u64),
     ("WD_SEARCH_SAMPLES", SEARCH_SAMPLES as u64),
+    ("WD_SEARCH_TILE_BYTES", SEARCH_TILE_BYTES as u64),
 ];
 
 /// A search module for keys of `key` with answers of the integer type `index` (`u32` or
@@ -92,4 +149,23 @@ pub fn search_module(key: Scalar, index: Scalar) -> String {
         index.c_name(),
     );
     m.finish(&format!("search_{key}_{index}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dense_queries_in_order_are_searched_by_tiles() {
+        // 2^24 queries into 2^28 keys (16 keys a query; a stretch is 2^17 keys): tiles.
+        assert!(search_by_tiles(1 << 28, 1 << 24));
+        // A tile of 256 spanning exactly a stretch, and just more.
+        assert!(search_by_tiles(1 << 28, 1 << 19));
+        assert!(!search_by_tiles(1 << 28, (1 << 19) - 1));
+        // Few queries: each on its own.
+        assert!(!search_by_tiles(1 << 28, 1 << 10));
+        // A small array (all sample: a stretch of one key) needs a query a key and more.
+        assert!(search_by_tiles(1000, 256_000));
+        assert!(!search_by_tiles(1000, 1000));
+    }
 }

@@ -26,25 +26,61 @@ static __device__ __forceinline__ void wd_search_order(const K* queries, wd_u64 
     if (__any_sync(WD_FULL_MASK, bad) && (threadIdx.x & 31u) == 0u) *unsorted = 1u;
 }
 
+// The queries a search reads: their sorted copy when they were sorted first (`perm`, their
+// positions) and were out of order; else the queries in place, and `perm` becomes null.
+template <class K>
+static __device__ __forceinline__ const K* wd_search_queries(const K* queries, const K* sorted_queries, const wd_u32*& perm,
+                                                             const wd_u32* unsorted) {
+    if (perm != nullptr && (unsorted == nullptr || *unsorted != 0u)) return sorted_queries;
+    perm = nullptr;
+    return queries;
+}
+
+// Whether order word x comes before the query's word w (upper: or equals it).
+template <class U> static __device__ __forceinline__ bool wd_search_before(U x, U w, bool upper) {
+    return upper ? x <= w : x < w;
+}
+
+// Loads every 2^p-th key's word of `sorted` into `sample` (block-wide, then a barrier);
+// returns how many.
+template <class K>
+static __device__ __forceinline__ wd_u32 wd_search_sample(const K* sorted, wd_u64 n, wd_u32 p, bool descending,
+                                                          typename wd_sort_bits<K>::T* sample) {
+    const wd_u64 step = (wd_u64)1 << p;
+    const wd_u32 samples = (wd_u32)((n + step - 1) >> p);  // keys 0, step, 2 * step, .. below n
+    for (wd_u32 k = threadIdx.x; k < samples; k += WD_BLOCK) sample[k] = wd_sort_word(sorted[(wd_u64)k << p], descending);
+    __syncthreads();
+    return samples;
+}
+
+// The sample search of word w: the first key of the 2^p-long stretch its answer lies in after
+// the last sample before it (the answer is in [base, base + 2^p - 1]), or ~0 when no sample
+// comes before it (the answer is 0).
+template <class U>
+static __device__ __forceinline__ wd_u64 wd_search_stretch(const U* sample, wd_u32 samples, wd_u32 p, U w, bool upper) {
+    wd_u32 lo = 0, len = samples;
+    while (len > 0) {
+        const wd_u32 half = len / 2;
+        if (wd_search_before(sample[lo + half], w, upper)) {
+            lo += half + 1;
+            len -= half + 1;
+        } else {
+            len = half;
+        }
+    }
+    return lo == 0 ? ~(wd_u64)0 : ((wd_u64)(lo - 1) << p) + 1;
+}
+
 template <class K, class I>
 static __device__ __forceinline__ void wd_search(const K* sorted, wd_u64 n, const K* queries, const K* sorted_queries,
                                                  wd_u64 m, const wd_u32* perm, const wd_u32* unsorted, wd_u32 p,
                                                  bool upper, bool descending, I* out) {
     // Sorted first only when the queries were out of order (else the sort ran no pass).
-    if (perm != nullptr && (unsorted == nullptr || *unsorted != 0u)) {
-        queries = sorted_queries;
-    } else {
-        perm = nullptr;
-    }
+    queries = wd_search_queries(queries, sorted_queries, perm, unsorted);
     typedef typename wd_sort_bits<K>::T U;
     constexpr int ITEMS = WD_SEARCH_ITEMS;
     __shared__ U sample[WD_SEARCH_SAMPLES];
-    const wd_u64 step = (wd_u64)1 << p;
-    const wd_u32 samples = (wd_u32)((n + step - 1) >> p);  // keys 0, step, 2 * step, .. below n
-    for (wd_u32 k = threadIdx.x; k < samples; k += WD_BLOCK) sample[k] = wd_sort_word(sorted[(wd_u64)k << p], descending);
-    __syncthreads();
-    // Whether word x comes before the query's word w.
-    auto before = [&](U x, U w) { return upper ? x <= w : x < w; };
+    const wd_u32 samples = wd_search_sample(sorted, n, p, descending, sample);
     const wd_u64 stride = (wd_u64)gridDim.x * WD_BLOCK * ITEMS;
     for (wd_u64 i0 = ((wd_u64)blockIdx.x * WD_BLOCK) * ITEMS + threadIdx.x; i0 < m; i0 += stride) {
         U w[ITEMS];
@@ -53,32 +89,20 @@ static __device__ __forceinline__ void wd_search(const K* sorted, wd_u64 n, cons
         for (int u = 0; u < ITEMS; ++u) {
             const wd_u64 i = i0 + (wd_u64)u * WD_BLOCK;
             w[u] = i < m ? wd_sort_word(queries[i], descending) : (U)0;
-            // The samples before the query: j of them, so the answer is in
-            // ((j - 1) * step, j * step] (0 when j is 0).
-            wd_u32 lo = 0, len = samples;
-            while (len > 0) {
-                const wd_u32 half = len / 2;
-                if (before(sample[lo + half], w[u])) {
-                    lo += half + 1;
-                    len -= half + 1;
-                } else {
-                    len = half;
-                }
-            }
-            // base: the first key the stretch may still hold before the query (the key after
-            // the last sample before it); lo == 0 marks an answer of 0 (no stretch).
-            base[u] = lo == 0 ? ~(wd_u64)0 : ((wd_u64)(lo - 1) << p) + 1;
+            // base: the first key the stretch may still hold before the query; ~0 marks an
+            // answer of 0 (no stretch).
+            base[u] = wd_search_stretch(sample, samples, p, w[u], upper);
         }
         // The stretch after each base: step - 1 keys (past n: never before), searched in
         // lockstep, p halvings of a length of 2^k - 1.
-        wd_u64 len = step - 1;
+        wd_u64 len = ((wd_u64)1 << p) - 1;
         while (len > 0) {
             const wd_u64 half = len / 2;
 #pragma unroll
             for (int u = 0; u < ITEMS; ++u) {
                 if (base[u] == ~(wd_u64)0) continue;
                 const wd_u64 at = base[u] + half;
-                if (at < n && before(wd_sort_word(sorted[at], descending), w[u])) base[u] = at + 1;
+                if (at < n && wd_search_before(wd_sort_word(sorted[at], descending), w[u], upper)) base[u] = at + 1;
             }
             len = half;
         }
@@ -87,5 +111,104 @@ static __device__ __forceinline__ void wd_search(const K* sorted, wd_u64 n, cons
             const wd_u64 i = i0 + (wd_u64)u * WD_BLOCK;
             if (i < m) out[perm != nullptr ? perm[i] : i] = (I)(base[u] == ~(wd_u64)0 ? 0 : base[u]);
         }
+    }
+}
+
+// ---- queries in order, by tiles ----
+// When the queries are in order (read in place, or their sorted copy) and dense in the array
+// (a tile of WD_BLOCK queries spans fewer keys than a sample's stretch), the answers of a tile
+// lie between the answers of its first query and of the next tile's first: wd_search_bounds
+// finds those (bounds[t] for tile t, bounds[tiles] = n), and wd_search_tiles reads each tile's
+// keys between them once, coalesced, into shared memory (up to WD_SEARCH_TILE_BYTES of order
+// words) and searches them there; a tile spanning more keys searches that span in global
+// memory. Every key is read about once in all, instead of a chain of dependent loads a query.
+
+// For each tile t of WD_BLOCK queries (the queries as wd_search_queries picks them), the
+// answer of its first query into bounds[t]; bounds[tiles] = n. Grid-stride.
+template <class K>
+static __device__ __forceinline__ void wd_search_bounds(const K* sorted, wd_u64 n, const K* queries, const K* sorted_queries,
+                                                        wd_u64 m, const wd_u32* perm, const wd_u32* unsorted, wd_u32 p,
+                                                        bool upper, bool descending, wd_u64* bounds) {
+    queries = wd_search_queries(queries, sorted_queries, perm, unsorted);
+    typedef typename wd_sort_bits<K>::T U;
+    __shared__ U sample[WD_SEARCH_SAMPLES];
+    const wd_u32 samples = wd_search_sample(sorted, n, p, descending, sample);
+    const wd_u64 tiles = (m + WD_BLOCK - 1) / WD_BLOCK;
+    for (wd_u64 t = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x; t <= tiles; t += (wd_u64)gridDim.x * WD_BLOCK) {
+        if (t == tiles) {
+            bounds[t] = n;
+            continue;
+        }
+        const U w = wd_sort_word(queries[t * WD_BLOCK], descending);
+        wd_u64 base = wd_search_stretch(sample, samples, p, w, upper);
+        for (wd_u64 len = ((wd_u64)1 << p) - 1; len > 0 && base != ~(wd_u64)0; len /= 2) {
+            const wd_u64 at = base + len / 2;
+            if (at < n && wd_search_before(wd_sort_word(sorted[at], descending), w, upper)) base = at + 1;
+        }
+        bounds[t] = base == ~(wd_u64)0 ? 0 : base;
+    }
+}
+
+// The answers of the queries in order, tile by tile (bounds from wd_search_bounds). Grid-stride
+// over the tiles, a query a thread.
+template <class K, class I>
+static __device__ __forceinline__ void wd_search_tiles(const K* sorted, const K* queries, const K* sorted_queries,
+                                                       wd_u64 m, const wd_u32* perm, const wd_u32* unsorted,
+                                                       const wd_u64* bounds, bool upper, bool descending, I* out) {
+    queries = wd_search_queries(queries, sorted_queries, perm, unsorted);
+    typedef typename wd_sort_bits<K>::T U;
+    constexpr wd_u32 CAP = WD_SEARCH_TILE_BYTES / sizeof(U);
+    constexpr int LOADS = 8;
+    __shared__ U keys[CAP];
+    const wd_u64 tiles = (m + WD_BLOCK - 1) / WD_BLOCK;
+    for (wd_u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
+        // (An array out of order can give a later tile a smaller bound: its span is then
+        // empty, and each answer still some place from 0 to n.)
+        const wd_u64 lo = bounds[t], hi = bounds[t + 1] < lo ? lo : bounds[t + 1];
+        const wd_u64 i = t * WD_BLOCK + threadIdx.x;
+        const U w = i < m ? wd_sort_word(queries[i], descending) : (U)0;
+        wd_u64 at = lo;
+        if (hi - lo <= CAP) {
+            // The span's order words into shared memory, LOADS loads a thread in flight.
+            const wd_u32 span = (wd_u32)(hi - lo);
+            __syncthreads();  // the last tile's searches are done with `keys`
+            for (wd_u32 k0 = 0; k0 < span; k0 += LOADS * WD_BLOCK) {
+                U v[LOADS];
+#pragma unroll
+                for (int u = 0; u < LOADS; ++u) {
+                    const wd_u32 k = k0 + u * WD_BLOCK + threadIdx.x;
+                    if (k < span) v[u] = wd_sort_word(sorted[lo + k], descending);
+                }
+#pragma unroll
+                for (int u = 0; u < LOADS; ++u) {
+                    const wd_u32 k = k0 + u * WD_BLOCK + threadIdx.x;
+                    if (k < span) keys[k] = v[u];
+                }
+            }
+            __syncthreads();
+            wd_u32 b = 0, len = span;
+            while (len > 0) {
+                const wd_u32 half = len / 2;
+                if (wd_search_before(keys[b + half], w, upper)) {
+                    b += half + 1;
+                    len -= half + 1;
+                } else {
+                    len = half;
+                }
+            }
+            at = lo + b;
+        } else {
+            wd_u64 len = hi - lo;
+            while (len > 0) {
+                const wd_u64 half = len / 2;
+                if (wd_search_before(wd_sort_word(sorted[at + half], descending), w, upper)) {
+                    at += half + 1;
+                    len -= half + 1;
+                } else {
+                    len = half;
+                }
+            }
+        }
+        if (i < m) out[perm != nullptr ? perm[i] : i] = (I)at;
     }
 }

@@ -61,7 +61,11 @@ impl Device {
     /// into new arrays as large as the queries and the positions), then searched, each answer
     /// written to its query's place. A pass over the queries first checks whether they are
     /// already in the array's order; if so the sort runs no pass (decided on the device,
-    /// without waiting) and the queries are searched in place.
+    /// without waiting) and the queries are searched in place. Queries in order that are
+    /// dense in the array (256 of them spanning on average no more keys than a sample's
+    /// stretch) are searched by tiles of 256: each tile's first answer is found as above, then the keys between one tile's
+    /// first answer and the next's are read once, coalesced, into shared memory (up to 32 KB
+    /// of them) and the tile's queries searched there, so the array is read about once in all.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
