@@ -1,5 +1,6 @@
-//! Writes the radix sort modules the sort probe (benches/probes/sort) and the merge sort module
-//! the merge probe (benches/probes/merge) compile with nvcc:
+//! Writes the radix sort modules the sort probe (benches/probes/sort), the merge sort module
+//! the merge probe (benches/probes/merge) and the Gauss integral's reduction the Gauss probe
+//! (benches/probes/rows/gauss_probe.cu) compile with nvcc:
 //! `cargo run -p warp-tests --example dump_sort -- DIR` (DIR defaults to the current folder).
 
 fn main() -> std::io::Result<()> {
@@ -13,5 +14,10 @@ fn main() -> std::io::Result<()> {
     write("sort_u64_v0", &sort_module::<u64>(0).source)?;
     let abs = merge_module::<f32, warp_tests::ops::nearer_zero>();
     write("merge_f32_abs", &abs.source)?;
+    let gauss = warp_runtime::impl_::reduce_module::<
+        warp_tests::ops::sum_f64,
+        warp_runtime::RangeMap<'static, u64, warp_tests::ops::gauss_step_with<f64>>,
+    >();
+    write("reduce_gauss_f64", &gauss.source)?;
     Ok(())
 }

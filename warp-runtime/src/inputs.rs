@@ -789,10 +789,20 @@ where
 /// assert!(matches!(dev.scan(sum, &kept.take(&count)), Err(Error::Unsupported(_))));
 /// # Ok(()) }
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Taken<'a, I: ElementInput> {
     input: &'a I,
     count: DeviceScalar<u64>,
+}
+
+// By hand: the input is borrowed, so a `Taken` clones whatever the input's type is.
+impl<I: ElementInput> Clone for Taken<'_, I> {
+    fn clone(&self) -> Self {
+        Taken {
+            input: self.input,
+            count: self.count.clone(),
+        }
+    }
 }
 
 /// `take` for every element input (arrays, views, the caller's cudarc memory, maps, zips,
