@@ -1,12 +1,13 @@
-//! Device groups (`DeviceGroup`, `ShardedVec`) against plain Rust over the whole array, and a
-//! group's reduction against the rank-order fold of each shard's own reduction: one check for
-//! groups of CPU devices and of GPUs.
+//! Device groups (`DeviceGroup`, `ShardedVec`) against plain Rust over the whole array
+//! (reductions, predicates, compaction, histograms, top-k), and a group's reduction against the
+//! rank-order fold of each shard's own reduction: one check for groups of CPU devices and of
+//! GPUs.
 
 use rand::{Rng, SeedableRng};
 use warp_runtime::prelude::*;
 use warp_runtime::{DeviceGroup, ShardedVec};
 
-use crate::ops::{above, add_u32, max_f32, sum_f32, u32_multiple_of, xor_u32};
+use crate::ops::{above, add_u32, max_f32, sum_f32, u32_byte, u32_multiple_of, xor_u32};
 
 /// Every operation of `group` over arrays of `n` random `u32` and `f32` (NaN included), cut
 /// evenly by `upload` and unevenly (empty shards among them) by `shards`, against plain Rust;
@@ -52,6 +53,70 @@ pub fn check_group(group: &DeviceGroup, n: usize, seed: u64) {
             group.find_first(by5, xs).unwrap(),
             hits.first().copied(),
             "find_first {what}"
+        );
+        // Compaction: each rank keeps its own shard's hits; the shards in order are the hits.
+        let kept = group.filter(by5, xs).unwrap();
+        let want: Vec<u32> = hits.iter().map(|&k| ints[k]).collect();
+        assert_eq!(kept.download().unwrap(), want, "filter {what}");
+        for (k, (shard, kept)) in xs.shards().iter().zip(kept.shards()).enumerate() {
+            let mine = shard
+                .download()
+                .unwrap()
+                .iter()
+                .filter(|&&v| v % 5 == 0)
+                .count();
+            assert_eq!(kept.len(), mine, "filter rank {k} {what}");
+        }
+        // Histogram of the low byte in 200 bins (bytes 200 and above dropped).
+        let mut bins = vec![0u32; 200];
+        for &v in &ints {
+            if let Some(b) = bins.get_mut((v & 255) as usize) {
+                *b += 1;
+            }
+        }
+        let h: Vec<u32> = group.histogram(u32_byte.with(0), xs, 200).unwrap();
+        assert_eq!(h, bins, "histogram {what}");
+        // The smallest k with their positions (ties to the smaller position).
+        for k in [0, 1, 7] {
+            if k > n {
+                assert!(
+                    matches!(group.bottom_k(xs, k), Err(Error::KExceedsLength { .. })),
+                    "bottom_k past the length {what}"
+                );
+                continue;
+            }
+            let mut order: Vec<(u32, u64)> =
+                ints.iter().zip(0u64..).map(|(&v, i)| (v, i)).collect();
+            order.sort_unstable();
+            order.truncate(k);
+            let (values, at) = group.bottom_k(xs, k).unwrap();
+            let got: Vec<(u32, u64)> = values.into_iter().zip(at).collect();
+            assert_eq!(got, order, "bottom_k {k} {what}");
+        }
+    }
+    // The largest f32 (NaN above every number, ties to the smaller position), with repeated
+    // values so that ties cross ranks.
+    let repeats: Vec<f32> = floats
+        .iter()
+        .map(|&v| if v.is_nan() { v } else { (v / 100.0).round() })
+        .collect();
+    for lens in [even_lens(group.ranks(), n), last_only(group.ranks(), n)] {
+        let xs = from_lens(group, &repeats, &lens);
+        for k in [1, 5, 40] {
+            if k > n {
+                continue;
+            }
+            let want = crate::checks::top_k(&repeats, k);
+            let (values, at) = group.top_k(&xs, k).unwrap();
+            let got: Vec<(u32, u64)> = values.iter().map(|v| v.to_bits()).zip(at).collect();
+            let want: Vec<(u32, u64)> = want.iter().map(|&(v, i)| (v.to_bits(), i)).collect();
+            assert_eq!(got, want, "top_k {k} {lens:?} {tag}");
+        }
+    }
+    if n < 2000 {
+        assert!(
+            matches!(group.top_k(&even, 1025), Err(Error::Unsupported(_))),
+            "top_k of more than 1024 {tag}"
         );
     }
     // f32: the maximum (NaN ignored, as f32::max does) exactly, and the sum as the left fold

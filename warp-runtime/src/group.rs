@@ -4,8 +4,10 @@
 use crate::arrays::{DeviceScalar, DeviceVec, Readout};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::operators::{Predicate, ReduceOp};
-use crate::values::Element;
+use crate::operators::{MapOp, Predicate, ReduceOp};
+use crate::values::{Element, Ordered};
+use crate::{BinIndex, Counter};
+use warp_kernels::catalogue::TOPK_MAX_K;
 
 /// Devices that hold the shards of an array, in rank order: rank `k` is `devices()[k]`. Each
 /// device is any [`Device`] (a GPU with its own stream, one of several streams of a GPU, the
@@ -19,8 +21,10 @@ use crate::values::Element;
 /// device's reduction of the whole array, whose grouping is another. An empty shard's
 /// reduction is the operator's identity.
 ///
-/// Only arrays of the operator's value type are inputs so far (no maps, zips or other inputs);
-/// scans, compaction, histograms and top-k over shards are not built.
+/// Besides reductions and predicates: compaction ([`DeviceGroup::filter`], the kept values
+/// staying on their ranks), histograms and top-k, each combined on the host. Only arrays are
+/// inputs so far (no maps, zips or other inputs), scans over shards are not built, and nothing
+/// is combined on the devices yet (no NCCL).
 ///
 /// ```
 /// use warp_runtime::prelude::*;
@@ -164,6 +168,155 @@ impl DeviceGroup {
             before += shard.len();
         }
         Ok(None)
+    }
+
+    /// The values of `xs` that satisfy `pred`, in order, as shards: rank `k`'s shard holds the
+    /// kept values of its own shard (nothing moves between ranks; the whole result is the
+    /// shards one after another, as for any [`ShardedVec`]). Each rank's compaction is queued
+    /// before any rank's count is read.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// use warp_runtime::DeviceGroup;
+    /// #[predicate]
+    /// fn even(x: u32) -> bool { x % 2 == 0 }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let group = DeviceGroup::new(vec![Device::cpu(), Device::cpu()])?;
+    /// let xs = group.upload(&[1u32, 2, 4, 5, 6, 8, 9])?; // shards of 4 and 3
+    /// let kept = group.filter(even, &xs)?;
+    /// assert_eq!(kept.shards().iter().map(|s| s.len()).collect::<Vec<_>>(), [2, 2]);
+    /// assert_eq!(kept.download()?, [2, 4, 6, 8]);
+    /// # Ok(()) }
+    /// ```
+    pub fn filter<P>(&self, pred: P, xs: &ShardedVec<P::Input>) -> Result<ShardedVec<P::Input>>
+    where
+        P: Predicate,
+        P::Input: Element,
+    {
+        self.check(xs)?;
+        let mut kept = Vec::with_capacity(self.devices.len());
+        let mut counts = Vec::with_capacity(self.devices.len());
+        for (dev, shard) in self.devices.iter().zip(&xs.shards) {
+            let mut out = dev.new_array::<P::Input>(shard.len())?;
+            counts.push(dev.filter_into(pred.clone(), shard, &mut out)?);
+            kept.push(out);
+        }
+        for (out, count) in kept.iter_mut().zip(&counts) {
+            out.truncate(count.get()? as usize);
+        }
+        Ok(ShardedVec { shards: kept })
+    }
+
+    /// The histogram of `xs` in `bins` bins, `bin` mapping each element to its bin (bins past
+    /// the last are dropped), as [`Device::histogram`] gives it for the whole array: each rank
+    /// counts its shard (all queued first), and the ranks' counts are added on the host
+    /// (exact; a `u32` counter wraps as one device's would).
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// use warp_runtime::DeviceGroup;
+    /// #[map]
+    /// fn last_digit(x: u32) -> u32 { x % 10 }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let group = DeviceGroup::new(vec![Device::cpu(), Device::cpu(), Device::cpu()])?;
+    /// let xs = group.upload(&[11u32, 21, 3, 13, 7, 40])?;
+    /// let h: Vec<u32> = group.histogram(last_digit, &xs, 4)?;
+    /// assert_eq!(h, [1, 2, 0, 2]); // 7 is past the last bin
+    /// # Ok(()) }
+    /// ```
+    pub fn histogram<C, M>(&self, bin: M, xs: &ShardedVec<M::Input>, bins: usize) -> Result<Vec<C>>
+    where
+        C: Counter,
+        M: MapOp,
+        M::Input: Element,
+        M::Output: BinIndex,
+    {
+        self.check(xs)?;
+        let counts = self
+            .devices
+            .iter()
+            .zip(&xs.shards)
+            .map(|(dev, shard)| dev.histogram::<u64, _, _>(bin.clone(), shard, bins))
+            .collect::<Result<Vec<_>>>()?;
+        let mut total = vec![0u64; bins];
+        for rank in &counts {
+            for (t, c) in total.iter_mut().zip(rank.download()?) {
+                *t = t.wrapping_add(c);
+            }
+        }
+        Ok(total.into_iter().map(C::wrap).collect())
+    }
+
+    /// The `k` largest elements of `xs` with their positions in the whole array, as
+    /// [`Device::top_k`] gives them for the whole array (largest first, ties to the smaller
+    /// position; NaN above every number, `-0.0` equal to `+0.0`), on the host: each rank's
+    /// `top_k` of its shard (at most `k`, all queued first), then the top `k` of those
+    /// candidates. `k` above the array's length is [`Error::KExceedsLength`]; `k` above
+    /// 1,024, [`Error::Unsupported`], as on one device.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// use warp_runtime::DeviceGroup;
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let group = DeviceGroup::new(vec![Device::cpu(), Device::cpu()])?;
+    /// let xs = group.upload(&[3.0f32, 9.0, 1.0, 9.0, 7.0])?; // shards of 3 and 2
+    /// let (values, positions) = group.top_k(&xs, 3)?;
+    /// assert_eq!(values, [9.0, 9.0, 7.0]);
+    /// assert_eq!(positions, [1, 3, 4]);
+    /// # Ok(()) }
+    /// ```
+    pub fn top_k<T: Ordered>(&self, xs: &ShardedVec<T>, k: usize) -> Result<(Vec<T>, Vec<u64>)> {
+        self.select_k(xs, k, true)
+    }
+
+    /// The `k` smallest elements of `xs` with their positions, smallest first, as
+    /// [`Device::bottom_k`] gives them; otherwise as [`DeviceGroup::top_k`].
+    pub fn bottom_k<T: Ordered>(&self, xs: &ShardedVec<T>, k: usize) -> Result<(Vec<T>, Vec<u64>)> {
+        self.select_k(xs, k, false)
+    }
+
+    fn select_k<T: Ordered>(
+        &self,
+        xs: &ShardedVec<T>,
+        k: usize,
+        largest: bool,
+    ) -> Result<(Vec<T>, Vec<u64>)> {
+        self.check(xs)?;
+        let len = xs.len();
+        if k > TOPK_MAX_K {
+            return Err(Error::Unsupported(format!(
+                "top-k takes k up to {TOPK_MAX_K}; asked for {k}"
+            )));
+        }
+        if k > len {
+            return Err(Error::KExceedsLength { k, len });
+        }
+        // Each rank's best (at most k), positions made global by the shards before it.
+        let mut picks = Vec::with_capacity(self.devices.len());
+        let mut before = 0u64;
+        for (dev, shard) in self.devices.iter().zip(&xs.shards) {
+            let take = k.min(shard.len());
+            if take > 0 {
+                let best = match largest {
+                    true => dev.top_k(shard, take)?,
+                    false => dev.bottom_k(shard, take)?,
+                };
+                picks.push((best, before));
+            }
+            before += shard.len() as u64;
+        }
+        // The candidates in rank order: among equal keys, each rank's are in position order
+        // and every rank's come after the ranks' before it, so the tie rule (the earlier
+        // candidate) is the smaller position.
+        let (mut values, mut positions) = (Vec::new(), Vec::new());
+        for (best, before) in picks {
+            values.extend(best.values.download()?);
+            positions.extend(best.indices.download()?.into_iter().map(|i| i + before));
+        }
+        let (values, at) =
+            crate::backend::cpu::top_k(&values, k, largest, T::order_key, T::KEY_BITS);
+        let positions = at.iter().map(|&i| positions[i as usize]).collect();
+        Ok((values, positions))
     }
 
     /// `f` of each rank's device and shard, all queued before any result is read.

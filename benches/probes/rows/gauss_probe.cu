@@ -25,6 +25,48 @@ struct GaussStep {
   }
 };
 
+// A CUB-like loop over the same map, for comparison: even share (a block takes one contiguous
+// range of tiles), a tile of 256 * ITEMS indices striped over the threads, the items summed in
+// order (TREE: as a balanced tree), the block's total by cub::BlockReduce into partials.
+template <int ITEMS, bool TREE>
+__global__ void __launch_bounds__(256) cubish(uint64_t n, double h, uint64_t per_block, double* partials) {
+  const uint64_t begin = blockIdx.x * per_block, end = std::min<uint64_t>(n, begin + per_block);
+  double acc = 0.0;
+  uint64_t base = begin;
+  for (; base + 256 * ITEMS <= end; base += 256 * ITEMS) {
+    double v[ITEMS];
+#pragma unroll
+    for (int u = 0; u < ITEMS; ++u) v[u] = product::wd_map(base + u * 256 + threadIdx.x, h);
+    if (TREE) {
+#pragma unroll
+      for (int s = 1; s < ITEMS; s <<= 1)
+#pragma unroll
+        for (int k = 0; k + s < ITEMS; k += 2 * s) v[k] += v[k + s];
+      acc += v[0];
+    } else {
+#pragma unroll
+      for (int u = 0; u < ITEMS; ++u) acc += v[u];
+    }
+  }
+  for (uint64_t i = base + threadIdx.x; i < end; i += 256) acc += product::wd_map(i, h);
+  typedef cub::BlockReduce<double, 256> BR;
+  __shared__ typename BR::TempStorage ts;
+  acc = BR(ts).Sum(acc);
+  if (threadIdx.x == 0) partials[blockIdx.x] = acc;
+}
+
+template <int ITEMS, bool TREE>
+static void variant(const char* what, int sms, int factor, uint64_t n, double h, double* partials, float cub_ms) {
+  int bps; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, cubish<ITEMS, TREE>, 256, 0));
+  cudaFuncAttributes at; CK(cudaFuncGetAttributes(&at, cubish<ITEMS, TREE>));
+  const uint64_t grid = (uint64_t)sms * bps * factor, tile = 256 * ITEMS;
+  const uint64_t per_block = (n / tile + grid - 1) / grid * tile;
+  const float ms = median_ms([&] { cubish<ITEMS, TREE><<<(unsigned)grid, 256>>>(n, h, per_block, partials); });
+  CK(cudaGetLastError());
+  printf("variant %s: items %d, tree %d, grid %llu (%d a SM x %d), %d registers: %.4f ms (%.3fx CUB)\n", what, ITEMS,
+         (int)TREE, (unsigned long long)grid, bps, factor, at.numRegs, ms, cub_ms / ms);
+}
+
 int main() {
   const int64_t n = 1ll << 28;
   const double h = 1.0 / n;
@@ -55,5 +97,13 @@ int main() {
   }
   std::sort(rc.begin(), rc.end()); std::sort(rp.begin(), rp.end());
   printf("median of rounds: CUB %.4f ms, product %.4f ms: %.3fx CUB\n", rc[2], rp[2], rc[2] / rp[2]);
+  cudaFuncAttributes at; CK(cudaFuncGetAttributes(&at, product::wd_k_reduce));
+  printf("product wd_k_reduce: %d registers, %d blocks a SM\n", at.numRegs, bps);
+  variant<8, false>("even share", sms, 1, n, h, partials, rc[2]);
+  variant<8, false>("even share", sms, 5, n, h, partials, rc[2]);
+  variant<8, true>("even share", sms, 5, n, h, partials, rc[2]);
+  variant<16, false>("even share", sms, 5, n, h, partials, rc[2]);
+  variant<4, false>("even share", sms, 5, n, h, partials, rc[2]);
+  variant<2, false>("even share", sms, 5, n, h, partials, rc[2]);
   return 0;
 }
