@@ -41,6 +41,23 @@ template <class U> static __device__ __forceinline__ bool wd_search_before(U x, 
     return upper ? x <= w : x < w;
 }
 
+// How many of `len` order words in order (word(k) for k below len) come before w: a binary
+// search, N the index type.
+template <class N, class U, class Word>
+static __device__ __forceinline__ N wd_search_count(N len, U w, bool upper, const Word& word) {
+    N lo = 0;
+    while (len > 0) {
+        const N half = len / 2;
+        if (wd_search_before(word(lo + half), w, upper)) {
+            lo += half + 1;
+            len -= half + 1;
+        } else {
+            len = half;
+        }
+    }
+    return lo;
+}
+
 // Loads every 2^p-th key's word of `sorted` into `sample` (block-wide, then a barrier);
 // returns how many.
 template <class K>
@@ -58,16 +75,7 @@ static __device__ __forceinline__ wd_u32 wd_search_sample(const K* sorted, wd_u6
 // comes before it (the answer is 0).
 template <class U>
 static __device__ __forceinline__ wd_u64 wd_search_stretch(const U* sample, wd_u32 samples, wd_u32 p, U w, bool upper) {
-    wd_u32 lo = 0, len = samples;
-    while (len > 0) {
-        const wd_u32 half = len / 2;
-        if (wd_search_before(sample[lo + half], w, upper)) {
-            lo += half + 1;
-            len -= half + 1;
-        } else {
-            len = half;
-        }
-    }
+    const wd_u32 lo = wd_search_count(samples, w, upper, [&](wd_u32 k) { return sample[k]; });
     return lo == 0 ? ~(wd_u64)0 : ((wd_u64)(lo - 1) << p) + 1;
 }
 
@@ -186,28 +194,9 @@ static __device__ __forceinline__ void wd_search_tiles(const K* sorted, const K*
                 }
             }
             __syncthreads();
-            wd_u32 b = 0, len = span;
-            while (len > 0) {
-                const wd_u32 half = len / 2;
-                if (wd_search_before(keys[b + half], w, upper)) {
-                    b += half + 1;
-                    len -= half + 1;
-                } else {
-                    len = half;
-                }
-            }
-            at = lo + b;
+            at = lo + wd_search_count(span, w, upper, [&](wd_u32 k) { return keys[k]; });
         } else {
-            wd_u64 len = hi - lo;
-            while (len > 0) {
-                const wd_u64 half = len / 2;
-                if (wd_search_before(wd_sort_word(sorted[at + half], descending), w, upper)) {
-                    at += half + 1;
-                    len -= half + 1;
-                } else {
-                    len = half;
-                }
-            }
+            at = lo + wd_search_count(hi - lo, w, upper, [&](wd_u64 k) { return wd_sort_word(sorted[lo + k], descending); });
         }
         if (i < m) out[perm != nullptr ? perm[i] : i] = (I)at;
     }
