@@ -1,7 +1,11 @@
 //! The generated binary search kernel itself, run on the CPU (tests/emu/shim.h: 256 threads a
 //! block, barriers, blocks one after another) as the runtime launches it: arrays from one key
 //! to several samples' stretches, random and few-valued keys, both orders, both bounds;
-//! checked against a linear count by the order words. Needs g++ (C++20):
+//! checked against a linear count by the order words. Queries in order searched by tiles
+//! (`wd_k_search_bounds`, then `wd_k_search_tiles`): spread (each tile's keys in shared
+//! memory) and in two clusters (a tile spanning the array, searched in global memory), in
+//! place and as a sorted copy with positions, against `partition_point`; an array out of order
+//! answers no place past its end. Needs g++ (C++20):
 //! `WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored search::`.
 
 use std::path::Path;
