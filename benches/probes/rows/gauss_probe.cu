@@ -30,7 +30,7 @@ struct GaussStep {
 // order (TREE: as a balanced tree), the block's total by cub::BlockReduce into partials.
 template <int ITEMS, bool TREE>
 __global__ void __launch_bounds__(256) cubish(uint64_t n, double h, uint64_t per_block, double* partials) {
-  const uint64_t begin = blockIdx.x * per_block, end = std::min<uint64_t>(n, begin + per_block);
+  const uint64_t begin = blockIdx.x * per_block, end = begin + per_block < n ? begin + per_block : n;
   double acc = 0.0;
   uint64_t base = begin;
   for (; base + 256 * ITEMS <= end; base += 256 * ITEMS) {

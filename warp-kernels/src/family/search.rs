@@ -61,7 +61,8 @@ pub const SEARCH_ORDER: Kernel = kernel(
 );
 
 /// The bytes of order words a block of [`SEARCH_TILES`] holds: the most keys a tile of
-/// queries in order searches in shared memory (8,192 `f32` keys, 4,096 `u64`).
+/// queries in order searches in shared memory are as many as 4-byte words would be (8,192
+/// keys of 1 to 4 bytes, 4,096 of 8), each thread's loads of them all in flight at once.
 pub const SEARCH_TILE_BYTES: u32 = 32 << 10;
 
 /// For each tile of [`BLOCK`](crate::catalogue::BLOCK) queries in order (the queries as

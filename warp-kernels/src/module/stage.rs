@@ -379,12 +379,15 @@ pub(crate) fn readers(cols: &[Scalar], generated: u8) -> String {
 
 /// The readers of a stage over a generated range of `index` values (see [`readers`]): element
 /// `i` is `start + i` (wrapping to the type), nothing is read; vectors start anywhere.
+/// `GENERATED` tells the reduction's thread loop that the stage reads no memory (reduce.cuh's
+/// `wd_thread_reduce_generated`).
 pub(crate) fn counting_readers(index: Scalar) -> String {
     let t = index.c_name();
     let vec = 16 / index.size();
     format!(
         "    static constexpr int VEC = {vec};
     static constexpr int ARRAYS = 1;
+    static constexpr bool GENERATED = true;
     wd_u64 start;
     __device__ __forceinline__ elem_t load(wd_u64 i) const {{ return ({t})(start + i); }}
     __device__ __forceinline__ elem_t load_l2(wd_u64 i) const {{ return ({t})(start + i); }}

@@ -165,8 +165,10 @@ static __device__ __forceinline__ void wd_search_tiles(const K* sorted, const K*
                                                        const wd_u64* bounds, bool upper, bool descending, I* out) {
     queries = wd_search_queries(queries, sorted_queries, perm, unsorted);
     typedef typename wd_sort_bits<K>::T U;
-    constexpr wd_u32 CAP = WD_SEARCH_TILE_BYTES / sizeof(U);
-    constexpr int LOADS = 8;
+    // At most WD_SEARCH_TILE_BYTES of words, and as many keys as 4-byte words would be (a
+    // thread's loads of a span all in flight at once: LOADS of them).
+    constexpr wd_u32 CAP = WD_SEARCH_TILE_BYTES / (sizeof(U) < 4 ? 4 : sizeof(U));
+    constexpr int LOADS = CAP / WD_BLOCK;
     __shared__ U keys[CAP];
     const wd_u64 tiles = (m + WD_BLOCK - 1) / WD_BLOCK;
     for (wd_u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
@@ -177,7 +179,7 @@ static __device__ __forceinline__ void wd_search_tiles(const K* sorted, const K*
         const U w = i < m ? wd_sort_word(queries[i], descending) : (U)0;
         wd_u64 at = lo;
         if (hi - lo <= CAP) {
-            // The span's order words into shared memory, LOADS loads a thread in flight.
+            // The span's order words into shared memory, every load of a thread in flight.
             const wd_u32 span = (wd_u32)(hi - lo);
             __syncthreads();  // the last tile's searches are done with `keys`
             for (wd_u32 k0 = 0; k0 < span; k0 += LOADS * WD_BLOCK) {

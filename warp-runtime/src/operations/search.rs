@@ -63,9 +63,10 @@ impl Device {
     /// already in the array's order; if so the sort runs no pass (decided on the device,
     /// without waiting) and the queries are searched in place. Queries in order that are
     /// dense in the array (256 of them spanning on average no more keys than a sample's
-    /// stretch) are searched by tiles of 256: each tile's first answer is found as above, then the keys between one tile's
-    /// first answer and the next's are read once, coalesced, into shared memory (up to 32 KB
-    /// of them) and the tile's queries searched there, so the array is read about once in all.
+    /// stretch) are searched by tiles of 256: each tile's first answer is found as above,
+    /// then the keys between one tile's first answer and the next's are read once,
+    /// coalesced, into shared memory (up to 8,192 keys, 4,096 of 8 bytes) and the tile's
+    /// queries searched there, so the array is read about once in all.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
