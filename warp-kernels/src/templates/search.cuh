@@ -171,16 +171,27 @@ static __device__ __forceinline__ void wd_search_tiles(const K* sorted, const K*
     constexpr int LOADS = CAP / WD_BLOCK;
     __shared__ U keys[CAP];
     const wd_u64 tiles = (m + WD_BLOCK - 1) / WD_BLOCK;
-    for (wd_u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
+    // A tile's bounds and the thread's query (0 past the last tile or query). Each tile asks
+    // for the next one's before its search, so they arrive while it searches.
+    auto tile_of = [&](wd_u64 t, wd_u64& lo, wd_u64& hi, U& w) {
+        lo = 0, hi = 0, w = (U)0;
+        if (t >= tiles) return;
         // (An array out of order can give a later tile a smaller bound: its span is then
         // empty, and each answer still some place from 0 to n.)
-        const wd_u64 lo = bounds[t], hi = bounds[t + 1] < lo ? lo : bounds[t + 1];
+        lo = bounds[t];
+        hi = bounds[t + 1] < lo ? lo : bounds[t + 1];
         const wd_u64 i = t * WD_BLOCK + threadIdx.x;
-        const U w = i < m ? wd_sort_word(queries[i], descending) : (U)0;
-        wd_u64 at = lo;
-        if (hi - lo <= CAP) {
+        if (i < m) w = wd_sort_word(queries[i], descending);
+    };
+    wd_u64 lo, hi;
+    U w;
+    tile_of(blockIdx.x, lo, hi, w);
+    for (wd_u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const wd_u64 i = t * WD_BLOCK + threadIdx.x;
+        const bool shared = hi - lo <= CAP;
+        const wd_u32 span = (wd_u32)(hi - lo);
+        if (shared) {
             // The span's order words into shared memory, every load of a thread in flight.
-            const wd_u32 span = (wd_u32)(hi - lo);
             __syncthreads();  // the last tile's searches are done with `keys`
             for (wd_u32 k0 = 0; k0 < span; k0 += LOADS * WD_BLOCK) {
                 U v[LOADS];
@@ -196,10 +207,13 @@ static __device__ __forceinline__ void wd_search_tiles(const K* sorted, const K*
                 }
             }
             __syncthreads();
-            at = lo + wd_search_count(span, w, upper, [&](wd_u32 k) { return keys[k]; });
-        } else {
-            at = lo + wd_search_count(hi - lo, w, upper, [&](wd_u64 k) { return wd_sort_word(sorted[lo + k], descending); });
         }
+        wd_u64 next_lo, next_hi;
+        U next_w;
+        tile_of(t + gridDim.x, next_lo, next_hi, next_w);
+        const wd_u64 at = shared ? lo + wd_search_count(span, w, upper, [&](wd_u32 k) { return keys[k]; })
+                                 : lo + wd_search_count(hi - lo, w, upper, [&](wd_u64 k) { return wd_sort_word(sorted[lo + k], descending); });
         if (i < m) out[perm != nullptr ? perm[i] : i] = (I)at;
+        lo = next_lo, hi = next_hi, w = next_w;
     }
 }
