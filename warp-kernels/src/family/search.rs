@@ -65,7 +65,7 @@ pub const SEARCH_ORDER: Kernel = kernel(
 /// keys of 1 to 4 bytes, 4,096 of 8), each thread's loads of them all in flight at once.
 pub const SEARCH_TILE_BYTES: u32 = 32 << 10;
 
-/// For each tile of [`BLOCK`](crate::catalogue::BLOCK) queries in order (the queries as
+/// For each tile of [`BLOCK`] queries in order (the queries as
 /// [`SEARCH`] picks them: in place, or their sorted copy), the answer of its first query into
 /// `bounds[t]`, and `bounds[tiles] = n`: the answers of tile `t` lie in
 /// `bounds[t]..=bounds[t + 1]`. Grid-stride over the tiles; `p` is [`search_shift`] of `n`.
@@ -87,7 +87,7 @@ pub const SEARCH_BOUNDS: Kernel = kernel(
     "wd_search_bounds(sorted, n, queries, sorted_queries, m, perm, unsorted, p, upper != 0, descending != 0, bounds);",
 );
 
-/// The answers of `m` queries in order, a tile of [`BLOCK`](crate::catalogue::BLOCK) at a
+/// The answers of `m` queries in order, a tile of [`BLOCK`] at a
 /// time between its `bounds` ([`SEARCH_BOUNDS`]): a tile's keys are read once, coalesced,
 /// into shared memory (at most [`SEARCH_TILE_BYTES`] of them; more are searched in global
 /// memory) and its queries searched there. Written as [`SEARCH`] writes them. Grid-stride
