@@ -7,6 +7,7 @@
 mod compact;
 mod merge;
 mod primitives;
+mod reduce;
 mod runs;
 mod scan;
 mod search;
