@@ -16,13 +16,22 @@
 // word is 0, and the search reads the queries in place (`queries`) instead of their sorted
 // copy (`sorted_queries`, `perm`).
 
-// Sets *unsorted (zeroed by the caller) when a query's word is above the next one's.
+// Sets *unsorted (zeroed by the caller) when a query's word is above the next one's. Pairs
+// (i, i + 1), WD_SEARCH_ITEMS a thread at once (their loads in flight together), grid-stride.
 template <class K>
 static __device__ __forceinline__ void wd_search_order(const K* queries, wd_u64 m, bool descending, wd_u32* unsorted) {
+    constexpr int ITEMS = WD_SEARCH_ITEMS;
     const wd_u64 stride = (wd_u64)gridDim.x * WD_BLOCK;
     bool bad = false;
-    for (wd_u64 i = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x; i + 1 < m; i += stride)
-        bad |= wd_sort_word(queries[i], descending) > wd_sort_word(queries[i + 1], descending);
+    wd_u64 i = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x;
+    for (; i + (ITEMS - 1) * stride + 1 < m; i += ITEMS * stride) {
+        K a[ITEMS], b[ITEMS];
+#pragma unroll
+        for (int u = 0; u < ITEMS; ++u) a[u] = queries[i + u * stride], b[u] = queries[i + u * stride + 1];
+#pragma unroll
+        for (int u = 0; u < ITEMS; ++u) bad |= wd_sort_word(a[u], descending) > wd_sort_word(b[u], descending);
+    }
+    for (; i + 1 < m; i += stride) bad |= wd_sort_word(queries[i], descending) > wd_sort_word(queries[i + 1], descending);
     if (__any_sync(WD_FULL_MASK, bad) && (threadIdx.x & 31u) == 0u) *unsorted = 1u;
 }
 
@@ -128,8 +137,9 @@ static __device__ __forceinline__ void wd_search(const K* sorted, wd_u64 n, cons
 // lie between the answers of its first query and of the next tile's first: wd_search_bounds
 // finds those (bounds[t] for tile t, bounds[tiles] = n), and wd_search_tiles reads each tile's
 // keys between them once, coalesced, into shared memory (up to WD_SEARCH_TILE_BYTES of order
-// words) and searches them there; a tile spanning more keys searches that span in global
-// memory. Every key is read about once in all, instead of a chain of dependent loads a query.
+// words, read as 16-byte vectors) and searches them there; a tile spanning more keys searches
+// that span in global memory. Every key is read about once in all, instead of a chain of
+// dependent loads a query.
 
 // For each tile t of WD_BLOCK queries (the queries as wd_search_queries picks them), the
 // answer of its first query into bounds[t]; bounds[tiles] = n. Grid-stride.
@@ -157,6 +167,48 @@ static __device__ __forceinline__ void wd_search_bounds(const K* sorted, wd_u64 
     }
 }
 
+// Loads the order words of keys lo..hi of `sorted` (hi - lo at most CAP) into shared `keys`
+// (CAP + 16 / sizeof(K) words, 16-byte aligned), key x at keys[x - lo + h], and returns h (the
+// keys before lo in its aligned 16-byte vector): the keys from the first aligned one are read
+// as 16-byte vectors (all of a thread's loads in flight at once), the few before and after it
+// one by one. Streaming loads: the span is read once.
+template <int CAP, class K>
+static __device__ __forceinline__ wd_u32 wd_search_span(const K* sorted, wd_u64 lo, wd_u64 hi, bool descending,
+                                                        typename wd_sort_bits<K>::T* keys) {
+    typedef typename wd_sort_bits<K>::T U;
+    constexpr int V = 16 / (int)sizeof(K);
+    constexpr int LOADS = CAP / V / WD_BLOCK > 0 ? CAP / V / WD_BLOCK : 1;
+    const wd_u32 span = (wd_u32)(hi - lo);
+    const wd_u32 head = (wd_u32)wd_vec_head<K, V>(sorted + lo);  // keys before the first vector
+    const wd_u32 h = (V - head) % V;
+    const wd_u32 before = head < span ? head : span;
+    const wd_u32 vecs = (span - before) / V;
+    const wd_u32 after = before + vecs * V;  // the keys from here to hi are read one by one
+    if (threadIdx.x < before) keys[h + threadIdx.x] = wd_sort_word(sorted[lo + threadIdx.x], descending);
+    if (threadIdx.x < span - after) keys[h + after + threadIdx.x] = wd_sort_word(sorted[lo + after + threadIdx.x], descending);
+    const K* first = sorted + lo + before;
+    U* to = keys + h + before;  // 16-byte aligned: h + before is 0 or V
+    for (wd_u32 c0 = 0; c0 < vecs; c0 += LOADS * WD_BLOCK) {
+        wd_vec<K, V> v[LOADS];
+#pragma unroll
+        for (int u = 0; u < LOADS; ++u) {
+            const wd_u32 c = c0 + u * WD_BLOCK + threadIdx.x;
+            if (c < vecs) v[u] = wd_ldcs_vec<K, V>(first + (wd_u64)c * V);
+        }
+#pragma unroll
+        for (int u = 0; u < LOADS; ++u) {
+            const wd_u32 c = c0 + u * WD_BLOCK + threadIdx.x;
+            if (c < vecs) {
+                wd_vec<U, V> w;
+#pragma unroll
+                for (int j = 0; j < V; ++j) w.e[j] = wd_sort_word(v[u].e[j], descending);
+                *reinterpret_cast<typename wd_raw<16>::t*>(to + (wd_u64)c * V) = w.raw;
+            }
+        }
+    }
+    return h;
+}
+
 // The answers of the queries in order, tile by tile (bounds from wd_search_bounds). Grid-stride
 // over the tiles, a query a thread.
 template <class K, class I>
@@ -165,11 +217,10 @@ static __device__ __forceinline__ void wd_search_tiles(const K* sorted, const K*
                                                        const wd_u64* bounds, bool upper, bool descending, I* out) {
     queries = wd_search_queries(queries, sorted_queries, perm, unsorted);
     typedef typename wd_sort_bits<K>::T U;
-    // At most WD_SEARCH_TILE_BYTES of words, and as many keys as 4-byte words would be (a
-    // thread's loads of a span all in flight at once: LOADS of them).
+    // At most WD_SEARCH_TILE_BYTES of words, and as many keys as 4-byte words would be; the
+    // extra vector holds the keys before the span's first in its aligned vector.
     constexpr wd_u32 CAP = WD_SEARCH_TILE_BYTES / (sizeof(U) < 4 ? 4 : sizeof(U));
-    constexpr int LOADS = CAP / WD_BLOCK;
-    __shared__ U keys[CAP];
+    __shared__ __align__(16) U keys[CAP + 16 / sizeof(K)];
     const wd_u64 tiles = (m + WD_BLOCK - 1) / WD_BLOCK;
     // A tile's bounds and the thread's query (0 past the last tile or query). Each tile asks
     // for the next one's before its search, so they arrive while it searches.
@@ -189,29 +240,17 @@ static __device__ __forceinline__ void wd_search_tiles(const K* sorted, const K*
     for (wd_u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
         const wd_u64 i = t * WD_BLOCK + threadIdx.x;
         const bool shared = hi - lo <= CAP;
-        const wd_u32 span = (wd_u32)(hi - lo);
+        wd_u32 h = 0;
         if (shared) {
-            // The span's order words into shared memory, every load of a thread in flight.
             __syncthreads();  // the last tile's searches are done with `keys`
-            for (wd_u32 k0 = 0; k0 < span; k0 += LOADS * WD_BLOCK) {
-                U v[LOADS];
-#pragma unroll
-                for (int u = 0; u < LOADS; ++u) {
-                    const wd_u32 k = k0 + u * WD_BLOCK + threadIdx.x;
-                    if (k < span) v[u] = wd_sort_word(sorted[lo + k], descending);
-                }
-#pragma unroll
-                for (int u = 0; u < LOADS; ++u) {
-                    const wd_u32 k = k0 + u * WD_BLOCK + threadIdx.x;
-                    if (k < span) keys[k] = v[u];
-                }
-            }
+            h = wd_search_span<CAP>(sorted, lo, hi, descending, keys);
             __syncthreads();
         }
         wd_u64 next_lo, next_hi;
         U next_w;
         tile_of(t + gridDim.x, next_lo, next_hi, next_w);
-        const wd_u64 at = shared ? lo + wd_search_count(span, w, upper, [&](wd_u32 k) { return keys[k]; })
+        const U* span = keys + h;
+        const wd_u64 at = shared ? lo + wd_search_count((wd_u32)(hi - lo), w, upper, [&](wd_u32 k) { return span[k]; })
                                  : lo + wd_search_count(hi - lo, w, upper, [&](wd_u64 k) { return wd_sort_word(sorted[lo + k], descending); });
         if (i < m) out[perm != nullptr ? perm[i] : i] = (I)at;
         lo = next_lo, hi = next_hi, w = next_w;
