@@ -35,7 +35,7 @@ static int run(const std::vector<E>& xs, bool desc, int mode, const char* what) 
     std::vector<E> out(n), tmp(n);
     std::vector<V> vin(n), vout(n, 0), vtmp(n);
     for (size_t i = 0; i < n; ++i) vin[i] = (V)mix(i);
-    wd_emu_launch(3, [&] { wd_k_sort_histogram(xs.data(), n, desc, hist.data()); });
+    wd_emu_launch(3, [&] { wd_k_sort_histogram(xs.data(), n, desc, nullptr, hist.data()); });
     wd_emu_launch(1, [&] { wd_k_sort_plan(hist.data(), n, passes, nullptr, offsets.data(), plan.data()); });
     for (unsigned p = 0; p < passes; ++p) {
         wd_emu_launch((unsigned)tiles, [&] {

@@ -101,16 +101,18 @@ pub const fn sort_status_bytes(n: usize, key_size: usize, value_size: usize) -> 
 }
 
 /// The histogram of every digit of every key: `hist` (zeroed) gets, for pass `p` and digit
-/// `d`, the number of keys whose order word has byte `p` equal to `d` at `hist[p * 256 + d]`.
+/// `d`, the number of keys whose order word has byte `p` equal to `d` at `hist[p * 256 + d]`;
+/// nothing when `needed` (null: none) reads 0 ([`SORT_PLAN`] then runs no pass).
 pub const SORT_HISTOGRAM: Kernel = kernel(
     "wd_k_sort_histogram",
     &[
         p("keys", In(Elem)),
         p("n", U64),
         p("descending", U32),
+        p("needed", In(Pointee::U32)),
         p("hist", Out(Pointee::U64)),
     ],
-    "wd_sort_histogram(keys, n, descending != 0, hist);",
+    "wd_sort_histogram(keys, n, descending != 0, needed, hist);",
 );
 
 /// One block: each digit's first output position per pass (`offsets`) and the plan (which

@@ -19,9 +19,12 @@
 // hist: sizeof(K) histograms of 256 u64 counts (zeroed before the launch), pass p's at
 // hist[p * 256]. Grid-stride over the keys, WD_SORT_UNROLL loads in flight a thread; each key
 // adds one to its digit of every pass in the block's shared histograms (shared atomics); the
-// block then adds its non-zero counts to hist. Two barriers.
+// block then adds its non-zero counts to hist. Two barriers. With `needed` given and 0 (see
+// wd_sort_plan), nothing is counted.
 template <class K>
-static __device__ __forceinline__ void wd_sort_histogram(const K* keys, wd_u64 n, bool descending, wd_u64* hist) {
+static __device__ __forceinline__ void wd_sort_histogram(const K* keys, wd_u64 n, bool descending, const wd_u32* needed,
+                                                         wd_u64* hist) {
+    if (needed != nullptr && *needed == 0u) return;  // the plan runs no pass
     constexpr int P = (int)sizeof(K);
     __shared__ wd_u32 h[P * 256];
     for (unsigned i = threadIdx.x; i < P * 256u; i += WD_BLOCK) h[i] = 0u;

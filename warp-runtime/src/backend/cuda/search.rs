@@ -91,7 +91,8 @@ impl Gpu {
         descending: bool,
     ) -> Result<()> {
         let f = m.function(&SEARCH_ORDER)?;
-        let grid = self.resident_grid(&f, queries.len().div_ceil(BLOCK as usize));
+        let per_block = BLOCK as usize * SEARCH_ITEMS as usize;
+        let grid = self.resident_grid(&f, queries.len().div_ceil(per_block));
         self.launch(
             m,
             &SEARCH_ORDER,

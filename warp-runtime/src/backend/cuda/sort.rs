@@ -22,6 +22,7 @@ kernel_args! {
         keys: Elems<'v, E>,
         n: u64,
         descending: u32,
+        needed: In<'v, u32>,
         hist: Out<'v, u64>,
     }
 }
@@ -217,6 +218,7 @@ impl Gpu {
                     keys: Elems(keys.slice(..)),
                     n: n as u64,
                     descending: descending as u32,
+                    needed: needed.map_or(In::raw(0), |w| In::At(w.slice(..))),
                     hist: Out::raw(hist),
                 },
             )?;
