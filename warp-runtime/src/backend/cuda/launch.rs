@@ -316,6 +316,12 @@ impl<'a> Columns<'a> {
         }
     }
 
+    /// Whether these are a generated range alone: nothing is read, and the map of each index
+    /// is the work (the reduction's thread loop then goes by tiles of indices).
+    pub(crate) fn generated(&self) -> bool {
+        self.views.is_empty() && self.gather.is_none() && matches!(self.starts[..], [Some(_)])
+    }
+
     /// Bytes of the widest array's element (what vector loads are sized by).
     pub(crate) fn widest(&self) -> usize {
         self.sizes.iter().copied().max().unwrap_or(1)

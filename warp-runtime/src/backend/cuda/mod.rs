@@ -428,6 +428,15 @@ impl Gpu {
         Ok(())
     }
 
+    /// A grid of at most `needed` blocks, no more than `waves` times as many as `f`'s kernel
+    /// has resident at once (its grid-stride loops do the rest).
+    fn waves_grid(&self, f: &modules::Function, needed: usize, waves: usize) -> u32 {
+        needed
+            .max(1)
+            .min((self.shared.sms * f.blocks_per_sm) as usize * waves)
+            .min(MAX_GRID) as u32
+    }
+
     /// A grid of at most `needed` blocks, no more than `f`'s kernel has resident at once
     /// (its grid-stride loops do the rest).
     fn resident_grid(&self, f: &modules::Function, needed: usize) -> u32 {

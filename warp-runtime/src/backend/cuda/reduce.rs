@@ -1,7 +1,7 @@
 //! Launch code of the reductions: one grid-combined launch over a module's stage, the result
 //! written into a result slot.
 
-use warp_kernels::catalogue::{BLOCK, REDUCE};
+use warp_kernels::catalogue::{BLOCK, GENERATED_WAVES, ITEMS, REDUCE};
 
 use super::launch::{Args, Input, Out, Staged, Values, kernel_args};
 use super::memory::Slot;
@@ -47,7 +47,17 @@ impl Gpu {
     pub(crate) fn reduce_to(&self, s: Staged<'_, '_>, out: Values<'_>, done: u64) -> Result<()> {
         let f = s.module.function(&REDUCE)?;
         let n = s.input.len();
-        let grid = self.vector_grid(&f, n, s.input.widest());
+        let grid = if s.input.generated() {
+            // Tiles of indices (`ITEMS` a thread), several waves of blocks: the blocks that
+            // finish early take more, so that the last wave is short.
+            self.waves_grid(
+                &f,
+                n.div_ceil(BLOCK as usize * ITEMS as usize),
+                GENERATED_WAVES,
+            )
+        } else {
+            self.vector_grid(&f, n, s.input.widest())
+        };
         debug_assert!(grid as usize <= MAX_GRID);
         let gs = self.grid_scratch()?;
         let timer = self.start_timing()?;
