@@ -1,10 +1,11 @@
 //! Writes the radix sort modules the sort probe (benches/probes/sort), the merge sort module
 //! the merge probe (benches/probes/merge) and the Gauss integral's reduction the Gauss probe
-//! (benches/probes/rows/gauss_probe.cu) compile with nvcc:
+//! (benches/probes/rows/gauss_probe.cu) and the f32 search module the search probe
+//! (benches/probes/inputs/search_probe.cu) compile with nvcc:
 //! `cargo run -p warp-tests --example dump_sort -- DIR` (DIR defaults to the current folder).
 
 fn main() -> std::io::Result<()> {
-    use warp_runtime::impl_::{merge_module, sort_module};
+    use warp_runtime::impl_::{merge_module, search_module, sort_module};
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let write = |name: &str, source: &str| std::fs::write(format!("{dir}/{name}.cu"), source);
     write("sort_u32_v0", &sort_module::<u32>(0).source)?;
@@ -19,5 +20,6 @@ fn main() -> std::io::Result<()> {
         warp_runtime::RangeMap<'static, u64, warp_tests::ops::gauss_step_with<f64>>,
     >();
     write("reduce_gauss_f64", &gauss.source)?;
+    write("search_f32_u32", &search_module::<f32, u32>().source)?;
     Ok(())
 }

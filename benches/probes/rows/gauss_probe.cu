@@ -97,6 +97,10 @@ int main() {
   }
   std::sort(rc.begin(), rc.end()); std::sort(rp.begin(), rp.end());
   printf("median of rounds: CUB %.4f ms, product %.4f ms: %.3fx CUB\n", rc[2], rp[2], rc[2] / rp[2]);
+  for (unsigned factor : {2u, 3u, 5u}) {
+    const float p = median_ms([&] { product::wd_k_reduce<<<grid * factor, WD_BLOCK>>>(in, (uint64_t)n, a, partials, ticket, out, done); });
+    printf("product at %u x its grid: %.4f ms (%.3fx CUB)\n", factor, p, rc[2] / p);
+  }
   cudaFuncAttributes at; CK(cudaFuncGetAttributes(&at, product::wd_k_reduce));
   printf("product wd_k_reduce: %d registers, %d blocks a SM\n", at.numRegs, bps);
   variant<8, false>("even share", sms, 1, n, h, partials, rc[2]);
