@@ -86,7 +86,7 @@ static int run(size_t n, size_t m, unsigned long long spread, bool desc, const c
 // copy with the positions to write to. Queries spread over the array (tiles searched in shared
 // memory) or in two clusters at its ends (a tile spanning the array: searched in global
 // memory). Then an array out of order: every answer is still a place from 0 to n.
-static int tiles(size_t n, size_t m, unsigned long long spread, bool desc, bool clustered, const char* what) {
+static int tiles(size_t n, size_t m, unsigned long long spread, bool desc, bool clustered, const char* what, size_t off = 0) {
     std::vector<E> xs(n), qs(m);
     for (size_t i = 0; i < n; ++i) {
         const unsigned long long r = mix(i * 29 + n) % spread;
@@ -101,6 +101,11 @@ static int tiles(size_t n, size_t m, unsigned long long spread, bool desc, bool 
     auto by_word = [&](E a, E b) { return word(a) < word(b); };
     std::sort(xs.begin(), xs.end(), by_word);
     std::sort(qs.begin(), qs.end(), by_word);
+    // The array the kernels read starts `off` keys into its allocation (a view: its first key
+    // not aligned to 16 bytes when off is not 0).
+    std::vector<E> store(off + n);
+    std::copy(xs.begin(), xs.end(), store.begin() + off);
+    const E* keys = store.data() + off;
     wd_u32 p = 0;
     while (((size_t)WD_SEARCH_SAMPLES << p) < n) ++p;
     const size_t ntiles = (m + WD_BLOCK - 1) / WD_BLOCK;
@@ -118,10 +123,10 @@ static int tiles(size_t n, size_t m, unsigned long long spread, bool desc, bool 
         std::vector<wd_u64> bounds(ntiles + 1, ~0ull);
         std::vector<wd_u32> got(m, ~0u);
         wd_emu_launch(2, [&] {
-            wd_k_search_bounds(xs.data(), n, in_place, qs.data(), m, pm, unsorted, p, upper, desc, bounds.data());
+            wd_k_search_bounds(keys, n, in_place, qs.data(), m, pm, unsorted, p, upper, desc, bounds.data());
         });
         wd_emu_launch(3, [&] {
-            wd_k_search_tiles(xs.data(), in_place, qs.data(), m, pm, unsorted, bounds.data(), upper, desc, got.data());
+            wd_k_search_tiles(keys, in_place, qs.data(), m, pm, unsorted, bounds.data(), upper, desc, got.data());
         });
         for (size_t i = 0; i < m; ++i) {
             const U w = word(qs[i]);
@@ -130,7 +135,8 @@ static int tiles(size_t n, size_t m, unsigned long long spread, bool desc, bool 
                                 }) - xs.begin();
             const wd_u32 at = got[copy ? perm[i] : i];
             if (at != want) {
-                printf("FAIL tiles %s n=%zu m=%zu desc=%d upper=%d query %zu: got %u want %zu\n", what, n, m, desc, upper, i, at, want);
+                printf("FAIL tiles %s n=%zu m=%zu off=%zu desc=%d upper=%d query %zu: got %u want %zu\n", what, n, m, off, desc, upper,
+                       i, at, want);
                 return 1;
             }
         }
@@ -171,6 +177,7 @@ int main() {
                 failed += tiles(n, m, 5, desc, false, "few values");
                 failed += tiles(n, m, 1ull << 40, desc, true, "clustered");
             }
+            for (size_t off : {1ul, 3ul}) failed += tiles(n, 2000, 1ull << 40, desc, false, "random, a view", off);
         }
     }
     if (failed == 0) printf("ALL OK\n");

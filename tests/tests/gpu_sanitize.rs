@@ -110,6 +110,28 @@ fn searches_match_the_cpu() {
         );
         qs.sort_by(f32::total_cmp);
     }
+    // Queries in order dense in the array (searched by tiles: 2^19 queries into 2^23 keys, an
+    // array of at least 32 MB), the keys a view whose first key is not aligned to 16 bytes
+    // (the tiles' vector loads).
+    let mut keys: Vec<f32> = random_vec_par(seed() ^ 3, (1 << 23) + 8, true);
+    keys.sort_by(f32::total_cmp);
+    let (gk, ck) = (g.upload(&keys).unwrap(), c.upload(&keys).unwrap());
+    let qs: Vec<f32> = {
+        let mut q = random_vec_par(seed() ^ 2, 1 << 19, true);
+        q.sort_by(f32::total_cmp);
+        q
+    };
+    let (gq, cq) = (g.upload(&qs).unwrap(), c.upload(&qs).unwrap());
+    for off in [0usize, 1, 3] {
+        let (gks, cks) = (gk.slice(off..).unwrap(), ck.slice(off..).unwrap());
+        let order = SortOrder::Ascending;
+        let a = g.lower_bound(&gks, &gq, order).unwrap();
+        let b = c.lower_bound(&cks, &cq, order).unwrap();
+        assert_eq!(a.download().unwrap(), b.download().unwrap(), "off {off}");
+        let a = g.upper_bound(&gks, &gq, order).unwrap();
+        let b = c.upper_bound(&cks, &cq, order).unwrap();
+        assert_eq!(a.download().unwrap(), b.download().unwrap(), "off {off}");
+    }
 }
 
 #[test]

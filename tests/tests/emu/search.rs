@@ -4,8 +4,9 @@
 //! checked against a linear count by the order words. Queries in order searched by tiles
 //! (`wd_k_search_bounds`, then `wd_k_search_tiles`): spread (each tile's keys in shared
 //! memory) and in two clusters (a tile spanning the array, searched in global memory), in
-//! place and as a sorted copy with positions, against `partition_point`; an array out of order
-//! answers no place past its end. Needs g++ (C++20):
+//! place and as a sorted copy with positions, and in arrays whose first key is not aligned to
+//! 16 bytes (the tiles' vector loads), against `partition_point`; an array out of order
+//! answers no place past its end. Keys of 1, 2, 4 and 8 bytes. Needs g++ (C++20):
 //! `WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored search::`.
 
 use std::path::Path;
@@ -35,4 +36,5 @@ fn the_search_kernel_is_exact_in_emulation() {
     emulate::<u32>(&dir, "wd_u32");
     emulate::<i64>(&dir, "wd_i64");
     emulate::<u8>(&dir, "wd_u8");
+    emulate::<u16>(&dir, "wd_u16");
 }
