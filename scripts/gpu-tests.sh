@@ -13,6 +13,17 @@ part() { [[ " $PARTS " == *" $1 "* ]]; }
 bash .gpu/run.sh unpack >/dev/null 2>&1
 B=.gpu/bin
 export WARP_CACHE_DIR=/tmp/wcache
+# NCCL for the ranks' test (tests/tests/gpu/ranks.rs): cudarc opens it as `libnccl.so`, which
+# NCCL's packages and wheels do not install (only libnccl.so.2); a link to the first found,
+# and WARP_REQUIRE_NCCL=1 so that the test fails rather than skips when it cannot be loaded.
+for lib in /usr/lib/x86_64-linux-gnu/libnccl.so.2 \
+  $(python3 -c 'import nvidia.nccl, os; print(os.path.join(nvidia.nccl.__path__[0], "lib", "libnccl.so.2"))' 2>/dev/null); do
+  if [[ -e $lib ]]; then
+    mkdir -p /tmp/warp-nccl && ln -sf "$lib" /tmp/warp-nccl/libnccl.so
+    export LD_LIBRARY_PATH=/tmp/warp-nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} WARP_REQUIRE_NCCL=1
+    break
+  fi
+done
 failed=()
 # The counts of the last `test result:` line of a log: "passed failed".
 counts() { grep -E '^test result' "$1" | tail -1 | sed -E 's/.* ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/'; }

@@ -107,6 +107,15 @@ pub enum Error {
         "the data lives on a different device (another GPU or context, or the CPU backend) than the one asked to run the operation"
     )]
     DeviceMismatch,
+    /// NCCL could not be loaded, or one of its calls failed (feature `nccl`: `Rank` and the
+    /// functions beside it).
+    #[error("NCCL {call} failed: {message}")]
+    Nccl {
+        /// What was asked (`ncclAllGather`, `loading libnccl`, ..).
+        call: String,
+        /// NCCL's answer, or why the library could not be loaded.
+        message: String,
+    },
     /// The operation does not take this input or argument: beyond one of its limits (`k`
     /// above 1,024 in top-k, inputs of 2^31 elements or more in `partition3`, `u32` run
     /// counts of 2^32 elements or more, more than 8 bound parameters in one composition (a

@@ -34,6 +34,8 @@ mod inputs;
 mod operations;
 mod operators;
 mod ranges;
+#[cfg(feature = "nccl")]
+mod ranks;
 pub mod semantics;
 pub mod settings;
 mod strides;
@@ -62,6 +64,8 @@ pub use operations::{ByKey, Equal, RUN_VALUE_MAX_BYTES, RunCount, Runs, SameKeys
 pub use operations::{SortByInput, SortOrder, SortValue, Split, Split3, TopK, TopKRows};
 pub use operators::{ArgBits, Bind, BoundArg, BoundArgs, MapOp, Predicate, ReduceOp};
 pub use ranges::{DeviceRange, RangeIndex, RangeMap};
+#[cfg(feature = "nccl")]
+pub use ranks::{Rank, nccl_available, nccl_id};
 pub use settings::Settings;
 pub use strides::{StepBy, Strided, StridedMap};
 pub use values::{DeviceValue, Element, IndexInt, Ordered, Row};

@@ -14,6 +14,7 @@ mod nan;
 mod old_driver;
 mod predicates;
 mod ranges;
+mod ranks;
 mod runs;
 mod scans;
 mod search;

@@ -15,6 +15,7 @@ mod predicates;
 mod primitives;
 mod promises;
 mod ranges;
+mod ranks;
 mod reduce;
 mod runs;
 mod scans;
