@@ -120,6 +120,43 @@ __global__ void __launch_bounds__(256) tiles_global(const float* sorted, const f
   out[i] = (wd_u32)(lo + product::wd_search_count(hi - lo, w, false, [&](uint64_t k) { return product::wd_sort_word(__ldg(sorted + lo + k), false); }));
 }
 
+// Each tile's bound by a group of G lanes: the sample search (shared memory) as the product's,
+// then a G-ary search of the stretch in global memory: G - 1 keys a step, their loads in
+// flight together, a ballot of the group counting those before the query.
+template <int G>
+__global__ void __launch_bounds__(256) bounds_gary(const float* sorted, uint64_t n, const float* queries, uint64_t m, unsigned p,
+                                                   wd_u64* bounds) {
+  __shared__ unsigned sample[2048];
+  const wd_u32 samples = product::wd_search_sample(sorted, n, p, false, sample);
+  const uint64_t tiles = (m + 255) / 256;
+  const unsigned lane = threadIdx.x & 31u, j = lane % G;
+  const unsigned gmask = (G == 32 ? 0xffffffffu : ((1u << G) - 1u)) << (lane / G * G);
+  for (uint64_t t = (blockIdx.x * 256ull + threadIdx.x) / G; t <= tiles; t += (uint64_t)gridDim.x * (256 / G)) {
+    if (t == tiles) {
+      if (j == 0) bounds[t] = n;
+      continue;
+    }
+    const unsigned w = product::wd_sort_word(queries[t * 256], false);
+    uint64_t base = product::wd_search_stretch(sample, samples, p, w, false);
+    if (base == ~0ull) {
+      if (j == 0) bounds[t] = 0;
+      continue;
+    }
+    // The answer lies in [base, base + len].
+    uint64_t len = (1ull << p) - 1;
+    if (base + len > n) len = n - base;
+    while (len > 0) {
+      const uint64_t chunk = (len + G - 1) / G;
+      const uint64_t at = base + j * chunk - 1;  // lane j > 0: is the answer at least base + j * chunk?
+      const bool before = j > 0 && j * chunk <= len && product::wd_sort_word(sorted[at], false) < w;
+      const unsigned c = __popc(__ballot_sync(gmask, before) & gmask);
+      len = c < G - 1 && (c + 1) * chunk <= len ? chunk - 1 : len - c * chunk;
+      base += c * chunk;
+    }
+    if (j == 0) bounds[t] = base;
+  }
+}
+
 template <class F>
 static int occupancy(F f, int sms, size_t dyn = 0) {
   if (dyn) CK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
@@ -161,6 +198,12 @@ int main(int argc, char** argv) {
   auto vec = [&] { tiles_vec<8192, false><<<(unsigned)std::min<uint64_t>(gv, tiles), 256, s1>>>(keys, qs, m, bounds, out); };
   auto dbuf = [&] { tiles_vec<8192, true><<<(unsigned)std::min<uint64_t>(gd, tiles), 256, s2>>>(keys, qs, m, bounds, out); };
   auto dbuf6 = [&] { tiles_vec<6144, true><<<(unsigned)std::min<uint64_t>(gd6, tiles), 256, s6>>>(keys, qs, m, bounds, out); };
+  wd_u64* bounds2; CK(cudaMalloc(&bounds2, (tiles + 1) * 8));
+  std::vector<wd_u64> bw(tiles + 1), bg(tiles + 1);
+  auto gary = [&](auto kern, int g) {
+    return [=] { kern<<<(unsigned)((tiles + 1) * g / 256 + 1), 256>>>(keys, n, qs, m, shift, bounds2); };
+  };
+  auto g4 = gary(bounds_gary<4>, 4), g8 = gary(bounds_gary<8>, 8), g16 = gary(bounds_gary<16>, 16), g32 = gary(bounds_gary<32>, 32);
   auto glob = [&] { tiles_global<<<(unsigned)tiles, 256>>>(keys, qs, m, bounds, out); };
   auto floor_ = [&] { read_all<<<sms * 8, 256>>>(reinterpret_cast<const float4*>(keys), n / 4, sink); };
 
@@ -173,6 +216,14 @@ int main(int argc, char** argv) {
     size_t bad = 0; for (uint64_t i = 0; i < m; ++i) bad += got[i] != want[i];
     printf("%s: %zu of %llu answers differ from thrust\n", what, bad, (unsigned long long)m);
   };
+  CK(cudaMemcpy(bw.data(), bounds, (tiles + 1) * 8, cudaMemcpyDeviceToHost));
+  auto bcheck = [&](const char* what, auto f) {
+    CK(cudaMemset(bounds2, 0xff, (tiles + 1) * 8)); f(); CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(bg.data(), bounds2, (tiles + 1) * 8, cudaMemcpyDeviceToHost));
+    size_t bad = 0; for (uint64_t i = 0; i <= tiles; ++i) bad += bg[i] != bw[i];
+    printf("%s: %zu of %llu bounds differ from the product's; %.4f ms\n", what, bad, (unsigned long long)tiles + 1, median_ms(f));
+  };
+  bcheck("bounds 4-ary", g4); bcheck("bounds 8-ary", g8); bcheck("bounds 16-ary", g16); bcheck("bounds 32-ary", g32);
   check("product tiles", ptiles); check("vec", vec); check("dbuf", dbuf); check("dbuf 6144", dbuf6); check("global", glob);
   if (once) { floor_(); CK(cudaDeviceSynchronize()); return 0; }
   for (int round = 0; round < 3; ++round) {
