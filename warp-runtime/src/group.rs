@@ -291,32 +291,23 @@ impl DeviceGroup {
         if k > len {
             return Err(Error::KExceedsLength { k, len });
         }
-        // Each rank's best (at most k), positions made global by the shards before it.
+        // Each rank's best (at most k), with its shard's length.
         let mut picks = Vec::with_capacity(self.devices.len());
-        let mut before = 0u64;
         for (dev, shard) in self.devices.iter().zip(&xs.shards) {
             let take = k.min(shard.len());
-            if take > 0 {
-                let best = match largest {
-                    true => dev.top_k(shard, take)?,
-                    false => dev.bottom_k(shard, take)?,
-                };
-                picks.push((best, before));
-            }
-            before += shard.len() as u64;
+            let (values, positions) = match take {
+                0 => (Vec::new(), Vec::new()),
+                _ => {
+                    let best = match largest {
+                        true => dev.top_k(shard, take)?,
+                        false => dev.bottom_k(shard, take)?,
+                    };
+                    (best.values.download()?, best.indices.download()?)
+                }
+            };
+            picks.push((values, positions, shard.len() as u64));
         }
-        // The candidates in rank order: among equal keys, each rank's are in position order
-        // and every rank's come after the ranks' before it, so the tie rule (the earlier
-        // candidate) is the smaller position.
-        let (mut values, mut positions) = (Vec::new(), Vec::new());
-        for (best, before) in picks {
-            values.extend(best.values.download()?);
-            positions.extend(best.indices.download()?.into_iter().map(|i| i + before));
-        }
-        let (values, at) =
-            crate::backend::cpu::top_k(&values, k, largest, T::order_key, T::KEY_BITS);
-        let positions = at.iter().map(|&i| positions[i as usize]).collect();
-        Ok((values, positions))
+        Ok(best_of_ranks(picks, k, largest))
     }
 
     /// `f` of each rank's device and shard, all queued before any result is read.
@@ -379,4 +370,25 @@ impl<T: Element> ShardedVec<T> {
         }
         Ok(out)
     }
+}
+
+/// The best `k` (largest first, or smallest first) of the candidates of several ranks, given
+/// in rank order as each rank's values, their positions in its own array and its array's
+/// length; positions in the result count in the ranks' arrays one after another. Among equal
+/// keys each rank's candidates are in position order and come after the ranks' before it, so
+/// the tie rule (the earlier candidate) is the smaller position, as on one device.
+pub(crate) fn best_of_ranks<T: Ordered>(
+    ranks: impl IntoIterator<Item = (Vec<T>, Vec<u64>, u64)>,
+    k: usize,
+    largest: bool,
+) -> (Vec<T>, Vec<u64>) {
+    let (mut values, mut positions) = (Vec::new(), Vec::new());
+    let mut before = 0u64;
+    for (v, p, len) in ranks {
+        values.extend(v);
+        positions.extend(p.into_iter().map(|i| i + before));
+        before += len;
+    }
+    let (values, at) = crate::backend::cpu::top_k(&values, k, largest, T::order_key, T::KEY_BITS);
+    (values, at.iter().map(|&i| positions[i as usize]).collect())
 }

@@ -6,6 +6,7 @@ use cudarc::nccl::safe::{Comm, Id};
 use crate::arrays::{DeviceVec, Readout};
 use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::group::best_of_ranks;
 use crate::inputs::{ElementInput, ReduceInput};
 use crate::operators::{MapOp, Predicate, ReduceOp};
 use crate::values::{Element, Ordered};
@@ -122,10 +123,8 @@ impl Rank {
         let stream = Device::cuda(ordinal)?
             .cuda_stream()
             .ok_or_else(|| Error::Unsupported("a CUDA device has no stream".into()))?;
-        let comm = Comm::from_rank(stream, rank, world_size, id).map_err(|e| Error::Nccl {
-            call: "ncclCommInitRank".into(),
-            message: format!("{:?}", e.0),
-        })?;
+        let comm =
+            Comm::from_rank(stream, rank, world_size, id).map_err(nccl("ncclCommInitRank"))?;
         Rank::new(comm)
     }
 
@@ -195,9 +194,10 @@ impl Rank {
     }
 
     /// For a scan across ranks: the fold by `op` of the reductions of the ranks before this
-    /// one (the identity on rank 0), and of every rank's (as [`Rank::reduce_all`]). A rank's
-    /// inclusive scan of its own input, each value combined after the first, is then its part
-    /// of the scan of all the ranks' inputs one after another.
+    /// one (the identity on rank 0), and of every rank's (as [`Rank::reduce_all`]). `op(before,
+    /// v)` of each value `v` of this rank's own inclusive scan is then its part of the scan of
+    /// all the ranks' inputs one after another (exact for exact operators; floats may differ
+    /// in rounding from one device's scan of all of them).
     pub fn exclusive_offset<Op, I>(&self, op: Op, input: &I) -> Result<(Op::Value, Op::Value)>
     where
         Op: ReduceOp,
@@ -282,6 +282,9 @@ impl Rank {
                 "top-k takes k up to {TOPK_MAX_K}; asked for {k}"
             )));
         }
+        if k == 0 {
+            return Ok((Vec::new(), Vec::new()));
+        }
         let take = k.min(xs.len());
         let (mut values, mut positions) = (vec![T::default(); k], vec![0u64; k]);
         if take > 0 {
@@ -298,23 +301,13 @@ impl Rank {
             });
         }
         let (all_values, all_positions) = (self.gather(&values)?, self.gather(&positions)?);
-        // The candidates in rank order, positions made global: among equal keys each rank's
-        // are in position order and come after the ranks' before it, so the tie rule (the
-        // earlier candidate) is the smaller position.
-        let (mut cv, mut cp) = (Vec::new(), Vec::new());
-        let mut before = 0u64;
-        for (r, l) in lens.chunks(2).enumerate() {
-            let taken = l[1] as usize;
-            cv.extend_from_slice(&all_values[r * k..r * k + taken]);
-            cp.extend(
-                all_positions[r * k..r * k + taken]
-                    .iter()
-                    .map(|&p| p + before),
-            );
-            before += l[0];
-        }
-        let (values, at) = crate::backend::cpu::top_k(&cv, k, true, T::order_key, T::KEY_BITS);
-        Ok((values, at.iter().map(|&i| cp[i as usize]).collect()))
+        // Each rank's candidates (the first `taken` of its `k`), in rank order.
+        let ranks = lens.chunks(2).enumerate().map(|(r, l)| {
+            let (at, taken) = (r * k, l[1] as usize);
+            let values = all_values[at..at + taken].to_vec();
+            (values, all_positions[at..at + taken].to_vec(), l[0])
+        });
+        Ok(best_of_ranks(ranks, k, true))
     }
 }
 

@@ -18,6 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["gathers", "strides"],
     &["operations"],
     &["group"],
+    &["ranks"],
 ];
 
 fn layer(module: &str) -> Option<usize> {

@@ -440,9 +440,6 @@ impl Gpu {
     /// A grid of at most `needed` blocks, no more than `f`'s kernel has resident at once
     /// (its grid-stride loops do the rest).
     fn resident_grid(&self, f: &modules::Function, needed: usize) -> u32 {
-        needed
-            .max(1)
-            .min((self.shared.sms * f.blocks_per_sm) as usize)
-            .min(MAX_GRID) as u32
+        self.waves_grid(f, needed, 1)
     }
 }
