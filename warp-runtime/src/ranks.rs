@@ -179,6 +179,17 @@ impl Rank {
         vals.download()
     }
 
+    /// Every rank's reduction of its `input` by `op`, in rank order.
+    fn reductions<Op, I>(&self, op: Op, input: &I) -> Result<Vec<Op::Value>>
+    where
+        Op: ReduceOp,
+        Op::Value: Element + Readout,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        let mine = self.device.reduce(op, input)?;
+        self.gather(&[mine])
+    }
+
     /// The reduction by `op` of every rank's `input` (any input of [`Device::reduce`]): this
     /// rank's reduction, the ranks' results gathered, and their left fold in rank order
     /// (`op(op(r0, r1), r2) ..`; one rank gives its own). The same bits on every rank.
@@ -188,9 +199,7 @@ impl Rank {
         Op::Value: Element + Readout,
         I: ReduceInput<Op> + ?Sized,
     {
-        let mine = self.device.reduce(op, input)?;
-        let all = self.gather(&[mine])?;
-        Ok(fold(op, &all))
+        Ok(fold(op, &self.reductions(op, input)?))
     }
 
     /// For a scan across ranks: the fold by `op` of the reductions of the ranks before this
@@ -204,8 +213,7 @@ impl Rank {
         Op::Value: Element + Readout,
         I: ReduceInput<Op> + ?Sized,
     {
-        let mine = self.device.reduce(op, input)?;
-        let all = self.gather(&[mine])?;
+        let all = self.reductions(op, input)?;
         let before = all[..self.rank()]
             .iter()
             .fold(op.identity(), |acc, &x| op.combine(acc, x));
