@@ -111,13 +111,11 @@ impl DeviceGroup {
         Op::Value: Element + Readout,
     {
         let partials = self.each(xs, |dev, shard| dev.reduce_on_device(op, shard))?;
-        // The first rank's result itself (a group of one gives the device's bits), then each
-        // next one combined into it.
-        let mut acc = partials[0].get()?;
-        for p in &partials[1..] {
-            acc = op.combine(acc, p.get()?);
-        }
-        Ok(acc)
+        let values = partials
+            .iter()
+            .map(|p| p.get())
+            .collect::<Result<Vec<_>>>()?;
+        Ok(fold_ranks(op, &values))
     }
 
     /// How many elements of `xs` satisfy `pred`: the sum of the ranks' counts.
@@ -370,6 +368,17 @@ impl<T: Element> ShardedVec<T> {
         }
         Ok(out)
     }
+}
+
+/// The left fold by `op` of the ranks' results in rank order (`op(op(r0, r1), r2) ..`): the
+/// first rank's result itself (one rank gives that device's bits), then each next one
+/// combined into it. `parts` holds at least one.
+pub(crate) fn fold_ranks<Op: ReduceOp>(op: Op, parts: &[Op::Value]) -> Op::Value {
+    let mut acc = parts[0];
+    for &p in &parts[1..] {
+        acc = op.combine(acc, p);
+    }
+    acc
 }
 
 /// The best `k` (largest first, or smallest first) of the candidates of several ranks, given

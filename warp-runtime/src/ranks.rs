@@ -6,7 +6,7 @@ use cudarc::nccl::safe::{Comm, Id};
 use crate::arrays::{DeviceVec, Readout};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::group::best_of_ranks;
+use crate::group::{best_of_ranks, fold_ranks};
 use crate::inputs::{ElementInput, ReduceInput};
 use crate::operators::{MapOp, Predicate, ReduceOp};
 use crate::values::{Element, Ordered};
@@ -151,10 +151,15 @@ impl Rank {
     /// Every rank's `mine` (as many values on every rank), in rank order: NCCL's all-gather of
     /// their bytes on this rank's stream, then read back.
     fn gather<T: Element + Readout>(&self, mine: &[T]) -> Result<Vec<T>> {
-        let mut send = self.device.upload(mine)?;
+        self.gather_device(&mut self.device.upload(mine)?)
+    }
+
+    /// [`Rank::gather`] of values already in this rank's memory (`mine`, as many on every
+    /// rank).
+    fn gather_device<T: Element + Readout>(&self, mine: &mut DeviceVec<T>) -> Result<Vec<T>> {
         let mut all = self.device.new_array::<T>(mine.len() * self.world_size())?;
         {
-            let s = send.gpu_bytes_mut()?;
+            let s = mine.gpu_bytes_mut()?;
             let mut r = all.gpu_bytes_mut()?;
             self.comm
                 .all_gather(&s, &mut r)
@@ -186,8 +191,10 @@ impl Rank {
         Op::Value: Element + Readout,
         I: ReduceInput<Op> + ?Sized,
     {
-        let mine = self.device.reduce(op, input)?;
-        self.gather(&[mine])
+        // The reduction stays on the device for the gather (no host round trip).
+        let mut mine = self.device.new_array::<Op::Value>(1)?;
+        self.device.reduce_into(op, input, &mut mine)?;
+        self.gather_device(&mut mine)
     }
 
     /// The reduction by `op` of every rank's `input` (any input of [`Device::reduce`]): this
@@ -199,7 +206,7 @@ impl Rank {
         Op::Value: Element + Readout,
         I: ReduceInput<Op> + ?Sized,
     {
-        Ok(fold(op, &self.reductions(op, input)?))
+        Ok(fold_ranks(op, &self.reductions(op, input)?))
     }
 
     /// For a scan across ranks: the fold by `op` of the reductions of the ranks before this
@@ -217,7 +224,7 @@ impl Rank {
         let before = all[..self.rank()]
             .iter()
             .fold(op.identity(), |acc, &x| op.combine(acc, x));
-        Ok((before, fold(op, &all)))
+        Ok((before, fold_ranks(op, &all)))
     }
 
     /// How many elements of every rank's `input` satisfy `pred`: the sum of the ranks'
@@ -317,16 +324,4 @@ impl Rank {
         });
         Ok(best_of_ranks(ranks, k, true))
     }
-}
-
-/// The left fold of `parts` by `op` in order: the first itself, then each next combined in.
-fn fold<Op: ReduceOp>(op: Op, parts: &[Op::Value]) -> Op::Value
-where
-    Op::Value: Copy,
-{
-    let mut acc = parts[0];
-    for &p in &parts[1..] {
-        acc = op.combine(acc, p);
-    }
-    acc
 }
