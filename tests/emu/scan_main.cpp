@@ -3,13 +3,14 @@
 // blocks one after another, zeroed status.
 // Built by tests/tests/emu/scan.rs with MODULE (the module file).
 //
-//     emu N EXCLUSIVE MODE IN OUT [LEN]
+//     emu N EXCLUSIVE MODE IN OUT [LEN [INIT]]
 //
 // N: the number of elements; EXCLUSIVE: 0 or 1; MODE: a ScanMode (0 look-back, 1 tree, 3 exact
 // sum); IN: a file of N input elements; OUT: the file the N outputs are written to.
 //
-// LEN, when given, is a device-resident length: the kernel reads the first LEN elements and
-// writes their N places no further.
+// LEN, when given and not `-`, is a device-resident length: the kernel reads the first LEN
+// elements and writes their N places no further. INIT, when given, is the scan's initial value
+// (an integer, converted to the value type).
 //
 // Built with ZIPPED_START and ZIPPED_SHIFT (a module over a generated range zipped with one
 // array), the range's start is ZIPPED_START and IN holds ZIPPED_SHIFT bytes of padding, then
@@ -23,6 +24,7 @@
 // the wd_op_exact32 sum of its terms (converted by wd_exact32_of), as f32.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include MODULE
 thread_local dim3 threadIdx, blockIdx;
 dim3 gridDim;
@@ -53,8 +55,8 @@ int main(int argc, char** argv) {
 }
 #else
 int main(int argc, char** argv) {
-    if (argc != 6 && argc != 7) {
-        std::fprintf(stderr, "usage: emu N EXCLUSIVE MODE IN OUT [LEN]\n");
+    if (argc < 6 || argc > 8) {
+        std::fprintf(stderr, "usage: emu N EXCLUSIVE MODE IN OUT [LEN [INIT]]\n");
         return 2;
     }
     const wd_u64 n = std::strtoull(argv[1], nullptr, 10);
@@ -71,9 +73,11 @@ int main(int argc, char** argv) {
     in.p[0] = in_v.data();
 #endif
     // A device-resident length (`wd_in.len`), when given.
-    const wd_u64 len = argc == 7 ? std::strtoull(argv[6], nullptr, 10) : 0;
-    if (argc == 7) in.len = &len;
+    const bool counted = argc >= 7 && std::strcmp(argv[6], "-") != 0;
+    const wd_u64 len = counted ? std::strtoull(argv[6], nullptr, 10) : 0;
+    if (counted) in.len = &len;
     typedef wd_stage::value_t V;
+    const V init = (V)(argc == 8 ? std::strtoll(argv[7], nullptr, 10) : 0);
     // Poisoned: a place the kernel writes and should not shows in the comparison.
     std::vector<V> out(n + 1);
     std::memset((void*)out.data(), 0xa5, out.size() * sizeof(V));
@@ -84,7 +88,8 @@ int main(int argc, char** argv) {
     const wd_u64 tiles = (n + block_tile - 1) / block_tile;
     std::vector<uint4> status(tiles * 8 + 64);  // 128 bytes a tile: more than any layout needs
     wd_emu_launch((unsigned)tiles, [&] {
-        wd_k_scan(in, n, wd_args{}, out.data(), exclusive, mode, (unsigned char*)status.data(), nullptr);
+        wd_k_scan(in, n, wd_args{}, out.data(), exclusive, argc == 8 ? &init : nullptr, mode, (unsigned char*)status.data(),
+                  nullptr);
     });
     wd_emu_write(argv[5], out.data(), n * sizeof(V));
     return 0;

@@ -1,7 +1,7 @@
 //! Device groups (`DeviceGroup`, `ShardedVec`) against plain Rust over the whole array
-//! (reductions, predicates, compaction, histograms, top-k), and a group's reduction against the
-//! rank-order fold of each shard's own reduction: one check for groups of CPU devices and of
-//! GPUs.
+//! (reductions, predicates, scans, compaction, histograms, top-k), and a group's float
+//! reduction and scan against the rank-order fold of each shard's own: one check for groups of
+//! CPU devices and of GPUs.
 
 use rand::{Rng, SeedableRng};
 use warp_runtime::prelude::*;
@@ -34,6 +34,11 @@ pub fn check_group(group: &DeviceGroup, n: usize, seed: u64) {
         assert_eq!(xs.download().unwrap(), ints, "download {what}");
         let sum = ints.iter().fold(0u32, |a, &b| a.wrapping_add(b));
         assert_eq!(group.reduce(add_u32, xs).unwrap(), sum, "reduce {what}");
+        let everywhere = group.all_reduce(add_u32, xs).unwrap();
+        assert_eq!(everywhere.len(), group.ranks(), "all_reduce {what}");
+        for s in &everywhere {
+            assert_eq!(s.get().unwrap(), sum, "all_reduce {what}");
+        }
         let x = ints.iter().fold(0u32, |a, &b| a ^ b);
         assert_eq!(group.reduce(xor_u32, xs).unwrap(), x, "xor {what}");
         let by5 = u32_multiple_of.with(5);
@@ -76,6 +81,15 @@ pub fn check_group(group: &DeviceGroup, n: usize, seed: u64) {
         }
         let h: Vec<u32> = group.histogram(u32_byte.with(0), xs, 200).unwrap();
         assert_eq!(h, bins, "histogram {what}");
+        // Scans: each rank continues from the ranks before it (exact: plain Rust's).
+        let (incl, excl) = crate::scans::running(&ints, &[0, n], 0u32, u32::wrapping_add);
+        let got = group.scan(add_u32, xs).unwrap();
+        assert_eq!(got.download().unwrap(), incl, "scan {what}");
+        for (k, (got, shard)) in got.shards().iter().zip(xs.shards()).enumerate() {
+            assert_eq!(got.len(), shard.len(), "scan shard {k} {what}");
+        }
+        let got = group.exclusive_scan(add_u32, xs).unwrap();
+        assert_eq!(got.download().unwrap(), excl, "exclusive scan {what}");
         // The smallest k with their positions (ties to the smaller position).
         for k in [0, 1, 7] {
             if k > n {
@@ -135,6 +149,44 @@ pub fn check_group(group: &DeviceGroup, n: usize, seed: u64) {
         let fold = sums[1..].iter().fold(sums[0], |a, &b| a + b);
         let got = group.reduce(sum_f32, &xs).unwrap();
         assert_eq!(got.to_bits(), fold.to_bits(), "sum {lens:?} {tag}");
+        // The scan: shard k's values are P + (the shard's own scan), P the left fold of the
+        // shards' sums before it (rank 0: its own scan), NaN for NaN.
+        for exclusive in [false, true] {
+            let got = match exclusive {
+                true => group.exclusive_scan(sum_f32, &xs),
+                false => group.scan(sum_f32, &xs),
+            };
+            let got = got.unwrap();
+            let mut before: Option<f32> = None;
+            for (k, ((dev, shard), got)) in group
+                .devices()
+                .iter()
+                .zip(xs.shards())
+                .zip(got.shards())
+                .enumerate()
+            {
+                let own = match exclusive {
+                    true => dev.exclusive_scan(sum_f32, shard),
+                    false => dev.scan(sum_f32, shard),
+                };
+                let own = own.unwrap().download().unwrap();
+                let want: Vec<f32> = match before {
+                    None => own,
+                    Some(p) => own.iter().map(|&s| p + s).collect(),
+                };
+                let got = got.download().unwrap();
+                let same = got.len() == want.len()
+                    && got
+                        .iter()
+                        .zip(&want)
+                        .all(|(a, b)| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()));
+                assert!(
+                    same,
+                    "scan f32 rank {k} exclusive={exclusive} {lens:?} {tag}"
+                );
+                before = Some(before.map_or(sums[k], |p| p + sums[k]));
+            }
+        }
         let t = above.with(500.0);
         let want = floats.iter().filter(|&&v| v > 500.0).count() as u64;
         assert_eq!(

@@ -168,6 +168,27 @@ pub fn check_taken(dev: &Device, n: usize, seed: u64) {
     let mut expect = junk.clone();
     expect[..k].copy_from_slice(&exclusive);
     assert_eq!(out.download().unwrap(), expect, "exclusive_scan_into {tag}");
+    // The same continued from an initial value: op(init, each).
+    let init = 0x9e37_79b9u32;
+    let mut out = dev.upload(&junk).unwrap();
+    dev.scan_from_into(add_u32, &t, init, &mut out).unwrap();
+    let mut expect = junk.clone();
+    for (e, v) in expect[..k].iter_mut().zip(&inclusive) {
+        *e = init.wrapping_add(*v);
+    }
+    assert_eq!(out.download().unwrap(), expect, "scan_from_into {tag}");
+    let mut out = dev.upload(&junk).unwrap();
+    dev.exclusive_scan_from_into(add_u32, &t, init, &mut out)
+        .unwrap();
+    let mut expect = junk.clone();
+    for (e, v) in expect[..k].iter_mut().zip(&exclusive) {
+        *e = init.wrapping_add(*v);
+    }
+    assert_eq!(
+        out.download().unwrap(),
+        expect,
+        "exclusive_scan_from_into {tag}"
+    );
     // A count above the length: the whole input.
     let all = dev.count_on_device(u32_multiple_of.with(1), &xs).unwrap();
     let half = dev.upload(&host[..n / 2]).unwrap();
@@ -187,6 +208,7 @@ pub fn check_taken(dev: &Device, n: usize, seed: u64) {
         );
     };
     refused(dev.scan(add_u32, &t).map(drop), "scan");
+    refused(dev.scan_from(add_u32, &t, 1).map(drop), "scan_from");
     refused(dev.mask(by2, &t).map(drop), "mask");
     refused(dev.collect(&t).map(drop), "collect");
     refused(dev.partition3(by2, by3, &t).map(drop), "partition3");

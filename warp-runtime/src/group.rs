@@ -21,10 +21,11 @@ use warp_kernels::catalogue::TOPK_MAX_K;
 /// device's reduction of the whole array, whose grouping is another. An empty shard's
 /// reduction is the operator's identity.
 ///
-/// Besides reductions and predicates: compaction ([`DeviceGroup::filter`], the kept values
-/// staying on their ranks), histograms and top-k, each combined on the host. Only arrays are
-/// inputs so far (no maps, zips or other inputs), scans over shards are not built, and nothing
-/// is combined on the devices yet (no NCCL).
+/// Besides reductions and predicates: scans ([`DeviceGroup::scan`], each rank continuing from
+/// the ranks before it), compaction ([`DeviceGroup::filter`], the kept values staying on their
+/// ranks), histograms and top-k, each combined on the host. Only arrays are inputs so far (no
+/// maps, zips or other inputs); for one process a GPU across hosts, see `Rank` (feature
+/// `nccl`).
 ///
 /// ```
 /// use warp_runtime::prelude::*;
@@ -116,6 +117,128 @@ impl DeviceGroup {
             .map(|p| p.get())
             .collect::<Result<Vec<_>>>()?;
         Ok(fold_ranks(op, &values))
+    }
+
+    /// The inclusive scan of `xs` by `op`, as shards (rank `k`'s shard holds the scan's values
+    /// at its own elements' places): each rank's reduction of its shard (all queued, then
+    /// read), then each rank's scan of its shard continued from the left fold of the ranks'
+    /// reductions before it ([`Device::scan_from`]; rank 0's is its plain [`Device::scan`]),
+    /// queued on every rank and not waited for. So shard `k`'s values are `op(P, s)`, where `P`
+    /// is `op(op(r0, r1), .. r(k-1))` and `s` its own shard's scan: the same bits run after run;
+    /// exact operators give one device's scan of the whole array, and floats may differ from it
+    /// in rounding. Each shard is read twice (its reduction and its scan) and written once.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// use warp_runtime::DeviceGroup;
+    /// #[reduce(identity = 0)]
+    /// fn add(a: i64, b: i64) -> i64 { a.wrapping_add(b) }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let group = DeviceGroup::new(vec![Device::cpu(), Device::cpu()])?;
+    /// let xs = group.upload(&[1i64, 2, 3, 4, 5])?; // shards of 3 and 2
+    /// assert_eq!(group.scan(add, &xs)?.download()?, [1, 3, 6, 10, 15]);
+    /// assert_eq!(group.exclusive_scan(add, &xs)?.download()?, [0, 1, 3, 6, 10]);
+    /// # Ok(()) }
+    /// ```
+    pub fn scan<Op>(&self, op: Op, xs: &ShardedVec<Op::Value>) -> Result<ShardedVec<Op::Value>>
+    where
+        Op: ReduceOp,
+        Op::Value: Element + Readout,
+    {
+        self.run_scan(op, xs, false)
+    }
+
+    /// The exclusive scan of `xs` by `op`, as shards: the first element's value is the
+    /// identity, each other's the scan of the elements before it. Otherwise as
+    /// [`DeviceGroup::scan`] (rank `k > 0` continues from `P` with
+    /// [`Device::exclusive_scan_from`], so its first value is `op(P, identity)`).
+    pub fn exclusive_scan<Op>(
+        &self,
+        op: Op,
+        xs: &ShardedVec<Op::Value>,
+    ) -> Result<ShardedVec<Op::Value>>
+    where
+        Op: ReduceOp,
+        Op::Value: Element + Readout,
+    {
+        self.run_scan(op, xs, true)
+    }
+
+    fn run_scan<Op>(
+        &self,
+        op: Op,
+        xs: &ShardedVec<Op::Value>,
+        exclusive: bool,
+    ) -> Result<ShardedVec<Op::Value>>
+    where
+        Op: ReduceOp,
+        Op::Value: Element + Readout,
+    {
+        self.check(xs)?;
+        // The ranks' reductions (the last rank's is not needed), queued before any is read.
+        let ranks = self.devices.len();
+        let partials = self.devices[..ranks - 1]
+            .iter()
+            .zip(&xs.shards)
+            .map(|(dev, shard)| dev.reduce_on_device(op, shard))
+            .collect::<Result<Vec<_>>>()?;
+        let partials = partials
+            .iter()
+            .map(|p| p.get())
+            .collect::<Result<Vec<_>>>()?;
+        let mut out = Vec::with_capacity(ranks);
+        for (k, (dev, shard)) in self.devices.iter().zip(&xs.shards).enumerate() {
+            let mut scanned = dev.new_array::<Op::Value>(shard.len())?;
+            match (k, exclusive) {
+                (0, false) => dev.scan_into(op, shard, &mut scanned)?,
+                (0, true) => dev.exclusive_scan_into(op, shard, &mut scanned)?,
+                (_, false) => {
+                    dev.scan_from_into(op, shard, fold_ranks(op, &partials[..k]), &mut scanned)?
+                }
+                (_, true) => dev.exclusive_scan_from_into(
+                    op,
+                    shard,
+                    fold_ranks(op, &partials[..k]),
+                    &mut scanned,
+                )?,
+            }
+            out.push(scanned);
+        }
+        Ok(ShardedVec { shards: out })
+    }
+
+    /// [`DeviceGroup::reduce`] left on every rank's device: one [`DeviceScalar`] a rank, in
+    /// rank order, each holding the same value (the left fold of the ranks' reductions, made
+    /// on the host and written to each device), for each rank's next operations to take as a
+    /// bound argument without a read of its own.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// use warp_runtime::DeviceGroup;
+    /// #[reduce(identity = 0)]
+    /// fn add(a: i64, b: i64) -> i64 { a.wrapping_add(b) }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let group = DeviceGroup::new(vec![Device::cpu(), Device::cpu()])?;
+    /// let xs = group.upload(&[1i64, 2, 3, 4, 5])?;
+    /// let sums = group.all_reduce(add, &xs)?;
+    /// assert_eq!(sums.len(), 2);
+    /// assert_eq!((sums[0].get()?, sums[1].get()?), (15, 15));
+    /// # Ok(()) }
+    /// ```
+    pub fn all_reduce<Op>(
+        &self,
+        op: Op,
+        xs: &ShardedVec<Op::Value>,
+    ) -> Result<Vec<DeviceScalar<Op::Value>>>
+    where
+        Op: ReduceOp,
+        Op::Value: Element + Readout,
+    {
+        let total = self.reduce(op, xs)?;
+        self.devices
+            .iter()
+            .map(|dev| dev.scalar_of(total))
+            .collect()
     }
 
     /// How many elements of `xs` satisfy `pred`: the sum of the ranks' counts.

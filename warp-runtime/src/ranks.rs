@@ -221,10 +221,61 @@ impl Rank {
         I: ReduceInput<Op> + ?Sized,
     {
         let all = self.reductions(op, input)?;
-        let before = all[..self.rank()]
-            .iter()
-            .fold(op.identity(), |acc, &x| op.combine(acc, x));
+        let before = match self.rank() {
+            0 => op.identity(),
+            k => fold_ranks(op, &all[..k]),
+        };
         Ok((before, fold_ranks(op, &all)))
+    }
+
+    /// This rank's part of the inclusive scan by `op` of every rank's `input` one after
+    /// another, into `out` (as long as the input): every rank's reduction gathered, then this
+    /// rank's [`Device::scan_from_into`] from the left fold of the reductions of the ranks
+    /// before it (rank 0: its plain [`Device::scan_into`]), queued and not waited for. As
+    /// [`DeviceGroup::scan`](crate::DeviceGroup::scan): the same bits whatever the timing,
+    /// exact operators give one device's scan of all the inputs, floats may differ from it in
+    /// rounding.
+    pub fn scan_all_into<Op, I>(
+        &self,
+        op: Op,
+        input: &I,
+        out: &mut DeviceVec<Op::Value>,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        Op::Value: Element + Readout,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        let all = self.reductions(op, input)?;
+        match self.rank() {
+            0 => self.device.scan_into(op, input, out),
+            k => self
+                .device
+                .scan_from_into(op, input, fold_ranks(op, &all[..k]), out),
+        }
+    }
+
+    /// This rank's part of the exclusive scan by `op` of every rank's `input` one after
+    /// another, into `out`: rank 0's first value is the identity, rank `k`'s `op(P, identity)`
+    /// with `P` the fold of the ranks before it. Otherwise as [`Rank::scan_all_into`].
+    pub fn exclusive_scan_all_into<Op, I>(
+        &self,
+        op: Op,
+        input: &I,
+        out: &mut DeviceVec<Op::Value>,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        Op::Value: Element + Readout,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        let all = self.reductions(op, input)?;
+        match self.rank() {
+            0 => self.device.exclusive_scan_into(op, input, out),
+            k => self
+                .device
+                .exclusive_scan_from_into(op, input, fold_ranks(op, &all[..k]), out),
+        }
     }
 
     /// How many elements of every rank's `input` satisfy `pred`: the sum of the ranks'

@@ -1,6 +1,7 @@
-//! Segmented scans (rows and CSR segments, inclusive and exclusive) on the CPU backend against
-//! plain iterators, with a non-commutative operator, and their errors for bad shapes and
-//! offsets (the GPU tests compare the GPU against this backend).
+//! Segmented scans (rows and CSR segments, inclusive and exclusive) and scans continued from an
+//! initial value on the CPU backend against plain iterators, with a non-commutative operator,
+//! and their errors for bad shapes and offsets (the GPU tests compare the GPU against this
+//! backend).
 
 use warp_runtime::prelude::*;
 use warp_tests::scans::{rows_bounds, running};
@@ -171,4 +172,67 @@ fn bad_shapes_and_offsets_are_errors() {
     assert!(dev.scan_rows_into(add, &d, 5, &mut short).is_err());
     let o = dev.upload(&[0u64, 5]).unwrap();
     assert!(dev.scan_segments_into(add, &d, &o, &mut short).is_err());
+}
+
+#[test]
+fn scans_from_an_initial_value_continue_the_scan() {
+    let dev = Device::cpu();
+    let mut r = rng(seed());
+    for n in [0usize, 1, 2, 100, 4099] {
+        let xs = i64::random_vec(&mut r, n, true);
+        let d = dev.upload(&xs).unwrap();
+        let init = i64::random_vec(&mut r, 1, true)[0];
+        let (incl, excl) = running(&xs, &[0, n], init, i64::wrapping_add);
+        assert_eq!(
+            dev.scan_from(add, &d, init).unwrap().download().unwrap(),
+            incl
+        );
+        assert_eq!(
+            dev.exclusive_scan_from(add, &d, init)
+                .unwrap()
+                .download()
+                .unwrap(),
+            excl
+        );
+        let mut out = dev.upload(&vec![7i64; n]).unwrap();
+        dev.scan_from_into(add, &d, init, &mut out).unwrap();
+        assert_eq!(out.download().unwrap(), incl);
+        dev.exclusive_scan_from_into(add, &d, init, &mut out)
+            .unwrap();
+        assert_eq!(out.download().unwrap(), excl);
+        // An input scanned in two chunks, the second from the first's last value, is the
+        // input scanned whole.
+        let cut = n / 3;
+        let whole = dev.scan(add, &d).unwrap().download().unwrap();
+        let head = dev.scan(add, &d.slice(..cut).unwrap()).unwrap();
+        let carry = head.download().unwrap().last().copied().unwrap_or(0);
+        let tail = dev.scan_from(add, &d.slice(cut..).unwrap(), carry).unwrap();
+        assert_eq!(tail.download().unwrap(), whole[cut..]);
+        // A non-commutative operator: init first, then the elements in order.
+        let fs: Vec<(i64, i64)> = (0..n)
+            .map(|_| {
+                let v = i64::random_vec(&mut r, 2, true);
+                (v[0] % 7, v[1])
+            })
+            .collect();
+        let f0 = (3i64, -5i64);
+        let compose = |f: (i64, i64), g: (i64, i64)| {
+            (
+                f.0.wrapping_mul(g.0),
+                g.0.wrapping_mul(f.1).wrapping_add(g.1),
+            )
+        };
+        let (incl, excl) = running(&fs, &[0, n], f0, compose);
+        let cols = (
+            dev.upload(&fs.iter().map(|f| f.0).collect::<Vec<_>>())
+                .unwrap(),
+            dev.upload(&fs.iter().map(|f| f.1).collect::<Vec<_>>())
+                .unwrap(),
+        );
+        let zipped = (&cols.0, &cols.1);
+        let got = dev.scan_from(affine, &zipped, f0).unwrap();
+        assert_eq!(got.download().unwrap(), incl, "affine n={n}");
+        let got = dev.exclusive_scan_from(affine, &zipped, f0).unwrap();
+        assert_eq!(got.download().unwrap(), excl, "exclusive affine n={n}");
+    }
 }

@@ -43,12 +43,13 @@ fn emulate(
         mode,
         scan_span(&[4], 4),
         None,
+        None,
     )
 }
 
 /// [`emulate`] by a module whose warps take `span` warp tiles each (`catalogue::scan_span` of
 /// its columns and values), reading the first `len` elements when given (a device-resident
-/// length).
+/// length), continued from `init` when given.
 #[allow(clippy::too_many_arguments)]
 fn emulate_tiled(
     dir: &Path,
@@ -59,6 +60,7 @@ fn emulate_tiled(
     mode: ScanMode,
     span: usize,
     len: Option<u64>,
+    init: Option<i64>,
 ) -> Vec<u8> {
     let (src, out) = (dir.join("scan.in"), dir.join("scan.out"));
     std::fs::write(&src, input).unwrap();
@@ -68,7 +70,11 @@ fn emulate_tiled(
         .arg((mode as u32).to_string())
         .arg(&src)
         .arg(&out)
-        .args(len.map(|l| l.to_string()))
+        .args(match (len, init) {
+            (None, None) => vec![],
+            (Some(l), None) => vec![l.to_string()],
+            (l, Some(i)) => vec![l.map_or("-".into(), |l| l.to_string()), i.to_string()],
+        })
         .output()
         .expect("the emulation runs");
     assert!(run.status.success(), "n={n}: the emulation failed");
@@ -319,7 +325,7 @@ fn a_zipped_range_scans_as_the_cpu_in_emulation() {
             let mut input = vec![0u8; shift];
             input.extend(bytes_of(&xs));
             for mode in [ScanMode::LookBack, ScanMode::Tree] {
-                let got = emulate_tiled(&dir, &bin, n, &input, false, mode, span, None);
+                let got = emulate_tiled(&dir, &bin, n, &input, false, mode, span, None, None);
                 let want = cpu.scan(add_u64, &zip.map(index_times)).unwrap();
                 let want = bytes_of(&want.download().unwrap());
                 assert!(got == want, "n={n} shift={shift} {mode:?}");
@@ -360,6 +366,7 @@ fn a_scan_stops_at_a_device_length_in_emulation() {
                         mode,
                         span,
                         Some(len),
+                        None,
                     );
                     let want = if exclusive {
                         cpu.exclusive_scan(sum_i32, &dx)
@@ -374,6 +381,107 @@ fn a_scan_stops_at_a_device_length_in_emulation() {
                     );
                 }
             }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs g++ (C++20) and WARP_EMU=1"]
+fn a_scan_from_an_initial_value_matches_the_cpu_in_emulation() {
+    // `init` enters each output as op(init, its scan), in every prefix mode, with and without
+    // a device-resident length: the CPU backend's scan_from, bit for bit (exact operators, and
+    // floats whose partial sums are exact).
+    let Some(dir) = emu::folder("scan-init", MAIN) else {
+        return;
+    };
+    let cpu = Device::cpu();
+    let mut r = rng(seed());
+    let int_bin = emu::build(
+        &dir,
+        "int",
+        &axis_module::<sum_i32, DeviceVec<i32>>().source,
+        &[],
+    );
+    let float_bin = emu::build(
+        &dir,
+        "float",
+        &axis_module::<sum_f32, DeviceVec<f32>>().source,
+        &[],
+    );
+    let span = scan_span(&[4], 4);
+    let tile = BLOCK_TILE * span;
+    for n in [1usize, 37, tile - 1, tile + 1, 5 * tile + 77] {
+        let ints: Vec<i32> = (0..n).map(|_| r.random()).collect();
+        let floats: Vec<f32> = (0..n)
+            .map(|_| r.random_range(-1000i32..=1000) as f32)
+            .collect();
+        let (di, df) = (cpu.upload(&ints).unwrap(), cpu.upload(&floats).unwrap());
+        for exclusive in [false, true] {
+            for mode in [ScanMode::Tree, ScanMode::LookBack, ScanMode::ExactSum] {
+                let init: i32 = r.random_range(-100_000..100_000);
+                let what = format!("n={n} {mode:?} exclusive={exclusive} init={init}");
+                let want = match exclusive {
+                    true => cpu.exclusive_scan_from(sum_i32, &di, init),
+                    false => cpu.scan_from(sum_i32, &di, init),
+                };
+                let want = bytes_of(&want.unwrap().download().unwrap());
+                let got = emulate_tiled(
+                    &dir,
+                    &int_bin,
+                    n,
+                    &bytes_of(&ints),
+                    exclusive,
+                    mode,
+                    span,
+                    None,
+                    Some(init as i64),
+                );
+                assert!(got == want, "i32 {what}");
+                let want = match exclusive {
+                    true => cpu.exclusive_scan_from(sum_f32, &df, init as f32),
+                    false => cpu.scan_from(sum_f32, &df, init as f32),
+                };
+                let want = bytes_of(&want.unwrap().download().unwrap());
+                let got = emulate_tiled(
+                    &dir,
+                    &float_bin,
+                    n,
+                    &bytes_of(&floats),
+                    exclusive,
+                    mode,
+                    span,
+                    None,
+                    Some(init as i64),
+                );
+                assert!(got == want, "f32 {what}");
+            }
+            // With a device-resident length: the first `len` places only.
+            let len = (n / 2) as u64;
+            let m = len as usize;
+            let init: i32 = r.random_range(-100_000..100_000);
+            let dx = cpu.upload(&ints[..m]).unwrap();
+            let want = match exclusive {
+                true => cpu.exclusive_scan_from(sum_i32, &dx, init),
+                false => cpu.scan_from(sum_i32, &dx, init),
+            };
+            let want = bytes_of(&want.unwrap().download().unwrap());
+            let got = emulate_tiled(
+                &dir,
+                &int_bin,
+                n,
+                &bytes_of(&ints),
+                exclusive,
+                ScanMode::LookBack,
+                span,
+                Some(len),
+                Some(init as i64),
+            );
+            let what = format!("n={n} len={len} exclusive={exclusive} init={init}");
+            assert!(got[..4 * m] == want[..], "{what}");
+            assert!(
+                got[4 * m..].iter().all(|&b| b == 0xa5),
+                "past the length {what}"
+            );
         }
     }
 }

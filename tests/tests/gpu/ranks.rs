@@ -1,6 +1,6 @@
 //! One rank of an NCCL communicator (a world of one on one GPU: NCCL refuses two ranks on one
 //! GPU) against the one-GPU operations: reductions (the same bits), the exclusive offset,
-//! counts and votes, histograms and top-k, empty arrays. Needs NCCL loadable as `libnccl.so`
+//! scans, counts and votes, histograms and top-k, empty arrays. Needs NCCL loadable as `libnccl.so`
 //! (scripts/gpu-tests.sh links it); with `WARP_REQUIRE_NCCL=1` a missing NCCL fails the test.
 
 use warp_runtime::prelude::*;
@@ -50,6 +50,18 @@ fn gpu_one_rank_matches_one_device() {
         assert_eq!(
             me.reduce_all(sum_i32, &gi).unwrap(),
             dev.reduce(sum_i32, &gi).unwrap()
+        );
+        // Rank 0's part of the scan across ranks is its own scan.
+        let mut out = dev.upload(&vec![0i32; n]).unwrap();
+        me.scan_all_into(sum_i32, &gi, &mut out).unwrap();
+        let want = dev.scan(sum_i32, &gi).unwrap().download().unwrap();
+        assert_eq!(out.download().unwrap(), want, "scan_all_into {n}");
+        me.exclusive_scan_all_into(sum_i32, &gi, &mut out).unwrap();
+        let want = dev.exclusive_scan(sum_i32, &gi).unwrap();
+        assert_eq!(
+            out.download().unwrap(),
+            want.download().unwrap(),
+            "exclusive {n}"
         );
         let bytes: Vec<u8> = random_vec_par(seed() ^ 10, n, false);
         let gb = dev.upload(&bytes).unwrap();

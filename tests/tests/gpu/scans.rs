@@ -2,9 +2,9 @@
 //! 65536 + 3) and of CSR segments (empty ones, one segment, ragged, segments longer than a
 //! tile), inclusive and exclusive, exact operators bit for bit, a non-commutative float
 //! operator (the order), float sums the same bits run after run in both tile orders and equal
-//! to the CPU's fold where every partial sum is exact (exact tile sums and the tree), tile
-//! prefixes of float sums correctly rounded (infinities and NaN too), and bad offsets. Needs a
-//! CUDA GPU.
+//! to the CPU's fold where every partial sum is exact (exact tile sums and the tree), scans
+//! continued from an initial value, tile prefixes of float sums correctly rounded (infinities
+//! and NaN too), and bad offsets. Needs a CUDA GPU.
 
 use warp_kernels::catalogue::{BLOCK_TILE, scan_span};
 use warp_runtime::prelude::*;
@@ -629,6 +629,125 @@ fn exact_sum_scans_keep_signed_zeros() {
                 .unwrap()
                 .download()
                 .unwrap(),
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn scans_from_an_initial_value_match_the_cpu() {
+    // op(init, each output) in every prefix mode: exact i64 sums, f32 sums of small integers
+    // (exact tile sums and the tree: the CPU's bits), the non-commutative `last_f32` (init
+    // first), -0.0 as the initial value of an exclusive sum, and an input scanned in two chunks.
+    let (g, c) = (gpu(), Device::cpu());
+    let seed = seed();
+    println!("seed {seed}");
+    let tile = BLOCK_TILE * scan_span(&[4], 4);
+    let mut r = rng(seed);
+    for n in [
+        1usize,
+        37,
+        tile - 1,
+        tile,
+        tile + 1,
+        5 * tile + 77,
+        (1 << 22) + 3,
+    ] {
+        let what = format!("n={n}");
+        let xs = i64::random_vec(&mut r, n, true);
+        let init = i64::random_vec(&mut r, 1, true)[0];
+        let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+        let (incl, excl) = running(&xs, &[0, n], init, i64::wrapping_add);
+        same(
+            &g.scan_from(add_i64, &gx, init).unwrap().download().unwrap(),
+            &incl,
+            &what,
+        );
+        same(
+            &g.exclusive_scan_from(add_i64, &gx, init)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &excl,
+            &what,
+        );
+        let mut out = g.upload(&vec![0i64; n]).unwrap();
+        g.scan_from_into(add_i64, &gx, init, &mut out).unwrap();
+        same(&out.download().unwrap(), &incl, &what);
+        // Chunks: the second continues from the first's last value.
+        let cut = n / 3;
+        let head = g.scan(add_i64, &gx.slice(..cut).unwrap()).unwrap();
+        let carry = head.download().unwrap().last().copied().unwrap_or(0);
+        let tail = g
+            .scan_from(add_i64, &gx.slice(cut..).unwrap(), carry)
+            .unwrap();
+        let whole = c.scan(add_i64, &cx).unwrap().download().unwrap();
+        same(
+            &tail.download().unwrap(),
+            &whole[cut..],
+            &format!("chunks {what}"),
+        );
+        // f32: the CPU's bits where partial sums are exact, in the exact-sum and tree modes.
+        let fs = small_ints(seed ^ n as u64, n);
+        let (gf, cf) = (g.upload(&fs).unwrap(), c.upload(&fs).unwrap());
+        for init in [-37.0f32, -0.0] {
+            for op_tree in [false, true] {
+                let (got, want) = match op_tree {
+                    false => (
+                        g.exclusive_scan_from(sum_f32, &gf, init),
+                        c.exclusive_scan_from(sum_f32, &cf, init),
+                    ),
+                    true => (
+                        g.exclusive_scan_from(sum_f32_tree, &gf, init),
+                        c.exclusive_scan_from(sum_f32_tree, &cf, init),
+                    ),
+                };
+                let (got, want) = (
+                    got.unwrap().download().unwrap(),
+                    want.unwrap().download().unwrap(),
+                );
+                assert_eq!(
+                    bits(&got),
+                    bits(&want),
+                    "exclusive f32 init={init} tree={op_tree} {what}"
+                );
+                let (got, want) = match op_tree {
+                    false => (
+                        g.scan_from(sum_f32, &gf, init),
+                        c.scan_from(sum_f32, &cf, init),
+                    ),
+                    true => (
+                        g.scan_from(sum_f32_tree, &gf, init),
+                        c.scan_from(sum_f32_tree, &cf, init),
+                    ),
+                };
+                let (got, want) = (
+                    got.unwrap().download().unwrap(),
+                    want.unwrap().download().unwrap(),
+                );
+                assert_eq!(
+                    bits(&got),
+                    bits(&want),
+                    "f32 init={init} tree={op_tree} {what}"
+                );
+            }
+        }
+        // Not commutative: the initial value comes first.
+        let ls = with_nans(seed ^ 5 ^ n as u64, n);
+        let gl = g.upload(&ls).unwrap();
+        let (incl, excl) = running(&ls, &[0, n], 2.5f32, |a, b| if b.is_nan() { a } else { b });
+        same(
+            &g.scan_from(last_f32, &gl, 2.5).unwrap().download().unwrap(),
+            &incl,
+            &what,
+        );
+        same(
+            &g.exclusive_scan_from(last_f32, &gl, 2.5)
+                .unwrap()
+                .download()
+                .unwrap(),
+            &excl,
+            &what,
         );
     }
 }

@@ -84,7 +84,8 @@ pub const fn scan_status_bytes(slots: usize, value_size: usize, segmented: bool)
     }
 }
 
-/// The scan: one tile per block, its prefix by [`ScanMode`] `mode`.
+/// The scan: one tile per block, its prefix by [`ScanMode`] `mode`; `init` (null for none) the
+/// value it continues from (each output is `combine(*init, its scan)`).
 pub const SCAN: Kernel = kernel_min(
     "wd_k_scan",
     &[
@@ -93,6 +94,7 @@ pub const SCAN: Kernel = kernel_min(
         p("a", Args),
         p("out", Out(Value)),
         p("exclusive", U32),
+        p("init", In(Value)),
         p("mode", U32),
         p("status", Out(Pointee::U8)),
         p("queue", Out(Pointee::U32)),
@@ -100,7 +102,7 @@ pub const SCAN: Kernel = kernel_min(
     // Narrow values of one array: SCAN_SPAN warp tiles a warp at 8 / SCAN_SPAN blocks an SM
     // (64 registers); other 4-byte values one warp tile at 8 (32 registers); else no bound.
     "wd_scan_min_blocks<wd_stage>::value",
-    "WD_STAGE;\nwd_scan<wd_op, wd_scan_span<wd_stage>::value>(st, out, exclusive != 0, mode, status, queue, wd_heads_none<wd_op>{});",
+    "WD_STAGE;\nwd_heads_none<wd_op> h;\nh.init = init;\nwd_scan<wd_op, wd_scan_span<wd_stage>::value>(st, out, exclusive != 0, mode, status, queue, h);",
 );
 
 /// The scan of each row of a row-major matrix of `cols` columns: [`SCAN`] over (value, head)

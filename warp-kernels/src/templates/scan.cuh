@@ -84,15 +84,19 @@ template <class T> struct wd_tile_status<wd_seg_val<T>, WD_STATUS_PACK_SEG> {
     }
 };
 
-// Head policies: the scan operator (Op, or wd_seg_op<Op>), how an element enters it, and the
-// heads of a thread's slots (bit j: slot j starts a segment). `heads` is called by every thread
-// of the block (it may use shared memory and barriers); `warp_base` is the warp tile's first
-// element.
+// Head policies: the scan operator (Op, or wd_seg_op<Op>), how an element enters it, how a
+// scanned value leaves it (`value`), and the heads of a thread's slots (bit j: slot j starts a
+// segment). `heads` is called by every thread of the block (it may use shared memory and
+// barriers); `warp_base` is the warp tile's first element.
+//
+// The plain scan's policy holds the scan's initial value (`init`, null for none): each output
+// leaves as combine(*init, its scan), the scan of the input continued from `init`.
 template <class Op> struct wd_heads_none {
     typedef Op S;
     static constexpr bool SEGMENTED = false;
+    const typename Op::T* init;
     static __device__ __forceinline__ typename Op::T enter(typename Op::T x, bool) { return x; }
-    static __device__ __forceinline__ typename Op::T value(typename Op::T x) { return x; }
+    __device__ __forceinline__ typename Op::T value(typename Op::T x) const { return init ? Op::combine(*init, x) : x; }
     template <class L> __device__ __forceinline__ unsigned heads(wd_u64, wd_u64, wd_u64, wd_u64) const { return 0u; }
 };
 template <class Op> struct wd_heads_seg {
@@ -104,7 +108,7 @@ template <class Op> struct wd_heads_seg {
         t.head = head;
         return t;
     }
-    static __device__ __forceinline__ typename Op::T value(typename S::T x) { return x.v; }
+    __device__ __forceinline__ typename Op::T value(typename S::T x) const { return x.v; }
 };
 
 // The rows of a row-major matrix of `cols` columns: heads where i % cols == 0, from one 64-bit
@@ -237,7 +241,7 @@ static __device__ __forceinline__ void wd_scan_tile(const St& st, typename Op::T
     V w[ITEMS];
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
-        w[j] = H::value(S::combine(prefix, v[j]));
+        w[j] = hp.value(S::combine(prefix, v[j]));
         if (H::SEGMENTED && exclusive && ((heads >> j) & 1u)) w[j] = Op::identity();
     }
     wd_tile_store<L>(out, base, st.n, w, whole);

@@ -158,12 +158,14 @@ static __device__ __forceinline__ void wd_search_bounds(const K* sorted, wd_u64 
             continue;
         }
         const U w = wd_sort_word(queries[t * WD_BLOCK], descending);
-        wd_u64 base = wd_search_stretch(sample, samples, p, w, upper);
-        for (wd_u64 len = ((wd_u64)1 << p) - 1; len > 0 && base != ~(wd_u64)0; len /= 2) {
-            const wd_u64 at = base + len / 2;
-            if (at < n && wd_search_before(wd_sort_word(sorted[at], descending), w, upper)) base = at + 1;
+        const wd_u64 base = wd_search_stretch(sample, samples, p, w, upper);
+        if (base == ~(wd_u64)0) {
+            bounds[t] = 0;
+            continue;
         }
-        bounds[t] = base == ~(wd_u64)0 ? 0 : base;
+        // The stretch after base: step - 1 keys, or fewer at the array's end (base <= n).
+        const wd_u64 step = (wd_u64)1 << p, len = n - base < step - 1 ? n - base : step - 1;
+        bounds[t] = base + wd_search_count(len, w, upper, [&](wd_u64 k) { return wd_sort_word(sorted[base + k], descending); });
     }
 }
 

@@ -158,14 +158,20 @@ pub(crate) fn partition3<E: Copy + Sync, V: Copy + Send + Sync, K: Send>(
     [pick(0), pick(1), pick(2)]
 }
 
-/// The inclusive (or exclusive) scan of the values with `op`, combined in order.
+/// The inclusive (or exclusive) scan of the values with `op`, combined in order; with `init`,
+/// each output is `op(init, its scan)`.
 pub(crate) fn scan<V: Copy + Send + Sync, E: Copy + Sync>(
     op: &impl Fold<V>,
     data: &[E],
     value: impl Fn(E, u64) -> V + Sync,
     exclusive: bool,
+    init: Option<V>,
 ) -> Vec<V> {
-    running(op, data, 0, &value, exclusive).collect()
+    let scan = running(op, data, 0, &value, exclusive);
+    match init {
+        Some(init) => scan.map(|y| op.combine(init, y)).collect(),
+        None => scan.collect(),
+    }
 }
 
 /// The running fold of `data` (whose first element has index `base`), in order: inclusive, or

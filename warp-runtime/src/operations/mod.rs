@@ -415,7 +415,7 @@ impl Device {
     }
 
     /// A device-resident result holding `value` (the result of an operation on empty input).
-    fn scalar_of<T: DeviceValue>(&self, value: T) -> Result<DeviceScalar<T>> {
+    pub(crate) fn scalar_of<T: DeviceValue>(&self, value: T) -> Result<DeviceScalar<T>> {
         let mut bytes = [0u8; SLOT_BYTES];
         value.write_c(&mut bytes);
         match &*self.backend {

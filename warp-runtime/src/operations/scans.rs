@@ -59,7 +59,7 @@ impl Device {
         I: ReduceInput<Op> + ?Sized,
     {
         let mut out = self.value_array::<Op::Value>(uncounted(&input.elements(), "scan")?)?;
-        self.run_scan(op, input, &mut out, false)?;
+        self.run_scan(op, input, &mut out, false, None)?;
         Ok(out)
     }
 
@@ -73,7 +73,7 @@ impl Device {
     {
         let mut out =
             self.value_array::<Op::Value>(uncounted(&input.elements(), "exclusive_scan")?)?;
-        self.run_scan(op, input, &mut out, true)?;
+        self.run_scan(op, input, &mut out, true, None)?;
         Ok(out)
     }
 
@@ -84,7 +84,7 @@ impl Device {
         I: ReduceInput<Op> + ?Sized,
         O: OutputArray<Op::Value> + ?Sized,
     {
-        self.run_scan(op, input, out, false)
+        self.run_scan(op, input, out, false, None)
     }
 
     /// [`Device::exclusive_scan`] into `out` (as long as the input), allocating nothing.
@@ -94,16 +94,109 @@ impl Device {
         I: ReduceInput<Op> + ?Sized,
         O: OutputArray<Op::Value> + ?Sized,
     {
-        self.run_scan(op, input, out, true)
+        self.run_scan(op, input, out, true, None)
     }
 
-    fn run_scan<Op, I, O>(&self, op: Op, input: &I, out: &mut O, exclusive: bool) -> Result<()>
+    /// The inclusive scan of `input` continued from `init`: `out[i] = op(init, x[0] + ... +
+    /// x[i])`, where `x[0] + ... + x[i]` is [`Device::scan`]'s value (`init` then the input, for
+    /// an associative operator: the scan of a longer input whose earlier part reduced to
+    /// `init`, as when an input too long for one call is scanned in chunks, or across the ranks
+    /// of a [`DeviceGroup`](crate::DeviceGroup)). CUB's `DeviceScan::InclusiveScanInit`. Same
+    /// machinery as [`Device::scan`], `op(init, ..)` applied as each output is written: same
+    /// bits every run, and for floats the CPU backend's bits wherever [`Device::scan`]'s agree.
+    ///
+    /// ```
+    /// use warp_runtime::prelude::*;
+    /// #[reduce(identity = 0)]
+    /// fn add(a: i64, b: i64) -> i64 { a.wrapping_add(b) }
+    /// # fn main() -> warp_runtime::Result<()> {
+    /// let dev = Device::cpu();
+    /// let (first, second) = (dev.upload(&[1i64, 2, 3])?, dev.upload(&[4i64, 5])?);
+    /// let head = dev.scan(add, &first)?;
+    /// let carry = head.download()?[2]; // 6: what the first chunk adds up to
+    /// assert_eq!(dev.scan_from(add, &second, carry)?.download()?, vec![10, 15]);
+    /// assert_eq!(dev.exclusive_scan_from(add, &second, carry)?.download()?, vec![6, 10]);
+    /// # Ok(()) }
+    /// ```
+    pub fn scan_from<Op, I>(&self, op: Op, input: &I, init: Op::Value) -> Result<Array<Op>>
+    where
+        Op: ReduceOp,
+        Op::Value: ArrayOf,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        let mut out = self.value_array::<Op::Value>(uncounted(&input.elements(), "scan_from")?)?;
+        self.run_scan(op, input, &mut out, false, Some(init))?;
+        Ok(out)
+    }
+
+    /// The exclusive scan of `input` continued from `init`: `out[0] = op(init, identity)` and
+    /// `out[i] = op(init, x[0] + ... + x[i - 1])` (CUB's `DeviceScan::ExclusiveScan` with an
+    /// initial value). As [`Device::scan_from`].
+    pub fn exclusive_scan_from<Op, I>(
+        &self,
+        op: Op,
+        input: &I,
+        init: Op::Value,
+    ) -> Result<Array<Op>>
+    where
+        Op: ReduceOp,
+        Op::Value: ArrayOf,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        let mut out =
+            self.value_array::<Op::Value>(uncounted(&input.elements(), "exclusive_scan_from")?)?;
+        self.run_scan(op, input, &mut out, true, Some(init))?;
+        Ok(out)
+    }
+
+    /// [`Device::scan_from`] into `out` (as long as the input), allocating nothing. A
+    /// device-resident length (`input.take(&count)`) writes the first `count` places, as
+    /// [`Device::scan_into`] does.
+    pub fn scan_from_into<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        init: Op::Value,
+        out: &mut O,
+    ) -> Result<()>
     where
         Op: ReduceOp,
         I: ReduceInput<Op> + ?Sized,
         O: OutputArray<Op::Value> + ?Sized,
     {
-        self.run_segmented_scan(op, input, out, exclusive, Segments::One, "scan")
+        self.run_scan(op, input, out, false, Some(init))
+    }
+
+    /// [`Device::exclusive_scan_from`] into `out` (as long as the input), allocating nothing.
+    pub fn exclusive_scan_from_into<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        init: Op::Value,
+        out: &mut O,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        self.run_scan(op, input, out, true, Some(init))
+    }
+
+    fn run_scan<Op, I, O>(
+        &self,
+        op: Op,
+        input: &I,
+        out: &mut O,
+        exclusive: bool,
+        init: Option<Op::Value>,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        I: ReduceInput<Op> + ?Sized,
+        O: OutputArray<Op::Value> + ?Sized,
+    {
+        self.run_segmented_scan(op, input, out, exclusive, Segments::One(init), "scan")
     }
 
     /// Every scan: validates once, then scans `input` into `out` (as long as the input),
@@ -114,7 +207,7 @@ impl Device {
         input: &I,
         out: &mut O,
         exclusive: bool,
-        segments: Segments<'_>,
+        segments: Segments<'_, Op::Value>,
         what: &str,
     ) -> Result<()>
     where
@@ -126,7 +219,7 @@ impl Device {
         self.check_elements(&elems)?;
         // The plain scan's tiles stop at a device-resident length (`input.take(&count)`):
         // it writes the first `count` places. The segmented scans' heads do not.
-        if let Segments::One = segments {
+        if let Segments::One(_) = segments {
             elems.admit_count();
         }
         if let Segments::Csr(offs) = &segments {
@@ -149,7 +242,7 @@ impl Device {
             Target::Cpu(bytes, _) => {
                 let (data, value) = (elems.cpu()?, values_of(&op, input));
                 let v = match &segments {
-                    Segments::One => cpu::scan(&op, data, value, exclusive),
+                    Segments::One(init) => cpu::scan(&op, data, value, exclusive, *init),
                     Segments::Rows(cols) => cpu::scan_rows(&op, data, value, *cols, exclusive),
                     Segments::Csr(offs) => {
                         let o = offs.cpu()?;
@@ -175,10 +268,16 @@ impl Device {
                     Segments::Csr(offs) => Some(offs.gpu()?),
                     _ => None,
                 };
+                // The initial value's C bytes, for the kernel.
+                let mut init = vec![0u8; Op::Value::C_SIZE];
                 let heads = match (&segments, &offsets) {
                     (Segments::Rows(cols), _) => Heads::Rows(*cols),
                     (Segments::Csr(_), Some(o)) => Heads::Csr(o.slice(..)),
-                    _ => Heads::None,
+                    (Segments::One(Some(v)), _) => {
+                        v.write_c(&mut init);
+                        Heads::Whole { init: Some(&init) }
+                    }
+                    _ => Heads::Whole { init: None },
                 };
                 let bad = self.with_input(g, &elems, &args, |input, args| {
                     g.scan(
@@ -216,9 +315,10 @@ impl Device {
 }
 
 /// Where a scan restarts.
-pub(super) enum Segments<'a> {
-    /// Nowhere: one segment, the whole input.
-    One,
+pub(super) enum Segments<'a, V> {
+    /// Nowhere: one segment, the whole input, continued from the initial value when given
+    /// (each output is `op(init, its scan)`).
+    One(Option<V>),
     /// At every row of a row-major matrix of this many columns.
     Rows(usize),
     /// At every CSR offset.

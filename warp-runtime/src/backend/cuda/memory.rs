@@ -494,17 +494,23 @@ impl Gpu {
 
     /// Writes `bytes` into `slot` (in stream order) and marks it written.
     pub(crate) fn write_slot(&self, slot: &Slot, bytes: &[u8]) -> Result<()> {
+        debug_assert!(bytes.len() <= SLOT_BYTES);
+        self.write_bytes(slot.ptr, bytes)?;
+        self.written(slot)
+    }
+
+    /// Writes `bytes` at `at`, in stream order: device memory the caller holds (a result slot,
+    /// its operation's scratch), at least `bytes.len()` long.
+    pub(crate) fn write_bytes(&self, at: u64, bytes: &[u8]) -> Result<()> {
         self.shared
             .ctx
             .bind_to_thread()
             .map_err(drv("binding the context"))?;
-        // SAFETY: the slot holds `SLOT_BYTES >= bytes.len()` bytes; a copy from pageable host
-        // memory has read `bytes` when the call returns.
-        unsafe {
-            cudarc::driver::result::memcpy_htod_async(slot.ptr, bytes, self.stream.cu_stream())
-        }
-        .map_err(drv("writing a result"))?;
-        self.written(slot)
+        // SAFETY: `at` is `bytes.len()` bytes of device memory the caller holds, used by work
+        // on this stream only; a copy from pageable host memory has read `bytes` when the
+        // call returns.
+        unsafe { cudarc::driver::result::memcpy_htod_async(at, bytes, self.stream.cu_stream()) }
+            .map_err(drv("writing device memory"))
     }
 
     /// Marks `slot` written by the work queued so far (records its event on the stream; a

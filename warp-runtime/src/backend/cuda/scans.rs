@@ -9,7 +9,7 @@ use warp_kernels::catalogue::{
     BLOCK, BLOCK_TILE, SCAN, SCAN_COLS, SCAN_ROWS, SCAN_SEGMENTS, ScanMode, scan_span,
 };
 
-use super::launch::{Args, In, Input, Out, Staged, Values, ValuesOut, kernel_args};
+use super::launch::{Args, In, Input, Out, Staged, Values, ValuesIn, ValuesOut, kernel_args};
 use super::{Gpu, drv};
 use crate::error::Result;
 
@@ -21,6 +21,7 @@ kernel_args! {
         a: Args,
         out: Values<'v>,
         exclusive: u32,
+        init: ValuesIn<'v>,
         mode: u32,
         status: Out<'v, u8>,
         queue: Out<'v, u32>,
@@ -74,8 +75,8 @@ pub(crate) struct ScanShape {
 
 /// Where segments start.
 pub(crate) enum Heads<'o> {
-    /// One segment: the plain scan.
-    None,
+    /// One segment: the plain scan, continued from `init` (the value's C bytes) when given.
+    Whole { init: Option<&'o [u8]> },
     /// The rows of a row-major matrix of this many columns.
     Rows(usize),
     /// CSR offsets (segments + 1 of them, from 0 to the input's length).
@@ -90,7 +91,7 @@ impl Heads<'_> {
         match self {
             Heads::Rows(cols) if *cols <= BLOCK_TILE => ScanMode::Predecessor,
             _ if shape.exact => ScanMode::LookBack,
-            Heads::None if shape.f32_sum => ScanMode::ExactSum,
+            Heads::Whole { .. } if shape.f32_sum => ScanMode::ExactSum,
             _ => ScanMode::Tree,
         }
     }
@@ -158,23 +159,37 @@ impl Gpu {
         let mut out = out.bytes;
         // The plain scan's warps take scan_span warp tiles each (wd_scan_span in scan.cuh).
         let block_tile = match heads {
-            Heads::None => BLOCK_TILE * scan_span(&s.input.sizes, value_size),
+            Heads::Whole { .. } => BLOCK_TILE * scan_span(&s.input.sizes, value_size),
             _ => BLOCK_TILE,
         };
         let tiles = self.single_pass_tiles(n, block_tile)?;
         let queue = self.queue_bytes();
         let mode = heads.mode(shape);
-        let segmented = !matches!(heads, Heads::None);
+        let segmented = !matches!(heads, Heads::Whole { .. });
         let status = mode.status_bytes(tiles, value_size, segmented);
         let flags = if matches!(heads, Heads::Csr(_)) { 4 } else { 0 };
-        self.with_scratch(&[status, queue, flags], &[], |r| {
+        let init = match heads {
+            Heads::Whole { init } => init,
+            _ => None,
+        };
+        let init_bytes = init.map_or(0, <[u8]>::len);
+        self.with_scratch(&[status, queue, flags], &[init_bytes], |r| {
             let (status, queue) = (Out::raw(r.at(0)), Gpu::queue_arg(queue, r.at(1)));
+            // The initial value travels in this operation's scratch (stream-ordered, as the
+            // kernel that reads it).
+            let init = match init {
+                Some(bytes) => {
+                    self.write_bytes(r.at(3), bytes)?;
+                    ValuesIn::Raw(r.at(3))
+                }
+                None => ValuesIn::Raw(0),
+            };
             let (input, a, exclusive) = (s.arrays(&self.stream), Args(s.args), shape.exclusive);
             let (out, mode) = (Values::At(out.slice_mut(..)), mode as u32);
             let (n, exclusive) = (n as u64, exclusive as u32);
             let timer = self.start_timing()?;
             match &heads {
-                Heads::None => self.launch(
+                Heads::Whole { .. } => self.launch(
                     m,
                     &SCAN,
                     tiles as u32,
@@ -184,6 +199,7 @@ impl Gpu {
                         a,
                         out,
                         exclusive,
+                        init,
                         mode,
                         status,
                         queue,
@@ -284,9 +300,10 @@ mod tests {
             exclusive: false,
         };
         let (exact, float, sum) = (shape(true, false), shape(false, false), shape(false, true));
-        assert_eq!(Heads::None.mode(exact), ScanMode::LookBack);
-        assert_eq!(Heads::None.mode(float), ScanMode::Tree);
-        assert_eq!(Heads::None.mode(sum), ScanMode::ExactSum);
+        let whole = Heads::Whole { init: None };
+        assert_eq!(whole.mode(exact), ScanMode::LookBack);
+        assert_eq!(whole.mode(float), ScanMode::Tree);
+        assert_eq!(whole.mode(sum), ScanMode::ExactSum);
         assert_eq!(Heads::Rows(BLOCK_TILE).mode(float), ScanMode::Predecessor);
         assert_eq!(Heads::Rows(BLOCK_TILE).mode(sum), ScanMode::Predecessor);
         assert_eq!(Heads::Rows(BLOCK_TILE + 1).mode(float), ScanMode::Tree);

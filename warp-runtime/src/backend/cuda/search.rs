@@ -146,48 +146,51 @@ impl Gpu {
         };
         if first.is_some() && search_by_tiles(n, count) {
             let tiles = count.div_ceil(BLOCK as usize);
-            let mut bounds = self.alloc::<u64>(tiles + 1)?;
-            let timer = self.start_timing()?;
-            let f = m.function(&SEARCH_BOUNDS)?;
-            let grid = self.resident_grid(&f, (tiles + 1).div_ceil(BLOCK as usize));
-            self.launch(
-                m,
-                &SEARCH_BOUNDS,
-                grid,
-                &mut SearchBoundsArgs {
-                    sorted: Elems(sorted.slice(..)),
-                    n: n as u64,
-                    queries: Elems(queries.slice(..)),
-                    sorted_queries: Elems(sorted_queries.slice(..)),
-                    m: count as u64,
-                    perm: perm(),
-                    unsorted: unsorted(),
-                    p: search_shift(n),
-                    upper: upper as u32,
-                    descending: descending as u32,
-                    bounds: Out::At(bounds.slice_mut(..)),
-                },
-            )?;
-            let f = m.function(&SEARCH_TILES)?;
-            let grid = self.resident_grid(&f, tiles);
-            self.launch(
-                m,
-                &SEARCH_TILES,
-                grid,
-                &mut SearchTilesArgs {
-                    sorted: Elems(sorted.slice(..)),
-                    queries: Elems(queries.slice(..)),
-                    sorted_queries: Elems(sorted_queries),
-                    m: count as u64,
-                    perm: perm(),
-                    unsorted: unsorted(),
-                    bounds: In::At(bounds.slice(..)),
-                    upper: upper as u32,
-                    descending: descending as u32,
-                    out: Values::At(out.slice_mut(..)),
-                },
-            )?;
-            return self.stop_timing(timer);
+            // The tiles' bounds live in this operation's scratch (no allocation a call).
+            return self.with_scratch(&[], &[(tiles + 1) * 8], |r| {
+                let bounds = r.at(0);
+                let timer = self.start_timing()?;
+                let f = m.function(&SEARCH_BOUNDS)?;
+                let grid = self.resident_grid(&f, (tiles + 1).div_ceil(BLOCK as usize));
+                self.launch(
+                    m,
+                    &SEARCH_BOUNDS,
+                    grid,
+                    &mut SearchBoundsArgs {
+                        sorted: Elems(sorted.slice(..)),
+                        n: n as u64,
+                        queries: Elems(queries.slice(..)),
+                        sorted_queries: Elems(sorted_queries.slice(..)),
+                        m: count as u64,
+                        perm: perm(),
+                        unsorted: unsorted(),
+                        p: search_shift(n),
+                        upper: upper as u32,
+                        descending: descending as u32,
+                        bounds: Out::raw(bounds),
+                    },
+                )?;
+                let f = m.function(&SEARCH_TILES)?;
+                let grid = self.resident_grid(&f, tiles);
+                self.launch(
+                    m,
+                    &SEARCH_TILES,
+                    grid,
+                    &mut SearchTilesArgs {
+                        sorted: Elems(sorted.slice(..)),
+                        queries: Elems(queries.slice(..)),
+                        sorted_queries: Elems(sorted_queries),
+                        m: count as u64,
+                        perm: perm(),
+                        unsorted: unsorted(),
+                        bounds: In::raw(bounds),
+                        upper: upper as u32,
+                        descending: descending as u32,
+                        out: Values::At(out.slice_mut(..)),
+                    },
+                )?;
+                self.stop_timing(timer)
+            });
         }
         let f = m.function(&SEARCH)?;
         let grid = self.resident_grid(&f, count.div_ceil(BLOCK as usize * SEARCH_ITEMS as usize));
