@@ -57,6 +57,16 @@ inline unsigned __ballot_sync(unsigned, bool p) {
     return r;
 }
 inline bool __any_sync(unsigned m, bool p) { return __ballot_sync(m, p) != 0; }
+// The lanes whose value equals this lane's.
+inline unsigned __match_any_sync(unsigned, unsigned v) {
+    unsigned w = threadIdx.x >> 5, l = threadIdx.x & 31;
+    emu->slot[w][l] = v;
+    emu->warp[w]->arrive_and_wait();
+    unsigned r = 0;
+    for (int i = 0; i < 32; ++i) r |= ((unsigned)emu->slot[w][i] == v ? 1u : 0u) << i;
+    emu->warp[w]->arrive_and_wait();
+    return r;
+}
 // The warp's sum (or bitwise or) of 32-bit values, to every lane (redux.sync).
 inline unsigned wd_emu_fold(unsigned v, bool add) {
     unsigned w = threadIdx.x >> 5, l = threadIdx.x & 31;

@@ -12,6 +12,12 @@ pub const SORT_UNROLL: u32 = 4;
 pub const SORT_LOOKBACK: u32 = 4;
 /// Bits of one digit: a pass sorts by one byte of the keys' order words.
 pub const SORT_RADIX_BITS: u32 = 8;
+/// A pass whose most common digit holds more than `n / SORT_CROWDED` of the `n` keys is
+/// crowded: it counts and ranks each item's lanes of one digit by `__match_any_sync` (one
+/// shared atomic a digit), not by every lane's shared atomic (which queue on one word when
+/// many lanes share a digit). Uniform keys (each digit about `n / 256`) are never crowded;
+/// the top byte of floats of one sign and a few exponents is.
+pub const SORT_CROWDED: u32 = 16;
 
 /// Digit passes of keys of `key_size` bytes (one per byte).
 pub const fn sort_passes(key_size: usize) -> usize {
@@ -286,6 +292,7 @@ pub const SORT_DEFINES: &[(&str, u64)] = &[
     ("WD_SORT_WARP_ROWS", SORT_WARP_ROWS as u64),
     ("WD_SORT_LOOKBACK", SORT_LOOKBACK as u64),
     ("WD_SORT_RADIX_BITS", SORT_RADIX_BITS as u64),
+    ("WD_SORT_CROWDED", SORT_CROWDED as u64),
 ];
 
 /// The C type a sort moves values of `size` bytes as (their bits; `wd_u32` when there are

@@ -10,7 +10,8 @@
 // WD_SORT_TILE keys (tile queue), counts each warp's digits (shared atomics) and publishes the
 // tile's count of each digit at once (early counts), ranks the keys by the digit within the
 // block (per-digit lane masks set by shared atomic ORs, a scan over the warps and over the
-// digits), looks back over its predecessors' counts (one thread per digit, decoupled look-back
+// digits; in a pass the plan marks crowded, each item's lanes of one digit found by
+// __match_any_sync instead), looks back over its predecessors' counts (one thread per digit, decoupled look-back
 // with inclusive prefixes), then writes its keys (and values) through shared memory in digit
 // order, so that each digit's keys are written out contiguously. Stable: ranks follow input
 // order within a warp, warps within a block, tiles in queue order.
@@ -53,8 +54,10 @@ static __device__ __forceinline__ void wd_sort_histogram(const K* keys, wd_u64 n
 // ---- the plan: digit offsets and the passes to run ----
 // One block; `passes` (1 to 8) histograms. offsets[p * 256 + d]: the first output position of
 // digit d in pass p (the exclusive scan of hist[p]). plan[p]: 0 for a skipped pass (one digit holds all n keys), else
-// 1 | source << 4 | destination << 8, where 0 is the input, 1 the output and 2 the scratch
-// buffer: the first active pass reads the input and the last writes the output. When every
+// 1 | source << 4 | destination << 8 | crowded << 12, where 0 is the input, 1 the output and 2
+// the scratch buffer: the first active pass reads the input and the last writes the output;
+// `crowded` when one digit holds more than n / WD_SORT_CROWDED of the keys (the pass then
+// ranks by __match_any_sync: see wd_sort_warp_rank_match). When every
 // pass would be skipped (all keys equal), the last runs anyway, as the copy to the output.
 // With `needed` given and 0 (a caller that reads the keys in place when they are already in
 // order), no pass runs.
@@ -62,8 +65,8 @@ static __device__ __forceinline__ void wd_sort_plan(const wd_u64* hist, wd_u64 n
                                                     wd_u64* offsets, wd_u32* plan) {
     const int P = (int)passes;  // at most 8
     __shared__ wd_u64 slots[WD_BLOCK / 32];
-    __shared__ wd_u32 skip[8];
-    if (threadIdx.x < (unsigned)P) skip[threadIdx.x] = 0u;
+    __shared__ wd_u32 skip[8], crowded[8];
+    if (threadIdx.x < (unsigned)P) skip[threadIdx.x] = crowded[threadIdx.x] = 0u;
     __syncthreads();
     for (int p = 0; p < P; ++p) {
         const wd_u64 h = threadIdx.x < 256u ? hist[p * 256 + threadIdx.x] : 0ull;
@@ -72,6 +75,7 @@ static __device__ __forceinline__ void wd_sort_plan(const wd_u64* hist, wd_u64 n
         if (threadIdx.x < 256u) {
             offsets[p * 256 + threadIdx.x] = before;
             if (h == n) skip[p] = 1u;
+            if (h > n / WD_SORT_CROWDED) crowded[p] = 1u;
         }
     }
     __syncthreads();
@@ -92,7 +96,7 @@ static __device__ __forceinline__ void wd_sort_plan(const wd_u64* hist, wd_u64 n
                 continue;
             }
             const wd_u32 dst = ((active - 1 - done) % 2 == 0) ? 1u : 2u;
-            plan[p] = 1u | (src << 4) | (dst << 8);
+            plan[p] = 1u | (src << 4) | (dst << 8) | (crowded[p] << 12);
             src = dst;
             ++done;
         }
@@ -216,6 +220,40 @@ static __device__ __forceinline__ void wd_sort_warp_rank(D digit, wd_u32 (&rank)
     }
 }
 
+// wd_sort_warp_counts and wd_sort_warp_rank for keys crowded in few digits: each item's lanes
+// of one digit found at once by __match_any_sync, their lowest lane adding their number to the
+// warp's counter of the digit (one shared atomic a digit, where the atomic OR and the counts'
+// atomics of every lane of a crowded digit would queue on one word). The same ranks.
+template <int ITEMS, class D>
+static __device__ __forceinline__ void wd_sort_warp_counts_match(D digit, wd_u32 (*whist)[256]) {
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    for (unsigned d = lane; d < 256u; d += 32u) whist[warp][d] = 0u;
+    __syncwarp();
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 d = digit(j);
+        const unsigned peers = __match_any_sync(WD_FULL_MASK, d);
+        if (lane == (unsigned)(__ffs((int)peers) - 1)) atomicAdd(&whist[warp][d], (wd_u32)__popc(peers));
+    }
+}
+template <int ITEMS, class D>
+static __device__ __forceinline__ void wd_sort_warp_rank_match(D digit, wd_u32 (&rank)[ITEMS], wd_u32 (*whist)[256]) {
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const unsigned below_me = (1u << lane) - 1u;
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 d = digit(j);
+        const unsigned peers = __match_any_sync(WD_FULL_MASK, d);
+        const int leader = __ffs((int)peers) - 1;
+        wd_u32 first = 0u;
+        // The leader's atomic returns the digit's running rank (and advances it) before the
+        // shuffle hands it on, so the next item's leader, any lane, sees it advanced.
+        if (lane == (unsigned)leader) first = atomicAdd(&whist[warp][d], (wd_u32)__popc(peers));
+        first = __shfl_sync(WD_FULL_MASK, first, leader);
+        rank[j] = first + (wd_u32)__popc(peers & below_me);
+    }
+}
+
 // One pass over digit `pass`: the plan says whether it runs and which buffers it reads and
 // writes (keys_in / vals_in: the caller's input; 1: keys_out / vals_out; 2: keys_tmp /
 // vals_tmp). Values move with their keys in a module built for them (WD_SORT_VALUE_BYTES > 0:
@@ -248,6 +286,7 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     const wd_u32 pl = plan[pass];
     if ((pl & 1u) == 0u) return;  // the same in every block
     const wd_u32 src = (pl >> 4) & 15u, dst = (pl >> 8) & 15u;
+    const bool crowded = ((pl >> 12) & 1u) != 0u;  // the same in every block
     const K* ksrc = src == 0u ? keys_in : src == 1u ? keys_out : keys_tmp;
     K* kdst = dst == 1u ? keys_out : keys_tmp;
     constexpr bool moves_values = WD_SORT_VALUE_BYTES > 0;
@@ -272,7 +311,11 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     // Early counts: the tile's count of each digit is published before it ranks its keys, so
     // that its successors' look-backs need not wait for the ranking.
     auto digit_of = [&](int j) { return wd_sort_digit(w[j], pass); };
-    wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
+    if (crowded) {
+        wd_sort_warp_counts_match<ITEMS>(digit_of, whist);
+    } else {
+        wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
+    }
     __syncthreads();
     const wd_u32 mine = wd_sort_warp_prefix<THREADS>(whist);
     const wd_u64 epoch = pass + 1u;
@@ -280,7 +323,11 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     if (threadIdx.x < 256u) wd_sort_publish(word, tile == 0 ? WD_SORT_PREFIX : WD_SORT_COUNT, epoch, mine);
     const wd_u64 start = wd_sort_digit_starts<THREADS>(mine, whist, slots);
     wd_u32 rank[ITEMS];
-    wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
+    if (crowded) {
+        wd_sort_warp_rank_match<ITEMS>(digit_of, rank, whist);
+    } else {
+        wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
+    }
 
     // Thread d: the keys of d before this tile (look-back, after the ranking, which gives the
     // predecessors time to publish), then where the tile's keys of d go.
