@@ -189,19 +189,8 @@ impl DeviceGroup {
         let mut out = Vec::with_capacity(ranks);
         for (k, (dev, shard)) in self.devices.iter().zip(&xs.shards).enumerate() {
             let mut scanned = dev.new_array::<Op::Value>(shard.len())?;
-            match (k, exclusive) {
-                (0, false) => dev.scan_into(op, shard, &mut scanned)?,
-                (0, true) => dev.exclusive_scan_into(op, shard, &mut scanned)?,
-                (_, false) => {
-                    dev.scan_from_into(op, shard, fold_ranks(op, &partials[..k]), &mut scanned)?
-                }
-                (_, true) => dev.exclusive_scan_from_into(
-                    op,
-                    shard,
-                    fold_ranks(op, &partials[..k]),
-                    &mut scanned,
-                )?,
-            }
+            let before = ranks_before(op, &partials, k);
+            dev.run_scan(op, shard, &mut scanned, exclusive, before)?;
             out.push(scanned);
         }
         Ok(ShardedVec { shards: out })
@@ -502,6 +491,16 @@ pub(crate) fn fold_ranks<Op: ReduceOp>(op: Op, parts: &[Op::Value]) -> Op::Value
         acc = op.combine(acc, p);
     }
     acc
+}
+
+/// What rank `k`'s part of a scan across ranks continues from: the left fold of the first `k`
+/// ranks' reductions ([`fold_ranks`]), none for rank 0 (its plain scan, one device's bits).
+pub(crate) fn ranks_before<Op: ReduceOp>(
+    op: Op,
+    parts: &[Op::Value],
+    k: usize,
+) -> Option<Op::Value> {
+    (k > 0).then(|| fold_ranks(op, &parts[..k]))
 }
 
 /// The best `k` (largest first, or smallest first) of the candidates of several ranks, given

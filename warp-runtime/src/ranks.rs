@@ -6,7 +6,7 @@ use cudarc::nccl::safe::{Comm, Id};
 use crate::arrays::{DeviceVec, Readout};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::group::{best_of_ranks, fold_ranks};
+use crate::group::{best_of_ranks, fold_ranks, ranks_before};
 use crate::inputs::{ElementInput, ReduceInput};
 use crate::operators::{MapOp, Predicate, ReduceOp};
 use crate::values::{Element, Ordered};
@@ -221,10 +221,7 @@ impl Rank {
         I: ReduceInput<Op> + ?Sized,
     {
         let all = self.reductions(op, input)?;
-        let before = match self.rank() {
-            0 => op.identity(),
-            k => fold_ranks(op, &all[..k]),
-        };
+        let before = ranks_before(op, &all, self.rank()).unwrap_or(op.identity());
         Ok((before, fold_ranks(op, &all)))
     }
 
@@ -246,13 +243,7 @@ impl Rank {
         Op::Value: Element + Readout,
         I: ReduceInput<Op> + ?Sized,
     {
-        let all = self.reductions(op, input)?;
-        match self.rank() {
-            0 => self.device.scan_into(op, input, out),
-            k => self
-                .device
-                .scan_from_into(op, input, fold_ranks(op, &all[..k]), out),
-        }
+        self.scan_all(op, input, out, false)
     }
 
     /// This rank's part of the exclusive scan by `op` of every rank's `input` one after
@@ -269,13 +260,24 @@ impl Rank {
         Op::Value: Element + Readout,
         I: ReduceInput<Op> + ?Sized,
     {
+        self.scan_all(op, input, out, true)
+    }
+
+    fn scan_all<Op, I>(
+        &self,
+        op: Op,
+        input: &I,
+        out: &mut DeviceVec<Op::Value>,
+        exclusive: bool,
+    ) -> Result<()>
+    where
+        Op: ReduceOp,
+        Op::Value: Element + Readout,
+        I: ReduceInput<Op> + ?Sized,
+    {
         let all = self.reductions(op, input)?;
-        match self.rank() {
-            0 => self.device.exclusive_scan_into(op, input, out),
-            k => self
-                .device
-                .exclusive_scan_from_into(op, input, fold_ranks(op, &all[..k]), out),
-        }
+        let before = ranks_before(op, &all, self.rank());
+        self.device.run_scan(op, input, out, exclusive, before)
     }
 
     /// How many elements of every rank's `input` satisfy `pred`: the sum of the ranks'

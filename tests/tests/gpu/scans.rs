@@ -691,45 +691,18 @@ fn scans_from_an_initial_value_match_the_cpu() {
         let fs = small_ints(seed ^ n as u64, n);
         let (gf, cf) = (g.upload(&fs).unwrap(), c.upload(&fs).unwrap());
         for init in [-37.0f32, -0.0] {
-            for op_tree in [false, true] {
-                let (got, want) = match op_tree {
-                    false => (
-                        g.exclusive_scan_from(sum_f32, &gf, init),
-                        c.exclusive_scan_from(sum_f32, &cf, init),
-                    ),
-                    true => (
-                        g.exclusive_scan_from(sum_f32_tree, &gf, init),
-                        c.exclusive_scan_from(sum_f32_tree, &cf, init),
-                    ),
+            for (tree, exclusive) in [(false, false), (false, true), (true, false), (true, true)] {
+                let run = |d: &Device, xs: &DeviceVec<f32>| {
+                    let got = match (tree, exclusive) {
+                        (false, false) => d.scan_from(sum_f32, xs, init),
+                        (false, true) => d.exclusive_scan_from(sum_f32, xs, init),
+                        (true, false) => d.scan_from(sum_f32_tree, xs, init),
+                        (true, true) => d.exclusive_scan_from(sum_f32_tree, xs, init),
+                    };
+                    bits(&got.unwrap().download().unwrap())
                 };
-                let (got, want) = (
-                    got.unwrap().download().unwrap(),
-                    want.unwrap().download().unwrap(),
-                );
-                assert_eq!(
-                    bits(&got),
-                    bits(&want),
-                    "exclusive f32 init={init} tree={op_tree} {what}"
-                );
-                let (got, want) = match op_tree {
-                    false => (
-                        g.scan_from(sum_f32, &gf, init),
-                        c.scan_from(sum_f32, &cf, init),
-                    ),
-                    true => (
-                        g.scan_from(sum_f32_tree, &gf, init),
-                        c.scan_from(sum_f32_tree, &cf, init),
-                    ),
-                };
-                let (got, want) = (
-                    got.unwrap().download().unwrap(),
-                    want.unwrap().download().unwrap(),
-                );
-                assert_eq!(
-                    bits(&got),
-                    bits(&want),
-                    "f32 init={init} tree={op_tree} {what}"
-                );
+                let what = format!("f32 init={init} tree={tree} exclusive={exclusive} {what}");
+                assert_eq!(run(&g, &gf), run(&c, &cf), "{what}");
             }
         }
         // Not commutative: the initial value comes first.

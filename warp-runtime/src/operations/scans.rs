@@ -58,9 +58,7 @@ impl Device {
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
     {
-        let mut out = self.value_array::<Op::Value>(uncounted(&input.elements(), "scan")?)?;
-        self.run_scan(op, input, &mut out, false, None)?;
-        Ok(out)
+        self.scanned(op, input, false, None, "scan")
     }
 
     /// The exclusive scan of `input` with `op`: `out[0]` is the identity and
@@ -71,10 +69,7 @@ impl Device {
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
     {
-        let mut out =
-            self.value_array::<Op::Value>(uncounted(&input.elements(), "exclusive_scan")?)?;
-        self.run_scan(op, input, &mut out, true, None)?;
-        Ok(out)
+        self.scanned(op, input, true, None, "exclusive_scan")
     }
 
     /// [`Device::scan`] into `out` (as long as the input), allocating nothing.
@@ -124,9 +119,7 @@ impl Device {
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
     {
-        let mut out = self.value_array::<Op::Value>(uncounted(&input.elements(), "scan_from")?)?;
-        self.run_scan(op, input, &mut out, false, Some(init))?;
-        Ok(out)
+        self.scanned(op, input, false, Some(init), "scan_from")
     }
 
     /// The exclusive scan of `input` continued from `init`: `out[0] = op(init, identity)` and
@@ -143,10 +136,7 @@ impl Device {
         Op::Value: ArrayOf,
         I: ReduceInput<Op> + ?Sized,
     {
-        let mut out =
-            self.value_array::<Op::Value>(uncounted(&input.elements(), "exclusive_scan_from")?)?;
-        self.run_scan(op, input, &mut out, true, Some(init))?;
-        Ok(out)
+        self.scanned(op, input, true, Some(init), "exclusive_scan_from")
     }
 
     /// [`Device::scan_from`] into `out` (as long as the input), allocating nothing. A
@@ -183,7 +173,29 @@ impl Device {
         self.run_scan(op, input, out, true, Some(init))
     }
 
-    fn run_scan<Op, I, O>(
+    /// The allocating scans: a new array as long as the input (a device-resident length
+    /// refused: see `uncounted`), scanned into.
+    fn scanned<Op, I>(
+        &self,
+        op: Op,
+        input: &I,
+        exclusive: bool,
+        init: Option<Op::Value>,
+        what: &str,
+    ) -> Result<Array<Op>>
+    where
+        Op: ReduceOp,
+        Op::Value: ArrayOf,
+        I: ReduceInput<Op> + ?Sized,
+    {
+        let mut out = self.value_array::<Op::Value>(uncounted(&input.elements(), what)?)?;
+        self.run_scan(op, input, &mut out, exclusive, init)?;
+        Ok(out)
+    }
+
+    /// Every plain scan: `input` scanned into `out`, continued from `init` when given (the
+    /// group's and the ranks' scans call it with the fold of the ranks before).
+    pub(crate) fn run_scan<Op, I, O>(
         &self,
         op: Op,
         input: &I,
