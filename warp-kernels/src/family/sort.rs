@@ -15,9 +15,10 @@ pub const SORT_RADIX_BITS: u32 = 8;
 /// A pass whose most common digit holds more than `n / SORT_CROWDED` of the `n` keys is
 /// crowded: it counts and ranks each item's lanes of one digit by `__match_any_sync` (one
 /// shared atomic a digit), not by every lane's shared atomic (which queue on one word when
-/// many lanes share a digit). Uniform keys (each digit about `n / 256`) are never crowded;
-/// the top byte of floats of one sign and a few exponents is.
-pub const SORT_CROWDED: u32 = 16;
+/// many lanes share a digit). Uniform keys (each digit about `n / 256`) are never crowded,
+/// nor keys spread evenly over 16 digits; the top byte of floats of one sign and a few
+/// exponents is (a quarter of uniform `f32` in `[-1, 1)` share one).
+pub const SORT_CROWDED: u32 = 8;
 
 /// Digit passes of keys of `key_size` bytes (one per byte).
 pub const fn sort_passes(key_size: usize) -> usize {
