@@ -208,42 +208,6 @@ fn emit(items: &[FileItem]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Per-kernel resource figures parsed from ptxas' verbose log.
-#[derive(Debug, Default)]
-struct Resources {
-    registers: u32,
-    stack: u32,
-    spill_stores: u32,
-    spill_loads: u32,
-    smem: u32,
-}
-
-fn parse_ptxas(log: &str) -> Vec<(String, Resources)> {
-    let mut out: Vec<(String, Resources)> = Vec::new();
-    let num_before = |line: &str, word: &str| -> u32 {
-        line.find(word)
-            .and_then(|i| line[..i].split_whitespace().last())
-            .and_then(|n| n.trim_matches(',').parse().ok())
-            .unwrap_or(0)
-    };
-    for line in log.lines() {
-        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
-            let name = rest.split('\'').next().unwrap_or("").to_string();
-            out.push((name, Resources::default()));
-        } else if let Some((_, r)) = out.last_mut() {
-            if line.contains("stack frame") {
-                r.stack = num_before(line, "bytes stack frame");
-                r.spill_stores = num_before(line, "bytes spill stores");
-                r.spill_loads = num_before(line, "bytes spill loads");
-            } else if line.contains("Used") && line.contains("registers") {
-                r.registers = num_before(line, "registers");
-                r.smem = num_before(line, "bytes smem");
-            }
-        }
-    }
-    out
-}
-
 /// Warp-level and memory instructions worth knowing about, counted in PTX.
 const INSTRUCTIONS: &[(&str, &str)] = &[
     ("shfl.sync", "shuffles"),
@@ -318,10 +282,10 @@ fn check(items: &[FileItem], arch: u32) -> ExitCode {
                 .map(|r| format!(", redux.sync {r:?}"))
                 .unwrap_or_default()
         );
-        let resources = parse_ptxas(&log);
+        let resources = toolchain::parse_ptxas_log(&log);
         let kernels = warp_kernels::module::kernel_signatures(&op.source);
         for kernel in kernels.iter().map(|(name, _)| name) {
-            let r = resources.iter().find(|(n, _)| n == kernel).map(|(_, r)| r);
+            let r = resources.iter().find(|r| &r.kernel == kernel);
             let body = ptx_function(&ptx, kernel);
             let found: Vec<String> = INSTRUCTIONS
                 .iter()
@@ -334,10 +298,10 @@ fn check(items: &[FileItem], arch: u32) -> ExitCode {
                 Some(r) => outln!(
                     "  {kernel}: {} registers, {} bytes stack, {} / {} bytes spilled (stores / loads), {} bytes shared\n    instructions: {}",
                     r.registers,
-                    r.stack,
-                    r.spill_stores,
-                    r.spill_loads,
-                    r.smem,
+                    r.stack_bytes,
+                    r.spill_store_bytes,
+                    r.spill_load_bytes,
+                    r.shared_bytes,
                     found.join(", ")
                 ),
                 None => outln!(
@@ -366,22 +330,4 @@ fn ptx_function<'a>(ptx: &'a str, name: &str) -> &'a str {
         .map(|e| e + 1)
         .unwrap_or(rest.len());
     &rest[..end]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_ptxas_reports() {
-        let log = "ptxas info    : Compiling entry function 'wd_reduce_sum' for 'sm_90'\nptxas info    : Function properties for wd_reduce_sum\nptxas         .     8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\nptxas info    : Used 40 registers, used 1 barriers, 133 bytes smem, 400 bytes cmem[0]\n";
-        let r = parse_ptxas(log);
-        assert_eq!(r.len(), 1);
-        assert_eq!(r[0].0, "wd_reduce_sum");
-        let x = &r[0].1;
-        assert_eq!(
-            (x.registers, x.stack, x.spill_stores, x.spill_loads, x.smem),
-            (40, 8, 4, 4, 133)
-        );
-    }
 }

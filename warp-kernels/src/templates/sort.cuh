@@ -149,6 +149,20 @@ static __device__ __forceinline__ wd_u64 wd_sort_look_back(wd_u64* status, wd_u6
 // counters and one of 256 lane masks a warp, in shared memory. THREADS: the block's threads
 // (WD_SORT_BLOCK in a pass, WD_BLOCK in the rows' and segments' sorts).
 
+// A thread's ranks of its items in the block's tile, two a register (a tile holds at most
+// 65,536 keys): the ranking's registers are what bound a pass. Items are set in order.
+template <int ITEMS> struct wd_sort_ranks {
+    wd_u32 r[(ITEMS + 1) / 2];
+    __device__ __forceinline__ void set(int j, wd_u32 v) {
+        if (j & 1) {
+            r[j >> 1] |= v << 16;
+        } else {
+            r[j >> 1] = v;
+        }
+    }
+    __device__ __forceinline__ wd_u32 operator[](int j) const { return (j & 1) ? r[j >> 1] >> 16 : r[j >> 1] & 0xffffu; }
+};
+
 // Each warp's count of each digit into whist[warp] (shared atomics). The caller's barrier
 // publishes them. digit(j): the digit of the thread's item j (recomputed where needed rather
 // than held: registers are what bound a pass).
@@ -199,7 +213,8 @@ static __device__ __forceinline__ wd_u64 wd_sort_digit_starts(wd_u32 mine, wd_u3
 // digit below it, and the digit's lowest lane advances the running rank and clears the mask
 // (CUB's match by atomic OR: a handful of instructions where 8 ballots take about 60).
 template <int ITEMS, class D>
-static __device__ __forceinline__ void wd_sort_warp_rank(D digit, wd_u32 (&rank)[ITEMS], wd_u32 (*whist)[256], wd_u32 (*wmask)[256]) {
+static __device__ __forceinline__ void wd_sort_warp_rank(D digit, wd_sort_ranks<ITEMS>& rank, wd_u32 (*whist)[256],
+                                                         wd_u32 (*wmask)[256]) {
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const unsigned below_me = (1u << lane) - 1u;
 #pragma unroll
@@ -211,7 +226,7 @@ static __device__ __forceinline__ void wd_sort_warp_rank(D digit, wd_u32 (&rank)
         const wd_u32 first = whist[warp][d];
         __syncwarp();
         const unsigned below = __popc(peers & below_me);
-        rank[j] = first + below;
+        rank.set(j, first + below);
         if (below == 0u) {
             whist[warp][d] = first + __popc(peers);
             wmask[warp][d] = 0u;
@@ -237,7 +252,7 @@ static __device__ __forceinline__ void wd_sort_warp_counts_match(D digit, wd_u32
     }
 }
 template <int ITEMS, class D>
-static __device__ __forceinline__ void wd_sort_warp_rank_match(D digit, wd_u32 (&rank)[ITEMS], wd_u32 (*whist)[256]) {
+static __device__ __forceinline__ void wd_sort_warp_rank_match(D digit, wd_sort_ranks<ITEMS>& rank, wd_u32 (*whist)[256]) {
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const unsigned below_me = (1u << lane) - 1u;
 #pragma unroll
@@ -250,7 +265,7 @@ static __device__ __forceinline__ void wd_sort_warp_rank_match(D digit, wd_u32 (
         // shuffle hands it on, so the next item's leader, any lane, sees it advanced.
         if (lane == (unsigned)leader) first = atomicAdd(&whist[warp][d], (wd_u32)__popc(peers));
         first = __shfl_sync(WD_FULL_MASK, first, leader);
-        rank[j] = first + (wd_u32)__popc(peers & below_me);
+        rank.set(j, first + (wd_u32)__popc(peers & below_me));
     }
 }
 
@@ -286,7 +301,11 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     const wd_u32 pl = plan[pass];
     if ((pl & 1u) == 0u) return;  // the same in every block
     const wd_u32 src = (pl >> 4) & 15u, dst = (pl >> 8) & 15u;
-    const bool crowded = ((pl >> 12) & 1u) != 0u;  // the same in every block
+    // The same in every block. The match path is compiled into keys-only modules alone (with
+    // it, a pass that moves values would spill registers), and out of every module when
+    // WD_SORT_CROWDED is 1 (the probe's A/B of it).
+    constexpr bool may_crowd = WD_SORT_CROWDED > 1 && WD_SORT_VALUE_BYTES == 0;
+    const bool crowded = may_crowd && ((pl >> 12) & 1u) != 0u;
     const K* ksrc = src == 0u ? keys_in : src == 1u ? keys_out : keys_tmp;
     K* kdst = dst == 1u ? keys_out : keys_tmp;
     constexpr bool moves_values = WD_SORT_VALUE_BYTES > 0;
@@ -319,34 +338,38 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     __syncthreads();
     const wd_u32 mine = wd_sort_warp_prefix<THREADS>(whist);
     const wd_u64 epoch = pass + 1u;
-    wd_u64* word = status + tile * 256u + threadIdx.x;
-    if (threadIdx.x < 256u) wd_sort_publish(word, tile == 0 ? WD_SORT_PREFIX : WD_SORT_COUNT, epoch, mine);
-    const wd_u64 start = wd_sort_digit_starts<THREADS>(mine, whist, slots);
-    wd_u32 rank[ITEMS];
+    if (threadIdx.x < 256u)
+        wd_sort_publish(status + tile * 256u + threadIdx.x, tile == 0 ? WD_SORT_PREFIX : WD_SORT_COUNT, epoch, mine);
+    {
+        const wd_u64 start = wd_sort_digit_starts<THREADS>(mine, whist, slots);
+        // The tile's i-th word in digit order, of digit d, goes to shift[d] + i (once the keys
+        // of d in the tiles before are added, after the look-back): set now, so that no
+        // register holds `start` through the ranking.
+        if (threadIdx.x < 256u) shift[threadIdx.x] = offsets[pass * 256u + threadIdx.x] - start;
+    }
+    static_assert(TILE <= 65536u, "ranks are held in 16 bits");
+    wd_sort_ranks<ITEMS> rank;
     if (crowded) {
         wd_sort_warp_rank_match<ITEMS>(digit_of, rank, whist);
     } else {
         wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
     }
 
+    __syncthreads();  // every warp ranked: the counts' memory becomes the tile's
+    // The keys in digit order, in shared memory (their registers free for the look-back).
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) tile_words[rank[j]] = w[j];
     // Thread d: the keys of d before this tile (look-back, after the ranking, which gives the
-    // predecessors time to publish), then where the tile's keys of d go.
-    if (threadIdx.x < 256u) {
-        wd_u64 before = 0;
-        if (tile != 0) {
-            before = wd_sort_look_back(status, tile, threadIdx.x, epoch);
-            wd_sort_publish(word, WD_SORT_PREFIX, epoch, before + mine);
-        }
-        // The tile's i-th word in digit order, of digit d, goes to shift[d] + i.
-        shift[threadIdx.x] = offsets[pass * 256u + threadIdx.x] + before - start;
+    // predecessors time to publish), added to where the tile's keys of d go.
+    if (threadIdx.x < 256u && tile != 0) {
+        const wd_u64 before = wd_sort_look_back(status, tile, threadIdx.x, epoch);
+        wd_sort_publish(status + tile * 256u + threadIdx.x, WD_SORT_PREFIX, epoch, before + mine);
+        shift[threadIdx.x] += before;
     }
-    __syncthreads();  // the counts' memory becomes the tile's
+    __syncthreads();
 
     const wd_u64 left = n - base;
     const unsigned valid = left < TILE ? (unsigned)left : TILE;
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) tile_words[rank[j]] = w[j];
-    __syncthreads();
     wd_u32 digit[ITEMS];
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
@@ -415,7 +438,8 @@ static __device__ __forceinline__ void wd_sort_tile_groups(U (&w)[ITEMS], wd_u32
         const wd_u32 mine = wd_sort_warp_prefix<WD_BLOCK>(whist);
         if (__syncthreads_or(mine == TILE)) continue;  // one digit: the pass would move nothing
         wd_sort_digit_starts<WD_BLOCK>(mine, whist, slots);
-        wd_u32 rank[ITEMS];
+        static_assert(TILE <= 65536u, "ranks are held in 16 bits");
+        wd_sort_ranks<ITEMS> rank;
         wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
         __syncthreads();  // every warp ranked: the counts' memory becomes the tags'
 #pragma unroll

@@ -121,6 +121,106 @@ pub fn ptx(module: &ModuleSource, arch: u32, settings: &Settings) -> Result<Stri
     }
 }
 
+/// What ptxas gave one kernel of a module: its registers, the bytes of its stack frame and
+/// of its register spills (stores and loads: local memory traffic a thread adds), and its
+/// static shared memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelResources {
+    /// The kernel's name (`wd_k_...`).
+    pub kernel: String,
+    /// Registers a thread.
+    pub registers: u32,
+    /// Bytes of stack frame a thread.
+    pub stack_bytes: u32,
+    /// Bytes of register spill stores (ptxas' static count).
+    pub spill_store_bytes: u32,
+    /// Bytes of register spill loads (ptxas' static count).
+    pub spill_load_bytes: u32,
+    /// Bytes of static shared memory a block.
+    pub shared_bytes: u32,
+}
+
+/// The resources ptxas gives each kernel of `module` on `sm_{arch}`: the module compiled to
+/// CUBIN (no cache) with `--ptxas-options=-v`, its log read. For tests and tools that watch
+/// register pressure (a spill is a local-memory store and load a thread), in kernel order of
+/// the log.
+///
+/// ```
+/// use warp_runtime::prelude::*;
+/// use warp_runtime::{toolchain, ReduceOp, Settings};
+///
+/// #[reduce(identity = 0)]
+/// fn add(a: i32, b: i32) -> i32 { a.wrapping_add(b) }
+///
+/// match toolchain::resources(&add::META.module(), 90, &Settings::new()) {
+///     Ok(kernels) => {
+///         for k in &kernels {
+///             println!("{}: {} registers, {} bytes spilled", k.kernel, k.registers, k.spill_store_bytes);
+///         }
+///     }
+///     Err(e) => println!("no NVRTC here: {e}"),
+/// }
+/// ```
+pub fn resources(
+    module: &ModuleSource,
+    arch: u32,
+    settings: &Settings,
+) -> Result<Vec<KernelResources>> {
+    let settings = settings.resolve()?;
+    let mut opts = options_for(module, arch, Output::Cubin, &settings)?;
+    opts.push("--ptxas-options=-v".into());
+    nvrtc::load(Want::Path(settings.nvrtc_path.as_deref()))?;
+    match nvrtc::compile(
+        &module.source,
+        &format!("{}.cu", module.name),
+        &opts,
+        Output::Cubin,
+    )? {
+        Ok(c) => Ok(parse_ptxas_log(&c.log)),
+        Err(r) => Err(compile_error(module, r.log, opts)),
+    }
+}
+
+/// The kernels of a ptxas `-v` log (NVRTC's, with `--ptxas-options=-v`): "Function properties
+/// for K", then its stack and spill bytes, then "Used N registers, .. M bytes smem".
+pub fn parse_ptxas_log(log: &str) -> Vec<KernelResources> {
+    // The number before `unit` in `line` ("56 bytes stack frame", "Used 56 registers").
+    let number_before = |line: &str, unit: &str| -> u32 {
+        line.find(unit)
+            .and_then(|at| line[..at].split_whitespace().last())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    let mut kernels: Vec<KernelResources> = Vec::new();
+    for line in log.lines() {
+        if let Some(at) = line.find("Function properties for ") {
+            kernels.push(KernelResources {
+                kernel: line[at + "Function properties for ".len()..]
+                    .trim()
+                    .to_string(),
+                registers: 0,
+                stack_bytes: 0,
+                spill_store_bytes: 0,
+                spill_load_bytes: 0,
+                shared_bytes: 0,
+            });
+            continue;
+        }
+        let Some(k) = kernels.last_mut() else {
+            continue;
+        };
+        if line.contains("bytes stack frame") {
+            k.stack_bytes = number_before(line, " bytes stack frame");
+            k.spill_store_bytes = number_before(line, " bytes spill stores");
+            k.spill_load_bytes = number_before(line, " bytes spill loads");
+        } else if line.contains("Used ") && line.contains(" registers") {
+            k.registers = number_before(line, " registers");
+            k.shared_bytes = number_before(line, " bytes smem");
+        }
+    }
+    kernels
+}
+
 /// Where a module came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -256,5 +356,58 @@ pub(crate) fn cubin_for(
             tracing::error!("NVRTC rejected the generated CUDA");
             Err(compile_error(module, r.log, opts))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_ptxas_log_gives_each_kernel_its_resources() {
+        let log = "ptxas info    : 0 bytes gmem\n\
+ptxas info    : Compiling entry function 'wd_k_a' for 'sm_90'\n\
+ptxas info    : Function properties for wd_k_a\n\
+ptxas         .     56 bytes stack frame, 52 bytes spill stores, 140 bytes spill loads\n\
+ptxas info    : Used 56 registers, used 1 barriers, 56 bytes cumulative stack size, 39024 bytes smem\n\
+ptxas info    : Function properties for wd_k_b\n\
+ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n\
+ptxas info    : Used 18 registers, used 0 barriers\n\
+ptxas info    : Compiling entry function 'wd_k_c' for 'sm_90'\n\
+ptxas info    : Function properties for wd_k_c\n\
+ptxas         .     8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n\
+ptxas info    : Used 40 registers, used 1 barriers, 133 bytes smem, 400 bytes cmem[0]\n";
+        let k = super::parse_ptxas_log(log);
+        assert_eq!(k.len(), 3);
+        assert_eq!(
+            (k[0].kernel.as_str(), k[0].registers, k[0].stack_bytes),
+            ("wd_k_a", 56, 56)
+        );
+        assert_eq!(
+            (
+                k[0].spill_store_bytes,
+                k[0].spill_load_bytes,
+                k[0].shared_bytes
+            ),
+            (52, 140, 39024)
+        );
+        assert_eq!(
+            (
+                k[1].kernel.as_str(),
+                k[1].registers,
+                k[1].spill_store_bytes,
+                k[1].shared_bytes
+            ),
+            ("wd_k_b", 18, 0, 0)
+        );
+        let c = &k[2];
+        assert_eq!(
+            (
+                c.registers,
+                c.stack_bytes,
+                c.spill_store_bytes,
+                c.spill_load_bytes,
+                c.shared_bytes
+            ),
+            (40, 8, 4, 4, 133)
+        );
     }
 }

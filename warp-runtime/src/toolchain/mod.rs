@@ -7,7 +7,10 @@ mod compile;
 mod loader;
 mod nvrtc;
 
-pub use compile::{ModuleSource, Origin, base_options, cubin, include_options, ptx};
+pub use compile::{
+    KernelResources, ModuleSource, Origin, base_options, cubin, include_options, parse_ptxas_log,
+    ptx, resources,
+};
 pub use nvrtc::{Compiled, Output, Rejected, numbered as numbered_source};
 
 pub(crate) use compile::cubin_for;
