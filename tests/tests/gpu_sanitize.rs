@@ -1,13 +1,12 @@
 //! Every kernel family (reduce, predicates with their early exit, compaction, mask, map, row,
 //! column and segment reductions, transpose, histogram (counted and weighted), runs, top-k,
 //! sorts, binary search, argwhere, three-way partition, generated ranges (alone and zipped),
-//! device-resident lengths, gathers, N-d axes,
-//! plain, segmented and deterministic float scans: exact tile sums and the tree) on moderate
-//! inputs, GPU against the CPU backend: the targets of
-//! `compute-sanitizer --tool memcheck` and `--tool racecheck` (scripts/gpu-tests.sh), small enough to
-//! run under the tools in seconds, large enough to take every path (several blocks and tiles,
-//! the look-back, the match and global-memory histogram paths, misaligned views). Needs a CUDA
-//! GPU.
+//! device-resident lengths, gathers, N-d axes, plain, segmented, continued from an initial
+//! value and deterministic float scans: exact tile sums and the tree) on moderate inputs, GPU
+//! against the CPU backend: the targets of `compute-sanitizer --tool memcheck` and `--tool
+//! racecheck` (scripts/gpu-tests.sh), small enough to run under the tools in seconds, large
+//! enough to take every path (several blocks and tiles, the look-back, the match and
+//! global-memory histogram paths, misaligned views). Needs a CUDA GPU.
 
 use warp_runtime::prelude::*;
 use warp_tests::ops::{
@@ -318,6 +317,15 @@ fn sorts_match_the_cpu() {
             c.argsort(&cy, order).unwrap().download().unwrap(),
             "argsort u32"
         );
+        // Keys whose top byte is one of three values: that pass is crowded (ranked by
+        // __match_any_sync), the others not.
+        let crowded: Vec<u32> = ys.iter().map(|&y| y | ((y % 3) << 24)).collect();
+        let (gz, cz) = (g.upload(&crowded).unwrap(), c.upload(&crowded).unwrap());
+        assert_eq!(
+            g.sort(&gz, order).unwrap().download().unwrap(),
+            c.sort(&cz, order).unwrap().download().unwrap(),
+            "sort u32, crowded top byte"
+        );
         // Rows: many a block (the row pass), one a block, and rows for the device-wide sort.
         for cols in [33, 4096, 4097] {
             let m = n / cols * cols;
@@ -475,6 +483,17 @@ fn partition3_and_scans_match_the_cpu() {
         g.scan(sum_f32_tree, &gi).unwrap(),
         c.scan(sum_f32_tree, &ci).unwrap(),
         "tree scan",
+    );
+    // Continued from an initial value (read from the operation's scratch).
+    same(
+        g.scan_from(sum_f32, &gi, -12.0).unwrap(),
+        c.scan_from(sum_f32, &ci, -12.0).unwrap(),
+        "scan from",
+    );
+    same(
+        g.exclusive_scan_from(sum_f32_tree, &gi, 3.0).unwrap(),
+        c.exclusive_scan_from(sum_f32_tree, &ci, 3.0).unwrap(),
+        "exclusive tree scan from",
     );
     for cols in [32usize, 4096] {
         let m = n / cols * cols;
