@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   auto run = [&](bool hist_only) {
     CK(cudaMemsetAsync(status, 0, tiles * 256 * 8)); CK(cudaMemsetAsync(queue, 0, 4 * passes));
     CK(cudaMemsetAsync(hist, 0, 8 * 256 * passes));
-    wd_k_sort_histogram<<<hgrid, WD_BLOCK>>>(keys, n, 0u, hist);
+    wd_k_sort_histogram<<<hgrid, WD_BLOCK>>>(keys, n, 0u, nullptr, hist);
     if (hist_only) return;
     wd_k_sort_plan<<<1, WD_BLOCK>>>(hist, n, (unsigned)passes, nullptr, offsets, plan);
     for (unsigned p = 0; p < passes; ++p)
