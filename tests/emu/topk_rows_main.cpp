@@ -28,7 +28,10 @@ static unsigned long long oriented(E x, bool largest) {
     return largest ? key : (K)(~key & mask);
 }
 
-static int run(const std::vector<E>& xs, unsigned cols, unsigned k, bool largest, const char* what) {
+// `stream`: the kernel that reads each piece once (wd_k_topk_rows_stream), else the radix
+// select (wd_k_topk_rows); the runtime picks by the pieces' length, both must give the answer.
+static int run(const std::vector<E>& xs, unsigned cols, unsigned k, bool largest, bool stream, const char* what) {
+    const auto kernel = stream ? wd_k_topk_rows_stream : wd_k_topk_rows;
     const unsigned rows = (unsigned)(xs.size() / cols);
     std::vector<E> values(rows * k);
     std::vector<wd_u32> columns(rows * k, ~0u);
@@ -40,14 +43,14 @@ static int run(const std::vector<E>& xs, unsigned cols, unsigned k, bool largest
         std::vector<E> cv(rows * wide);
         std::vector<wd_u32> cc(rows * wide, ~0u);
         wd_emu_launch(rows * pieces, [&] {
-            wd_k_topk_rows(xs.data(), cols, pieces, cols / pieces, nullptr, k, largest, cv.data(), cc.data());
+            kernel(xs.data(), cols, pieces, cols / pieces, nullptr, k, largest, cv.data(), cc.data());
         });
         wd_emu_launch(rows, [&] {
-            wd_k_topk_rows(cv.data(), wide, 1, wide, cc.data(), k, largest, values.data(), columns.data());
+            kernel(cv.data(), wide, 1, wide, cc.data(), k, largest, values.data(), columns.data());
         });
     } else {
         wd_emu_launch(rows, [&] {
-            wd_k_topk_rows(xs.data(), cols, 1, cols, nullptr, k, largest, values.data(), columns.data());
+            kernel(xs.data(), cols, 1, cols, nullptr, k, largest, values.data(), columns.data());
         });
     }
     for (unsigned r = 0; r < rows; ++r) {
@@ -58,8 +61,8 @@ static int run(const std::vector<E>& xs, unsigned cols, unsigned k, bool largest
             const size_t at = (size_t)r * k + j;
             const E want = xs[(size_t)r * cols + ref[j].second];
             if (columns[at] != ref[j].second || std::memcmp(&values[at], &want, sizeof(E)) != 0) {
-                printf("FAIL %s %u x %u k=%u largest=%d row %u entry %u: column %u, want %u\n", what, rows, cols, k, largest, r,
-                       j, columns[at], ref[j].second);
+                printf("FAIL %s %s %u x %u k=%u largest=%d row %u entry %u: column %u, want %u\n", stream ? "stream" : "radix", what,
+                       rows, cols, k, largest, r, j, columns[at], ref[j].second);
                 return 1;
             }
         }
@@ -69,7 +72,7 @@ static int run(const std::vector<E>& xs, unsigned cols, unsigned k, bool largest
 
 int main() {
     int failed = 0;
-    const unsigned shapes[][3] = {{3, 1, 1}, {4, 37, 5}, {3, 300, 300}, {3, 1001, 10}, {2, 2000, 64}, {2, 5000, 1024}};
+    const unsigned shapes[][3] = {{3, 1, 1}, {4, 37, 5}, {3, 300, 300}, {3, 1001, 10}, {2, 2000, 64}, {2, 5000, 1024}, {2, 40000, 50}, {1, 33339, 7}};
     for (auto& s : shapes) {
         const unsigned rows = s[0], cols = s[1], k = s[2];
         std::vector<E> random(rows * cols), few(rows * cols), same(rows * cols);
@@ -81,10 +84,12 @@ int main() {
             std::memcpy(&same[i], &f, sizeof(E));
         }
         same.assign(same.size(), few[0]);
-        for (bool largest : {true, false}) {
-            failed += run(random, cols, k, largest, "random");
-            failed += run(few, cols, k, largest, "three values");  // ties by column
-            failed += run(same, cols, k, largest, "all equal");
+        for (bool stream : {false, true}) {
+            for (bool largest : {true, false}) {
+                failed += run(random, cols, k, largest, stream, "random");
+                failed += run(few, cols, k, largest, stream, "three values");  // ties by column
+                failed += run(same, cols, k, largest, stream, "all equal");
+            }
         }
     }
     if (failed == 0) printf("ALL OK\n");

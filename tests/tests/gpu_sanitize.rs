@@ -232,35 +232,39 @@ fn top_k_matches_the_cpu() {
             "top {k} of {n}, sampled"
         );
     }
-    // The top-k of each row: random rows, and rows of equal keys (the columns' radix select).
-    let xs: Vec<f32> = random_vec_par(s ^ 3, 40 * 3000, true);
-    let ys = vec![3i64; 40 * 3000];
-    let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
-    let (gy, cy) = (g.upload(&ys).unwrap(), c.upload(&ys).unwrap());
-    for k in [1usize, 50, 1024] {
-        let (a, b) = (
-            g.top_k_rows(&gx, 3000, k).unwrap(),
-            c.top_k_rows(&cx, 3000, k).unwrap(),
-        );
-        assert_eq!(
-            a.columns.download().unwrap(),
-            b.columns.download().unwrap(),
-            "rows top {k}"
-        );
-        let (a, b) = (
-            g.bottom_k_rows(&gy, 3000, k).unwrap(),
-            c.bottom_k_rows(&cy, 3000, k).unwrap(),
-        );
-        assert_eq!(
-            a.columns.download().unwrap(),
-            b.columns.download().unwrap(),
-            "rows bottom {k}"
-        );
-        assert_eq!(
-            a.values.download().unwrap(),
-            b.values.download().unwrap(),
-            "rows bottom {k}"
-        );
+    // The top-k of each row: random rows, and rows of equal keys (the columns' radix select);
+    // rows of 3,000 by the radix select, rows of 9,001 read once (wd_k_topk_rows_stream: at
+    // least TOPK_ROW_STREAM_MIN_COLS columns, and rows enough that they are not split).
+    for (rows, cols) in [(40usize, 3000usize), (300, 9001)] {
+        let xs: Vec<f32> = random_vec_par(s ^ 3, rows * cols, true);
+        let ys = vec![3i64; rows * cols];
+        let (gx, cx) = (g.upload(&xs).unwrap(), c.upload(&xs).unwrap());
+        let (gy, cy) = (g.upload(&ys).unwrap(), c.upload(&ys).unwrap());
+        for k in [1usize, 50, 1024] {
+            let (a, b) = (
+                g.top_k_rows(&gx, cols, k).unwrap(),
+                c.top_k_rows(&cx, cols, k).unwrap(),
+            );
+            assert_eq!(
+                a.columns.download().unwrap(),
+                b.columns.download().unwrap(),
+                "rows of {cols}: top {k}"
+            );
+            let (a, b) = (
+                g.bottom_k_rows(&gy, cols, k).unwrap(),
+                c.bottom_k_rows(&cy, cols, k).unwrap(),
+            );
+            assert_eq!(
+                a.columns.download().unwrap(),
+                b.columns.download().unwrap(),
+                "rows of {cols}: bottom {k}"
+            );
+            assert_eq!(
+                a.values.download().unwrap(),
+                b.values.download().unwrap(),
+                "rows of {cols}: bottom {k}"
+            );
+        }
     }
     // Along the middle axis (the batched transposes there and back), with k of a radix select
     // and of the whole line.

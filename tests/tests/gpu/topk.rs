@@ -307,7 +307,9 @@ fn gpu_top_k_axis_match_plain_rust() {
 
 /// The top-k of each row against plain Rust: row lengths from 1 to vocabulary size, k from 1
 /// to 1,024 (and equal to the row), every key width, rows of all-equal keys (ties decided by
-/// the columns' radix select), NaNs, signed zeros, sorted and reversed rows.
+/// the columns' radix select), NaNs, signed zeros, sorted and reversed rows; rows read once
+/// (`wd_k_topk_rows_stream`: pieces of at least `TOPK_ROW_STREAM_MIN_COLS` columns) whole
+/// (70,000 columns, k = 1,000) and in pieces that start misaligned (16 rows of 400,000).
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gpu_top_k_rows_match_plain_rust() {
@@ -321,6 +323,7 @@ fn gpu_top_k_rows_match_plain_rust() {
         (7, 5000, 1024),
         (3, 70_000, 1000),
         (4, 128_256, 50),
+        (16, 400_000, 50),
         (300, 257, 1),
     ];
     for (rows, cols, k) in shapes {

@@ -130,7 +130,16 @@ pub const TOPK_ROWS: Kernel = kernel(
         p("values", Out(Elem)),
         p("indices", Out(Pointee::U32)),
     ],
-    "wd_topk_rows(x, cols, pieces, chunk, idx_in, k, largest != 0, values, indices);",
+    "wd_topk_rows_radix(x, cols, pieces, chunk, idx_in, k, largest != 0, values, indices);",
+);
+
+/// [`TOPK_ROWS`] by one read of each piece: the top-k level's buffered candidates, refined by a
+/// radix select whenever the buffer fills, in the piece's one block; the same answer, for pieces
+/// of at least [`TOPK_ROW_STREAM_MIN_COLS`] columns. The same arguments.
+pub const TOPK_ROWS_STREAM: Kernel = kernel(
+    "wd_k_topk_rows_stream",
+    TOPK_ROWS.params,
+    "wd_topk_rows_stream(x, cols, pieces, chunk, idx_in, k, largest != 0, values, indices);",
 );
 
 /// The largest `k` of a top-k of rows whose rows are split into pieces: each piece sorts its
@@ -160,10 +169,16 @@ pub const fn topk_row_pieces(rows: usize, cols: usize, k: usize, sms: usize) -> 
 }
 
 /// The kernels of a top-k module.
-pub const TOPK_KERNELS: &[&Kernel] = &[&TOPK, &TOPK_SAMPLE, &TOPK_ROWS];
+pub const TOPK_KERNELS: &[&Kernel] = &[&TOPK, &TOPK_SAMPLE, &TOPK_ROWS, &TOPK_ROWS_STREAM];
 
 /// Loads in flight per thread of each read of a row by [`TOPK_ROWS`].
 pub const TOPK_ROW_LOADS: u32 = 16;
+
+/// The fewest columns of a piece of a row that [`TOPK_ROWS_STREAM`] selects from instead of
+/// [`TOPK_ROWS`] (on an H200, 2026-12-05: rows of 32,768, k = 50: 536 us streamed, 653 us by the
+/// radix select; rows of 4,096, k = 50 (`top_k_axis` of (64, 4096, 256)): 1,036 us streamed,
+/// 631 us by the radix select).
+pub const TOPK_ROW_STREAM_MIN_COLS: usize = 8192;
 
 /// The top-k family's constants, emitted as `#define`s.
 pub const TOPK_DEFINES: &[(&str, u64)] = &[

@@ -113,10 +113,13 @@ template <class K> struct wd_topk_block {
     wd_u32 out;
 };
 
+// The global bound's value (0 when there is none: `bound` null, a block selecting alone).
+static __device__ __forceinline__ wd_u64 wd_topk_bound_now(const wd_u64* bound) { return bound != nullptr ? wd_ldcg(bound) : 0u; }
+
 // The global bound, read once for the block (after a barrier: the buffer may be in use).
 template <class K> static __device__ __forceinline__ K wd_topk_bound(wd_topk_block<K>& b, const wd_u64* bound) {
     __syncthreads();
-    if (threadIdx.x == 0) b.bound = wd_ldcg(bound);
+    if (threadIdx.x == 0) b.bound = wd_topk_bound_now(bound);
     __syncthreads();
     return (K)b.bound;
 }
@@ -200,7 +203,7 @@ static __device__ __forceinline__ wd_u32 wd_topk_refine(wd_topk_block<K>& b, wd_
         return wd_topk_compact(b, cnt, [g](K key, wd_u32) { return key >= g; });
     }
     // At least k live entries have a key >= prefix: publish it.
-    if (threadIdx.x == 0) atomicMax((unsigned long long*)bound, (unsigned long long)prefix);
+    if (threadIdx.x == 0 && bound != nullptr) atomicMax((unsigned long long*)bound, (unsigned long long)prefix);
     const K t = prefix;
     const wd_u32 ge = (k - rank) + equal;
     if (ge == k || (!exact && ge <= (wd_u32)wd_topk_sizes<K>::KEEP)) {
@@ -417,6 +420,71 @@ static __device__ __forceinline__ wd_u32 wd_topk_take(wd_topk_block<K>& b, const
     return wd_topk_keep<BITS>(b, wd_topk_count(b), k, false, bound, tk, ti);
 }
 
+// The raw level's reading of the stage's elements: the block's steps `first`, `first + grid`,
+// ... (each WD_BLOCK * ITEMS elements, read in index order), two steps ahead in flight in
+// registers and WD_TOPK_PREFETCH steps ahead asked of L2, each step's entries that pass the
+// block's rule (tk, ti) and the global bound (`bound`; null: none) appended to the buffer, which
+// is refined whenever it holds more than KEEP. Ends with the buffer's entries counted in b.out
+// (not yet behind a barrier: wd_topk_count).
+template <int BITS, class St, class K>
+static __device__ __forceinline__ void wd_topk_steps(const St& st, wd_topk_block<K>& b, wd_u32 k, bool largest, wd_u64 first,
+                                                     wd_u64 grid, wd_u64* bound, K& tk, wd_u32& ti) {
+    typedef wd_topk_sizes<K> Z;
+    constexpr int ITEMS = Z::ITEMS;
+    // Two steps ahead in flight while one is filtered.
+    const wd_u64 nsteps = (st.n + Z::STEP - 1) / Z::STEP;
+    typename St::elem_t cur[ITEMS], next[ITEMS], later[ITEMS];
+    bool cur_vec = false, next_vec = false, later_vec = false;
+    wd_u64 s = first;
+    if (s < nsteps) wd_topk_load<St, ITEMS>(st, wd_topk_base<ITEMS>(s), cur, cur_vec);
+    if (s + grid < nsteps) wd_topk_load<St, ITEMS>(st, wd_topk_base<ITEMS>(s + grid), next, next_vec);
+    // The bound a step uses was read during the step before (it only grows, and every
+    // value it takes is one at least k elements reach).
+    K g = (K)wd_topk_bound_now(bound);
+    if (threadIdx.x == 0) b.out = 0;
+    __syncthreads();
+    for (; s < nsteps; s += grid) {
+        // L2 fetches a later step, so the register loads two steps ahead hit L2.
+        if (WD_TOPK_PREFETCH > 2 && s + WD_TOPK_PREFETCH * grid < nsteps)
+            wd_prefetch_range(st, (s + WD_TOPK_PREFETCH * grid) * (wd_u64)Z::STEP, Z::STEP);
+        if (s + 2 * grid < nsteps) wd_topk_load<St, ITEMS>(st, wd_topk_base<ITEMS>(s + 2 * grid), later, later_vec);
+        const K g_next = (K)wd_topk_bound_now(bound);
+        // Most steps hold no candidate: a cheap test first, the exact rule and the append
+        // only in warps where it passes somewhere.
+        const wd_topk_pre<typename St::elem_t, K> pre(g > tk ? g : tk, largest);
+        bool maybe = false;
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) maybe |= pre.template test<St>(cur[j]);
+        wd_u32 end = 0;
+        if (__any_sync(WD_FULL_MASK, maybe)) {
+            K key[ITEMS];
+            wd_u32 idx[ITEMS];
+            bool pass[ITEMS];
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) {
+                const wd_u64 i = wd_topk_index<St, ITEMS>(wd_topk_base<ITEMS>(s), j, cur_vec);
+                key[j] = wd_topk_oriented<St, K>(cur[j], largest);
+                idx[j] = (wd_u32)i;
+                pass[j] = i < st.n && wd_topk_passes(key[j], idx[j], g, tk, ti);
+            }
+            end = wd_topk_append<K, ITEMS>(b, key, idx, pass);
+        }
+        // The buffer holds more than KEEP once some warp's append ended past it.
+        if (__syncthreads_or(end > (wd_u32)Z::KEEP)) wd_topk_refine<BITS>(b, wd_topk_count(b), k, false, true, bound, tk, ti);
+        if (s + grid < nsteps) {
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) cur[j] = next[j];
+            cur_vec = next_vec;
+        }
+        if (s + 2 * grid < nsteps) {
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) next[j] = later[j];
+            next_vec = later_vec;
+        }
+        g = g_next;
+    }
+}
+
 // The end of a block's selection: its k best (`cnt` entries, or all if fewer), sorted, become
 // the answer: `values` (read again from the input at their indices) and `indices`.
 template <class St, class K>
@@ -452,58 +520,7 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
     wd_u32 ti = 0xFFFFFFFFu;
     wd_u32 cnt = 0, active = gridDim.x;
     if (raw) {
-        // Two steps ahead in flight while one is filtered.
-        const wd_u64 nsteps = (st.n + Z::STEP - 1) / Z::STEP, grid = gridDim.x;
-        typename St::elem_t cur[ITEMS], next[ITEMS], later[ITEMS];
-        bool cur_vec = false, next_vec = false, later_vec = false;
-        wd_u64 s = blockIdx.x;
-        if (s < nsteps) wd_topk_load<St, ITEMS>(st, wd_topk_base<ITEMS>(s), cur, cur_vec);
-        if (s + grid < nsteps) wd_topk_load<St, ITEMS>(st, wd_topk_base<ITEMS>(s + grid), next, next_vec);
-        // The bound a step uses was read during the step before (it only grows, and every
-        // value it takes is one at least k elements reach).
-        K g = (K)wd_ldcg(bound);
-        if (threadIdx.x == 0) b.out = 0;
-        __syncthreads();
-        for (; s < nsteps; s += grid) {
-            // L2 fetches a later step, so the register loads two steps ahead hit L2.
-            if (WD_TOPK_PREFETCH > 2 && s + WD_TOPK_PREFETCH * grid < nsteps)
-                wd_prefetch_range(st, (s + WD_TOPK_PREFETCH * grid) * (wd_u64)Z::STEP, Z::STEP);
-            if (s + 2 * grid < nsteps) wd_topk_load<St, ITEMS>(st, wd_topk_base<ITEMS>(s + 2 * grid), later, later_vec);
-            const K g_next = (K)wd_ldcg(bound);
-            // Most steps hold no candidate: a cheap test first, the exact rule and the append
-            // only in warps where it passes somewhere.
-            const wd_topk_pre<typename St::elem_t, K> pre(g > tk ? g : tk, largest);
-            bool maybe = false;
-#pragma unroll
-            for (int j = 0; j < ITEMS; ++j) maybe |= pre.template test<St>(cur[j]);
-            wd_u32 end = 0;
-            if (__any_sync(WD_FULL_MASK, maybe)) {
-                K key[ITEMS];
-                wd_u32 idx[ITEMS];
-                bool pass[ITEMS];
-#pragma unroll
-                for (int j = 0; j < ITEMS; ++j) {
-                    const wd_u64 i = wd_topk_index<St, ITEMS>(wd_topk_base<ITEMS>(s), j, cur_vec);
-                    key[j] = wd_topk_oriented<St, K>(cur[j], largest);
-                    idx[j] = (wd_u32)i;
-                    pass[j] = i < st.n && wd_topk_passes(key[j], idx[j], g, tk, ti);
-                }
-                end = wd_topk_append<K, ITEMS>(b, key, idx, pass);
-            }
-            // The buffer holds more than KEEP once some warp's append ended past it.
-            if (__syncthreads_or(end > (wd_u32)Z::KEEP)) wd_topk_refine<BITS>(b, wd_topk_count(b), k, false, true, bound, tk, ti);
-            if (s + grid < nsteps) {
-#pragma unroll
-                for (int j = 0; j < ITEMS; ++j) cur[j] = next[j];
-                cur_vec = next_vec;
-            }
-            if (s + 2 * grid < nsteps) {
-#pragma unroll
-                for (int j = 0; j < ITEMS; ++j) next[j] = later[j];
-                next_vec = later_vec;
-            }
-            g = g_next;
-        }
+        wd_topk_steps<BITS>(st, b, k, largest, blockIdx.x, gridDim.x, bound, tk, ti);
         cnt = wd_topk_keep<BITS>(b, wd_topk_count(b), k, true, bound, tk, ti);
     } else {
         if (wd_ldcg(done) != 0u) return;
@@ -605,7 +622,7 @@ static __device__ __forceinline__ void wd_topk_sample(const St& st, wd_u32 k, bo
 }
 
 // ---- the top-k of each row ----
-// wd_topk_rows: block b selects from piece b % pieces of row b / pieces: `chunk` columns
+// wd_topk_rows_radix: block b selects from piece b % pieces of row b / pieces: `chunk` columns
 // from (b % pieces) * chunk, the last piece to the row's end (each piece at least k columns;
 // k <= WD_TOPK_MAX_K), writing k entries at b * k. A row of few long rows is split in pieces
 // so that every SM has blocks; a second launch over the pieces' candidates (pieces * k a row,
@@ -620,8 +637,9 @@ static __device__ __forceinline__ void wd_topk_sample(const St& st, wd_u32 k, bo
 // entries (key, column) to shared memory, a bitonic sort orders them (key descending, column
 // ascending), and the block writes the values (read again from the row) and the columns.
 template <class E>
-static __device__ __forceinline__ void wd_topk_rows(const E* x, wd_u32 row_cols, wd_u32 pieces, wd_u32 chunk, const wd_u32* idx_in,
-                                                    wd_u32 k, bool largest, E* values, wd_u32* indices) {
+static __device__ __forceinline__ void wd_topk_rows_radix(const E* x, wd_u32 row_cols, wd_u32 pieces, wd_u32 chunk,
+                                                          const wd_u32* idx_in, wd_u32 k, bool largest, E* values,
+                                                          wd_u32* indices) {
     typedef wd_topk_key<E> KK;
     typedef typename KK::T K;
     constexpr int BITS = KK::BITS;
@@ -714,5 +732,54 @@ static __device__ __forceinline__ void wd_topk_rows(const E* x, wd_u32 row_cols,
     for (wd_u32 t = threadIdx.x; t < k; t += WD_BLOCK) {
         values[out + t] = row[ci[t]];
         indices[out + t] = idx_in != nullptr ? idx_in[r * row_cols + start + ci[t]] : start + ci[t];
+    }
+}
+
+// The `n` elements of a piece of a row from `p`, as the raw level's stage (wd_topk_steps) reads
+// them: 16-byte vectors where the piece's warp tiles are aligned, element by element elsewhere.
+template <class E> struct wd_topk_row_stage {
+    typedef E elem_t;
+    static constexpr int VEC = 16 / (int)sizeof(E);
+    const E* p;
+    wd_u64 n;
+    __device__ __forceinline__ E load(wd_u64 i) const { return wd_ldcs(p + i); }
+    __device__ __forceinline__ E at(wd_u64 i) const { return p[i]; }
+    __device__ __forceinline__ void prefetch_l2(wd_u64 i) const { wd_prefetch_l2(p + i); }
+    __device__ __forceinline__ void load_vec(wd_u64 i, E (&e)[VEC]) const {
+        const wd_vec<E, VEC> v = wd_ldcs_vec<E, VEC>(p + i);
+#pragma unroll
+        for (int q = 0; q < VEC; ++q) e[q] = v.e[q];
+    }
+    __device__ __forceinline__ bool aligned(wd_u64 i) const { return wd_vec_aligned<E, VEC>(p + i); }
+};
+
+// wd_topk_rows_radix's selection by one read of each piece: the block runs the raw level
+// over its piece alone (wd_topk_steps: candidates that pass its rule buffered in shared
+// memory, the buffer refined by a radix select whenever it fills; no global bound), keeps
+// exactly its k best (ties to the smaller column) and sorts them. The same answer; it pays on
+// long pieces (catalogue::TOPK_ROW_STREAM_MIN_COLS), where most steps hold no candidate, and
+// the radix select (which reads a piece once a key byte, from L2 on short ones) on short ones.
+template <class E>
+static __device__ __forceinline__ void wd_topk_rows_stream(const E* x, wd_u32 row_cols, wd_u32 pieces, wd_u32 chunk,
+                                                           const wd_u32* idx_in, wd_u32 k, bool largest, E* values,
+                                                           wd_u32* indices) {
+    typedef typename wd_topk_key<E>::T K;
+    constexpr int BITS = wd_topk_key<E>::BITS;
+    __shared__ wd_topk_block<K> b;
+    const wd_u64 r = blockIdx.x / pieces;
+    const wd_u32 piece = blockIdx.x % pieces, start = piece * chunk;
+    const wd_u32 cols = piece + 1u == pieces ? row_cols - start : chunk;
+    const E* row = x + r * row_cols + start;
+    const wd_topk_row_stage<E> st{row, cols};
+    K tk = 0;
+    wd_u32 ti = 0xFFFFFFFFu;
+    wd_topk_steps<BITS>(st, b, k, largest, 0u, 1u, nullptr, tk, ti);
+    const wd_u32 cnt = wd_topk_keep<BITS>(b, wd_topk_count(b), k, true, nullptr, tk, ti);
+    wd_topk_sort(b, cnt);
+    const wd_u64 out = (wd_u64)blockIdx.x * k;
+    for (wd_u32 t = threadIdx.x; t < cnt; t += WD_BLOCK) {
+        const wd_u32 c = b.idx[t];
+        values[out + t] = row[c];
+        indices[out + t] = idx_in != nullptr ? idx_in[r * row_cols + start + c] : start + c;
     }
 }

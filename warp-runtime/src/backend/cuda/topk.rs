@@ -1,10 +1,12 @@
 //! Launch code of top-k: the sample level `wd_k_topk_sample` on large inputs, then the levels
 //! of `wd_k_topk` (one over the elements, then over the candidates of the level before, until
-//! a level's last block writes the answer); the top-k of each row (`wd_k_topk_rows`).
+//! a level's last block writes the answer); the top-k of each row (`wd_k_topk_rows`, or
+//! `wd_k_topk_rows_stream` for long pieces).
 
 use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{
-    BLOCK, TOPK, TOPK_LEVEL_SLOTS, TOPK_ROWS, TOPK_SAMPLE, topk_row_pieces, topk_sample, topk_step,
+    BLOCK, TOPK, TOPK_LEVEL_SLOTS, TOPK_ROW_STREAM_MIN_COLS, TOPK_ROWS, TOPK_ROWS_STREAM,
+    TOPK_SAMPLE, topk_row_pieces, topk_sample, topk_step,
 };
 
 use super::Gpu;
@@ -162,8 +164,8 @@ impl Gpu {
 }
 
 kernel_args! {
-    /// `wd_k_topk_rows`.
-    struct TopKRowsArgs ['v, E] ['v, E] for [TOPK_ROWS] {
+    /// `wd_k_topk_rows` and `wd_k_topk_rows_stream`.
+    struct TopKRowsArgs ['v, E] ['v, E] for [TOPK_ROWS, TOPK_ROWS_STREAM] {
         x: Elems<'v, E>,
         cols: u32,
         pieces: u32,
@@ -180,7 +182,9 @@ impl Gpu {
     /// The `k` (1 to `cols`, at most 1,024) best of each row of the row-major `x` (`cols`
     /// columns, below 2^32; at least one row) into `out`: the values and the columns (`k` a
     /// row), with top-k module `m`. A block per row; few long rows ([`topk_row_pieces`]) a
-    /// block per piece of a row, then a block per row over the pieces' candidates.
+    /// block per piece of a row, then a block per row over the pieces' candidates. Pieces of at
+    /// least [`TOPK_ROW_STREAM_MIN_COLS`] columns are read once (`wd_k_topk_rows_stream`), the
+    /// others by the radix select (`wd_k_topk_rows`).
     pub(crate) fn top_k_rows<E: Element>(
         &self,
         m: &Module,
@@ -202,15 +206,21 @@ impl Gpu {
                       (cols, pieces): (usize, usize),
                       idx_in: In<'_, u32>,
                       (values, indices): (ElemsOut<'_, E>, Out<'_, u32>)| {
+            let chunk = cols / pieces;
+            let kernel = if chunk >= TOPK_ROW_STREAM_MIN_COLS {
+                &TOPK_ROWS_STREAM
+            } else {
+                &TOPK_ROWS
+            };
             self.launch(
                 m,
-                &TOPK_ROWS,
+                kernel,
                 (x.len() / cols * pieces) as u32,
                 &mut TopKRowsArgs {
                     x: Elems(x),
                     cols: cols as u32,
                     pieces: pieces as u32,
-                    chunk: (cols / pieces) as u32,
+                    chunk: chunk as u32,
                     idx_in,
                     k: k as u32,
                     largest: largest as u32,
