@@ -512,8 +512,6 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
                                                typename St::elem_t* values, wd_u64* indices) {
     typedef typename wd_topk_key<typename St::elem_t>::T K;
     constexpr int BITS = wd_topk_key<typename St::elem_t>::BITS;
-    typedef wd_topk_sizes<K> Z;
-    constexpr int ITEMS = Z::ITEMS;
     __shared__ wd_topk_block<K> b;
     const bool raw = level == 0;
     K tk = 0;
