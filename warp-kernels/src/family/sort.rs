@@ -20,11 +20,6 @@ pub const SORT_RADIX_BITS: u32 = 8;
 /// exponents is (a quarter of uniform `f32` in `[-1, 1)` share one).
 pub const SORT_CROWDED: u32 = 8;
 
-/// Whether a pass that moves values reads them right after its keys' shared-memory writes
-/// (1: their latency under the look-back and the keys' stores) instead of after the keys'
-/// stores (0, CUB's order); the sort probe times both.
-pub const SORT_EARLY_VALUES: u32 = 0;
-
 /// Digit passes of keys of `key_size` bytes (one per byte).
 pub const fn sort_passes(key_size: usize) -> usize {
     key_size
@@ -299,7 +294,6 @@ pub const SORT_DEFINES: &[(&str, u64)] = &[
     ("WD_SORT_LOOKBACK", SORT_LOOKBACK as u64),
     ("WD_SORT_RADIX_BITS", SORT_RADIX_BITS as u64),
     ("WD_SORT_CROWDED", SORT_CROWDED as u64),
-    ("WD_SORT_EARLY_VALUES", SORT_EARLY_VALUES as u64),
 ];
 
 /// The C type a sort moves values of `size` bytes as (their bits; `wd_u32` when there are

@@ -359,18 +359,6 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     // The keys in digit order, in shared memory (their registers free for the look-back).
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) tile_words[rank[j]] = w[j];
-    // The values are read after the ranking (CUB's order): held through it, they would take
-    // the registers the ranking needs. With WD_SORT_EARLY_VALUES (the probe's A/B) they are read
-    // here, their latency under the look-back and the keys' stores; else after the keys' stores.
-    V v[ITEMS];
-    auto load_values = [&] {
-#pragma unroll
-        for (int j = 0; j < ITEMS; ++j) {
-            const wd_u64 i = wbase + (wd_u64)j * 32u + lane;
-            v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;
-        }
-    };
-    if constexpr (moves_values && WD_SORT_EARLY_VALUES != 0) load_values();
     // Thread d: the keys of d before this tile (look-back, after the ranking, which gives the
     // predecessors time to publish), added to where the tile's keys of d go.
     if (threadIdx.x < 256u && tile != 0) {
@@ -391,7 +379,14 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
         if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
     }
     if constexpr (moves_values) {
-        if constexpr (WD_SORT_EARLY_VALUES == 0) load_values();
+        // The values are read only now (CUB's order): held through the ranking, they would
+        // take the registers the ranking needs.
+        V v[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            const wd_u64 i = wbase + (wd_u64)j * 32u + lane;
+            v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;
+        }
         __syncthreads();
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) tile_vals[rank[j]] = v[j];

@@ -634,6 +634,29 @@ static __device__ __forceinline__ void wd_topk_sample(const St& st, wd_u32 k, bo
 // to the k-th best finds the last one taken. A last read appends exactly the k selected
 // entries (key, column) to shared memory, a bitonic sort orders them (key descending, column
 // ascending), and the block writes the values (read again from the row) and the columns.
+// Block b's piece of its row: row b / pieces, piece b % pieces (`chunk` columns from
+// piece * chunk, the last to the row's end) of the row-major x (`row_cols` columns).
+// write(t, c, ...): the block's t-th best, column c of the piece, to entry t of its k: the
+// value, and the column in the row (mapped through idx_in when given).
+template <class E> struct wd_topk_piece {
+    wd_u64 r;
+    wd_u32 row_cols, start, cols;
+    const E* row;
+    __device__ __forceinline__ wd_topk_piece(const E* x, wd_u32 row_cols_, wd_u32 pieces, wd_u32 chunk) {
+        r = blockIdx.x / pieces;
+        row_cols = row_cols_;
+        const wd_u32 piece = blockIdx.x % pieces;
+        start = piece * chunk;
+        cols = piece + 1u == pieces ? row_cols - start : chunk;
+        row = x + r * row_cols + start;
+    }
+    __device__ __forceinline__ void write(wd_u32 t, wd_u32 c, wd_u32 k, const wd_u32* idx_in, E* values, wd_u32* indices) const {
+        const wd_u64 out = (wd_u64)blockIdx.x * k + t;
+        values[out] = row[c];
+        indices[out] = idx_in != nullptr ? idx_in[r * row_cols + start + c] : start + c;
+    }
+};
+
 template <class E>
 static __device__ __forceinline__ void wd_topk_rows_radix(const E* x, wd_u32 row_cols, wd_u32 pieces, wd_u32 chunk,
                                                           const wd_u32* idx_in, wd_u32 k, bool largest, E* values,
@@ -647,10 +670,9 @@ static __device__ __forceinline__ void wd_topk_rows_radix(const E* x, wd_u32 row
     __shared__ K ck[WD_TOPK_MAX_K];
     __shared__ wd_u32 ci[WD_TOPK_MAX_K];
     __shared__ wd_u32 taken;
-    const wd_u64 r = blockIdx.x / pieces;
-    const wd_u32 piece = blockIdx.x % pieces, start = piece * chunk;
-    const wd_u32 cols = piece + 1u == pieces ? row_cols - start : chunk;
-    const E* row = x + r * row_cols + start;
+    const wd_topk_piece<E> pc(x, row_cols, pieces, chunk);
+    const wd_u32 cols = pc.cols;
+    const E* row = pc.row;
     const K flip = largest ? (K)0 : (K)(~(K)0 >> (sizeof(K) * 8 - BITS));
     auto key = [&](wd_u32 j) -> K { return KK::of(row[j]) ^ flip; };
 
@@ -726,11 +748,7 @@ static __device__ __forceinline__ void wd_topk_rows_radix(const E* x, wd_u32 row
     }
     __syncthreads();
     wd_block_bitonic_sort(ck, ci, p, [](K a, wd_u32 ia, K b, wd_u32 ib) { return a > b || (a == b && ia < ib); });
-    const wd_u64 out = (wd_u64)blockIdx.x * k;
-    for (wd_u32 t = threadIdx.x; t < k; t += WD_BLOCK) {
-        values[out + t] = row[ci[t]];
-        indices[out + t] = idx_in != nullptr ? idx_in[r * row_cols + start + ci[t]] : start + ci[t];
-    }
+    for (wd_u32 t = threadIdx.x; t < k; t += WD_BLOCK) pc.write(t, ci[t], k, idx_in, values, indices);
 }
 
 // The `n` elements of a piece of a row from `p`, as the raw level's stage (wd_topk_steps) reads
@@ -764,20 +782,14 @@ static __device__ __forceinline__ void wd_topk_rows_stream(const E* x, wd_u32 ro
     typedef typename wd_topk_key<E>::T K;
     constexpr int BITS = wd_topk_key<E>::BITS;
     __shared__ wd_topk_block<K> b;
-    const wd_u64 r = blockIdx.x / pieces;
-    const wd_u32 piece = blockIdx.x % pieces, start = piece * chunk;
-    const wd_u32 cols = piece + 1u == pieces ? row_cols - start : chunk;
-    const E* row = x + r * row_cols + start;
+    const wd_topk_piece<E> pc(x, row_cols, pieces, chunk);
+    const wd_u32 cols = pc.cols;
+    const E* row = pc.row;
     const wd_topk_row_stage<E> st{row, cols};
     K tk = 0;
     wd_u32 ti = 0xFFFFFFFFu;
     wd_topk_steps<BITS>(st, b, k, largest, 0u, 1u, nullptr, tk, ti);
     const wd_u32 cnt = wd_topk_keep<BITS>(b, wd_topk_count(b), k, true, nullptr, tk, ti);
     wd_topk_sort(b, cnt);
-    const wd_u64 out = (wd_u64)blockIdx.x * k;
-    for (wd_u32 t = threadIdx.x; t < cnt; t += WD_BLOCK) {
-        const wd_u32 c = b.idx[t];
-        values[out + t] = row[c];
-        indices[out + t] = idx_in != nullptr ? idx_in[r * row_cols + start + c] : start + c;
-    }
+    for (wd_u32 t = threadIdx.x; t < cnt; t += WD_BLOCK) pc.write(t, b.idx[t], k, idx_in, values, indices);
 }
