@@ -72,7 +72,7 @@ static int run(const std::vector<E>& xs, unsigned cols, unsigned k, bool largest
 
 int main() {
     int failed = 0;
-    const unsigned shapes[][3] = {{3, 1, 1}, {4, 37, 5}, {3, 300, 300}, {3, 1001, 10}, {2, 2000, 64}, {2, 5000, 1024}, {2, 40000, 50}, {1, 33339, 7}};
+    const unsigned shapes[][3] = {{3, 1, 1}, {4, 37, 5}, {3, 300, 300}, {3, 1001, 10}, {2, 2000, 64}, {2, 5000, 1024}, {2, 40000, 50}, {1, 33339, 7}, {2, 3000, 255}, {1, 20000, 256}};
     for (auto& s : shapes) {
         const unsigned rows = s[0], cols = s[1], k = s[2];
         std::vector<E> random(rows * cols), few(rows * cols), same(rows * cols);

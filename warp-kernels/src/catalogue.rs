@@ -330,14 +330,19 @@ mod tests {
         assert_eq!(hist_replicas_of(256, 8), 16);
         assert_eq!(hist_replicas_of(6143, 8), 1);
         assert_eq!(hist_replicas_of(6144, 8), 0);
-        // Few long rows of a top-k split into pieces of at least 8k columns, at most 64.
-        assert_eq!(topk_row_pieces(64, 128_256, 50, 132), 9);
-        assert_eq!(topk_row_pieces(256, 32_768, 256, 132), 3);
-        assert_eq!(topk_row_pieces(256, 32_768, 1000, 132), 1);
-        assert_eq!(topk_row_pieces(4, 128_256, 50, 132), 64);
-        assert_eq!(topk_row_pieces(4096, 32_768, 50, 132), 1);
-        assert_eq!(topk_row_pieces(7, 5000, 1024, 132), 1);
-        assert_eq!(topk_row_pieces(1, 10, 1, 132), 1);
+        // Few long rows of a top-k split into pieces of at least 8k columns, at most 64: one
+        // wave of the read-once kernel (here 3 blocks an SM of 132), or the radix select's
+        // (about 4 blocks an SM) where those would be too short to read once.
+        assert_eq!(topk_row_pieces(64, 128_256, 50, 132, 396), 6);
+        assert_eq!(topk_row_pieces(16, 400_000, 50, 132, 396), 24);
+        assert_eq!(topk_row_pieces(256, 32_768, 256, 132, 396), 1);
+        assert_eq!(topk_row_pieces(256, 32_768, 1000, 132, 396), 1);
+        assert_eq!(topk_row_pieces(40, 20_000, 50, 132, 396), 14);
+        assert_eq!(topk_row_pieces(4, 128_256, 50, 132, 396), 64);
+        assert_eq!(topk_row_pieces(300, 5_000, 50, 132, 396), 1);
+        assert_eq!(topk_row_pieces(4096, 32_768, 50, 132, 396), 1);
+        assert_eq!(topk_row_pieces(7, 5000, 1024, 132, 396), 1);
+        assert_eq!(topk_row_pieces(1, 10, 1, 132, 396), 1);
         assert_eq!(ScanMode::Tree.slots(3), 6);
         assert_eq!(ScanMode::Predecessor.slots(3), 3);
         // (value, head) pairs: packed with the state up to 4-byte values, else at most 16

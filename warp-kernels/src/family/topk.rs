@@ -148,24 +148,40 @@ pub const TOPK_ROWS_STREAM: Kernel = kernel(
 /// pieces).
 pub const TOPK_ROW_SPLIT_MAX_K: usize = 256;
 
-/// Pieces each row of a top-k of rows is split into (1: none): when there are fewer rows than
-/// twice the GPU's `sms` and `k` is at most [`TOPK_ROW_SPLIT_MAX_K`], enough pieces for about
-/// four blocks an SM, each at least eight times `k` columns (so that the second launch, over
-/// the pieces' `pieces * k` candidates a row, reads far less than the first), at most 64.
-pub const fn topk_row_pieces(rows: usize, cols: usize, k: usize, sms: usize) -> usize {
-    if rows == 0 || rows >= 2 * sms || k > TOPK_ROW_SPLIT_MAX_K {
+/// Pieces each row of a top-k of rows is split into (1: none), when `k` is at most
+/// [`TOPK_ROW_SPLIT_MAX_K`]: each piece at least eight times `k` columns (so that the second
+/// launch, over the pieces' `pieces * k` candidates a row, reads far less than the first), at
+/// most 64, and as many as one wave of [`TOPK_ROWS_STREAM`] holds (`stream_resident` blocks:
+/// its blocks an SM times the SMs) when those pieces are long enough for it
+/// ([`TOPK_ROW_STREAM_MIN_COLS`]; one piece when even that is more than a wave holds); else,
+/// with fewer rows than twice `sms` (the GPU's SMs), enough for about four blocks of
+/// [`TOPK_ROWS`] an SM. A second wave of the read-once kernel would wait for the first: on
+/// an H100, 64 rows of 128,256 (k = 50) took 65 us in 9 pieces (576 blocks, 396 at once).
+pub const fn topk_row_pieces(
+    rows: usize,
+    cols: usize,
+    k: usize,
+    sms: usize,
+    stream_resident: usize,
+) -> usize {
+    if rows == 0 || k > TOPK_ROW_SPLIT_MAX_K {
+        return 1;
+    }
+    let most = cols / (8 * if k == 0 { 1 } else { k });
+    let most = if most > 64 { 64 } else { most };
+    let stream = stream_resident / rows;
+    let stream = if stream > most { most } else { stream };
+    let stream = if stream < 1 { 1 } else { stream };
+    if cols / stream >= TOPK_ROW_STREAM_MIN_COLS {
+        return stream;
+    }
+    // Pieces too short to be read once: the radix select's.
+    if rows >= 2 * sms {
         return 1;
     }
     let want = (4 * sms).div_ceil(rows);
-    let most = cols / (8 * if k == 0 { 1 } else { k });
     let p = if want < most { want } else { most };
-    if p > 64 {
-        64
-    } else if p < 1 {
-        1
-    } else {
-        p
-    }
+    if p < 1 { 1 } else { p }
 }
 
 /// The kernels of a top-k module.

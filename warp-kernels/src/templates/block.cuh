@@ -164,7 +164,8 @@ static __device__ __forceinline__ void wd_block_bitonic_sort(K (&key)[N], V (&va
     for (wd_u32 size = 2; size <= p; size <<= 1) {
         for (wd_u32 stride = size >> 1; stride > 0; stride >>= 1) {
             for (wd_u32 t = threadIdx.x; t < p / 2; t += WD_BLOCK) {
-                const wd_u32 i = 2u * stride * (t / stride) + (t % stride), j = i + stride;
+                // Pair t's first entry: t with a zero bit inserted at stride's place.
+                const wd_u32 i = ((t & ~(stride - 1u)) << 1) | (t & (stride - 1u)), j = i + stride;
                 const K ki = key[i], kj = key[j];
                 const V vi = val[i], vj = val[j];
                 const bool j_first = before(kj, vj, ki, vi);
@@ -179,6 +180,54 @@ static __device__ __forceinline__ void wd_block_bitonic_sort(K (&key)[N], V (&va
             __syncthreads();
         }
     }
+}
+
+// Sorts entries [0, cnt) of (key, val) in shared memory (cnt at most WD_BLOCK, every entry
+// visible: after a barrier) by rank: thread t counts the entries that go `before` entry t (a
+// strict total order over the entries, so no two share a rank) and, after a barrier, writes
+// entry t at its rank. Two barriers, the last making the order visible; cnt broadcast reads a
+// thread. All threads call it.
+template <class K, class V, int N, class Before>
+static __device__ __forceinline__ void wd_block_rank_sort(K (&key)[N], V (&val)[N], wd_u32 cnt, const Before& before) {
+    const bool mine = threadIdx.x < cnt;
+    K k0 = K();
+    V v0 = V();
+    wd_u32 r = 0;
+    if (mine) {
+        k0 = key[threadIdx.x];
+        v0 = val[threadIdx.x];
+#pragma unroll 4
+        for (wd_u32 j = 0; j < cnt; ++j) r += before(key[j], val[j], k0, v0) ? 1u : 0u;
+    }
+    __syncthreads();
+    if (mine) {
+        key[r] = k0;
+        val[r] = v0;
+    }
+    __syncthreads();
+}
+
+// Sorts entries [0, cnt) of (key, val) in shared memory (every entry visible) so that no entry
+// is followed by one that goes `before` it (a strict total order): by rank
+// (wd_block_rank_sort) when cnt is at most WD_BLOCK, else by the bitonic network
+// (wd_block_bitonic_sort) over the next power of two, padded with (pad_key, pad_val), which
+// must go after every entry (the arrays hold N entries, at least that power of two). Ends
+// with a barrier. All threads call it.
+template <class K, class V, int N, class Before>
+static __device__ __forceinline__ void wd_block_sort(K (&key)[N], V (&val)[N], wd_u32 cnt, K pad_key, V pad_val,
+                                                     const Before& before) {
+    if (cnt <= (wd_u32)WD_BLOCK) {
+        wd_block_rank_sort(key, val, cnt, before);
+        return;
+    }
+    wd_u32 p = 1;
+    while (p < cnt) p <<= 1;
+    for (wd_u32 j = cnt + threadIdx.x; j < p; j += WD_BLOCK) {
+        key[j] = pad_key;
+        val[j] = pad_val;
+    }
+    __syncthreads();
+    wd_block_bitonic_sort(key, val, p, before);
 }
 
 // ---- warp tiles: layout, vector loads and stores ----

@@ -366,18 +366,11 @@ static __device__ __forceinline__ bool wd_topk_passes(K key, wd_u32 idx, K g, K 
 }
 
 // Sorts the buffer's first `cnt` (at most WD_TOPK_MAX_K) entries, best first (key descending,
-// index ascending), by a bitonic sort (wd_block_bitonic_sort) over the next power of two,
-// padded with entries that sort last (key 0, index 0xFFFFFFFF: no real entry has that index).
+// index ascending): wd_block_sort, padded where it needs with entries that sort last (key 0,
+// index 0xFFFFFFFF: no real entry has that index). Ends with a barrier.
 template <class K>
 static __device__ __forceinline__ void wd_topk_sort(wd_topk_block<K>& b, wd_u32 cnt) {
-    wd_u32 p = 1;
-    while (p < cnt) p <<= 1;
-    for (wd_u32 j = cnt + threadIdx.x; j < p; j += WD_BLOCK) {
-        b.key[j] = 0;
-        b.idx[j] = 0xFFFFFFFFu;
-    }
-    __syncthreads();
-    wd_block_bitonic_sort(b.key, b.idx, p, [](K ka, wd_u32 ia, K kb, wd_u32 ib) { return ka > kb || (ka == kb && ia < ib); });
+    wd_block_sort(b.key, b.idx, cnt, (K)0, 0xFFFFFFFFu, [](K ka, wd_u32 ia, K kb, wd_u32 ib) { return ka > kb || (ka == kb && ia < ib); });
 }
 
 // The end of a block's selection: of its `cnt` entries, exactly its k best (all, if fewer).
@@ -424,9 +417,12 @@ static __device__ __forceinline__ wd_u32 wd_topk_take(wd_topk_block<K>& b, const
 // ... (each WD_BLOCK * ITEMS elements, read in index order), two steps ahead in flight in
 // registers and WD_TOPK_PREFETCH steps ahead asked of L2, each step's entries that pass the
 // block's rule (tk, ti) and the global bound (`bound`; null: none) appended to the buffer, which
-// is refined whenever it holds more than KEEP. Ends with the buffer's entries counted in b.out
-// (not yet behind a barrier: wd_topk_count).
-template <int BITS, class St, class K>
+// is refined whenever it holds more than KEEP. SEED (a block selecting alone, whose buffer is
+// free): when k < WD_BLOCK, the rule starts at the k-th largest of the threads' best keys of
+// the first step, which at least k elements reach (each of those threads holds one), so the
+// first steps append a few entries, not all of theirs. Ends with the buffer's entries counted
+// in b.out (not yet behind a barrier: wd_topk_count).
+template <int BITS, bool SEED, class St, class K>
 static __device__ __forceinline__ void wd_topk_steps(const St& st, wd_topk_block<K>& b, wd_u32 k, bool largest, wd_u64 first,
                                                      wd_u64 grid, wd_u64* bound, K& tk, wd_u32& ti) {
     typedef wd_topk_sizes<K> Z;
@@ -438,6 +434,22 @@ static __device__ __forceinline__ void wd_topk_steps(const St& st, wd_topk_block
     wd_u64 s = first;
     if (s < nsteps) wd_topk_load<St, ITEMS>(st, wd_topk_base<ITEMS>(s), cur, cur_vec);
     if (s + grid < nsteps) wd_topk_load<St, ITEMS>(st, wd_topk_base<ITEMS>(s + grid), next, next_vec);
+    if (SEED && k < (wd_u32)WD_BLOCK) {
+        // A thread without elements offers key 0, which can only make the rule pass more.
+        K best = 0;
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            const K key = wd_topk_oriented<St, K>(cur[j], largest);
+            if (s < nsteps && wd_topk_index<St, ITEMS>(wd_topk_base<ITEMS>(s), j, cur_vec) < st.n && key > best) best = key;
+        }
+        b.key[threadIdx.x] = best;
+        __syncthreads();
+        K prefix;
+        wd_u32 rank, equal;
+        wd_topk_kth<BITS>(b, (wd_u32)WD_BLOCK, k, (K)0, prefix, rank, equal);
+        tk = prefix;
+        ti = 0xFFFFFFFFu;
+    }
     // The bound a step uses was read during the step before (it only grows, and every
     // value it takes is one at least k elements reach).
     K g = (K)wd_topk_bound_now(bound);
@@ -518,7 +530,7 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
     wd_u32 ti = 0xFFFFFFFFu;
     wd_u32 cnt = 0, active = gridDim.x;
     if (raw) {
-        wd_topk_steps<BITS>(st, b, k, largest, blockIdx.x, gridDim.x, bound, tk, ti);
+        wd_topk_steps<BITS, false>(st, b, k, largest, blockIdx.x, gridDim.x, bound, tk, ti);
         cnt = wd_topk_keep<BITS>(b, wd_topk_count(b), k, true, bound, tk, ti);
     } else {
         if (wd_ldcg(done) != 0u) return;
@@ -740,14 +752,7 @@ static __device__ __forceinline__ void wd_topk_rows_radix(const E* x, wd_u32 row
     }
     for (; j < cols; j += WD_BLOCK) collect((wd_u32)j, key((wd_u32)j));
     __syncthreads();
-    wd_u32 p = 1u;
-    while (p < k) p <<= 1;
-    for (wd_u32 t = k + threadIdx.x; t < p; t += WD_BLOCK) {
-        ck[t] = (K)0;
-        ci[t] = 0xffffffffu;
-    }
-    __syncthreads();
-    wd_block_bitonic_sort(ck, ci, p, [](K a, wd_u32 ia, K b, wd_u32 ib) { return a > b || (a == b && ia < ib); });
+    wd_block_sort(ck, ci, k, (K)0, 0xffffffffu, [](K a, wd_u32 ia, K b, wd_u32 ib) { return a > b || (a == b && ia < ib); });
     for (wd_u32 t = threadIdx.x; t < k; t += WD_BLOCK) pc.write(t, ci[t], k, idx_in, values, indices);
 }
 
@@ -788,7 +793,7 @@ static __device__ __forceinline__ void wd_topk_rows_stream(const E* x, wd_u32 ro
     const wd_topk_row_stage<E> st{row, cols};
     K tk = 0;
     wd_u32 ti = 0xFFFFFFFFu;
-    wd_topk_steps<BITS>(st, b, k, largest, 0u, 1u, nullptr, tk, ti);
+    wd_topk_steps<BITS, true>(st, b, k, largest, 0u, 1u, nullptr, tk, ti);
     const wd_u32 cnt = wd_topk_keep<BITS>(b, wd_topk_count(b), k, true, nullptr, tk, ti);
     wd_topk_sort(b, cnt);
     for (wd_u32 t = threadIdx.x; t < cnt; t += WD_BLOCK) pc.write(t, b.idx[t], k, idx_in, values, indices);

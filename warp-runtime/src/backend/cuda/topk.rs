@@ -181,8 +181,9 @@ kernel_args! {
 impl Gpu {
     /// The `k` (1 to `cols`, at most 1,024) best of each row of the row-major `x` (`cols`
     /// columns, below 2^32; at least one row) into `out`: the values and the columns (`k` a
-    /// row), with top-k module `m`. A block per row; few long rows ([`topk_row_pieces`]) a
-    /// block per piece of a row, then a block per row over the pieces' candidates. Pieces of at
+    /// row), with top-k module `m`. A block per row; few long rows ([`topk_row_pieces`]: one
+    /// wave of the read-once kernel) a block per piece of a row, then a block per row over the
+    /// pieces' candidates. Pieces of at
     /// least [`TOPK_ROW_STREAM_MIN_COLS`] columns are read once (`wd_k_topk_rows_stream`), the
     /// others by the radix select (`wd_k_topk_rows`).
     pub(crate) fn top_k_rows<E: Element>(
@@ -196,7 +197,9 @@ impl Gpu {
     ) -> Result<()> {
         let (mut values, mut indices) = out;
         let rows = x.len() / cols;
-        let pieces = topk_row_pieces(rows, cols, k, self.shared.sms as usize);
+        let sms = self.shared.sms as usize;
+        let stream_resident = m.function(&TOPK_ROWS_STREAM)?.blocks_per_sm as usize * sms;
+        let pieces = topk_row_pieces(rows, cols, k, sms, stream_resident);
         // Every launch below has at most `rows * pieces` blocks.
         u32::try_from(rows * pieces)
             .ok()
