@@ -158,7 +158,10 @@ static __device__ __forceinline__ void wd_block_radix_pick(const wd_u32 (&hist)[
 // written and visible: after a barrier) so that no entry is followed by one that goes `before`
 // it (before(ka, va, kb, vb): a strict order; pad [cnt, p) with entries that go last). The
 // network's log2(p) (log2(p) + 1) / 2 steps each compare-exchange p / 2 pairs, spread over the
-// threads, and end with a barrier. All threads call it.
+// threads (pair t to thread t % WD_BLOCK). A step of stride at most 32 keeps each warp within
+// 64-entry segments of its own (pair t's entries are in segment t / 32), so between two such
+// steps a warp barrier (__syncwarp) does; other steps end with a block barrier, as does the
+// last. All threads call it.
 template <class K, class V, int N, class Before>
 static __device__ __forceinline__ void wd_block_bitonic_sort(K (&key)[N], V (&val)[N], wd_u32 p, const Before& before) {
     for (wd_u32 size = 2; size <= p; size <<= 1) {
@@ -177,7 +180,11 @@ static __device__ __forceinline__ void wd_block_bitonic_sort(K (&key)[N], V (&va
                     val[j] = vi;
                 }
             }
-            __syncthreads();
+            const wd_u32 next = stride > 1u ? stride >> 1 : (size < p ? size : 0u);
+            if (stride <= 32u && next != 0u && next <= 32u)
+                __syncwarp();
+            else
+                __syncthreads();
         }
     }
 }
