@@ -136,13 +136,13 @@ pub const TOPK_ROWS: Kernel = kernel(
 /// [`TOPK_ROWS`] by one read of each piece: the top-k level's buffered candidates, refined by a
 /// radix select whenever the buffer fills, in the piece's one block; the same answer, for pieces
 /// of at least [`TOPK_ROW_STREAM_MIN_COLS`] columns. The same arguments.
-pub const TOPK_ROWS_STREAM: Kernel = kernel_min(
+///
+/// Uncapped (74 registers, 3 blocks an SM): capped at 4 blocks an SM (64 registers), an H100
+/// took 49.9 us, against 46.8 uncapped in the same run, for 64 rows of 128,256 (k = 50; 8
+/// pieces, not 6), and 78.3 us, against 75.1, for 256 rows of 32,768 (k = 1,000).
+pub const TOPK_ROWS_STREAM: Kernel = kernel(
     "wd_k_topk_rows_stream",
     TOPK_ROWS.params,
-    // 4 resident blocks per SM (64 registers; 74 uncapped, 3 blocks): its blocks are
-    // latency-bound, so more of them an SM read more at once, and split rows fit more pieces
-    // in one wave.
-    "4",
     "wd_topk_rows_stream(x, cols, pieces, chunk, idx_in, k, largest != 0, values, indices);",
 );
 
