@@ -183,9 +183,8 @@ impl Gpu {
     /// columns, below 2^32; at least one row) into `out`: the values and the columns (`k` a
     /// row), with top-k module `m`. A block per row; few long rows ([`topk_row_pieces`]: one
     /// wave of the read-once kernel) a block per piece of a row, then a block per row over the
-    /// pieces' candidates. Pieces of at
-    /// least [`TOPK_ROW_STREAM_MIN_COLS`] columns are read once (`wd_k_topk_rows_stream`), the
-    /// others by the radix select (`wd_k_topk_rows`).
+    /// pieces' candidates. Pieces of at least [`TOPK_ROW_STREAM_MIN_COLS`] columns are read
+    /// once (`wd_k_topk_rows_stream`), the others by the radix select (`wd_k_topk_rows`).
     pub(crate) fn top_k_rows<E: Element>(
         &self,
         m: &Module,
