@@ -22,7 +22,7 @@
 // equal to tk lose to them: ti = 0); otherwise a radix select of the indices of the entries
 // equal to tk keeps exactly k (ti = the k-th one's index). The block then publishes tk
 // (atomicMax on the bound). At its end every block keeps exactly its k best (or all, if
-// fewer). A lone block sorts them (bitonic, in shared memory) and writes the answer: the
+// fewer). A lone block sorts them (wd_block_sort, in shared memory) and writes the answer: the
 // values (read again from the input at their indices) and the indices. Otherwise the blocks
 // append those the bound still lets through to one dense list (an atomic count); the last
 // block to finish (a ticket) takes the list itself, as a block of the next level would, and
@@ -632,20 +632,6 @@ static __device__ __forceinline__ void wd_topk_sample(const St& st, wd_u32 k, bo
 }
 
 // ---- the top-k of each row ----
-// wd_topk_rows_radix: block b selects from piece b % pieces of row b / pieces: `chunk` columns
-// from (b % pieces) * chunk, the last piece to the row's end (each piece at least k columns;
-// k <= WD_TOPK_MAX_K), writing k entries at b * k. A row of few long rows is split in pieces
-// so that every SM has blocks; a second launch over the pieces' candidates (pieces * k a row,
-// `idx_in` their columns) selects each row's k: `idx_in` (null: none) maps a column of the
-// launch's rows to the one written.
-// A radix select over the row, 8-bit digits of the key (wd_topk_key; complemented for the
-// smallest), most significant first, one read of the row a digit (WD_TOPK_ROW_LOADS loads in
-// flight a thread), finds the k-th best key and
-// how many of the keys equal to it are taken; it stops early at a digit whose whole bin is
-// taken. Ties then go to the smallest columns: a radix select of the columns of the keys equal
-// to the k-th best finds the last one taken. A last read appends exactly the k selected
-// entries (key, column) to shared memory, a bitonic sort orders them (key descending, column
-// ascending), and the block writes the values (read again from the row) and the columns.
 // Block b's piece of its row: row b / pieces, piece b % pieces (`chunk` columns from
 // piece * chunk, the last to the row's end) of the row-major x (`row_cols` columns).
 // write(t, c, ...): the block's t-th best, column c of the piece, to entry t of its k: the
@@ -669,6 +655,19 @@ template <class E> struct wd_topk_piece {
     }
 };
 
+// wd_topk_rows_radix: block b selects from piece b % pieces of row b / pieces: `chunk` columns
+// from (b % pieces) * chunk, the last piece to the row's end (each piece at least k columns;
+// k <= WD_TOPK_MAX_K), writing k entries at b * k. A row of few long rows is split in pieces
+// so that every SM has blocks; a second launch over the pieces' candidates (pieces * k a row,
+// `idx_in` their columns) selects each row's k: `idx_in` (null: none) maps a column of the
+// launch's rows to the one written.
+// A radix select over the row, 8-bit digits of the key (wd_topk_key; complemented for the
+// smallest), most significant first, one read of the row a digit (WD_TOPK_ROW_LOADS loads in
+// flight a thread), finds the k-th best key and how many of the keys equal to it are taken;
+// it stops early at a digit whose whole bin is taken. Ties then go to the smallest columns: a
+// radix select of the columns of the keys equal to the k-th best finds the last one taken. A last read appends exactly the k selected
+// entries (key, column) to shared memory, wd_block_sort orders them (key descending, column
+// ascending), and the block writes the values (read again from the row) and the columns.
 template <class E>
 static __device__ __forceinline__ void wd_topk_rows_radix(const E* x, wd_u32 row_cols, wd_u32 pieces, wd_u32 chunk,
                                                           const wd_u32* idx_in, wd_u32 k, bool largest, E* values,
