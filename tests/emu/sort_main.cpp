@@ -64,10 +64,10 @@ static int run(const std::vector<E>& xs, bool desc, int mode, const char* what) 
     return 0;
 }
 
-// The rows' sort (wd_k_sort_rows, as Gpu::sort_rows launches it, or with `warp` the lanes'
-// bitonic network wd_k_sort_rows_warp, rows of at most 32 keys, on 3 blocks) of `rows` rows of
-// `cols` keys against std::stable_sort of each row by the order word: keys, columns and the
-// values (v[i] = mix(i)) at the keys' places.
+// The rows' sort (wd_k_sort_rows, as Gpu::sort_rows launches it, or with `warp` the bitonic
+// networks of rows of at most 32 keys, wd_k_sort_rows_warp and the keys' wd_k_sort_rows_warp_keys,
+// on one block) of `rows` rows of `cols` keys against std::stable_sort of each row by the order
+// word: keys, columns and the values (v[i] = mix(i)) at the keys' places.
 static int rows_run(const std::vector<E>& xs, size_t cols, bool desc, const char* what, bool warp = false) {
     const size_t n = xs.size(), rows = n / cols;
     const size_t rpb = std::min<size_t>(255, WD_SORT_ROW_TILE / cols);
@@ -76,9 +76,17 @@ static int rows_run(const std::vector<E>& xs, size_t cols, bool desc, const char
     std::vector<V> vin(n), vout(n, 0);
     for (size_t i = 0; i < n; ++i) vin[i] = (V)mix(i);
     if (warp) {
-        wd_emu_launch(3, [&] {
+        // One block: its 8 warps take the 32-row groups in turns, so each reuses its stage.
+        wd_emu_launch(1, [&] {
             wd_k_sort_rows_warp(xs.data(), out.data(), col.data(), vin.data(), vout.data(), rows, (wd_u32)cols, desc);
         });
+        // The keys alone (a network of words): the same keys.
+        std::vector<E> keys_only(n);
+        wd_emu_launch(1, [&] { wd_k_sort_rows_warp_keys(xs.data(), keys_only.data(), rows, (wd_u32)cols, desc); });
+        if (std::memcmp(keys_only.data(), out.data(), n * sizeof(E)) != 0) {
+            printf("FAIL rows %s %zu x %zu desc=%d: the keys' kernel differs\n", what, rows, cols, desc);
+            return 1;
+        }
     } else {
         wd_emu_launch((unsigned)((rows + rpb - 1) / rpb), [&] {
             wd_k_sort_rows(xs.data(), out.data(), col.data(), vin.data(), vout.data(), rows, (wd_u32)cols, (wd_u32)rpb, desc);
@@ -272,7 +280,7 @@ int main() {
             failed += run(same, desc, values ? 2 : 0, "all equal");
         }
     }
-    for (size_t cols : {1ul, 2ul, 3ul, 5ul, 16ul, 17ul, 32ul, 33ul, (size_t)WD_SORT_ROW_TILE}) {
+    for (size_t cols : {1ul, 2ul, 3ul, 4ul, 5ul, 8ul, 16ul, 17ul, 24ul, 31ul, 32ul, 33ul, (size_t)WD_SORT_ROW_TILE}) {
         const size_t rows = cols == 1 ? 600 : cols < 100 ? 300 : 2;
         std::vector<E> random(rows * cols), few(rows * cols);
         for (size_t i = 0; i < random.size(); ++i) {

@@ -245,7 +245,23 @@ pub const SORT_ROWS_WARP: Kernel = kernel(
         p("cols", U32),
         p("descending", U32),
     ],
-    "wd_sort_rows_warp(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending != 0);",
+    "wd_sort_rows_warp<false>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending != 0);",
+);
+
+/// [`SORT_ROWS_WARP`] where only the sorted keys are wanted: for keys of up to 4 bytes the
+/// network sorts the 32-bit order words alone (equal words are equal keys, so stability cannot
+/// be seen), in a kernel of its own so that its register count is not the (word, column)
+/// network's; keys of 8 bytes as [`SORT_ROWS_WARP`] with no columns or values.
+pub const SORT_ROWS_WARP_KEYS: Kernel = kernel(
+    "wd_k_sort_rows_warp_keys",
+    &[
+        p("keys", In(Elem)),
+        p("keys_out", Out(Elem)),
+        p("rows", U64),
+        p("cols", U32),
+        p("descending", U32),
+    ],
+    "wd_sort_rows_warp_keys(keys, keys_out, rows, cols, descending != 0);",
 );
 
 /// The longest rows the rows' sort sorts in registers ([`SORT_ROWS_WARP`]): a warp's lanes, or
@@ -281,6 +297,7 @@ pub const SORT_KERNELS: &[&Kernel] = &[
     &SORT_PASS,
     &SORT_ROWS,
     &SORT_ROWS_WARP,
+    &SORT_ROWS_WARP_KEYS,
     &SORT_SEGMENTS_PLAN,
     &SORT_SEGMENTS,
     &SORT_GATHER,

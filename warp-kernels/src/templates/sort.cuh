@@ -563,38 +563,83 @@ static __device__ __forceinline__ void wd_sort_rows_lanes(const K* keys, K* keys
 }
 
 // ---- the rows' sort of rows of at most 32 keys of at most 4 bytes: a thread a row ----
-// A warp takes 32 rows at a time: it loads them coalesced into its part of shared memory (a
-// row's words `WD_SORT_ROW_STRIDE` apart: 33, so that the lanes reading their rows' column c
-// hit 32 banks), each lane takes its row into registers as (word << 32 | column) and sorts it
-// with a bitonic network of G (the power of two at or above `cols`) in registers, fully
-// unrolled (no shuffles: G/2 compare-exchanges a step, independent of one another); columns
-// past the row hold the largest word and their own column, so they end last, and equal words
-// keep their column order (stable). The sorted words and then the columns go back through
-// shared memory and out coalesced; writes as wd_sort_rows does. Grid-stride over the warps'
-// groups of 32 rows. `stage`: the warp's 32 * WD_SORT_ROW_STRIDE words of shared memory.
+// A warp takes 32 rows at a time: it loads them coalesced (a lane's G loads from one address,
+// all in flight) into its part of shared memory (a row's words `WD_SORT_ROW_STRIDE` apart: 33,
+// so that the lanes reading their rows' column c hit 32 banks; element p of the 32 rows is row
+// p / cols by a multiply, `wd_sort_row_at`), each lane takes its row into registers and sorts
+// it with a bitonic network of G (the power of two at or above `cols`) in registers, fully
+// unrolled (no shuffles: G/2 compare-exchanges a step, independent of one another). Columns
+// cols .. G of every row hold the largest word, written once, so they end last. Where columns
+// or values are wanted the network sorts (word << 32 | column), so equal words keep their
+// column order (stable); where only the keys are (`WORDS`), it sorts the 32-bit words alone:
+// equal words are equal keys, so the order among them cannot be seen. The sorted words and
+// then the columns go back through shared memory and out coalesced; writes as wd_sort_rows
+// does. Grid-stride over the warps' groups of 32 rows. `stage`: the warp's
+// 32 * WD_SORT_ROW_STRIDE words of shared memory.
 #define WD_SORT_ROW_STRIDE 33u
-template <int G, class K, class V>
+template <bool WORDS> struct wd_sort_row_entry { typedef wd_u64 T; };
+template <> struct wd_sort_row_entry<true> { typedef wd_u32 T; };
+
+// Where element p (< 1024) of a warp's 32 rows of `cols` keys sits in the stage: row
+// r = p / cols as (p * m) >> 16 with m = ceil(2^16 / cols) (exact while p * (cols - 1) < 2^16),
+// at r * WD_SORT_ROW_STRIDE + p - r * cols = p + r * (WD_SORT_ROW_STRIDE - cols).
+struct wd_sort_row_at {
+    wd_u32 m, skip;
+    __device__ __forceinline__ wd_sort_row_at(wd_u32 cols) : m((65535u + cols) / cols), skip(WD_SORT_ROW_STRIDE - cols) {}
+    __device__ __forceinline__ wd_u32 operator()(wd_u32 p) const { return p + ((p * m) >> 16) * skip; }
+    __device__ __forceinline__ wd_u32 row(wd_u32 p) const { return (p * m) >> 16; }
+    // A copy the compiler cannot see through: a lane's positions are the same for every group
+    // of rows, and hoisting them all out of the loop would hold G more registers.
+    __device__ __forceinline__ wd_sort_row_at fresh() const {
+        wd_sort_row_at a = *this;
+        asm volatile("" : "+r"(a.m));
+        return a;
+    }
+};
+
+template <int G, bool WORDS, class K, class V>
 static __device__ __forceinline__ void wd_sort_rows_thread(const K* keys, K* keys_out, wd_u32* cols_out, const V* vals, V* vals_out,
                                                            wd_u64 rows, wd_u32 cols, bool descending, wd_u32* stage) {
     typedef typename wd_sort_bits<K>::T U;
+    typedef typename wd_sort_row_entry<WORDS>::T E;
     static_assert(sizeof(U) <= 4, "a row's (word, column) pairs are packed in 64 bits");
+    static_assert(32 * G * (G - 1) < 65536, "wd_sort_row_at is exact");
     const unsigned lane = threadIdx.x & 31u;
     const wd_u64 warp = ((wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x) >> 5;
     const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
+    const wd_sort_row_at at_all(cols);
+    wd_u32* mine = stage + lane * WD_SORT_ROW_STRIDE;
+#pragma unroll
+    for (int c = 0; c < G; ++c) {
+        if ((unsigned)c >= cols) mine[c] = 0xffffffffu;  // the padding, never overwritten
+    }
     for (wd_u64 r0 = warp * 32u; r0 < rows; r0 += nwarps * 32u) {
         const wd_u32 nr = rows - r0 < 32u ? (wd_u32)(rows - r0) : 32u;
         const wd_u32 count = nr * cols;
         const wd_u64 base = r0 * cols;
-        for (wd_u32 p = lane; p < count; p += 32u) {
-            const wd_u32 r = p / cols;
-            stage[r * WD_SORT_ROW_STRIDE + (p - r * cols)] = (wd_u32)wd_sort_word(keys[base + p], descending);
+        const wd_sort_row_at at = at_all.fresh();
+        {
+            // A lane's elements p = lane + 32 t (t < cols <= G), from one address a lane (each
+            // load's offset an immediate), all loads before the first store.
+            const K* from = keys + base + lane;
+            K in[G];
+#pragma unroll
+            for (int t = 0; t < G; ++t) {
+                if (lane + 32u * (unsigned)t < count) in[t] = from[32 * t];
+            }
+#pragma unroll
+            for (int t = 0; t < G; ++t) {
+                const wd_u32 p = lane + 32u * (unsigned)t;
+                if (p < count) stage[at(p)] = (wd_u32)wd_sort_word(in[t], descending);
+            }
         }
         __syncwarp();
-        wd_u64 e[G];
+        // Lanes past the last row sort what their rows held before; nothing of theirs is written.
+        E e[G];
 #pragma unroll
         for (int c = 0; c < G; ++c) {
-            const wd_u32 w = ((unsigned)c < cols && lane < nr) ? stage[lane * WD_SORT_ROW_STRIDE + c] : 0xffffffffu;
-            e[c] = ((wd_u64)w << 32) | (wd_u64)c;
+            if constexpr (WORDS) e[c] = mine[c];
+            else e[c] = ((wd_u64)mine[c] << 32) | (wd_u64)c;
         }
         __syncwarp();
 #pragma unroll
@@ -605,60 +650,82 @@ static __device__ __forceinline__ void wd_sort_rows_thread(const K* keys, K* key
                 for (int i = 0; i < G; ++i) {
                     const int l = i ^ j;
                     if (l > i) {
-                        const wd_u64 a = e[i], b = e[l];
+                        const E a = e[i], b = e[l];
+                        const E lo = a < b ? a : b, hi = a < b ? b : a;
                         const bool ascending = (i & k) == 0;
-                        const bool swap = ascending ? b < a : a < b;
-                        e[i] = swap ? b : a;
-                        e[l] = swap ? a : b;
+                        e[i] = ascending ? lo : hi;
+                        e[l] = ascending ? hi : lo;
                     }
                 }
             }
         }
-        // The sorted words, then the columns, out through shared memory.
+        // The sorted words, then the columns, out through shared memory. Every column of the
+        // words goes back: the padding's words are the largest, so they end where they were.
         if (keys_out != nullptr) {
 #pragma unroll
-            for (int c = 0; c < G; ++c) {
-                if ((unsigned)c < cols) stage[lane * WD_SORT_ROW_STRIDE + c] = (wd_u32)(e[c] >> 32);
-            }
+            for (int c = 0; c < G; ++c) mine[c] = WORDS ? (wd_u32)e[c] : (wd_u32)((wd_u64)e[c] >> 32);
             __syncwarp();
-            for (wd_u32 p = lane; p < count; p += 32u) {
-                const wd_u32 r = p / cols;
-                keys_out[base + p] = wd_sort_key<K>((U)stage[r * WD_SORT_ROW_STRIDE + (p - r * cols)], descending);
+            K* to = keys_out + base + lane;
+#pragma unroll
+            for (int t = 0; t < G; ++t) {
+                const wd_u32 p = lane + 32u * (unsigned)t;
+                if (p < count) to[32 * t] = wd_sort_key<K>((U)stage[at(p)], descending);
             }
             __syncwarp();
         }
-        if (cols_out != nullptr || vals_out != nullptr) {
+        if constexpr (!WORDS) {
+            if (cols_out != nullptr || vals_out != nullptr) {
 #pragma unroll
-            for (int c = 0; c < G; ++c) {
-                if ((unsigned)c < cols) stage[lane * WD_SORT_ROW_STRIDE + c] = (wd_u32)e[c];
+                for (int c = 0; c < G; ++c) {
+                    if ((unsigned)c < cols) mine[c] = (wd_u32)e[c];
+                }
+                __syncwarp();
+                const wd_u64 from = base + lane;
+#pragma unroll
+                for (int t = 0; t < G; ++t) {
+                    const wd_u32 p = lane + 32u * (unsigned)t;
+                    if (p < count) {
+                        const wd_u32 col = stage[at(p)];
+                        if (cols_out != nullptr) cols_out[from + 32 * t] = col;
+                        if (vals_out != nullptr) vals_out[from + 32 * t] = vals[base + (wd_u64)at.row(p) * cols + col];
+                    }
+                }
+                __syncwarp();
+                // The padding back where the columns overwrote it.
+#pragma unroll
+                for (int c = 0; c < G; ++c) {
+                    if ((unsigned)c < cols) continue;
+                    mine[c] = 0xffffffffu;
+                }
             }
-            __syncwarp();
-            for (wd_u32 p = lane; p < count; p += 32u) {
-                const wd_u32 r = p / cols;
-                const wd_u32 col = stage[r * WD_SORT_ROW_STRIDE + (p - r * cols)];
-                if (cols_out != nullptr) cols_out[base + p] = col;
-                if (vals_out != nullptr) vals_out[base + p] = vals[base + (wd_u64)r * cols + col];
-            }
-            __syncwarp();
         }
     }
 }
 
+// wd_sort_rows_thread with G, the power of two at or above `cols`.
+template <bool WORDS, class K, class V>
+static __device__ __forceinline__ void wd_sort_rows_thread_g(const K* keys, K* keys_out, wd_u32* cols_out, const V* vals, V* vals_out,
+                                                             wd_u64 rows, wd_u32 cols, bool descending, wd_u32* st) {
+    if (cols <= 1u) wd_sort_rows_thread<1, WORDS>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
+    else if (cols <= 2u) wd_sort_rows_thread<2, WORDS>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
+    else if (cols <= 4u) wd_sort_rows_thread<4, WORDS>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
+    else if (cols <= 8u) wd_sort_rows_thread<8, WORDS>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
+    else if (cols <= 16u) wd_sort_rows_thread<16, WORDS>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
+    else wd_sort_rows_thread<32, WORDS>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
+}
+
 // Rows of at most 32 keys: a thread a row (wd_sort_rows_thread) for words of at most 4 bytes,
 // a group of lanes a row (wd_sort_rows_lanes) for 8-byte words, whose (word, column) pairs
-// do not pack in 64 bits and whose rows would not fit a warp's shared memory.
-template <class K, class V>
+// do not pack in 64 bits and whose rows would not fit a warp's shared memory. `KEYS`: only the
+// sorted keys are wanted (the keys' kernel; cols_out, vals and vals_out null), so a thread's
+// network sorts words alone.
+template <bool KEYS, class K, class V>
 static __device__ __forceinline__ void wd_sort_rows_warp(const K* keys, K* keys_out, wd_u32* cols_out, const V* vals, V* vals_out,
                                                          wd_u64 rows, wd_u32 cols, bool descending) {
     if constexpr (sizeof(typename wd_sort_bits<K>::T) <= 4) {
         __shared__ wd_u32 stage_all[WD_BLOCK / 32][32u * WD_SORT_ROW_STRIDE];
         wd_u32* st = stage_all[threadIdx.x >> 5];
-        if (cols <= 1u) wd_sort_rows_thread<1>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
-        else if (cols <= 2u) wd_sort_rows_thread<2>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
-        else if (cols <= 4u) wd_sort_rows_thread<4>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
-        else if (cols <= 8u) wd_sort_rows_thread<8>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
-        else if (cols <= 16u) wd_sort_rows_thread<16>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
-        else wd_sort_rows_thread<32>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
+        wd_sort_rows_thread_g<KEYS>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending, st);
     } else {
         if (cols <= 1u) wd_sort_rows_lanes<1>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
         else if (cols <= 2u) wd_sort_rows_lanes<2>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
@@ -667,6 +734,12 @@ static __device__ __forceinline__ void wd_sort_rows_warp(const K* keys, K* keys_
         else if (cols <= 16u) wd_sort_rows_lanes<16>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
         else wd_sort_rows_lanes<32>(keys, keys_out, cols_out, vals, vals_out, rows, cols, descending);
     }
+}
+
+// The keys' kernel's entry: wd_sort_rows_warp with nothing but the keys.
+template <class K>
+static __device__ __forceinline__ void wd_sort_rows_warp_keys(const K* keys, K* keys_out, wd_u64 rows, wd_u32 cols, bool descending) {
+    wd_sort_rows_warp<true, K, wd_u32>(keys, keys_out, nullptr, nullptr, nullptr, rows, cols, descending);
 }
 
 // ---- the segments' sort: CSR segments, the short ones many to a block ----

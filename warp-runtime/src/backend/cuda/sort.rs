@@ -5,9 +5,9 @@
 use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{
     BLOCK, SORT_GATHER, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_ROWS, SORT_ROWS_WARP,
-    SORT_SEGMENTS, SORT_SEGMENTS_PLAN, SORT_UNROLL, SORT_WARP_COLS, SORT_WARP_ROWS, sort_passes,
-    sort_row_tile, sort_rows_per_block, sort_segment_small, sort_segment_window, sort_status_bytes,
-    sort_tiles,
+    SORT_ROWS_WARP_KEYS, SORT_SEGMENTS, SORT_SEGMENTS_PLAN, SORT_UNROLL, SORT_WARP_COLS,
+    SORT_WARP_ROWS, sort_passes, sort_row_tile, sort_rows_per_block, sort_segment_small,
+    sort_segment_window, sort_status_bytes, sort_tiles,
 };
 
 use super::Gpu;
@@ -114,6 +114,17 @@ kernel_args! {
         cols_out: Out<'v, u32>,
         vals: ValuesIn<'v>,
         vals_out: Values<'v>,
+        rows: u64,
+        cols: u32,
+        descending: u32,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_sort_rows_warp_keys`.
+    struct SortRowsWarpKeysArgs ['v, E] ['v, E] for [SORT_ROWS_WARP_KEYS] {
+        keys: Elems<'v, E>,
+        keys_out: ElemsOut<'v, E>,
         rows: u64,
         cols: u32,
         descending: u32,
@@ -375,8 +386,29 @@ impl Gpu {
                 32 / cols.next_power_of_two() * SORT_WARP_ROWS as usize
             };
             let warps = rows.div_ceil(rows_a_warp);
+            let blocks = warps.div_ceil((BLOCK / 32) as usize);
+            if let (SortValues::None, Some(o)) = (&values, out.as_mut()) {
+                // The sorted keys alone: a kernel whose network sorts words, not (word,
+                // column) pairs, for keys of up to 4 bytes.
+                let f = m.function(&SORT_ROWS_WARP_KEYS)?;
+                let grid = self.resident_grid(&f, blocks);
+                let timer = self.start_timing()?;
+                self.launch(
+                    m,
+                    &SORT_ROWS_WARP_KEYS,
+                    grid,
+                    &mut SortRowsWarpKeysArgs {
+                        keys: Elems(keys.slice(..)),
+                        keys_out: ElemsOut::At(o.slice_mut(..)),
+                        rows: rows as u64,
+                        cols: cols as u32,
+                        descending: descending as u32,
+                    },
+                )?;
+                return self.stop_timing(timer);
+            }
             let f = m.function(&SORT_ROWS_WARP)?;
-            let grid = self.resident_grid(&f, warps.div_ceil((BLOCK / 32) as usize));
+            let grid = self.resident_grid(&f, blocks);
             let (cols_out, vals, vals_out) = values.group_args(keys.len())?;
             let timer = self.start_timing()?;
             self.launch(
