@@ -330,8 +330,9 @@ fn sorts_match_the_cpu() {
             c.sort(&cz, order).unwrap().download().unwrap(),
             "sort u32, crowded top byte"
         );
-        // Rows: many a block (the row pass), one a block, and rows for the device-wide sort.
-        for cols in [33, 4096, 4097] {
+        // Rows: a thread a row (the networks in registers), many a block (the row pass), one a
+        // block, and rows for the device-wide sort.
+        for cols in [7, 32, 33, 4096, 4097] {
             let m = n / cols * cols;
             let (gr, cr) = (g.upload(&xs[..m]).unwrap(), c.upload(&xs[..m]).unwrap());
             assert_bits(

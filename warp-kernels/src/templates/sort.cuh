@@ -564,12 +564,13 @@ static __device__ __forceinline__ void wd_sort_rows_lanes(const K* keys, K* keys
 
 // ---- the rows' sort of rows of at most 32 keys of at most 4 bytes: a thread a row ----
 // A warp takes 32 rows at a time: it loads them coalesced (a lane's G loads from one address,
-// all in flight) into its part of shared memory (a row's words `WD_SORT_ROW_STRIDE` apart: 33,
-// so that the lanes reading their rows' column c hit 32 banks; element p of the 32 rows is row
-// p / cols by a multiply, `wd_sort_row_at`), each lane takes its row into registers and sorts
-// it with a bitonic network of G (the power of two at or above `cols`) in registers, fully
-// unrolled (no shuffles: G/2 compare-exchanges a step, independent of one another). Columns
-// cols .. G of every row hold the largest word, written once, so they end last. Where columns
+// all issued before the first store; the next group's lines asked of L2 first) into its part
+// of shared memory as they are (a row's keys `WD_SORT_ROW_STRIDE` words apart: 33, so that the
+// lanes reading their rows' column c hit 32 banks; element p of the 32 rows is row p / cols by
+// a multiply, `wd_sort_row_at`), each lane takes its row into registers as order words and
+// sorts it with a bitonic network of G (the power of two at or above `cols`) in registers,
+// fully unrolled (no shuffles: G/2 compare-exchanges a step, independent of one another).
+// Columns cols .. G hold the largest word, so they end last. Where columns
 // or values are wanted the network sorts (word << 32 | column), so equal words keep their
 // column order (stable); where only the keys are (`WORDS`), it sorts the 32-bit words alone:
 // equal words are equal keys, so the order among them cannot be seen. The sorted words and
@@ -609,37 +610,52 @@ static __device__ __forceinline__ void wd_sort_rows_thread(const K* keys, K* key
     const wd_u64 nwarps = ((wd_u64)gridDim.x * WD_BLOCK) >> 5;
     const wd_sort_row_at at_all(cols);
     wd_u32* mine = stage + lane * WD_SORT_ROW_STRIDE;
-#pragma unroll
-    for (int c = 0; c < G; ++c) {
-        if ((unsigned)c >= cols) mine[c] = 0xffffffffu;  // the padding, never overwritten
-    }
     for (wd_u64 r0 = warp * 32u; r0 < rows; r0 += nwarps * 32u) {
         const wd_u32 nr = rows - r0 < 32u ? (wd_u32)(rows - r0) : 32u;
         const wd_u32 count = nr * cols;
         const wd_u64 base = r0 * cols;
         const wd_sort_row_at at = at_all.fresh();
         {
+            // The warp's next group of rows into L2 (a 128-byte line a lane), so that its loads,
+            // which the compiler interleaves with their uses, wait for L2, not for DRAM.
+            const wd_u64 next = r0 + nwarps * 32u;
+            if (next < rows) {
+                const wd_u64 nn = rows - next < 32u ? rows - next : 32u;
+                const wd_u64 bytes = nn * cols * sizeof(K);
+                if ((wd_u64)lane * 128u < bytes) wd_prefetch_l2((const char*)(keys + next * cols) + (wd_u64)lane * 128u);
+            }
+        }
+        {
             // A lane's elements p = lane + 32 t (t < cols <= G), from one address a lane (each
-            // load's offset an immediate), all loads before the first store.
+            // load's offset an immediate), stored as they are: the warp barrier keeps every
+            // store, and so every wait for a load, after the last load is issued.
             const K* from = keys + base + lane;
             K in[G];
 #pragma unroll
             for (int t = 0; t < G; ++t) {
                 if (lane + 32u * (unsigned)t < count) in[t] = from[32 * t];
             }
+            __syncwarp();
 #pragma unroll
             for (int t = 0; t < G; ++t) {
                 const wd_u32 p = lane + 32u * (unsigned)t;
-                if (p < count) stage[at(p)] = (wd_u32)wd_sort_word(in[t], descending);
+                wd_u32 raw = 0;
+                memcpy(&raw, &in[t], sizeof(K));
+                if (p < count) stage[at(p)] = raw;
             }
         }
         __syncwarp();
-        // Lanes past the last row sort what their rows held before; nothing of theirs is written.
+        // A row's keys as order words, the largest word past its end (lanes past the last row
+        // sort what their rows held before; nothing of theirs is written).
         E e[G];
 #pragma unroll
         for (int c = 0; c < G; ++c) {
-            if constexpr (WORDS) e[c] = mine[c];
-            else e[c] = ((wd_u64)mine[c] << 32) | (wd_u64)c;
+            K x;
+            const wd_u32 raw = (unsigned)c < cols ? mine[c] : 0u;
+            memcpy(&x, &raw, sizeof(K));
+            const wd_u32 w = (unsigned)c < cols ? (wd_u32)wd_sort_word(x, descending) : 0xffffffffu;
+            if constexpr (WORDS) e[c] = w;
+            else e[c] = ((wd_u64)w << 32) | (wd_u64)c;
         }
         __syncwarp();
 #pragma unroll
@@ -659,8 +675,7 @@ static __device__ __forceinline__ void wd_sort_rows_thread(const K* keys, K* key
                 }
             }
         }
-        // The sorted words, then the columns, out through shared memory. Every column of the
-        // words goes back: the padding's words are the largest, so they end where they were.
+        // The sorted words, then the columns, out through shared memory.
         if (keys_out != nullptr) {
 #pragma unroll
             for (int c = 0; c < G; ++c) mine[c] = WORDS ? (wd_u32)e[c] : (wd_u32)((wd_u64)e[c] >> 32);
@@ -691,12 +706,6 @@ static __device__ __forceinline__ void wd_sort_rows_thread(const K* keys, K* key
                     }
                 }
                 __syncwarp();
-                // The padding back where the columns overwrote it.
-#pragma unroll
-                for (int c = 0; c < G; ++c) {
-                    if ((unsigned)c < cols) continue;
-                    mine[c] = 0xffffffffu;
-                }
             }
         }
     }
