@@ -3,7 +3,7 @@
 //!
 //!     cargo bench -p warp-tests --bench reduce        (on a GPU machine)
 //!     WARP_BENCH_N=268435456 WARP_BENCH_REPS=20       (defaults)
-//!     WARP_BENCH_ONLY=main,values,topk,sort,sort_by,search,inputs,runs,pipeline,scan  (sections to run; default all; sort includes sort_by)
+//!     WARP_BENCH_ONLY=main,values,topk,sort,sort_by,group,search,inputs,runs,pipeline,scan  (sections to run; default all; sort includes sort_by and group)
 //!
 //! Timing: CUDA events around each kernel, 3 warm-up runs, median of REPS; random data
 //! (never zeros); the device-to-device copy bandwidth measured in the same run (`copy_into` a
@@ -1147,6 +1147,9 @@ fn main() {
     } else if want("sort_by") {
         sort_by_bench(&dev, n, reps, &mut checks);
     }
+    if want("group") && !want("sort") {
+        group_bench(&dev, n, reps, &mut checks);
+    }
 
     // ---- binary search ----
     if want("search") {
@@ -2053,8 +2056,37 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
     }
     drop((df, f32s));
 
-    // Group-by: the sum per distinct key of N unsorted i32 keys in [0, 2^20) with i32 values
-    // in [-100, 100] (a sort of the pairs, then reduce-by-key; it waits for the group count).
+    ours.push(group_sum_bench(dev, n, reps, checks));
+
+    // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2.
+    let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
+                sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32,\
+                group_sum_i32";
+    for (count, ops) in [(n, four), (n64, "sort_u64")] {
+        run_peer_ops(dev, (count, reps), ops, "torch,cupy", &mut peers, checks);
+    }
+    print_peer_table(
+        &format!(
+            "sorting: keys uniform over their bits (f32 in [-1, 1)); ms, median of {reps}; GB/s count every key (and value) read once and written once"
+        ),
+        &ours,
+        &peers,
+    );
+    sort_by_bench(dev, n, reps, checks);
+}
+
+/// The group-by sum of N unsorted `i32` keys in [0, 2^20) with `i32` values (section `sort`,
+/// and alone with its peers as section `group`), checked against a map on the host.
+fn group_sum_bench(
+    dev: &Device,
+    n: usize,
+    reps: usize,
+    checks: &mut Checks,
+) -> (&'static str, usize, f64, f64) {
+    // The sum per distinct key of N unsorted i32 keys in [0, 2^20) with i32 values in
+    // [-100, 100] (on a GPU by the table of the keys' slots: the keys' range, one atomic add a
+    // pair, the groups written in key order; it waits for the range and the group count).
     {
         let op = "group_sum_i32";
         let keys: Vec<i32> = warp_tests::random_vec_par::<u32>(5, n, false)
@@ -2087,26 +2119,22 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
             groups,
             check::bitwise(&must(op, got.values.download()), &want_sums),
         );
-        ours.push((op, n, (8 * n) as f64, ms));
         println!("{op}: {ms:.3} ms ({groups} groups)");
+        (op, n, (8 * n) as f64, ms)
     }
+}
 
-    // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2.
+/// Section `group`: [`group_sum_bench`] and its peers (CUB `SortPairs` + `ReduceByKey`, torch
+/// `unique` + `index_add_`) in the same run.
+fn group_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
+    let ours = vec![group_sum_bench(dev, n, reps, checks)];
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
-    let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
-                sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32,\
-                group_sum_i32";
-    for (count, ops) in [(n, four), (n64, "sort_u64")] {
-        run_peer_ops(dev, (count, reps), ops, "torch,cupy", &mut peers, checks);
-    }
+    run_peer_ops(dev, (n, reps), "group_sum_i32", "torch", &mut peers, checks);
     print_peer_table(
-        &format!(
-            "sorting: keys uniform over their bits (f32 in [-1, 1)); ms, median of {reps}; GB/s count every key (and value) read once and written once"
-        ),
+        &format!("group-by: ms, median of {reps}; GB/s count every key and value read once"),
         &ours,
         &peers,
     );
-    sort_by_bench(dev, n, reps, checks);
 }
 
 /// The `sort_by_bench` section (also run by `sort`): sorts by a comparator (merge sorts) of

@@ -11,6 +11,7 @@ use crate::family::FAMILIES;
 use crate::patterns::Redux;
 
 pub use crate::family::axes::*;
+pub use crate::family::group::*;
 pub use crate::family::histogram::*;
 pub use crate::family::map::*;
 pub use crate::family::merge::*;

@@ -82,11 +82,11 @@ pub mod impl_ {
         ChainKey, Generated, IndexKey, KeepKey, Kind, Kinds, MaskKey, Stage, Stored,
     };
     pub use crate::operations::{
-        argwhere_module, axis_module, collect_module, histogram_module, histogram_reduce_module,
-        histogram_weighted_module, map_module, merge_module, merge_values_module,
-        partition3_module, predicate_module, reduce_by_key_input_module, reduce_by_key_module,
-        reduce_module, run_length_module, scatter_module, search_module, sort_module, topk_module,
-        transpose_module, unique_module,
+        argwhere_module, axis_module, collect_module, group_module, histogram_module,
+        histogram_reduce_module, histogram_weighted_module, map_module, merge_module,
+        merge_values_module, partition3_module, predicate_module, reduce_by_key_input_module,
+        reduce_by_key_module, reduce_module, run_length_module, scatter_module, search_module,
+        sort_module, topk_module, transpose_module, unique_module,
     };
     pub use crate::operators::{FnMeta, OpMeta};
     pub use crate::ranges::RangeKey;

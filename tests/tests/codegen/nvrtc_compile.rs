@@ -1516,3 +1516,27 @@ mod collect {
         }
     }
 }
+
+mod group {
+    //! The group-by table's modules compile for keys of 1 to 8 bytes, signed and unsigned, and
+    //! sums of 1 to 4 bytes, for every architecture, with no local memory, their tables added
+    //! to by 64-bit atomics.
+    use super::*;
+    use warp_runtime::impl_::group_module;
+
+    #[test]
+    fn group_modules_compile_for_every_key_type() {
+        if !warp_tests::nvrtc_available() {
+            return;
+        }
+        let want: &[&str] = &["atom.global.add.u64", "atom.global.min.u64"];
+        compile_all_with(vec![
+            (group_module::<i32, i32>(), want),
+            (group_module::<u8, u8>(), want),
+            (group_module::<i8, i16>(), want),
+            (group_module::<u16, u32>(), want),
+            (group_module::<i64, i32>(), want),
+            (group_module::<u64, u16>(), want),
+        ]);
+    }
+}

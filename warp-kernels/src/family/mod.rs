@@ -4,6 +4,7 @@
 //! and a test checks it against the files here, the templates and the runtime's backends.
 
 pub mod axes;
+pub mod group;
 pub mod histogram;
 pub mod map;
 pub mod merge;
@@ -104,6 +105,13 @@ pub const FAMILIES: &[Family] = &[
         defines: merge::MERGE_DEFINES,
         template: "merge.cuh",
         module: "merge",
+    },
+    Family {
+        name: "group",
+        kernels: group::GROUP_KERNELS,
+        defines: group::GROUP_DEFINES,
+        template: "group.cuh",
+        module: "group",
     },
     Family {
         name: "search",

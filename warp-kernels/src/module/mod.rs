@@ -18,6 +18,7 @@ use crate::lower::LINE_RESET_MARKER;
 use crate::types::{Scalar, Ty};
 
 pub use crate::family::axes::{axis_module, transpose_module};
+pub use crate::family::group::group_module;
 pub use crate::family::histogram::{histogram_module, histogram_reduce_module};
 pub use crate::family::map::{collect_module, map_module, scatter_module};
 pub use crate::family::merge::{merge_module, merge_values_module};
@@ -81,6 +82,9 @@ pub const SORT_TEMPLATE: &str = include_str!("../templates/sort.cuh");
 /// branch-free searches.
 pub const SEARCH_TEMPLATE: &str = include_str!("../templates/search.cuh");
 
+/// Group-by by a table: the keys' range, one atomic add a pair, the present slots compacted.
+pub const GROUP_TEMPLATE: &str = include_str!("../templates/group.cuh");
+
 /// Merge sort by a comparator: block sort in registers and shared memory, merge-path passes.
 pub const MERGE_TEMPLATE: &str = include_str!("../templates/merge.cuh");
 
@@ -88,7 +92,7 @@ pub const MERGE_TEMPLATE: &str = include_str!("../templates/merge.cuh");
 pub const HISTOGRAM_TEMPLATE: &str = include_str!("../templates/histogram.cuh");
 
 /// Every shared text, by file name, in the order modules include them.
-pub const TEMPLATES: [(&str, &str); 20] = [
+pub const TEMPLATES: [(&str, &str); 21] = [
     ("prelude.cuh", PRELUDE),
     ("half.cuh", HALF),
     ("warp.cuh", WARP_TEMPLATE),
@@ -109,6 +113,7 @@ pub const TEMPLATES: [(&str, &str); 20] = [
     ("sort.cuh", SORT_TEMPLATE),
     ("merge.cuh", MERGE_TEMPLATE),
     ("search.cuh", SEARCH_TEMPLATE),
+    ("group.cuh", GROUP_TEMPLATE),
 ];
 
 /// Emission style of the warp-level code.

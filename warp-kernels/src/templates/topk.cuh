@@ -565,14 +565,6 @@ static __device__ __forceinline__ void wd_topk(const St& st, wd_u32 k, bool larg
     if (threadIdx.x == 0) *done = 1u;
 }
 
-// The larger of two order keys, as an operation for the warp reduce (redux.sync for 32 bits).
-template <class K> struct wd_op_key_max {
-    typedef K T;
-    static constexpr int redux = sizeof(K) == 4 ? WD_REDUX_MAX : WD_REDUX_NONE;
-    static __device__ __forceinline__ T identity() { return (T)0; }
-    static __device__ __forceinline__ T combine(T a, T b) { return a > b ? a : b; }
-};
-
 // The sample level (see the header): warp g of the grid takes `len` elements (a multiple of
 // 32 * ITEMS, at most n / groups) from g * (n / groups), so the `groups` groups are disjoint,
 // and stores the largest oriented key among them in sample[g]. The block that finishes last

@@ -24,6 +24,15 @@ struct wd_op_count {
     };
 };
 
+// The larger of two unsigned order keys, as an operation (redux.sync for 32 bits): top-k's
+// maxima, the group-by's key range.
+template <class K> struct wd_op_key_max {
+    typedef K T;
+    static constexpr int redux = sizeof(K) == 4 ? WD_REDUX_MAX : WD_REDUX_NONE;
+    static __device__ __forceinline__ T identity() { return (T)0; }
+    static __device__ __forceinline__ T combine(T a, T b) { return a > b ? a : b; }
+};
+
 // ---- warp reduce ----
 // The module's warp reduce, wd_warp_reduce<Op>(v): lane 0 ends with the warp's total (other
 // lanes: partial values, or the total too in the cooperative-groups style). Its definition is

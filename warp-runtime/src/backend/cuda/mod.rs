@@ -4,6 +4,7 @@
 //! `memory`, the one typed launcher in `launch`, and each family's launch code in its own file.
 
 mod axes;
+mod group;
 mod histogram;
 pub(crate) mod launch;
 mod map;

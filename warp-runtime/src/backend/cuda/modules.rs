@@ -45,6 +45,8 @@ pub(crate) enum ModuleKind {
     Merge,
     /// The binary search.
     Search,
+    /// The group-by by a table.
+    Group,
 }
 
 /// A module's identity: its kind and the Rust types it is generated from (the operator, the
