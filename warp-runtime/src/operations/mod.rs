@@ -4,6 +4,7 @@
 //! with warp-kernels' assembler; the functions here also show those sources to users.
 
 mod axes;
+mod group;
 mod histogram;
 mod merge;
 mod predicates;
@@ -20,6 +21,7 @@ mod topk_rows;
 mod transpose;
 
 pub use axes::axis_module;
+pub use group::group_module;
 pub use histogram::{BinIndex, Counter, EvenSample, HISTOGRAM_MAX_BINS, Weight};
 pub use histogram::{histogram_module, histogram_reduce_module, histogram_weighted_module};
 pub use map::{collect_module, map_module};
@@ -33,7 +35,7 @@ pub use runs::{
 };
 pub use scatter::{ScatterIndex, scatter_module};
 pub use search::search_module;
-pub use sort::{SortOrder, SortValue, group_module, sort_module};
+pub use sort::{SortOrder, SortValue, sort_module};
 pub use topk::{TopK, topk_module};
 pub use topk_rows::TopKRows;
 pub use transpose::transpose_module;
