@@ -616,8 +616,8 @@ static __device__ __forceinline__ void wd_sort_rows_thread(const K* keys, K* key
         const wd_u64 base = r0 * cols;
         const wd_sort_row_at at = at_all.fresh();
         {
-            // The warp's next group of rows into L2 (a 128-byte line a lane), so that its loads,
-            // which the compiler interleaves with their uses, wait for L2, not for DRAM.
+            // The warp's next group of rows into L2 (a 128-byte line a lane), so that its loads
+            // wait for L2, not for DRAM.
             const wd_u64 next = r0 + nwarps * 32u;
             if (next < rows) {
                 const wd_u64 nn = rows - next < 32u ? rows - next : 32u;
