@@ -17,6 +17,11 @@
 template <class K>
 static __device__ __forceinline__ void wd_group_range(const K* keys, wd_u64 n, wd_u64* range) {
     wd_u64 lo = ~0ull, hi = 0ull;
+    auto fold = [&](K x) {
+        const wd_u64 w = (wd_u64)wd_sort_word(x, false);
+        lo = w < lo ? w : lo;
+        hi = w > hi ? w : hi;
+    };
     const wd_u64 stride = (wd_u64)gridDim.x * WD_BLOCK;
     wd_u64 i = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x;
     for (; i + 3 * stride < n; i += 4 * stride) {
@@ -24,17 +29,9 @@ static __device__ __forceinline__ void wd_group_range(const K* keys, wd_u64 n, w
 #pragma unroll
         for (int u = 0; u < 4; ++u) x[u] = keys[i + u * stride];
 #pragma unroll
-        for (int u = 0; u < 4; ++u) {
-            const wd_u64 w = (wd_u64)wd_sort_word(x[u], false);
-            lo = w < lo ? w : lo;
-            hi = w > hi ? w : hi;
-        }
+        for (int u = 0; u < 4; ++u) fold(x[u]);
     }
-    for (; i < n; i += stride) {
-        const wd_u64 w = (wd_u64)wd_sort_word(keys[i], false);
-        lo = w < lo ? w : lo;
-        hi = w > hi ? w : hi;
-    }
+    for (; i < n; i += stride) fold(keys[i]);
     // The smallest as the largest complement.
     const wd_u64 not_lo = wd_block_reduce<wd_op_key_max<wd_u64>>(~lo);
     __syncthreads();

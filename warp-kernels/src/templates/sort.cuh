@@ -587,8 +587,8 @@ template <> struct wd_sort_row_entry<true> { typedef wd_u32 T; };
 struct wd_sort_row_at {
     wd_u32 m, skip;
     __device__ __forceinline__ wd_sort_row_at(wd_u32 cols) : m((65535u + cols) / cols), skip(WD_SORT_ROW_STRIDE - cols) {}
-    __device__ __forceinline__ wd_u32 operator()(wd_u32 p) const { return p + ((p * m) >> 16) * skip; }
     __device__ __forceinline__ wd_u32 row(wd_u32 p) const { return (p * m) >> 16; }
+    __device__ __forceinline__ wd_u32 operator()(wd_u32 p) const { return p + row(p) * skip; }
     // A copy the compiler cannot see through: a lane's positions are the same for every group
     // of rows, and hoisting them all out of the loop would hold G more registers.
     __device__ __forceinline__ wd_sort_row_at fresh() const {

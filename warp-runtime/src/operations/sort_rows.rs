@@ -21,10 +21,12 @@ impl Device {
     /// of rows, is an [`Error::Shape`]; no rows give an empty array. Returns without waiting
     /// for the kernels.
     ///
-    /// On a GPU: rows of at most 32 keys are sorted by a bitonic network over (key, column),
-    /// so equal keys keep their order: in a thread's registers for keys of up to 4 bytes (the
-    /// rows staged through shared memory, read and written coalesced), by a group of lanes
-    /// exchanging keys with warp shuffles for 8-byte keys. Rows of at most 4,096 keys of 1 to 4 bytes, or
+    /// On a GPU: rows of at most 32 keys are sorted by a bitonic network: in a thread's
+    /// registers for keys of up to 4 bytes (the rows staged through shared memory, read and
+    /// written coalesced), over the keys' order words alone (equal words are equal keys, so
+    /// the order among them cannot be seen; an `argsort_rows` or a sort of pairs sorts
+    /// (key, column), so equal keys keep their order); by a group of lanes exchanging
+    /// (key, column) with warp shuffles for 8-byte keys. Rows of at most 4,096 keys of 1 to 4 bytes, or
     /// 3,072 of 8 bytes, are sorted
     /// in shared memory, as many whole rows a block as fit (at most 255): a ranking per byte
     /// of the keys and one by the row, each skipped where every key of the block has the same
