@@ -245,23 +245,36 @@ WD_T_KERNEL(wd_t_radix) {
     }
 }
 
-// Bitonic sort of the n (at most 1024) keys in `in` with their indices: by key descending (arg
-// 0) or ascending (arg 1), ties by index ascending; out[2j], out[2j + 1]: entry j's key, index.
+// Sort of the n (at most 1024) keys in `in` with their indices: by key descending (arg bit 0
+// clear) or ascending (set), ties by index ascending; by wd_block_sort (arg bit 1 set: by rank,
+// or the network in registers) or by the shared-memory network wd_block_bitonic_sort (clear).
+// out[2j], out[2j + 1]: entry j's key, index.
 WD_T_KERNEL(wd_t_bitonic) {
     __shared__ wd_u32 key[1024];
     __shared__ wd_u32 idx[1024];
     const unsigned t = threadIdx.x;
-    const bool ascending = arg != 0u;
-    wd_u32 p = 1;
-    while (p < n) p <<= 1;
-    for (wd_u32 j = t; j < p; j += WD_BLOCK) {
-        key[j] = j < n ? in[j] : (ascending ? 0xFFFFFFFFu : 0u);
-        idx[j] = j < n ? j : 0xFFFFFFFFu;
-    }
-    __syncthreads();
-    wd_block_bitonic_sort(key, idx, p, [ascending](wd_u32 ka, wd_u32 ia, wd_u32 kb, wd_u32 ib) {
+    const bool ascending = (arg & 1u) != 0u;
+    const wd_u32 pad = ascending ? 0xFFFFFFFFu : 0u;
+    auto before = [ascending](wd_u32 ka, wd_u32 ia, wd_u32 kb, wd_u32 ib) {
         return (ascending ? ka < kb : ka > kb) || (ka == kb && ia < ib);
-    });
+    };
+    if ((arg & 2u) != 0u) {
+        for (wd_u32 j = t; j < n; j += WD_BLOCK) {
+            key[j] = in[j];
+            idx[j] = j;
+        }
+        __syncthreads();
+        wd_block_sort(key, idx, n, pad, 0xFFFFFFFFu, before);
+    } else {
+        wd_u32 p = 1;
+        while (p < n) p <<= 1;
+        for (wd_u32 j = t; j < p; j += WD_BLOCK) {
+            key[j] = j < n ? in[j] : pad;
+            idx[j] = j < n ? j : 0xFFFFFFFFu;
+        }
+        __syncthreads();
+        wd_block_bitonic_sort(key, idx, p, before);
+    }
     for (wd_u32 j = t; j < n; j += WD_BLOCK) {
         out[2u * j] = key[j];
         out[2u * j + 1u] = idx[j];

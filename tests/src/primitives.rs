@@ -202,7 +202,7 @@ pub fn cases(r: &mut SmallRng) -> Vec<Case> {
         words(r, 2 * WARPS),
         2 * WARPS + 2,
     ));
-    for n in [0u32, 1, 255, 256, 1000, 1024] {
+    for n in [0u32, 1, 255, 256, 300, 512, 1000, 1024] {
         let keys = words(r, n as usize);
         let counted = keys.iter().filter(|&&k| k % 3 != 0).count() as u32;
         for (shift, descending) in [(0u32, true), (8, false), (24, true)] {
@@ -211,7 +211,7 @@ pub fn cases(r: &mut SmallRng) -> Vec<Case> {
                 v.push(Case::new("wd_t_radix", n, arg, keys.clone(), 260));
             }
         }
-        for arg in 0..2 {
+        for arg in 0..4 {
             v.push(Case::new(
                 "wd_t_bitonic",
                 n,
@@ -403,7 +403,7 @@ pub fn expected(c: &Case) -> Vec<u32> {
         "wd_t_bitonic" => {
             let mut entries: Vec<(u32, u32)> =
                 input[..c.n as usize].iter().copied().zip(0..).collect();
-            if c.arg == 0 {
+            if c.arg & 1 == 0 {
                 entries.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             } else {
                 entries.sort();
