@@ -10,6 +10,7 @@ use warp_kernels::family::sort::sort_tile;
 use warp_runtime::prelude::*;
 use warp_runtime::{Element, Ordered};
 use warp_tests::edge_ops::{add_i32, add_u8};
+use warp_tests::events::Capture;
 use warp_tests::ops::{add_i64, groups, low_byte, magnitude};
 use warp_tests::sorts::check_sorts;
 use warp_tests::{
@@ -244,17 +245,20 @@ fn gpu_distinct_keys_and_groups_match_a_map() {
 }
 
 /// `group_reduce` on the GPU and on the CPU backend: the same keys and the same sums, bit for
-/// bit.
-fn same_groups<K, Op>(what: &str, op: Op, keys: &[K], vals: &[Op::Value])
+/// bit; `table`: whether the GPU took the table (its write kernel launched) or sorted.
+fn same_groups<K, Op>(what: &str, op: Op, keys: &[K], vals: &[Op::Value], table: bool)
 where
     K: Ordered + std::fmt::Debug + PartialEq,
     Op: ReduceOp,
     Op::Value: Element + std::fmt::Debug + PartialEq,
 {
     let (g, c) = (gpu(), Device::cpu());
-    let got = g
-        .group_reduce(op, &g.upload(keys).unwrap(), &g.upload(vals).unwrap())
-        .unwrap();
+    let (dk, dv) = (g.upload(keys).unwrap(), g.upload(vals).unwrap());
+    let (got, events) = Capture::run(|| g.group_reduce(op, &dk, &dv).unwrap());
+    let by_table = events
+        .iter()
+        .any(|e| e.message() == "launch" && e.get("kernel") == Some("wd_k_group_write"));
+    assert_eq!(by_table, table, "{what}: by a table");
     let want = c
         .group_reduce(op, &c.upload(keys).unwrap(), &c.upload(vals).unwrap())
         .unwrap();
@@ -281,21 +285,34 @@ fn gpu_group_sums_by_a_table_match_the_cpu() {
     let r: Vec<u32> = random_vec_par(s, n, false);
     let vs: Vec<i32> = random_vec_par(s ^ 1, n, false);
     let ks: Vec<i32> = r.iter().map(|&k| (k % 300_000) as i32 - 150_000).collect();
-    same_groups("i32 keys around 0, i32 sums", add_i32, &ks, &vs);
+    same_groups("i32 keys around 0, i32 sums", add_i32, &ks, &vs, true);
     let ks: Vec<u8> = r.iter().map(|&k| k as u8).collect();
     let v8: Vec<u8> = vs.iter().map(|&v| v as u8).collect();
-    same_groups("u8 keys, u8 sums", add_u8, &ks, &v8);
+    same_groups("u8 keys, u8 sums", add_u8, &ks, &v8, true);
     let ks: Vec<u16> = r.iter().map(|&k| (k % 5000) as u16 * 13).collect();
-    same_groups("u16 keys, every 13th", add_i32, &ks, &vs);
+    same_groups("u16 keys, every 13th", add_i32, &ks, &vs, true);
     for span in [1u64 << 22, (1 << 22) + 1] {
         let lo = -(1i64 << 40);
         let mut ks: Vec<i64> = r.iter().map(|&k| lo + (k as u64 % span) as i64).collect();
         ks[0] = lo;
         ks[1] = lo + span as i64 - 1;
-        same_groups(&format!("i64 keys spanning {span}"), add_i32, &ks, &vs);
+        let table = span <= 1 << 22;
+        same_groups(
+            &format!("i64 keys spanning {span}"),
+            add_i32,
+            &ks,
+            &vs,
+            table,
+        );
     }
-    same_groups("one pair", add_i32, &[-7i32], &[5]);
-    same_groups("one key", add_u8, &vec![9u64; 1000], &vec![200u8; 1000]);
+    same_groups("one pair", add_i32, &[-7i32], &[5], true);
+    same_groups(
+        "one key",
+        add_u8,
+        &vec![9u64; 1000],
+        &vec![200u8; 1000],
+        true,
+    );
 }
 
 /// 2^28 random `f32` keys (sort and argsort), as the bench sorts them.

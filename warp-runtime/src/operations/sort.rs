@@ -472,8 +472,8 @@ impl Device {
     ///
     /// On a GPU, a sum of small integers per integer key of a narrow range takes no sort: when
     /// the operator is the wrapping add of integers of at most 4 bytes (`a + b` or
-    /// `a.wrapping_add(b)`), the keys are integers whose smallest and largest are at most 2^22
-    /// apart and there are fewer than 2^31 pairs, each pair adds to its key's slot of a table
+    /// `a.wrapping_add(b)`), the keys are integers whose largest minus smallest is below 2^22 (a
+    /// table of at most 2^22 slots) and there are fewer than 2^31 pairs, each pair adds to its key's slot of a table
     /// (one 64-bit atomic add) and the slots that hold pairs are written in key order. The
     /// result is the same, bit for bit (integer addition does not depend on its order); the
     /// keys' range is read back first (one more wait), so keys that span more are sorted.

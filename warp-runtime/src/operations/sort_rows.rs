@@ -26,13 +26,12 @@ impl Device {
     /// written coalesced), over the keys' order words alone (equal words are equal keys, so
     /// the order among them cannot be seen; an `argsort_rows` or a sort of pairs sorts
     /// (key, column), so equal keys keep their order); by a group of lanes exchanging
-    /// (key, column) with warp shuffles for 8-byte keys. Rows of at most 4,096 keys of 1 to 4 bytes, or
-    /// 3,072 of 8 bytes, are sorted
-    /// in shared memory, as many whole rows a block as fit (at most 255): a ranking per byte
-    /// of the keys and one by the row, each skipped where every key of the block has the same
-    /// digit; the keys are read and written once. Longer rows are sorted
-    /// one at a time by the device-wide sort ([`Device::sort`]), which suits few long rows (a
-    /// few launches a row) rather than many.
+    /// (key, column) with warp shuffles for 8-byte keys. Rows of at most 4,096 keys of 1 to 4
+    /// bytes, or 3,072 of 8 bytes, are sorted in shared memory, as many whole rows a block as
+    /// fit (at most 255): a ranking per byte of the keys and one by the row, each skipped where
+    /// every key of the block has the same digit; the keys are read and written once. Longer
+    /// rows are sorted one at a time by the device-wide sort ([`Device::sort`]), which suits
+    /// few long rows (a few launches a row) rather than many.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
