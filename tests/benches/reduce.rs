@@ -3,7 +3,7 @@
 //!
 //!     cargo bench -p warp-tests --bench reduce        (on a GPU machine)
 //!     WARP_BENCH_N=268435456 WARP_BENCH_REPS=20       (defaults)
-//!     WARP_BENCH_ONLY=main,values,topk,sort,sort_by,group,search,inputs,runs,pipeline,scan  (sections to run; default all; sort includes sort_by and group)
+//!     WARP_BENCH_ONLY=main,values,topk,sort,sort_by,rows,group,search,inputs,runs,pipeline,scan  (sections to run; default all; sort includes sort_by, rows and group)
 //!
 //! Timing: CUDA events around each kernel, 3 warm-up runs, median of REPS; random data
 //! (never zeros); the device-to-device copy bandwidth measured in the same run (`copy_into` a
@@ -1147,6 +1147,9 @@ fn main() {
     } else if want("sort_by") {
         sort_by_bench(&dev, n, reps, &mut checks);
     }
+    if want("rows") && !want("sort") {
+        rows_bench(&dev, n, reps, &mut checks);
+    }
     if want("group") && !want("sort") {
         group_bench(&dev, n, reps, &mut checks);
     }
@@ -1999,7 +2002,41 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
     println!("sort_u64: {ms:.3} ms");
     drop((d64, out, u64s, want));
 
+    ours.extend(sort_rows_bench(dev, n, reps, checks));
+
+    ours.push(group_sum_bench(dev, n, reps, checks));
+
+    // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2.
+    let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
+                sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32,\
+                group_sum_i32";
+    for (count, ops) in [(n, four), (n64, "sort_u64")] {
+        run_peer_ops(dev, (count, reps), ops, "torch,cupy", &mut peers, checks);
+    }
+    print_peer_table(
+        &format!(
+            "sorting: keys uniform over their bits (f32 in [-1, 1)); ms, median of {reps}; GB/s count every key (and value) read once and written once"
+        ),
+        &ours,
+        &peers,
+    );
+    sort_by_bench(dev, n, reps, checks);
+}
+
+/// The rows' and the segments' sorts of N `f32` keys (section `sort`, and alone with their
+/// peers as section `rows`): rows of 32, 256 and 4096 keys and CSR segments of 1 to 400 keys,
+/// each row or segment checked against `sort_unstable_by(total_cmp)` on the host. Returns the
+/// rows of the table (op, keys, bytes, ms).
+fn sort_rows_bench(
+    dev: &Device,
+    n: usize,
+    reps: usize,
+    checks: &mut Checks,
+) -> Vec<(&'static str, usize, f64, f64)> {
     // Rows of 32, 256 and 4096 f32 keys (N in all), each row sorted on its own.
+    let order = SortOrder::Ascending;
+    let mut ours: Vec<(&'static str, usize, f64, f64)> = Vec::new(); // (op, n, bytes, ms)
     let f32s: Vec<f32> = warp_tests::random_vec_par(4, n, false);
     let df = must("sort_rows", dev.upload(&f32s));
     for cols in [32usize, 256, 4096] {
@@ -2055,25 +2092,23 @@ fn sort_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
         println!("{op}: {ms:.3} ms ({} segments)", offsets.len() - 1);
     }
     drop((df, f32s));
+    ours
+}
 
-    ours.push(group_sum_bench(dev, n, reps, checks));
-
-    // Peers, same run: the 4-byte sorts at N, the u64 sort at N / 2.
+/// The `rows` section: [`sort_rows_bench`] with CUB's `DeviceSegmentedSort`, PyTorch and CuPy
+/// in the same run.
+fn rows_bench(dev: &Device, n: usize, reps: usize, checks: &mut Checks) {
+    let ours = sort_rows_bench(dev, n, reps, checks);
     let mut peers: BTreeMap<(String, String), f64> = BTreeMap::new();
-    let four = "sort_u32,sort_f32,sort_desc_f32,argsort_f32,pairs_u32,\
-                sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32,\
-                group_sum_i32";
-    for (count, ops) in [(n, four), (n64, "sort_u64")] {
-        run_peer_ops(dev, (count, reps), ops, "torch,cupy", &mut peers, checks);
-    }
+    let ops = "sort_rows_f32_32,sort_rows_f32_256,sort_rows_f32_4096,sort_segments_f32";
+    run_peer_ops(dev, (n, reps), ops, "torch,cupy", &mut peers, checks);
     print_peer_table(
         &format!(
-            "sorting: keys uniform over their bits (f32 in [-1, 1)); ms, median of {reps}; GB/s count every key (and value) read once and written once"
+            "rows' sorts: ms, median of {reps}; GB/s count every key read once and written once"
         ),
         &ours,
         &peers,
     );
-    sort_by_bench(dev, n, reps, checks);
 }
 
 /// The group-by sum of N unsorted `i32` keys in [0, 2^20) with `i32` values (section `sort`,

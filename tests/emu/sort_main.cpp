@@ -64,9 +64,9 @@ static int run(const std::vector<E>& xs, bool desc, int mode, const char* what) 
     return 0;
 }
 
-// The rows' sort (wd_k_sort_rows, as Gpu::sort_rows launches it, or with `warp` the bitonic
-// networks of rows of at most 32 keys, wd_k_sort_rows_warp and the keys' wd_k_sort_rows_warp_keys,
-// on one block) of `rows` rows of `cols` keys against std::stable_sort of each row by the order
+// The rows' sort (wd_k_sort_rows, as Gpu::sort_rows launches it, and for a row a block the keys'
+// wd_k_sort_rows_keys, or with `warp` the bitonic networks of rows of at most 32 keys,
+// wd_k_sort_rows_warp and the keys' wd_k_sort_rows_warp_keys, on one block) of `rows` rows of `cols` keys against std::stable_sort of each row by the order
 // word: keys, columns and the values (v[i] = mix(i)) at the keys' places.
 static int rows_run(const std::vector<E>& xs, size_t cols, bool desc, const char* what, bool warp = false) {
     const size_t n = xs.size(), rows = n / cols;
@@ -91,6 +91,15 @@ static int rows_run(const std::vector<E>& xs, size_t cols, bool desc, const char
         wd_emu_launch((unsigned)((rows + rpb - 1) / rpb), [&] {
             wd_k_sort_rows(xs.data(), out.data(), col.data(), vin.data(), vout.data(), rows, (wd_u32)cols, (wd_u32)rpb, desc);
         });
+        if (rpb == 1) {
+            // A row a block: the keys alone by words without tags, the same keys.
+            std::vector<E> keys_only(n);
+            wd_emu_launch((unsigned)rows, [&] { wd_k_sort_rows_keys(xs.data(), keys_only.data(), (wd_u32)cols, desc); });
+            if (std::memcmp(keys_only.data(), out.data(), n * sizeof(E)) != 0) {
+                printf("FAIL rows %s %zu x %zu desc=%d: the keys' kernel (a row a block) differs\n", what, rows, cols, desc);
+                return 1;
+            }
+        }
     }
     for (size_t r = 0; r < rows; ++r) {
         std::vector<size_t> ref(cols);
@@ -280,7 +289,7 @@ int main() {
             failed += run(same, desc, values ? 2 : 0, "all equal");
         }
     }
-    for (size_t cols : {1ul, 2ul, 3ul, 4ul, 5ul, 8ul, 16ul, 17ul, 24ul, 31ul, 32ul, 33ul, (size_t)WD_SORT_ROW_TILE}) {
+    for (size_t cols : {1ul, 2ul, 3ul, 4ul, 5ul, 8ul, 16ul, 17ul, 24ul, 31ul, 32ul, 33ul, (size_t)WD_SORT_ROW_TILE / 2 + 1, (size_t)WD_SORT_ROW_TILE}) {
         const size_t rows = cols == 1 ? 600 : cols < 100 ? 300 : 2;
         std::vector<E> random(rows * cols), few(rows * cols);
         for (size_t i = 0; i < random.size(); ++i) {

@@ -332,7 +332,7 @@ fn sorts_match_the_cpu() {
         );
         // Rows: a thread a row (the networks in registers), many a block (the row pass), one a
         // block, and rows for the device-wide sort.
-        for cols in [7, 32, 33, 4096, 4097] {
+        for cols in [7, 32, 33, 3000, 4096, 4097] {
             let m = n / cols * cols;
             let (gr, cr) = (g.upload(&xs[..m]).unwrap(), c.upload(&xs[..m]).unwrap());
             assert_bits(

@@ -398,9 +398,10 @@ fn gpu_sort_above_2_pow_31_keys() {
     counted::<i16>(&g, n, SortOrder::Descending);
 }
 
-/// Rows of every length class: a block's many short rows (1 to 255 a block), rows that fill
-/// the block's tile (3,072 / 4,096 / 6,144 keys) and rows one longer (sorted by the device-wide
-/// sort, a row at a time); both orders, NaNs and repeated keys, every key size.
+/// Rows of every length class: a block's many short rows (1 to 255 a block), rows a block each
+/// (more than half the block's tile up to the tile: 3,072 / 4,096 / 6,144 keys; the sorted
+/// keys alone by words without tags), and rows one longer (sorted by the device-wide sort, a
+/// row at a time); both orders, NaNs and repeated keys, every key size.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gpu_sort_rows_match_plain_rust() {
@@ -419,6 +420,9 @@ fn gpu_sort_rows_match_plain_rust() {
         (100, 255),
         (64, 256),
         (9, 1000),
+        (4, 1537),
+        (3, 2049),
+        (3, 2500),
         (5, 3072),
         (3, 3073),
         (4, 4096),

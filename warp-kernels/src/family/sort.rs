@@ -186,6 +186,25 @@ pub const SORT_ROWS: Kernel = kernel_min(
     "wd_sort_rows(keys, keys_out, cols_out, vals, vals_out, rows, cols, rows_per_block, descending != 0);",
 );
 
+/// [`SORT_ROWS`] where only the sorted keys are wanted and a row takes a block (more than
+/// half of [`sort_row_tile`] keys): block `b` sorts row `b` by its order words alone (equal
+/// words are equal keys, so stability cannot be seen and no column is carried), ranking and
+/// counting each digit at once; half the shared memory and registers of [`SORT_ROWS`].
+pub const SORT_ROWS_KEYS: Kernel = kernel_min(
+    "wd_k_sort_rows_keys",
+    &[
+        p("keys", In(Elem)),
+        p("keys_out", Out(Elem)),
+        p("cols", U32),
+        p("descending", U32),
+    ],
+    "WD_SORT_ROW_KEYS_MIN_BLOCKS",
+    "wd_sort_rows_keys(keys, keys_out, cols, descending != 0);",
+);
+
+/// Resident blocks per SM [`SORT_ROWS_KEYS`] is compiled for.
+pub const SORT_ROW_KEYS_MIN_BLOCKS: u32 = 4;
+
 /// The segments' plan: checks the CSR `offsets` (`counts[2]` non-zero when bad), each
 /// window's first segment into `win_first` (`windows + 1` entries), the medium segments'
 /// indices into `medium` and the long ones' (start, end) pairs into `longs` (at most
@@ -296,6 +315,7 @@ pub const SORT_KERNELS: &[&Kernel] = &[
     &SORT_PLAN,
     &SORT_PASS,
     &SORT_ROWS,
+    &SORT_ROWS_KEYS,
     &SORT_ROWS_WARP,
     &SORT_ROWS_WARP_KEYS,
     &SORT_SEGMENTS_PLAN,
@@ -334,7 +354,8 @@ pub fn sort_module(key: Scalar, value_size: usize) -> String {
     m.user(&format!(
         "#define WD_SORT_VALUE_BYTES {value_size}\n#define WD_SORT_MIN_BLOCKS {SORT_MIN_BLOCKS}\n#define WD_SORT_ITEMS {}\n\
          #define WD_SORT_TILE {}\n#define WD_SORT_ROW_ITEMS {}\n#define WD_SORT_ROW_TILE {}\n\
-         #define WD_SORT_ROW_MIN_BLOCKS {SORT_ROW_MIN_BLOCKS}\n#define WD_SORT_SEGMENT_SMALL {}\n\
+         #define WD_SORT_ROW_MIN_BLOCKS {SORT_ROW_MIN_BLOCKS}\n\
+         #define WD_SORT_ROW_KEYS_MIN_BLOCKS {SORT_ROW_KEYS_MIN_BLOCKS}\n#define WD_SORT_SEGMENT_SMALL {}\n\
          #define WD_SORT_SEGMENT_WINDOW {}\n",
         sort_items(key.size(), value_size),
         sort_tile(key.size(), value_size),

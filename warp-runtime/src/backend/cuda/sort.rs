@@ -4,10 +4,10 @@
 
 use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{
-    BLOCK, SORT_GATHER, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_ROWS, SORT_ROWS_WARP,
-    SORT_ROWS_WARP_KEYS, SORT_SEGMENTS, SORT_SEGMENTS_PLAN, SORT_UNROLL, SORT_WARP_COLS,
-    SORT_WARP_ROWS, sort_passes, sort_row_tile, sort_rows_per_block, sort_segment_small,
-    sort_segment_window, sort_status_bytes, sort_tiles,
+    BLOCK, SORT_GATHER, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_ROWS, SORT_ROWS_KEYS,
+    SORT_ROWS_WARP, SORT_ROWS_WARP_KEYS, SORT_SEGMENTS, SORT_SEGMENTS_PLAN, SORT_UNROLL,
+    SORT_WARP_COLS, SORT_WARP_ROWS, sort_passes, sort_row_tile, sort_rows_per_block,
+    sort_segment_small, sort_segment_window, sort_status_bytes, sort_tiles,
 };
 
 use super::Gpu;
@@ -70,6 +70,16 @@ kernel_args! {
         rows: u64,
         cols: u32,
         rows_per_block: u32,
+        descending: u32,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_sort_rows_keys`.
+    struct SortRowsKeysArgs ['v, E] ['v, E] for [SORT_ROWS_KEYS] {
+        keys: Elems<'v, E>,
+        keys_out: ElemsOut<'v, E>,
+        cols: u32,
         descending: u32,
     }
 }
@@ -434,14 +444,30 @@ impl Gpu {
         if cols <= sort_row_tile(size) {
             let per_block = sort_rows_per_block(size, cols);
             let blocks = rows.div_ceil(per_block);
+            let too_many =
+                || Error::Unsupported(format!("{rows} rows of {cols} keys are too many to sort"));
+            if let (1, SortValues::None, Some(o)) = (per_block, &values, out.as_mut()) {
+                // A row a block, the sorted keys alone: words without tags.
+                let timer = self.start_timing()?;
+                self.launch(
+                    m,
+                    &SORT_ROWS_KEYS,
+                    u32::try_from(blocks).map_err(|_| too_many())?,
+                    &mut SortRowsKeysArgs {
+                        keys: Elems(keys.slice(..)),
+                        keys_out: ElemsOut::At(o.slice_mut(..)),
+                        cols: cols as u32,
+                        descending: descending as u32,
+                    },
+                )?;
+                return self.stop_timing(timer);
+            }
             let (cols_out, vals, vals_out) = values.group_args(keys.len())?;
             let timer = self.start_timing()?;
             self.launch(
                 m,
                 &SORT_ROWS,
-                u32::try_from(blocks).map_err(|_| {
-                    Error::Unsupported(format!("{rows} rows of {cols} keys are too many to sort"))
-                })?,
+                u32::try_from(blocks).map_err(|_| too_many())?,
                 &mut SortRowsArgs {
                     keys: Elems(keys.slice(..)),
                     keys_out: match out.as_mut() {
@@ -609,6 +635,8 @@ mod tests {
         super::super::launch::tests::check::<super::SortRowsWarpArgs<'_, f32>>();
         super::super::launch::tests::check::<super::SortPassArgs<'_, f32>>();
         super::super::launch::tests::check::<super::SortRowsArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::SortRowsKeysArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::SortRowsWarpKeysArgs<'_, f32>>();
         super::super::launch::tests::check::<super::SortSegmentsPlanArgs<'_>>();
         super::super::launch::tests::check::<super::SortSegmentsArgs<'_, f32>>();
     }
