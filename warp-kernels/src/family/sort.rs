@@ -189,7 +189,9 @@ pub const SORT_ROWS: Kernel = kernel_min(
 /// [`SORT_ROWS`] where only the sorted keys are wanted and a row takes a block (more than
 /// half of [`sort_row_tile`] keys): block `b` sorts row `b` by its order words alone (equal
 /// words are equal keys, so stability cannot be seen and no column is carried), ranking and
-/// counting each digit at once; half the shared memory and registers of [`SORT_ROWS`].
+/// counting each digit at once, each half of a warp's keys against counters of its own (two
+/// chains of shared accesses a warp); fewer registers than [`SORT_ROWS`] (64 a thread for keys
+/// of up to 4 bytes), so more blocks run on an SM.
 pub const SORT_ROWS_KEYS: Kernel = kernel_min(
     "wd_k_sort_rows_keys",
     &[
@@ -202,8 +204,12 @@ pub const SORT_ROWS_KEYS: Kernel = kernel_min(
     "wd_sort_rows_keys(keys, keys_out, cols, descending != 0);",
 );
 
-/// Resident blocks per SM [`SORT_ROWS_KEYS`] is compiled for.
-pub const SORT_ROW_KEYS_MIN_BLOCKS: u32 = 4;
+/// Resident blocks per SM [`SORT_ROWS_KEYS`] is compiled for, with keys of `key_size` bytes:
+/// four (64 registers a thread) for keys of up to 4 bytes, three where the words have 8 bytes
+/// (their registers would spill at four).
+pub const fn sort_row_keys_min_blocks(key_size: usize) -> u32 {
+    if key_size > 4 { 3 } else { 4 }
+}
 
 /// The segments' plan: checks the CSR `offsets` (`counts[2]` non-zero when bad), each
 /// window's first segment into `win_first` (`windows + 1` entries), the medium segments'
@@ -355,12 +361,13 @@ pub fn sort_module(key: Scalar, value_size: usize) -> String {
         "#define WD_SORT_VALUE_BYTES {value_size}\n#define WD_SORT_MIN_BLOCKS {SORT_MIN_BLOCKS}\n#define WD_SORT_ITEMS {}\n\
          #define WD_SORT_TILE {}\n#define WD_SORT_ROW_ITEMS {}\n#define WD_SORT_ROW_TILE {}\n\
          #define WD_SORT_ROW_MIN_BLOCKS {SORT_ROW_MIN_BLOCKS}\n\
-         #define WD_SORT_ROW_KEYS_MIN_BLOCKS {SORT_ROW_KEYS_MIN_BLOCKS}\n#define WD_SORT_SEGMENT_SMALL {}\n\
+         #define WD_SORT_ROW_KEYS_MIN_BLOCKS {}\n#define WD_SORT_SEGMENT_SMALL {}\n\
          #define WD_SORT_SEGMENT_WINDOW {}\n",
         sort_items(key.size(), value_size),
         sort_tile(key.size(), value_size),
         sort_row_items(key.size()),
         sort_row_tile(key.size()),
+        sort_row_keys_min_blocks(key.size()),
         sort_segment_small(key.size()),
         sort_segment_window(key.size()),
     ));
