@@ -178,15 +178,13 @@ static __device__ __forceinline__ void wd_sort_warp_counts(D digit, wd_u32 (*whi
     for (int j = 0; j < ITEMS; ++j) atomicAdd(&whist[warp][digit(j)], 1u);
 }
 
-// Thread d < 256, after the counts' barrier: digit d's keys in the rows of counters before
-// each row (ROWS of them: a warp's each, or each half of a warp's items), in place in
-// whist[k][d]; returns the block's count of digit d (0 for other threads).
-template <unsigned THREADS, unsigned ROWS = THREADS / 32>
+// Thread d < 256, after the counts' barrier: digit d's keys in the warps before each warp, in
+// place in whist[k][d]; returns the block's count of digit d (0 for other threads).
+template <unsigned THREADS>
 static __device__ __forceinline__ wd_u32 wd_sort_warp_prefix(wd_u32 (*whist)[256]) {
     wd_u32 mine = 0u;
     if (threadIdx.x < 256u) {
-#pragma unroll
-        for (unsigned k = 0; k < ROWS; ++k) {
+        for (unsigned k = 0; k < THREADS / 32; ++k) {
             const wd_u32 c = whist[k][threadIdx.x];
             whist[k][threadIdx.x] = mine;
             mine += c;
@@ -198,13 +196,12 @@ static __device__ __forceinline__ wd_u32 wd_sort_warp_prefix(wd_u32 (*whist)[256
 // All threads: the block's keys of digits below d (block scan of `mine`), returned to thread
 // d and added to each warp's first rank of d in whist; a barrier follows, so the warps may
 // rank.
-template <unsigned THREADS, unsigned ROWS = THREADS / 32>
+template <unsigned THREADS>
 static __device__ __forceinline__ wd_u64 wd_sort_digit_starts(wd_u32 mine, wd_u32 (*whist)[256], wd_u64 (&slots)[THREADS / 32]) {
     wd_u64 total;
     const wd_u64 start = wd_block_scan<wd_op_count, true, THREADS>((wd_u64)mine, slots, total);
     if (threadIdx.x < 256u) {
-#pragma unroll
-        for (unsigned k = 0; k < ROWS; ++k) whist[k][threadIdx.x] += (wd_u32)start;
+        for (unsigned k = 0; k < THREADS / 32; ++k) whist[k][threadIdx.x] += (wd_u32)start;
     }
     __syncthreads();
     return start;
@@ -238,48 +235,6 @@ static __device__ __forceinline__ void wd_sort_warp_rank(D digit, wd_sort_ranks<
     }
 }
 
-// wd_sort_warp_rank with a thread's items in two halves, each half of each warp ranked
-// against a row of counters and lane masks of its own (rows 2w and 2w + 1 of warp w), the two
-// halves' items taken a pair at a time: one round of atomics and reads for two items, so a
-// warp's chain of dependent shared accesses is half as long. The ranks are within the half's
-// keys of each digit, from the row's counters (which the caller zeroes; the rows then hold the
-// halves' counts); the halves are in the block's order (warp-striped items: the first half
-// of warp w before its second, before warp w + 1).
-template <int ITEMS, class D>
-static __device__ __forceinline__ void wd_sort_warp_rank_halves(D digit, wd_sort_ranks<ITEMS>& rank, wd_u32 (*whist)[256],
-                                                                wd_u32 (*wmask)[256]) {
-    static_assert(ITEMS % 2 == 0, "two halves of a thread's items");
-    constexpr int H = ITEMS / 2;
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    const unsigned below_me = (1u << lane) - 1u;
-    wd_u32* const ha = whist[2u * warp];
-    wd_u32* const hb = whist[2u * warp + 1u];
-    wd_u32* const ma = wmask[2u * warp];
-    wd_u32* const mb = wmask[2u * warp + 1u];
-#pragma unroll
-    for (int j = 0; j < H; ++j) {
-        const wd_u32 da = digit(j), db = digit(j + H);
-        atomicOr(&ma[da], 1u << lane);
-        atomicOr(&mb[db], 1u << lane);
-        __syncwarp();
-        const unsigned pa = ma[da], pb = mb[db];
-        const wd_u32 fa = ha[da], fb = hb[db];
-        __syncwarp();
-        const unsigned ba = __popc(pa & below_me), bb = __popc(pb & below_me);
-        rank.set(j, fa + ba);
-        rank.set(j + H, fb + bb);
-        if (ba == 0u) {
-            ha[da] = fa + __popc(pa);
-            ma[da] = 0u;
-        }
-        if (bb == 0u) {
-            hb[db] = fb + __popc(pb);
-            mb[db] = 0u;
-        }
-        __syncwarp();
-    }
-}
-
 // wd_sort_warp_counts and wd_sort_warp_rank for keys crowded in few digits: each item's lanes
 // of one digit found at once by __match_any_sync, their lowest lane adding their number to the
 // warp's counter of the digit (one shared atomic a digit, where the atomic OR and the counts'
@@ -296,14 +251,27 @@ static __device__ __forceinline__ void wd_sort_warp_counts_match(D digit, wd_u32
         if (lane == (unsigned)(__ffs((int)peers) - 1)) atomicAdd(&whist[warp][d], (wd_u32)__popc(peers));
     }
 }
-template <int ITEMS, class D>
+// With BALLOTS, each item's lanes of one digit are found by eight ballots (one a bit of the
+// digit) instead of __match_any_sync.
+template <int ITEMS, class D, bool BALLOTS = false>
 static __device__ __forceinline__ void wd_sort_warp_rank_match(D digit, wd_sort_ranks<ITEMS>& rank, wd_u32 (*whist)[256]) {
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const unsigned below_me = (1u << lane) - 1u;
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
         const wd_u32 d = digit(j);
-        const unsigned peers = __match_any_sync(WD_FULL_MASK, d);
+        unsigned peers;
+        if constexpr (BALLOTS) {
+            peers = WD_FULL_MASK;
+#pragma unroll
+            for (int b = 0; b < WD_SORT_RADIX_BITS; ++b) {
+                const bool set = ((d >> b) & 1u) != 0u;
+                const unsigned v = __ballot_sync(WD_FULL_MASK, set);
+                peers &= set ? v : ~v;
+            }
+        } else {
+            peers = __match_any_sync(WD_FULL_MASK, d);
+        }
         const int leader = __ffs((int)peers) - 1;
         wd_u32 first = 0u;
         // The leader's atomic returns the digit's running rank (and advances it) before the
@@ -550,30 +518,27 @@ static __device__ __forceinline__ void wd_sort_rows(const K* keys, K* keys_out, 
 // ---- the rows' sort of keys alone, a row a block ----
 // Block b sorts row b (`cols` keys, WD_SORT_ROW_TILE / 2 < cols <= WD_SORT_ROW_TILE) by its
 // order words alone into keys_out: equal words are equal keys, so no tag is carried and no
-// group pass runs. Each pass ranks and counts at once (wd_sort_warp_rank_halves from zeroed
-// counters: each key's rank within its half-warp's keys of its digit, the counters left
-// holding the halves' counts), then adds its half's start of the digit (the scan over the
-// halves and the digits) as it moves the key through shared memory. The lane masks share
-// memory with the tile (a barrier ends each pass, so the next one may clear them). Half the
-// registers of wd_sort_rows, so more blocks run on an SM. Padding past the row: the largest
-// word.
+// group pass runs. Each pass ranks and counts at once: from zeroed counters, each key's rank
+// within its warp's keys of its digit, the counters left holding the warp's counts; then the
+// scan over the warps and the digits gives each warp's start of each digit, added as the key
+// moves through shared memory. The pass is bound by shared memory's wavefronts, most of them
+// the ranking's: WD_SORT_ROWS_RANK picks it (0: per-digit lane masks by atomic ORs,
+// wd_sort_warp_rank; 1: __match_any_sync, the digit's lowest lane advancing the counter; 2:
+// the same with eight ballots for the match). Padding past the row: the largest word.
 template <class K>
 static __device__ __forceinline__ void wd_sort_rows_keys(const K* keys, K* keys_out, wd_u32 cols, bool descending) {
     typedef typename wd_sort_bits<K>::T U;
     constexpr int ITEMS = WD_SORT_ROW_ITEMS;
     constexpr unsigned WARPS = WD_BLOCK / 32;
-    constexpr unsigned ROWS = 2u * WARPS;  // rows of counters: two halves a warp
     constexpr unsigned TILE = WD_SORT_ROW_TILE;
+    constexpr bool MASKS = WD_SORT_ROWS_RANK == 0;
     static_assert(WD_BLOCK >= 256, "each of the 256 digits has a thread");
     static_assert(TILE == WD_BLOCK * ITEMS, "a row tile is ITEMS keys a thread");
     static_assert(TILE <= 65536u, "ranks are held in 16 bits");
-    constexpr unsigned MASKS = ROWS * 256u * 4u;
-    constexpr unsigned SHARED = TILE * sizeof(U) > MASKS ? TILE * sizeof(U) : MASKS;
-    __shared__ __align__(16) unsigned char scratch[SHARED];
-    __shared__ wd_u32 whist[ROWS][256];
+    __shared__ U tile_words[TILE];
+    __shared__ wd_u32 whist[WARPS][256];
+    __shared__ wd_u32 wmask[MASKS ? WARPS : 1][256];
     __shared__ wd_u64 slots[WARPS];
-    U* const tile_words = reinterpret_cast<U*>(scratch);
-    wd_u32(*wmask)[256] = reinterpret_cast<wd_u32(*)[256]>(scratch);
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const unsigned first = warp * 32u * ITEMS + lane;  // item j: first + j * 32
     const wd_u64 base = (wd_u64)blockIdx.x * cols;
@@ -584,29 +549,30 @@ static __device__ __forceinline__ void wd_sort_rows_keys(const K* keys, K* keys_
         const wd_u32 p = first + (unsigned)j * 32u;
         w[j] = p < cols ? wd_sort_word(keys[base + p], descending) : (U)~(U)0;
     }
+    if constexpr (MASKS) {
+        for (unsigned d = lane; d < 256u; d += 32u) wmask[warp][d] = 0u;  // the ranking clears them
+    }
 #pragma unroll 1
     for (int pass = 0; pass < (int)sizeof(U); ++pass) {
         auto digit_of = [&](int j) -> wd_u32 { return wd_sort_digit(w[j], (wd_u32)pass); };
-#pragma unroll 1
-        for (unsigned d = lane; d < 256u; d += 32u) {
-            whist[2u * warp][d] = whist[2u * warp + 1u][d] = 0u;
-            wmask[2u * warp][d] = wmask[2u * warp + 1u][d] = 0u;
-        }
+        for (unsigned d = lane; d < 256u; d += 32u) whist[warp][d] = 0u;
         __syncwarp();
         wd_sort_ranks<ITEMS> rank;
-        wd_sort_warp_rank_halves<ITEMS>(digit_of, rank, whist, wmask);
-        __syncthreads();
-        const wd_u32 mine = wd_sort_warp_prefix<WD_BLOCK, ROWS>(whist);
-        if (__syncthreads_or(mine == TILE)) continue;  // one digit: the pass would move nothing
-        wd_sort_digit_starts<WD_BLOCK, ROWS>(mine, whist, slots);
-#pragma unroll
-        for (int j = 0; j < ITEMS; ++j) {
-            tile_words[rank[j] + whist[2u * warp + (j < ITEMS / 2 ? 0u : 1u)][digit_of(j)]] = w[j];
+        if constexpr (MASKS) {
+            wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
+        } else {
+            wd_sort_warp_rank_match<ITEMS, decltype(digit_of), WD_SORT_ROWS_RANK == 2>(digit_of, rank, whist);
         }
+        __syncthreads();
+        const wd_u32 mine = wd_sort_warp_prefix<WD_BLOCK>(whist);
+        if (__syncthreads_or(mine == TILE)) continue;  // one digit: the pass would move nothing
+        wd_sort_digit_starts<WD_BLOCK>(mine, whist, slots);
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) tile_words[rank[j] + whist[warp][digit_of(j)]] = w[j];
         __syncthreads();
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) w[j] = tile_words[first + (unsigned)j * 32u];
-        __syncthreads();  // every warp read the tile: the next pass clears its lane masks there
+        // The next pass writes the tile only after its own barrier, past every warp's reads.
     }
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
