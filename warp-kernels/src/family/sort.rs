@@ -189,7 +189,7 @@ pub const SORT_ROWS: Kernel = kernel_min(
 /// [`SORT_ROWS`] where only the sorted keys are wanted and a row takes a block (more than
 /// half of [`sort_row_tile`] keys): block `b` sorts row `b` by its order words alone (equal
 /// words are equal keys, so stability cannot be seen and no column is carried), ranking and
-/// counting each digit at once (ranked as [`SORT_ROWS_RANK`] says); fewer registers than
+/// counting each digit at once (lane masks, as a pass ranks); fewer registers than
 /// [`SORT_ROWS`] (64 a thread for keys of up to 4 bytes), so more blocks run on an SM.
 pub const SORT_ROWS_KEYS: Kernel = kernel_min(
     "wd_k_sort_rows_keys",
@@ -202,12 +202,6 @@ pub const SORT_ROWS_KEYS: Kernel = kernel_min(
     "WD_SORT_ROW_KEYS_MIN_BLOCKS",
     "wd_sort_rows_keys(keys, keys_out, cols, descending != 0);",
 );
-
-/// How [`SORT_ROWS_KEYS`] ranks a warp's keys by a digit: 0, by lane masks set by shared
-/// atomic ORs (`wd_sort_warp_rank`); 1 would find each item's lanes of a digit by
-/// `__match_any_sync` and 2 by eight ballots, the digit's lowest lane advancing the warp's
-/// counter of it (`wd_sort_warp_rank_match`).
-pub const SORT_ROWS_RANK: u32 = 0;
 
 /// Resident blocks per SM [`SORT_ROWS_KEYS`] is compiled for, with keys of `key_size` bytes:
 /// four (64 registers a thread) for keys of up to 4 bytes, three where the words have 8 bytes
@@ -366,7 +360,7 @@ pub fn sort_module(key: Scalar, value_size: usize) -> String {
         "#define WD_SORT_VALUE_BYTES {value_size}\n#define WD_SORT_MIN_BLOCKS {SORT_MIN_BLOCKS}\n#define WD_SORT_ITEMS {}\n\
          #define WD_SORT_TILE {}\n#define WD_SORT_ROW_ITEMS {}\n#define WD_SORT_ROW_TILE {}\n\
          #define WD_SORT_ROW_MIN_BLOCKS {SORT_ROW_MIN_BLOCKS}\n\
-         #define WD_SORT_ROW_KEYS_MIN_BLOCKS {}\n#define WD_SORT_ROWS_RANK {SORT_ROWS_RANK}\n#define WD_SORT_SEGMENT_SMALL {}\n\
+         #define WD_SORT_ROW_KEYS_MIN_BLOCKS {}\n#define WD_SORT_SEGMENT_SMALL {}\n\
          #define WD_SORT_SEGMENT_WINDOW {}\n",
         sort_items(key.size(), value_size),
         sort_tile(key.size(), value_size),

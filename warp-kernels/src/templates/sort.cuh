@@ -251,27 +251,14 @@ static __device__ __forceinline__ void wd_sort_warp_counts_match(D digit, wd_u32
         if (lane == (unsigned)(__ffs((int)peers) - 1)) atomicAdd(&whist[warp][d], (wd_u32)__popc(peers));
     }
 }
-// With BALLOTS, each item's lanes of one digit are found by eight ballots (one a bit of the
-// digit) instead of __match_any_sync.
-template <int ITEMS, class D, bool BALLOTS = false>
+template <int ITEMS, class D>
 static __device__ __forceinline__ void wd_sort_warp_rank_match(D digit, wd_sort_ranks<ITEMS>& rank, wd_u32 (*whist)[256]) {
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const unsigned below_me = (1u << lane) - 1u;
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
         const wd_u32 d = digit(j);
-        unsigned peers;
-        if constexpr (BALLOTS) {
-            peers = WD_FULL_MASK;
-#pragma unroll
-            for (int b = 0; b < WD_SORT_RADIX_BITS; ++b) {
-                const bool set = ((d >> b) & 1u) != 0u;
-                const unsigned v = __ballot_sync(WD_FULL_MASK, set);
-                peers &= set ? v : ~v;
-            }
-        } else {
-            peers = __match_any_sync(WD_FULL_MASK, d);
-        }
+        const unsigned peers = __match_any_sync(WD_FULL_MASK, d);
         const int leader = __ffs((int)peers) - 1;
         wd_u32 first = 0u;
         // The leader's atomic returns the digit's running rank (and advances it) before the
@@ -521,23 +508,20 @@ static __device__ __forceinline__ void wd_sort_rows(const K* keys, K* keys_out, 
 // group pass runs. Each pass ranks and counts at once: from zeroed counters, each key's rank
 // within its warp's keys of its digit, the counters left holding the warp's counts; then the
 // scan over the warps and the digits gives each warp's start of each digit, added as the key
-// moves through shared memory. The pass is bound by shared memory's wavefronts, most of them
-// the ranking's: WD_SORT_ROWS_RANK picks it (0: per-digit lane masks by atomic ORs,
-// wd_sort_warp_rank; 1: __match_any_sync, the digit's lowest lane advancing the counter; 2:
-// the same with eight ballots for the match). Padding past the row: the largest word.
+// moves through shared memory. Fewer registers than wd_sort_rows, so more blocks share an SM.
+// Padding past the row: the largest word.
 template <class K>
 static __device__ __forceinline__ void wd_sort_rows_keys(const K* keys, K* keys_out, wd_u32 cols, bool descending) {
     typedef typename wd_sort_bits<K>::T U;
     constexpr int ITEMS = WD_SORT_ROW_ITEMS;
     constexpr unsigned WARPS = WD_BLOCK / 32;
     constexpr unsigned TILE = WD_SORT_ROW_TILE;
-    constexpr bool MASKS = WD_SORT_ROWS_RANK == 0;
     static_assert(WD_BLOCK >= 256, "each of the 256 digits has a thread");
     static_assert(TILE == WD_BLOCK * ITEMS, "a row tile is ITEMS keys a thread");
     static_assert(TILE <= 65536u, "ranks are held in 16 bits");
     __shared__ U tile_words[TILE];
     __shared__ wd_u32 whist[WARPS][256];
-    __shared__ wd_u32 wmask[MASKS ? WARPS : 1][256];
+    __shared__ wd_u32 wmask[WARPS][256];
     __shared__ wd_u64 slots[WARPS];
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const unsigned first = warp * 32u * ITEMS + lane;  // item j: first + j * 32
@@ -549,20 +533,14 @@ static __device__ __forceinline__ void wd_sort_rows_keys(const K* keys, K* keys_
         const wd_u32 p = first + (unsigned)j * 32u;
         w[j] = p < cols ? wd_sort_word(keys[base + p], descending) : (U)~(U)0;
     }
-    if constexpr (MASKS) {
-        for (unsigned d = lane; d < 256u; d += 32u) wmask[warp][d] = 0u;  // the ranking clears them
-    }
+    for (unsigned d = lane; d < 256u; d += 32u) wmask[warp][d] = 0u;  // the ranking clears them
 #pragma unroll 1
     for (int pass = 0; pass < (int)sizeof(U); ++pass) {
         auto digit_of = [&](int j) -> wd_u32 { return wd_sort_digit(w[j], (wd_u32)pass); };
         for (unsigned d = lane; d < 256u; d += 32u) whist[warp][d] = 0u;
         __syncwarp();
         wd_sort_ranks<ITEMS> rank;
-        if constexpr (MASKS) {
-            wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
-        } else {
-            wd_sort_warp_rank_match<ITEMS, decltype(digit_of), WD_SORT_ROWS_RANK == 2>(digit_of, rank, whist);
-        }
+        wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
         __syncthreads();
         const wd_u32 mine = wd_sort_warp_prefix<WD_BLOCK>(whist);
         if (__syncthreads_or(mine == TILE)) continue;  // one digit: the pass would move nothing
