@@ -374,7 +374,8 @@ impl Gpu {
     /// column in its row as `u32` positions, or the caller's values) with them, with sort
     /// module `m` (built for the values' size): rows of at most [`SORT_WARP_COLS`] keys in a
     /// thread's registers or a group of lanes each (a bitonic network), rows of at most [`sort_row_tile`]
-    /// keys within a block each, longer rows one at a time by the device-wide sort.
+    /// keys within a block each (a row a block, keys alone: [`SORT_ROWS_KEYS`]), longer rows
+    /// one at a time by the device-wide sort.
     pub(crate) fn sort_rows<E: Element>(
         &self,
         m: &Module,
