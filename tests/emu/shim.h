@@ -19,6 +19,7 @@
 #include <functional>
 
 #define __device__
+#define __host__
 #define __global__
 #define __forceinline__ inline
 #define __shared__ static

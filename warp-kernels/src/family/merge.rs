@@ -191,6 +191,9 @@ static __device__ __forceinline__ bool wd_less(const wd_args& a, {k} x, {k} y) {
 ",
         bound_args(less, 0)
     ));
+    m.template("warp.cuh");
+    m.template("warp_intrinsics.cuh");
+    m.template("block.cuh");
     m.template("merge.cuh");
     m.kernels(crate::catalogue::MERGE_KERNELS, k, "wd_u32");
     m.finish(&format!("merge_sort_{label}_by_{}", less.name))

@@ -188,9 +188,10 @@ pub const SORT_ROWS: Kernel = kernel_min(
 
 /// [`SORT_ROWS`] where only the sorted keys are wanted and a row takes a block (more than
 /// half of [`sort_row_tile`] keys): block `b` sorts row `b` by its order words alone (equal
-/// words are equal keys, so stability cannot be seen and no column is carried), ranking and
-/// counting each digit at once (lane masks, as a pass ranks); fewer registers than
-/// [`SORT_ROWS`] (64 a thread for keys of up to 4 bytes), so more blocks run on an SM.
+/// words are equal keys, so stability cannot be seen and no column is carried), a merge sort
+/// of the words by `<` in shared memory (block.cuh's `wd_block_merge_sort`, each thread's
+/// [`sort_row_keys_items`] words first sorted by a network in registers) instead of a radix
+/// ranking per byte; 40 registers a thread for keys of up to 4 bytes.
 pub const SORT_ROWS_KEYS: Kernel = kernel_min(
     "wd_k_sort_rows_keys",
     &[
@@ -203,12 +204,30 @@ pub const SORT_ROWS_KEYS: Kernel = kernel_min(
     "wd_sort_rows_keys(keys, keys_out, cols, descending != 0);",
 );
 
-/// Resident blocks per SM [`SORT_ROWS_KEYS`] is compiled for, with keys of `key_size` bytes:
-/// four (64 registers a thread) for keys of up to 4 bytes, three where the words have 8 bytes
-/// (their registers would spill at four).
+/// Resident blocks per SM [`SORT_ROWS_KEYS`] is compiled for (at least; `__launch_bounds__`'
+/// second argument), with keys of `key_size` bytes: four for keys of up to 4 bytes (ptxas
+/// takes 40 registers a thread, so six fit), three where the words have 8 bytes (64
+/// registers, so four fit).
 pub const fn sort_row_keys_min_blocks(key_size: usize) -> u32 {
     if key_size > 4 { 3 } else { 4 }
 }
+
+/// Keys a thread of [`SORT_ROWS_KEYS`] holds (odd, so that a warp's strided shared accesses
+/// meet no bank twice): 17 for keys of up to 4 bytes, 13 for 8-byte keys, so that a block holds
+/// a row of [`sort_row_tile`] keys.
+pub const fn sort_row_keys_items(key_size: usize) -> u32 {
+    if key_size > 4 { 13 } else { 17 }
+}
+
+// A block of the keys' kernel holds the longest row it is given, for every key size.
+const _: () = {
+    let mut size = 1;
+    while size <= 8 {
+        assert!(BLOCK as usize * sort_row_keys_items(size) as usize >= sort_row_tile(size));
+        assert!(sort_row_keys_items(size) % 2 == 1);
+        size *= 2;
+    }
+};
 
 /// The segments' plan: checks the CSR `offsets` (`counts[2]` non-zero when bad), each
 /// window's first segment into `win_first` (`windows + 1` entries), the medium segments'
@@ -360,13 +379,14 @@ pub fn sort_module(key: Scalar, value_size: usize) -> String {
         "#define WD_SORT_VALUE_BYTES {value_size}\n#define WD_SORT_MIN_BLOCKS {SORT_MIN_BLOCKS}\n#define WD_SORT_ITEMS {}\n\
          #define WD_SORT_TILE {}\n#define WD_SORT_ROW_ITEMS {}\n#define WD_SORT_ROW_TILE {}\n\
          #define WD_SORT_ROW_MIN_BLOCKS {SORT_ROW_MIN_BLOCKS}\n\
-         #define WD_SORT_ROW_KEYS_MIN_BLOCKS {}\n#define WD_SORT_SEGMENT_SMALL {}\n\
+         #define WD_SORT_ROW_KEYS_MIN_BLOCKS {}\n#define WD_SORT_ROW_KEYS_ITEMS {}\n#define WD_SORT_SEGMENT_SMALL {}\n\
          #define WD_SORT_SEGMENT_WINDOW {}\n",
         sort_items(key.size(), value_size),
         sort_tile(key.size(), value_size),
         sort_row_items(key.size()),
         sort_row_tile(key.size()),
         sort_row_keys_min_blocks(key.size()),
+        sort_row_keys_items(key.size()),
         sort_segment_small(key.size()),
         sort_segment_window(key.size()),
     ));

@@ -237,6 +237,157 @@ static __device__ __forceinline__ void wd_block_sort(K (&key)[N], V (&val)[N], w
     wd_block_bitonic_sort(key, val, p, before);
 }
 
+// ---- merge sort of a tile in shared memory (CUB's BlockMergeSort) ----
+// By `less(x, y)`: whether x sorts before y (a strict weak order); stable: of equal keys (neither
+// less than the other) the earlier comes first. A tile's keys are ITEMS a thread, thread t's at
+// t * ITEMS (ITEMS odd, so that a warp's strided accesses meet no bank twice); positions (u32)
+// move with them when `with_pos`. The callers: merge.cuh (the user's comparator) and sort.cuh
+// (the rows' keys kernel, order words by `<`).
+
+// Keys taken from `a` (na keys) among the first d of the stable merge of a and b (nb keys):
+// the merge path's crossing of diagonal d. Equal keys: a's first.
+template <class I, class PA, class PB, class L>
+static __device__ __forceinline__ I wd_block_merge_path(const L& less, PA a, I na, PB b, I nb, I d) {
+    I lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
+    while (lo < hi) {
+        const I mid = lo + (hi - lo) / 2;
+        if (!less(b[d - 1 - mid], a[mid])) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// ITEMS keys (and positions when with_pos) of the stable merge of the tile's keys[ai .. na)
+// (run a) and keys[na + bi .. na + nb) (run b), from the thread's place on the merge path, into
+// k / p; slots past the runs' end hold no key. As CUB's SerialMerge: the next key of each run
+// waits in a register, so each output reads one key from shared memory (clamped to the
+// tile's last key, which the thread's place guarantees is there).
+template <int ITEMS, class T, class L>
+static __device__ __forceinline__ void wd_block_merge_serial(const L& less, const T* keys, const wd_u32* pos, wd_u32 ai, wd_u32 na,
+                                                             wd_u32 bi, wd_u32 nb, T (&k)[ITEMS], wd_u32 (&p)[ITEMS],
+                                                             bool with_pos) {
+    const wd_u32 last = na + nb - 1;
+    wd_u32 ia = ai, ib = na + bi;
+    T x = keys[ia < last ? ia : last], y = keys[ib < last ? ib : last];
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const bool take_b = ib <= last && (ia >= na || less(y, x));
+        k[j] = take_b ? y : x;
+        const wd_u32 at = take_b ? ib++ : ia++;
+        if (with_pos) p[j] = pos[at < last ? at : last];
+        const wd_u32 next = take_b ? ib : ia;
+        const T z = keys[next < last ? next : last];
+        if (take_b) y = z;
+        else x = z;
+    }
+}
+
+// How many of the ITEMS keys from `mine` a thread holds of a tile of `count` keys.
+template <int ITEMS>
+static __device__ __forceinline__ wd_u32 wd_block_merge_valid(wd_u32 mine, wd_u32 count) {
+    return mine < count ? (count - mine < (wd_u32)ITEMS ? count - mine : (wd_u32)ITEMS) : 0u;
+}
+
+// The thread's `valid` keys (and positions, when with_pos) written to the tile at `mine`, once
+// every thread has read the tile (a barrier on each side).
+template <int ITEMS, class T>
+static __device__ __forceinline__ void wd_block_merge_put(T* tile, wd_u32* tpos, wd_u32 mine, wd_u32 valid, const T (&k)[ITEMS],
+                                                          const wd_u32 (&p)[ITEMS], bool with_pos) {
+    static_assert(ITEMS % 2 == 1, "an odd number of keys a thread: strided shared accesses meet no bank twice");
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        if ((wd_u32)j < valid) {
+            tile[mine + j] = k[j];
+            if (with_pos) tpos[mine + j] = p[j];
+        }
+    }
+    __syncthreads();
+}
+
+// A thread's N keys sorted in registers by `less`, not stably, by Batcher's odd-even merge
+// network over the next power of two, the pairs past N dropped (as if padded with keys that sort
+// last): fewer compare-exchanges than an insertion sort, each a min and a max for words.
+// (The network's pairs, listed at compile time.)
+template <int N> struct wd_sort_network {
+    static constexpr int P2 = N <= 1 ? 1 : N <= 2 ? 2 : N <= 4 ? 4 : N <= 8 ? 8 : N <= 16 ? 16 : N <= 32 ? 32 : 64;
+    int a[P2 * 12], b[P2 * 12], count;
+    __host__ __device__ constexpr wd_sort_network() : a(), b(), count(0) {
+        for (int p = 1; p < P2; p <<= 1)
+            for (int d = p; d >= 1; d >>= 1)
+                for (int j = d % p; j + d < P2; j += 2 * d)
+                    for (int i = 0; i < d; ++i) {
+                        const int x = i + j, y = i + j + d;
+                        if (y < N && x / (2 * p) == y / (2 * p)) {
+                            a[count] = x;
+                            b[count] = y;
+                            ++count;
+                        }
+                    }
+    }
+};
+template <int N, class T, class L>
+static __device__ __forceinline__ void wd_thread_sort_network(const L& less, T (&k)[N]) {
+    static_assert(N <= 64, "a network of at most 64 keys");
+    constexpr wd_sort_network<N> net{};
+#pragma unroll
+    for (int c = 0; c < net.count; ++c) {
+        const int x = net.a[c], y = net.b[c];
+        if (less(k[y], k[x])) {
+            const T t = k[x];
+            k[x] = k[y];
+            k[y] = t;
+        }
+    }
+}
+
+// The tile's `count` keys (count <= WD_BLOCK * ITEMS) sorted in place: each thread's items
+// (k, and p when with_pos: the caller's, the `valid` ones from threadIdx.x * ITEMS) sorted in
+// registers (a stable insertion sort; with UNSTABLE, for keys whose equal ones cannot be told
+// apart and a full tile, count == WD_BLOCK * ITEMS, wd_thread_sort_network), then rounds of
+// merges double the sorted runs, each thread finding where its outputs start on the merge path
+// of its pair of runs. Every thread calls it; it ends with a barrier, the sorted tile (and
+// positions) in `tile` (`tpos`).
+template <int ITEMS, bool UNSTABLE = false, class T, class L>
+static __device__ __forceinline__ void wd_block_merge_sort(const L& less, T* tile, wd_u32* tpos, wd_u32 count, T (&k)[ITEMS],
+                                                           wd_u32 (&p)[ITEMS], bool with_pos) {
+    const wd_u32 mine = threadIdx.x * ITEMS;
+    const wd_u32 valid = UNSTABLE ? (wd_u32)ITEMS : wd_block_merge_valid<ITEMS>(mine, count);
+    if constexpr (UNSTABLE) {
+        wd_thread_sort_network<ITEMS>(less, k);
+    } else {
+#pragma unroll
+        for (int j = 1; j < ITEMS; ++j) {
+#pragma unroll
+            for (int i = j; i > 0; --i) {
+                // Moves item i down while it is less than the one before it (never past an equal key).
+                if ((wd_u32)i < valid && less(k[i], k[i - 1])) {
+                    const T t = k[i];
+                    k[i] = k[i - 1];
+                    k[i - 1] = t;
+                    const wd_u32 q = p[i];
+                    p[i] = p[i - 1];
+                    p[i - 1] = q;
+                }
+            }
+        }
+    }
+    wd_block_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
+    // Rounds: runs of `w` keys merged in pairs, each thread taking ITEMS outputs of its pair.
+    for (wd_u32 w = ITEMS; w < count; w *= 2) {
+        if (valid > 0) {
+            const wd_u32 start = mine / (2 * w) * (2 * w);
+            const wd_u32 a_end = start + w < count ? start + w : count;
+            const wd_u32 b_end = start + 2 * w < count ? start + 2 * w : count;
+            const wd_u32 na = a_end - start, nb = b_end - a_end;
+            const wd_u32 d = mine - start;
+            const wd_u32 ai = wd_block_merge_path<wd_u32>(less, tile + start, na, tile + a_end, nb, d);
+            wd_block_merge_serial<ITEMS>(less, tile + start, tpos + start, ai, na, d - ai, nb, k, p, with_pos);
+        }
+        wd_block_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
+    }
+}
+
 // ---- warp tiles: layout, vector loads and stores ----
 // A warp tile read as vectors (16 bytes of the widest array at a time): slot j = r * VEC + k of
 // lane l holds element base + (r * 32 + l) * VEC + k (r < ITEMS / VEC), so each row of 32 * VEC

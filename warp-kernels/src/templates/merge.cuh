@@ -4,74 +4,19 @@
 // (neither less than the other) the earlier comes first. Positions (u32: each key's index in
 // the input) move with the keys when `pos_out` is given (argsort_by).
 //
-// wd_merge_block_sort: each block sorts a tile of WD_MERGE_TILE keys (WD_MERGE_ITEMS a thread):
-// each thread sorts its items in registers (insertion sort), then rounds of merges through
-// shared memory double the sorted runs (each thread finds where its outputs start on the merge
-// path of its pair of runs and merges WD_MERGE_ITEMS keys). Then passes over the whole array,
+// wd_merge_block_sort: each block sorts a tile of WD_MERGE_TILE keys (WD_MERGE_ITEMS a thread)
+// by block.cuh's wd_block_merge_sort (each thread's items sorted in registers, then rounds of
+// merges through shared memory, each thread merging WD_MERGE_ITEMS keys from its place on the
+// merge path of its pair of runs). Then passes over the whole array,
 // each merging pairs of sorted runs of `width` keys: wd_merge_partition finds where each output
 // tile starts on the merge path of its pair (a binary search per tile), wd_merge_pass merges a
 // tile per block through shared memory.
 
-// Keys taken from `a` (na keys) among the first d of the stable merge of a and b (nb keys):
-// the merge path's crossing of diagonal d. Equal keys: a's first.
-template <class I, class PA, class PB>
-static __device__ __forceinline__ I wd_merge_path(const wd_args& args, PA a, I na, PB b, I nb, I d) {
-    I lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
-    while (lo < hi) {
-        const I mid = lo + (hi - lo) / 2;
-        if (!wd_less(args, b[d - 1 - mid], a[mid])) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-// ITEMS keys (and positions when with_pos) of the stable merge of the tile's keys[ai .. na)
-// (run a) and keys[na + bi .. na + nb) (run b), from the thread's place on the merge path, into
-// k / p; slots past the runs' end hold no key. As CUB's SerialMerge: the next key of each run
-// waits in a register, so each output reads one key from shared memory (clamped to the
-// tile's last key, which the thread's place guarantees is there).
-template <int ITEMS>
-static __device__ __forceinline__ void wd_merge_serial(const wd_args& args, const wd_key* keys, const wd_u32* pos, wd_u32 ai,
-                                                       wd_u32 na, wd_u32 bi, wd_u32 nb, wd_key (&k)[ITEMS],
-                                                       wd_u32 (&p)[ITEMS], bool with_pos) {
-    const wd_u32 last = na + nb - 1;
-    wd_u32 ia = ai, ib = na + bi;
-    wd_key x = keys[ia < last ? ia : last], y = keys[ib < last ? ib : last];
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        const bool take_b = ib <= last && (ia >= na || wd_less(args, y, x));
-        k[j] = take_b ? y : x;
-        const wd_u32 at = take_b ? ib++ : ia++;
-        if (with_pos) p[j] = pos[at < last ? at : last];
-        const wd_u32 next = take_b ? ib : ia;
-        const wd_key z = keys[next < last ? next : last];
-        if (take_b) y = z;
-        else x = z;
-    }
-}
-
-// How many of the ITEMS keys from `mine` a thread holds of a tile of `count` keys.
-template <int ITEMS>
-static __device__ __forceinline__ wd_u32 wd_merge_valid(wd_u32 mine, wd_u32 count) {
-    return mine < count ? (count - mine < (wd_u32)ITEMS ? count - mine : (wd_u32)ITEMS) : 0u;
-}
-
-// The thread's `valid` keys (and positions, when with_pos) written to the tile at `mine`, once
-// every thread has read the tile (a barrier on each side). ITEMS is odd, so a warp's writes
-// (a stride of ITEMS words) meet no bank twice.
-template <int ITEMS>
-static __device__ __forceinline__ void wd_merge_put(wd_key* tile, wd_u32* tpos, wd_u32 mine, wd_u32 valid,
-                                                    const wd_key (&k)[ITEMS], const wd_u32 (&p)[ITEMS], bool with_pos) {
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        if ((wd_u32)j < valid) {
-            tile[mine + j] = k[j];
-            if (with_pos) tpos[mine + j] = p[j];
-        }
-    }
-    __syncthreads();
-}
+// The user's order as block.cuh's merge primitives take it.
+struct wd_merge_less {
+    const wd_args& args;
+    __device__ __forceinline__ bool operator()(const wd_key& x, const wd_key& y) const { return wd_less(args, x, y); }
+};
 
 // A tile's `count` values (count <= WD_MERGE_TILE; keys, or their positions) into shared
 // memory, slot i read from src[at(i)], striped over the threads, each thread's WD_MERGE_ITEMS
@@ -114,7 +59,6 @@ static __device__ __forceinline__ void wd_merge_block_sort(const wd_args& args, 
                                                            wd_u32* pos_out) {
     constexpr int ITEMS = WD_MERGE_ITEMS;
     constexpr unsigned TILE = WD_MERGE_TILE;
-    static_assert(ITEMS % 2 == 1, "an odd number of keys a thread: strided shared accesses meet no bank twice");
     __shared__ wd_key tile[TILE];
     __shared__ wd_u32 tpos[WITH_POS ? TILE : 1];
     constexpr bool with_pos = WITH_POS;
@@ -122,10 +66,9 @@ static __device__ __forceinline__ void wd_merge_block_sort(const wd_args& args, 
     const wd_u32 count = n - base < TILE ? (wd_u32)(n - base) : TILE;
     wd_merge_load(keys + base, [](wd_u32 i) { return i; }, count, tile);
     __syncthreads();
-    // The thread's items, sorted in registers: a stable insertion sort of the valid ones, each
-    // with its position in the input.
+    // The thread's items, each with its position in the input, sorted with the rest of the tile.
     const wd_u32 mine = threadIdx.x * ITEMS;
-    const wd_u32 valid = wd_merge_valid<ITEMS>(mine, count);
+    const wd_u32 valid = wd_block_merge_valid<ITEMS>(mine, count);
     wd_key k[ITEMS];
     wd_u32 p[ITEMS];
 #pragma unroll
@@ -133,35 +76,7 @@ static __device__ __forceinline__ void wd_merge_block_sort(const wd_args& args, 
         if ((wd_u32)j < valid) k[j] = tile[mine + j];
         p[j] = (wd_u32)(base + mine + j);
     }
-#pragma unroll
-    for (int j = 1; j < ITEMS; ++j) {
-#pragma unroll
-        for (int i = j; i > 0; --i) {
-            // Moves item i down while it is less than the one before it (never past an equal key).
-            if ((wd_u32)i < valid && wd_less(args, k[i], k[i - 1])) {
-                const wd_key t = k[i];
-                k[i] = k[i - 1];
-                k[i - 1] = t;
-                const wd_u32 q = p[i];
-                p[i] = p[i - 1];
-                p[i - 1] = q;
-            }
-        }
-    }
-    wd_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
-    // Rounds: runs of `w` keys merged in pairs, each thread taking ITEMS outputs of its pair.
-    for (wd_u32 w = ITEMS; w < count; w *= 2) {
-        if (valid > 0) {
-            const wd_u32 start = mine / (2 * w) * (2 * w);
-            const wd_u32 a_end = start + w < count ? start + w : count;
-            const wd_u32 b_end = start + 2 * w < count ? start + 2 * w : count;
-            const wd_u32 na = a_end - start, nb = b_end - a_end;
-            const wd_u32 d = mine - start;
-            const wd_u32 ai = wd_merge_path<wd_u32>(args, tile + start, na, tile + a_end, nb, d);
-            wd_merge_serial<ITEMS>(args, tile + start, tpos + start, ai, na, d - ai, nb, k, p, with_pos);
-        }
-        wd_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
-    }
+    wd_block_merge_sort<ITEMS>(wd_merge_less{args}, tile, tpos, count, k, p, with_pos);
     wd_merge_store(tile, tpos, count, keys_out, pos_out, base, with_pos);
 }
 
@@ -176,7 +91,7 @@ static __device__ __forceinline__ void wd_merge_partition(const wd_args& args, c
         const wd_u64 start = g / (2 * width) * (2 * width);
         const wd_u64 a_end = start + width < n ? start + width : n;
         const wd_u64 b_end = start + 2 * width < n ? start + 2 * width : n;
-        part[t] = start + wd_merge_path<wd_u64>(args, keys + start, a_end - start, keys + a_end, b_end - a_end, g - start);
+        part[t] = start + wd_block_merge_path<wd_u64>(wd_merge_less{args}, keys + start, a_end - start, keys + a_end, b_end - a_end, g - start);
     }
 }
 
@@ -207,14 +122,15 @@ static __device__ __forceinline__ void wd_merge_pass(const wd_args& args, const 
     if (with_pos) wd_merge_load(pos, at, count, tpos);
     __syncthreads();
     const wd_u32 mine = threadIdx.x * ITEMS;
-    const wd_u32 valid = wd_merge_valid<ITEMS>(mine, count);
+    const wd_u32 valid = wd_block_merge_valid<ITEMS>(mine, count);
     wd_key k[ITEMS];
     wd_u32 p[ITEMS];
+    const wd_merge_less less{args};
     if (valid > 0) {
-        const wd_u32 ai = wd_merge_path<wd_u32>(args, tile, na, tile + na, nb, mine);
-        wd_merge_serial<ITEMS>(args, tile, tpos, ai, na, mine - ai, nb, k, p, with_pos);
+        const wd_u32 ai = wd_block_merge_path<wd_u32>(less, tile, na, tile + na, nb, mine);
+        wd_block_merge_serial<ITEMS>(less, tile, tpos, ai, na, mine - ai, nb, k, p, with_pos);
     }
-    wd_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
+    wd_block_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
     wd_merge_store(tile, tpos, count, keys_out, pos_out, g0, with_pos);
 }
 

@@ -503,59 +503,40 @@ static __device__ __forceinline__ void wd_sort_rows(const K* keys, K* keys_out, 
 }
 
 // ---- the rows' sort of keys alone, a row a block ----
-// Block b sorts row b (`cols` keys, WD_SORT_ROW_TILE / 2 < cols <= WD_SORT_ROW_TILE) by its
-// order words alone into keys_out: equal words are equal keys, so no tag is carried and no
-// group pass runs. Each pass ranks and counts at once: from zeroed counters, each key's rank
-// within its warp's keys of its digit, the counters left holding the warp's counts; then the
-// scan over the warps and the digits gives each warp's start of each digit, added as the key
-// moves through shared memory. Fewer registers than wd_sort_rows, so more blocks share an SM.
-// Padding past the row: the largest word.
+// Block b sorts row b (`cols` keys, at most WD_BLOCK * WD_SORT_ROW_KEYS_ITEMS) into keys_out by
+// block.cuh's merge sort of its order words by `<`: equal words are equal keys, so no column is
+// carried and stability cannot be seen. The row is read into shared memory (coalesced), each
+// thread takes its WD_SORT_ROW_KEYS_ITEMS words from there, and the sorted tile is written out
+// as it was read. Padding past the row: the largest word, sorted last and not written.
 template <class K>
 static __device__ __forceinline__ void wd_sort_rows_keys(const K* keys, K* keys_out, wd_u32 cols, bool descending) {
     typedef typename wd_sort_bits<K>::T U;
-    constexpr int ITEMS = WD_SORT_ROW_ITEMS;
-    constexpr unsigned WARPS = WD_BLOCK / 32;
-    constexpr unsigned TILE = WD_SORT_ROW_TILE;
-    static_assert(WD_BLOCK >= 256, "each of the 256 digits has a thread");
-    static_assert(TILE == WD_BLOCK * ITEMS, "a row tile is ITEMS keys a thread");
-    static_assert(TILE <= 65536u, "ranks are held in 16 bits");
-    __shared__ U tile_words[TILE];
-    __shared__ wd_u32 whist[WARPS][256];
-    __shared__ wd_u32 wmask[WARPS][256];
-    __shared__ wd_u64 slots[WARPS];
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    const unsigned first = warp * 32u * ITEMS + lane;  // item j: first + j * 32
+    constexpr int ITEMS = WD_SORT_ROW_KEYS_ITEMS;
+    constexpr unsigned TILE = WD_BLOCK * ITEMS;
+    static_assert(TILE >= WD_SORT_ROW_TILE, "a block holds a row of the rows' tile");
+    __shared__ U tile[TILE];
+    __shared__ wd_u32 no_pos[1];
     const wd_u64 base = (wd_u64)blockIdx.x * cols;
-
-    U w[ITEMS];
+    {
+        U r[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            const wd_u32 i = threadIdx.x + (unsigned)j * WD_BLOCK;
+            r[j] = i < cols ? wd_sort_word(keys[base + i], descending) : (U)~(U)0;
+        }
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) tile[threadIdx.x + (unsigned)j * WD_BLOCK] = r[j];
+    }
+    __syncthreads();
+    U k[ITEMS];
+    wd_u32 p[ITEMS];
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) k[j] = tile[threadIdx.x * ITEMS + j];
+    wd_block_merge_sort<ITEMS, true>([](const U& x, const U& y) { return x < y; }, tile, no_pos, TILE, k, p, false);
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
-        const wd_u32 p = first + (unsigned)j * 32u;
-        w[j] = p < cols ? wd_sort_word(keys[base + p], descending) : (U)~(U)0;
-    }
-    for (unsigned d = lane; d < 256u; d += 32u) wmask[warp][d] = 0u;  // the ranking clears them
-#pragma unroll 1
-    for (int pass = 0; pass < (int)sizeof(U); ++pass) {
-        auto digit_of = [&](int j) -> wd_u32 { return wd_sort_digit(w[j], (wd_u32)pass); };
-        for (unsigned d = lane; d < 256u; d += 32u) whist[warp][d] = 0u;
-        __syncwarp();
-        wd_sort_ranks<ITEMS> rank;
-        wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
-        __syncthreads();
-        const wd_u32 mine = wd_sort_warp_prefix<WD_BLOCK>(whist);
-        if (__syncthreads_or(mine == TILE)) continue;  // one digit: the pass would move nothing
-        wd_sort_digit_starts<WD_BLOCK>(mine, whist, slots);
-#pragma unroll
-        for (int j = 0; j < ITEMS; ++j) tile_words[rank[j] + whist[warp][digit_of(j)]] = w[j];
-        __syncthreads();
-#pragma unroll
-        for (int j = 0; j < ITEMS; ++j) w[j] = tile_words[first + (unsigned)j * 32u];
-        // The next pass writes the tile only after its own barrier, past every warp's reads.
-    }
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        const wd_u32 p = first + (unsigned)j * 32u;
-        if (p < cols) keys_out[base + p] = wd_sort_key<K>(w[j], descending);
+        const wd_u32 i = threadIdx.x + (unsigned)j * WD_BLOCK;
+        if (i < cols) keys_out[base + i] = wd_sort_key<K>(tile[i], descending);
     }
 }
 

@@ -31,8 +31,8 @@ impl Device {
     /// fit (at most 255): a ranking per byte of the keys and one by the row, each skipped where
     /// every key of the block has the same digit; the keys are read and written once. A row
     /// that takes a block alone (more than 2,048 keys of 1 to 4 bytes, or 1,536 of 8 bytes)
-    /// is sorted, where only the keys are wanted (`sort_rows`, `sort_rows_into`), by its order
-    /// words alone, with no column carried and no ranking by the row. Longer
+    /// is sorted, where only the keys are wanted (`sort_rows`, `sort_rows_into`), by a merge
+    /// sort of its order words in shared memory, with no column carried. Longer
     /// rows are sorted one at a time by the device-wide sort ([`Device::sort`]), which suits
     /// few long rows (a few launches a row) rather than many.
     ///
