@@ -288,13 +288,25 @@ static __device__ __forceinline__ wd_u32 wd_block_merge_valid(wd_u32 mine, wd_u3
     return mine < count ? (count - mine < (wd_u32)ITEMS ? count - mine : (wd_u32)ITEMS) : 0u;
 }
 
+// Whether a merge round of runs of `w` keys (ITEMS times a power of two) stays within each
+// warp's 32 * ITEMS keys, which then hold whole pairs of runs: the round's barriers need only
+// the warp.
+template <int ITEMS>
+static __device__ __forceinline__ bool wd_block_merge_local(wd_u32 w) {
+    return 2u * w <= 32u * (wd_u32)ITEMS;
+}
+
 // The thread's `valid` keys (and positions, when with_pos) written to the tile at `mine`, once
-// every thread has read the tile (a barrier on each side).
+// every thread has read the tile: a barrier on each side, of the block, or of the warp alone
+// where `lead_block` (before) or `trail_block` (after) is false (the reads before, or after,
+// stay within the warp's keys: wd_block_merge_local).
 template <int ITEMS, class T>
 static __device__ __forceinline__ void wd_block_merge_put(T* tile, wd_u32* tpos, wd_u32 mine, wd_u32 valid, const T (&k)[ITEMS],
-                                                          const wd_u32 (&p)[ITEMS], bool with_pos) {
+                                                          const wd_u32 (&p)[ITEMS], bool with_pos, bool lead_block = true,
+                                                          bool trail_block = true) {
     static_assert(ITEMS % 2 == 1, "an odd number of keys a thread: strided shared accesses meet no bank twice");
-    __syncthreads();
+    if (lead_block) __syncthreads();
+    else __syncwarp();
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
         if ((wd_u32)j < valid) {
@@ -302,7 +314,8 @@ static __device__ __forceinline__ void wd_block_merge_put(T* tile, wd_u32* tpos,
             if (with_pos) tpos[mine + j] = p[j];
         }
     }
-    __syncthreads();
+    if (trail_block) __syncthreads();
+    else __syncwarp();
 }
 
 // A thread's N keys sorted in registers by `less`, not stably, by Batcher's odd-even merge
@@ -346,7 +359,8 @@ static __device__ __forceinline__ void wd_thread_sort_network(const L& less, T (
 // registers (a stable insertion sort; with UNSTABLE, for keys whose equal ones cannot be told
 // apart and a full tile, count == WD_BLOCK * ITEMS, wd_thread_sort_network), then rounds of
 // merges double the sorted runs, each thread finding where its outputs start on the merge path
-// of its pair of runs. Every thread calls it; it ends with a barrier, the sorted tile (and
+// of its pair of runs (the first five rounds, within each warp's keys, behind the warp's
+// barriers alone). Every thread calls it; it ends with a block barrier, the sorted tile (and
 // positions) in `tile` (`tpos`).
 template <int ITEMS, bool UNSTABLE = false, class T, class L>
 static __device__ __forceinline__ void wd_block_merge_sort(const L& less, T* tile, wd_u32* tpos, wd_u32 count, T (&k)[ITEMS],
@@ -372,9 +386,8 @@ static __device__ __forceinline__ void wd_block_merge_sort(const L& less, T* til
             }
         }
     }
-    wd_block_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
     // Rounds: runs of `w` keys merged in pairs, each thread taking ITEMS outputs of its pair.
-    for (wd_u32 w = ITEMS; w < count; w *= 2) {
+    const auto round = [&](wd_u32 w) {
         if (valid > 0) {
             const wd_u32 start = mine / (2 * w) * (2 * w);
             const wd_u32 a_end = start + w < count ? start + w : count;
@@ -384,6 +397,18 @@ static __device__ __forceinline__ void wd_block_merge_sort(const L& less, T* til
             const wd_u32 ai = wd_block_merge_path<wd_u32>(less, tile + start, na, tile + a_end, nb, d);
             wd_block_merge_serial<ITEMS>(less, tile + start, tpos + start, ai, na, d - ai, nb, k, p, with_pos);
         }
+    };
+    // The rounds within a warp's keys (the first five) behind the warp's barriers, then the
+    // block's.
+    const auto local = [count](wd_u32 w) { return w < count && wd_block_merge_local<ITEMS>(w); };
+    wd_block_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos, true, !local(ITEMS));
+    wd_u32 w = ITEMS;
+    for (; local(w); w *= 2) {
+        round(w);
+        wd_block_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos, false, !local(2 * w));
+    }
+    for (; w < count; w *= 2) {
+        round(w);
         wd_block_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
     }
 }

@@ -17,7 +17,9 @@
 // passing entries into the buffer (ballot ranks, one shared atomicAdd per warp, no barrier).
 // When the buffer is fuller than WD_TOPK_KEEP(_WIDE),
 // the block refines: a radix select (8-bit digits, shared histogram, block scan of the bins)
-// finds the k-th largest key tk among its live entries (key >= bound); if the entries with
+// finds the k-th largest key tk among its live entries (key >= bound), or stops at the first
+// digit where the entries that share the k-th's digits so far, with those above them, are at
+// most 1.5 k (tk is then those digits, the rest zero); if the entries with
 // key >= tk fit, they stay (on the raw level, whose blocks read in index order, later entries
 // equal to tk lose to them: ti = 0); otherwise a radix select of the indices of the entries
 // equal to tk keeps exactly k (ti = the k-th one's index). The block then publishes tk
@@ -160,10 +162,15 @@ static __device__ __forceinline__ wd_u32 wd_topk_compact(wd_topk_block<K>& b, wd
 
 // The radix select of the refine: the number of live entries (key >= g) among the buffer's
 // first `cnt`; when it exceeds k, also `prefix`, the k-th largest live key, `rank`, its rank
-// among the entries equal to it, and `equal`, their number. All threads call it.
+// among the entries equal to it, and `equal`, their number. With `enough` (0: never), it stops
+// at the first digit where the live entries that share the k-th's digits so far, with those
+// above them, are at most `enough`: `prefix` is then those digits (the rest zero, the least key
+// that shares them), `equal` the entries that share them and `rank` the k-th's rank among them,
+// so that (k - rank) + equal live keys are at least `prefix`, as for a whole key. All threads
+// call it.
 template <int BITS, class K>
 static __device__ __forceinline__ wd_u32 wd_topk_kth(wd_topk_block<K>& b, wd_u32 cnt, wd_u32 k, K g, K& prefix, wd_u32& rank,
-                                                     wd_u32& equal) {
+                                                     wd_u32& equal, wd_u32 enough = 0) {
     prefix = 0;
     rank = k;
     equal = 0;
@@ -183,6 +190,7 @@ static __device__ __forceinline__ wd_u32 wd_topk_kth(wd_topk_block<K>& b, wd_u32
         prefix |= (K)b.pick.digit << shift;
         rank = b.pick.rank;
         equal = b.pick.bin;
+        if ((k - rank) + equal <= enough) break;
     }
     return live;
 }
@@ -198,7 +206,9 @@ static __device__ __forceinline__ wd_u32 wd_topk_refine(wd_topk_block<K>& b, wd_
     const K g = wd_topk_bound<K>(b, bound);
     K prefix;
     wd_u32 rank, equal;
-    const wd_u32 live = wd_topk_kth<BITS>(b, cnt, k, g, prefix, rank, equal);
+    // Not exact: a bound from the key's first digits will do while it keeps at most half as
+    // many again as k (fewer digit passes, a refine a little sooner).
+    const wd_u32 live = wd_topk_kth<BITS>(b, cnt, k, g, prefix, rank, equal, exact ? 0u : k + k / 2);
     if (live <= k) {
         return wd_topk_compact(b, cnt, [g](K key, wd_u32) { return key >= g; });
     }

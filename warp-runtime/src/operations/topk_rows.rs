@@ -50,13 +50,19 @@ impl Device {
     /// `cols` is [`Error::KExceedsLength`]; rows of 2^32 columns or more, or 2^31 rows or
     /// more, are [`Error::Unsupported`]. Returns without waiting for the kernels.
     ///
-    /// On a GPU a block takes each row: a radix select of the k-th largest over the row's
-    /// 8-bit key digits (one read of the row a digit, stopping at the first digit whose whole
-    /// bin is taken; a row of `f32` takes two to four reads, mostly from L2), ties by a radix
-    /// select of the columns, then one more read appends the `k` entries to shared memory,
-    /// where a bitonic sort orders them. Fewer rows than twice the SMs, long enough, with `k`
-    /// at most 256, are split into pieces of at least `8k` columns (enough for about four blocks an SM, at most 64 a
-    /// row), a block each, and a second launch selects each row's `k` from its pieces'
+    /// On a GPU a block takes each row (or piece of a row, below). A row of at least 8,192
+    /// columns is read once: each warp votes on whether its keys beat the block's running
+    /// threshold, passing entries are appended to a buffer in shared memory, and a full buffer
+    /// is refined by a radix select over the keys' 8-bit digits (stopping at the first digit
+    /// that keeps at most 1.5 `k` entries); the block then keeps exactly its `k` best and
+    /// sorts them. A shorter row takes a radix select of the k-th largest over its 8-bit key
+    /// digits (one read of the row a digit, stopping at the first digit whose whole bin is
+    /// taken; a row of `f32` takes two to four reads, mostly from L2), ties by a radix select
+    /// of the columns, then one more read appends the `k` entries to shared memory, where a
+    /// bitonic sort orders them. With `k` at most 256, few long rows are split into pieces of
+    /// at least `8k` columns (at most 64 a row: as many as one wave of the read-once kernel
+    /// holds, or, for fewer rows than twice the SMs too short for it, about four blocks an
+    /// SM), a block each, and a second launch selects each row's `k` from its pieces'
     /// candidates (new memory of `pieces * k` values and columns a row).
     ///
     /// ```
