@@ -19,6 +19,7 @@
     X(wd_t_block_warp_totals)                                                                      \
     X(wd_t_radix)                                                                                  \
     X(wd_t_bitonic)                                                                                \
+    X(wd_t_merge_sort)                                                                             \
     X(wd_t_tiles)                                                                                  \
     X(wd_t_tiles_striped)
 
@@ -278,6 +279,31 @@ WD_T_KERNEL(wd_t_bitonic) {
     for (wd_u32 j = t; j < n; j += WD_BLOCK) {
         out[2u * j] = key[j];
         out[2u * j + 1u] = idx[j];
+    }
+}
+
+// Merge sort of the n (at most WD_BLOCK * 5) keys in `in` by wd_block_merge_sort, 5 keys a
+// thread: stably by the key's top byte, each key's index moving with it as its position (arg
+// 0), or by the whole key with UNSTABLE (arg 1, a full tile: n = WD_BLOCK * 5). out[2j],
+// out[2j + 1]: entry j's key and its index (0 for arg 1).
+WD_T_KERNEL(wd_t_merge_sort) {
+    constexpr int ITEMS = 5;
+    __shared__ wd_u32 tile[WD_BLOCK * ITEMS];
+    __shared__ wd_u32 tpos[WD_BLOCK * ITEMS];
+    const wd_u32 mine = threadIdx.x * ITEMS;
+    wd_u32 k[ITEMS], p[ITEMS];
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u32 i = mine + (wd_u32)j;
+        k[j] = i < n ? in[i] : 0xFFFFFFFFu;
+        p[j] = i;
+    }
+    if (arg == 1u)
+        wd_block_merge_sort<ITEMS, true>([](const wd_u32& x, const wd_u32& y) { return x < y; }, tile, tpos, n, k, p, false);
+    else
+        wd_block_merge_sort<ITEMS>([](const wd_u32& x, const wd_u32& y) { return (x >> 24) < (y >> 24); }, tile, tpos, n, k, p, true);
+    for (wd_u32 j = threadIdx.x; j < n; j += WD_BLOCK) {
+        out[2u * j] = tile[j];
+        out[2u * j + 1u] = arg == 1u ? 0u : tpos[j];
     }
 }
 

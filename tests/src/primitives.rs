@@ -14,7 +14,7 @@ use warp_kernels::module::TEMPLATES;
 pub const KERNELS: &str = include_str!("../emu/primitives.cuh");
 
 /// Every test kernel's name (`WD_T_KERNELS` of the kernels' file).
-pub const NAMES: [&str; 14] = [
+pub const NAMES: [&str; 15] = [
     "wd_t_warp_reduce",
     "wd_t_warp_allreduce",
     "wd_t_warp_fold_back",
@@ -27,6 +27,7 @@ pub const NAMES: [&str; 14] = [
     "wd_t_block_warp_totals",
     "wd_t_radix",
     "wd_t_bitonic",
+    "wd_t_merge_sort",
     "wd_t_tiles",
     "wd_t_tiles_striped",
 ];
@@ -221,6 +222,29 @@ pub fn cases(r: &mut SmallRng) -> Vec<Case> {
             ));
         }
     }
+    // The merge sort, 5 keys a thread: partial tiles stably by the top byte (many ties), around
+    // a warp's 160 keys (the last round behind warp barriers alone) and the block's 1,280; full
+    // tiles by the whole key, unstably, of random keys and of few distinct ones.
+    let tile = 5 * THREADS as u32;
+    for n in [0u32, 1, 5, 37, 159, 160, 161, 321, 1000, tile] {
+        v.push(Case::new(
+            "wd_t_merge_sort",
+            n,
+            0,
+            words(r, n as usize),
+            2 * n as usize,
+        ));
+    }
+    let few: Vec<u32> = words(r, tile as usize).iter().map(|w| w % 5).collect();
+    for keys in [words(r, tile as usize), few] {
+        v.push(Case::new(
+            "wd_t_merge_sort",
+            tile,
+            1,
+            keys,
+            2 * tile as usize,
+        ));
+    }
     for n in [0u32, 1, 37, 512, 4 * 512 + 37, 8 * 512, 9 * 512 + 511] {
         // (input offset, output offset): aligned, both misaligned, one of them.
         for (from, to) in [(0u32, 0u32), (1, 1), (0, 1), (3, 0)] {
@@ -407,6 +431,21 @@ pub fn expected(c: &Case) -> Vec<u32> {
                 entries.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             } else {
                 entries.sort();
+            }
+            for (j, (k, i)) in entries.into_iter().enumerate() {
+                out[2 * j] = k;
+                out[2 * j + 1] = i;
+            }
+        }
+        "wd_t_merge_sort" => {
+            let mut entries: Vec<(u32, u32)> =
+                input[..c.n as usize].iter().copied().zip(0..).collect();
+            if c.arg == 1 {
+                entries.sort();
+                entries.iter_mut().for_each(|e| e.1 = 0);
+            } else {
+                // Stable: equal top bytes keep their input order.
+                entries.sort_by_key(|e| e.0 >> 24);
             }
             for (j, (k, i)) in entries.into_iter().enumerate() {
                 out[2 * j] = k;
