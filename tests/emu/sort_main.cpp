@@ -94,7 +94,7 @@ static int rows_run(const std::vector<E>& xs, size_t cols, bool desc, const char
         if (rpb == 1) {
             // A row a block: the keys alone by words without tags, the same keys.
             std::vector<E> keys_only(n);
-            wd_emu_launch((unsigned)rows, [&] { wd_k_sort_rows_keys(xs.data(), keys_only.data(), (wd_u32)cols, desc); });
+            wd_emu_launch((unsigned)rows, [&] { wd_k_sort_rows_keys(xs.data(), keys_only.data(), (wd_u32)cols, desc); }, WD_SORT_ROW_KEYS_BLOCK);
             if (std::memcmp(keys_only.data(), out.data(), n * sizeof(E)) != 0) {
                 printf("FAIL rows %s %zu x %zu desc=%d: the keys' kernel (a row a block) differs\n", what, rows, cols, desc);
                 return 1;

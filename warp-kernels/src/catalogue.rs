@@ -164,6 +164,8 @@ pub enum Threads {
     RowsBlock,
     /// [`SORT_BLOCK`].
     Sort,
+    /// [`SORT_ROW_KEYS_BLOCK`].
+    SortRowKeys,
 }
 
 impl Threads {
@@ -175,6 +177,7 @@ impl Threads {
             Threads::ColsVec => COLS_VEC_BLOCK,
             Threads::RowsBlock => ROWS_BLOCK_THREADS,
             Threads::Sort => SORT_BLOCK,
+            Threads::SortRowKeys => SORT_ROW_KEYS_BLOCK,
         }
     }
 
@@ -186,6 +189,7 @@ impl Threads {
             Threads::ColsVec => "WD_COLS_VEC_BLOCK",
             Threads::RowsBlock => "WD_ROWS_BLOCK_THREADS",
             Threads::Sort => "WD_SORT_BLOCK",
+            Threads::SortRowKeys => "WD_SORT_ROW_KEYS_BLOCK",
         }
     }
 }

@@ -191,39 +191,52 @@ pub const SORT_ROWS: Kernel = kernel_min(
 /// words are equal keys, so stability cannot be seen and no column is carried), a merge sort
 /// of the words by `<` in shared memory (block.cuh's `wd_block_merge_sort`, each thread's
 /// [`sort_row_keys_items`] words first sorted by a network in registers) instead of a radix
-/// ranking per byte; 40 registers a thread for keys of up to 4 bytes.
-pub const SORT_ROWS_KEYS: Kernel = kernel_min(
-    "wd_k_sort_rows_keys",
-    &[
-        p("keys", In(Elem)),
-        p("keys_out", Out(Elem)),
-        p("cols", U32),
-        p("descending", U32),
-    ],
-    "WD_SORT_ROW_KEYS_MIN_BLOCKS",
-    "wd_sort_rows_keys(keys, keys_out, cols, descending != 0);",
-);
+/// ranking per byte; blocks of [`SORT_ROW_KEYS_BLOCK`] threads, 63 registers a thread for keys
+/// of up to 4 bytes.
+pub const SORT_ROWS_KEYS: Kernel = Kernel {
+    threads: Threads::SortRowKeys,
+    ..kernel_min(
+        "wd_k_sort_rows_keys",
+        &[
+            p("keys", In(Elem)),
+            p("keys_out", Out(Elem)),
+            p("cols", U32),
+            p("descending", U32),
+        ],
+        "WD_SORT_ROW_KEYS_MIN_BLOCKS",
+        "wd_sort_rows_keys(keys, keys_out, cols, descending != 0);",
+    )
+};
+
+/// Threads a block of [`SORT_ROWS_KEYS`] has: 128, so that each thread holds more keys
+/// ([`sort_row_keys_items`]): a row takes seven merge rounds instead of eight, and a merged key
+/// fewer shared-memory reads for the merge path's searches (2^28 `f32` in rows of 4,096 on an
+/// H100, 2026-12-06: 2.22 ms where 256 threads of 17 keys took 2.54).
+pub const SORT_ROW_KEYS_BLOCK: u32 = 128;
 
 /// Resident blocks per SM [`SORT_ROWS_KEYS`] is compiled for (at least; `__launch_bounds__`'
-/// second argument), with keys of `key_size` bytes: four for keys of up to 4 bytes (ptxas
-/// takes 40 registers a thread, so six fit), three where the words have 8 bytes (64
-/// registers, so four fit).
+/// second argument), with keys of `key_size` bytes: eight for keys of up to 4 bytes (ptxas
+/// takes 63 registers a thread, 64 at most), six where the words have 8 bytes (80
+/// registers, 85 at most).
 pub const fn sort_row_keys_min_blocks(key_size: usize) -> u32 {
-    if key_size > 4 { 3 } else { 4 }
+    if key_size > 4 { 6 } else { 8 }
 }
 
 /// Keys a thread of [`SORT_ROWS_KEYS`] holds (odd, so that a warp's strided shared accesses
-/// meet no bank twice): 17 for keys of up to 4 bytes, 13 for 8-byte keys, so that a block holds
-/// a row of [`sort_row_tile`] keys.
+/// meet no bank twice): 33 for keys of up to 4 bytes, 25 for 8-byte keys, so that a block of
+/// [`SORT_ROW_KEYS_BLOCK`] threads holds a row of [`sort_row_tile`] keys.
 pub const fn sort_row_keys_items(key_size: usize) -> u32 {
-    if key_size > 4 { 13 } else { 17 }
+    if key_size > 4 { 25 } else { 33 }
 }
 
 // A block of the keys' kernel holds the longest row it is given, for every key size.
 const _: () = {
     let mut size = 1;
     while size <= 8 {
-        assert!(BLOCK as usize * sort_row_keys_items(size) as usize >= sort_row_tile(size));
+        assert!(
+            SORT_ROW_KEYS_BLOCK as usize * sort_row_keys_items(size) as usize
+                >= sort_row_tile(size)
+        );
         assert!(sort_row_keys_items(size) % 2 == 1);
         size *= 2;
     }
@@ -350,6 +363,7 @@ pub const SORT_KERNELS: &[&Kernel] = &[
 /// The sort family's constants, emitted as `#define`s.
 pub const SORT_DEFINES: &[(&str, u64)] = &[
     ("WD_SORT_BLOCK", SORT_BLOCK as u64),
+    ("WD_SORT_ROW_KEYS_BLOCK", SORT_ROW_KEYS_BLOCK as u64),
     ("WD_SORT_UNROLL", SORT_UNROLL as u64),
     ("WD_SORT_WARP_ROWS", SORT_WARP_ROWS as u64),
     ("WD_SORT_LOOKBACK", SORT_LOOKBACK as u64),

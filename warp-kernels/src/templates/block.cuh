@@ -257,28 +257,36 @@ static __device__ __forceinline__ I wd_block_merge_path(const L& less, PA a, I n
     return lo;
 }
 
-// ITEMS keys (and positions when with_pos) of the stable merge of the tile's keys[ai .. na)
-// (run a) and keys[na + bi .. na + nb) (run b), from the thread's place on the merge path, into
-// k / p; slots past the runs' end hold no key. As CUB's SerialMerge: the next key of each run
-// waits in a register, so each output reads one key from shared memory (clamped to the
-// tile's last key, which the thread's place guarantees is there).
+// ITEMS keys (and positions when with_pos) of the stable merge of keys[ia .. a_end) (run a,
+// from the thread's place on the merge path) and keys[ib .. b_end) (run b, starting at a_end),
+// into k / p; slots past the runs' end hold no key. As CUB's SerialMerge: the next key of each
+// run waits in a register, so each output reads one key from shared memory, the one after the
+// key it takes (`at + 1`), clamped to the pair's last key (a read past it could meet another
+// warp's writes; whatever is read there is never taken).
 template <int ITEMS, class T, class L>
-static __device__ __forceinline__ void wd_block_merge_serial(const L& less, const T* keys, const wd_u32* pos, wd_u32 ai, wd_u32 na,
-                                                             wd_u32 bi, wd_u32 nb, T (&k)[ITEMS], wd_u32 (&p)[ITEMS],
-                                                             bool with_pos) {
-    const wd_u32 last = na + nb - 1;
-    wd_u32 ia = ai, ib = na + bi;
-    T x = keys[ia < last ? ia : last], y = keys[ib < last ? ib : last];
+static __device__ __forceinline__ void wd_block_merge_serial(const L& less, const T* keys, const wd_u32* pos, wd_u32 ia,
+                                                             wd_u32 a_end, wd_u32 ib, wd_u32 b_end, T (&k)[ITEMS],
+                                                             wd_u32 (&p)[ITEMS], bool with_pos) {
+    const wd_u32 last = b_end - 1;
+    const auto clamp = [last](wd_u32 i) { return i < last ? i : last; };
+    T x = keys[clamp(ia)], y = keys[clamp(ib)];
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
-        const bool take_b = ib <= last && (ia >= na || less(y, x));
+        const bool take_b = ib <= last && (ia >= a_end || less(y, x));
+        const wd_u32 at = take_b ? ib : ia;
         k[j] = take_b ? y : x;
-        const wd_u32 at = take_b ? ib++ : ia++;
-        if (with_pos) p[j] = pos[at < last ? at : last];
-        const wd_u32 next = take_b ? ib : ia;
-        const T z = keys[next < last ? next : last];
-        if (take_b) y = z;
-        else x = z;
+        if (with_pos) p[j] = pos[clamp(at)];
+        if (j + 1 < ITEMS) {
+            // The taken run's next key (the last output reads none).
+            const T z = keys[clamp(at + 1)];
+            if (take_b) {
+                y = z;
+                ib = at + 1;
+            } else {
+                x = z;
+                ia = at + 1;
+            }
+        }
     }
 }
 
@@ -354,10 +362,10 @@ static __device__ __forceinline__ void wd_thread_sort_network(const L& less, T (
     }
 }
 
-// The tile's `count` keys (count <= WD_BLOCK * ITEMS) sorted in place: each thread's items
+// The tile's `count` keys (count <= ITEMS times the block's threads) sorted in place: each thread's items
 // (k, and p when with_pos: the caller's, the `valid` ones from threadIdx.x * ITEMS) sorted in
 // registers (a stable insertion sort; with UNSTABLE, for keys whose equal ones cannot be told
-// apart and a full tile, count == WD_BLOCK * ITEMS, wd_thread_sort_network), then rounds of
+// apart and a full tile, ITEMS keys in every thread, wd_thread_sort_network), then rounds of
 // merges double the sorted runs, each thread finding where its outputs start on the merge path
 // of its pair of runs (the first five rounds, within each warp's keys, behind the warp's
 // barriers alone). Every thread calls it; it ends with a block barrier, the sorted tile (and
@@ -395,7 +403,7 @@ static __device__ __forceinline__ void wd_block_merge_sort(const L& less, T* til
             const wd_u32 na = a_end - start, nb = b_end - a_end;
             const wd_u32 d = mine - start;
             const wd_u32 ai = wd_block_merge_path<wd_u32>(less, tile + start, na, tile + a_end, nb, d);
-            wd_block_merge_serial<ITEMS>(less, tile + start, tpos + start, ai, na, d - ai, nb, k, p, with_pos);
+            wd_block_merge_serial<ITEMS>(less, tile + start, tpos + start, ai, na, na + (d - ai), na + nb, k, p, with_pos);
         }
     };
     // The rounds within a warp's keys (the first five) behind the warp's barriers, then the

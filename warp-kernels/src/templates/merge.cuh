@@ -128,7 +128,7 @@ static __device__ __forceinline__ void wd_merge_pass(const wd_args& args, const 
     const wd_merge_less less{args};
     if (valid > 0) {
         const wd_u32 ai = wd_block_merge_path<wd_u32>(less, tile, na, tile + na, nb, mine);
-        wd_block_merge_serial<ITEMS>(less, tile, tpos, ai, na, mine - ai, nb, k, p, with_pos);
+        wd_block_merge_serial<ITEMS>(less, tile, tpos, ai, na, na + (mine - ai), count, k, p, with_pos);
     }
     wd_block_merge_put<ITEMS>(tile, tpos, mine, valid, k, p, with_pos);
     wd_merge_store(tile, tpos, count, keys_out, pos_out, g0, with_pos);

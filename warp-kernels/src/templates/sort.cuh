@@ -503,7 +503,8 @@ static __device__ __forceinline__ void wd_sort_rows(const K* keys, K* keys_out, 
 }
 
 // ---- the rows' sort of keys alone, a row a block ----
-// Block b sorts row b (`cols` keys, at most WD_BLOCK * WD_SORT_ROW_KEYS_ITEMS) into keys_out by
+// Block b (WD_SORT_ROW_KEYS_BLOCK threads) sorts row b (`cols` keys, at most WD_SORT_ROW_KEYS_BLOCK *
+// WD_SORT_ROW_KEYS_ITEMS) into keys_out by
 // block.cuh's merge sort of its order words by `<`: equal words are equal keys, so no column is
 // carried and stability cannot be seen. The row is read into shared memory (coalesced), each
 // thread takes its WD_SORT_ROW_KEYS_ITEMS words from there, and the sorted tile is written out
@@ -512,7 +513,7 @@ template <class K>
 static __device__ __forceinline__ void wd_sort_rows_keys(const K* keys, K* keys_out, wd_u32 cols, bool descending) {
     typedef typename wd_sort_bits<K>::T U;
     constexpr int ITEMS = WD_SORT_ROW_KEYS_ITEMS;
-    constexpr unsigned TILE = WD_BLOCK * ITEMS;
+    constexpr unsigned TILE = WD_SORT_ROW_KEYS_BLOCK * ITEMS;
     static_assert(TILE >= WD_SORT_ROW_TILE, "a block holds a row of the rows' tile");
     __shared__ U tile[TILE];
     __shared__ wd_u32 no_pos[1];
@@ -521,11 +522,11 @@ static __device__ __forceinline__ void wd_sort_rows_keys(const K* keys, K* keys_
         U r[ITEMS];
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) {
-            const wd_u32 i = threadIdx.x + (unsigned)j * WD_BLOCK;
+            const wd_u32 i = threadIdx.x + (unsigned)j * WD_SORT_ROW_KEYS_BLOCK;
             r[j] = i < cols ? wd_sort_word(keys[base + i], descending) : (U)~(U)0;
         }
 #pragma unroll
-        for (int j = 0; j < ITEMS; ++j) tile[threadIdx.x + (unsigned)j * WD_BLOCK] = r[j];
+        for (int j = 0; j < ITEMS; ++j) tile[threadIdx.x + (unsigned)j * WD_SORT_ROW_KEYS_BLOCK] = r[j];
     }
     __syncthreads();
     U k[ITEMS];
@@ -535,7 +536,7 @@ static __device__ __forceinline__ void wd_sort_rows_keys(const K* keys, K* keys_
     wd_block_merge_sort<ITEMS, true>([](const U& x, const U& y) { return x < y; }, tile, no_pos, TILE, k, p, false);
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
-        const wd_u32 i = threadIdx.x + (unsigned)j * WD_BLOCK;
+        const wd_u32 i = threadIdx.x + (unsigned)j * WD_SORT_ROW_KEYS_BLOCK;
         if (i < cols) keys_out[base + i] = wd_sort_key<K>(tile[i], descending);
     }
 }
