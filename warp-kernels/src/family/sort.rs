@@ -211,7 +211,7 @@ pub const SORT_ROWS_KEYS: Kernel = Kernel {
 /// Threads a block of [`SORT_ROWS_KEYS`] has: 128, so that each thread holds more keys
 /// ([`sort_row_keys_items`]): a row takes seven merge rounds instead of eight, and a merged key
 /// fewer shared-memory reads for the merge path's searches (2^28 `f32` in rows of 4,096 on an
-/// H100, 2026-12-06: 2.22 ms where 256 threads of 17 keys took 2.54).
+/// H100, 2026-12-06: 2.20 ms where 256 threads of 17 keys took 2.54).
 pub const SORT_ROW_KEYS_BLOCK: u32 = 128;
 
 /// Resident blocks per SM [`SORT_ROWS_KEYS`] is compiled for (at least; `__launch_bounds__`'

@@ -397,7 +397,11 @@ static __device__ __forceinline__ void wd_block_merge_sort(const L& less, T* til
     // Rounds: runs of `w` keys merged in pairs, each thread taking ITEMS outputs of its pair.
     const auto round = [&](wd_u32 w) {
         if (valid > 0) {
-            const wd_u32 start = mine / (2 * w) * (2 * w);
+            // The pair's first key (w is ITEMS times a power of two): by the thread index's
+            // bits for the rows' keys kernel's words of up to 4 bytes (UNSTABLE), else by a
+            // division, which ptxas fits in the other kernels' registers without spilling.
+            const wd_u32 start = UNSTABLE && sizeof(T) <= 4 ? (threadIdx.x & ~(2 * (w / (wd_u32)ITEMS) - 1)) * ITEMS
+                                                            : mine / (2 * w) * (2 * w);
             const wd_u32 a_end = start + w < count ? start + w : count;
             const wd_u32 b_end = start + 2 * w < count ? start + 2 * w : count;
             const wd_u32 na = a_end - start, nb = b_end - a_end;
