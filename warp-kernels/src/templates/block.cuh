@@ -362,9 +362,9 @@ static __device__ __forceinline__ void wd_thread_sort_network(const L& less, T (
     }
 }
 
-// The tile's `count` keys (count <= ITEMS times the block's threads) sorted in place: each thread's items
-// (k, and p when with_pos: the caller's, the `valid` ones from threadIdx.x * ITEMS) sorted in
-// registers (a stable insertion sort; with UNSTABLE, for keys whose equal ones cannot be told
+// The tile's `count` keys (at most ITEMS times the block's threads) sorted in place: each
+// thread's items (k, and p when with_pos: the caller's, the `valid` ones from
+// threadIdx.x * ITEMS) sorted in registers (a stable insertion sort; with UNSTABLE, for keys whose equal ones cannot be told
 // apart and a full tile, ITEMS keys in every thread, wd_thread_sort_network), then rounds of
 // merges double the sorted runs, each thread finding where its outputs start on the merge path
 // of its pair of runs (the first five rounds, within each warp's keys, behind the warp's
