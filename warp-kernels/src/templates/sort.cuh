@@ -503,10 +503,10 @@ static __device__ __forceinline__ void wd_sort_rows(const K* keys, K* keys_out, 
 }
 
 // ---- the rows' sort of keys alone, a row a block ----
-// Block b (WD_SORT_ROW_KEYS_BLOCK threads) sorts row b (`cols` keys, at most WD_SORT_ROW_KEYS_BLOCK *
-// WD_SORT_ROW_KEYS_ITEMS) into keys_out by
-// block.cuh's merge sort of its order words by `<`: equal words are equal keys, so no column is
-// carried and stability cannot be seen. The row is read into shared memory (coalesced), each
+// Block b (WD_SORT_ROW_KEYS_BLOCK threads) sorts row b (`cols` keys, at most
+// WD_SORT_ROW_KEYS_BLOCK * WD_SORT_ROW_KEYS_ITEMS) into keys_out by block.cuh's merge sort of
+// its order words by `<`: equal words are equal keys, so no column is carried and stability
+// cannot be seen. The row is read into shared memory (coalesced), each
 // thread takes its WD_SORT_ROW_KEYS_ITEMS words from there, and the sorted tile is written out
 // as it was read. Padding past the row: the largest word, sorted last and not written.
 template <class K>
