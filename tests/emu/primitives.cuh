@@ -20,6 +20,7 @@
     X(wd_t_radix)                                                                                  \
     X(wd_t_bitonic)                                                                                \
     X(wd_t_merge_sort)                                                                             \
+    X(wd_t_bitonic_words)                                                                          \
     X(wd_t_tiles)                                                                                  \
     X(wd_t_tiles_striped)
 
@@ -304,6 +305,26 @@ WD_T_KERNEL(wd_t_merge_sort) {
     for (wd_u32 j = threadIdx.x; j < n; j += WD_BLOCK) {
         out[2u * j] = tile[j];
         out[2u * j + 1u] = arg == 1u ? 0u : tpos[j];
+    }
+}
+
+// Bitonic sort of words in registers by wd_block_bitonic_words: each group of 128 threads
+// sorts its 4,096 words of `in` (group g: words 4096 g ..; n at most 4096 * WD_BLOCK / 128,
+// the largest word past n), a thread's register r taken from layout L's place, and writes the
+// sorted words below n to the same places of `out`.
+WD_T_KERNEL(wd_t_bitonic_words) {
+    constexpr unsigned GROUPS = WD_BLOCK / 128u;
+    __shared__ wd_u32 tile[GROUPS][4096 + 128];
+    const wd_u32 g = threadIdx.x / 128u, w = threadIdx.x >> 5 & 3u, l = threadIdx.x & 31u;
+    wd_u32 k[32];
+    for (int r = 0; r < 32; ++r) {
+        const wd_u32 i = g * 4096u + w * 1024u + l * 32u + (wd_u32)r;
+        k[r] = i < n ? in[i] : 0xFFFFFFFFu;
+    }
+    wd_block_bitonic_words(tile[g], k);
+    for (int r = 0; r < 32; ++r) {
+        const wd_u32 i = g * 4096u + w * 1024u + (wd_u32)r * 32u + l;
+        if (i < n) out[i] = k[r];
     }
 }
 

@@ -14,7 +14,7 @@ use warp_kernels::module::TEMPLATES;
 pub const KERNELS: &str = include_str!("../emu/primitives.cuh");
 
 /// Every test kernel's name (`WD_T_KERNELS` of the kernels' file).
-pub const NAMES: [&str; 15] = [
+pub const NAMES: [&str; 16] = [
     "wd_t_warp_reduce",
     "wd_t_warp_allreduce",
     "wd_t_warp_fold_back",
@@ -28,6 +28,7 @@ pub const NAMES: [&str; 15] = [
     "wd_t_radix",
     "wd_t_bitonic",
     "wd_t_merge_sort",
+    "wd_t_bitonic_words",
     "wd_t_tiles",
     "wd_t_tiles_striped",
 ];
@@ -245,6 +246,30 @@ pub fn cases(r: &mut SmallRng) -> Vec<Case> {
             2 * tile as usize,
         ));
     }
+    // The bitonic sort of 4,096 words a group of 128 threads: groups padded (the largest word
+    // past n) or idle, random words, few distinct ones, words in descending order, all the
+    // largest word.
+    let full = 32 * THREADS as u32;
+    for n in [0u32, 1, 37, 4095, 4096, 4097, 6000, full] {
+        v.push(Case::new(
+            "wd_t_bitonic_words",
+            n,
+            0,
+            words(r, n as usize),
+            n as usize,
+        ));
+    }
+    let few: Vec<u32> = words(r, full as usize).iter().map(|w| w % 5).collect();
+    let descending: Vec<u32> = (0..full).rev().collect();
+    for keys in [few, descending, vec![u32::MAX; full as usize]] {
+        v.push(Case::new(
+            "wd_t_bitonic_words",
+            full,
+            0,
+            keys,
+            full as usize,
+        ));
+    }
     for n in [0u32, 1, 37, 512, 4 * 512 + 37, 8 * 512, 9 * 512 + 511] {
         // (input offset, output offset): aligned, both misaligned, one of them.
         for (from, to) in [(0u32, 0u32), (1, 1), (0, 1), (3, 0)] {
@@ -451,6 +476,13 @@ pub fn expected(c: &Case) -> Vec<u32> {
                 out[2 * j] = k;
                 out[2 * j + 1] = i;
             }
+        }
+        "wd_t_bitonic_words" => {
+            // Each group's 4,096 words sorted (its padding sorts last), those below n written.
+            out[..c.n as usize].copy_from_slice(&input[..c.n as usize]);
+            out[..c.n as usize]
+                .chunks_mut(4096)
+                .for_each(|g| g.sort_unstable());
         }
         "wd_t_tiles" | "wd_t_tiles_striped" => {
             let (n, from, to) = (c.n as usize, (c.arg & 3) as usize, (c.arg >> 2) as usize);

@@ -400,8 +400,9 @@ fn gpu_sort_above_2_pow_31_keys() {
 
 /// Rows of every length class: a block's many short rows (1 to 255 a block), rows a block each
 /// (more than half the block's tile up to the tile: 3,072 / 4,096 / 6,144 keys; the sorted
-/// keys alone by a merge sort of their order words), and rows one longer (sorted by the
-/// device-wide sort, a row at a time); both orders, NaNs and repeated keys, every key size.
+/// keys alone by their order words: a bitonic network, a merge sort for 8-byte keys), and
+/// rows one longer (sorted by the device-wide sort, a row at a time); both orders, NaNs and
+/// repeated keys, every key size.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gpu_sort_rows_match_plain_rust() {

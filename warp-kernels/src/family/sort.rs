@@ -188,11 +188,12 @@ pub const SORT_ROWS: Kernel = kernel_min(
 
 /// [`SORT_ROWS`] where only the sorted keys are wanted and a row takes a block (more than
 /// half of [`sort_row_tile`] keys): block `b` sorts row `b` by its order words alone (equal
-/// words are equal keys, so stability cannot be seen and no column is carried), a merge sort
-/// of the words by `<` in shared memory (block.cuh's `wd_block_merge_sort`, each thread's
-/// [`sort_row_keys_items`] words first sorted by a network in registers) instead of a radix
-/// ranking per byte; blocks of [`SORT_ROW_KEYS_BLOCK`] threads, 63 registers a thread for keys
-/// of up to 4 bytes.
+/// words are equal keys, so stability cannot be seen and no column is carried) instead of a
+/// radix ranking per byte; blocks of [`SORT_ROW_KEYS_BLOCK`] threads. Words of up to 4 bytes:
+/// a bitonic network over [`SORT_ROW_KEYS_TILE`] words in registers (block.cuh's
+/// `wd_block_bitonic_words`: 32 a thread, moved between layouts through shared memory);
+/// 8-byte words: block.cuh's merge sort, [`sort_row_keys_items`] a thread (a 64-bit
+/// compare-exchange costs the network three times a 32-bit one).
 pub const SORT_ROWS_KEYS: Kernel = Kernel {
     threads: Threads::SortRowKeys,
     ..kernel_min(
@@ -208,38 +209,43 @@ pub const SORT_ROWS_KEYS: Kernel = Kernel {
     )
 };
 
-/// Threads a block of [`SORT_ROWS_KEYS`] has: 128, so that each thread holds more keys
-/// ([`sort_row_keys_items`]): a row takes seven merge rounds instead of eight, and a merged key
-/// fewer shared-memory reads for the merge path's searches (2^28 `f32` in rows of 4,096 on an
-/// H100, 2026-12-06: 2.20 ms where 256 threads of 17 keys took 2.54).
+/// Threads a block of [`SORT_ROWS_KEYS`] has: 128, four warps of 32 words a thread, the
+/// bitonic network's [`SORT_ROW_KEYS_TILE`] words.
 pub const SORT_ROW_KEYS_BLOCK: u32 = 128;
+
+/// Words a block of [`SORT_ROWS_KEYS`] sorts by the bitonic network (a row of keys of up to 4
+/// bytes, padded with the largest word): 32 a thread of [`SORT_ROW_KEYS_BLOCK`].
+pub const SORT_ROW_KEYS_TILE: u32 = 4096;
 
 /// Resident blocks per SM [`SORT_ROWS_KEYS`] is compiled for (at least; `__launch_bounds__`'
 /// second argument), with keys of `key_size` bytes: eight for keys of up to 4 bytes (ptxas
-/// takes 63 registers a thread, 64 at most), six where the words have 8 bytes (80
+/// takes 56 registers a thread, 64 at most), six for 8-byte words (the merge sort: 80
 /// registers, 85 at most).
 pub const fn sort_row_keys_min_blocks(key_size: usize) -> u32 {
     if key_size > 4 { 6 } else { 8 }
 }
 
-/// Keys a thread of [`SORT_ROWS_KEYS`] holds (odd, so that a warp's strided shared accesses
-/// meet no bank twice): 33 for keys of up to 4 bytes, 25 for 8-byte keys, so that a block of
-/// [`SORT_ROW_KEYS_BLOCK`] threads holds a row of [`sort_row_tile`] keys.
+/// Keys a thread of [`SORT_ROWS_KEYS`] holds: 32 for keys of up to 4 bytes (the bitonic
+/// network), 25 for 8-byte keys (the merge sort: odd, so that a warp's strided shared accesses
+/// meet no bank twice), so that a block of [`SORT_ROW_KEYS_BLOCK`] threads holds a row of
+/// [`sort_row_tile`] keys.
 pub const fn sort_row_keys_items(key_size: usize) -> u32 {
-    if key_size > 4 { 25 } else { 33 }
+    if key_size > 4 { 25 } else { 32 }
 }
 
 // A block of the keys' kernel holds the longest row it is given, for every key size.
 const _: () = {
+    assert!(SORT_ROW_KEYS_BLOCK * 32 == SORT_ROW_KEYS_TILE);
     let mut size = 1;
     while size <= 8 {
         assert!(
             SORT_ROW_KEYS_BLOCK as usize * sort_row_keys_items(size) as usize
                 >= sort_row_tile(size)
         );
-        assert!(sort_row_keys_items(size) % 2 == 1);
+        assert!(size <= 4 || sort_row_keys_items(size) % 2 == 1);
         size *= 2;
     }
+    assert!(sort_row_tile(4) <= SORT_ROW_KEYS_TILE as usize);
 };
 
 /// The segments' plan: checks the CSR `offsets` (`counts[2]` non-zero when bad), each
@@ -364,6 +370,7 @@ pub const SORT_KERNELS: &[&Kernel] = &[
 pub const SORT_DEFINES: &[(&str, u64)] = &[
     ("WD_SORT_BLOCK", SORT_BLOCK as u64),
     ("WD_SORT_ROW_KEYS_BLOCK", SORT_ROW_KEYS_BLOCK as u64),
+    ("WD_SORT_ROW_KEYS_TILE", SORT_ROW_KEYS_TILE as u64),
     ("WD_SORT_UNROLL", SORT_UNROLL as u64),
     ("WD_SORT_WARP_ROWS", SORT_WARP_ROWS as u64),
     ("WD_SORT_LOOKBACK", SORT_LOOKBACK as u64),

@@ -503,14 +503,41 @@ static __device__ __forceinline__ void wd_sort_rows(const K* keys, K* keys_out, 
 }
 
 // ---- the rows' sort of keys alone, a row a block ----
-// Block b (WD_SORT_ROW_KEYS_BLOCK threads) sorts row b (`cols` keys, at most
-// WD_SORT_ROW_KEYS_BLOCK * WD_SORT_ROW_KEYS_ITEMS) into keys_out by block.cuh's merge sort of
-// its order words by `<`: equal words are equal keys, so no column is carried and stability
-// cannot be seen. The row is read into shared memory (coalesced), each
-// thread takes its WD_SORT_ROW_KEYS_ITEMS words from there, and the sorted tile is written out
-// as it was read. Padding past the row: the largest word, sorted last and not written.
+// Block b (WD_SORT_ROW_KEYS_BLOCK = 128 threads) sorts row b (`cols` keys, at most
+// WD_SORT_ROW_TILE) into keys_out by its order words alone: equal words are equal keys, so no
+// column is carried and stability cannot be seen. Padding past the row: the largest word,
+// sorted last and not written. Words of up to 4 bytes: block.cuh's bitonic network over 4,096
+// words in registers (wd_block_bitonic_words, 32 a thread; words under 4 bytes widened to 32
+// bits), each warp's loads and stores 32 consecutive keys a register. 8-byte words: block.cuh's
+// merge sort (a network in registers, then rounds of merges through shared memory), where 64-bit
+// compare-exchanges would cost the network three times its 32-bit ones.
 template <class K>
-static __device__ __forceinline__ void wd_sort_rows_keys(const K* keys, K* keys_out, wd_u32 cols, bool descending) {
+static __device__ __forceinline__ void wd_sort_rows_keys_bitonic(const K* keys, K* keys_out, wd_u32 cols, bool descending) {
+    typedef typename wd_sort_bits<K>::T U;
+    static_assert(WD_SORT_ROW_KEYS_BLOCK == 128 && WD_SORT_ROW_KEYS_TILE == 4096 && WD_SORT_ROW_TILE <= 4096,
+                  "a block's 4,096 words hold a row");
+    __shared__ wd_u32 tile[WD_SORT_ROW_KEYS_TILE + WD_SORT_ROW_KEYS_TILE / 32];
+    const wd_u64 base = (wd_u64)blockIdx.x * cols;
+    // Register r of warp w's lane l: the row's key w * 1024 + r * 32 + l (layout M's place).
+    const wd_u32 first = (threadIdx.x >> 5) * 1024u + (threadIdx.x & 31u);
+    wd_u32 k[32];
+#pragma unroll
+    for (int r = 0; r < 32; ++r) {
+        const wd_u32 i = first + (unsigned)r * 32u;
+        k[r] = i < cols ? (wd_u32)wd_sort_word(keys[base + i], descending) : ~0u;
+    }
+    wd_block_bitonic_words(tile, k);
+#pragma unroll
+    for (int r = 0; r < 32; ++r) {
+        const wd_u32 i = first + (unsigned)r * 32u;
+        if (i < cols) keys_out[base + i] = wd_sort_key<K>((U)k[r], descending);
+    }
+}
+
+// The 8-byte words' merge sort: the row read into shared memory (coalesced), each thread takes
+// its WD_SORT_ROW_KEYS_ITEMS words from there, and the sorted tile is written out as it was read.
+template <class K>
+static __device__ __forceinline__ void wd_sort_rows_keys_merge(const K* keys, K* keys_out, wd_u32 cols, bool descending) {
     typedef typename wd_sort_bits<K>::T U;
     constexpr int ITEMS = WD_SORT_ROW_KEYS_ITEMS;
     constexpr unsigned TILE = WD_SORT_ROW_KEYS_BLOCK * ITEMS;
@@ -539,6 +566,12 @@ static __device__ __forceinline__ void wd_sort_rows_keys(const K* keys, K* keys_
         const wd_u32 i = threadIdx.x + (unsigned)j * WD_SORT_ROW_KEYS_BLOCK;
         if (i < cols) keys_out[base + i] = wd_sort_key<K>(tile[i], descending);
     }
+}
+
+template <class K>
+static __device__ __forceinline__ void wd_sort_rows_keys(const K* keys, K* keys_out, wd_u32 cols, bool descending) {
+    if constexpr (sizeof(typename wd_sort_bits<K>::T) == 8) wd_sort_rows_keys_merge(keys, keys_out, cols, descending);
+    else wd_sort_rows_keys_bitonic(keys, keys_out, cols, descending);
 }
 
 // ---- the rows' sort of rows of at most 32 8-byte keys: a bitonic network in a group of lanes ----
