@@ -1,11 +1,12 @@
 //! Capturing the library's `tracing` events in tests: a subscriber that records every event
 //! (level and fields as text), for checking what warp-runtime reports without printing.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
-use tracing::{Event, Level, Metadata, Subscriber};
+use tracing::subscriber::Interest;
+use tracing::{Dispatch, Event, Level, Metadata, Subscriber};
 
 /// One captured event: its level and its fields, `message` included, as text; `span` is the
 /// innermost span's name and fields when the event happened inside one.
@@ -57,18 +58,54 @@ impl Visit for Fields<'_> {
     }
 }
 
+/// A dispatcher registered for the life of the process and never any thread's default. tracing
+/// caches each callsite's interest for the whole process; while at most one dispatcher is
+/// registered it asks only the registering thread's default, so a test thread without a
+/// capture that first reached a callsite cached `never` for every thread, captures included
+/// (a test run beside others missed its events so). With this one registered beside every
+/// capture, each callsite's interest is `sometimes`, and each event asks its own thread's
+/// subscriber.
+struct Anchor;
+
+impl Subscriber for Anchor {
+    fn register_callsite(&self, _: &'static Metadata<'static>) -> Interest {
+        Interest::sometimes()
+    }
+    fn enabled(&self, _: &Metadata<'_>) -> bool {
+        false
+    }
+    fn new_span(&self, _: &Attributes<'_>) -> Id {
+        Id::from_u64(1)
+    }
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+    fn event(&self, _: &Event<'_>) {}
+    fn enter(&self, _: &Id) {}
+    fn exit(&self, _: &Id) {}
+}
+
+static ANCHOR: OnceLock<Dispatch> = OnceLock::new();
+
 impl Capture {
     /// Runs `f` with this subscriber as the thread's default; returns its result and the
-    /// events.
+    /// events (every event of the thread, whatever other threads run beside it).
     pub fn run<R>(f: impl FnOnce() -> R) -> (R, Vec<Captured>) {
+        ANCHOR.get_or_init(|| Dispatch::new(Anchor));
         let cap = Capture::default();
-        let r = tracing::subscriber::with_default(cap.clone(), f);
+        let r = tracing::subscriber::with_default(cap.clone(), || {
+            // Callsites cached before the anchor was registered are asked again.
+            tracing::callsite::rebuild_interest_cache();
+            f()
+        });
         let events = cap.events.lock().unwrap().clone();
         (r, events)
     }
 }
 
 impl Subscriber for Capture {
+    fn register_callsite(&self, _: &'static Metadata<'static>) -> Interest {
+        Interest::sometimes()
+    }
     fn enabled(&self, _: &Metadata<'_>) -> bool {
         true
     }

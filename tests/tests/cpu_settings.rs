@@ -299,3 +299,24 @@ fn environment_variables_are_read_and_code_wins() {
         );
     }
 }
+
+/// The test subscriber sees its thread's events even where another thread, one without a
+/// subscriber, reached the event's line first while the capture was running: tracing caches a
+/// line's interest for the whole process, and with the capture the only registered dispatcher
+/// it would ask the other thread's (none) and drop the line for every thread
+/// (`warp_tests::events`' anchor keeps a second one registered).
+#[test]
+fn a_capture_sees_a_line_another_thread_reached_first() {
+    fn emit() {
+        tracing::info!(probe = 7u32, "a line of this test alone");
+    }
+    let ((), events) = Capture::run(|| {
+        std::thread::spawn(emit).join().unwrap();
+        emit();
+    });
+    let seen = events
+        .iter()
+        .filter(|e| e.message() == "a line of this test alone")
+        .count();
+    assert_eq!(seen, 1, "{events:?}");
+}
