@@ -365,8 +365,9 @@ static __device__ __forceinline__ void wd_thread_sort_network(const L& less, T (
 
 // The tile's `count` keys (at most ITEMS times the block's threads) sorted in place: each
 // thread's items (k, and p when with_pos: the caller's, the `valid` ones from
-// threadIdx.x * ITEMS) sorted in registers (a stable insertion sort; with UNSTABLE, for keys whose equal ones cannot be told
-// apart and a full tile, ITEMS keys in every thread, wd_thread_sort_network), then rounds of
+// threadIdx.x * ITEMS) sorted in registers (a stable insertion sort; with UNSTABLE, for keys
+// whose equal ones cannot be told apart and a full tile, ITEMS keys in every thread,
+// wd_thread_sort_network), then rounds of
 // merges double the sorted runs, each thread finding where its outputs start on the merge path
 // of its pair of runs (the first five rounds, within each warp's keys, behind the warp's
 // barriers alone). Every thread calls it; it ends with a block barrier, the sorted tile (and
@@ -427,8 +428,9 @@ static __device__ __forceinline__ void wd_block_merge_sort(const L& less, T* til
 // ---- bitonic sort of 4,096 words in registers ----
 // Each group of 128 threads of a block (four warps: threadIdx.x / 128) holds 4,096 unsigned
 // words, 32 a thread in registers, and sorts them ascending by `<` (equal words cannot be told
-// apart, so no order among them is kept) by Batcher's bitonic network: 12 levels, level k's steps (strides 2^(k-1) .. 1) each
-// compare-exchanging the pairs of words whose index differs in the step's bit. A word's index
+// apart, so no order among them is kept) by Batcher's bitonic network: 12 levels, level k's
+// steps (strides 2^(k-1) .. 1) each compare-exchanging the pairs of words whose index differs
+// in the step's bit. A word's index
 // (12 bits) is given by one of three layouts of (warp w, lane l, register r):
 //   L: w << 10 | l << 5 | r   (registers hold bits 0..4),
 //   M: w << 10 | r << 5 | l   (bits 5..9; a lane's register r at consecutive indices),
@@ -519,7 +521,8 @@ static __device__ __forceinline__ void wd_bitonic_flip(W (&k)[32]) {
 }
 
 // Level K (6 .. 12) of the network, from layout L to L: the steps of bits K-1 .. 5 (those of
-// bits 11 and 10 in H, the rest in M), then of bits 4 .. 0.
+// bits 11 and 10 in H, the rest in M), then of bits 4 .. 0, then the words' complements turned
+// from this level's direction to the next's.
 template <int K, class W>
 static __device__ __forceinline__ void wd_bitonic_level(W* tile, W (&k)[32]) {
     if constexpr (K > 10) {
@@ -533,6 +536,8 @@ static __device__ __forceinline__ void wd_bitonic_level(W* tile, W (&k)[32]) {
     }
     wd_bitonic_move<WD_BITONIC_M, WD_BITONIC_L>(tile, k);
     wd_bitonic_steps<4>(k);
+    if constexpr (K < 11) wd_bitonic_flip<K, K + 1>(k);
+    else if constexpr (K == 11) wd_bitonic_flip<11, -1>(k);
 }
 
 // The group's 4,096 words, k of each thread as layout L gives them (any places: a sort does not
@@ -552,17 +557,11 @@ static __device__ __forceinline__ void wd_block_bitonic_words(W* tile, W (&k)[32
     wd_bitonic_steps<4>(k);
     wd_bitonic_flip<5, 6>(k);
     wd_bitonic_level<6>(tile, k);
-    wd_bitonic_flip<6, 7>(k);
     wd_bitonic_level<7>(tile, k);
-    wd_bitonic_flip<7, 8>(k);
     wd_bitonic_level<8>(tile, k);
-    wd_bitonic_flip<8, 9>(k);
     wd_bitonic_level<9>(tile, k);
-    wd_bitonic_flip<9, 10>(k);
     wd_bitonic_level<10>(tile, k);
-    wd_bitonic_flip<10, 11>(k);
     wd_bitonic_level<11>(tile, k);
-    wd_bitonic_flip<11, -1>(k);
     wd_bitonic_level<12>(tile, k);
     wd_bitonic_move<WD_BITONIC_L, WD_BITONIC_M>(tile, k);
 }
