@@ -1,6 +1,7 @@
 // Runs the generated merge sort module's kernels on the CPU (shim.h) as Gpu::merge_sort
-// launches them (the block sort, then a partition and a merge launch per pass, blocks one
-// after another) and checks keys and positions against std::stable_sort by the module's
+// launches them (the block sort, then a two-way pass (partition and merge) when the doublings
+// are odd, then four-way passes (pivots and merge); with positions two-way passes alone;
+// blocks one after another) and checks keys and positions against std::stable_sort by the module's
 // wd_less; and the keys alone, with null positions, as a sort without an argsort runs. Built by tests/tests/emu/merge.rs with MODULE (the module file), ELEM (its C key
 // type) and ARG (the comparator's bound argument, 0 for none).
 #include <algorithm>
@@ -24,8 +25,11 @@ static int run_one(const std::vector<E>& xs, const char* what, bool with_pos) {
     const size_t n = xs.size(), tile = WD_MERGE_TILE, tiles = (n + tile - 1) / tile;
     wd_args a{};
     a.v[0] = ARG;
-    unsigned passes = 0;
-    while ((tile << passes) < n) ++passes;
+    unsigned doublings = 0;
+    while ((tile << doublings) < n) ++doublings;
+    // Two-way passes: every one with positions, else the first when the doublings are odd.
+    const unsigned two_way = with_pos ? doublings : doublings % 2;
+    const unsigned passes = two_way + (doublings - two_way) / 2;
     std::vector<E> out(n), tmp(n);
     std::vector<wd_u32> pos(n, ~0u), ptmp(n);
     wd_u32* po = with_pos ? pos.data() : nullptr;
@@ -36,7 +40,7 @@ static int run_one(const std::vector<E>& xs, const char* what, bool with_pos) {
         if (with_pos) wd_k_merge_block_sort(xs.data(), n, a, out.data(), tmp.data(), po, pt, src);
         else wd_k_merge_block_sort_keys(xs.data(), n, a, out.data(), tmp.data(), po, pt, src);
     });
-    for (unsigned p = 0; p < passes; ++p) {
+    for (unsigned p = 0; p < two_way; ++p) {
         src ^= 1u;
         const wd_u64 width = (wd_u64)tile << p;
         wd_emu_launch((unsigned)((tiles + 256) / 256), [&] { wd_k_merge_partition(out.data(), tmp.data(), src, n, width, tiles, a, part.data()); });
@@ -44,6 +48,17 @@ static int run_one(const std::vector<E>& xs, const char* what, bool with_pos) {
             if (with_pos) wd_k_merge_pass(out.data(), tmp.data(), po, pt, src, n, width, part.data(), a);
             else wd_k_merge_pass_keys(out.data(), tmp.data(), po, pt, src, n, width, part.data(), a);
         });
+    }
+    for (unsigned d = two_way; d < doublings; d += 2) {
+        src ^= 1u;
+        const wd_u64 width = (wd_u64)tile << d, group = 4 * width, groups = (n + group - 1) / group;
+        const wd_u64 per = (group + WD_MERGE4_SPAN - 1) / WD_MERGE4_SPAN, last = n - (groups - 1) * group;
+        const wd_u64 blocks = (groups - 1) * per + (last + WD_MERGE4_SPAN - 1) / WD_MERGE4_SPAN;
+        const wd_u64 total = groups * (group / WD_MERGE4_SPACING);
+        std::vector<wd_u32> table(4 * total, ~0u);
+        std::vector<wd_u64> slots(groups * per, 0);
+        wd_emu_launch((unsigned)((total + 255) / 256), [&] { wd_k_merge4_pivots(out.data(), tmp.data(), src, n, width, total, a, table.data(), slots.data()); });
+        wd_emu_launch((unsigned)blocks, [&] { wd_k_merge4_pass_keys(out.data(), tmp.data(), src, n, width, table.data(), slots.data(), a); });
     }
     std::vector<size_t> ref(n);
     for (size_t i = 0; i < n; ++i) ref[i] = i;
@@ -63,7 +78,11 @@ static int run(const std::vector<E>& xs, const char* what) { return run_one(xs, 
 int main() {
     int failed = 0;
     const size_t t = WD_MERGE_TILE;
-    for (size_t n : {1ul, 2ul, 9ul, 16ul, 17ul, 18ul, 255ul, t - 1, t, t + 1, 2 * t + 3, 4 * t, 5 * t + 77}) {
+    // Sizes: within a tile, a two-way pass alone, a four-way one alone (one group, and one
+    // with the fourth run clipped), a two-way and a four-way pass (the last group short of its
+    // third run), two four-way passes, and a two-way and two four-way passes.
+    for (size_t n : {1ul, 2ul, 9ul, 16ul, 17ul, 18ul, 255ul, t - 1, t, t + 1, 2 * t + 3, 3 * t + 1, 4 * t, 5 * t + 77,
+                     16 * t, 17 * t + 5}) {
         std::vector<E> random(n), few(n);
         for (size_t i = 0; i < n; ++i) {
             const unsigned long long r = mix(i * 31 + n);
@@ -75,6 +94,9 @@ int main() {
         failed += run(random, "random");
         failed += run(few, "three values");
         failed += run(reversed, "reversed");
+        std::vector<E> sorted(random);
+        std::stable_sort(sorted.begin(), sorted.end(), [&](E x, E y) { return wd_less(wd_args{}, x, y); });
+        failed += run(sorted, "sorted");
     }
     if (failed == 0) printf("ALL OK\n");
     return failed != 0;

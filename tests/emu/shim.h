@@ -30,6 +30,7 @@ extern thread_local dim3 threadIdx, blockIdx;
 extern dim3 gridDim;
 inline const dim3 blockDim{256, 1, 1};
 struct uint4 { unsigned x, y, z, w; };
+inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return {x, y, z, w}; }
 struct uint2 { unsigned x, y; };
 struct Emu {
     std::barrier<> *block;

@@ -378,8 +378,8 @@ fn sorts_match_the_cpu() {
             "argsort_segments"
         );
     }
-    // By a comparator: the block sort, partitions and merge passes (several tiles); keys
-    // without NaNs, for which the comparator is a strict weak order (one stable result).
+    // By a comparator: the block sort, a two-way pass and a four-way pass (five tiles: pivots,
+    // a group of three runs); keys without NaNs, for which the comparator is a strict weak order (one stable result).
     let finite: Vec<f32> = random_vec_par(s ^ 3, n, false);
     let (gx, cx) = (g.upload(&finite).unwrap(), c.upload(&finite).unwrap());
     let by = warp_tests::ops::nearer_zero;

@@ -152,6 +152,7 @@ const KNOWN_SPILLS: &[(&str, u32)] = &[
     ("wd_k_merge_block_sort_keys", 20),
     ("wd_k_merge_pass", 16),
     ("wd_k_merge_pass_keys", 8),
+    ("wd_k_merge4_pass_keys", 104), // (u16, f64, u8) tuples by a bound comparator; 2026-12-06
     ("wd_k_reduce", 8),
     ("wd_k_runs", 490), // reduce_by_key
     ("wd_k_scan", 24),

@@ -1,13 +1,16 @@
 //! The generated merge sort kernels themselves, run on the CPU (tests/emu/shim.h: 256 threads
-//! a block, barriers, blocks one after another): the block sort, then a partition and a merge
-//! launch per pass, as the runtime launches them, on random, three-valued and reversed keys
-//! from one key to several tiles, by a comparator without bound arguments and one with, and
+//! a block, barriers, blocks one after another): the block sort, then a two-way pass when the
+//! doublings are odd and four-way passes (two-way passes alone with positions), as the runtime
+//! launches them, on random, three-valued, reversed and sorted keys from one key to 17 tiles, by a comparator without bound arguments and one with, and
 //! at each count of keys a thread that wider keys get;
 //! checked against `std::stable_sort` by the module's own order. Needs g++ (C++20):
 //! `WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored merge::`.
 
 use std::path::Path;
 
+use warp_kernels::family::merge::{
+    merge_items, merge_tile, merge4_spacing, merge4_span, merge4_window,
+};
 use warp_runtime::impl_::merge_module;
 use warp_runtime::toolchain::ModuleSource;
 use warp_tests::emu;
@@ -39,26 +42,36 @@ fn the_merge_sort_kernels_are_exact_in_emulation() {
         "wd_u32",
         7,
     );
-    // The keys a thread of wider keys holds (`merge_items`: 9, 5, 3 and 1), over the same
-    // `f32` module with its tile edited: the rounds' and passes' edges at each count.
-    for items in [9u32, 5, 3, 1] {
+    // The keys a thread of wider keys holds (`merge_items`: 9, 5, 3 and 1 for keys of 8, 16,
+    // 32 and 64 bytes), over the same `f32` module with its tile and four-way shares edited:
+    // the rounds' and passes' edges at each count.
+    for size in [8usize, 16, 32, 64] {
         let mut m = merge_module::<f32, nearer_zero>();
-        let tile = 256 * items;
+        let items = merge_items(size);
+        let edits = [
+            ("WD_MERGE_ITEMS", items as usize),
+            ("WD_MERGE_TILE", merge_tile(size)),
+            ("WD_MERGE4_SPACING", merge4_spacing(size)),
+            ("WD_MERGE4_SPAN", merge4_span(size)),
+            ("WD_MERGE4_WINDOW", merge4_window(size)),
+        ];
         let source = m
             .source
             .lines()
             .map(|l| {
-                if l.starts_with("#define WD_MERGE_ITEMS ") {
-                    format!("#define WD_MERGE_ITEMS {items}")
-                } else if l.starts_with("#define WD_MERGE_TILE ") {
-                    format!("#define WD_MERGE_TILE {tile}")
-                } else {
-                    l.to_string()
+                match edits
+                    .iter()
+                    .find(|(name, _)| l.starts_with(&format!("#define {name} ")))
+                {
+                    Some((name, v)) => format!("#define {name} {v}"),
+                    None => l.to_string(),
                 }
             })
             .collect::<Vec<_>>()
             .join("\n");
-        assert!(source.contains(&format!("#define WD_MERGE_TILE {tile}")));
+        for (name, v) in edits {
+            assert!(source.contains(&format!("#define {name} {v}\n")));
+        }
         m.source = source.into();
         emulate(&dir, &format!("f32_items_{items}"), m, "wd_f32", 0);
     }

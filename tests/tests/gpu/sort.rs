@@ -608,4 +608,10 @@ fn gpu_sort_by_matches_slice_sort_by() {
     check_sort_by(&g, &xs, nearer_zero, "f32 2^24");
     let xs: Vec<u32> = (0..1u32 << 22).rev().collect();
     check_sort_by(&g, &xs, residue_below.with(1 << 30), "u32 reversed");
+    // Sorted already (each four-way merge takes its runs one after another), and a sawtooth
+    // (runs of 3,000 ascending keys: the merged runs interleave unevenly).
+    let xs: Vec<u32> = (0..1u32 << 22).collect();
+    check_sort_by(&g, &xs, residue_below.with(1 << 30), "u32 sorted");
+    let xs: Vec<u32> = (0..1u32 << 22).map(|i| i % 3000).collect();
+    check_sort_by(&g, &xs, residue_below.with(1 << 30), "u32 sawtooth");
 }

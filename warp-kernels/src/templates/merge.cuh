@@ -134,6 +134,355 @@ static __device__ __forceinline__ void wd_merge_pass(const wd_args& args, const 
     wd_merge_store(tile, tpos, count, keys_out, pos_out, g0, with_pos);
 }
 
+// ---- four-way passes ----
+// A pass merging groups of four sorted runs of `width` keys (A, B, C, D, in that order; the
+// last group's clipped at n) stably, as merge(merge(A, B), merge(C, D)) would: of equal keys
+// A's first, then B's, C's, D's. One such pass replaces two two-way ones: half the traffic.
+//
+// Where each block's share starts comes from pivots, whose places in the group's output are
+// exact and cheap: the keys of X = merge(A, B) at multiples of WD_MERGE4_SPACING, and those of
+// Y = merge(C, D) likewise. A pivot's split of its own pair is a merge-path search; the keys of
+// the other pair before it are a bound in each of that pair's runs (a key of X goes first among
+// equals, so the keys of C and D less than it; a key of Y goes last, so the keys of A and B not
+// after it), two binary searches in lockstep. Between two pivots next in the output lie at most
+// WD_MERGE4_SPACING keys of X and as many of Y. A group's output is cut at WD_MERGE4_SPAN-even
+// places e_i; block i starts at the last pivot at or before e_i (wd_merge4_pivots finds it by an
+// atomic max; as WD_MERGE4_SPAN >= 4 * WD_MERGE4_SPACING + 2, every cut has one within it) and
+// ends where block i + 1 starts, and merges its share chunk by chunk (wd_merge4_pass).
+
+// A group of four runs: its first key, its runs' lengths and the blocks that merge it.
+struct wd_merge4_group {
+    wd_u64 start;
+    wd_u64 len[4];
+    wd_u64 size;
+    wd_u64 blocks;
+};
+
+// Group g of a pass over n keys in runs of `width`.
+static __device__ __forceinline__ wd_merge4_group wd_merge4_group_of(wd_u64 g, wd_u64 n, wd_u64 width) {
+    wd_merge4_group r;
+    r.start = g * 4 * width;
+    wd_u64 at = r.start;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        const wd_u64 end = at + width < n ? at + width : n;
+        r.len[i] = end - at;
+        at = end;
+    }
+    r.size = at - r.start;
+    r.blocks = (r.size + WD_MERGE4_SPAN - 1) / WD_MERGE4_SPAN;
+    return r;
+}
+
+// Blocks of a whole group (the block index's stride between groups).
+static __device__ __forceinline__ wd_u64 wd_merge4_group_blocks(wd_u64 width) {
+    return (4 * width + WD_MERGE4_SPAN - 1) / WD_MERGE4_SPAN;
+}
+
+// How many keys of run r0 (n0 keys) and of run r1 (n1) sort before the pivot x: those less
+// than x, and, when `ties`, those equal to it too (their runs come before x's). Two binary
+// searches in lockstep, so that each step's two loads are in flight together.
+template <class K>
+static __device__ __forceinline__ void wd_merge4_ranks(const wd_args& args, const K* r0, wd_u64 n0, const K* r1, wd_u64 n1,
+                                                       const wd_key& x, bool ties, wd_u64& c0, wd_u64& c1) {
+    wd_u64 lo0 = 0, len0 = n0, lo1 = 0, len1 = n1;
+    while (len0 > 0 || len1 > 0) {
+        const wd_u64 h0 = len0 >> 1, h1 = len1 >> 1;
+        wd_key e0 = x, e1 = x;
+        if (len0 > 0) e0 = r0[lo0 + h0];
+        if (len1 > 0) e1 = r1[lo1 + h1];
+        const bool b0 = ties ? !wd_less(args, x, e0) : wd_less(args, e0, x);
+        const bool b1 = ties ? !wd_less(args, x, e1) : wd_less(args, e1, x);
+        if (len0 > 0) {
+            if (b0) {
+                lo0 += h0 + 1;
+                len0 -= h0 + 1;
+            } else {
+                len0 = h0;
+            }
+        }
+        if (len1 > 0) {
+            if (b1) {
+                lo1 += h1 + 1;
+                len1 -= h1 + 1;
+            } else {
+                len1 = h1;
+            }
+        }
+    }
+    c0 = lo0;
+    c1 = lo1;
+}
+
+// Each pivot of a four-way pass (a thread each, grid-stride over `total` = groups * 2 * half,
+// half = 2 * width / WD_MERGE4_SPACING): pivot q of group g is the group's start (q == 0), the
+// key of X at q * WD_MERGE4_SPACING (q < half) or the key of Y at (q - half) *
+// WD_MERGE4_SPACING. Its split (the keys of A, B, C and D before it, relative to their runs) goes to
+// table[4 * (g * 2 * half + q) ..]; if it is a block's start, (its place << 32 | q) goes to
+// that block's slot by an atomic max (slots zeroed), so that each slot ends with the last
+// pivot at or before its cut.
+template <class K>
+static __device__ __forceinline__ void wd_merge4_pivots(const wd_args& args, const K* keys, wd_u64 n, wd_u64 width, wd_u64 total,
+                                                        wd_u32* table, wd_u64* slots) {
+    const wd_u64 half = 2 * width / WD_MERGE4_SPACING;
+    const wd_u64 stride = (wd_u64)gridDim.x * WD_BLOCK;
+    const wd_merge_less less{args};
+    for (wd_u64 t = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x; t < total; t += stride) {
+        const wd_u64 g = t / (2 * half), q = t % (2 * half);
+        const wd_merge4_group gr = wd_merge4_group_of(g, n, width);
+        wd_u64 s[4] = {0, 0, 0, 0};
+        if (q != 0) {
+            // The pivot's pair (p: A and B, or C and D) and the other (o); selects, not
+            // indexing, so that nothing goes to local memory.
+            const bool of_y = q >= half;
+            const K* p0 = keys + gr.start + (of_y ? 2 * width : 0);
+            const K* p1 = p0 + width;
+            const K* o0 = keys + gr.start + (of_y ? 0 : 2 * width);
+            const K* o1 = o0 + width;
+            const wd_u64 np0 = of_y ? gr.len[2] : gr.len[0], np1 = of_y ? gr.len[3] : gr.len[1];
+            const wd_u64 no0 = of_y ? gr.len[0] : gr.len[2], no1 = of_y ? gr.len[1] : gr.len[3];
+            const wd_u64 at = (of_y ? q - half : q) * WD_MERGE4_SPACING;
+            if (at >= np0 + np1) continue;
+            const wd_u64 i0 = wd_block_merge_path<wd_u64>(less, p0, np0, p1, np1, at), i1 = at - i0;
+            const bool second = i1 < np1 && (i0 >= np0 || wd_less(args, p1[i1], p0[i0]));
+            const wd_key x = second ? p1[i1] : p0[i0];
+            wd_u64 c0, c1;
+            wd_merge4_ranks(args, o0, no0, o1, no1, x, of_y, c0, c1);
+            s[0] = of_y ? c0 : i0;
+            s[1] = of_y ? c1 : i1;
+            s[2] = of_y ? i0 : c0;
+            s[3] = of_y ? i1 : c1;
+        }
+        const wd_u64 place = s[0] + s[1] + s[2] + s[3];
+        // The first cut at or after the pivot, e_i = floor(i * size / blocks) >= place.
+        const wd_u64 i = (place * gr.blocks + gr.size - 1) / gr.size;
+        if (i >= gr.blocks) continue;
+        reinterpret_cast<uint4*>(table)[t] = make_uint4((wd_u32)s[0], (wd_u32)s[1], (wd_u32)s[2], (wd_u32)s[3]);
+        atomicMax(reinterpret_cast<unsigned long long*>(slots + g * wd_merge4_group_blocks(width) + i),
+                  (unsigned long long)(place << 32 | q));
+    }
+}
+
+// A block's split (the keys of each run before its first output) from its slot.
+static __device__ __forceinline__ void wd_merge4_split(const wd_u32* table, const wd_u64* slots, wd_u64 g, wd_u64 half, wd_u64 slot,
+                                                       wd_u64 (&s)[4]) {
+    const wd_u64 q = slots[slot] & 0xffffffffu;
+    const uint4 v = reinterpret_cast<const uint4*>(table)[g * 2 * half + q];
+    s[0] = v.x;
+    s[1] = v.y;
+    s[2] = v.z;
+    s[3] = v.w;
+}
+
+// Whether (x from run rx) sorts before (y from run ry) in a four-way merge: by the user's
+// order, then the earlier run first.
+static __device__ __forceinline__ bool wd_merge4_before(const wd_args& args, const wd_key& x, int rx, const wd_key& y, int ry) {
+    return wd_less(args, x, y) || (rx < ry && !wd_less(args, y, x));
+}
+
+// The least window a run gets in a chunk of a four-way pass (its share of the rest follows
+// what the run gave the last chunk).
+#ifndef WD_MERGE4_MIN_WINDOW
+#define WD_MERGE4_MIN_WINDOW (WD_MERGE4_WINDOW >= 16 ? WD_MERGE4_WINDOW / 16 : 1)
+#endif
+
+// A chunk's plan, by one thread: window r of the tile (slots wins[r] .. wins[r + 1]) takes
+// run r's keys from next[r], up to the share's end ends[r]; slot i of window r holds the
+// group's key from[r] + i, for i < end[r] (runs `width` apart in the group).
+static __device__ __forceinline__ void wd_merge4_plan(const wd_u32* next, const wd_u32* ends, const wd_u32* wins, wd_u64 width,
+                                                      wd_u32* from, wd_u32* end) {
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+        const wd_u32 left = ends[r] - next[r], w = wins[r + 1] - wins[r];
+        from[r] = r * (wd_u32)width + next[r] - wins[r];
+        end[r] = wins[r] + (left < w ? left : w);
+    }
+}
+
+// A chunk's windows into the tile (wd_merge4_plan's from and end, window r from slot at[r]):
+// the tile's 4 * W slots striped over the threads, in batches of up to 8 a thread whose loads
+// are all in flight before their writes (more would spill beside the loop's state).
+template <unsigned W, class T>
+static __device__ __forceinline__ void wd_merge4_windows(const T* group, const wd_u32 (&at)[4], const wd_u32* from, const wd_u32* end,
+                                                         T* tile) {
+    constexpr int PER = (4 * W + WD_BLOCK - 1) / WD_BLOCK, BATCH = PER < 8 ? PER : 8;
+#pragma unroll
+    for (int b = 0; b < PER; b += BATCH) {
+        T v[BATCH];
+#pragma unroll
+        for (int j = 0; j < BATCH; ++j) {
+            const wd_u32 i = threadIdx.x + (b + j) * WD_BLOCK;
+            const int r = (i >= at[1]) + (i >= at[2]) + (i >= at[3]);
+            // Set either way: a slot left unset would carry the last chunk's value.
+            v[j] = b + j < PER && i < end[r] ? group[from[r] + i] : group[0];
+        }
+#pragma unroll
+        for (int j = 0; j < BATCH; ++j) {
+            const wd_u32 i = threadIdx.x + (b + j) * WD_BLOCK;
+            const int r = (i >= at[1]) + (i >= at[2]) + (i >= at[3]);
+            if (b + j < PER && i < end[r]) tile[i] = v[j];
+        }
+    }
+}
+
+// Block b of a four-way pass: its share of its group (from its slot and the next, or the
+// group's end) merged chunk by chunk into keys_out (keys alone: with positions, which the
+// rounds' registers cannot hold beside the keys without spilling, the passes are two-way). A chunk loads a window of each run's next keys into the tile, 4 *
+// WD_MERGE4_WINDOW keys in all: at first a quarter each, then each run at least
+// WD_MERGE4_MIN_WINDOW and the rest as the runs gave to the last chunk (already sorted runs
+// give one run the whole chunk). The window whose last key sorts first (of those that stop
+// short of the share's end) bounds the chunk: every loaded key before that one, and it, are the
+// share's next outputs, as no key left unloaded can come before it. Thread r counts run r's such
+// keys (a binary search in its window); the chunk's pieces are merged in two rounds (A with B
+// and C with D, then the two results), stored, and the next chunk starts after them.
+template <class K>
+static __device__ __forceinline__ void wd_merge4_pass(const wd_args& args, const K* keys, wd_u64 n, wd_u64 width, const wd_u32* table,
+                                                      const wd_u64* slots, K* keys_out) {
+    constexpr int ITEMS = WD_MERGE_ITEMS;
+    constexpr unsigned TILE = WD_MERGE_TILE, W = WD_MERGE4_WINDOW, MIN_W = WD_MERGE4_MIN_WINDOW;
+    static_assert(4 * W + ITEMS <= TILE, "four windows and a round's spare thread fit a tile");
+    static_assert(MIN_W >= 1 && MIN_W <= W, "every run has a window");
+    __shared__ wd_key tile[TILE];
+    __shared__ wd_u32 tpos[1]; // no positions: the merge primitives' unused argument
+    // The runs' next keys (relative to their starts) and the share's ends; the chunk's counts;
+    // where each window starts in the tile (and the last ends).
+    __shared__ wd_u32 next[4], ends[4], take[4], wins[5], from[4], end[4];
+    constexpr bool with_pos = false;
+    const volatile wd_u32* vnext = next;
+    const volatile wd_u32* vtake = take;
+    const volatile wd_u32* vwins = wins;
+    const volatile wd_u32* vend = end;
+    const wd_u64 per = wd_merge4_group_blocks(width), half = 2 * width / WD_MERGE4_SPACING;
+    const wd_u64 g = blockIdx.x / per, i = blockIdx.x % per;
+    const wd_merge4_group gr = wd_merge4_group_of(g, n, width);
+    if (threadIdx.x == 0) {
+        wd_u64 s0[4], s1[4];
+        wd_merge4_split(table, slots, g, half, g * per + i, s0);
+        if (i + 1 < gr.blocks) {
+            wd_merge4_split(table, slots, g, half, g * per + i + 1, s1);
+        } else {
+#pragma unroll
+            for (int r = 0; r < 4; ++r) s1[r] = gr.len[r];
+        }
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            next[r] = (wd_u32)s0[r];
+            ends[r] = (wd_u32)s1[r];
+            wins[r] = r * W;
+        }
+        wins[4] = 4 * W;
+        wd_merge4_plan(next, ends, wins, width, from, end);
+    }
+    __syncthreads();
+    const K* group = keys + gr.start;
+    const wd_merge_less less{args};
+    wd_u64 place = gr.start + vnext[0] + vnext[1] + vnext[2] + vnext[3];
+    while (true) {
+        // The windows: run r's keys from next[r], slots at[r] .. end[r] of the tile.
+        wd_u32 at[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) at[r] = vwins[r];
+        if (vend[0] - at[0] + vend[1] - at[1] + vend[2] - at[2] + vend[3] - at[3] == 0) break;
+        wd_merge4_windows<W>(group, at, from, end, tile);
+        __syncthreads();
+        if (threadIdx.x < 4) {
+            // The bound: of the windows that stop short of the share's end, the one whose last
+            // key sorts first (-1: none; every loaded key is an output).
+            int bound = -1;
+            wd_key last = tile[0];
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+                const wd_u32 stop = vwins[r + 1];
+                if (vend[r] == stop && vnext[r] + (stop - at[r]) < ends[r]) {
+                    const wd_key x = tile[stop - 1];
+                    if (bound < 0 || wd_merge4_before(args, x, r, last, bound)) {
+                        bound = r;
+                        last = x;
+                    }
+                }
+            }
+            const int me = threadIdx.x;
+            const wd_u32 a = vwins[me], l = vend[me] - a;
+            wd_u32 c = l;
+            if (bound >= 0 && me != bound) {
+                // Run me's keys that sort before the bound's last key (or equal it, from an
+                // earlier run).
+                wd_u32 lo = 0, n = l;
+                while (n > 0) {
+                    const wd_u32 h = n >> 1;
+                    if (wd_merge4_before(args, tile[a + lo + h], me, last, bound)) {
+                        lo += h + 1;
+                        n -= h + 1;
+                    } else {
+                        n = h;
+                    }
+                }
+                c = lo;
+            }
+            take[me] = c;
+        }
+        __syncthreads();
+        wd_key k[ITEMS];
+        wd_u32 p[ITEMS];
+        // Round one: X' = merge(A', B') into the tile's first nx slots, Y' = merge(C', D')
+        // after them; the first ceil(nx / ITEMS) threads take X', the rest Y'. `base`: the
+        // pair's first window, `gap`: where its second starts, `d`: the thread's first output
+        // in the pair.
+        const auto round_one = [&](wd_u32& base, wd_u32& gap, wd_u32& na, wd_u32& nb, wd_u32& d, wd_u32& out) {
+            const wd_u32 nx = vtake[0] + vtake[1], tx = (nx + ITEMS - 1) / ITEMS;
+            const bool in_y = threadIdx.x >= tx;
+            base = in_y ? vwins[2] : 0;
+            gap = in_y ? vwins[3] - vwins[2] : vwins[1];
+            na = in_y ? vtake[2] : vtake[0];
+            nb = in_y ? vtake[3] : vtake[1];
+            d = (in_y ? threadIdx.x - tx : threadIdx.x) * ITEMS;
+            out = (in_y ? nx : 0) + d;
+        };
+        {
+            wd_u32 base, gap, na, nb, d, out;
+            round_one(base, gap, na, nb, d, out);
+            if (d < na + nb) {
+                const wd_u32 ai = wd_block_merge_path<wd_u32>(less, tile + base, na, tile + base + gap, nb, d);
+                wd_block_merge_serial<ITEMS>(less, tile + base, tpos, ai, na, gap + (d - ai), gap + nb, k, p,
+                                             with_pos);
+            }
+        }
+        {
+            wd_u32 base, gap, na, nb, d, out;
+            round_one(base, gap, na, nb, d, out);
+            wd_block_merge_put<ITEMS>(tile, tpos, out, wd_block_merge_valid<ITEMS>(d, na + nb), k, p, with_pos);
+        }
+        // Round two: X' with Y'.
+        const wd_u32 mine = threadIdx.x * ITEMS;
+        {
+            const wd_u32 nx = vtake[0] + vtake[1], total = nx + vtake[2] + vtake[3];
+            if (mine < total) {
+                const wd_u32 ai = wd_block_merge_path<wd_u32>(less, tile, nx, tile + nx, total - nx, mine);
+                wd_block_merge_serial<ITEMS>(less, tile, tpos, ai, nx, nx + (mine - ai), total, k, p, with_pos);
+            }
+        }
+        const wd_u32 total = vtake[0] + vtake[1] + vtake[2] + vtake[3];
+        wd_block_merge_put<ITEMS>(tile, tpos, mine, wd_block_merge_valid<ITEMS>(mine, total), k, p, with_pos);
+        wd_merge_store(tile, tpos, total, keys_out, nullptr, place, with_pos);
+        place += total;
+        if (threadIdx.x == 0) {
+            // The next windows: MIN_W each, the rest as the runs gave to this chunk.
+            wd_u32 w = 0;
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+                next[r] += take[r];
+                if (r < 3) {
+                    w += MIN_W + take[r] * (4 * (W - MIN_W)) / total;
+                    wins[r + 1] = w;
+                }
+            }
+            wd_merge4_plan(next, ends, wins, width, from, end);
+        }
+        // The next chunk's loads overwrite the tile the stores read.
+        __syncthreads();
+    }
+}
+
 // Binary search by the comparator (lower_bound_by / upper_bound_by): for each of the m queries,
 // a thread (grid-stride) finds in the n keys sorted by wd_less the first position i whose key
 // is not less than the query (upper == 0: !wd_less(keys[i], q)) or that the query is less than

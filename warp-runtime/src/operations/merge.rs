@@ -189,11 +189,13 @@ impl Device {
     ///
     /// On a GPU: a merge sort (CUB's `DeviceMergeSort`): a block sorts each tile of 4,352
     /// keys of up to 4 bytes (2,304 of keys up to 8 bytes, 1,280 up to 16, 768 up to 32, 256
-    /// of larger ones, up to 64) in registers and shared memory, then each pass merges pairs of sorted runs, a block per output
-    /// tile, each tile's start on the merge path found by a binary search; about
-    /// log2(n / tile) passes, each reading and writing every key. For keys whose order is a
-    /// key's order ([`Device::sort`], [`Device::sort_by_key`]) the radix sort is several
-    /// times faster.
+    /// of larger ones, up to 64) in registers and shared memory; then each pass merges groups
+    /// of four sorted runs (one pass first merges pairs when log2(n / tile), rounded up, is
+    /// odd), each reading and writing every key: about log2(n / tile) / 2 passes. Each
+    /// block of a four-way pass starts at a pivot (keys of the runs' pairwise merges, placed
+    /// exactly by binary searches) and merges its share a chunk at a time in shared memory.
+    /// For keys whose order is a key's order ([`Device::sort`], [`Device::sort_by_key`]) the
+    /// radix sort is several times faster.
     ///
     /// ```
     /// use warp_runtime::prelude::*;
@@ -250,7 +252,8 @@ impl Device {
     /// The positions (`u32`) of `keys` in the order [`Device::sort_by`] sorts them: element
     /// `i` is the input position of the `i`-th key (of keys neither less than the other, the
     /// earlier first). The keys as [`Device::sort_by`]'s (arrays of scalars, or a
-    /// [`DeviceTuples`] of tuples or structs); errors as its.
+    /// [`DeviceTuples`] of tuples or structs); errors as its. On a GPU the same merge sort
+    /// with the positions moving beside the keys, every pass merging pairs of runs.
     ///
     /// ```
     /// use warp_runtime::prelude::*;

@@ -1,10 +1,12 @@
-//! Launch code of the merge sort by a comparator: the block sort of every tile, then one
-//! partition and one merge launch per doubling of the sorted runs.
+//! Launch code of the merge sort by a comparator: the block sort of every tile, then passes
+//! that merge the sorted runs four at a time (pivots, then the merge), with one two-way pass
+//! (partition, then the merge) first when the doublings are odd; with positions (an argsort),
+//! two-way passes alone.
 
 use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{
     BLOCK, MERGE_BLOCK_SORT, MERGE_BLOCK_SORT_KEYS, MERGE_PARTITION, MERGE_PASS, MERGE_PASS_KEYS,
-    MERGE_SEARCH, merge_tile,
+    MERGE_SEARCH, MERGE4_PASS_KEYS, MERGE4_PIVOTS, merge_tile, merge4_blocks, merge4_pivots,
 };
 
 use super::Gpu;
@@ -52,6 +54,35 @@ kernel_args! {
         n: u64,
         width: u64,
         part: In<'v, u64>,
+        a: Args,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_merge4_pivots`.
+    struct Merge4PivotsArgs ['v, E] ['v, E] for [MERGE4_PIVOTS] {
+        out: ElemsOut<'v, E>,
+        tmp: ElemsOut<'v, E>,
+        src: u32,
+        n: u64,
+        width: u64,
+        total: u64,
+        a: Args,
+        table: Out<'v, u32>,
+        slots: Out<'v, u64>,
+    }
+}
+
+kernel_args! {
+    /// `wd_k_merge4_pass_keys`.
+    struct Merge4PassArgs ['v, E] ['v, E] for [MERGE4_PASS_KEYS] {
+        out: ElemsOut<'v, E>,
+        tmp: ElemsOut<'v, E>,
+        src: u32,
+        n: u64,
+        width: u64,
+        table: In<'v, u32>,
+        slots: In<'v, u64>,
         a: Args,
     }
 }
@@ -119,7 +150,8 @@ impl Gpu {
     /// bytes (`E = u8`) of tuples or structs, one value) stably by module `m`'s comparator
     /// (bound arguments `a`) into `out` (as long; `None`: scratch, for an argsort), with each
     /// key's input position into `pos_out` when given. The block sort writes tiles of sorted
-    /// runs; each pass merges pairs of runs, ping-pong between the outputs and scratch, so
+    /// runs; each pass merges groups of four runs (one pass first merges pairs when the
+    /// doublings are odd; every pass merges pairs when positions move), ping-pong between the outputs and scratch, so
     /// that the last pass writes the outputs.
     pub(crate) fn merge_sort<E: Element>(
         &self,
@@ -138,28 +170,52 @@ impl Gpu {
         }
         let tile = merge_tile(size);
         let tiles = n.div_ceil(tile);
-        let mut passes = 0u32;
-        while tile << passes < n {
-            passes += 1;
+        // Doublings of the sorted runs: one two-way pass first when they are odd, then
+        // four-way passes (each two doublings).
+        let mut doublings = 0u32;
+        while tile << doublings < n {
+            doublings += 1;
         }
         let with_pos = pos_out.is_some();
+        // Two-way passes for every doubling when positions move (the four-way pass takes keys
+        // alone), else for the first when the doublings are odd.
+        let two_way = if with_pos { doublings } else { doublings % 2 };
+        let widths: Vec<u64> = (two_way..doublings)
+            .step_by(2)
+            .map(|d| (tile as u64) << d)
+            .collect();
+        let passes = two_way + widths.len() as u32;
         // The kernels that move positions, or the keys' own (less shared memory a block).
         let (block_sort, merge_pass) = if with_pos {
             (&MERGE_BLOCK_SORT, &MERGE_PASS)
         } else {
             (&MERGE_BLOCK_SORT_KEYS, &MERGE_PASS_KEYS)
         };
-        // Unset: the partitions (each pass writes tiles + 1), the ping-pong keys and positions,
-        // the keys' output of an argsort.
+        let n64 = n as u64;
+        // Zeroed: each four-way pass's slots. Unset: the two-way pass's partition, the
+        // four-way passes' pivot table (the largest), the ping-pong keys and positions, the
+        // keys' output of an argsort.
+        let slots: Vec<usize> = widths
+            .iter()
+            .map(|&w| 8 * (n64.div_ceil(4 * w) * merge4_blocks(size, n64, w).1) as usize)
+            .collect();
+        let table = widths
+            .iter()
+            .map(|&w| 16 * merge4_pivots(size, n64, w) as usize)
+            .max()
+            .unwrap_or(0);
         let unset = [
-            8 * (tiles + 1),
+            if two_way > 0 { 8 * (tiles + 1) } else { 0 },
+            table,
             n * size,
             if with_pos { 4 * n } else { 0 },
             if out.is_none() { n * size } else { 0 },
         ];
-        self.with_scratch(&[], &unset, |r| {
-            let (part, keys_tmp, pos_tmp) = (r.at(0), r.at(1), r.at(2));
+        let z = slots.len();
+        self.with_scratch(&slots, &unset, |r| {
+            let (part, table, keys_tmp, pos_tmp) = (r.at(z), r.at(z + 1), r.at(z + 2), r.at(z + 3));
             let pos_tmp = if with_pos { pos_tmp } else { 0 };
+            let spare = r.at(z + 4);
             let timer = self.start_timing()?;
             // The block sort writes the buffers the passes then alternate from, so that the
             // last pass writes the outputs (src: 0 the outputs, 1 the scratch).
@@ -170,9 +226,9 @@ impl Gpu {
                 tiles as u32,
                 &mut MergeBlockSortArgs {
                     keys: Elems(keys.slice(..)),
-                    n: n as u64,
+                    n: n64,
                     a: Args(a),
-                    out: keys_or(&mut out, r.at(3)),
+                    out: keys_or(&mut out, spare),
                     tmp: ElemsOut::Raw(keys_tmp),
                     pos_out: positions_or_null(&mut pos_out),
                     pos_tmp: Out::raw(pos_tmp),
@@ -181,19 +237,19 @@ impl Gpu {
             )?;
             let f = m.function(&MERGE_PARTITION)?;
             let grid = self.resident_grid(&f, (tiles + 1).div_ceil(BLOCK as usize));
-            for pass in 0..passes {
+            for pass in 0..two_way {
+                let width = (tile as u64) << pass;
                 // The runs are sorted in the buffers the last launch wrote.
                 src ^= 1;
-                let width = (tile as u64) << pass;
                 self.launch(
                     m,
                     &MERGE_PARTITION,
                     grid,
                     &mut MergePartitionArgs {
-                        out: keys_or(&mut out, r.at(3)),
+                        out: keys_or(&mut out, spare),
                         tmp: ElemsOut::Raw(keys_tmp),
                         src,
-                        n: n as u64,
+                        n: n64,
                         width,
                         tiles: tiles as u64,
                         a: Args(a),
@@ -205,14 +261,53 @@ impl Gpu {
                     merge_pass,
                     tiles as u32,
                     &mut MergePassArgs {
-                        out: keys_or(&mut out, r.at(3)),
+                        out: keys_or(&mut out, spare),
                         tmp: ElemsOut::Raw(keys_tmp),
                         pos_out: positions_or_null(&mut pos_out),
                         pos_tmp: Out::raw(pos_tmp),
                         src,
-                        n: n as u64,
+                        n: n64,
                         width,
                         part: In::raw(part),
+                        a: Args(a),
+                    },
+                )?;
+            }
+            let f = m.function(&MERGE4_PIVOTS)?;
+            for (k, &width) in widths.iter().enumerate() {
+                src ^= 1;
+                let total = merge4_pivots(size, n64, width);
+                let grid = self.resident_grid(&f, (total as usize).div_ceil(BLOCK as usize));
+                self.launch(
+                    m,
+                    &MERGE4_PIVOTS,
+                    grid,
+                    &mut Merge4PivotsArgs {
+                        out: keys_or(&mut out, spare),
+                        tmp: ElemsOut::Raw(keys_tmp),
+                        src,
+                        n: n64,
+                        width,
+                        total,
+                        a: Args(a),
+                        table: Out::raw(table),
+                        slots: Out::raw(r.at(k)),
+                    },
+                )?;
+                // Fewer than 2^32 keys: far fewer blocks.
+                let (blocks, _) = merge4_blocks(size, n64, width);
+                self.launch(
+                    m,
+                    &MERGE4_PASS_KEYS,
+                    blocks as u32,
+                    &mut Merge4PassArgs {
+                        out: keys_or(&mut out, spare),
+                        tmp: ElemsOut::Raw(keys_tmp),
+                        src,
+                        n: n64,
+                        width,
+                        table: In::raw(table),
+                        slots: In::raw(r.at(k)),
                         a: Args(a),
                     },
                 )?;
@@ -245,6 +340,8 @@ mod tests {
         super::super::launch::tests::check::<super::MergeBlockSortArgs<'_, f32>>();
         super::super::launch::tests::check::<super::MergePartitionArgs<'_, f32>>();
         super::super::launch::tests::check::<super::MergePassArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::Merge4PivotsArgs<'_, f32>>();
+        super::super::launch::tests::check::<super::Merge4PassArgs<'_, f32>>();
         super::super::launch::tests::check::<super::MergeSearchArgs<'_, f32>>();
     }
 }
