@@ -291,3 +291,42 @@ static __device__ __forceinline__ bool wd_less(const wd_args& a, {k} x, {k} y) {
     m.kernels(crate::catalogue::MERGE_KERNELS, k, "wd_u32");
     m.finish(&format!("merge_sort_{label}_by_{}", less.name))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The four-way pass's constants keep the promises its kernels rely on, for every key size
+    /// a comparator sorts: every cut of a group has a pivot within it, four windows and a spare
+    /// thread's keys fit a tile, a window holds at least 16 keys (its least share, a sixteenth,
+    /// is at least one), and a pair of runs holds a whole number of pivot spacings.
+    #[test]
+    fn four_way_constants_keep_their_promises() {
+        for size in 1..=64 {
+            let (tile, items) = (merge_tile(size), merge_items(size) as usize);
+            let (spacing, span, window) =
+                (merge4_spacing(size), merge4_span(size), merge4_window(size));
+            assert!(
+                span >= 4 * spacing + 2,
+                "size {size}: span {span}, spacing {spacing}"
+            );
+            assert!(
+                4 * window + items <= tile,
+                "size {size}: window {window}, tile {tile}"
+            );
+            assert!(window >= 16, "size {size}: window {window}");
+            assert_eq!((2 * tile) % spacing, 0, "size {size}");
+        }
+        // A pass over 2^26 four-byte keys in runs of a tile: the blocks fit the slots, and the
+        // pivots are a whole group's slots for every group.
+        let n = 1u64 << 26;
+        let w = merge_tile(4) as u64;
+        let (blocks, per) = merge4_blocks(4, n, w);
+        assert_eq!(per, (4 * w).div_ceil(merge4_span(4) as u64));
+        assert!(blocks <= n.div_ceil(4 * w) * per);
+        assert_eq!(
+            merge4_pivots(4, n, w),
+            n.div_ceil(4 * w) * (4 * w / merge4_spacing(4) as u64)
+        );
+    }
+}

@@ -224,6 +224,7 @@ static __device__ __forceinline__ void wd_merge4_ranks(const wd_args& args, cons
 template <class K>
 static __device__ __forceinline__ void wd_merge4_pivots(const wd_args& args, const K* keys, wd_u64 n, wd_u64 width, wd_u64 total,
                                                         wd_u32* table, wd_u64* slots) {
+    static_assert(WD_MERGE4_SPAN >= 4 * WD_MERGE4_SPACING + 2, "every cut has a pivot within it");
     const wd_u64 half = 2 * width / WD_MERGE4_SPACING;
     const wd_u64 stride = (wd_u64)gridDim.x * WD_BLOCK;
     const wd_merge_less less{args};

@@ -151,8 +151,8 @@ impl Gpu {
     /// (bound arguments `a`) into `out` (as long; `None`: scratch, for an argsort), with each
     /// key's input position into `pos_out` when given. The block sort writes tiles of sorted
     /// runs; each pass merges groups of four runs (one pass first merges pairs when the
-    /// doublings are odd; every pass merges pairs when positions move), ping-pong between the outputs and scratch, so
-    /// that the last pass writes the outputs.
+    /// doublings are odd; every pass merges pairs when positions move), ping-pong between the
+    /// outputs and scratch, so that the last pass writes the outputs.
     pub(crate) fn merge_sort<E: Element>(
         &self,
         m: &Module,
