@@ -367,10 +367,9 @@ static __device__ __forceinline__ void wd_thread_sort_network(const L& less, T (
 // thread's items (k, and p when with_pos: the caller's, the `valid` ones from
 // threadIdx.x * ITEMS) sorted in registers (a stable insertion sort; with UNSTABLE, for keys
 // whose equal ones cannot be told apart and a full tile, ITEMS keys in every thread,
-// wd_thread_sort_network), then rounds of
-// merges double the sorted runs, each thread finding where its outputs start on the merge path
-// of its pair of runs (the first five rounds, within each warp's keys, behind the warp's
-// barriers alone). Every thread calls it; it ends with a block barrier, the sorted tile (and
+// wd_thread_sort_network), then rounds of merges double the sorted runs, each thread finding
+// where its outputs start on the merge path of its pair of runs (the first five rounds, within
+// each warp's keys, behind the warp's barriers alone). Every thread calls it; it ends with a block barrier, the sorted tile (and
 // positions) in `tile` (`tpos`).
 template <int ITEMS, bool UNSTABLE = false, class T, class L>
 static __device__ __forceinline__ void wd_block_merge_sort(const L& less, T* tile, wd_u32* tpos, wd_u32 count, T (&k)[ITEMS],
@@ -430,8 +429,8 @@ static __device__ __forceinline__ void wd_block_merge_sort(const L& less, T* til
 // words, 32 a thread in registers, and sorts them ascending by `<` (equal words cannot be told
 // apart, so no order among them is kept) by Batcher's bitonic network: 12 levels, level k's
 // steps (strides 2^(k-1) .. 1) each compare-exchanging the pairs of words whose index differs
-// in the step's bit. A word's index
-// (12 bits) is given by one of three layouts of (warp w, lane l, register r):
+// in the step's bit. A word's index (12 bits) is given by one of three layouts of (warp w,
+// lane l, register r):
 //   L: w << 10 | l << 5 | r   (registers hold bits 0..4),
 //   M: w << 10 | r << 5 | l   (bits 5..9; a lane's register r at consecutive indices),
 //   H: r0 << 10 | r1 << 11 | r2..4 << 5 | w << 8 | l   (bits 10, 11 and 5..7).
