@@ -151,7 +151,7 @@ const KNOWN_SPILLS: &[(&str, u32)] = &[
     ("wd_k_merge_block_sort", 48),
     ("wd_k_merge_block_sort_keys", 20),
     ("wd_k_merge_pass", 16),
-    ("wd_k_merge_pass_keys", 8),
+    ("wd_k_merge_pass_keys", 24), // 2026-12-06: the branch-free serial merge
     ("wd_k_merge4_pass_keys", 104), // (u16, f64, u8) tuples by a bound comparator; 2026-12-06
     ("wd_k_reduce", 8),
     ("wd_k_runs", 490), // reduce_by_key
@@ -908,6 +908,17 @@ mod merge {
     use warp_tests::ops::wide_below;
     use warp_tests::ops::{Mixed, Point, Wide, mixed_greater, nearer_origin, tag_below_with};
     use warp_tests::ops::{greater_i64, low_byte_below, nearer_zero, residue_below_with};
+
+    #[test]
+    #[ignore]
+    fn tmp_dump_merge() {
+        let m = merge_module::<f32, nearer_zero>();
+        for k in toolchain::resources(&m, 90, &Settings::new()).unwrap() {
+            eprintln!("{k:?}");
+        }
+        let img = toolchain::cubin(&m, 90, &Settings::new()).unwrap().0;
+        std::fs::write("/tmp/merge.cubin", &*img).unwrap();
+    }
 
     #[test]
     fn merge_modules_compile() {

@@ -62,9 +62,11 @@ pub const fn merge4_span(key_size: usize) -> usize {
     6 * merge_tile(key_size)
 }
 
-/// Keys a four-way pass's chunk loads from each run: a quarter of a tile less a thread's keys
-/// (the spare thread of the chunk's first round of merges), down to a multiple of the block
-/// where it is larger (the window's loads striped evenly over the threads).
+/// Keys a four-way pass's chunk loads from each run, on average: a quarter of a tile less a
+/// thread's keys (the spare thread of the chunk's first round of merges), down to a multiple of
+/// the block where it is larger (the loads striped evenly over the threads). The chunk loads
+/// `4 * merge4_window / 32` whole segments of 32 keys, shared among the runs as they gave keys
+/// to the last chunk, at least one segment (or a 64th of them) a run.
 pub const fn merge4_window(key_size: usize) -> usize {
     let w = (merge_tile(key_size) - merge_items(key_size) as usize) / 4;
     if w >= BLOCK as usize {
@@ -314,7 +316,8 @@ mod tests {
                 4 * window + items <= tile,
                 "size {size}: window {window}, tile {tile}"
             );
-            assert!(window >= 16, "size {size}: window {window}");
+            // A chunk loads whole segments of 32 keys (a warp's loads), at least one a run.
+            assert!(4 * window / 32 >= 4, "size {size}: window {window}");
             assert_eq!((2 * tile) % spacing, 0, "size {size}");
         }
         // A pass over 2^26 four-byte keys in runs of a tile: the blocks fit the slots, and the

@@ -281,57 +281,96 @@ static __device__ __forceinline__ bool wd_merge4_before(const wd_args& args, con
     return wd_less(args, x, y) || (rx < ry && !wd_less(args, y, x));
 }
 
-// The least window a run gets in a chunk of a four-way pass (its share of the rest follows
-// what the run gave the last chunk).
-#ifndef WD_MERGE4_MIN_WINDOW
-#define WD_MERGE4_MIN_WINDOW (WD_MERGE4_WINDOW >= 16 ? WD_MERGE4_WINDOW / 16 : 1)
+// A four-way pass's chunk is loaded by segments of 32 slots of the tile (a warp's loads): each
+// window is whole segments, WD_MERGE4_SEGMENTS of them in all, at least WD_MERGE4_MIN_SEGMENTS a
+// window (the share of the rest follows what the run gave the last chunk).
+#define WD_MERGE4_SEGMENTS (4 * WD_MERGE4_WINDOW / 32)
+#ifndef WD_MERGE4_MIN_SEGMENTS
+#define WD_MERGE4_MIN_SEGMENTS (WD_MERGE4_SEGMENTS >= 64 ? WD_MERGE4_SEGMENTS / 64 : 1)
 #endif
 
-// A chunk's plan, by one thread: window r of the tile (slots wins[r] .. wins[r + 1]) takes
-// run r's keys from next[r], up to the share's end ends[r]; slot i of window r holds the
-// group's key from[r] + i, for i < end[r] (runs `width` apart in the group).
-static __device__ __forceinline__ void wd_merge4_plan(const wd_u32* next, const wd_u32* ends, const wd_u32* wins, wd_u64 width,
-                                                      wd_u32* from, wd_u32* end) {
+// A chunk's plan, by warp 0 (every lane computes it from the same nx, en, wn; lane 0 stores
+// it): window r of the tile (slots wn[r] .. wn[r + 1], whole segments) takes run r's keys from
+// nx[r], up to the share's end en[r] (runs `width` apart in the group). Stored: next, wins, and
+// end[r] (where window r's keys stop), and for each segment s, seg[s] = (the group's key for
+// its first slot, how many of its slots hold keys): the windows' loads need no search.
+static __device__ __forceinline__ void wd_merge4_plan(const wd_u32 (&nx)[4], const wd_u32 (&en)[4], const wd_u32 (&wn)[5],
+                                                      wd_u64 width, wd_u32* next, wd_u32* wins, wd_u32* end, uint2* seg) {
+    const wd_u32 lane = threadIdx.x & 31;
+    wd_u32 from[4], stop[4];
 #pragma unroll
     for (int r = 0; r < 4; ++r) {
-        const wd_u32 left = ends[r] - next[r], w = wins[r + 1] - wins[r];
-        from[r] = r * (wd_u32)width + next[r] - wins[r];
-        end[r] = wins[r] + (left < w ? left : w);
+        const wd_u32 left = en[r] - nx[r], w = wn[r + 1] - wn[r];
+        from[r] = r * (wd_u32)width + nx[r] - wn[r];
+        stop[r] = wn[r] + (left < w ? left : w);
+    }
+    if (lane == 0) {
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            next[r] = nx[r];
+            wins[r] = wn[r];
+            end[r] = stop[r];
+        }
+        wins[4] = wn[4];
+    }
+    for (wd_u32 s = lane; s < WD_MERGE4_SEGMENTS; s += 32) {
+        const wd_u32 i = 32 * s;
+        wd_u32 f = from[0], e = stop[0];
+#pragma unroll
+        for (int r = 1; r < 4; ++r) {
+            f = i >= wn[r] ? from[r] : f;
+            e = i >= wn[r] ? stop[r] : e;
+        }
+        uint2 m;
+        m.x = f + i;
+        m.y = e > i ? (e - i < 32 ? e - i : 32) : 0;
+        seg[s] = m;
     }
 }
 
-// A chunk's windows into the tile (wd_merge4_plan's from and end, window r from slot at[r]):
-// the tile's 4 * W slots striped over the threads, in batches of up to 8 a thread whose loads
-// are all in flight before their writes (more would spill beside the loop's state).
-template <unsigned W, class T>
-static __device__ __forceinline__ void wd_merge4_windows(const T* group, const wd_u32 (&at)[4], const wd_u32* from, const wd_u32* end,
-                                                         T* tile) {
-    constexpr int PER = (4 * W + WD_BLOCK - 1) / WD_BLOCK, BATCH = PER < 8 ? PER : 8;
+// A chunk's windows into the tile, by wd_merge4_plan's segments: the tile's slots striped over
+// the threads, in batches of up to 8 a thread whose loads are all in flight before their writes
+// (more would spill beside the loop's state).
+template <class T>
+static __device__ __forceinline__ void wd_merge4_windows(const T* group, const uint2* seg, T* tile) {
+    constexpr int SLOTS = 32 * WD_MERGE4_SEGMENTS, PER = (SLOTS + WD_BLOCK - 1) / WD_BLOCK, BATCH = PER < 8 ? PER : 8;
+    constexpr int WARPS = WD_BLOCK / 32;
+    // The warp's segments (warp + WARPS * k) and the lane's key in each.
+    const wd_u32 lane = threadIdx.x & 31;
+    const uint2* mine = seg + threadIdx.x / 32;
+    const T* at = group + lane;
+    T* put = tile + threadIdx.x;
 #pragma unroll
     for (int b = 0; b < PER; b += BATCH) {
         T v[BATCH];
+        wd_u32 valid = 0;
 #pragma unroll
         for (int j = 0; j < BATCH; ++j) {
-            const wd_u32 i = threadIdx.x + (b + j) * WD_BLOCK;
-            const int r = (i >= at[1]) + (i >= at[2]) + (i >= at[3]);
-            // Set either way: a slot left unset would carry the last chunk's value.
-            v[j] = b + j < PER && i < end[r] ? group[from[r] + i] : group[0];
+            const int k = b + j;
+            // A whole segment a warp: past the last one (where the slots are not a whole
+            // number of the block's) the warp has none.
+            const bool some = k < PER && (SLOTS % WD_BLOCK == 0 || threadIdx.x + k * WD_BLOCK < (unsigned)SLOTS);
+            const uint2 m = some ? mine[k * WARPS] : uint2{0, 0};
+            const bool ok = lane < m.y;
+            valid |= (wd_u32)ok << j;
+            // Loaded either way (a slot without a key reads one of the group's first keys): a
+            // load left unset would carry the last chunk's value through the loop.
+            v[j] = at[ok ? m.x : 0];
         }
 #pragma unroll
         for (int j = 0; j < BATCH; ++j) {
-            const wd_u32 i = threadIdx.x + (b + j) * WD_BLOCK;
-            const int r = (i >= at[1]) + (i >= at[2]) + (i >= at[3]);
-            if (b + j < PER && i < end[r]) tile[i] = v[j];
+            if (valid >> j & 1) put[(b + j) * WD_BLOCK] = v[j];
         }
     }
 }
 
 // Block b of a four-way pass: its share of its group (from its slot and the next, or the
 // group's end) merged chunk by chunk into keys_out (keys alone: with positions, which the
-// rounds' registers cannot hold beside the keys without spilling, the passes are two-way). A chunk loads a window of each run's next keys into the tile, 4 *
-// WD_MERGE4_WINDOW keys in all: at first a quarter each, then each run at least
-// WD_MERGE4_MIN_WINDOW and the rest as the runs gave to the last chunk (already sorted runs
-// give one run the whole chunk). The window whose last key sorts first (of those that stop
+// rounds' registers cannot hold beside the keys without spilling, the passes are two-way). A
+// chunk loads a window of each run's next keys into the tile, WD_MERGE4_SEGMENTS segments of 32
+// keys in all: at first a quarter each, then each run at least WD_MERGE4_MIN_SEGMENTS and the
+// rest as the runs gave to the last chunk (already sorted runs give one run nearly the whole
+// chunk). The window whose last key sorts first (of those that stop
 // short of the share's end) bounds the chunk: every loaded key before that one, and it, are the
 // share's next outputs, as no key left unloaded can come before it. Thread r counts run r's such
 // keys (a binary search in its window); the chunk's pieces are merged in two rounds (A with B
@@ -340,14 +379,16 @@ template <class K>
 static __device__ __forceinline__ void wd_merge4_pass(const wd_args& args, const K* keys, wd_u64 n, wd_u64 width, const wd_u32* table,
                                                       const wd_u64* slots, K* keys_out) {
     constexpr int ITEMS = WD_MERGE_ITEMS;
-    constexpr unsigned TILE = WD_MERGE_TILE, W = WD_MERGE4_WINDOW, MIN_W = WD_MERGE4_MIN_WINDOW;
-    static_assert(4 * W + ITEMS <= TILE, "four windows and a round's spare thread fit a tile");
-    static_assert(MIN_W >= 1 && MIN_W <= W, "every run has a window");
+    constexpr unsigned TILE = WD_MERGE_TILE, SEGS = WD_MERGE4_SEGMENTS, MIN_S = WD_MERGE4_MIN_SEGMENTS;
+    static_assert(32 * SEGS + ITEMS <= TILE, "the windows and a round's spare thread fit a tile");
+    static_assert(MIN_S >= 1 && 4 * MIN_S <= SEGS, "every run has a window");
     __shared__ wd_key tile[TILE];
     __shared__ wd_u32 tpos[1]; // no positions: the merge primitives' unused argument
     // The runs' next keys (relative to their starts) and the share's ends; the chunk's counts;
-    // where each window starts in the tile (and the last ends).
-    __shared__ wd_u32 next[4], ends[4], take[4], wins[5], from[4], end[4];
+    // where each window starts in the tile (and the last ends), where its keys end; the
+    // segments' loads.
+    __shared__ wd_u32 next[4], ends[4], take[4], wins[5], end[4];
+    __shared__ uint2 seg[SEGS];
     constexpr bool with_pos = false;
     const volatile wd_u32* vnext = next;
     const volatile wd_u32* vtake = take;
@@ -356,23 +397,32 @@ static __device__ __forceinline__ void wd_merge4_pass(const wd_args& args, const
     const wd_u64 per = wd_merge4_group_blocks(width), half = 2 * width / WD_MERGE4_SPACING;
     const wd_u64 g = blockIdx.x / per, i = blockIdx.x % per;
     const wd_merge4_group gr = wd_merge4_group_of(g, n, width);
-    if (threadIdx.x == 0) {
-        wd_u64 s0[4], s1[4];
-        wd_merge4_split(table, slots, g, half, g * per + i, s0);
-        if (i + 1 < gr.blocks) {
-            wd_merge4_split(table, slots, g, half, g * per + i + 1, s1);
-        } else {
+    if (threadIdx.x < 32) {
+        if (threadIdx.x == 0) {
+            wd_u64 s0[4], s1[4];
+            wd_merge4_split(table, slots, g, half, g * per + i, s0);
+            if (i + 1 < gr.blocks) {
+                wd_merge4_split(table, slots, g, half, g * per + i + 1, s1);
+            } else {
 #pragma unroll
-            for (int r = 0; r < 4; ++r) s1[r] = gr.len[r];
+                for (int r = 0; r < 4; ++r) s1[r] = gr.len[r];
+            }
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+                next[r] = (wd_u32)s0[r];
+                ends[r] = (wd_u32)s1[r];
+            }
         }
+        __syncwarp();
+        wd_u32 nx[4], en[4], wn[5];
 #pragma unroll
         for (int r = 0; r < 4; ++r) {
-            next[r] = (wd_u32)s0[r];
-            ends[r] = (wd_u32)s1[r];
-            wins[r] = r * W;
+            nx[r] = vnext[r];
+            en[r] = ends[r];
+            wn[r] = 32 * (r * SEGS / 4);
         }
-        wins[4] = 4 * W;
-        wd_merge4_plan(next, ends, wins, width, from, end);
+        wn[4] = 32 * SEGS;
+        wd_merge4_plan(nx, en, wn, width, next, wins, end, seg);
     }
     __syncthreads();
     const K* group = keys + gr.start;
@@ -384,7 +434,7 @@ static __device__ __forceinline__ void wd_merge4_pass(const wd_args& args, const
 #pragma unroll
         for (int r = 0; r < 4; ++r) at[r] = vwins[r];
         if (vend[0] - at[0] + vend[1] - at[1] + vend[2] - at[2] + vend[3] - at[3] == 0) break;
-        wd_merge4_windows<W>(group, at, from, end, tile);
+        wd_merge4_windows(group, seg, tile);
         __syncthreads();
         if (threadIdx.x < 4) {
             // The bound: of the windows that stop short of the share's end, the one whose last
@@ -466,18 +516,20 @@ static __device__ __forceinline__ void wd_merge4_pass(const wd_args& args, const
         wd_block_merge_put<ITEMS>(tile, tpos, mine, wd_block_merge_valid<ITEMS>(mine, total), k, p, with_pos);
         wd_merge_store(tile, tpos, total, keys_out, nullptr, place, with_pos);
         place += total;
-        if (threadIdx.x == 0) {
-            // The next windows: MIN_W each, the rest as the runs gave to this chunk.
-            wd_u32 w = 0;
+        if (threadIdx.x < 32) {
+            // The next windows: MIN_S segments each, the rest as the runs gave to this chunk.
+            wd_u32 nx[4], en[4], wn[5];
+            wn[0] = 0;
 #pragma unroll
             for (int r = 0; r < 4; ++r) {
-                next[r] += take[r];
-                if (r < 3) {
-                    w += MIN_W + take[r] * (4 * (W - MIN_W)) / total;
-                    wins[r + 1] = w;
-                }
+                nx[r] = vnext[r] + vtake[r];
+                en[r] = ends[r];
+                if (r < 3) wn[r + 1] = wn[r] + 32 * (MIN_S + vtake[r] * (SEGS - 4 * MIN_S) / total);
             }
-            wd_merge4_plan(next, ends, wins, width, from, end);
+            wn[4] = 32 * SEGS;
+            // Every lane has read next before lane 0 rewrites it.
+            __syncwarp();
+            wd_merge4_plan(nx, en, wn, width, next, wins, end, seg);
         }
         // The next chunk's loads overwrite the tile the stores read.
         __syncthreads();
