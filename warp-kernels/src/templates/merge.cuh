@@ -364,17 +364,25 @@ static __device__ __forceinline__ void wd_merge4_windows(const T* group, const u
     }
 }
 
+// A four-way pass's chunk plan (wd_merge4_plan's output): the runs' next keys, where each
+// window starts in the tile (and the last ends), where its keys end, the segments' loads.
+struct wd_merge4_chunk {
+    wd_u32 next[4], wins[5], end[4];
+    uint2 seg[WD_MERGE4_SEGMENTS];
+};
+
 // Block b of a four-way pass: its share of its group (from its slot and the next, or the
 // group's end) merged chunk by chunk into keys_out (keys alone: with positions, which the
 // rounds' registers cannot hold beside the keys without spilling, the passes are two-way). A
 // chunk loads a window of each run's next keys into the tile, WD_MERGE4_SEGMENTS segments of 32
 // keys in all: at first a quarter each, then each run at least WD_MERGE4_MIN_SEGMENTS and the
 // rest as the runs gave to the last chunk (already sorted runs give one run nearly the whole
-// chunk). The window whose last key sorts first (of those that stop
-// short of the share's end) bounds the chunk: every loaded key before that one, and it, are the
-// share's next outputs, as no key left unloaded can come before it. Thread r counts run r's such
-// keys (a binary search in its window); the chunk's pieces are merged in two rounds (A with B
-// and C with D, then the two results), stored, and the next chunk starts after them.
+// chunk). The window whose last key sorts first (of those that stop short of the share's end)
+// bounds the chunk: every loaded key before that one, and it, are the share's next outputs, as
+// no key left unloaded can come before it. Thread r counts run r's such keys (a binary search
+// in its window); the chunk's pieces are merged in two rounds (A with B and C with D, then the
+// two results), stored, and the next chunk starts after them, on the plan warp 0 made while the
+// block merged.
 template <class K>
 static __device__ __forceinline__ void wd_merge4_pass(const wd_args& args, const K* keys, wd_u64 n, wd_u64 width, const wd_u32* table,
                                                       const wd_u64* slots, K* keys_out) {
@@ -382,18 +390,20 @@ static __device__ __forceinline__ void wd_merge4_pass(const wd_args& args, const
     constexpr unsigned TILE = WD_MERGE_TILE, SEGS = WD_MERGE4_SEGMENTS, MIN_S = WD_MERGE4_MIN_SEGMENTS;
     static_assert(32 * SEGS + ITEMS <= TILE, "the windows and a round's spare thread fit a tile");
     static_assert(MIN_S >= 1 && 4 * MIN_S <= SEGS, "every run has a window");
-    __shared__ wd_key tile[TILE];
+    // Two tiles where they fit the 48 KiB of static shared memory: a chunk's windows in one,
+    // its first round's output in the other, its second round's back in the first (stored
+    // from there), the next chunk's windows in the second; a round's writes then need no
+    // barrier before them, nor the next chunk's loads one after the stores. With one tile,
+    // each has its barrier.
+    constexpr bool TWO = 2 * sizeof(wd_key) * TILE + 2 * sizeof(wd_merge4_chunk) + 64 <= 48 * 1024;
+    __shared__ wd_key tiles[TWO ? 2 : 1][TILE];
     __shared__ wd_u32 tpos[1]; // no positions: the merge primitives' unused argument
-    // The runs' next keys (relative to their starts) and the share's ends; the chunk's counts;
-    // where each window starts in the tile (and the last ends), where its keys end; the
-    // segments' loads.
-    __shared__ wd_u32 next[4], ends[4], take[4], wins[5], end[4];
-    __shared__ uint2 seg[SEGS];
+    // The runs' share ends, the chunk's counts, and the plans of this chunk and the next
+    // (warp 0 writes the next one while the block merges).
+    __shared__ wd_u32 ends[4], take[4];
+    __shared__ wd_merge4_chunk plans[2];
     constexpr bool with_pos = false;
-    const volatile wd_u32* vnext = next;
     const volatile wd_u32* vtake = take;
-    const volatile wd_u32* vwins = wins;
-    const volatile wd_u32* vend = end;
     const wd_u64 per = wd_merge4_group_blocks(width), half = 2 * width / WD_MERGE4_SPACING;
     const wd_u64 g = blockIdx.x / per, i = blockIdx.x % per;
     const wd_merge4_group gr = wd_merge4_group_of(g, n, width);
@@ -409,7 +419,7 @@ static __device__ __forceinline__ void wd_merge4_pass(const wd_args& args, const
             }
 #pragma unroll
             for (int r = 0; r < 4; ++r) {
-                next[r] = (wd_u32)s0[r];
+                plans[0].next[r] = (wd_u32)s0[r];
                 ends[r] = (wd_u32)s1[r];
             }
         }
@@ -417,24 +427,33 @@ static __device__ __forceinline__ void wd_merge4_pass(const wd_args& args, const
         wd_u32 nx[4], en[4], wn[5];
 #pragma unroll
         for (int r = 0; r < 4; ++r) {
-            nx[r] = vnext[r];
-            en[r] = ends[r];
+            nx[r] = ((volatile wd_u32*)plans[0].next)[r];
+            en[r] = ((volatile wd_u32*)ends)[r];
             wn[r] = 32 * (r * SEGS / 4);
         }
         wn[4] = 32 * SEGS;
-        wd_merge4_plan(nx, en, wn, width, next, wins, end, seg);
+        __syncwarp();
+        wd_merge4_plan(nx, en, wn, width, plans[0].next, plans[0].wins, plans[0].end, plans[0].seg);
     }
     __syncthreads();
     const K* group = keys + gr.start;
     const wd_merge_less less{args};
-    wd_u64 place = gr.start + vnext[0] + vnext[1] + vnext[2] + vnext[3];
-    while (true) {
+    wd_u64 place = gr.start;
+#pragma unroll
+    for (int r = 0; r < 4; ++r) place += ((volatile wd_u32*)plans[0].next)[r];
+    for (wd_u32 c = 0;; ++c) {
+        const wd_merge4_chunk& plan = plans[c & 1];
+        const volatile wd_u32* vnext = plan.next;
+        const volatile wd_u32* vwins = plan.wins;
+        const volatile wd_u32* vend = plan.end;
+        wd_key* tile = tiles[TWO ? c & 1 : 0];
+        wd_key* other = tiles[TWO ? ~c & 1 : 0];
         // The windows: run r's keys from next[r], slots at[r] .. end[r] of the tile.
         wd_u32 at[4];
 #pragma unroll
         for (int r = 0; r < 4; ++r) at[r] = vwins[r];
         if (vend[0] - at[0] + vend[1] - at[1] + vend[2] - at[2] + vend[3] - at[3] == 0) break;
-        wd_merge4_windows(group, seg, tile);
+        wd_merge4_windows(group, plan.seg, tile);
         __syncthreads();
         if (threadIdx.x < 4) {
             // The bound: of the windows that stop short of the share's end, the one whose last
@@ -454,7 +473,7 @@ static __device__ __forceinline__ void wd_merge4_pass(const wd_args& args, const
             }
             const int me = threadIdx.x;
             const wd_u32 a = vwins[me], l = vend[me] - a;
-            wd_u32 c = l;
+            wd_u32 cnt = l;
             if (bound >= 0 && me != bound) {
                 // Run me's keys that sort before the bound's last key (or equal it, from an
                 // earlier run).
@@ -468,15 +487,32 @@ static __device__ __forceinline__ void wd_merge4_pass(const wd_args& args, const
                         n = h;
                     }
                 }
-                c = lo;
+                cnt = lo;
             }
-            take[me] = c;
+            take[me] = cnt;
         }
         __syncthreads();
+        const wd_u32 total = vtake[0] + vtake[1] + vtake[2] + vtake[3];
+        if (threadIdx.x < 32) {
+            // The next chunk's plan: MIN_S segments each, the rest as the runs gave to this
+            // chunk. Its readers come after this chunk's barriers; the last ones of the plan
+            // it replaces came before the last barrier.
+            wd_u32 nx[4], en[4], wn[5];
+            wn[0] = 0;
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+                nx[r] = vnext[r] + vtake[r];
+                en[r] = ends[r];
+                if (r < 3) wn[r + 1] = wn[r] + 32 * (MIN_S + vtake[r] * (SEGS - 4 * MIN_S) / total);
+            }
+            wn[4] = 32 * SEGS;
+            wd_merge4_chunk& next = plans[~c & 1];
+            wd_merge4_plan(nx, en, wn, width, next.next, next.wins, next.end, next.seg);
+        }
         wd_key k[ITEMS];
         wd_u32 p[ITEMS];
-        // Round one: X' = merge(A', B') into the tile's first nx slots, Y' = merge(C', D')
-        // after them; the first ceil(nx / ITEMS) threads take X', the rest Y'. `base`: the
+        // Round one: X' = merge(A', B') into the other tile's first nx slots, Y' = merge(C',
+        // D') after them; the first ceil(nx / ITEMS) threads take X', the rest Y'. `base`: the
         // pair's first window, `gap`: where its second starts, `d`: the thread's first output
         // in the pair.
         const auto round_one = [&](wd_u32& base, wd_u32& gap, wd_u32& na, wd_u32& nb, wd_u32& d, wd_u32& out) {
@@ -501,38 +537,22 @@ static __device__ __forceinline__ void wd_merge4_pass(const wd_args& args, const
         {
             wd_u32 base, gap, na, nb, d, out;
             round_one(base, gap, na, nb, d, out);
-            wd_block_merge_put<ITEMS>(tile, tpos, out, wd_block_merge_valid<ITEMS>(d, na + nb), k, p, with_pos);
+            wd_block_merge_put<ITEMS>(other, tpos, out, wd_block_merge_valid<ITEMS>(d, na + nb), k, p, with_pos, !TWO);
         }
-        // Round two: X' with Y'.
+        // Round two: X' with Y', back into the tile.
         const wd_u32 mine = threadIdx.x * ITEMS;
         {
-            const wd_u32 nx = vtake[0] + vtake[1], total = nx + vtake[2] + vtake[3];
+            const wd_u32 nx = vtake[0] + vtake[1];
             if (mine < total) {
-                const wd_u32 ai = wd_block_merge_path<wd_u32>(less, tile, nx, tile + nx, total - nx, mine);
-                wd_block_merge_serial<ITEMS>(less, tile, tpos, ai, nx, nx + (mine - ai), total, k, p, with_pos);
+                const wd_u32 ai = wd_block_merge_path<wd_u32>(less, other, nx, other + nx, total - nx, mine);
+                wd_block_merge_serial<ITEMS>(less, other, tpos, ai, nx, nx + (mine - ai), total, k, p, with_pos);
             }
         }
-        const wd_u32 total = vtake[0] + vtake[1] + vtake[2] + vtake[3];
-        wd_block_merge_put<ITEMS>(tile, tpos, mine, wd_block_merge_valid<ITEMS>(mine, total), k, p, with_pos);
+        wd_block_merge_put<ITEMS>(tile, tpos, mine, wd_block_merge_valid<ITEMS>(mine, total), k, p, with_pos, !TWO);
         wd_merge_store(tile, tpos, total, keys_out, nullptr, place, with_pos);
         place += total;
-        if (threadIdx.x < 32) {
-            // The next windows: MIN_S segments each, the rest as the runs gave to this chunk.
-            wd_u32 nx[4], en[4], wn[5];
-            wn[0] = 0;
-#pragma unroll
-            for (int r = 0; r < 4; ++r) {
-                nx[r] = vnext[r] + vtake[r];
-                en[r] = ends[r];
-                if (r < 3) wn[r + 1] = wn[r] + 32 * (MIN_S + vtake[r] * (SEGS - 4 * MIN_S) / total);
-            }
-            wn[4] = 32 * SEGS;
-            // Every lane has read next before lane 0 rewrites it.
-            __syncwarp();
-            wd_merge4_plan(nx, en, wn, width, next, wins, end, seg);
-        }
-        // The next chunk's loads overwrite the tile the stores read.
-        __syncthreads();
+        // With one tile, the next chunk's loads overwrite the tile the stores read.
+        if (!TWO) __syncthreads();
     }
 }
 
