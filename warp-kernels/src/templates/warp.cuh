@@ -213,20 +213,29 @@ static __device__ __forceinline__ wd_rank wd_ballot_rank(const bool (&f)[N], int
 }
 
 // ---- search ----
-// Index of the first of `len` sorted offsets that is >= x (len if none), the same in every lane:
-// a 32-way search (each lane tests the last offset of one of 32 chunks of the range), about 6
-// dependent loads for 2^28 offsets. With unsorted (bad) offsets it still ends, in range.
-static __device__ __forceinline__ wd_u64 wd_warp_lower_bound(const wd_u64* offsets, wd_u64 len, wd_u64 x) {
+// The first of the indices 0 .. len at which `pred` (true on a prefix of them, false after) is
+// false, len if none, the same in every lane of the warp (all call it, with the same len and
+// pred): a 32-way search, each lane testing the last index of one of 32 chunks of the range,
+// about log32(len) dependent steps (5 for 2^25). With a predicate that is not monotone it still
+// ends, in range.
+template <class P>
+static __device__ __forceinline__ wd_u64 wd_warp_partition_point(wd_u64 len, const P& pred) {
     const unsigned lane = threadIdx.x & 31u;
     wd_u64 lo = 0, hi = len;
     while (lo < hi) {
         const wd_u64 step = (hi - lo + 31u) / 32u;
         const wd_u64 last = lo + ((wd_u64)lane + 1u) * step - 1u;
-        const bool below = last < hi && offsets[last] < x;
-        const wd_u64 chunks = (wd_u64)__popc(__ballot_sync(WD_FULL_MASK, below));
-        // The answer is past the chunks below x and at most the next chunk's last index.
+        const bool yes = last < hi && pred(last);
+        const wd_u64 chunks = (wd_u64)__popc(__ballot_sync(WD_FULL_MASK, yes));
+        // The answer is past the chunks that hold true and at most the next chunk's last index.
         lo += chunks * step;
         hi = lo + step - 1u < hi ? lo + step - 1u : hi;
     }
     return lo;
+}
+
+// Index of the first of `len` sorted offsets that is >= x (len if none), the same in every lane:
+// wd_warp_partition_point, about 6 dependent loads for 2^28 offsets.
+static __device__ __forceinline__ wd_u64 wd_warp_lower_bound(const wd_u64* offsets, wd_u64 len, wd_u64 x) {
+    return wd_warp_partition_point(len, [&](wd_u64 i) { return offsets[i] < x; });
 }

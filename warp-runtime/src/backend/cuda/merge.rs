@@ -277,7 +277,8 @@ impl Gpu {
             for (k, &width) in widths.iter().enumerate() {
                 src ^= 1;
                 let total = merge4_pivots(size, n64, width);
-                let grid = self.resident_grid(&f, (total as usize).div_ceil(BLOCK as usize));
+                // A warp a pivot.
+                let grid = self.resident_grid(&f, (total as usize).div_ceil((BLOCK / 32) as usize));
                 self.launch(
                     m,
                     &MERGE4_PIVOTS,
