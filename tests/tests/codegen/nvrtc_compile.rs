@@ -910,17 +910,6 @@ mod merge {
     use warp_tests::ops::{greater_i64, low_byte_below, nearer_zero, residue_below_with};
 
     #[test]
-    #[ignore]
-    fn tmp_dump_merge() {
-        let m = merge_module::<f32, nearer_zero>();
-        for k in toolchain::resources(&m, 90, &Settings::new()).unwrap() {
-            eprintln!("{k:?}");
-        }
-        let img = toolchain::cubin(&m, 90, &Settings::new()).unwrap().0;
-        std::fs::write("/tmp/merge.cubin", &*img).unwrap();
-    }
-
-    #[test]
     fn merge_modules_compile() {
         if !warp_tests::nvrtc_available() {
             return;
