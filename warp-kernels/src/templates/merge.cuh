@@ -372,8 +372,9 @@ static __device__ __forceinline__ void wd_merge4_pass(const wd_args& args, const
     // its first round's output in the other, its second round's back in the first (stored
     // from there), the next chunk's windows in the second; a round's writes then need no
     // barrier before them, nor the next chunk's loads one after the stores. With one tile,
-    // each has its barrier.
-    constexpr bool TWO = 2 * sizeof(wd_key) * TILE + 2 * sizeof(wd_merge4_chunk) + 64 <= 48 * 1024;
+    // each has its barrier. Keys of 1 or 2 bytes keep one tile: with two, ptxas spilled 380
+    // bytes of the rounds' registers (u16 keys, 2026-12-06).
+    constexpr bool TWO = sizeof(wd_key) >= 4 && 2 * sizeof(wd_key) * TILE + 2 * sizeof(wd_merge4_chunk) + 64 <= 48 * 1024;
     __shared__ wd_key tiles[TWO ? 2 : 1][TILE];
     __shared__ wd_u32 tpos[1]; // no positions: the merge primitives' unused argument
     // The runs' share ends, the chunk's counts, and the plans of this chunk and the next
