@@ -331,9 +331,10 @@ static __device__ __forceinline__ void wd_merge4_windows(const T* group, const u
             const uint2 m = some ? mine[k * WARPS] : uint2{0, 0};
             const bool ok = lane < m.y;
             valid |= (wd_u32)ok << j;
-            // Loaded either way (a slot without a key reads one of the group's first keys): a
-            // load left unset would carry the last chunk's value through the loop.
-            v[j] = at[ok ? m.x : 0];
+            // Loaded either way (a slot without a key reads the group's first key, which is
+            // there in every group, where the lane's own could be past the array's end): a load
+            // left unset would carry the last chunk's value through the loop.
+            v[j] = *(ok ? at + m.x : group);
         }
 #pragma unroll
         for (int j = 0; j < BATCH; ++j) {
