@@ -393,6 +393,16 @@ fn sorts_match_the_cpu() {
         c.argsort_by(by, &cx).unwrap().download().unwrap(),
         "argsort_by"
     );
+    // A four-way pass whose last group holds 5 keys (13 tiles: runs of a tile, groups of four):
+    // a warp's window loads must not read past the array's end.
+    let tile = warp_kernels::family::merge::merge_tile(4);
+    let short: Vec<f32> = random_vec_par(s ^ 6, 12 * tile + 5, false);
+    let (gx, cx) = (g.upload(&short).unwrap(), c.upload(&short).unwrap());
+    assert_bits(
+        &g.sort_by(by, &gx).unwrap().download().unwrap(),
+        &c.sort_by(by, &cx).unwrap().download().unwrap(),
+        "sort_by, a short last group",
+    );
     // Binary searches by the comparator (a thread per query), against partition_point.
     warp_tests::sorts::check_searches_by(&g, 5000, s ^ 5);
     // Whole structs (24 bytes, padded: three to a thread) by a comparator of two of them.

@@ -300,8 +300,8 @@ mod tests {
 
     /// The four-way pass's constants keep the promises its kernels rely on, for every key size
     /// a comparator sorts: every cut of a group has a pivot within it, four windows and a spare
-    /// thread's keys fit a tile, a window holds at least 16 keys (its least share, a sixteenth,
-    /// is at least one), and a pair of runs holds a whole number of pivot spacings.
+    /// thread's keys fit a tile, a chunk has at least one segment of 32 keys a run, and a pair
+    /// of runs holds a whole number of pivot spacings.
     #[test]
     fn four_way_constants_keep_their_promises() {
         for size in 1..=64 {

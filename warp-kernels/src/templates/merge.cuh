@@ -188,7 +188,8 @@ static __device__ __forceinline__ wd_u64 wd_merge4_group_blocks(wd_u64 width) {
 // pivot at or before its cut. The pivot's split of its own pair is a merge-path search, its
 // place in the other pair's runs is a bound in each (keys of C and D less than a key of X,
 // which goes first among equals; keys of A and B not after a key of Y): three 32-way searches
-// of the warp (wd_warp_partition_point), each about log32(width) dependent loads.
+// of the warp (block.cuh's wd_warp_merge_path, then warp.cuh's wd_warp_partition_point), each
+// about log32(width) dependent loads.
 template <class K>
 static __device__ __forceinline__ void wd_merge4_pivots(const wd_args& args, const K* keys, wd_u64 n, wd_u64 width, wd_u64 total,
                                                         wd_u32* table, wd_u64* slots) {
@@ -212,12 +213,7 @@ static __device__ __forceinline__ void wd_merge4_pivots(const wd_args& args, con
             const wd_u64 no0 = of_y ? gr.len[0] : gr.len[2], no1 = of_y ? gr.len[1] : gr.len[3];
             const wd_u64 at = (of_y ? q - half : q) * WD_MERGE4_SPACING;
             if (at >= np0 + np1) continue;
-            // The merge path at diagonal `at` (as wd_block_merge_path): p0's keys before it.
-            const wd_u64 lo = at > np1 ? at - np1 : 0, hi = at < np0 ? at : np0;
-            const wd_u64 i0 = lo + wd_warp_partition_point(hi - lo, [&](wd_u64 j) {
-                                   return !wd_less(args, p1[at - 1 - (lo + j)], p0[lo + j]);
-                               });
-            const wd_u64 i1 = at - i0;
+            const wd_u64 i0 = wd_warp_merge_path(wd_merge_less{args}, p0, np0, p1, np1, at), i1 = at - i0;
             const bool second = i1 < np1 && (i0 >= np0 || wd_less(args, p1[i1], p0[i0]));
             const wd_key x = second ? p1[i1] : p0[i0];
             // The other pair's keys before x: those less than x, and for a key of Y those equal
