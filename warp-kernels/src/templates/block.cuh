@@ -258,15 +258,6 @@ static __device__ __forceinline__ I wd_block_merge_path(const L& less, PA a, I n
     return lo;
 }
 
-// wd_block_merge_path by a whole warp (every lane calls it with the same arguments and gets the
-// answer): warp.cuh's 32-way search, about log32(min(na, nb)) dependent steps instead of
-// log2, for runs in global memory (the four-way pass's pivots).
-template <class PA, class PB, class L>
-static __device__ __forceinline__ wd_u64 wd_warp_merge_path(const L& less, PA a, wd_u64 na, PB b, wd_u64 nb, wd_u64 d) {
-    const wd_u64 lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
-    return lo + wd_warp_partition_point(hi - lo, [&](wd_u64 j) { return !less(b[d - 1 - (lo + j)], a[lo + j]); });
-}
-
 // ITEMS keys (and positions when with_pos) of the stable merge of keys[ia .. a_end) (run a,
 // from the thread's place on the merge path) and keys[ib .. b_end) (run b, starting at a_end),
 // into k / p; slots past the runs' end hold no key. As CUB's SerialMerge: the next key of each

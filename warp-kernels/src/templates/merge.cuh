@@ -179,25 +179,57 @@ static __device__ __forceinline__ wd_u64 wd_merge4_group_blocks(wd_u64 width) {
     return (4 * width + WD_MERGE4_SPAN - 1) / WD_MERGE4_SPAN;
 }
 
-// Each pivot of a four-way pass (a warp each, grid-stride over `total` = groups * 2 * half,
+// How many keys of run r0 (n0 keys) and of run r1 (n1) sort before the pivot x: those less
+// than x, and, when `ties`, those equal to it too (their runs come before x's). Two binary
+// searches in lockstep, so that each step's two loads are in flight together.
+template <class K>
+static __device__ __forceinline__ void wd_merge4_ranks(const wd_args& args, const K* r0, wd_u64 n0, const K* r1, wd_u64 n1,
+                                                       const wd_key& x, bool ties, wd_u64& c0, wd_u64& c1) {
+    wd_u64 lo0 = 0, len0 = n0, lo1 = 0, len1 = n1;
+    while (len0 > 0 || len1 > 0) {
+        const wd_u64 h0 = len0 >> 1, h1 = len1 >> 1;
+        wd_key e0 = x, e1 = x;
+        if (len0 > 0) e0 = r0[lo0 + h0];
+        if (len1 > 0) e1 = r1[lo1 + h1];
+        const bool b0 = ties ? !wd_less(args, x, e0) : wd_less(args, e0, x);
+        const bool b1 = ties ? !wd_less(args, x, e1) : wd_less(args, e1, x);
+        if (len0 > 0) {
+            if (b0) {
+                lo0 += h0 + 1;
+                len0 -= h0 + 1;
+            } else {
+                len0 = h0;
+            }
+        }
+        if (len1 > 0) {
+            if (b1) {
+                lo1 += h1 + 1;
+                len1 -= h1 + 1;
+            } else {
+                len1 = h1;
+            }
+        }
+    }
+    c0 = lo0;
+    c1 = lo1;
+}
+
+// Each pivot of a four-way pass (a thread each, grid-stride over `total` = groups * 2 * half,
 // half = 2 * width / WD_MERGE4_SPACING): pivot q of group g is the group's start (q == 0), the
 // key of X at q * WD_MERGE4_SPACING (q < half) or the key of Y at (q - half) *
-// WD_MERGE4_SPACING. Its split (the keys of A, B, C and D before it, relative to their runs)
-// goes to table[4 * (g * 2 * half + q) ..]; if it is a block's start, (its place << 32 | q) goes
-// to that block's slot by an atomic max (slots zeroed), so that each slot ends with the last
-// pivot at or before its cut. The pivot's split of its own pair is a merge-path search, its
-// place in the other pair's runs is a bound in each (keys of C and D less than a key of X,
-// which goes first among equals; keys of A and B not after a key of Y): three 32-way searches
-// of the warp (block.cuh's wd_warp_merge_path, then warp.cuh's wd_warp_partition_point), each
-// about log32(width) dependent loads.
+// WD_MERGE4_SPACING. Its split (the keys of A, B, C and D before it, relative to their runs) goes to
+// table[4 * (g * 2 * half + q) ..]; if it is a block's start, (its place << 32 | q) goes to
+// that block's slot by an atomic max (slots zeroed), so that each slot ends with the last
+// pivot at or before its cut. A thread's binary searches: a warp each, testing 32 places a step,
+// took twice as long on an H100 (its steps read 32 sectors each, about 240 MB a pass).
 template <class K>
 static __device__ __forceinline__ void wd_merge4_pivots(const wd_args& args, const K* keys, wd_u64 n, wd_u64 width, wd_u64 total,
                                                         wd_u32* table, wd_u64* slots) {
     static_assert(WD_MERGE4_SPAN >= 4 * WD_MERGE4_SPACING + 2, "every cut has a pivot within it");
-    constexpr unsigned WARPS = WD_BLOCK / 32;
     const wd_u64 half = 2 * width / WD_MERGE4_SPACING;
-    const wd_u64 stride = (wd_u64)gridDim.x * WARPS;
-    for (wd_u64 t = (wd_u64)blockIdx.x * WARPS + threadIdx.x / 32; t < total; t += stride) {
+    const wd_u64 stride = (wd_u64)gridDim.x * WD_BLOCK;
+    const wd_merge_less less{args};
+    for (wd_u64 t = (wd_u64)blockIdx.x * WD_BLOCK + threadIdx.x; t < total; t += stride) {
         const wd_u64 g = t / (2 * half), q = t % (2 * half);
         const wd_merge4_group gr = wd_merge4_group_of(g, n, width);
         wd_u64 s[4] = {0, 0, 0, 0};
@@ -213,16 +245,11 @@ static __device__ __forceinline__ void wd_merge4_pivots(const wd_args& args, con
             const wd_u64 no0 = of_y ? gr.len[0] : gr.len[2], no1 = of_y ? gr.len[1] : gr.len[3];
             const wd_u64 at = (of_y ? q - half : q) * WD_MERGE4_SPACING;
             if (at >= np0 + np1) continue;
-            const wd_u64 i0 = wd_warp_merge_path(wd_merge_less{args}, p0, np0, p1, np1, at), i1 = at - i0;
+            const wd_u64 i0 = wd_block_merge_path<wd_u64>(less, p0, np0, p1, np1, at), i1 = at - i0;
             const bool second = i1 < np1 && (i0 >= np0 || wd_less(args, p1[i1], p0[i0]));
             const wd_key x = second ? p1[i1] : p0[i0];
-            // The other pair's keys before x: those less than x, and for a key of Y those equal
-            // to it too (their runs come first).
-            const auto before = [&](const K* o) {
-                return [&args, &x, o, of_y](wd_u64 j) { return of_y ? !wd_less(args, x, o[j]) : wd_less(args, o[j], x); };
-            };
-            const wd_u64 c0 = wd_warp_partition_point(no0, before(o0));
-            const wd_u64 c1 = wd_warp_partition_point(no1, before(o1));
+            wd_u64 c0, c1;
+            wd_merge4_ranks(args, o0, no0, o1, no1, x, of_y, c0, c1);
             s[0] = of_y ? c0 : i0;
             s[1] = of_y ? c1 : i1;
             s[2] = of_y ? i0 : c0;
@@ -231,7 +258,7 @@ static __device__ __forceinline__ void wd_merge4_pivots(const wd_args& args, con
         const wd_u64 place = s[0] + s[1] + s[2] + s[3];
         // The first cut at or after the pivot, e_i = floor(i * size / blocks) >= place.
         const wd_u64 i = (place * gr.blocks + gr.size - 1) / gr.size;
-        if (i >= gr.blocks || threadIdx.x % 32 != 0) continue;
+        if (i >= gr.blocks) continue;
         reinterpret_cast<uint4*>(table)[t] = make_uint4((wd_u32)s[0], (wd_u32)s[1], (wd_u32)s[2], (wd_u32)s[3]);
         atomicMax(reinterpret_cast<unsigned long long*>(slots + g * wd_merge4_group_blocks(width) + i),
                   (unsigned long long)(place << 32 | q));

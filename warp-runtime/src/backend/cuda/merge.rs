@@ -277,8 +277,7 @@ impl Gpu {
             for (k, &width) in widths.iter().enumerate() {
                 src ^= 1;
                 let total = merge4_pivots(size, n64, width);
-                // A warp a pivot.
-                let grid = self.resident_grid(&f, (total as usize).div_ceil((BLOCK / 32) as usize));
+                let grid = self.resident_grid(&f, (total as usize).div_ceil(BLOCK as usize));
                 self.launch(
                     m,
                     &MERGE4_PIVOTS,
