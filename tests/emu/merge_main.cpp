@@ -2,7 +2,8 @@
 // launches them (the block sort, then a two-way pass (partition and merge) when the doublings
 // are odd, then four-way passes (pivots and merge); with positions two-way passes alone;
 // blocks one after another) and checks keys and positions against std::stable_sort by the module's
-// wd_less; and the keys alone, with null positions, as a sort without an argsort runs. Built by tests/tests/emu/merge.rs with MODULE (the module file), ELEM (its C key
+// wd_less; and the keys alone, with null positions, as a sort without an argsort runs, then
+// searches each input key in them by the same comparator (wd_k_merge_search). Built by tests/tests/emu/merge.rs with MODULE (the module file), ELEM (its C key
 // type) and ARG (the comparator's bound argument, 0 for none).
 #include <algorithm>
 #include <cstdio>
@@ -68,6 +69,24 @@ static int run_one(const std::vector<E>& xs, const char* what, bool with_pos) {
             printf("FAIL %s n=%zu (positions: %d) at %zu: want position %zu, got %u\n", what, n, (int)with_pos, j, ref[j],
                    pos[j]);
             return 1;
+        }
+    }
+    // The search by the same comparator: every input key as a query into the sorted keys, lower
+    // and upper bounds, against std::partition_point.
+    if (!with_pos) {
+        std::vector<wd_u32> found(n);
+        for (wd_u32 upper = 0; upper < 2; ++upper) {
+            wd_emu_launch((unsigned)((n + 255) / 256), [&] { wd_k_merge_search(out.data(), n, xs.data(), n, a, upper, found.data()); });
+            for (size_t j = 0; j < n; ++j) {
+                const E q = xs[j];
+                const size_t want = std::partition_point(out.begin(), out.end(), [&](const E& x) {
+                                        return upper ? !wd_less(a, q, x) : wd_less(a, x, q);
+                                    }) - out.begin();
+                if (found[j] != want) {
+                    printf("FAIL %s n=%zu search (upper: %u) of query %zu: want %zu, got %u\n", what, n, upper, j, want, found[j]);
+                    return 1;
+                }
+            }
         }
     }
     return 0;

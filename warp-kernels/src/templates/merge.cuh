@@ -179,6 +179,19 @@ static __device__ __forceinline__ wd_u64 wd_merge4_group_blocks(wd_u64 width) {
     return (4 * width + WD_MERGE4_SPAN - 1) / WD_MERGE4_SPAN;
 }
 
+// One step of a binary search over [lo, lo + len) whose probe, at lo + (len >> 1), sorts
+// `after` the query or not: the bound lies past the probe or before it. With len 0, nothing.
+static __device__ __forceinline__ void wd_merge_bound_step(wd_u64& lo, wd_u64& len, bool after) {
+    const wd_u64 half = len >> 1;
+    if (len == 0) return;
+    if (after) {
+        lo += half + 1;
+        len -= half + 1;
+    } else {
+        len = half;
+    }
+}
+
 // How many keys of run r0 (n0 keys) and of run r1 (n1) sort before the pivot x: those less
 // than x, and, when `ties`, those equal to it too (their runs come before x's). Two binary
 // searches in lockstep, so that each step's two loads are in flight together.
@@ -187,28 +200,11 @@ static __device__ __forceinline__ void wd_merge4_ranks(const wd_args& args, cons
                                                        const wd_key& x, bool ties, wd_u64& c0, wd_u64& c1) {
     wd_u64 lo0 = 0, len0 = n0, lo1 = 0, len1 = n1;
     while (len0 > 0 || len1 > 0) {
-        const wd_u64 h0 = len0 >> 1, h1 = len1 >> 1;
         wd_key e0 = x, e1 = x;
-        if (len0 > 0) e0 = r0[lo0 + h0];
-        if (len1 > 0) e1 = r1[lo1 + h1];
-        const bool b0 = ties ? !wd_less(args, x, e0) : wd_less(args, e0, x);
-        const bool b1 = ties ? !wd_less(args, x, e1) : wd_less(args, e1, x);
-        if (len0 > 0) {
-            if (b0) {
-                lo0 += h0 + 1;
-                len0 -= h0 + 1;
-            } else {
-                len0 = h0;
-            }
-        }
-        if (len1 > 0) {
-            if (b1) {
-                lo1 += h1 + 1;
-                len1 -= h1 + 1;
-            } else {
-                len1 = h1;
-            }
-        }
+        if (len0 > 0) e0 = r0[lo0 + (len0 >> 1)];
+        if (len1 > 0) e1 = r1[lo1 + (len1 >> 1)];
+        wd_merge_bound_step(lo0, len0, ties ? !wd_less(args, x, e0) : wd_less(args, e0, x));
+        wd_merge_bound_step(lo1, len1, ties ? !wd_less(args, x, e1) : wd_less(args, e1, x));
     }
     c0 = lo0;
     c1 = lo1;
@@ -217,11 +213,11 @@ static __device__ __forceinline__ void wd_merge4_ranks(const wd_args& args, cons
 // Each pivot of a four-way pass (a thread each, grid-stride over `total` = groups * 2 * half,
 // half = 2 * width / WD_MERGE4_SPACING): pivot q of group g is the group's start (q == 0), the
 // key of X at q * WD_MERGE4_SPACING (q < half) or the key of Y at (q - half) *
-// WD_MERGE4_SPACING. Its split (the keys of A, B, C and D before it, relative to their runs) goes to
-// table[4 * (g * 2 * half + q) ..]; if it is a block's start, (its place << 32 | q) goes to
-// that block's slot by an atomic max (slots zeroed), so that each slot ends with the last
-// pivot at or before its cut. A thread's binary searches: a warp each, testing 32 places a step,
-// took twice as long on an H100 (its steps read 32 sectors each, about 240 MB a pass).
+// WD_MERGE4_SPACING. Its split (the keys of A, B, C and D before it, relative to their runs)
+// goes to table[4 * (g * 2 * half + q) ..]; if it is a block's start, (its place << 32 | q)
+// goes to that block's slot by an atomic max (slots zeroed), so that each slot ends with the
+// last pivot at or before its cut. A thread's binary searches: a warp each, testing 32 places
+// a step, took twice as long on an H100 (its steps read 32 sectors each, about 240 MB a pass).
 template <class K>
 static __device__ __forceinline__ void wd_merge4_pivots(const wd_args& args, const K* keys, wd_u64 n, wd_u64 width, wd_u64 total,
                                                         wd_u32* table, wd_u64* slots) {
@@ -569,15 +565,8 @@ static __device__ __forceinline__ void wd_merge_search(const wd_args& args, cons
         const wd_key q = queries[j];
         wd_u64 lo = 0, len = n;
         while (len > 0) {
-            const wd_u64 half = len >> 1;
-            const wd_key x = keys[lo + half];
-            const bool after = upper ? !wd_less(args, q, x) : wd_less(args, x, q);
-            if (after) {
-                lo += half + 1;
-                len -= half + 1;
-            } else {
-                len = half;
-            }
+            const wd_key x = keys[lo + (len >> 1)];
+            wd_merge_bound_step(lo, len, upper ? !wd_less(args, q, x) : wd_less(args, x, q));
         }
         out[j] = (wd_u32)lo;
     }
