@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Experiment variants of the dumped radix sort modules for the sort probe (run.sh): each reads
+DIR/<module>.cu (written by `cargo run -p warp-tests --example dump_sort -- DIR`) and writes
+DIR/<module>_<variant>.cu. Not product code: the records in docs/benchmarks/ say what each
+measured.
+
+  timed    clock64() at the pass's phase boundaries (threads 0 and 352), summed per phase in
+           wd_x_timers (the probe built with -DTIMED prints cycles a tile), and the look-back's
+           rounds and steps for thread 0;
+  stash    the tile's values copied to dynamic shared memory by cp.async while the keys rank
+           (probe built with -DDYN=1), read from there after the ranking;
+  persist  keys alone: persistent blocks (probe built with -DPERSIST=1: a grid of resident
+           blocks) taking tiles from the queue, the next tile's keys loaded while the current
+           one looks back and writes out.
+usage: variants.py DIR
+"""
+import sys
+
+def rep(t, a, b):
+    assert t.count(a) == 1, (a[:80], t.count(a))
+    return t.replace(a, b)
+
+def timed(t):
+    t = rep(t, '// ---- one digit pass ----\n', '// ---- one digit pass ----\n__device__ unsigned long long wd_x_timers[16];\n')
+    t = rep(t, '''    wd_i64 t = (wd_i64)tile - 1;
+    int width = 1;
+    for (;;) {''', '''    wd_i64 t = (wd_i64)tile - 1;
+    int width = 1;
+    const wd_i64 t_first = t;
+    for (;;) {
+        if (threadIdx.x == 0) atomicAdd(&wd_x_timers[14], 1ull);''')
+    t = rep(t, '''            if ((w[k] >> 62) == WD_SORT_PREFIX) return prefix;''', '''            if ((w[k] >> 62) == WD_SORT_PREFIX) {
+                if (threadIdx.x == 0) atomicAdd(&wd_x_timers[15], (unsigned long long)(t_first - t + 1));
+                return prefix;
+            }''')
+    t = rep(t, '''    const wd_u32 pl = plan[pass];
+    if ((pl & 1u) == 0u) return;  // the same in every block''', '''    long long tt[8];
+    tt[0] = clock64();
+    const wd_u32 pl = plan[pass];
+    if ((pl & 1u) == 0u) return;  // the same in every block''')
+    t = rep(t, '''    const wd_u64 tile = wd_tile_index(queue + pass);
+    const wd_u64 base = tile * TILE;''', '''    const wd_u64 tile = wd_tile_index(queue + pass);
+    tt[1] = clock64();
+    const wd_u64 base = tile * TILE;''')
+    t = rep(t, '''        wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
+    }
+    __syncthreads();
+    const wd_u32 mine''', '''        wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
+    }
+    __syncthreads();
+    tt[2] = clock64();
+    const wd_u32 mine''')
+    t = rep(t, '''        if (threadIdx.x < 256u) shift[threadIdx.x] = offsets[pass * 256u + threadIdx.x] - start;
+    }
+    static_assert''', '''        if (threadIdx.x < 256u) shift[threadIdx.x] = offsets[pass * 256u + threadIdx.x] - start;
+    }
+    tt[3] = clock64();
+    static_assert''')
+    t = rep(t, '''    __syncthreads();  // every warp ranked: the counts' memory becomes the tile's''',
+            '''    __syncthreads();  // every warp ranked: the counts' memory becomes the tile's
+    tt[4] = clock64();''')
+    t = rep(t, '''        shift[threadIdx.x] += before;
+    }
+    __syncthreads();
+''', '''        shift[threadIdx.x] += before;
+    }
+    __syncthreads();
+    tt[5] = clock64();
+''')
+    t = rep(t, '''        if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
+    }
+''', '''        if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
+    }
+    tt[6] = clock64();
+''')
+    t = rep(t, '''            if (i < valid) vdst[shift[digit[j]] + i] = tile_vals[i];
+        }
+    }
+}''', '''            if (i < valid) vdst[shift[digit[j]] + i] = tile_vals[i];
+        }
+    }
+    tt[7] = clock64();
+    if (threadIdx.x == 0 || threadIdx.x == 352) {
+        const int o = threadIdx.x == 0 ? 0 : 7;
+        for (int k = 0; k < 7; ++k) atomicAdd(&wd_x_timers[o + k], (unsigned long long)(tt[k + 1] - tt[k]));
+    }
+}''')
+    return t
+
+def stash(t):
+    t = rep(t, '''    const wd_u64 wbase = base + (wd_u64)warp * 32u * ITEMS;
+''', '''    const wd_u64 wbase = base + (wd_u64)warp * 32u * ITEMS;
+    extern __shared__ __align__(16) unsigned char wd_x_dyn[];
+    V* stash = reinterpret_cast<V*>(wd_x_dyn) + warp * 32u * ITEMS + lane;
+    if constexpr (moves_values) {
+        if (!make_index) {
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) {
+                const wd_u64 i = wbase + (wd_u64)j * 32u + lane;
+                if (i < n) {
+                    const unsigned s = (unsigned)__cvta_generic_to_shared(stash + j * 32);
+                    if constexpr (sizeof(V) == 8) asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\\n" ::"r"(s), "l"(vsrc + i) : "memory");
+                    else asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\\n" ::"r"(s), "l"(vsrc + i) : "memory");
+                }
+            }
+            asm volatile("cp.async.commit_group;\\n" ::: "memory");
+        }
+    }
+''')
+    t = rep(t, '''        V v[ITEMS];
+#pragma unroll''', '''        V v[ITEMS];
+        if (!make_index) asm volatile("cp.async.wait_all;\\n" ::: "memory");
+#pragma unroll''')
+    t = rep(t, '''            v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;''', '''            v[j] = make_index ? (V)i : stash[j * 32];''')
+    return t
+
+PERSIST = open(__file__.rsplit('/', 1)[0] + '/persist_pass.cuh').read()
+
+def persist(t):
+    a = t.index('    const wd_u64 tile = wd_tile_index(queue + pass);\n    const wd_u64 base = tile * TILE;')
+    b = t.index('// ---- sorting groups of keys within a block')
+    return t[:a] + PERSIST + t[b:]
+
+if __name__ == '__main__':
+    d = sys.argv[1]
+    for mod, kinds in [('sort_u32_v0', ['timed', 'persist']), ('sort_f32_v0', ['timed', 'persist']),
+                       ('sort_u32_v4', ['timed', 'stash']), ('sort_f32_v4', ['timed', 'stash'])]:
+        src = open(f'{d}/{mod}.cu').read()
+        for k in kinds:
+            open(f'{d}/{mod}_{k}.cu', 'w').write(globals()[k](src))
