@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs the sort probe's variants (see sort_probe.cu); the modules are in $1 (sort_*.cu,
 # from `cargo run -p warp-tests --example dump_sort -- DIR`), the experiment modules made from
-# them by variants.py. Then CUB's sorts of the same data (cub_sort.cu), and ncu's time of each of
-# CUB's kernels (one sort each). $2 (optional): a pattern; only variants whose name matches run.
+# them by variants.py. Then (unless CUB=0) CUB's sorts of the same data (cub_sort.cu), and ncu's
+# time of each of CUB's kernels (one sort each). $2 (optional): a pattern; only variants whose name matches run.
 set -u
 dir=$(cd "$(dirname "$0")" && pwd); mods=${1:?modules dir}; only=${2:-.}; out=/tmp/sortprobe; mkdir -p "$out"
 nvcc_=/usr/local/cuda/bin/nvcc
@@ -49,5 +49,6 @@ for v in "${sel[@]}"; do variant $v & done
 $nvcc_ -O3 -arch=sm_90 -std=c++17 -o "$out/cub_sort" "$dir/cub_sort.cu" > "$out/cub_sort.build.log" 2>&1 &
 wait
 for v in "${sel[@]}"; do set -- $v; [ -x "$out/$1" ] && "$out/$1" ${8:-} || { echo "$1: failed"; tail -5 "$out/$1.build.log"; }; done
+[ "${CUB:-1}" = 1 ] || exit 0
 "$out/cub_sort" || tail -5 "$out/cub_sort.build.log"
-ONCE=1 timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum "$out/cub_sort" 2>&1 | grep -E '^  [A-Za-z]|gpu__time_duration'
+ONCE=1 timeout 60 ncu --clock-control none --metrics gpu__time_duration.sum "$out/cub_sort" 2>&1 | grep -E '^  [A-Za-z]|gpu__time_duration'
