@@ -421,3 +421,29 @@ pub fn sort_module(key: Scalar, value_size: usize) -> String {
     m.kernels(crate::catalogue::SORT_KERNELS, key.c_name(), value);
     m.finish(&format!("sort_{key}_v{value_size}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Device::sort`'s documentation (warp-runtime) states the passes' tiles (4,608 to 9,216
+    /// keys) and their look-back status (at most half a byte a key): the figures hold for
+    /// every key and value size a sort module is built for, and each tile's ranks fit 16 bits.
+    #[test]
+    fn pass_tiles_are_as_documented() {
+        let mut tiles = vec![];
+        for key in [1, 2, 4, 8] {
+            for value in [0, 1, 2, 4, 8, 16] {
+                let tile = sort_tile(key, value);
+                assert!(tile <= 65_536, "a tile's ranks are 16 bits");
+                assert!(
+                    2 * sort_status_bytes(tile, key, value) <= tile,
+                    "half a byte a key"
+                );
+                tiles.push(tile);
+            }
+        }
+        assert_eq!(tiles.iter().min(), Some(&4_608));
+        assert_eq!(tiles.iter().max(), Some(&9_216));
+    }
+}

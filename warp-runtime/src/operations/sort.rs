@@ -168,10 +168,10 @@ impl Device {
     ///
     /// On a GPU: a least-significant-digit radix sort of 8-bit digits (Onesweep): one pass
     /// reads the keys and counts every digit, then one pass per byte of the key moves the keys
-    /// (a block per tile of 3,072 to 6,144 keys, each digit's offset found by a decoupled
+    /// (a block per tile of 4,608 to 9,216 keys, each digit's offset found by a decoupled
     /// look-back); a pass whose digit is the same in every key is skipped on the device. It
     /// needs scratch memory of the keys' size once more (and the values' size, for the pairs)
-    /// and 2 KB of look-back status per tile (at most two thirds of a byte per key).
+    /// and 2 KB of look-back status per tile (at most half a byte per key).
     ///
     /// ```
     /// use warp_runtime::prelude::*;
