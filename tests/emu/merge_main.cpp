@@ -3,7 +3,7 @@
 // are odd, then four-way passes (pivots and merge); with positions two-way passes alone;
 // blocks one after another) and checks keys and positions against std::stable_sort by the module's
 // wd_less; and the keys alone, with null positions, as a sort without an argsort runs, then
-// searches each input key in them by the same comparator (wd_k_merge_search). Built by tests/tests/emu/merge.rs with MODULE (the module file), ELEM (its C key
+// searches each input key and neighbours of it in them by the same comparator (wd_k_merge_search). Built by tests/tests/emu/merge.rs with MODULE (the module file), ELEM (its C key
 // type) and ARG (the comparator's bound argument, 0 for none).
 #include <algorithm>
 #include <cstdio>
@@ -71,14 +71,23 @@ static int run_one(const std::vector<E>& xs, const char* what, bool with_pos) {
             return 1;
         }
     }
-    // The search by the same comparator: every input key as a query into the sorted keys, lower
-    // and upper bounds, against std::partition_point.
+    // The search by the same comparator: every input key as a query into the sorted keys, and
+    // a neighbour of each that is mostly absent from them (in turn one more, a half more, its
+    // negation less one: below or past every key), lower and upper bounds, against
+    // std::partition_point.
     if (!with_pos) {
-        std::vector<wd_u32> found(n);
+        std::vector<E> queries;
+        for (size_t j = 0; j < n; ++j) {
+            const E x = xs[j];
+            queries.push_back(x);
+            queries.push_back(j % 3 == 0 ? (E)(x + (E)1) : j % 3 == 1 ? (E)(x + (E)0.5) : (E)((E)0 - x - (E)1));
+        }
+        const size_t m = queries.size();
+        std::vector<wd_u32> found(m);
         for (wd_u32 upper = 0; upper < 2; ++upper) {
-            wd_emu_launch((unsigned)((n + 255) / 256), [&] { wd_k_merge_search(out.data(), n, xs.data(), n, a, upper, found.data()); });
-            for (size_t j = 0; j < n; ++j) {
-                const E q = xs[j];
+            wd_emu_launch((unsigned)((m + 255) / 256), [&] { wd_k_merge_search(out.data(), n, queries.data(), m, a, upper, found.data()); });
+            for (size_t j = 0; j < m; ++j) {
+                const E q = queries[j];
                 const size_t want = std::partition_point(out.begin(), out.end(), [&](const E& x) {
                                         return upper ? !wd_less(a, q, x) : wd_less(a, x, q);
                                     }) - out.begin();

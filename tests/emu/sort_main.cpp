@@ -1,6 +1,7 @@
 // Runs the generated sort module's kernels on the CPU (shim.h) as Gpu::sort launches them (the
 // histogram, the plan, one launch per pass, the blocks of a pass one after another) and checks
-// keys, pairs and argsort against std::stable_sort by the order word, the rows' and the segments' sorts. Built by
+// keys, pairs and argsort against std::stable_sort by the order word, keys partitioned by one byte of it
+// (Gpu::partition_by_byte), the rows' and the segments' sorts. Built by
 // tests/tests/emu/sort.rs with MODULE (the module file), ELEM (its C key type) and VAL (the C
 // type of the values moved: the module's value word).
 #include <algorithm>
@@ -28,26 +29,43 @@ static unsigned long long mix(unsigned long long x) {
 static unsigned crowded_passes = 0;
 
 // mode 0: keys alone (a keys-only module); 1: pairs (values v[i] = mix(i)); 2: argsort
-// (positions).
-static int run(const std::vector<E>& xs, bool desc, int mode, const char* what) {
+// (positions). With `low` >= 0, only the byte of the order words from that bit (clamped to the
+// top byte), as Gpu::partition_by_byte launches it: the plan and the passes see one pass.
+static int run(const std::vector<E>& xs, bool desc, int mode, const char* what, int low = -1) {
     const size_t n = xs.size();
-    const unsigned passes = sizeof(E);
+    const unsigned digits = sizeof(E), passes = low < 0 ? digits : 1u;
+    const unsigned from = low < 0 ? 0u : (unsigned)low;
     const size_t tiles = (n + WD_SORT_TILE - 1) / WD_SORT_TILE;
-    std::vector<unsigned long long> status(tiles * 256, 0), hist(passes * 256, 0), offsets(passes * 256);
+    std::vector<unsigned long long> status(tiles * 256, 0), hist(digits * 256, 0), offsets(passes * 256);
     std::vector<unsigned> queue(passes, 0), plan(passes, 0);
     std::vector<E> out(n), tmp(n);
     std::vector<V> vin(n), vout(n, 0), vtmp(n);
     for (size_t i = 0; i < n; ++i) vin[i] = (V)mix(i);
-    wd_emu_launch(3, [&] { wd_k_sort_histogram(xs.data(), n, desc, nullptr, hist.data()); });
+    wd_emu_launch(3, [&] { wd_k_sort_histogram(xs.data(), n, desc, from, nullptr, hist.data()); });
     wd_emu_launch(1, [&] { wd_k_sort_plan(hist.data(), n, passes, nullptr, offsets.data(), plan.data()); });
     crowded_passes = 0;
     for (unsigned p = 0; p < passes; ++p) crowded_passes += (plan[p] >> 12) & 1u;
     for (unsigned p = 0; p < passes; ++p) {
         wd_emu_launch((unsigned)tiles, [&] {
             wd_k_sort_pass(xs.data(), out.data(), tmp.data(), mode == 1 ? vin.data() : nullptr, mode ? vout.data() : nullptr,
-                           mode ? vtmp.data() : nullptr, mode == 2, n, p, desc, plan.data(), offsets.data(), status.data(),
-                           queue.data());
+                           mode ? vtmp.data() : nullptr, mode == 2, n, p, from, desc, plan.data(), offsets.data(),
+                           status.data(), queue.data());
         }, WD_SORT_BLOCK);
+    }
+    if (low >= 0) {
+        const unsigned top = 8u * (unsigned)sizeof(U) - 8u, bit = from < top ? from : top;
+        std::vector<size_t> ref(n);
+        for (size_t i = 0; i < n; ++i) ref[i] = i;
+        auto digit = [&](size_t i) { return (unsigned)(wd_sort_word<E>(xs[i], desc) >> bit) & 255u; };
+        std::stable_sort(ref.begin(), ref.end(), [&](size_t a, size_t b) { return digit(a) < digit(b); });
+        for (size_t j = 0; j < n; ++j) {
+            if (std::memcmp(&out[j], &xs[ref[j]], sizeof(E)) != 0) {
+                printf("FAIL %s n=%zu desc=%d partition by the byte from bit %d at %zu: want position %zu\n", what, n, desc,
+                       low, j, ref[j]);
+                return 1;
+            }
+        }
+        return 0;
     }
     std::vector<size_t> ref(n);
     for (size_t i = 0; i < n; ++i) ref[i] = i;
@@ -287,6 +305,13 @@ int main() {
                 ++failed;
             }
             failed += run(same, desc, values ? 2 : 0, "all equal");
+            // Partitions by one byte (keys alone): from bit 3, the top byte, and past it.
+            if (!values) {
+                for (int low : {3, 8 * (int)sizeof(E) - 8, 8 * (int)sizeof(E) - 4}) {
+                    failed += run(random, desc, 0, "random", low);
+                    failed += run(few, desc, 0, "three values", low);
+                }
+            }
         }
     }
     for (size_t cols : {1ul, 2ul, 3ul, 4ul, 5ul, 8ul, 16ul, 17ul, 24ul, 31ul, 32ul, 33ul, (size_t)WD_SORT_ROW_TILE / 2 + 1, (size_t)WD_SORT_ROW_TILE}) {

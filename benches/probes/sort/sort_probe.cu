@@ -67,13 +67,13 @@ int main(int argc, char** argv) {
   auto run = [&](bool hist_only, cudaEvent_t* ev = nullptr) {
     CK(cudaMemsetAsync(status, 0, tiles * 256 * 8)); CK(cudaMemsetAsync(queue, 0, 4 * passes));
     CK(cudaMemsetAsync(hist, 0, 8 * 256 * passes));
-    wd_k_sort_histogram<<<hgrid, WD_BLOCK>>>(keys, n, 0u, nullptr, hist);
+    wd_k_sort_histogram<<<hgrid, WD_BLOCK>>>(keys, n, 0u, 0u, nullptr, hist);
     if (hist_only) return;
     wd_k_sort_plan<<<1, WD_BLOCK>>>(hist, n, (unsigned)passes, nullptr, offsets, plan);
     for (unsigned p = 0; p < passes; ++p) {
       if (ev) CK(cudaEventRecord(ev[p]));
       wd_k_sort_pass<<<PERSIST ? (unsigned)std::min<uint64_t>(tiles, (uint64_t)sms * pbps) : (unsigned)tiles, WD_SORT_BLOCK, dyn>>>(keys, out, tmp, pairs && VALS == 1 ? vin : nullptr, pairs ? vout : nullptr,
-                                                   pairs ? vtmp : nullptr, VALS == 2 ? 1u : 0u, n, p, 0u, plan, offsets, status, queue);
+                                                   pairs ? vtmp : nullptr, VALS == 2 ? 1u : 0u, n, p, 0u, 0u, plan, offsets, status, queue);
     }
     if (ev) CK(cudaEventRecord(ev[passes]));
   };

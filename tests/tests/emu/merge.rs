@@ -4,7 +4,8 @@
 //! launches them, on random, three-valued, reversed and sorted keys from one key to 17 tiles, by a comparator without bound arguments and one with, and
 //! at each count of keys a thread that wider keys get;
 //! checked against `std::stable_sort` by the module's own order; then the search by the same
-//! comparator (`wd_k_merge_search`, lower and upper bounds of every key) against
+//! comparator (`wd_k_merge_search`, lower and upper bounds of every key and of neighbours of it
+//! that are mostly absent) against
 //! `std::partition_point`. Needs g++ (C++20):
 //! `WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored merge::`.
 

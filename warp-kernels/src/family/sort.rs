@@ -109,17 +109,20 @@ pub const fn sort_status_bytes(n: usize, key_size: usize, value_size: usize) -> 
 
 /// The histogram of every digit of every key: `hist` (zeroed) gets, for pass `p` and digit
 /// `d`, the number of keys whose order word has byte `p` equal to `d` at `hist[p * 256 + d]`;
-/// nothing when `needed` (null: none) reads 0 ([`SORT_PLAN`] then runs no pass).
+/// nothing when `needed` (null: none) reads 0 ([`SORT_PLAN`] then runs no pass). With `low`
+/// above 0 the words' bits below `low` are not sorted on: pass `p`'s byte starts at bit
+/// `min(8 * p + low, bits - 8)` (a partition by the bits from `low` up, stable).
 pub const SORT_HISTOGRAM: Kernel = kernel(
     "wd_k_sort_histogram",
     &[
         p("keys", In(Elem)),
         p("n", U64),
         p("descending", U32),
+        p("low", U32),
         p("needed", In(Pointee::U32)),
         p("hist", Out(Pointee::U64)),
     ],
-    "wd_sort_histogram(keys, n, descending != 0, needed, hist);",
+    "wd_sort_histogram(keys, n, descending != 0, low, needed, hist);",
 );
 
 /// One block: each digit's first output position per pass (`offsets`) and the plan (which
@@ -138,8 +141,8 @@ pub const SORT_PLAN: Kernel = kernel(
 );
 
 /// One digit pass (`pass`), a tile per block in queue order: the keys (and values) of the
-/// plan's source buffer moved to its destination, stably ordered by the digit. Blocks of
-/// [`SORT_BLOCK`] threads.
+/// plan's source buffer moved to its destination, stably ordered by the digit (its first bit
+/// as [`SORT_HISTOGRAM`]'s, from `low`). Blocks of [`SORT_BLOCK`] threads.
 pub const SORT_PASS: Kernel = Kernel {
     threads: Threads::Sort,
     ..kernel_min(
@@ -154,6 +157,7 @@ pub const SORT_PASS: Kernel = Kernel {
             p("index_values", U32),
             p("n", U64),
             p("pass", U32),
+            p("low", U32),
             p("descending", U32),
             p("plan", In(Pointee::U32)),
             p("offsets", In(Pointee::U64)),
@@ -161,7 +165,7 @@ pub const SORT_PASS: Kernel = Kernel {
             p("queue", Out(Pointee::U32)),
         ],
         "WD_SORT_MIN_BLOCKS",
-        "wd_sort_pass(keys_in, keys_out, keys_tmp, vals_in, vals_out, vals_tmp, index_values != 0, n, pass, descending != 0, plan, offsets, status, queue);",
+        "wd_sort_pass(keys_in, keys_out, keys_tmp, vals_in, vals_out, vals_tmp, index_values != 0, n, pass, low, descending != 0, plan, offsets, status, queue);",
     )
 };
 

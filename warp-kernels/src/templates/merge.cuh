@@ -182,14 +182,20 @@ static __device__ __forceinline__ wd_u64 wd_merge4_group_blocks(wd_u64 width) {
 // One step of a binary search over [lo, lo + len) whose probe, at lo + (len >> 1), sorts
 // `after` the query or not: the bound lies past the probe or before it. With len 0, nothing.
 static __device__ __forceinline__ void wd_merge_bound_step(wd_u64& lo, wd_u64& len, bool after) {
-    const wd_u64 half = len >> 1;
     if (len == 0) return;
+    const wd_u64 half = len >> 1;
     if (after) {
         lo += half + 1;
         len -= half + 1;
     } else {
         len = half;
     }
+}
+
+// Whether a search's probe key sorts before its query by wd_less: less than it, or, with
+// `ties`, also equal to it (not greater). The step's `after` of a lower (upper) bound.
+static __device__ __forceinline__ bool wd_merge_probe_before(const wd_args& args, const wd_key& probe, const wd_key& query, bool ties) {
+    return ties ? !wd_less(args, query, probe) : wd_less(args, probe, query);
 }
 
 // How many keys of run r0 (n0 keys) and of run r1 (n1) sort before the pivot x: those less
@@ -203,8 +209,8 @@ static __device__ __forceinline__ void wd_merge4_ranks(const wd_args& args, cons
         wd_key e0 = x, e1 = x;
         if (len0 > 0) e0 = r0[lo0 + (len0 >> 1)];
         if (len1 > 0) e1 = r1[lo1 + (len1 >> 1)];
-        wd_merge_bound_step(lo0, len0, ties ? !wd_less(args, x, e0) : wd_less(args, e0, x));
-        wd_merge_bound_step(lo1, len1, ties ? !wd_less(args, x, e1) : wd_less(args, e1, x));
+        wd_merge_bound_step(lo0, len0, wd_merge_probe_before(args, e0, x, ties));
+        wd_merge_bound_step(lo1, len1, wd_merge_probe_before(args, e1, x, ties));
     }
     c0 = lo0;
     c1 = lo1;
@@ -566,7 +572,7 @@ static __device__ __forceinline__ void wd_merge_search(const wd_args& args, cons
         wd_u64 lo = 0, len = n;
         while (len > 0) {
             const wd_key x = keys[lo + (len >> 1)];
-            wd_merge_bound_step(lo, len, upper ? !wd_less(args, q, x) : wd_less(args, x, q));
+            wd_merge_bound_step(lo, len, wd_merge_probe_before(args, x, q, upper != 0));
         }
         out[j] = (wd_u32)lo;
     }

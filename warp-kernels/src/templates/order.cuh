@@ -60,9 +60,23 @@ template <> struct wd_sort_bits<wd_f64> {
 WD_SORT_HALF(wd_f16)
 WD_SORT_HALF(wd_bf16)
 
+// The byte of an order word from bit `bit` up (bit at most the word's bits less 8).
+template <class U> static __device__ __forceinline__ wd_u32 wd_sort_digit_at(U b, wd_u32 bit) {
+    return (wd_u32)(b >> bit) & 255u;
+}
+
 // The digit of pass `pass` (0: the lowest byte) of an order word.
 template <class U> static __device__ __forceinline__ wd_u32 wd_sort_digit(U b, wd_u32 pass) {
-    return (wd_u32)(b >> (8u * pass)) & 255u;
+    return wd_sort_digit_at(b, 8u * pass);
+}
+
+// The first bit of pass `pass`'s digit in a sort that orders words of type U by their bits
+// from `low` up (low < the word's bits): 8 * pass + low, but at most the top byte's, so that
+// the passes past the word's end sort by its top byte again (the plan skips them: that digit
+// is then the same in every key, or they repeat a sort that changes nothing).
+template <class U> static __device__ __forceinline__ wd_u32 wd_sort_pass_bit(wd_u32 pass, wd_u32 low) {
+    const wd_u32 bit = 8u * pass + low, top = 8u * (wd_u32)sizeof(U) - 8u;
+    return bit < top ? bit : top;
 }
 
 // The order word of key `x`: complemented for a descending sort.

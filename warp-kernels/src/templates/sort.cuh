@@ -21,10 +21,11 @@
 // hist[p * 256]. Grid-stride over the keys, WD_SORT_UNROLL loads in flight a thread; each key
 // adds one to its digit of every pass in the block's shared histograms (shared atomics); the
 // block then adds its non-zero counts to hist. Two barriers. With `needed` given and 0 (see
-// wd_sort_plan), nothing is counted.
+// wd_sort_plan), nothing is counted. Pass p's digit starts at bit wd_sort_pass_bit(p, low) of
+// the order word (low: the bits below it are not sorted on; 0 for a whole sort).
 template <class K>
-static __device__ __forceinline__ void wd_sort_histogram(const K* keys, wd_u64 n, bool descending, const wd_u32* needed,
-                                                         wd_u64* hist) {
+static __device__ __forceinline__ void wd_sort_histogram(const K* keys, wd_u64 n, bool descending, wd_u32 low,
+                                                         const wd_u32* needed, wd_u64* hist) {
     if (needed != nullptr && *needed == 0u) return;  // the plan runs no pass
     constexpr int P = (int)sizeof(K);
     __shared__ wd_u32 h[P * 256];
@@ -35,7 +36,7 @@ static __device__ __forceinline__ void wd_sort_histogram(const K* keys, wd_u64 n
     auto count = [&](K x) {
         const typename wd_sort_bits<K>::T w = wd_sort_word(x, descending);
 #pragma unroll
-        for (int p = 0; p < P; ++p) atomicAdd(&h[p * 256 + wd_sort_digit(w, (wd_u32)p)], 1u);
+        for (int p = 0; p < P; ++p) atomicAdd(&h[p * 256 + wd_sort_digit_at(w, wd_sort_pass_bit<typename wd_sort_bits<K>::T>((wd_u32)p, low))], 1u);
     };
     for (; i + (WD_SORT_UNROLL - 1) * stride < n; i += WD_SORT_UNROLL * stride) {
         K x[WD_SORT_UNROLL];
@@ -274,11 +275,13 @@ static __device__ __forceinline__ void wd_sort_warp_rank_match(D digit, wd_sort_
 // vals_tmp). Values move with their keys in a module built for them (WD_SORT_VALUE_BYTES > 0:
 // the code is compiled out of a keys-only module, whose value pointers are null); with
 // `index_values` the values read from the input are the keys' positions (argsort). `queue`: this pass's tile
-// counter (zeroed). All WD_SORT_BLOCK (at least 256) threads; thread d < 256 owns digit d.
+// counter (zeroed). The digit starts at bit wd_sort_pass_bit(pass, low) of the order word, as
+// the histogram's. All WD_SORT_BLOCK (at least 256) threads; thread d < 256 owns digit d.
 template <class K, class V>
 static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_out, K* keys_tmp, const V* vals_in, V* vals_out,
-                                                    V* vals_tmp, bool index_values, wd_u64 n, wd_u32 pass, bool descending,
-                                                    const wd_u32* plan, const wd_u64* offsets, wd_u64* status, wd_u32* queue) {
+                                                    V* vals_tmp, bool index_values, wd_u64 n, wd_u32 pass, wd_u32 low,
+                                                    bool descending, const wd_u32* plan, const wd_u64* offsets, wd_u64* status,
+                                                    wd_u32* queue) {
     constexpr unsigned THREADS = WD_SORT_BLOCK;
     static_assert(THREADS >= 256, "a sort pass gives each of its 256 digits a thread");
     typedef typename wd_sort_bits<K>::T U;
@@ -329,7 +332,8 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
 
     // Early counts: the tile's count of each digit is published before it ranks its keys, so
     // that its successors' look-backs need not wait for the ranking.
-    auto digit_of = [&](int j) { return wd_sort_digit(w[j], pass); };
+    const wd_u32 bit = wd_sort_pass_bit<U>(pass, low);
+    auto digit_of = [&](int j) { return wd_sort_digit_at(w[j], bit); };
     if (crowded) {
         wd_sort_warp_counts_match<ITEMS>(digit_of, whist);
     } else {
@@ -375,7 +379,7 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     for (int j = 0; j < ITEMS; ++j) {
         const unsigned i = threadIdx.x + (unsigned)j * THREADS;
         const U x = tile_words[i];
-        digit[j] = wd_sort_digit(x, pass);
+        digit[j] = wd_sort_digit_at(x, bit);
         if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
     }
     if constexpr (moves_values) {

@@ -483,6 +483,29 @@ impl<'a, T: Element> Elements<'a, T> {
 }
 
 impl<'a, R: Clone> Elements<'a, R> {
+    /// A gather's elements on a GPU, read through `idx` instead of its indices (as many, of
+    /// the same type: a permutation of them); other elements as they are.
+    pub(crate) fn with_indices<'b>(&self, idx: CudaView<'b, u8>) -> Elements<'b, R>
+    where
+        'a: 'b,
+    {
+        let data = match &self.data {
+            Data::Gpu(c) if c.gather.is_some() => {
+                let mut c: Columns<'b> = c.reborrow();
+                c.views[1] = idx;
+                Data::Gpu(c)
+            }
+            Data::Gpu(c) => Data::Gpu(c.reborrow()),
+            Data::Cpu(rows) => Data::Cpu(rows.clone()),
+            Data::Invalid(e) => Data::Invalid(e.clone()),
+        };
+        Elements {
+            data,
+            owners: self.owners.clone(),
+            count: self.count.clone(),
+        }
+    }
+
     /// Number of elements (of each array).
     pub(crate) fn len(&self) -> usize {
         match &self.data {

@@ -9,6 +9,7 @@ mod histogram;
 mod merge;
 mod predicates;
 mod reduce;
+mod reorder;
 mod runs;
 mod scans;
 mod scatter;

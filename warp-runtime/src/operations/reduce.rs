@@ -70,7 +70,9 @@ impl Device {
     /// so that the result can become a tensor with no host round trip. Queues the kernel and
     /// returns without waiting: work queued later on the device's stream sees the value, and
     /// cudarc's event tracking orders other streams' use of a `CudaSlice`. Empty input writes
-    /// the identity. The same bits as [`Device::reduce`].
+    /// the identity. The same bits as [`Device::reduce`]. It allocates nothing, except for a
+    /// scattered gather of a large array, whose partitioned copy of the indices it allocates
+    /// and frees as [`Gathered`](crate::Gathered) says.
     ///
     /// Errors: [`Error::Shape`] when `out` does not hold exactly one value,
     /// [`Error::DeviceMismatch`] for memory of another device (as every operation's input
@@ -122,14 +124,14 @@ impl Device {
                         .map_err(|e| Error::driver("writing a result", e));
                 }
                 let module = g.module(reduce_key::<Op, I>(), reduce_module::<Op, I>)?;
-                self.with_input(g, &elems, &args, |input, args| {
+                self.with_input_any_order(g, &elems, &args, |input, args| {
                     g.reduce_to(
                         Staged {
                             module: &module,
                             input,
                             args,
                         },
-                        Values::At(bytes),
+                        Values::At(bytes.slice_mut(..)),
                         0,
                     )
                 })
@@ -159,7 +161,7 @@ impl Device {
             Backend::Gpu(g) => {
                 let module = g.module(reduce_key::<Op, I>(), reduce_module::<Op, I>)?;
                 let slot = if wait { g.signalled_slot()? } else { g.slot()? };
-                self.with_input(g, &elems, &args, |input, args| {
+                self.with_input_any_order(g, &elems, &args, |input, args| {
                     g.reduce(
                         Staged {
                             module: &module,

@@ -598,7 +598,7 @@ impl Device {
                         size: value_size,
                     },
                 };
-                g.sort_if(&module, elems.gpu()?, out, values, descending, needed)
+                g.sort_if(&module, elems.gpu()?, out, values, descending, needed, None)
             }
         }
     }

@@ -50,6 +50,7 @@ pub(crate) struct Shared {
     name: String,
     arch: u32,
     sms: u32,
+    l2_bytes: usize,
     modules: modules::Cache,
 }
 
@@ -85,11 +86,15 @@ impl Shared {
         let sms = ctx
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(drv("querying the SM count"))? as u32;
+        let l2_bytes = ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)
+            .map_err(drv("querying the L2 cache size"))? as usize;
         Ok(Shared {
             ctx,
             name,
             arch: (major * 10 + minor) as u32,
             sms,
+            l2_bytes,
             modules: modules::Cache::default(),
         })
     }
@@ -286,6 +291,11 @@ impl Gpu {
     /// Number of SMs.
     pub fn sm_count(&self) -> u32 {
         self.shared.sms
+    }
+
+    /// Bytes of the L2 cache.
+    pub(crate) fn l2_bytes(&self) -> usize {
+        self.shared.l2_bytes
     }
 
     /// The stream operations run on.

@@ -22,6 +22,7 @@ kernel_args! {
         keys: Elems<'v, E>,
         n: u64,
         descending: u32,
+        low: u32,
         needed: In<'v, u32>,
         hist: Out<'v, u64>,
     }
@@ -51,6 +52,7 @@ kernel_args! {
         index_values: u32,
         n: u64,
         pass: u32,
+        low: u32,
         descending: u32,
         plan: In<'v, u32>,
         offsets: In<'v, u64>,
@@ -183,11 +185,27 @@ impl Gpu {
         values: SortValues<'_>,
         descending: bool,
     ) -> Result<()> {
-        self.sort_if(m, keys, out, values, descending, None)
+        self.sort_if(m, keys, out, values, descending, None, None)
+    }
+
+    /// `keys` (at least one) stably partitioned into `out` by the byte of their order words
+    /// from bit `low` (at most the words' bits less 8) alone: one digit pass, no scratch copy
+    /// of the keys, with keys-only sort module `m`.
+    pub(crate) fn partition_by_byte<E: Element>(
+        &self,
+        m: &Module,
+        keys: CudaView<'_, E>,
+        out: CudaViewMut<'_, E>,
+        low: u32,
+    ) -> Result<()> {
+        debug_assert!(low as usize + 8 <= 8 * std::mem::size_of::<E>());
+        self.sort_if(m, keys, Some(out), SortValues::None, false, None, Some(low))
     }
 
     /// [`Gpu::sort`], which runs no pass (writes nothing) when the device word `needed` is
-    /// given and reads 0.
+    /// given and reads 0; with `byte_at` `Some(low)`, only by the order words' byte from bit
+    /// `low` (see [`Gpu::partition_by_byte`]).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn sort_if<E: Element>(
         &self,
         m: &Module,
@@ -196,10 +214,14 @@ impl Gpu {
         values: SortValues<'_>,
         descending: bool,
         needed: Option<&CudaView<'_, u32>>,
+        byte_at: Option<u32>,
     ) -> Result<()> {
         let n = keys.len();
         let size = std::mem::size_of::<E>();
-        let passes = sort_passes(size);
+        let low = byte_at.unwrap_or(0);
+        // The histogram counts every byte of the words; the plan and the passes see `passes`.
+        let digits = sort_passes(size);
+        let passes = if byte_at.is_some() { 1 } else { digits };
         let value_size = match &values {
             SortValues::None => 0,
             SortValues::Pairs { size, .. } | SortValues::Positions { size, .. } => *size,
@@ -211,18 +233,19 @@ impl Gpu {
             )));
         }
         // Zeroed: the look-back status, a tile queue per pass, the histograms. Unset: the
-        // digit offsets, the plan, the ping-pong keys and values, the keys' output of an
-        // argsort.
+        // digit offsets, the plan, the ping-pong keys and values (none for one pass, which
+        // reads the input and writes the output), the keys' output of an argsort.
+        let ping_pong = if passes > 1 { n } else { 0 };
         let zeroed = [
             sort_status_bytes(n, size, value_size),
             4 * passes,
-            8 * 256 * passes,
+            8 * 256 * digits,
         ];
         let unset = [
             8 * 256 * passes,
             4 * passes,
-            n * size,
-            n * value_size,
+            ping_pong * size,
+            ping_pong * value_size,
             if out.is_none() { n * size } else { 0 },
         ];
         self.with_scratch(&zeroed, &unset, |r| {
@@ -239,6 +262,7 @@ impl Gpu {
                     keys: Elems(keys.slice(..)),
                     n: n as u64,
                     descending: descending as u32,
+                    low,
                     needed: needed.map_or(In::raw(0), |w| In::At(w.slice(..))),
                     hist: Out::raw(hist),
                 },
@@ -278,6 +302,7 @@ impl Gpu {
                     index_values: index_values as u32,
                     n: n as u64,
                     pass: pass as u32,
+                    low,
                     descending: descending as u32,
                     plan: In::raw(plan),
                     offsets: In::raw(offsets),
