@@ -25,13 +25,15 @@ use crate::values::Element;
 /// the indices are checked before the operation. The array and the indices must be on the
 /// operation's device.
 ///
-/// Reductions (`reduce`, `reduce_on_device`, `reduce_into`, `map_reduce`) of a gather of an
+/// Reductions (`reduce`, `reduce_on_device`, `reduce_into`) of a gather (or a map of one) of an
 /// array of more than four times the GPU's L2 cache, through at least 2^22 indices that look
 /// scattered (in a sample of 4,096 from the middle, most groups of 256 neighbours span more
 /// than a quarter of the L2), on a GPU first copy the indices partitioned by the window of
 /// the array each names (a window at most an eighth of the L2; one radix pass, stable), and
-/// then read them in that order: the blocks in flight read one or two windows at a time,
-/// which stay in the L2, instead of a DRAM sector for every element. That takes memory for a
+/// then read them in that order: the blocks in flight read a few windows at a time, which
+/// mostly stay in the L2, instead of a DRAM sector for every element (on an H100, the sum of
+/// 2^28 `f32` through 2^28 random `u32` indices: 6.5 ms, against 8.6 for CUB's sum over
+/// thrust's permutation iterator). That takes memory for a
 /// second array of the indices (freed when the operation returns; when it cannot be had,
 /// the indices are read in their own order). The result is the same bits on every run (and
 /// from each of the three forms); a float sum rounds as the partitioned order adds, which is
