@@ -404,12 +404,7 @@ impl Device {
         // The kernels raised the word to !position of the smallest bad position.
         let position = !word as usize;
         let bytes = g.download(&indices.slice(position * width..(position + 1) * width))?;
-        let mut wide = [0u8; 8];
-        wide[..width].copy_from_slice(&bytes);
-        let index = match width {
-            4 => u32::from_ne_bytes([wide[0], wide[1], wide[2], wide[3]]) as u64,
-            _ => u64::from_ne_bytes(wide),
-        };
+        let index = index_of(&bytes);
         Err(Error::IndexOutOfRange {
             position,
             index,
@@ -429,6 +424,16 @@ impl Device {
                 Ok(DeviceScalar::on_gpu(self, slot))
             }
         }
+    }
+}
+
+/// The index a gather's `u32` or `u64` index column holds in `bytes` (exactly one index's).
+fn index_of(bytes: &[u8]) -> u64 {
+    let mut wide = [0u8; 8];
+    wide[..bytes.len()].copy_from_slice(bytes);
+    match bytes.len() {
+        4 => u32::from_ne_bytes([wide[0], wide[1], wide[2], wide[3]]) as u64,
+        _ => u64::from_ne_bytes(wide),
     }
 }
 

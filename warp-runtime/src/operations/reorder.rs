@@ -11,7 +11,7 @@
 use cudarc::driver::CudaSlice;
 
 use super::sort::gpu_sort_module;
-use super::typed;
+use super::{index_of, typed};
 use crate::arrays::Elements;
 use crate::backend::cuda::launch::WdArgs;
 use crate::backend::cuda::{Columns, Gpu};
@@ -22,7 +22,7 @@ use crate::values::Ordered;
 
 /// The fewest indices a gather is reordered for (below, the partition's fixed costs, a sample
 /// read to the host and two more launches, are not repaid).
-pub(crate) const REORDER_MIN_INDICES: usize = 1 << 22;
+const REORDER_MIN_INDICES: usize = 1 << 22;
 
 /// Indices sampled (one stretch, from the middle) to tell a scattered gather from one whose
 /// neighbouring indices are near each other; each group of [`SAMPLE_GROUP`] is one test.
@@ -69,18 +69,12 @@ fn window_low(n: usize, values: u64, elem: usize, width: usize, l2: usize) -> Op
 /// [`SAMPLE_GROUP`], the indices span more than a quarter of the L2 (`l2` bytes) of elements
 /// of `elem` bytes.
 fn scattered(sample: &[u8], width: usize, elem: usize, l2: usize) -> bool {
-    let index = |b: &[u8]| -> u64 {
-        match width {
-            4 => u32::from_ne_bytes([b[0], b[1], b[2], b[3]]) as u64,
-            _ => u64::from_ne_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
-        }
-    };
     let groups: Vec<bool> = sample
         .chunks_exact(SAMPLE_GROUP * width)
         .map(|group| {
             let (lo, hi) = group
                 .chunks_exact(width)
-                .map(index)
+                .map(index_of)
                 .fold((u64::MAX, 0), |(lo, hi), i| (lo.min(i), hi.max(i)));
             (hi - lo).saturating_mul(elem as u64) > l2 as u64 / 4
         })
