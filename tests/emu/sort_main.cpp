@@ -1,5 +1,6 @@
 // Runs the generated sort module's kernels on the CPU (shim.h) as Gpu::sort launches them (the
-// histogram, the plan, one launch per pass, the blocks of a pass one after another) and checks
+// histogram, the plan, one launch per pass, the blocks of a pass one after another; a
+// keys-only module's persistent pass on a grid of 3 blocks) and checks
 // keys, pairs and argsort against std::stable_sort by the order word, keys partitioned by one byte of it
 // (Gpu::partition_by_byte), the rows' and the segments' sorts. Built by
 // tests/tests/emu/sort.rs with MODULE (the module file), ELEM (its C key type) and VAL (the C
@@ -45,8 +46,12 @@ static int run(const std::vector<E>& xs, bool desc, int mode, const char* what, 
     wd_emu_launch(1, [&] { wd_k_sort_plan(hist.data(), n, passes, nullptr, offsets.data(), plan.data()); });
     crowded_passes = 0;
     for (unsigned p = 0; p < passes; ++p) crowded_passes += (plan[p] >> 12) & 1u;
+    // A persistent pass (WD_SORT_PERSIST: keys alone) runs a resident grid: here 3 blocks one
+    // after another, the first taking every tile in queue order, loading each next tile's keys
+    // before its current one writes out (the others find the queue empty).
+    const unsigned grid = WD_SORT_PERSIST && mode == 0 ? (unsigned)std::min<size_t>(tiles, 3) : (unsigned)tiles;
     for (unsigned p = 0; p < passes; ++p) {
-        wd_emu_launch((unsigned)tiles, [&] {
+        wd_emu_launch(grid, [&] {
             wd_k_sort_pass(xs.data(), out.data(), tmp.data(), mode == 1 ? vin.data() : nullptr, mode ? vout.data() : nullptr,
                            mode ? vtmp.data() : nullptr, mode == 2, n, p, from, desc, plan.data(), offsets.data(),
                            status.data(), queue.data());

@@ -1,7 +1,8 @@
 //! Writes the radix sort modules the sort probe (benches/probes/sort), the merge sort module
 //! the merge probe (benches/probes/merge) and the Gauss integral's reduction the Gauss probe
 //! (benches/probes/rows/gauss_probe.cu) and the f32 search module the search probe
-//! (benches/probes/inputs/search_probe.cu) compile with nvcc:
+//! (benches/probes/inputs/search_probe.cu) and the f32 sum's axis module the column probes
+//! (benches/probes/rows/product_probe.cu, benches/probes/cols/axis0_probe.cu) compile with nvcc:
 //! `cargo run -p warp-tests --example dump_sort -- DIR` (DIR defaults to the current folder).
 
 fn main() -> std::io::Result<()> {
@@ -21,5 +22,9 @@ fn main() -> std::io::Result<()> {
     >();
     write("reduce_gauss_f64", &gauss.source)?;
     write("search_f32_u32", &search_module::<f32, u32>().source)?;
+    let axis =
+        warp_runtime::impl_::axis_module::<warp_tests::ops::sum_f32, warp_runtime::DeviceVec<f32>>(
+        );
+    write("axis_sum_f32", &axis.source)?;
     Ok(())
 }

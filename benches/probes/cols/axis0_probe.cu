@@ -40,6 +40,12 @@ int main() {
   auto mid = [&] {
     product::wd_k_cols_vec<<<dim3(65536 / 4 / vb, 8), vb>>>(in, n, a, 4096, 65536, 256, 512, part, tickets, out);
   };
+  for (auto [name, f] : {std::pair<const char*, const void*>{"product", (const void*)product::wd_k_cols_vec},
+                         {"U8", (const void*)u8::wd8_k_cols_vec}}) {
+    cudaFuncAttributes fa; CK(cudaFuncGetAttributes(&fa, f));
+    int bps; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, f, vb, 0));
+    printf("%s: %d registers, %d blocks of %u an SM; the axis-0 grid is %u blocks\n", name, fa.numRegs, bps, vb, blocks);
+  }
   const double bytes = n * 4.0;
   for (int round = 0; round < 4; ++round) {
     const float p1 = median_ms([&] { launch(1, false); }), p2 = median_ms([&] { launch(2, false); }),

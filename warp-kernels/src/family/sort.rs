@@ -36,18 +36,29 @@ pub const SORT_BLOCK: u32 = 384;
 /// its fixed work (the scan over the digits, the look-back) over more keys, and more resident
 /// warps hide more latency; the tile's words in shared memory bound it (at most 48 KiB a
 /// block). Values are read only after the ranking, so the registers hold keys and ranks:
-/// 24 items for keys of at most 4 bytes alone, 16 for such keys with values of at most 4
+/// 20 items for keys of at most 4 bytes alone (a persistent pass, [`sort_persistent`], whose
+/// registers also hold the next tile's keys), 16 for such keys with values of at most 4
 /// bytes, 12 where a key or a value has 8 bytes. Measured on the H200 (2^28 keys; per pass):
-/// u32 keys 1.37 ms, u32 keys with u32 values 2.08 ms, f32 argsort 2.00 ms; 2^27 u64 keys
-/// 0.99 ms.
+/// u32 keys 1.37 ms (a block a tile, 24 items), u32 keys with u32 values 2.08 ms, f32 argsort
+/// 2.00 ms; 2^27 u64 keys 0.99 ms. On an H100 (2026-12-07), u32 keys: 1.443 ms a block a
+/// tile at 24 items, 1.396 persistent at 24 (84 bytes of spills), 1.294 persistent at 20.
 pub const fn sort_items(key_size: usize, value_size: usize) -> u32 {
     if key_size > 4 || value_size > 4 {
         12
     } else if value_size > 0 {
         16
     } else {
-        24
+        20
     }
+}
+
+/// Whether a sort pass over keys of `key_size` bytes with values of `value_size` (0: none)
+/// runs persistent blocks (`WD_SORT_PERSIST`): a resident grid whose blocks take tiles from
+/// the pass's queue until none is left, each loading its next tile's keys while the current
+/// one looks back and writes out. Keys of at most 4 bytes alone (measured: 10% less a pass
+/// for `u32` keys on an H100); other passes run a block a tile.
+pub const fn sort_persistent(key_size: usize, value_size: usize) -> bool {
+    key_size <= 4 && value_size == 0
 }
 
 /// Keys of one tile of a sort pass (a block's): [`sort_items`] a thread.
@@ -403,11 +414,13 @@ pub fn sort_module(key: Scalar, value_size: usize) -> String {
     ));
     m.user(&format!(
         "#define WD_SORT_VALUE_BYTES {value_size}\n#define WD_SORT_MIN_BLOCKS {SORT_MIN_BLOCKS}\n#define WD_SORT_ITEMS {}\n\
+         #define WD_SORT_PERSIST {}\n\
          #define WD_SORT_TILE {}\n#define WD_SORT_ROW_ITEMS {}\n#define WD_SORT_ROW_TILE {}\n\
          #define WD_SORT_ROW_MIN_BLOCKS {SORT_ROW_MIN_BLOCKS}\n\
          #define WD_SORT_ROW_KEYS_MIN_BLOCKS {}\n#define WD_SORT_ROW_KEYS_ITEMS {}\n#define WD_SORT_SEGMENT_SMALL {}\n\
          #define WD_SORT_SEGMENT_WINDOW {}\n",
         sort_items(key.size(), value_size),
+        sort_persistent(key.size(), value_size) as u32,
         sort_tile(key.size(), value_size),
         sort_row_items(key.size()),
         sort_row_tile(key.size()),

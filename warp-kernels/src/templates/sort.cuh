@@ -270,6 +270,18 @@ static __device__ __forceinline__ void wd_sort_warp_rank_match(D digit, wd_sort_
     }
 }
 
+// A pass's keys of a tile, warp-striped, as order words: item j of a lane is element
+// first + j * 32 (`first`: the tile's start, plus the warp's 32 * ITEMS, plus the lane). Past n:
+// the largest word (digit 255 in every pass), ranked after every real key of the tile.
+template <int ITEMS, class K, class U>
+static __device__ __forceinline__ void wd_sort_load_tile(U (&w)[ITEMS], const K* keys, wd_u64 first, wd_u64 n, bool descending) {
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u64 i = first + (wd_u64)j * 32u;
+        w[j] = i < n ? wd_sort_word(keys[i], descending) : (U)~(U)0;
+    }
+}
+
 // One pass over digit `pass`: the plan says whether it runs and which buffers it reads and
 // writes (keys_in / vals_in: the caller's input; 1: keys_out / vals_out; 2: keys_tmp /
 // vals_tmp). Values move with their keys in a module built for them (WD_SORT_VALUE_BYTES > 0:
@@ -316,90 +328,107 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     V* vdst = dst == 1u ? vals_out : vals_tmp;
     const bool make_index = index_values && src == 0u;
 
-    const wd_u64 tile = wd_tile_index(queue + pass);
-    const wd_u64 base = tile * TILE;
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    const wd_u64 wbase = base + (wd_u64)warp * 32u * ITEMS;
-
-    // Load, warp-striped: item j of lane l is element wbase + j * 32 + l. Past n: the largest
-    // word (digit 255 in every pass), ranked after every real key of the tile.
+    // Tiles in queue order. A keys-only module's pass (WD_SORT_PERSIST) runs a resident grid
+    // whose blocks take tiles until none is left, each loading its next tile's keys while the
+    // current one looks back and writes out; a module that moves values runs a block a tile.
+    // No block waits on a tile not yet taken: a tile's look-back reads only tiles taken
+    // before it, by blocks that publish them without waiting for anything later.
+    constexpr bool persistent = WD_SORT_PERSIST != 0 && !moves_values;
+    __shared__ wd_u64 next_tile;
+    wd_u64 tile = wd_tile_index(queue + pass);
+    if (persistent && tile * TILE >= n) return;  // block-uniform: a resident grid's surplus blocks
     U w[ITEMS];
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        const wd_u64 i = wbase + (wd_u64)j * 32u + lane;
-        w[j] = i < n ? wd_sort_word(ksrc[i], descending) : (U)~(U)0;
-    }
-
-    // Early counts: the tile's count of each digit is published before it ranks its keys, so
-    // that its successors' look-backs need not wait for the ranking.
+    // This thread's first element of the tile (its warp's 32 * ITEMS, its lane).
+    wd_u64 first = tile * TILE + (wd_u64)warp * 32u * ITEMS + lane;
+    wd_sort_load_tile<ITEMS>(w, ksrc, first, n, descending);
     const wd_u32 bit = wd_sort_pass_bit<U>(pass, low);
-    auto digit_of = [&](int j) { return wd_sort_digit_at(w[j], bit); };
-    if (crowded) {
-        wd_sort_warp_counts_match<ITEMS>(digit_of, whist);
-    } else {
-        wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
-    }
-    __syncthreads();
-    const wd_u32 mine = wd_sort_warp_prefix<THREADS>(whist);
     const wd_u64 epoch = pass + 1u;
-    if (threadIdx.x < 256u)
-        wd_sort_publish(status + tile * 256u + threadIdx.x, tile == 0 ? WD_SORT_PREFIX : WD_SORT_COUNT, epoch, mine);
-    {
-        const wd_u64 start = wd_sort_digit_starts<THREADS>(mine, whist, slots);
-        // The tile's i-th word in digit order, of digit d, goes to shift[d] + i (once the keys
-        // of d in the tiles before are added, after the look-back): set now, so that no
-        // register holds `start` through the ranking.
-        if (threadIdx.x < 256u) shift[threadIdx.x] = offsets[pass * 256u + threadIdx.x] - start;
-    }
-    static_assert(TILE <= 65536u, "ranks are held in 16 bits");
-    wd_sort_ranks<ITEMS> rank;
-    if (crowded) {
-        wd_sort_warp_rank_match<ITEMS>(digit_of, rank, whist);
-    } else {
-        wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
-    }
-
-    __syncthreads();  // every warp ranked: the counts' memory becomes the tile's
-    // The keys in digit order, in shared memory (their registers free for the look-back).
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) tile_words[rank[j]] = w[j];
-    // Thread d: the keys of d before this tile (look-back, after the ranking, which gives the
-    // predecessors time to publish), added to where the tile's keys of d go.
-    if (threadIdx.x < 256u && tile != 0) {
-        const wd_u64 before = wd_sort_look_back(status, tile, threadIdx.x, epoch);
-        wd_sort_publish(status + tile * 256u + threadIdx.x, WD_SORT_PREFIX, epoch, before + mine);
-        shift[threadIdx.x] += before;
-    }
-    __syncthreads();
-
-    const wd_u64 left = n - base;
-    const unsigned valid = left < TILE ? (unsigned)left : TILE;
-    wd_u32 digit[ITEMS];
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        const unsigned i = threadIdx.x + (unsigned)j * THREADS;
-        const U x = tile_words[i];
-        digit[j] = wd_sort_digit_at(x, bit);
-        if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
-    }
-    if constexpr (moves_values) {
-        // The values are read only now (CUB's order): held through the ranking, they would
-        // take the registers the ranking needs.
-        V v[ITEMS];
-#pragma unroll
-        for (int j = 0; j < ITEMS; ++j) {
-            const wd_u64 i = wbase + (wd_u64)j * 32u + lane;
-            v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;
+    for (;;) {
+        const wd_u64 base = tile * TILE;
+        // Early counts: the tile's count of each digit is published before it ranks its keys,
+        // so that its successors' look-backs need not wait for the ranking.
+        auto digit_of = [&](int j) { return wd_sort_digit_at(w[j], bit); };
+        if (crowded) {
+            wd_sort_warp_counts_match<ITEMS>(digit_of, whist);
+        } else {
+            wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
         }
         __syncthreads();
+        const wd_u32 mine = wd_sort_warp_prefix<THREADS>(whist);
+        if (threadIdx.x < 256u)
+            wd_sort_publish(status + tile * 256u + threadIdx.x, tile == 0 ? WD_SORT_PREFIX : WD_SORT_COUNT, epoch, mine);
+        {
+            const wd_u64 start = wd_sort_digit_starts<THREADS>(mine, whist, slots);
+            // The tile's i-th word in digit order, of digit d, goes to shift[d] + i (once the
+            // keys of d in the tiles before are added, after the look-back): set now, so that no
+            // register holds `start` through the ranking.
+            if (threadIdx.x < 256u) shift[threadIdx.x] = offsets[pass * 256u + threadIdx.x] - start;
+        }
+        static_assert(TILE <= 65536u, "ranks are held in 16 bits");
+        wd_sort_ranks<ITEMS> rank;
+        if (crowded) {
+            wd_sort_warp_rank_match<ITEMS>(digit_of, rank, whist);
+        } else {
+            wd_sort_warp_rank<ITEMS>(digit_of, rank, whist, wmask);
+        }
+        // The next tile is taken once this one's counts are published (its look-back may then
+        // need them at once).
+        if (persistent && threadIdx.x == 0) next_tile = queue != nullptr ? atomicAdd(queue + pass, 1u) : ~(wd_u64)0;
+        __syncthreads();  // every warp ranked: the counts' memory becomes the tile's
+        // The keys in digit order, in shared memory (their registers free for the look-back,
+        // or for the next tile's keys).
 #pragma unroll
-        for (int j = 0; j < ITEMS; ++j) tile_vals[rank[j]] = v[j];
+        for (int j = 0; j < ITEMS; ++j) tile_words[rank[j]] = w[j];
+        wd_u64 next = 0;
+        bool more = false;
+        if constexpr (persistent) {
+            next = next_tile;
+            more = next < (n + TILE - 1) / TILE;
+            first = next * TILE + (wd_u64)warp * 32u * ITEMS + lane;
+            if (more) wd_sort_load_tile<ITEMS>(w, ksrc, first, n, descending);
+        }
+        // Thread d: the keys of d before this tile (look-back, after the ranking, which gives
+        // the predecessors time to publish), added to where the tile's keys of d go.
+        if (threadIdx.x < 256u && tile != 0) {
+            const wd_u64 before = wd_sort_look_back(status, tile, threadIdx.x, epoch);
+            wd_sort_publish(status + tile * 256u + threadIdx.x, WD_SORT_PREFIX, epoch, before + mine);
+            shift[threadIdx.x] += before;
+        }
         __syncthreads();
+
+        const wd_u64 left = n - base;
+        const unsigned valid = left < TILE ? (unsigned)left : TILE;
+        wd_u32 digit[ITEMS];
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) {
             const unsigned i = threadIdx.x + (unsigned)j * THREADS;
-            if (i < valid) vdst[shift[digit[j]] + i] = tile_vals[i];
+            const U x = tile_words[i];
+            digit[j] = wd_sort_digit_at(x, bit);
+            if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
         }
+        if constexpr (moves_values) {
+            // The values are read only now (CUB's order): held through the ranking, they would
+            // take the registers the ranking needs.
+            V v[ITEMS];
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) {
+                const wd_u64 i = first + (wd_u64)j * 32u;
+                v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;
+            }
+            __syncthreads();
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) tile_vals[rank[j]] = v[j];
+            __syncthreads();
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) {
+                const unsigned i = threadIdx.x + (unsigned)j * THREADS;
+                if (i < valid) vdst[shift[digit[j]] + i] = tile_vals[i];
+            }
+        }
+        if (!more) return;
+        tile = next;
+        __syncthreads();  // the tile's words and shift are read before the next counts reuse them
     }
 }
 

@@ -168,8 +168,11 @@ impl Device {
     ///
     /// On a GPU: a least-significant-digit radix sort of 8-bit digits (Onesweep): one pass
     /// reads the keys and counts every digit, then one pass per byte of the key moves the keys
-    /// (a block per tile of 4,608 to 9,216 keys, each digit's offset found by a decoupled
-    /// look-back); a pass whose digit is the same in every key is skipped on the device. It
+    /// (tiles of 4,608 to 7,680 keys taken in order, each digit's offset found by a decoupled
+    /// look-back; keys of at most 4 bytes alone by a grid of resident blocks, each taking
+    /// tiles until none is left and loading its next tile's keys while it writes out the
+    /// current one, others by a block a tile); a pass whose digit is the same in every key
+    /// is skipped on the device. It
     /// needs scratch memory of the keys' size once more (and the values' size, for the pairs)
     /// and 2 KB of look-back status per tile (at most half a byte per key).
     ///

@@ -253,13 +253,15 @@ impl Gpu {
         let splits = splits.clamp(1, 65535);
         let rows_per_block = rows.div_ceil(splits).max(1);
         let splits = rows.div_ceil(rows_per_block).max(1);
-        // Each block writes its partials before its column block's last block reads them.
-        let partials = if splits > 1 {
-            splits * cols * out.value_size
+        // Each block writes its partials before its column block's last block reads them; the
+        // tickets (zeroed, re-armed by the kernel) count a column block's blocks. One block a
+        // column block uses neither: no memset is enqueued for them.
+        let (tickets, partials) = if splits > 1 {
+            (col_blocks * 4, splits * cols * out.value_size)
         } else {
-            0
+            (0, 0)
         };
-        self.with_scratch(&[col_blocks * 4], &[partials], |r| {
+        self.with_scratch(&[tickets], &[partials], |r| {
             let timer = self.start_timing()?;
             self.launch(
                 s.module,

@@ -6,8 +6,8 @@ use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{
     BLOCK, SORT_GATHER, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_ROWS, SORT_ROWS_KEYS,
     SORT_ROWS_WARP, SORT_ROWS_WARP_KEYS, SORT_SEGMENTS, SORT_SEGMENTS_PLAN, SORT_UNROLL,
-    SORT_WARP_COLS, SORT_WARP_ROWS, sort_passes, sort_row_tile, sort_rows_per_block,
-    sort_segment_small, sort_segment_window, sort_status_bytes, sort_tiles,
+    SORT_WARP_COLS, SORT_WARP_ROWS, sort_passes, sort_persistent, sort_row_tile,
+    sort_rows_per_block, sort_segment_small, sort_segment_window, sort_status_bytes, sort_tiles,
 };
 
 use super::Gpu;
@@ -280,6 +280,13 @@ impl Gpu {
                     plan: Out::raw(plan),
                 },
             )?;
+            // A persistent pass: a resident grid taking tiles from its queue; else a block a
+            // tile.
+            let pass_grid = if sort_persistent(size, value_size) {
+                self.resident_grid(&m.function(&SORT_PASS)?, tiles)
+            } else {
+                tiles as u32
+            };
             let mut out = out;
             let (mut vals_in, mut vals_out, index_values) = match values {
                 SortValues::None => (None, None, false),
@@ -309,7 +316,7 @@ impl Gpu {
                     status: Out::raw(status),
                     queue: Out::raw(queue),
                 };
-                self.launch(m, &SORT_PASS, tiles as u32, &mut args)?;
+                self.launch(m, &SORT_PASS, pass_grid, &mut args)?;
             }
             self.stop_timing(timer)
         })
