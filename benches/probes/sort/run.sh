@@ -13,7 +13,6 @@ variant() {  # name module key vals items minblocks block [n [crowded [lookback]
   [ -n "$lookback" ] && extra+=(-e "s/^#define WD_SORT_LOOKBACK .*/#define WD_SORT_LOOKBACK $lookback/")
   case $name in *timed*) flags+=(-DTIMED) ;; esac
   case $name in *stash*) flags+=(-DDYN=1) ;; esac
-  case $name in *persist*) flags+=(-DPERSIST=1) ;; esac
   sed "${extra[@]}" -e "s/^#define WD_SORT_ITEMS .*/#define WD_SORT_ITEMS $items/" -e "s/^#define WD_SORT_MIN_BLOCKS .*/#define WD_SORT_MIN_BLOCKS $mb/" \
       -e "s/^#define WD_SORT_TILE .*/#define WD_SORT_TILE $((items * block))/" -e "s/^#define WD_SORT_BLOCK .*/#define WD_SORT_BLOCK $block/" \
       "$mods/$mod" > "$out/$name.cu"
@@ -21,20 +20,21 @@ variant() {  # name module key vals items minblocks block [n [crowded [lookback]
       -o "$out/$name" "$dir/sort_probe.cu" > "$out/$name.build.log" 2>&1 || echo "$name: build failed"
   echo "$name: $(grep -A2 'wd_k_sort_pass' "$out/$name.build.log" | grep -o '[0-9]* bytes spill stores\|Used [0-9]* registers' | tr '\n' ' ')"
 }
-# name module key vals items minblocks block [n [crowded [lookback]]]: the kept shapes, a few
-# alternatives and the experiments (crowded 1 ranks no pass by __match_any_sync: WD_SORT_CROWDED;
+# name module key vals items minblocks block [n [crowded [lookback]]]: the kept shapes (keys of
+# at most 4 bytes alone: persistent blocks, the module's WD_SORT_PERSIST), a block a tile
+# (`_tile`), a few alternatives and the experiments (crowded 1 ranks no pass by __match_any_sync: WD_SORT_CROWDED;
 # lookback: WD_SORT_LOOKBACK, the look-back's window)
 N=268435456
 V=(
+ "u32_keys_20x384_3 sort_u32_v0.cu unsigned 0 20 3 384"
+ "u32_keys_24x384_3_tile sort_u32_v0_tile.cu unsigned 0 24 3 384"
+ "u32_keys_20x384_3_timed sort_u32_v0_timed.cu unsigned 0 20 3 384"
+ "u32_keys_20x384_3_lb16 sort_u32_v0.cu unsigned 0 20 3 384 $N 8 16"
  "u32_keys_24x384_3 sort_u32_v0.cu unsigned 0 24 3 384"
- "u32_keys_24x384_3_timed sort_u32_v0_timed.cu unsigned 0 24 3 384"
- "u32_keys_24x384_3_lb16 sort_u32_v0.cu unsigned 0 24 3 384 $N 8 16"
- "u32_keys_24x384_3_persist sort_u32_v0_persist.cu unsigned 0 24 3 384"
- "u32_keys_20x384_3_persist sort_u32_v0_persist.cu unsigned 0 20 3 384"
- "f32_keys_24x384_3 sort_f32_v0.cu float 0 24 3 384"
- "f32_keys_24x384_3_timed sort_f32_v0_timed.cu float 0 24 3 384"
- "f32_keys_no_match_timed sort_f32_v0_timed.cu float 0 24 3 384 $N 1"
- "f32_keys_24x384_3_persist sort_f32_v0_persist.cu float 0 24 3 384"
+ "f32_keys_20x384_3 sort_f32_v0.cu float 0 20 3 384"
+ "f32_keys_24x384_3_tile sort_f32_v0_tile.cu float 0 24 3 384"
+ "f32_keys_20x384_3_timed sort_f32_v0_timed.cu float 0 20 3 384"
+ "f32_keys_no_match_timed sort_f32_v0_timed.cu float 0 20 3 384 $N 1"
  "u32_pairs_16x384_3 sort_u32_v4.cu unsigned 1 16 3 384"
  "u32_pairs_16x384_3_timed sort_u32_v4_timed.cu unsigned 1 16 3 384"
  "u32_pairs_24x384_2 sort_u32_v4.cu unsigned 1 24 2 384"

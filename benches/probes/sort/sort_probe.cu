@@ -6,7 +6,8 @@
 // Also printed: each pass's time (events around each launch, median of 7). Switches for the
 // experiment modules of variants.py: -DTIMED (a phase-timed module: cycles a tile of each
 // phase), -DDYN=1 (a tile of 4-byte values of dynamic shared memory, the `stash` modules),
-// -DPERSIST=1 (a grid of the resident blocks alone, the `persist` modules).
+// PERSIST (the module's WD_SORT_PERSIST unless given: a grid of the resident blocks alone,
+// taking tiles from the queue; else a block a tile).
 //   nvcc -O3 -arch=sm_90 -std=c++17 -DMODULE='"variant.cu"' -DPROBE_KEY=unsigned -DVALS=1 sort_probe.cu
 #include <cstdio>
 #include <cstdint>
@@ -49,7 +50,7 @@ int main(int argc, char** argv) {
   int sms, bps, pbps, regs = 0; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, wd_k_sort_histogram, WD_BLOCK, 0));
 #ifndef PERSIST
-#define PERSIST 0
+#define PERSIST WD_SORT_PERSIST
 #endif
 #ifndef DYN
 #define DYN 0

@@ -9,9 +9,9 @@ measured.
            rounds and steps for thread 0;
   stash    the tile's values copied to dynamic shared memory by cp.async while the keys rank
            (probe built with -DDYN=1), read from there after the ranking;
-  persist  keys alone: persistent blocks (probe built with -DPERSIST=1: a grid of resident
-           blocks) taking tiles from the queue, the next tile's keys loaded while the current
-           one looks back and writes out.
+  tile     keys alone: a block a tile (WD_SORT_PERSIST 0), against the module's persistent
+           blocks (a resident grid taking tiles from the queue: the probe launches that grid
+           for modules whose WD_SORT_PERSIST is 1).
 usage: variants.py DIR
 """
 import sys
@@ -21,6 +21,7 @@ def rep(t, a, b):
     return t.replace(a, b)
 
 def timed(t):
+    # Per tile: phases from the loop's top (the first tile: from the plan's read) to its end.
     t = rep(t, '// ---- one digit pass ----\n', '// ---- one digit pass ----\n__device__ unsigned long long wd_x_timers[16];\n')
     t = rep(t, '''    wd_i64 t = (wd_i64)tile - 1;
     int width = 1;
@@ -38,92 +39,89 @@ def timed(t):
     tt[0] = clock64();
     const wd_u32 pl = plan[pass];
     if ((pl & 1u) == 0u) return;  // the same in every block''')
-    t = rep(t, '''    const wd_u64 tile = wd_tile_index(queue + pass);
-    const wd_u64 base = tile * TILE;''', '''    const wd_u64 tile = wd_tile_index(queue + pass);
-    tt[1] = clock64();
-    const wd_u64 base = tile * TILE;''')
-    t = rep(t, '''        wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
-    }
-    __syncthreads();
-    const wd_u32 mine''', '''        wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
-    }
-    __syncthreads();
-    tt[2] = clock64();
-    const wd_u32 mine''')
-    t = rep(t, '''        if (threadIdx.x < 256u) shift[threadIdx.x] = offsets[pass * 256u + threadIdx.x] - start;
-    }
-    static_assert''', '''        if (threadIdx.x < 256u) shift[threadIdx.x] = offsets[pass * 256u + threadIdx.x] - start;
-    }
-    tt[3] = clock64();
-    static_assert''')
-    t = rep(t, '''    __syncthreads();  // every warp ranked: the counts' memory becomes the tile's''',
-            '''    __syncthreads();  // every warp ranked: the counts' memory becomes the tile's
-    tt[4] = clock64();''')
-    t = rep(t, '''        shift[threadIdx.x] += before;
-    }
-    __syncthreads();
-''', '''        shift[threadIdx.x] += before;
-    }
-    __syncthreads();
-    tt[5] = clock64();
-''')
-    t = rep(t, '''        if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
-    }
-''', '''        if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
-    }
-    tt[6] = clock64();
-''')
-    t = rep(t, '''            if (i < valid) vdst[shift[digit[j]] + i] = tile_vals[i];
+    t = rep(t, '''    for (;;) {
+        const wd_u64 base = tile * TILE;''', '''    for (;;) {
+        tt[1] = clock64();
+        const wd_u64 base = tile * TILE;''')
+    t = rep(t, '''            wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
         }
-    }
-}''', '''            if (i < valid) vdst[shift[digit[j]] + i] = tile_vals[i];
+        __syncthreads();
+        const wd_u32 mine''', '''            wd_sort_warp_counts<ITEMS>(digit_of, whist, wmask);
         }
-    }
-    tt[7] = clock64();
-    if (threadIdx.x == 0 || threadIdx.x == 352) {
-        const int o = threadIdx.x == 0 ? 0 : 7;
-        for (int k = 0; k < 7; ++k) atomicAdd(&wd_x_timers[o + k], (unsigned long long)(tt[k + 1] - tt[k]));
-    }
-}''')
+        __syncthreads();
+        tt[2] = clock64();
+        const wd_u32 mine''')
+    t = rep(t, '''            if (threadIdx.x < 256u) shift[threadIdx.x] = offsets[pass * 256u + threadIdx.x] - start;
+        }
+        static_assert''', '''            if (threadIdx.x < 256u) shift[threadIdx.x] = offsets[pass * 256u + threadIdx.x] - start;
+        }
+        tt[3] = clock64();
+        static_assert''')
+    t = rep(t, '''        __syncthreads();  // every warp ranked: the counts' memory becomes the tile's''',
+            '''        __syncthreads();  // every warp ranked: the counts' memory becomes the tile's
+        tt[4] = clock64();''')
+    t = rep(t, '''            shift[threadIdx.x] += before;
+        }
+        __syncthreads();
+''', '''            shift[threadIdx.x] += before;
+        }
+        __syncthreads();
+        tt[5] = clock64();
+''')
+    t = rep(t, '''            if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
+        }
+''', '''            if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
+        }
+        tt[6] = clock64();
+''')
+    t = rep(t, '''        if (!more) return;
+        tile = next;''', '''        tt[7] = clock64();
+        if (threadIdx.x == 0 || threadIdx.x == 352) {
+            const int o = threadIdx.x == 0 ? 0 : 7;
+            for (int k = 0; k < 7; ++k) atomicAdd(&wd_x_timers[o + k], (unsigned long long)(tt[k + 1] - tt[k]));
+        }
+        tt[0] = clock64();
+        if (!more) return;
+        tile = next;''')
     return t
 
 def stash(t):
-    t = rep(t, '''    const wd_u64 wbase = base + (wd_u64)warp * 32u * ITEMS;
-''', '''    const wd_u64 wbase = base + (wd_u64)warp * 32u * ITEMS;
-    extern __shared__ __align__(16) unsigned char wd_x_dyn[];
-    V* stash = reinterpret_cast<V*>(wd_x_dyn) + warp * 32u * ITEMS + lane;
-    if constexpr (moves_values) {
-        if (!make_index) {
+    # Values modules run a block a tile: the tile's values copied at the loop's top.
+    t = rep(t, '''    for (;;) {
+        const wd_u64 base = tile * TILE;
+''', '''    for (;;) {
+        const wd_u64 base = tile * TILE;
+        extern __shared__ __align__(16) unsigned char wd_x_dyn[];
+        V* stash = reinterpret_cast<V*>(wd_x_dyn) + warp * 32u * ITEMS + lane;
+        if constexpr (moves_values) {
+            if (!make_index) {
 #pragma unroll
-            for (int j = 0; j < ITEMS; ++j) {
-                const wd_u64 i = wbase + (wd_u64)j * 32u + lane;
-                if (i < n) {
-                    const unsigned s = (unsigned)__cvta_generic_to_shared(stash + j * 32);
-                    if constexpr (sizeof(V) == 8) asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\\n" ::"r"(s), "l"(vsrc + i) : "memory");
-                    else asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\\n" ::"r"(s), "l"(vsrc + i) : "memory");
+                for (int j = 0; j < ITEMS; ++j) {
+                    const wd_u64 i = first + (wd_u64)j * 32u;
+                    if (i < n) {
+                        const unsigned s = (unsigned)__cvta_generic_to_shared(stash + j * 32);
+                        if constexpr (sizeof(V) == 8) asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\\n" ::"r"(s), "l"(vsrc + i) : "memory");
+                        else asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\\n" ::"r"(s), "l"(vsrc + i) : "memory");
+                    }
                 }
+                asm volatile("cp.async.commit_group;\\n" ::: "memory");
             }
-            asm volatile("cp.async.commit_group;\\n" ::: "memory");
         }
-    }
 ''')
-    t = rep(t, '''        V v[ITEMS];
-#pragma unroll''', '''        V v[ITEMS];
-        if (!make_index) asm volatile("cp.async.wait_all;\\n" ::: "memory");
+    t = rep(t, '''            V v[ITEMS];
+#pragma unroll''', '''            V v[ITEMS];
+            if (!make_index) asm volatile("cp.async.wait_all;\\n" ::: "memory");
 #pragma unroll''')
-    t = rep(t, '''            v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;''', '''            v[j] = make_index ? (V)i : stash[j * 32];''')
+    t = rep(t, '''                v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;''', '''                v[j] = make_index ? (V)i : stash[j * 32];''')
     return t
 
-PERSIST = open(__file__.rsplit('/', 1)[0] + '/persist_pass.cuh').read()
-
-def persist(t):
-    a = t.index('    const wd_u64 tile = wd_tile_index(queue + pass);\n    const wd_u64 base = tile * TILE;')
-    b = t.index('// ---- sorting groups of keys within a block')
-    return t[:a] + PERSIST + t[b:]
+def tile(t):
+    # A block a tile (the pass before persistent blocks), for the A/B: WD_SORT_PERSIST 0.
+    return rep(t, '#define WD_SORT_PERSIST 1\n', '#define WD_SORT_PERSIST 0\n')
 
 if __name__ == '__main__':
     d = sys.argv[1]
-    for mod, kinds in [('sort_u32_v0', ['timed', 'persist']), ('sort_f32_v0', ['timed', 'persist']),
+    for mod, kinds in [('sort_u32_v0', ['timed', 'tile']), ('sort_f32_v0', ['timed', 'tile']),
                        ('sort_u32_v4', ['timed', 'stash']), ('sort_f32_v4', ['timed', 'stash'])]:
         src = open(f'{d}/{mod}.cu').read()
         for k in kinds:
