@@ -443,7 +443,7 @@ pub fn sort_module(key: Scalar, value_size: usize) -> String {
 mod tests {
     use super::*;
 
-    /// `Device::sort`'s documentation (warp-runtime) states the passes' tiles (4,608 to 9,216
+    /// `Device::sort`'s documentation (warp-runtime) states the passes' tiles (4,608 to 7,680
     /// keys) and their look-back status (at most half a byte a key): the figures hold for
     /// every key and value size a sort module is built for, and each tile's ranks fit 16 bits.
     #[test]
@@ -461,6 +461,6 @@ mod tests {
             }
         }
         assert_eq!(tiles.iter().min(), Some(&4_608));
-        assert_eq!(tiles.iter().max(), Some(&9_216));
+        assert_eq!(tiles.iter().max(), Some(&7_680));
     }
 }
