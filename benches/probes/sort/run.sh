@@ -42,7 +42,13 @@ V=(
  "f32_args_16x384_3 sort_f32_v4.cu float 2 16 3 384"
  "f32_args_16x384_3_timed sort_f32_v4_timed.cu float 2 16 3 384"
  "f32_args_24x384_2_stash sort_f32_v4_stash.cu float 2 24 2 384"
+ "u32_pairs_16x384_3_persist sort_u32_v4_persist.cu unsigned 1 16 3 384"
+ "u32_pairs_14x384_3_persist sort_u32_v4_persist.cu unsigned 1 14 3 384"
+ "u32_pairs_12x384_3_persist sort_u32_v4_persist.cu unsigned 1 12 3 384"
+ "f32_args_16x384_3_persist sort_f32_v4_persist.cu float 2 16 3 384"
+ "f32_args_12x384_3_persist sort_f32_v4_persist.cu float 2 12 3 384"
  "u64_keys_12x384_3 sort_u64_v0.cu product::wd_u64 0 12 3 384 134217728"
+ "u64_keys_12x384_3_persist sort_u64_v0_persist.cu product::wd_u64 0 12 3 384 134217728"
 )
 sel=(); for v in "${V[@]}"; do set -- $v; [[ $1 =~ $only ]] && sel+=("$v"); done
 for v in "${sel[@]}"; do variant $v & done

@@ -12,6 +12,10 @@ measured.
   tile     keys alone: a block a tile (WD_SORT_PERSIST 0), against the module's persistent
            blocks (a resident grid taking tiles from the queue: the probe launches that grid
            for modules whose WD_SORT_PERSIST is 1).
+  persist  a module that runs a block a tile made persistent (WD_SORT_PERSIST 1): 8-byte keys
+           as the keys-only pass is; a pass that moves values loads its next tile's keys once
+           the tile's values are in shared memory (their registers free), before it writes
+           them out.
 usage: variants.py DIR
 """
 import sys
@@ -68,9 +72,9 @@ def timed(t):
         __syncthreads();
         tt[5] = clock64();
 ''')
-    t = rep(t, '''            if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
+    t = rep(t, '''            if (i < valid) kdst[shift[d] + i] = wd_sort_key<K>(x, descending);
         }
-''', '''            if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
+''', '''            if (i < valid) kdst[shift[d] + i] = wd_sort_key<K>(x, descending);
         }
         tt[6] = clock64();
 ''')
@@ -115,6 +119,27 @@ def stash(t):
     t = rep(t, '''                v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;''', '''                v[j] = make_index ? (V)i : stash[j * 32];''')
     return t
 
+def persist(t):
+    # Persistent blocks where the product runs a block a tile, for the A/B.
+    t = rep(t, '#define WD_SORT_PERSIST 0\n', '#define WD_SORT_PERSIST 1\n')
+    if '#define WD_SORT_VALUE_BYTES 0\n' in t:
+        return t
+    t = rep(t, 'constexpr bool persistent = WD_SORT_PERSIST != 0 && !moves_values;', 'constexpr bool persistent = WD_SORT_PERSIST != 0;')
+    t = rep(t, """        if constexpr (persistent) {
+            next = next_tile;""", """        if constexpr (persistent && !moves_values) {
+            next = next_tile;""")
+    return rep(t, """            for (int j = 0; j < ITEMS; ++j) tile_vals[rank[j]] = v[j];
+            __syncthreads();
+""", """            for (int j = 0; j < ITEMS; ++j) tile_vals[rank[j]] = v[j];
+            __syncthreads();
+            if constexpr (persistent) {
+                next = next_tile;
+                more = next < (n + TILE - 1) / TILE;
+                first = next * TILE + (wd_u64)warp * 32u * ITEMS + lane;
+                if (more) wd_sort_load_tile<ITEMS>(w, ksrc, first, n, descending);
+            }
+""")
+
 def tile(t):
     # A block a tile (the pass before persistent blocks), for the A/B: WD_SORT_PERSIST 0.
     return rep(t, '#define WD_SORT_PERSIST 1\n', '#define WD_SORT_PERSIST 0\n')
@@ -122,7 +147,8 @@ def tile(t):
 if __name__ == '__main__':
     d = sys.argv[1]
     for mod, kinds in [('sort_u32_v0', ['timed', 'tile']), ('sort_f32_v0', ['timed', 'tile']),
-                       ('sort_u32_v4', ['timed', 'stash']), ('sort_f32_v4', ['timed', 'stash'])]:
+                       ('sort_u32_v4', ['timed', 'stash', 'persist']), ('sort_f32_v4', ['timed', 'stash', 'persist']),
+                       ('sort_u64_v0', ['persist'])]:
         src = open(f'{d}/{mod}.cu').read()
         for k in kinds:
             open(f'{d}/{mod}_{k}.cu', 'w').write(globals()[k](src))

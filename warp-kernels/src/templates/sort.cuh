@@ -164,6 +164,23 @@ template <int ITEMS> struct wd_sort_ranks {
     __device__ __forceinline__ wd_u32 operator[](int j) const { return (j & 1) ? r[j >> 1] >> 16 : r[j >> 1] & 0xffffu; }
 };
 
+// A thread's digits of its items in a pass's tile, set in order: four a register when PACK
+// (keys of at most 4 bytes: their passes that move values then spill nothing, 4 bytes
+// unpacked), else one (8-byte keys' passes spill more packed: 104 bytes against 20).
+template <int ITEMS, bool PACK> struct wd_sort_digits {
+    wd_u32 d[PACK ? (ITEMS + 3) / 4 : ITEMS];
+    __device__ __forceinline__ void set(int j, wd_u32 v) {
+        if (!PACK) {
+            d[j] = v;
+        } else if (j & 3) {
+            d[j >> 2] |= v << (8 * (j & 3));
+        } else {
+            d[j >> 2] = v;
+        }
+    }
+    __device__ __forceinline__ wd_u32 operator[](int j) const { return PACK ? (d[j >> 2] >> (8 * (j & 3))) & 255u : d[j]; }
+};
+
 // Each warp's count of each digit into whist[warp] (shared atomics). The caller's barrier
 // publishes them. digit(j): the digit of the thread's item j (recomputed where needed rather
 // than held: registers are what bound a pass).
@@ -382,6 +399,7 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
         for (int j = 0; j < ITEMS; ++j) tile_words[rank[j]] = w[j];
         wd_u64 next = 0;
         bool more = false;
+        // Persistent blocks: the next tile's keys into w, `first` moved to it.
         if constexpr (persistent) {
             next = next_tile;
             more = next < (n + TILE - 1) / TILE;
@@ -399,13 +417,14 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
 
         const wd_u64 left = n - base;
         const unsigned valid = left < TILE ? (unsigned)left : TILE;
-        wd_u32 digit[ITEMS];
+        wd_sort_digits<ITEMS, sizeof(U) <= 4> digit;  // the values' write needs them again
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) {
             const unsigned i = threadIdx.x + (unsigned)j * THREADS;
             const U x = tile_words[i];
-            digit[j] = wd_sort_digit_at(x, bit);
-            if (i < valid) kdst[shift[digit[j]] + i] = wd_sort_key<K>(x, descending);
+            const wd_u32 d = wd_sort_digit_at(x, bit);
+            digit.set(j, d);
+            if (i < valid) kdst[shift[d] + i] = wd_sort_key<K>(x, descending);
         }
         if constexpr (moves_values) {
             // The values are read only now (CUB's order): held through the ranking, they would
