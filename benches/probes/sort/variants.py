@@ -12,6 +12,9 @@ measured.
   tile     keys alone: a block a tile (WD_SORT_PERSIST 0), against the module's persistent
            blocks (a resident grid taking tiles from the queue: the probe launches that grid
            for modules whose WD_SORT_PERSIST is 1).
+  late     keys alone, persistent: the next tile taken after the look-back (not before the
+           ranking's barrier), its keys loaded while the current tile's are written out, so
+           that a tile's successors wait less for its counts;
   persist  a module that runs a block a tile made persistent (WD_SORT_PERSIST 1): 8-byte keys
            as the keys-only pass is; a pass that moves values loads its next tile's keys once
            the tile's values are in shared memory (their registers free), before it writes
@@ -140,13 +143,43 @@ def persist(t):
             }
 """)
 
+def late(t):
+    # The persistent pass's next tile taken after the look-back.
+    t = rep(t, """        if (persistent && threadIdx.x == 0) next_tile = queue != nullptr ? atomicAdd(queue + pass, 1u) : ~(wd_u64)0;
+""", "")
+    block = """        wd_u64 next = 0;
+        bool more = false;
+        // Persistent blocks: the next tile's keys into w, `first` moved to it.
+        if constexpr (persistent) {
+            next = next_tile;
+            more = next < (n + TILE - 1) / TILE;
+            first = next * TILE + (wd_u64)warp * 32u * ITEMS + lane;
+            if (more) wd_sort_load_tile<ITEMS>(w, ksrc, first, n, descending);
+        }
+"""
+    t = rep(t, block, "")
+    t = rep(t, """            shift[threadIdx.x] += before;
+        }
+        __syncthreads();
+""", """            shift[threadIdx.x] += before;
+        }
+        if (persistent && threadIdx.x == 0) next_tile = queue != nullptr ? atomicAdd(queue + pass, 1u) : ~(wd_u64)0;
+        __syncthreads();
+""")
+    return rep(t, """        const wd_u64 left = n - base;
+""", block + """        const wd_u64 left = n - base;
+""")
+
+def late_timed(t):
+    return late(timed(t))
+
 def tile(t):
     # A block a tile (the pass before persistent blocks), for the A/B: WD_SORT_PERSIST 0.
     return rep(t, '#define WD_SORT_PERSIST 1\n', '#define WD_SORT_PERSIST 0\n')
 
 if __name__ == '__main__':
     d = sys.argv[1]
-    for mod, kinds in [('sort_u32_v0', ['timed', 'tile']), ('sort_f32_v0', ['timed', 'tile']),
+    for mod, kinds in [('sort_u32_v0', ['timed', 'tile', 'late', 'late_timed']), ('sort_f32_v0', ['timed', 'tile', 'late', 'late_timed']),
                        ('sort_u32_v4', ['timed', 'stash', 'persist']), ('sort_f32_v4', ['timed', 'stash', 'persist']),
                        ('sort_u64_v0', ['persist'])]:
         src = open(f'{d}/{mod}.cu').read()
