@@ -122,6 +122,21 @@ def stash(t):
     t = rep(t, '''                v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;''', '''                v[j] = make_index ? (V)i : stash[j * 32];''')
     return t
 
+# The persistent pass's step to its next tile (as the product's template writes it), at the
+# given indent: `persist` and `late` move it.
+def next_tile_load(indent):
+    body = """wd_u64 next = 0;
+bool more = false;
+// Persistent blocks: the next tile's keys into w, `first` moved to it.
+if constexpr (persistent) {
+    next = next_tile;
+    more = next < (n + TILE - 1) / TILE;
+    first = next * TILE + (wd_u64)warp * 32u * ITEMS + lane;
+    if (more) wd_sort_load_tile<ITEMS>(w, ksrc, first, n, descending);
+}
+"""
+    return ''.join(' ' * indent + line if line.strip() else line for line in body.splitlines(True))
+
 def persist(t):
     # Persistent blocks where the product runs a block a tile, for the A/B.
     t = rep(t, '#define WD_SORT_PERSIST 0\n', '#define WD_SORT_PERSIST 1\n')
@@ -131,32 +146,18 @@ def persist(t):
     t = rep(t, """        if constexpr (persistent) {
             next = next_tile;""", """        if constexpr (persistent && !moves_values) {
             next = next_tile;""")
+    load = next_tile_load(12).split('// Persistent blocks: the next tile\'s keys into w, `first` moved to it.\n')[1]
     return rep(t, """            for (int j = 0; j < ITEMS; ++j) tile_vals[rank[j]] = v[j];
             __syncthreads();
 """, """            for (int j = 0; j < ITEMS; ++j) tile_vals[rank[j]] = v[j];
             __syncthreads();
-            if constexpr (persistent) {
-                next = next_tile;
-                more = next < (n + TILE - 1) / TILE;
-                first = next * TILE + (wd_u64)warp * 32u * ITEMS + lane;
-                if (more) wd_sort_load_tile<ITEMS>(w, ksrc, first, n, descending);
-            }
-""")
+""" + load)
 
 def late(t):
     # The persistent pass's next tile taken after the look-back.
     t = rep(t, """        if (persistent && threadIdx.x == 0) next_tile = queue != nullptr ? atomicAdd(queue + pass, 1u) : ~(wd_u64)0;
 """, "")
-    block = """        wd_u64 next = 0;
-        bool more = false;
-        // Persistent blocks: the next tile's keys into w, `first` moved to it.
-        if constexpr (persistent) {
-            next = next_tile;
-            more = next < (n + TILE - 1) / TILE;
-            first = next * TILE + (wd_u64)warp * 32u * ITEMS + lane;
-            if (more) wd_sort_load_tile<ITEMS>(w, ksrc, first, n, descending);
-        }
-"""
+    block = next_tile_load(8)
     t = rep(t, block, "")
     t = rep(t, """            shift[threadIdx.x] += before;
         }

@@ -157,7 +157,7 @@ const KNOWN_SPILLS: &[(&str, u32)] = &[
     ("wd_k_runs", 490), // reduce_by_key
     ("wd_k_scan", 24),
     ("wd_k_scan_cols", 8),
-    ("wd_k_sort_pass", 52), // at most 20 for any key and value (2026-12-07: persistent keys-only passes)
+    ("wd_k_sort_pass", 20), // u64 keys with 4-byte values (2026-12-07); keys-only u32 16
     ("wd_k_sort_rows_warp", 16),
     ("wd_k_topk", 16),
     ("wd_k_topk_rows", 12),
