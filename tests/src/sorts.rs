@@ -11,7 +11,7 @@ use crate::{Bits, TotalOrder, assert_bits, same_value, sorted_k, sorted_position
 /// Both orders.
 pub const ORDERS: [SortOrder; 2] = [SortOrder::Ascending, SortOrder::Descending];
 
-/// `sort`, `argsort` (u32 and u64), `sort_pairs` (values: `u64` tags and `u8` tags) of
+/// `sort`, `argsort` (u32 and u64), `sort_pairs` (values: `u64`, `u32` and `u8` tags) of
 /// `xs[off..]` (a view of an uploaded `xs`) on `dev` against [`sorted_positions`].
 pub fn check_sorts<T>(dev: &Device, xs: &[T], off: usize, what: &str)
 where
@@ -26,6 +26,8 @@ where
         .collect();
     let small: Vec<u8> = (0..n).map(|i| (i * 7 + 3) as u8).collect();
     let (tags_d, small_d) = (dev.upload(&tags).unwrap(), dev.upload(&small).unwrap());
+    let words: Vec<u32> = tags.iter().map(|&t| (t >> 17) as u32).collect();
+    let words_d = dev.upload(&words).unwrap();
     for order in ORDERS {
         let tag = format!("{what} n={n} off={off} {order:?}");
         let want = sorted_positions(xs, order == SortOrder::Descending);
@@ -54,6 +56,19 @@ where
         let (_, v) = dev.sort_pairs(&keys, &small_d, order).unwrap();
         let want_small: Vec<u8> = want.iter().map(|&i| small[i]).collect();
         assert_eq!(v.download().unwrap(), want_small, "pairs' u8 values: {tag}");
+        // 4-byte values (with 4-byte integer keys, staged in shared memory on an H100 or H200).
+        let (k, v) = dev.sort_pairs(&keys, &words_d, order).unwrap();
+        assert_bits(
+            &k.download().unwrap(),
+            &want_keys,
+            &format!("pairs' keys, u32 values: {tag}"),
+        );
+        let want_words: Vec<u32> = want.iter().map(|&i| words[i]).collect();
+        assert_eq!(
+            v.download().unwrap(),
+            want_words,
+            "pairs' u32 values: {tag}"
+        );
         // Zipped values: rows of (u8, u64) (padded: the u64 field at offset 8) and of four
         // arrays, the keys too.
         let (k, rows) = dev.sort_pairs(&keys, &(&small_d, &tags_d), order).unwrap();

@@ -316,6 +316,24 @@ fn sorts_match_the_cpu() {
             "pairs' values"
         );
         let (gy, cy) = (g.upload(&ys).unwrap(), c.upload(&ys).unwrap());
+        // 4-byte integer keys with 4-byte values (and the argsort below): the passes stage the
+        // values (`cp.async`).
+        let ids: Vec<u32> = (0..n as u32)
+            .map(|i| i.wrapping_mul(2_654_435_761))
+            .collect();
+        let (gi, ci) = (g.upload(&ids).unwrap(), c.upload(&ids).unwrap());
+        let (gk, gw) = g.sort_pairs(&gy, &gi, order).unwrap();
+        let (ck, cw) = c.sort_pairs(&cy, &ci, order).unwrap();
+        assert_eq!(
+            gk.download().unwrap(),
+            ck.download().unwrap(),
+            "pairs' u32 keys"
+        );
+        assert_eq!(
+            gw.download().unwrap(),
+            cw.download().unwrap(),
+            "pairs' u32 values"
+        );
         assert_eq!(
             g.argsort(&gy, order).unwrap().download().unwrap(),
             c.argsort(&cy, order).unwrap().download().unwrap(),

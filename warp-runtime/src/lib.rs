@@ -86,13 +86,14 @@ pub mod impl_ {
         histogram_reduce_module, histogram_weighted_module, map_module, merge_module,
         merge_values_module, partition3_module, predicate_module, reduce_by_key_input_module,
         reduce_by_key_module, reduce_module, run_length_module, scatter_module, search_module,
-        sort_module, topk_module, transpose_module, unique_module,
+        sort_module, sort_module_on, topk_module, transpose_module, unique_module,
     };
     pub use crate::operators::{FnMeta, OpMeta};
     pub use crate::ranges::RangeKey;
     pub use crate::strides::StridedKey;
     pub use crate::values::Sealed;
     pub use std::borrow::Cow;
+    pub use warp_kernels::family::sort::SortMoves;
     pub use warp_kernels::{FnFragment, OpFragment, Redux, Scalar, Style};
     pub use warp_macros::resume;
 }

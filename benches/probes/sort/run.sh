@@ -12,7 +12,7 @@ variant() {  # name module key vals items minblocks block [n [crowded [lookback]
   [ -n "$crowded" ] && extra+=(-e "s/^#define WD_SORT_CROWDED .*/#define WD_SORT_CROWDED $crowded/")
   [ -n "$lookback" ] && extra+=(-e "s/^#define WD_SORT_LOOKBACK .*/#define WD_SORT_LOOKBACK $lookback/")
   case $name in *timed*) flags+=(-DTIMED) ;; esac
-  case $name in *stash*) flags+=(-DDYN=1) ;; esac
+  case $name in *staged*) flags+=(-DDYN=1) ;; esac
   sed "${extra[@]}" -e "s/^#define WD_SORT_ITEMS .*/#define WD_SORT_ITEMS $items/" -e "s/^#define WD_SORT_MIN_BLOCKS .*/#define WD_SORT_MIN_BLOCKS $mb/" \
       -e "s/^#define WD_SORT_TILE .*/#define WD_SORT_TILE $((items * block))/" -e "s/^#define WD_SORT_BLOCK .*/#define WD_SORT_BLOCK $block/" \
       "$mods/$mod" > "$out/$name.cu"
@@ -43,10 +43,19 @@ V=(
  "u32_pairs_16x384_3 sort_u32_v4.cu unsigned 1 16 3 384"
  "u32_pairs_16x384_3_timed sort_u32_v4_timed.cu unsigned 1 16 3 384"
  "u32_pairs_24x384_2 sort_u32_v4.cu unsigned 1 24 2 384"
- "u32_pairs_24x384_2_stash sort_u32_v4_stash.cu unsigned 1 24 2 384"
+ "u32_pairs_24x384_2_staged sort_u32_v4_staged.cu unsigned 1 24 2 384"
+ "u32_pairs_24x384_2_staged_timed sort_u32_v4_staged_timed.cu unsigned 1 24 2 384"
+ "u32_args_16x384_3 sort_u32_v4.cu unsigned 2 16 3 384"
+ "u32_args_24x384_2_staged sort_u32_v4_staged.cu unsigned 2 24 2 384"
  "f32_args_16x384_3 sort_f32_v4.cu float 2 16 3 384"
  "f32_args_16x384_3_timed sort_f32_v4_timed.cu float 2 16 3 384"
- "f32_args_24x384_2_stash sort_f32_v4_stash.cu float 2 24 2 384"
+ "f32_args_24x384_2_staged sort_f32_v4_staged.cu float 2 24 2 384"
+ "f32_pairs_16x384_3 sort_f32_v4.cu float 1 16 3 384"
+ "f32_pairs_24x384_2_staged sort_f32_v4_staged.cu float 1 24 2 384"
+ "f32_pairs_24x384_2_staged_timed sort_f32_v4_staged_timed.cu float 1 24 2 384"
+ "f32_pairs_16x384_3_staged sort_f32_v4_staged.cu float 1 16 3 384"
+ "f32_pairs_24x384_2 sort_f32_v4.cu float 1 24 2 384"
+ "f32_args_24x384_2_staged_timed sort_f32_v4_staged_timed.cu float 2 24 2 384"
  "u32_pairs_16x384_3_persist sort_u32_v4_persist.cu unsigned 1 16 3 384"
  "u32_pairs_14x384_3_persist sort_u32_v4_persist.cu unsigned 1 14 3 384"
  "u32_pairs_12x384_3_persist sort_u32_v4_persist.cu unsigned 1 12 3 384"

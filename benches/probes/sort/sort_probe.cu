@@ -5,7 +5,7 @@
 // one binary a variant (the module's WD_SORT_ITEMS / WD_SORT_MIN_BLOCKS / WD_SORT_BLOCK edited).
 // Also printed: each pass's time (events around each launch, median of 7). Switches for the
 // experiment modules of variants.py: -DTIMED (a phase-timed module: cycles a tile of each
-// phase), -DDYN=1 (a tile of 4-byte values of dynamic shared memory, the `stash` modules),
+// phase), -DDYN=1 (a tile of 4-byte values of dynamic shared memory: the `_staged` modules, WD_SORT_STAGE),
 // PERSIST (the module's WD_SORT_PERSIST unless given: a grid of the resident blocks alone,
 // taking tiles from the queue; else a block a tile).
 //   nvcc -O3 -arch=sm_90 -std=c++17 -DMODULE='"variant.cu"' -DPROBE_KEY=unsigned -DVALS=1 sort_probe.cu

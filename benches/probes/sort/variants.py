@@ -7,8 +7,8 @@ measured.
   timed    clock64() at the pass's phase boundaries (threads 0 and 352), summed per phase in
            wd_x_timers (the probe built with -DTIMED prints cycles a tile), and the look-back's
            rounds and steps for thread 0;
-  stash    the tile's values copied to dynamic shared memory by cp.async while the keys rank
-           (probe built with -DDYN=1), read from there after the ranking;
+  staged   4-byte values staged in shared memory (WD_SORT_STAGE) in a module the product
+           does not stage (f32 keys); staged_timed: the same, timed;
   tile     keys alone: a block a tile (WD_SORT_PERSIST 0), against the module's persistent
            blocks (a resident grid taking tiles from the queue: the probe launches that grid
            for modules whose WD_SORT_PERSIST is 1).
@@ -92,36 +92,6 @@ def timed(t):
         tile = next;''')
     return t
 
-def stash(t):
-    # Values modules run a block a tile: the tile's values copied at the loop's top.
-    t = rep(t, '''    for (;;) {
-        const wd_u64 base = tile * TILE;
-''', '''    for (;;) {
-        const wd_u64 base = tile * TILE;
-        extern __shared__ __align__(16) unsigned char wd_x_dyn[];
-        V* stash = reinterpret_cast<V*>(wd_x_dyn) + warp * 32u * ITEMS + lane;
-        if constexpr (moves_values) {
-            if (!make_index) {
-#pragma unroll
-                for (int j = 0; j < ITEMS; ++j) {
-                    const wd_u64 i = first + (wd_u64)j * 32u;
-                    if (i < n) {
-                        const unsigned s = (unsigned)__cvta_generic_to_shared(stash + j * 32);
-                        if constexpr (sizeof(V) == 8) asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\\n" ::"r"(s), "l"(vsrc + i) : "memory");
-                        else asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\\n" ::"r"(s), "l"(vsrc + i) : "memory");
-                    }
-                }
-                asm volatile("cp.async.commit_group;\\n" ::: "memory");
-            }
-        }
-''')
-    t = rep(t, '''            V v[ITEMS];
-#pragma unroll''', '''            V v[ITEMS];
-            if (!make_index) asm volatile("cp.async.wait_all;\\n" ::: "memory");
-#pragma unroll''')
-    t = rep(t, '''                v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;''', '''                v[j] = make_index ? (V)i : stash[j * 32];''')
-    return t
-
 # The persistent pass's step to its next tile (as the product's template writes it), at the
 # given indent: `persist` and `late` move it.
 def next_tile_load(indent):
@@ -174,6 +144,15 @@ def late(t):
 def late_timed(t):
     return late(timed(t))
 
+def staged(t):
+    # 4-byte values staged (WD_SORT_STAGE) where the product does not stage them (f32 keys),
+    # at up to 24 keys a thread.
+    t = rep(t, '#define WD_SORT_STAGE 0\n', '#define WD_SORT_STAGE 1\n')
+    return rep(t, '#define WD_SORT_STASH_BYTES 0\n', '#define WD_SORT_STASH_BYTES 36864\n')
+
+def staged_timed(t):
+    return timed(staged(t))
+
 def tile(t):
     # A block a tile (the pass before persistent blocks), for the A/B: WD_SORT_PERSIST 0.
     return rep(t, '#define WD_SORT_PERSIST 1\n', '#define WD_SORT_PERSIST 0\n')
@@ -181,7 +160,8 @@ def tile(t):
 if __name__ == '__main__':
     d = sys.argv[1]
     for mod, kinds in [('sort_u32_v0', ['timed', 'tile', 'late', 'late_timed']), ('sort_f32_v0', ['timed', 'tile', 'late', 'late_timed']),
-                       ('sort_u32_v4', ['timed', 'stash', 'persist']), ('sort_f32_v4', ['timed', 'stash', 'persist']),
+                       ('sort_u32_v4', ['timed', 'persist']), ('sort_f32_v4', ['timed', 'persist', 'staged', 'staged_timed']),
+                       ('sort_u32_v4_staged', ['timed']), ('sort_f32_v4_staged', ['timed']),
                        ('sort_u64_v0', ['persist'])]:
         src = open(f'{d}/{mod}.cu').read()
         for k in kinds:

@@ -870,7 +870,7 @@ mod sort {
     //! counts (shared atomic adds), the look-back's 64-bit exchanges and no local memory (ptxas
     //! checks the tile's shared memory).
     use super::*;
-    use warp_runtime::impl_::sort_module;
+    use warp_runtime::impl_::{SortMoves, sort_module, sort_module_on};
 
     #[test]
     fn sort_modules_compile_for_every_key_type() {
@@ -878,23 +878,26 @@ mod sort {
             return;
         }
         let want: &[&str] = &["atom.shared.or", "atom.global.exch.b64", "atom.shared.add"];
+        use SortMoves::{Keys, Pairs, Positions};
         let mut modules = vec![
-            (sort_module::<f32>(0), want),
-            (sort_module::<f64>(8), want),
-            (sort_module::<i32>(4), want),
-            (sort_module::<u32>(1), want),
-            (sort_module::<u32>(2), want),
-            (sort_module::<i64>(0), want),
-            (sort_module::<u64>(4), want),
-            (sort_module::<i16>(0), want),
-            (sort_module::<u16>(8), want),
-            (sort_module::<i8>(0), want),
-            (sort_module::<u8>(4), want),
-            (sort_module::<bool>(0), want),
-            (sort_module::<f16>(4), want),
-            (sort_module::<bf16>(0), want),
+            (sort_module::<f32>(Keys), want),
+            (sort_module::<f64>(Pairs(8)), want),
+            (sort_module::<i32>(Pairs(4)), want),
+            (sort_module::<u32>(Positions(4)), want),
+            (sort_module_on::<u32>(Pairs(4), false), want),
+            (sort_module::<u32>(Pairs(1)), want),
+            (sort_module::<u32>(Pairs(2)), want),
+            (sort_module::<i64>(Keys), want),
+            (sort_module::<u64>(Pairs(4)), want),
+            (sort_module::<i16>(Keys), want),
+            (sort_module::<u16>(Positions(8)), want),
+            (sort_module::<i8>(Keys), want),
+            (sort_module::<u8>(Pairs(4)), want),
+            (sort_module::<bool>(Keys), want),
+            (sort_module::<f16>(Pairs(4)), want),
+            (sort_module::<bf16>(Keys), want),
         ];
-        modules.push((sort_module::<u64>(8), want));
+        modules.push((sort_module::<u64>(Positions(8)), want));
         compile_all_with(modules);
     }
 }

@@ -343,11 +343,14 @@ mod topk {
 mod sort {
     //! A snapshot of a sort module's own part (the kernels' signatures over the key type).
     use super::view;
-    use warp_runtime::impl_::sort_module;
+    use warp_runtime::impl_::{SortMoves, sort_module};
 
     #[test]
     fn sort_modules() {
-        insta::assert_snapshot!("sort_f32_pairs_u32", view(&sort_module::<f32>(4).source));
+        insta::assert_snapshot!(
+            "sort_f32_pairs_u32",
+            view(&sort_module::<f32>(SortMoves::Pairs(4)).source)
+        );
     }
 }
 

@@ -1,12 +1,13 @@
 //! GPU sorts against plain Rust (`slice::sort_by` with `cmp` / `total_cmp`): every key type,
-//! both orders, sizes around the warp, a pass's tiles (`sort_tile`) and many tiles,
+//! both orders, sizes around the warp, a pass's tiles (`SortShape::tile`) and many tiles,
 //! misaligned views,
 //! sorted, reversed, all-equal and few-valued keys, keys that differ in one byte only (the
 //! other passes skipped), NaN and signed zeros, pairs with values of 1 to 8 bytes, argsort into
 //! `u32` and `u64`, 2^28 `f32` keys, and more than 2^31 keys. Needs a CUDA GPU.
 
+use warp_kernels::Scalar;
 use warp_kernels::family::merge::merge_tile;
-use warp_kernels::family::sort::sort_tile;
+use warp_kernels::family::sort::{SortMoves, SortShape};
 use warp_runtime::prelude::*;
 use warp_runtime::{Element, Ordered};
 use warp_tests::edge_ops::{add_i32, add_u8};
@@ -18,12 +19,18 @@ use warp_tests::{
     sorted_positions,
 };
 
-/// Edge sizes, sizes around a pass's tile of keys alone and of keys with 4- and 8-byte values
-/// (`sort_tile`), three tiles and a few, and many tiles.
-fn sizes(elem: usize) -> Vec<usize> {
-    let mut s = edge_sizes(elem);
-    for value_size in [0, 4, 8] {
-        let t = sort_tile(elem, value_size);
+/// Edge sizes, sizes around a pass's tile of keys alone, of keys with 4-byte values (staged
+/// or not: pairs, argsort) and with 8-byte ones (`SortShape::tile`, on an sm_80+ GPU), three
+/// tiles and a few, and many tiles.
+fn sizes(key: Scalar) -> Vec<usize> {
+    let mut s = edge_sizes(key.size());
+    for moves in [
+        SortMoves::Keys,
+        SortMoves::Pairs(4),
+        SortMoves::Positions(4),
+        SortMoves::Pairs(8),
+    ] {
+        let t = SortShape::new(key, moves, true).tile();
         s.extend([t - 1, t, t + 1, 3 * t + 5]);
     }
     s.extend([300_000, (1 << 22) + 3]);
@@ -33,7 +40,7 @@ fn sizes(elem: usize) -> Vec<usize> {
 }
 
 fn every_case<T: Ordered + TotalOrder + Random + Bits + Send + Sync>(dev: &Device, what: &str) {
-    for n in sizes(std::mem::size_of::<T>()) {
+    for n in sizes(T::SCALAR) {
         let xs: Vec<T> = random_vec_par(seed() ^ n as u64, n, true);
         check_sorts(dev, &xs, 0, what);
         if n > 1 && n < 100_000 {

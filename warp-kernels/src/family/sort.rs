@@ -31,44 +31,140 @@ pub const fn sort_passes(key_size: usize) -> usize {
 /// 24 items and four blocks).
 pub const SORT_BLOCK: u32 = 384;
 
-/// Keys a thread of a sort pass ranks and moves (warp-striped), for keys of `key_size` bytes
-/// with values of `value_size` (0: none). The pass is instruction-bound: a larger tile spreads
-/// its fixed work (the scan over the digits, the look-back) over more keys, and more resident
-/// warps hide more latency; the tile's words in shared memory bound it (at most 48 KiB a
-/// block). Values are read only after the ranking, so the registers hold keys and ranks:
-/// 20 items for keys of at most 4 bytes alone (a persistent pass, [`sort_persistent`], whose
-/// registers also hold the next tile's keys), 16 for such keys with values of at most 4
-/// bytes, 12 where a key or a value has 8 bytes. Measured on the H200 (2^28 keys; per pass):
-/// u32 keys 1.37 ms (a block a tile, 24 items), u32 keys with u32 values 2.08 ms, f32 argsort
-/// 2.00 ms; 2^27 u64 keys 0.99 ms. On an H100 (2026-12-07), u32 keys: 1.443 ms a block a
-/// tile at 24 items, 1.396 persistent at 24 (84 bytes of spills), 1.294 persistent at 20.
-pub const fn sort_items(key_size: usize, value_size: usize) -> u32 {
-    if key_size > 4 || value_size > 4 {
-        12
-    } else if value_size > 0 {
-        16
-    } else {
-        20
+/// What a sort module's digit passes move with the keys: with the key's size, it sets the
+/// passes' shape ([`SortShape`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SortMoves {
+    /// The keys alone.
+    Keys,
+    /// The caller's values of this many bytes (1, 2, 4 or 8), read by every pass.
+    Pairs(usize),
+    /// The keys' positions of this many bytes (4 or 8: argsort), made by the first pass and
+    /// read by the others.
+    Positions(usize),
+}
+
+impl SortMoves {
+    /// Bytes of a value moved with each key (0: none).
+    pub const fn value_size(self) -> usize {
+        match self {
+            SortMoves::Keys => 0,
+            SortMoves::Pairs(size) | SortMoves::Positions(size) => size,
+        }
     }
 }
 
-/// Whether a sort pass over keys of `key_size` bytes with values of `value_size` (0: none)
-/// runs persistent blocks (`WD_SORT_PERSIST`): a resident grid whose blocks take tiles from
-/// the pass's queue until none is left, each loading its next tile's keys while the current
-/// one looks back and writes out. Keys of at most 4 bytes alone (measured: 10% less a pass
-/// for `u32` keys on an H100); other passes run a block a tile.
-pub const fn sort_persistent(key_size: usize, value_size: usize) -> bool {
-    key_size <= 4 && value_size == 0
+/// The shape of a sort module's digit passes, for keys of `key_size` bytes moving values of
+/// `value_size` (0: none): one Rust definition of the tile, the blocks an SM, the persistent
+/// grid and the staged values, which the module's `#define`s and the runtime's launches both
+/// read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SortShape {
+    /// Bytes of a key.
+    pub key_size: usize,
+    /// Bytes of a value (0: keys alone).
+    pub value_size: usize,
+    /// Whether a tile's values are staged in dynamic shared memory ([`SortShape::stash_bytes`]
+    /// a block): copied by `cp.async` as the tile starts, so that their loads complete under
+    /// the ranking instead of after it, and no register holds them; the tile then grows to
+    /// 24 keys a thread at two blocks an SM. 4-byte integer keys (`u32`, `i32`) with 4-byte
+    /// values or positions, on a device that [`sort_can_stage`]. Measured on an H100
+    /// (2026-12-07, the sort probe, 2^28 keys, a pass): `u32` pairs 2.210-2.247 ms against
+    /// 2.582 at 16 keys a thread and three blocks, a `u32` argsort 2.186 against 2.533; `f32`
+    /// keys, whose order words wait for their loads, 3.154 against 2.378 (and 2.617 with the
+    /// values asked for before the keys), so float keys stay unstaged, as do narrower keys
+    /// (which spill registers at 24 a thread).
+    pub staged: bool,
 }
 
-/// Keys of one tile of a sort pass (a block's): [`sort_items`] a thread.
-pub const fn sort_tile(key_size: usize, value_size: usize) -> usize {
-    SORT_BLOCK as usize * sort_items(key_size, value_size) as usize
+/// Whether a device of compute capability `arch` (`90` for sm_90) with `shared_per_sm` bytes
+/// of shared memory an SM runs staged sort passes ([`SortShape::staged`]): `cp.async` (sm_80
+/// and later) and room for two staged blocks an SM (about 75 KiB each: 39 of the pass's own,
+/// 36 of stash), 160 KiB (the A100, H100, H200 and B200 have 164 to 228; GPUs with 100 KiB an
+/// SM, as the RTX 30 and 40 series, would run one block an SM, and stay unstaged).
+pub const fn sort_can_stage(arch: u32, shared_per_sm: usize) -> bool {
+    arch >= 80 && shared_per_sm >= 160 * 1024
 }
 
-/// Resident blocks per SM a sort pass is compiled for (`__launch_bounds__`' second argument),
-/// for every key and value size: three (56 registers a thread at [`SORT_BLOCK`]).
-pub const SORT_MIN_BLOCKS: u32 = 3;
+impl SortShape {
+    /// The shape of the passes of keys of type `key` moving `moves`, on a device that
+    /// [`sort_can_stage`] (`can_stage`) or not.
+    pub fn new(key: Scalar, moves: SortMoves, can_stage: bool) -> SortShape {
+        let value_size = moves.value_size();
+        SortShape {
+            key_size: key.size(),
+            value_size,
+            staged: can_stage
+                && value_size == 4
+                && matches!(key, Scalar::U32 | Scalar::I32)
+                && moves != SortMoves::Keys,
+        }
+    }
+
+    /// Keys a thread of a pass ranks and moves (warp-striped). The pass is bound by latency
+    /// and instructions: a larger tile spreads its fixed work (the scan over the digits, the
+    /// look-back) over more keys, and more resident warps hide more latency; the registers
+    /// (keys and ranks; values are read only after the ranking or staged) and the tile's words
+    /// in shared memory bound it. 20 items for keys of at most 4 bytes alone (a persistent
+    /// pass, [`SortShape::persistent`], whose registers also hold the next tile's keys), 24
+    /// staged, 16 for such keys with other values of at most 4 bytes, 12 where a key or a
+    /// value has 8 bytes. Measured on the H200 (2^28 keys; per pass): u32 keys 1.37 ms (a
+    /// block a tile, 24 items), u32 keys with u32 values 2.08 ms, f32 argsort 2.00 ms; 2^27
+    /// u64 keys 0.99 ms. On an H100 (2026-12-07), u32 keys: 1.443 ms a block a tile at 24
+    /// items, 1.396 persistent at 24 (84 bytes of spills), 1.294 persistent at 20.
+    pub const fn items(self) -> u32 {
+        if self.staged {
+            24
+        } else if self.key_size > 4 || self.value_size > 4 {
+            12
+        } else if self.value_size > 0 {
+            16
+        } else {
+            20
+        }
+    }
+
+    /// Whether the passes run persistent blocks (`WD_SORT_PERSIST`): a resident grid whose
+    /// blocks take tiles from the pass's queue until none is left, each loading its next
+    /// tile's keys while the current one looks back and writes out. Keys of at most 4 bytes
+    /// alone (measured: 10% less a pass for `u32` keys on an H100); other passes run a block
+    /// a tile.
+    pub const fn persistent(self) -> bool {
+        self.key_size <= 4 && self.value_size == 0
+    }
+
+    /// Keys of one tile (a block's): [`SortShape::items`] a thread.
+    pub const fn tile(self) -> usize {
+        SORT_BLOCK as usize * self.items() as usize
+    }
+
+    /// Tiles of one pass over `n` keys.
+    pub const fn tiles(self, n: usize) -> usize {
+        n.div_ceil(self.tile())
+    }
+
+    /// Bytes of a sort's look-back status over `n` keys: a 64-bit word per tile and digit,
+    /// shared by the passes (each tags its words with its epoch).
+    pub const fn status_bytes(self, n: usize) -> usize {
+        self.tiles(n) * 256 * 8
+    }
+
+    /// Resident blocks per SM a pass is compiled for (`__launch_bounds__`' second argument):
+    /// three (56 registers a thread at [`SORT_BLOCK`]), two staged (80 registers).
+    pub const fn min_blocks(self) -> u32 {
+        if self.staged { 2 } else { 3 }
+    }
+
+    /// Bytes of dynamic shared memory a block of a pass takes: a staged tile's values (0
+    /// unstaged). Over 48 KiB with the pass's static shared memory, so the launch opts in.
+    pub const fn stash_bytes(self) -> u32 {
+        if self.staged {
+            (self.tile() * self.value_size) as u32
+        } else {
+            0
+        }
+    }
+}
 
 /// Keys a thread of the rows' sort holds ([`SORT_ROWS`]): each item holds its key, a 4-byte
 /// tag (row and column) and its rank: 16 for keys of at most 4 bytes, 12 for 8-byte keys.
@@ -105,18 +201,6 @@ pub const fn sort_segment_window(key_size: usize) -> usize {
 
 /// Resident blocks per SM the rows' sort is compiled for.
 pub const SORT_ROW_MIN_BLOCKS: u32 = 3;
-
-/// Tiles (blocks) of one sort pass over `n` keys of `key_size` bytes with values of
-/// `value_size`.
-pub const fn sort_tiles(n: usize, key_size: usize, value_size: usize) -> usize {
-    n.div_ceil(sort_tile(key_size, value_size))
-}
-
-/// Bytes of a sort's look-back status: a 64-bit word per tile and digit, shared by the passes
-/// (each tags its words with its epoch).
-pub const fn sort_status_bytes(n: usize, key_size: usize, value_size: usize) -> usize {
-    sort_tiles(n, key_size, value_size) * 256 * 8
-}
 
 /// The histogram of every digit of every key: `hist` (zeroed) gets, for pass `p` and digit
 /// `d`, the number of keys whose order word has byte `p` equal to `d` at `hist[p * 256 + d]`;
@@ -405,23 +489,30 @@ pub fn sort_value_word(size: usize) -> &'static str {
     }
 }
 
-/// A sort module for keys of `key` with values of `value_size` bytes (0, 1, 2, 4 or 8; 0 for
-/// keys alone) (`Device::sort`, `sort_pairs`, `argsort`): the catalogue's [`SORT_KERNELS`].
-pub fn sort_module(key: Scalar, value_size: usize) -> String {
+/// A sort module for keys of `key` moving `moves` (`Device::sort`, `sort_pairs`, `argsort`) on
+/// a device that [`sort_can_stage`] (`can_stage`) or not: the catalogue's [`SORT_KERNELS`], its
+/// passes shaped by [`SortShape::new`].
+pub fn sort_module(key: Scalar, moves: SortMoves, can_stage: bool) -> String {
+    let shape = SortShape::new(key, moves, can_stage);
+    let value_size = shape.value_size;
     let value = sort_value_word(value_size);
+    let staged = if shape.staged { ", staged" } else { "" };
     let mut m = Module::new(&format!(
-        "radix sort of {key} keys, {value_size}-byte values"
+        "radix sort of {key} keys, {value_size}-byte values{staged}"
     ));
     m.user(&format!(
-        "#define WD_SORT_VALUE_BYTES {value_size}\n#define WD_SORT_MIN_BLOCKS {SORT_MIN_BLOCKS}\n#define WD_SORT_ITEMS {}\n\
-         #define WD_SORT_PERSIST {}\n\
+        "#define WD_SORT_VALUE_BYTES {value_size}\n#define WD_SORT_MIN_BLOCKS {}\n#define WD_SORT_ITEMS {}\n\
+         #define WD_SORT_PERSIST {}\n#define WD_SORT_STAGE {}\n#define WD_SORT_STASH_BYTES {}\n\
          #define WD_SORT_TILE {}\n#define WD_SORT_ROW_ITEMS {}\n#define WD_SORT_ROW_TILE {}\n\
          #define WD_SORT_ROW_MIN_BLOCKS {SORT_ROW_MIN_BLOCKS}\n\
          #define WD_SORT_ROW_KEYS_MIN_BLOCKS {}\n#define WD_SORT_ROW_KEYS_ITEMS {}\n#define WD_SORT_SEGMENT_SMALL {}\n\
          #define WD_SORT_SEGMENT_WINDOW {}\n",
-        sort_items(key.size(), value_size),
-        sort_persistent(key.size(), value_size) as u32,
-        sort_tile(key.size(), value_size),
+        shape.min_blocks(),
+        shape.items(),
+        shape.persistent() as u32,
+        shape.staged as u32,
+        shape.stash_bytes(),
+        shape.tile(),
         sort_row_items(key.size()),
         sort_row_tile(key.size()),
         sort_row_keys_min_blocks(key.size()),
@@ -436,31 +527,52 @@ pub fn sort_module(key: Scalar, value_size: usize) -> String {
     m.template("order.cuh");
     m.template("sort.cuh");
     m.kernels(crate::catalogue::SORT_KERNELS, key.c_name(), value);
-    m.finish(&format!("sort_{key}_v{value_size}"))
+    let suffix = if shape.staged { "_staged" } else { "" };
+    m.finish(&format!("sort_{key}_v{value_size}{suffix}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// `Device::sort`'s documentation (warp-runtime) states the passes' tiles (4,608 to 7,680
+    /// `Device::sort`'s documentation (warp-runtime) states the passes' tiles (4,608 to 9,216
     /// keys) and their look-back status (at most half a byte a key): the figures hold for
-    /// every key and value size a sort module is built for, and each tile's ranks fit 16 bits.
+    /// every key size and what a sort module moves, and each tile's ranks fit 16 bits; a
+    /// block's shared memory (static, about 40 KiB at most, and the stash) fits its SM at the
+    /// blocks it is built for (228 KiB an SM from sm_90, 164 KiB on sm_80).
     #[test]
     fn pass_tiles_are_as_documented() {
         let mut tiles = vec![];
-        for key in [1, 2, 4, 8] {
-            for value in [0, 1, 2, 4, 8, 16] {
-                let tile = sort_tile(key, value);
+        for key in [
+            Scalar::U8,
+            Scalar::I16,
+            Scalar::F16,
+            Scalar::U32,
+            Scalar::I32,
+            Scalar::F32,
+            Scalar::U64,
+            Scalar::F64,
+        ] {
+            let mut moves = vec![SortMoves::Keys];
+            for value in [1, 2, 4, 8, 16] {
+                moves.push(SortMoves::Pairs(value));
+            }
+            moves.extend([SortMoves::Positions(4), SortMoves::Positions(8)]);
+            for m in moves {
+                assert!(!SortShape::new(key, m, false).staged);
+                let shape = SortShape::new(key, m, true);
+                let tile = shape.tile();
                 assert!(tile <= 65_536, "a tile's ranks are 16 bits");
-                assert!(
-                    2 * sort_status_bytes(tile, key, value) <= tile,
-                    "half a byte a key"
-                );
+                assert!(2 * shape.status_bytes(tile) <= tile, "half a byte a key");
+                let integer4 = matches!(key, Scalar::U32 | Scalar::I32);
+                assert_eq!(shape.staged, integer4 && m.value_size() == 4);
+                let stash = shape.stash_bytes() as usize;
+                assert_eq!(stash, if shape.staged { tile * 4 } else { 0 });
+                assert!(shape.min_blocks() as usize * (stash + 41 * 1024) <= 164 * 1024);
                 tiles.push(tile);
             }
         }
         assert_eq!(tiles.iter().min(), Some(&4_608));
-        assert_eq!(tiles.iter().max(), Some(&7_680));
+        assert_eq!(tiles.iter().max(), Some(&9_216));
     }
 }

@@ -80,6 +80,29 @@ WD_DEV void wd_prefetch_l2(const void* p) {
 #endif
 }
 
+// ---- copies from global to shared memory that complete later (cp.async from sm_80; a plain
+// copy before, and on the host emulation of the tests): each thread's copies are its own to
+// wait for (wd_copy_async_wait), after which it alone may read them (other threads after a
+// barrier). T: 4 or 8 bytes. ----
+template <class T> WD_DEV void wd_copy_async(T* shared_dst, const T* src) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "cp.async copies 4, 8 or 16 bytes");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned s = (unsigned)__cvta_generic_to_shared(shared_dst);
+    if constexpr (sizeof(T) == 8) {
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(s), "l"(src) : "memory");
+    } else {
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(s), "l"(src) : "memory");
+    }
+#else
+    *shared_dst = *src;
+#endif
+}
+WD_DEV void wd_copy_async_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
+
 // The same hint for the lines of elements [first, first + count) of every array of stage `st`
 // (one thread per 128-byte line of its widest array; all threads call it).
 template <class St> WD_DEV void wd_prefetch_range(const St& st, wd_u64 first, wd_u64 count) {

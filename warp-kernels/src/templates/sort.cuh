@@ -303,7 +303,10 @@ static __device__ __forceinline__ void wd_sort_load_tile(U (&w)[ITEMS], const K*
 // writes (keys_in / vals_in: the caller's input; 1: keys_out / vals_out; 2: keys_tmp /
 // vals_tmp). Values move with their keys in a module built for them (WD_SORT_VALUE_BYTES > 0:
 // the code is compiled out of a keys-only module, whose value pointers are null); with
-// `index_values` the values read from the input are the keys' positions (argsort). `queue`: this pass's tile
+// `index_values` the values read from the input are the keys' positions (argsort). A module
+// built with WD_SORT_STAGE (u32 / i32 keys, 4-byte values or positions) stages a tile's values
+// in the block's dynamic shared memory (WD_SORT_STASH_BYTES, the launch's) as the tile starts.
+// `queue`: this pass's tile
 // counter (zeroed). The digit starts at bit wd_sort_pass_bit(pass, low) of the order word, as
 // the histogram's. All WD_SORT_BLOCK (at least 256) threads; thread d < 256 owns digit d.
 template <class K, class V>
@@ -344,6 +347,13 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     const V* vsrc = src == 0u ? vals_in : src == 1u ? vals_out : vals_tmp;
     V* vdst = dst == 1u ? vals_out : vals_tmp;
     const bool make_index = index_values && src == 0u;
+    // Staged values: each thread's own, warp-striped as its keys (item j at stash[j * 32]).
+    constexpr bool staged = WD_SORT_STAGE != 0 && moves_values;
+#ifdef __CUDA_ARCH__
+    extern __shared__ __align__(16) unsigned char wd_sort_stash[];
+#else
+    __shared__ __align__(16) unsigned char wd_sort_stash[WD_SORT_STASH_BYTES > 0 ? WD_SORT_STASH_BYTES : 16];
+#endif
 
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     // Tiles in queue order. A keys-only module's pass (WD_SORT_PERSIST) runs a resident grid
@@ -363,6 +373,20 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     const wd_u64 epoch = pass + 1u;
     for (;;) {
         const wd_u64 base = tile * TILE;
+        V* stash = reinterpret_cast<V*>(wd_sort_stash) + warp * 32u * ITEMS + lane;
+        if constexpr (staged) {
+            // The tile's values into shared memory, to arrive while the keys rank (a block a
+            // tile: once). Here, after the keys' loads (asked for before them, or before the
+            // loop, the pass measured slower or spilled registers).
+            static_assert(WD_SORT_STASH_BYTES >= TILE * sizeof(V), "the stash holds a tile's values");
+            if (!make_index) {
+#pragma unroll
+                for (int j = 0; j < ITEMS; ++j) {
+                    const wd_u64 i = first + (wd_u64)j * 32u;
+                    if (i < n) wd_copy_async(stash + j * 32, vsrc + i);
+                }
+            }
+        }
         // Early counts: the tile's count of each digit is published before it ranks its keys,
         // so that its successors' look-backs need not wait for the ranking.
         auto digit_of = [&](int j) { return wd_sort_digit_at(w[j], bit); };
@@ -428,12 +452,18 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
         }
         if constexpr (moves_values) {
             // The values are read only now (CUB's order): held through the ranking, they would
-            // take the registers the ranking needs.
+            // take the registers the ranking needs; staged, they arrived while it ran (their
+            // slots past n are never written out).
             V v[ITEMS];
+            if (staged && !make_index) wd_copy_async_wait();
 #pragma unroll
             for (int j = 0; j < ITEMS; ++j) {
                 const wd_u64 i = first + (wd_u64)j * 32u;
-                v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;
+                if constexpr (staged) {
+                    v[j] = make_index ? (V)i : stash[j * 32];
+                } else {
+                    v[j] = i < n ? (make_index ? (V)i : vsrc[i]) : (V)0;
+                }
             }
             __syncthreads();
 #pragma unroll

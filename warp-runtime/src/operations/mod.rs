@@ -36,7 +36,7 @@ pub use runs::{
 };
 pub use scatter::{ScatterIndex, scatter_module};
 pub use search::search_module;
-pub use sort::{SortOrder, SortValue, sort_module};
+pub use sort::{SortOrder, SortValue, sort_module, sort_module_on};
 pub use topk::{TopK, topk_module};
 pub use topk_rows::TopKRows;
 pub use transpose::transpose_module;

@@ -19,6 +19,7 @@ use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::operators::BoundArgs;
 use crate::values::Ordered;
+use warp_kernels::family::sort::SortMoves;
 
 /// The fewest indices a gather is reordered for (below, the partition's fixed costs, a sample
 /// read to the host and two more launches, are not repaid).
@@ -133,7 +134,7 @@ fn partition<K: Ordered>(
     low: u32,
 ) -> Result<()> {
     let n = input.len;
-    let module = gpu_sort_module::<K>(g, 0)?;
+    let module = gpu_sort_module::<K>(g, SortMoves::Keys)?;
     // SAFETY: the gather's index column holds `n` indices of `K` (its `sizes[1]` is `K`'s
     // size), and `out` was allocated for as many; every bit pattern is a `K`.
     let keys = unsafe { input.views[1].transmute::<K>(n) }

@@ -4,6 +4,7 @@
 
 use std::any::TypeId;
 
+use warp_kernels::family::sort::{SortMoves, SortShape};
 use warp_kernels::module;
 
 use super::{ByKey, Runs};
@@ -117,43 +118,69 @@ zipped_values!(A, B);
 zipped_values!(A, B, C);
 zipped_values!(A, B, C, D);
 
-/// The key of the sort module of keys `K` moving values of `value_size` bytes (0, 1, 2, 4 or
-/// 8): keyed by the word the values move as, so pairs of 4-byte values and a `u32` argsort
-/// share one module.
-pub(crate) fn sort_key<K: Ordered>(value_size: usize) -> ModuleKey {
-    let word = match value_size {
+/// The key of the sort module of keys `K` moving `moves`: keyed by the word the values move
+/// as and whether they are staged ([`SortShape`]), so pairs of 4-byte values with 8-byte keys
+/// and a `u32` argsort of them share one module.
+pub(crate) fn sort_key<K: Ordered>(moves: SortMoves, can_stage: bool) -> ModuleKey {
+    /// The third type of a staged module's key.
+    struct Staged;
+    let word = match moves.value_size() {
         0 => TypeId::of::<()>(),
         1 => TypeId::of::<u8>(),
         2 => TypeId::of::<u16>(),
         4 => TypeId::of::<u32>(),
         _ => TypeId::of::<u64>(),
     };
-    ModuleKey::new(
-        ModuleKind::Sort,
-        [TypeId::of::<K>(), word, TypeId::of::<()>()],
-    )
+    let staged = if SortShape::new(K::SCALAR, moves, can_stage).staged {
+        TypeId::of::<Staged>()
+    } else {
+        TypeId::of::<()>()
+    };
+    ModuleKey::new(ModuleKind::Sort, [TypeId::of::<K>(), word, staged])
 }
 
-/// The sort module of keys `K` moving values of `value_size` bytes on `g`, built (or found)
-/// once per device: the device-wide sorts' and the rows' sort's.
+/// The sort module of keys `K` moving `moves` on `g`, built (or found) once per device: the
+/// device-wide sorts' and the rows' sort's.
 pub(crate) fn gpu_sort_module<K: Ordered>(
     g: &Gpu,
-    value_size: usize,
+    moves: SortMoves,
 ) -> Result<std::sync::Arc<Module>> {
-    g.module(sort_key::<K>(value_size), || sort_module::<K>(value_size))
+    let can_stage = g.sort_can_stage();
+    g.module(sort_key::<K>(moves, can_stage), || {
+        sort_module_on::<K>(moves, can_stage)
+    })
 }
 
-/// The CUDA module of the sorts of keys `K` with values of `value_size` bytes (0: keys alone;
-/// 1, 2, 4 or 8).
+/// The CUDA module of the sorts of keys `K` moving `moves` (the keys alone, the caller's
+/// values of 1, 2, 4 or 8 bytes, or positions of 4 or 8), as built for a device that
+/// `sort_can_stage` (sm_80 and later with 160 KiB of shared memory an SM: an H100, an H200).
 ///
 /// ```
-/// use warp_runtime::impl_::sort_module;
-/// assert!(sort_module::<f32>(0).source.contains("wd_k_sort_pass("));
+/// use warp_runtime::impl_::{SortMoves, sort_module};
+/// assert!(sort_module::<f32>(SortMoves::Keys).source.contains("wd_k_sort_pass("));
+/// assert!(sort_module::<u32>(SortMoves::Pairs(4)).source.contains("WD_SORT_STAGE 1"));
 /// ```
-pub fn sort_module<K: Ordered>(value_size: usize) -> ModuleSource {
+pub fn sort_module<K: Ordered>(moves: SortMoves) -> ModuleSource {
+    sort_module_on::<K>(moves, true)
+}
+
+/// [`sort_module`] for a device that `sort_can_stage` (`can_stage`) or not (a GPU before sm_80,
+/// or with less than 160 KiB of shared memory an SM).
+///
+/// ```
+/// use warp_runtime::impl_::{SortMoves, sort_module_on};
+/// assert!(sort_module_on::<u32>(SortMoves::Pairs(4), false).source.contains("WD_SORT_STAGE 0"));
+/// ```
+pub fn sort_module_on<K: Ordered>(moves: SortMoves, can_stage: bool) -> ModuleSource {
+    let shape = SortShape::new(K::SCALAR, moves, can_stage);
+    let staged = if shape.staged { "_staged" } else { "" };
     composed(
-        location(&format!("sort_{}_v{value_size}", K::NAME), file!(), line!()),
-        module::sort_module(K::SCALAR, value_size),
+        location(
+            &format!("sort_{}_v{}{staged}", K::NAME, shape.value_size),
+            file!(),
+            line!(),
+        ),
+        module::sort_module(K::SCALAR, moves, can_stage),
         false,
     )
 }
@@ -168,10 +195,12 @@ impl Device {
     ///
     /// On a GPU: a least-significant-digit radix sort of 8-bit digits (Onesweep): one pass
     /// reads the keys and counts every digit, then one pass per byte of the key moves the keys
-    /// (tiles of 4,608 to 7,680 keys taken in order, each digit's offset found by a decoupled
+    /// (tiles of 4,608 to 9,216 keys taken in order, each digit's offset found by a decoupled
     /// look-back; keys of at most 4 bytes alone by a grid of resident blocks, each taking
     /// tiles until none is left and loading its next tile's keys while it writes out the
-    /// current one, others by a block a tile); a pass whose digit is the same in every key
+    /// current one, others by a block a tile; `u32` and `i32` keys with 4-byte values or
+    /// positions, on sm_80 and later with 160 KiB of shared memory an SM, copy each tile's
+    /// values into shared memory while its keys rank); a pass whose digit is the same in every key
     /// is skipped on the device. It
     /// needs scratch memory of the keys' size once more (and the values' size, for the pairs)
     /// and 2 KB of look-back status per tile (at most half a byte per key).
@@ -330,7 +359,7 @@ impl Device {
                         order,
                     )?;
                 }
-                let module = gpu_sort_module::<K>(g, 4)?;
+                let module = gpu_sort_module::<K>(g, SortMoves::Positions(4))?;
                 let mut out = gpu_bytes(values_out)?;
                 let columns = values.columns()?;
                 let mut offset = 0usize;
@@ -581,12 +610,7 @@ impl Device {
                 Ok(())
             }
             Backend::Gpu(g) => {
-                let value_size = if values_target.is_some() {
-                    V::C_SIZE
-                } else {
-                    0
-                };
-                let module = gpu_sort_module::<K>(g, value_size)?;
+                let value_size = V::C_SIZE;
                 let mut key_bytes = keys_target.map(gpu_bytes).transpose()?;
                 let out = key_bytes.as_mut().map(|b| typed::<K>(b, n)).transpose()?;
                 let values = match (values_target, values_in) {
@@ -601,6 +625,7 @@ impl Device {
                         size: value_size,
                     },
                 };
+                let module = gpu_sort_module::<K>(g, values.moves())?;
                 g.sort_if(&module, elems.gpu()?, out, values, descending, needed, None)
             }
         }

@@ -494,14 +494,7 @@ impl Device {
                 if n == 0 {
                     return Ok(());
                 }
-                // The module whose device-wide sort (long groups) moves what the groups' kernels
-                // move: 4-byte positions, the values' words, or nothing.
-                let value_size = match &moved {
-                    Moved::None => 0,
-                    Moved::Values(..) => V::C_SIZE,
-                    Moved::Positions(..) => 4,
-                };
-                let module = gpu_sort_module::<K>(g, value_size)?;
+                let value_size = V::C_SIZE;
                 let mut key_bytes = keys_target.map(gpu_bytes).transpose()?;
                 let out = key_bytes.as_mut().map(|b| typed::<K>(b, n)).transpose()?;
                 let values = match moved {
@@ -516,6 +509,9 @@ impl Device {
                         size: 4,
                     },
                 };
+                // The module whose device-wide sort (long groups) moves what the groups' kernels
+                // move: 4-byte positions, the values' words, or nothing.
+                let module = gpu_sort_module::<K>(g, values.moves())?;
                 match groups {
                     Groups::Rows(cols) => {
                         g.sort_rows(&module, elems.gpu()?, out, values, cols, descending)

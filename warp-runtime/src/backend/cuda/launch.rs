@@ -425,7 +425,7 @@ impl Gpu {
     }
 
     /// [`Gpu::launch`] with `shared_bytes` of dynamic shared memory per block (at most 48 KiB,
-    /// what a kernel gets without opting in).
+    /// what a kernel gets without opting in, unless `Module::reserve_shared` gave it more).
     pub(crate) fn launch_shared<A: KernelArgs>(
         &self,
         m: &Module,

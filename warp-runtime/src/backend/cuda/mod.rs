@@ -51,6 +51,8 @@ pub(crate) struct Shared {
     arch: u32,
     sms: u32,
     l2_bytes: usize,
+    /// Shared memory an SM has, in bytes.
+    shared_per_sm: usize,
     modules: modules::Cache,
 }
 
@@ -89,12 +91,17 @@ impl Shared {
         let l2_bytes = ctx
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)
             .map_err(drv("querying the L2 cache size"))? as usize;
+        let shared_per_sm = ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)
+            .map_err(drv("querying the shared memory an SM has"))?
+            as usize;
         Ok(Shared {
             ctx,
             name,
             arch: (major * 10 + minor) as u32,
             sms,
             l2_bytes,
+            shared_per_sm,
             modules: modules::Cache::default(),
         })
     }

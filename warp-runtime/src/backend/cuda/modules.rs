@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaModule};
 use warp_kernels::catalogue::Kernel;
 
@@ -80,6 +81,8 @@ pub(crate) struct Function {
     pub(crate) func: CudaFunction,
     /// Resident blocks per SM at the kernel's block size (from the occupancy calculator).
     pub(crate) blocks_per_sm: u32,
+    /// Dynamic shared memory a block may take beyond the default, as set (0: none).
+    pub(crate) shared_reserved: u32,
 }
 
 /// A loaded module and the kernels looked up in it so far.
@@ -109,9 +112,40 @@ impl Module {
         let f = Function {
             func,
             blocks_per_sm,
+            shared_reserved: 0,
         };
         map.insert(k.name, f.clone());
         Ok(f)
+    }
+
+    /// Lets kernel `k` launch with `bytes` of dynamic shared memory a block, past the 48 KiB
+    /// a kernel gets without opting in, and asks for the largest shared-memory carveout (once
+    /// per kernel and size). A device with less shared memory a block than the kernel takes
+    /// fails here, with [`crate::Error::Driver`].
+    pub(crate) fn reserve_shared(&self, k: &'static Kernel, bytes: u32) -> Result<()> {
+        let f = self.function(k)?;
+        if f.shared_reserved >= bytes {
+            return Ok(());
+        }
+        f.func
+            .set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                bytes as i32,
+            )
+            .map_err(drv("reserving a kernel's dynamic shared memory"))?;
+        // The most shared memory an SM's L1 can give (a hint, as CUB's tuned kernels and the
+        // sort probe set it): the blocks a kernel is built for then fit.
+        f.func
+            .set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                100,
+            )
+            .map_err(drv("reserving a kernel's dynamic shared memory"))?;
+        let mut map = self.functions.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = map.get_mut(k.name) {
+            f.shared_reserved = f.shared_reserved.max(bytes);
+        }
+        Ok(())
     }
 }
 

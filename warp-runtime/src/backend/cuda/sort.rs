@@ -6,8 +6,8 @@ use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{
     BLOCK, SORT_GATHER, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_ROWS, SORT_ROWS_KEYS,
     SORT_ROWS_WARP, SORT_ROWS_WARP_KEYS, SORT_SEGMENTS, SORT_SEGMENTS_PLAN, SORT_UNROLL,
-    SORT_WARP_COLS, SORT_WARP_ROWS, sort_passes, sort_persistent, sort_row_tile,
-    sort_rows_per_block, sort_segment_small, sort_segment_window, sort_status_bytes, sort_tiles,
+    SORT_WARP_COLS, SORT_WARP_ROWS, SortMoves, SortShape, sort_can_stage, sort_passes,
+    sort_row_tile, sort_rows_per_block, sort_segment_small, sort_segment_window,
 };
 
 use super::Gpu;
@@ -174,6 +174,25 @@ pub(crate) enum SortValues<'v> {
 }
 
 impl Gpu {
+    /// Whether this device runs staged sort passes (`sort_can_stage`): the sort modules are
+    /// built, and their passes launched, for what it says.
+    pub(crate) fn sort_can_stage(&self) -> bool {
+        sort_can_stage(self.arch(), self.shared.shared_per_sm)
+    }
+}
+
+impl SortValues<'_> {
+    /// What a sort module's passes move for these values (the module is built for it).
+    pub(crate) fn moves(&self) -> SortMoves {
+        match self {
+            SortValues::None => SortMoves::Keys,
+            SortValues::Pairs { size, .. } => SortMoves::Pairs(*size),
+            SortValues::Positions { size, .. } => SortMoves::Positions(*size),
+        }
+    }
+}
+
+impl Gpu {
     /// Sorts `keys` (at least one) stably by their order words (complemented when
     /// `descending`) into `out` (as long; `None`: scratch, for an argsort), moving `values`
     /// with them, with sort module `m`.
@@ -222,11 +241,16 @@ impl Gpu {
         // The histogram counts every byte of the words; the plan and the passes see `passes`.
         let digits = sort_passes(size);
         let passes = if byte_at.is_some() { 1 } else { digits };
-        let value_size = match &values {
-            SortValues::None => 0,
-            SortValues::Pairs { size, .. } | SortValues::Positions { size, .. } => *size,
-        };
-        let tiles = sort_tiles(n, size, value_size);
+        // The passes' shape: the module's (built for what `values` move).
+        let shape = SortShape::new(E::SCALAR, values.moves(), self.sort_can_stage());
+        debug_assert_eq!(
+            m.name.ends_with("_staged"),
+            shape.staged,
+            "sort module {} is not built for these values",
+            m.name
+        );
+        let value_size = shape.value_size;
+        let tiles = shape.tiles(n);
         if tiles > u32::MAX as usize {
             return Err(Error::Unsupported(format!(
                 "a sort takes at most 2^43 keys; this one has {n}"
@@ -236,11 +260,7 @@ impl Gpu {
         // digit offsets, the plan, the ping-pong keys and values (none for one pass, which
         // reads the input and writes the output), the keys' output of an argsort.
         let ping_pong = if passes > 1 { n } else { 0 };
-        let zeroed = [
-            sort_status_bytes(n, size, value_size),
-            4 * passes,
-            8 * 256 * digits,
-        ];
+        let zeroed = [shape.status_bytes(n), 4 * passes, 8 * 256 * digits];
         let unset = [
             8 * 256 * passes,
             4 * passes,
@@ -282,11 +302,17 @@ impl Gpu {
             )?;
             // A persistent pass: a resident grid taking tiles from its queue; else a block a
             // tile.
-            let pass_grid = if sort_persistent(size, value_size) {
+            let pass_grid = if shape.persistent() {
                 self.resident_grid(&m.function(&SORT_PASS)?, tiles)
             } else {
                 tiles as u32
             };
+            // Staged values: the stash, dynamic shared memory past the 48 KiB a block gets
+            // without opting in.
+            let stash = shape.stash_bytes();
+            if stash > 0 {
+                m.reserve_shared(&SORT_PASS, stash)?;
+            }
             let mut out = out;
             let (mut vals_in, mut vals_out, index_values) = match values {
                 SortValues::None => (None, None, false),
@@ -316,7 +342,7 @@ impl Gpu {
                     status: Out::raw(status),
                     queue: Out::raw(queue),
                 };
-                self.launch(m, &SORT_PASS, pass_grid, &mut args)?;
+                self.launch_shared(m, &SORT_PASS, pass_grid, stash, &mut args)?;
             }
             self.stop_timing(timer)
         })
