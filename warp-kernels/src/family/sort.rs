@@ -31,8 +31,14 @@ pub const fn sort_passes(key_size: usize) -> usize {
 /// 24 items and four blocks).
 pub const SORT_BLOCK: u32 = 384;
 
-/// What a sort module's digit passes move with the keys: with the key's size, it sets the
+/// What a sort module's digit passes move with the keys: with the key's type, it sets the
 /// passes' shape ([`SortShape`]).
+///
+/// ```
+/// use warp_kernels::family::sort::SortMoves;
+/// assert_eq!(SortMoves::Positions(8).value_size(), 8);
+/// assert_eq!(SortMoves::Keys.value_size(), 0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SortMoves {
     /// The keys alone.
@@ -55,7 +61,7 @@ impl SortMoves {
 }
 
 /// The shape of a sort module's digit passes, for keys of `key_size` bytes moving values of
-/// `value_size` (0: none): one Rust definition of the tile, the blocks an SM, the persistent
+/// `value_size` (0: none), made by [`SortShape::new`]: one Rust definition of the tile, the blocks an SM, the persistent
 /// grid and the staged values, which the module's `#define`s and the runtime's launches both
 /// read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,6 +88,13 @@ pub struct SortShape {
 /// and later) and room for two staged blocks an SM (about 75 KiB each: 39 of the pass's own,
 /// 36 of stash), 160 KiB (the A100, H100, H200 and B200 have 164 to 228; GPUs with 100 KiB an
 /// SM, as the RTX 30 and 40 series, would run one block an SM, and stay unstaged).
+///
+/// ```
+/// use warp_kernels::family::sort::sort_can_stage;
+/// assert!(sort_can_stage(90, 228 * 1024)); // an H100 or H200
+/// assert!(!sort_can_stage(89, 100 * 1024)); // an RTX 4090
+/// assert!(!sort_can_stage(75, 64 * 1024)); // a T4: no cp.async
+/// ```
 pub const fn sort_can_stage(arch: u32, shared_per_sm: usize) -> bool {
     arch >= 80 && shared_per_sm >= 160 * 1024
 }
@@ -89,6 +102,16 @@ pub const fn sort_can_stage(arch: u32, shared_per_sm: usize) -> bool {
 impl SortShape {
     /// The shape of the passes of keys of type `key` moving `moves`, on a device that
     /// [`sort_can_stage`] (`can_stage`) or not.
+    ///
+    /// ```
+    /// use warp_kernels::Scalar;
+    /// use warp_kernels::family::sort::{SortMoves, SortShape};
+    /// let pairs = SortShape::new(Scalar::U32, SortMoves::Pairs(4), true);
+    /// assert!(pairs.staged && pairs.tile() == 9_216 && pairs.stash_bytes() == 36_864);
+    /// let floats = SortShape::new(Scalar::F32, SortMoves::Positions(4), true);
+    /// assert!(!floats.staged && floats.tile() == 6_144 && floats.stash_bytes() == 0);
+    /// assert!(SortShape::new(Scalar::U32, SortMoves::Keys, true).persistent());
+    /// ```
     pub fn new(key: Scalar, moves: SortMoves, can_stage: bool) -> SortShape {
         let value_size = moves.value_size();
         SortShape {
