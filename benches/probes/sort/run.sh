@@ -56,6 +56,8 @@ V=(
  "f32_pairs_16x384_3_staged sort_f32_v4_staged.cu float 1 16 3 384"
  "f32_pairs_24x384_2 sort_f32_v4.cu float 1 24 2 384"
  "f32_args_24x384_2_staged_timed sort_f32_v4_staged_timed.cu float 2 24 2 384"
+ "f32_pairs_24x384_2_staged_raw sort_f32_v4_staged_raw.cu float 1 24 2 384"
+ "f32_args_24x384_2_staged_raw sort_f32_v4_staged_raw.cu float 2 24 2 384"
  "u32_pairs_16x384_3_persist sort_u32_v4_persist.cu unsigned 1 16 3 384"
  "u32_pairs_14x384_3_persist sort_u32_v4_persist.cu unsigned 1 14 3 384"
  "u32_pairs_12x384_3_persist sort_u32_v4_persist.cu unsigned 1 12 3 384"
