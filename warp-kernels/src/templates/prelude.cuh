@@ -85,7 +85,7 @@ WD_DEV void wd_prefetch_l2(const void* p) {
 // wait for (wd_copy_async_wait), after which it alone may read them (other threads after a
 // barrier). T: 4 or 8 bytes. ----
 template <class T> WD_DEV void wd_copy_async(T* shared_dst, const T* src) {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "cp.async copies 4, 8 or 16 bytes");
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "wd_copy_async copies 4 or 8 bytes");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     const unsigned s = (unsigned)__cvta_generic_to_shared(shared_dst);
     if constexpr (sizeof(T) == 8) {
