@@ -10,9 +10,8 @@ fn main() -> std::io::Result<()> {
     use warp_runtime::impl_::{merge_module, search_module, sort_module, sort_module_on};
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let write = |name: &str, source: &str| std::fs::write(format!("{dir}/{name}.cu"), source);
-    // `u32_v4`: 4-byte values unstaged (as on a GPU without `cp.async`); `_v4_staged`: as on
-    // an H100 or H200 (`SortShape::staged`); `f32` keys are never staged (variants.py makes
-    // the experiment's `sort_f32_v4_staged`).
+    // `_v4`: 4-byte values unstaged (as on a GPU without `cp.async`); `_v4_staged`: as on an
+    // H100 or H200 (`SortShape::staged`).
     write("sort_u32_v0", &sort_module::<u32>(Keys).source)?;
     write(
         "sort_u32_v4",
@@ -20,7 +19,14 @@ fn main() -> std::io::Result<()> {
     )?;
     write("sort_u32_v4_staged", &sort_module::<u32>(Pairs(4)).source)?;
     write("sort_f32_v0", &sort_module::<f32>(Keys).source)?;
-    write("sort_f32_v4", &sort_module::<f32>(Positions(4)).source)?;
+    write(
+        "sort_f32_v4",
+        &sort_module_on::<f32>(Positions(4), false).source,
+    )?;
+    write(
+        "sort_f32_v4_staged",
+        &sort_module::<f32>(Positions(4)).source,
+    )?;
     write("sort_u64_v0", &sort_module::<u64>(Keys).source)?;
     let abs = merge_module::<f32, warp_tests::ops::nearer_zero>();
     write("merge_f32_abs", &abs.source)?;

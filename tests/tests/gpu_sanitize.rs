@@ -316,8 +316,8 @@ fn sorts_match_the_cpu() {
             "pairs' values"
         );
         let (gy, cy) = (g.upload(&ys).unwrap(), c.upload(&ys).unwrap());
-        // 4-byte integer keys with 4-byte values (and the argsort below): the passes stage the
-        // values (`cp.async`).
+        // 4-byte keys with 4-byte values (and the argsorts below): the passes stage the values
+        // (`cp.async`); `f32` keys loaded as raw bits.
         let ids: Vec<u32> = (0..n as u32)
             .map(|i| i.wrapping_mul(2_654_435_761))
             .collect();
@@ -338,6 +338,29 @@ fn sorts_match_the_cpu() {
             g.argsort(&gy, order).unwrap().download().unwrap(),
             c.argsort(&cy, order).unwrap().download().unwrap(),
             "argsort u32"
+        );
+        let (gk, gw) = g.sort_pairs(&gx, &gi, order).unwrap();
+        let (ck, cw) = c.sort_pairs(&cx, &ci, order).unwrap();
+        assert_bits(
+            &gk.download().unwrap(),
+            &ck.download().unwrap(),
+            "pairs' f32 keys",
+        );
+        assert_eq!(
+            gw.download().unwrap(),
+            cw.download().unwrap(),
+            "pairs' f32 keys' u32 values"
+        );
+        assert_eq!(
+            g.argsort(&gx.slice(1..).unwrap(), order)
+                .unwrap()
+                .download()
+                .unwrap(),
+            c.argsort(&cx.slice(1..).unwrap(), order)
+                .unwrap()
+                .download()
+                .unwrap(),
+            "argsort f32"
         );
         // Keys whose top byte is one of three values: that pass is crowded (ranked by
         // __match_any_sync), the others not.

@@ -7,9 +7,6 @@ measured.
   timed    clock64() at the pass's phase boundaries (threads 0 and 352), summed per phase in
            wd_x_timers (the probe built with -DTIMED prints cycles a tile), and the look-back's
            rounds and steps for thread 0;
-  staged   4-byte values staged in shared memory (WD_SORT_STAGE) in a module the product
-           does not stage (f32 keys); staged_timed: the same, timed; staged_raw: the same
-           with the keys loaded as raw bits and made order words after the copies are issued;
   tile     keys alone: a block a tile (WD_SORT_PERSIST 0), against the module's persistent
            blocks (a resident grid taking tiles from the queue: the probe launches that grid
            for modules whose WD_SORT_PERSIST is 1).
@@ -145,35 +142,6 @@ def late(t):
 def late_timed(t):
     return late(timed(t))
 
-def staged(t):
-    # 4-byte values staged (WD_SORT_STAGE) where the product does not stage them (f32 keys),
-    # at up to 24 keys a thread.
-    t = rep(t, '#define WD_SORT_STAGE 0\n', '#define WD_SORT_STAGE 1\n')
-    return rep(t, '#define WD_SORT_STASH_BYTES 0\n', '#define WD_SORT_STASH_BYTES 36864\n')
-
-def staged_timed(t):
-    return timed(staged(t))
-
-def staged_raw(t):
-    # Staged, with the keys loaded as raw bits and turned into order words only after the
-    # values' copies are issued (for f32 keys, whose word is a select on the sign that the
-    # compiler otherwise places before the copies, so that they wait for the keys' loads).
-    t = staged(t)
-    t = rep(t, """    wd_sort_load_tile<ITEMS>(w, ksrc, first, n, descending);
-    const wd_u32 bit""", """#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        const wd_u64 i = first + (wd_u64)j * 32u;
-        w[j] = i < n ? reinterpret_cast<const U*>(ksrc)[i] : (U)~(U)0;
-    }
-    const wd_u32 bit""")
-    return rep(t, """        }
-        // Early counts: the tile's count""", """        }
-#pragma unroll
-        for (int j = 0; j < ITEMS; ++j) {
-            if (first + (wd_u64)j * 32u < n) w[j] = wd_sort_word(__uint_as_float(w[j]), descending);
-        }
-        // Early counts: the tile's count""")
-
 def tile(t):
     # A block a tile (the pass before persistent blocks), for the A/B: WD_SORT_PERSIST 0.
     return rep(t, '#define WD_SORT_PERSIST 1\n', '#define WD_SORT_PERSIST 0\n')
@@ -181,7 +149,7 @@ def tile(t):
 if __name__ == '__main__':
     d = sys.argv[1]
     for mod, kinds in [('sort_u32_v0', ['timed', 'tile', 'late', 'late_timed']), ('sort_f32_v0', ['timed', 'tile', 'late', 'late_timed']),
-                       ('sort_u32_v4', ['timed', 'persist']), ('sort_f32_v4', ['timed', 'persist', 'staged', 'staged_timed', 'staged_raw']),
+                       ('sort_u32_v4', ['timed', 'persist']), ('sort_f32_v4', ['timed', 'persist']),
                        ('sort_u32_v4_staged', ['timed']), ('sort_f32_v4_staged', ['timed']),
                        ('sort_u64_v0', ['persist'])]:
         src = open(f'{d}/{mod}.cu').read()

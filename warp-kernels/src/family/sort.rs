@@ -73,13 +73,14 @@ pub struct SortShape {
     /// Whether a tile's values are staged in dynamic shared memory ([`SortShape::stash_bytes`]
     /// a block): copied by `cp.async` as the tile starts, so that their loads complete under
     /// the ranking instead of after it, and no register holds them; the tile then grows to
-    /// 24 keys a thread at two blocks an SM. 4-byte integer keys (`u32`, `i32`) with 4-byte
-    /// values or positions, on a device that [`sort_can_stage`]. Measured on an H100
+    /// 24 keys a thread at two blocks an SM. 4-byte keys (`u32`, `i32`, `f32`) with 4-byte
+    /// values or positions, on a device that [`sort_can_stage`]; `f32` keys are loaded as raw
+    /// bits and made order words only once the copies are issued. Measured on an H100
     /// (2026-12-07, the sort probe, 2^28 keys, a pass): `u32` pairs 2.210-2.247 ms against
-    /// 2.582 at 16 keys a thread and three blocks, a `u32` argsort 2.186 against 2.533; `f32`
-    /// keys, whose order words wait for their loads, 3.154 against 2.378 (and 2.617 with the
-    /// values asked for before the keys), so float keys stay unstaged, as do narrower keys
-    /// (which spill registers at 24 a thread).
+    /// 2.582 at 16 keys a thread and three blocks, a `u32` argsort 2.162-2.186 against 2.533;
+    /// `f32` pairs 2.143 against 2.378, an `f32` argsort 2.089 against 2.347 (with the order
+    /// words made before the copies, which then waited for the keys' loads: 3.154 for pairs).
+    /// Narrower keys stay unstaged (they spill registers at 24 a thread).
     pub staged: bool,
 }
 
@@ -109,7 +110,9 @@ impl SortShape {
     /// let pairs = SortShape::new(Scalar::U32, SortMoves::Pairs(4), true);
     /// assert!(pairs.staged && pairs.tile() == 9_216 && pairs.stash_bytes() == 36_864);
     /// let floats = SortShape::new(Scalar::F32, SortMoves::Positions(4), true);
-    /// assert!(!floats.staged && floats.tile() == 6_144 && floats.stash_bytes() == 0);
+    /// assert!(floats.staged && floats.tile() == 9_216);
+    /// let halves = SortShape::new(Scalar::F16, SortMoves::Pairs(4), true);
+    /// assert!(!halves.staged && halves.tile() == 6_144 && halves.stash_bytes() == 0);
     /// assert!(SortShape::new(Scalar::U32, SortMoves::Keys, true).persistent());
     /// ```
     pub fn new(key: Scalar, moves: SortMoves, can_stage: bool) -> SortShape {
@@ -119,7 +122,7 @@ impl SortShape {
             value_size,
             staged: can_stage
                 && value_size == 4
-                && matches!(key, Scalar::U32 | Scalar::I32)
+                && matches!(key, Scalar::U32 | Scalar::I32 | Scalar::F32)
                 && moves != SortMoves::Keys,
         }
     }
@@ -587,8 +590,11 @@ mod tests {
                 let tile = shape.tile();
                 assert!(tile <= 65_536, "a tile's ranks are 16 bits");
                 assert!(2 * shape.status_bytes(tile) <= tile, "half a byte a key");
-                let integer4 = matches!(key, Scalar::U32 | Scalar::I32);
-                assert_eq!(shape.staged, integer4 && m.value_size() == 4);
+                let word4 = matches!(key, Scalar::U32 | Scalar::I32 | Scalar::F32);
+                assert_eq!(
+                    shape.staged,
+                    word4 && m != SortMoves::Keys && m.value_size() == 4
+                );
                 let stash = shape.stash_bytes() as usize;
                 assert_eq!(stash, if shape.staged { tile * 4 } else { 0 });
                 assert!(shape.min_blocks() as usize * (stash + 41 * 1024) <= 164 * 1024);

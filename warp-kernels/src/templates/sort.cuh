@@ -299,12 +299,38 @@ static __device__ __forceinline__ void wd_sort_load_tile(U (&w)[ITEMS], const K*
     }
 }
 
+// The same keys as their raw bits (K's size is U's), for a staged pass over floats: the loads'
+// results then feed nothing before the values' copies are issued (a float's order word, a select
+// on its sign, would hold the copies behind the loads); wd_sort_words_of_raw then makes them
+// order words. Past n: the largest word, as wd_sort_load_tile's. (Integer keys' words are made
+// at the load: raw, an i32 pass spills registers.)
+template <class K> struct wd_sort_raw_loads { static constexpr bool value = false; };
+template <> struct wd_sort_raw_loads<wd_f32> { static constexpr bool value = true; };
+template <int ITEMS, class K, class U>
+static __device__ __forceinline__ void wd_sort_load_raw(U (&w)[ITEMS], const K* keys, wd_u64 first, wd_u64 n) {
+    static_assert(sizeof(K) == sizeof(U), "raw loads of keys as wide as their words");
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const wd_u64 i = first + (wd_u64)j * 32u;
+        w[j] = i < n ? reinterpret_cast<const U*>(keys)[i] : (U)~(U)0;
+    }
+}
+template <int ITEMS, class K, class U>
+static __device__ __forceinline__ void wd_sort_words_of_raw(U (&w)[ITEMS], wd_u64 first, wd_u64 n, bool descending) {
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        K x;
+        memcpy(&x, &w[j], sizeof(K));
+        if (first + (wd_u64)j * 32u < n) w[j] = wd_sort_word(x, descending);
+    }
+}
+
 // One pass over digit `pass`: the plan says whether it runs and which buffers it reads and
 // writes (keys_in / vals_in: the caller's input; 1: keys_out / vals_out; 2: keys_tmp /
 // vals_tmp). Values move with their keys in a module built for them (WD_SORT_VALUE_BYTES > 0:
 // the code is compiled out of a keys-only module, whose value pointers are null); with
 // `index_values` the values read from the input are the keys' positions (argsort). A module
-// built with WD_SORT_STAGE (u32 / i32 keys, 4-byte values or positions) stages a tile's values
+// built with WD_SORT_STAGE (4-byte keys, 4-byte values or positions) stages a tile's values
 // in the block's dynamic shared memory (WD_SORT_STASH_BYTES, the launch's) as the tile starts.
 // `queue`: this pass's tile
 // counter (zeroed). The digit starts at bit wd_sort_pass_bit(pass, low) of the order word, as
@@ -368,7 +394,12 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     U w[ITEMS];
     // This thread's first element of the tile (its warp's 32 * ITEMS, its lane).
     wd_u64 first = tile * TILE + (wd_u64)warp * 32u * ITEMS + lane;
-    wd_sort_load_tile<ITEMS>(w, ksrc, first, n, descending);
+    constexpr bool raw = staged && wd_sort_raw_loads<K>::value;
+    if constexpr (raw) {
+        wd_sort_load_raw<ITEMS>(w, ksrc, first, n);
+    } else {
+        wd_sort_load_tile<ITEMS>(w, ksrc, first, n, descending);
+    }
     const wd_u32 bit = wd_sort_pass_bit<U>(pass, low);
     const wd_u64 epoch = pass + 1u;
     for (;;) {
@@ -377,7 +408,8 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
         if constexpr (staged) {
             // The tile's values into shared memory, to arrive while the keys rank (a block a
             // tile: once). Here, after the keys' loads (asked for before them, or before the
-            // loop, the pass measured slower or spilled registers).
+            // loop, the pass measured slower or spilled registers) and before their order
+            // words are made (made first, f32 keys' words held the copies behind the loads).
             static_assert(WD_SORT_STASH_BYTES >= TILE * sizeof(V), "the stash holds a tile's values");
             if (!make_index) {
 #pragma unroll
@@ -386,6 +418,7 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
                     if (i < n) wd_copy_async(stash + j * 32, vsrc + i);
                 }
             }
+            if constexpr (raw) wd_sort_words_of_raw<ITEMS, K>(w, first, n, descending);
         }
         // Early counts: the tile's count of each digit is published before it ranks its keys,
         // so that its successors' look-backs need not wait for the ranking.

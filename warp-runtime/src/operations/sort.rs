@@ -198,8 +198,8 @@ impl Device {
     /// (tiles of 4,608 to 9,216 keys taken in order, each digit's offset found by a decoupled
     /// look-back; keys of at most 4 bytes alone by a grid of resident blocks, each taking
     /// tiles until none is left and loading its next tile's keys while it writes out the
-    /// current one, others by a block a tile; `u32` and `i32` keys with 4-byte values or
-    /// positions, on sm_80 and later with 160 KiB of shared memory an SM, copy each tile's
+    /// current one, others by a block a tile; `u32`, `i32` and `f32` keys with 4-byte values
+    /// or positions, on sm_80 and later with 160 KiB of shared memory an SM, copy each tile's
     /// values into shared memory while its keys rank); a pass whose digit is the same in every key
     /// is skipped on the device. It
     /// needs scratch memory of the keys' size once more (and the values' size, for the pairs)

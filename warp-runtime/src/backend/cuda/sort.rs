@@ -243,12 +243,14 @@ impl Gpu {
         let passes = if byte_at.is_some() { 1 } else { digits };
         // The passes' shape: the module's (built for what `values` move).
         let shape = SortShape::new(E::SCALAR, values.moves(), self.sort_can_stage());
-        debug_assert_eq!(
-            m.name.ends_with("_staged"),
-            shape.staged,
-            "sort module {} is not built for these values",
-            m.name
-        );
+        // A module built for another device (staged or not) would run with the wrong shared
+        // memory: refused, never launched.
+        if m.name.ends_with("_staged") != shape.staged {
+            return Err(Error::Unsupported(format!(
+                "sort module {} is not built for this device's passes (staged: {})",
+                m.name, shape.staged
+            )));
+        }
         let value_size = shape.value_size;
         let tiles = shape.tiles(n);
         if tiles > u32::MAX as usize {
