@@ -45,30 +45,10 @@ where
             want_wide,
             "argsort into u64: {tag}"
         );
-        let (k, v) = dev.sort_pairs(&keys, &tags_d, order).unwrap();
-        assert_bits(
-            &k.download().unwrap(),
-            &want_keys,
-            &format!("pairs' keys: {tag}"),
-        );
-        let want_vals: Vec<u64> = want.iter().map(|&i| tags[i]).collect();
-        assert_eq!(v.download().unwrap(), want_vals, "pairs' u64 values: {tag}");
-        let (_, v) = dev.sort_pairs(&keys, &small_d, order).unwrap();
-        let want_small: Vec<u8> = want.iter().map(|&i| small[i]).collect();
-        assert_eq!(v.download().unwrap(), want_small, "pairs' u8 values: {tag}");
-        // 4-byte values (with 4-byte integer keys, staged in shared memory on an H100 or H200).
-        let (k, v) = dev.sort_pairs(&keys, &words_d, order).unwrap();
-        assert_bits(
-            &k.download().unwrap(),
-            &want_keys,
-            &format!("pairs' keys, u32 values: {tag}"),
-        );
-        let want_words: Vec<u32> = want.iter().map(|&i| words[i]).collect();
-        assert_eq!(
-            v.download().unwrap(),
-            want_words,
-            "pairs' u32 values: {tag}"
-        );
+        // 4-byte values: with 4-byte keys, staged in shared memory on an H100 or H200.
+        check_pairs(dev, &keys, &tags, &tags_d, &want, &want_keys, order, &tag);
+        check_pairs(dev, &keys, &small, &small_d, &want, &want_keys, order, &tag);
+        check_pairs(dev, &keys, &words, &words_d, &want, &want_keys, order, &tag);
         // Zipped values: rows of (u8, u64) (padded: the u64 field at offset 8) and of four
         // arrays, the keys too.
         let (k, rows) = dev.sort_pairs(&keys, &(&small_d, &tags_d), order).unwrap();
@@ -111,6 +91,37 @@ where
             &format!("zipped pairs_into keys: {tag}"),
         );
     }
+}
+
+/// `sort_pairs` of `keys` with the values `vals` (`host` on the host) in `order`, against the
+/// keys' plain order `want` (positions; `want_keys`: the keys at them).
+#[allow(clippy::too_many_arguments)]
+fn check_pairs<T, V>(
+    dev: &Device,
+    keys: &DeviceView<'_, T>,
+    host: &[V],
+    vals: &DeviceVec<V>,
+    want: &[usize],
+    want_keys: &[T],
+    order: SortOrder,
+    tag: &str,
+) where
+    T: Ordered + Bits,
+    V: Element + warp_runtime::SortValue<Array = DeviceVec<V>> + PartialEq + std::fmt::Debug,
+{
+    let value = std::any::type_name::<V>();
+    let (k, v) = dev.sort_pairs(keys, vals, order).unwrap();
+    assert_bits(
+        &k.download().unwrap(),
+        want_keys,
+        &format!("pairs' keys, {value} values: {tag}"),
+    );
+    let want_vals: Vec<V> = want.iter().map(|&i| host[i]).collect();
+    assert_eq!(
+        v.download().unwrap(),
+        want_vals,
+        "pairs' {value} values: {tag}"
+    );
 }
 
 /// `sort_rows` and `argsort_rows` (and their `_into` forms) of the row-major `xs` (`cols`

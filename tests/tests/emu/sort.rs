@@ -2,8 +2,8 @@
 //! block, `SORT_BLOCK` for a pass, barriers for the warp votes and shuffles, blocks one after another): the histogram,
 //! the plan and every pass as the runtime launches them, on random bits (NaNs of every kind
 //! for floats), three-valued and all-equal keys (passes skipped), one to four tiles, both
-//! orders, keys alone (`f32`; also partitioned by one byte of the word), pairs and argsort (`f32` with 4-byte values, `i32`
-//! with 4-byte values staged in shared memory, `i64` with 8, `bf16` with 1); checked against `std::stable_sort` by the order word. Needs g++ (C++20): `WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored
+//! orders, keys alone (`f32`; also partitioned by one byte of the word), pairs and argsort (`f32` and `i32`
+//! with 4-byte values staged in shared memory, `f32` keys loaded as raw bits; `i64` with 8, `bf16` with 1); checked against `std::stable_sort` by the order word. Needs g++ (C++20): `WARP_EMU=1 cargo test -p warp-tests --test emu -- --ignored
 //! sort::`.
 
 use std::path::Path;

@@ -150,36 +150,32 @@ static __device__ __forceinline__ wd_u64 wd_sort_look_back(wd_u64* status, wd_u6
 // counters and one of 256 lane masks a warp, in shared memory. THREADS: the block's threads
 // (WD_SORT_BLOCK in a pass, WD_BLOCK in the rows' and segments' sorts).
 
+// A thread's small fields of its items, set in order (item j before j + 1): 32 / BITS a
+// register (BITS 8 or 16), or one a register (BITS 32). The ranking's registers are what bound
+// a pass.
+template <int ITEMS, int BITS> struct wd_sort_packed {
+    static_assert(BITS == 8 || BITS == 16 || BITS == 32, "fields of 8, 16 or 32 bits");
+    static constexpr int PER = 32 / BITS;
+    static constexpr wd_u32 MASK = BITS == 32 ? 0xffffffffu : (1u << (BITS % 32)) - 1u;
+    wd_u32 r[(ITEMS + PER - 1) / PER];
+    __device__ __forceinline__ void set(int j, wd_u32 v) {
+        if (PER == 1) {
+            r[j] = v;
+        } else if (j % PER) {
+            r[j / PER] |= v << (BITS * (j % PER));
+        } else {
+            r[j / PER] = v;
+        }
+    }
+    __device__ __forceinline__ wd_u32 operator[](int j) const { return PER == 1 ? r[j] : (r[j / PER] >> (BITS * (j % PER))) & MASK; }
+};
 // A thread's ranks of its items in the block's tile, two a register (a tile holds at most
-// 65,536 keys): the ranking's registers are what bound a pass. Items are set in order.
-template <int ITEMS> struct wd_sort_ranks {
-    wd_u32 r[(ITEMS + 1) / 2];
-    __device__ __forceinline__ void set(int j, wd_u32 v) {
-        if (j & 1) {
-            r[j >> 1] |= v << 16;
-        } else {
-            r[j >> 1] = v;
-        }
-    }
-    __device__ __forceinline__ wd_u32 operator[](int j) const { return (j & 1) ? r[j >> 1] >> 16 : r[j >> 1] & 0xffffu; }
-};
-
-// A thread's digits of its items in a pass's tile, set in order: four a register when PACK
-// (keys of at most 4 bytes: their passes that move values then spill nothing, 4 bytes
-// unpacked), else one (8-byte keys' passes spill more packed: 104 bytes against 20).
-template <int ITEMS, bool PACK> struct wd_sort_digits {
-    wd_u32 d[PACK ? (ITEMS + 3) / 4 : ITEMS];
-    __device__ __forceinline__ void set(int j, wd_u32 v) {
-        if (!PACK) {
-            d[j] = v;
-        } else if (j & 3) {
-            d[j >> 2] |= v << (8 * (j & 3));
-        } else {
-            d[j >> 2] = v;
-        }
-    }
-    __device__ __forceinline__ wd_u32 operator[](int j) const { return PACK ? (d[j >> 2] >> (8 * (j & 3))) & 255u : d[j]; }
-};
+// 65,536 keys).
+template <int ITEMS> using wd_sort_ranks = wd_sort_packed<ITEMS, 16>;
+// A thread's digits of its items in a pass's tile: four a register when PACK (keys of at most
+// 4 bytes: their passes that move values then spill nothing, 4 bytes unpacked), else one
+// (8-byte keys' passes spill more packed: 104 bytes against 20).
+template <int ITEMS, bool PACK> using wd_sort_digits = wd_sort_packed<ITEMS, PACK ? 8 : 32>;
 
 // Each warp's count of each digit into whist[warp] (shared atomics). The caller's barrier
 // publishes them. digit(j): the digit of the thread's item j (recomputed where needed rather
@@ -302,26 +298,30 @@ static __device__ __forceinline__ void wd_sort_load_tile(U (&w)[ITEMS], const K*
 // The same keys as their raw bits (K's size is U's), for a staged pass over floats: the loads'
 // results then feed nothing before the values' copies are issued (a float's order word, a select
 // on its sign, would hold the copies behind the loads); wd_sort_words_of_raw then makes them
-// order words. Past n: the largest word, as wd_sort_load_tile's. (Integer keys' words are made
-// at the load: raw, an i32 pass spills registers.)
+// order words. Past n: the key whose word is the largest (wd_sort_load_tile's), so that every
+// item is made a word alike. (Integer keys' words are made at the load: raw, a u32 or i32 pass
+// spilled registers.)
 template <class K> struct wd_sort_raw_loads { static constexpr bool value = false; };
 template <> struct wd_sort_raw_loads<wd_f32> { static constexpr bool value = true; };
 template <int ITEMS, class K, class U>
-static __device__ __forceinline__ void wd_sort_load_raw(U (&w)[ITEMS], const K* keys, wd_u64 first, wd_u64 n) {
+static __device__ __forceinline__ void wd_sort_load_raw(U (&w)[ITEMS], const K* keys, wd_u64 first, wd_u64 n, bool descending) {
     static_assert(sizeof(K) == sizeof(U), "raw loads of keys as wide as their words");
+    const K last = wd_sort_key<K>((U)~(U)0, descending);
+    U fill;
+    memcpy(&fill, &last, sizeof(U));
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
         const wd_u64 i = first + (wd_u64)j * 32u;
-        w[j] = i < n ? reinterpret_cast<const U*>(keys)[i] : (U)~(U)0;
+        w[j] = i < n ? reinterpret_cast<const U*>(keys)[i] : fill;
     }
 }
 template <int ITEMS, class K, class U>
-static __device__ __forceinline__ void wd_sort_words_of_raw(U (&w)[ITEMS], wd_u64 first, wd_u64 n, bool descending) {
+static __device__ __forceinline__ void wd_sort_words_of_raw(U (&w)[ITEMS], bool descending) {
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
         K x;
         memcpy(&x, &w[j], sizeof(K));
-        if (first + (wd_u64)j * 32u < n) w[j] = wd_sort_word(x, descending);
+        w[j] = wd_sort_word(x, descending);
     }
 }
 
@@ -396,7 +396,7 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     wd_u64 first = tile * TILE + (wd_u64)warp * 32u * ITEMS + lane;
     constexpr bool raw = staged && wd_sort_raw_loads<K>::value;
     if constexpr (raw) {
-        wd_sort_load_raw<ITEMS>(w, ksrc, first, n);
+        wd_sort_load_raw<ITEMS>(w, ksrc, first, n, descending);
     } else {
         wd_sort_load_tile<ITEMS>(w, ksrc, first, n, descending);
     }
@@ -418,7 +418,7 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
                     if (i < n) wd_copy_async(stash + j * 32, vsrc + i);
                 }
             }
-            if constexpr (raw) wd_sort_words_of_raw<ITEMS, K>(w, first, n, descending);
+            if constexpr (raw) wd_sort_words_of_raw<ITEMS, K>(w, descending);
         }
         // Early counts: the tile's count of each digit is published before it ranks its keys,
         // so that its successors' look-backs need not wait for the ranking.
