@@ -395,6 +395,7 @@ static __device__ __forceinline__ void wd_sort_pass(const K* keys_in, K* keys_ou
     // This thread's first element of the tile (its warp's 32 * ITEMS, its lane).
     wd_u64 first = tile * TILE + (wd_u64)warp * 32u * ITEMS + lane;
     constexpr bool raw = staged && wd_sort_raw_loads<K>::value;
+    static_assert(!(raw && persistent), "a persistent pass loads its next tile's keys as words");
     if constexpr (raw) {
         wd_sort_load_raw<ITEMS>(w, ksrc, first, n, descending);
     } else {
