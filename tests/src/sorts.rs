@@ -45,7 +45,8 @@ where
             want_wide,
             "argsort into u64: {tag}"
         );
-        // 4-byte values: with 4-byte keys, staged in shared memory on an H100 or H200.
+        // u64, u8 and u32 values (the u32 values, with 4-byte keys, staged in shared memory on
+        // an H100 or H200).
         check_pairs(dev, &keys, &tags, &tags_d, &want, &want_keys, order, &tag);
         check_pairs(dev, &keys, &small, &small_d, &want, &want_keys, order, &tag);
         check_pairs(dev, &keys, &words, &words_d, &want, &want_keys, order, &tag);
