@@ -10,24 +10,20 @@ fn main() -> std::io::Result<()> {
     use warp_runtime::impl_::{merge_module, search_module, sort_module, sort_module_on};
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let write = |name: &str, source: &str| std::fs::write(format!("{dir}/{name}.cu"), source);
-    // `_v4`: 4-byte values unstaged (as on a GPU without `cp.async`); `_v4_staged`: as on an
-    // H100 or H200 (`SortShape::staged`).
-    write("sort_u32_v0", &sort_module::<u32>(Keys).source)?;
-    write(
-        "sort_u32_v4",
-        &sort_module_on::<u32>(Positions(4), false).source,
-    )?;
-    write("sort_u32_v4_staged", &sort_module::<u32>(Pairs(4)).source)?;
-    write("sort_f32_v0", &sort_module::<f32>(Keys).source)?;
-    write(
-        "sort_f32_v4",
-        &sort_module_on::<f32>(Positions(4), false).source,
-    )?;
-    write(
-        "sort_f32_v4_staged",
-        &sort_module::<f32>(Positions(4)).source,
-    )?;
-    write("sort_u64_v0", &sort_module::<u64>(Keys).source)?;
+    // Each sort module under its own name (`sort_module_name`): `_v4` moves 4-byte values
+    // unstaged (as on a GPU without `cp.async`), `_v4_staged` as on an H100 or H200
+    // (`SortShape::staged`).
+    for m in [
+        sort_module::<u32>(Keys),
+        sort_module_on::<u32>(Positions(4), false),
+        sort_module::<u32>(Pairs(4)),
+        sort_module::<f32>(Keys),
+        sort_module_on::<f32>(Positions(4), false),
+        sort_module::<f32>(Positions(4)),
+        sort_module::<u64>(Keys),
+    ] {
+        write(&m.name, &m.source)?;
+    }
     let abs = merge_module::<f32, warp_tests::ops::nearer_zero>();
     write("merge_f32_abs", &abs.source)?;
     let gauss = warp_runtime::impl_::reduce_module::<

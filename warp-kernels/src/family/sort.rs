@@ -515,9 +515,27 @@ pub fn sort_value_word(size: usize) -> &'static str {
     }
 }
 
+/// The name of [`sort_module`]`(key, moves, can_stage)`: `sort_<key>_v<value bytes>`, with
+/// `_staged` where its passes stage values ([`SortShape::staged`]). The module's file name,
+/// and what the runtime checks a module against before it launches its passes (a module built
+/// for other keys, values or passes than the launch's is refused, never run).
+///
+/// ```
+/// use warp_kernels::Scalar;
+/// use warp_kernels::family::sort::{SortMoves, sort_module_name};
+/// assert_eq!(sort_module_name(Scalar::F32, SortMoves::Positions(4), true), "sort_f32_v4_staged");
+/// assert_eq!(sort_module_name(Scalar::F32, SortMoves::Positions(4), false), "sort_f32_v4");
+/// assert_eq!(sort_module_name(Scalar::U64, SortMoves::Keys, true), "sort_u64_v0");
+/// ```
+pub fn sort_module_name(key: Scalar, moves: SortMoves, can_stage: bool) -> String {
+    let shape = SortShape::new(key, moves, can_stage);
+    let staged = if shape.staged { "_staged" } else { "" };
+    format!("sort_{key}_v{}{staged}", shape.value_size)
+}
+
 /// A sort module for keys of `key` moving `moves` (`Device::sort`, `sort_pairs`, `argsort`) on
 /// a device that [`sort_can_stage`] (`can_stage`) or not: the catalogue's [`SORT_KERNELS`], its
-/// passes shaped by [`SortShape::new`].
+/// passes shaped by [`SortShape::new`], named by [`sort_module_name`].
 pub fn sort_module(key: Scalar, moves: SortMoves, can_stage: bool) -> String {
     let shape = SortShape::new(key, moves, can_stage);
     let value_size = shape.value_size;
@@ -553,8 +571,7 @@ pub fn sort_module(key: Scalar, moves: SortMoves, can_stage: bool) -> String {
     m.template("order.cuh");
     m.template("sort.cuh");
     m.kernels(crate::catalogue::SORT_KERNELS, key.c_name(), value);
-    let suffix = if shape.staged { "_staged" } else { "" };
-    m.finish(&format!("sort_{key}_v{value_size}{suffix}"))
+    m.finish(&sort_module_name(key, moves, can_stage))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use std::any::TypeId;
 
-use warp_kernels::family::sort::{SortMoves, SortShape};
+use warp_kernels::family::sort::{SortMoves, SortShape, sort_module_name};
 use warp_kernels::module;
 
 use super::{ByKey, Runs};
@@ -172,11 +172,9 @@ pub fn sort_module<K: Ordered>(moves: SortMoves) -> ModuleSource {
 /// assert!(sort_module_on::<u32>(SortMoves::Pairs(4), false).source.contains("WD_SORT_STAGE 0"));
 /// ```
 pub fn sort_module_on<K: Ordered>(moves: SortMoves, can_stage: bool) -> ModuleSource {
-    let shape = SortShape::new(K::SCALAR, moves, can_stage);
-    let staged = if shape.staged { "_staged" } else { "" };
     composed(
         location(
-            &format!("sort_{}_v{}{staged}", K::NAME, shape.value_size),
+            &sort_module_name(K::SCALAR, moves, can_stage),
             file!(),
             line!(),
         ),

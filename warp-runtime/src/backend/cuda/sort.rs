@@ -6,8 +6,8 @@ use cudarc::driver::{CudaView, CudaViewMut};
 use warp_kernels::catalogue::{
     BLOCK, SORT_GATHER, SORT_HISTOGRAM, SORT_PASS, SORT_PLAN, SORT_ROWS, SORT_ROWS_KEYS,
     SORT_ROWS_WARP, SORT_ROWS_WARP_KEYS, SORT_SEGMENTS, SORT_SEGMENTS_PLAN, SORT_UNROLL,
-    SORT_WARP_COLS, SORT_WARP_ROWS, SortMoves, SortShape, sort_can_stage, sort_passes,
-    sort_row_tile, sort_rows_per_block, sort_segment_small, sort_segment_window,
+    SORT_WARP_COLS, SORT_WARP_ROWS, SortMoves, SortShape, sort_can_stage, sort_module_name,
+    sort_passes, sort_row_tile, sort_rows_per_block, sort_segment_small, sort_segment_window,
 };
 
 use super::Gpu;
@@ -243,12 +243,13 @@ impl Gpu {
         let passes = if byte_at.is_some() { 1 } else { digits };
         // The passes' shape: the module's (built for what `values` move).
         let shape = SortShape::new(E::SCALAR, values.moves(), self.sort_can_stage());
-        // A module built for another device (staged or not) would run with the wrong shared
-        // memory: refused, never launched.
-        if m.name.ends_with("_staged") != shape.staged {
+        // A module built for other keys, values or passes (staged or not: another device's)
+        // would run with the wrong arguments or shared memory: refused, never launched.
+        let want = sort_module_name(E::SCALAR, values.moves(), self.sort_can_stage());
+        if m.name != want {
             return Err(Error::Unsupported(format!(
-                "sort module {} is not built for this device's passes (staged: {})",
-                m.name, shape.staged
+                "sort module {} is not the one this sort's passes need ({want})",
+                m.name
             )));
         }
         let value_size = shape.value_size;
