@@ -17,6 +17,12 @@ measured.
            as the keys-only pass is; a pass that moves values loads its next tile's keys once
            the tile's values are in shared memory (their registers free), before it writes
            them out.
+  xfirst   a staged pass (values in the stash): the tile's values put in tile order in the
+           stash right after the keys' (a barrier between the reads of each thread's own
+           values and the writes), before the look-back; then one loop writes each key and its
+           value out (one barrier and the digits' registers fewer than the pass's tail);
+  xsplit   as xfirst, each thread's values read before the look-back and put in tile order
+           after it (the look-back's barrier parts reads from writes; one barrier more after).
 usage: variants.py DIR
 """
 import sys
@@ -146,11 +152,93 @@ def tile(t):
     # A block a tile (the pass before persistent blocks), for the A/B: WD_SORT_PERSIST 0.
     return rep(t, '#define WD_SORT_PERSIST 1\n', '#define WD_SORT_PERSIST 0\n')
 
+# The staged pass's tail: the keys out, then the values (as the product's template writes it).
+KEYS_OUT = """        const wd_u64 left = n - base;
+        const unsigned valid = left < TILE ? (unsigned)left : TILE;
+        wd_sort_digits<ITEMS, sizeof(U) <= 4> digit;  // the values' write needs them again
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            const unsigned i = threadIdx.x + (unsigned)j * THREADS;
+            const U x = tile_words[i];
+            const wd_u32 d = wd_sort_digit_at(x, bit);
+            digit.set(j, d);
+            if (i < valid) kdst[shift[d] + i] = wd_sort_key<K>(x, descending);
+        }
+        if constexpr (moves_values) {
+"""
+BOTH_OUT = """        const wd_u64 left = n - base;
+        const unsigned valid = left < TILE ? (unsigned)left : TILE;
+        V* tile_stash = reinterpret_cast<V*>(wd_sort_stash);
+        if constexpr (staged) {
+            SPLIT_WRITE
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) {
+                const unsigned i = threadIdx.x + (unsigned)j * THREADS;
+                const U x = tile_words[i];
+                const wd_u64 o = shift[wd_sort_digit_at(x, bit)] + i;
+                if (i < valid) {
+                    kdst[o] = wd_sort_key<K>(x, descending);
+                    vdst[o] = tile_stash[i];
+                }
+            }
+        }
+        wd_sort_digits<ITEMS, sizeof(U) <= 4> digit;
+        if constexpr (!staged) {
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            const unsigned i = threadIdx.x + (unsigned)j * THREADS;
+            const U x = tile_words[i];
+            const wd_u32 d = wd_sort_digit_at(x, bit);
+            digit.set(j, d);
+            if (i < valid) kdst[shift[d] + i] = wd_sort_key<K>(x, descending);
+        }
+        }
+        if constexpr (moves_values && !staged) {
+"""
+KEYS_IN = """        for (int j = 0; j < ITEMS; ++j) tile_words[rank[j]] = w[j];
+        wd_u64 next = 0;
+"""
+
+def xfirst(t):
+    t = rep(t, KEYS_IN, """        for (int j = 0; j < ITEMS; ++j) tile_words[rank[j]] = w[j];
+        if constexpr (staged) {
+            V* tile_stash = reinterpret_cast<V*>(wd_sort_stash);
+            if (make_index) {
+#pragma unroll
+                for (int j = 0; j < ITEMS; ++j) tile_stash[rank[j]] = (V)(first + (wd_u64)j * 32u);
+            } else {
+                wd_copy_async_wait();
+                V v[ITEMS];
+#pragma unroll
+                for (int j = 0; j < ITEMS; ++j) v[j] = stash[j * 32];
+                __syncthreads();
+#pragma unroll
+                for (int j = 0; j < ITEMS; ++j) tile_stash[rank[j]] = v[j];
+            }
+        }
+        wd_u64 next = 0;
+""")
+    return rep(t, KEYS_OUT, BOTH_OUT.replace('SPLIT_WRITE', ''))
+
+def xsplit(t):
+    t = rep(t, KEYS_IN, """        for (int j = 0; j < ITEMS; ++j) tile_words[rank[j]] = w[j];
+        V vv[staged ? ITEMS : 1];
+        if constexpr (staged) {
+            if (!make_index) wd_copy_async_wait();
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) vv[j] = make_index ? (V)(first + (wd_u64)j * 32u) : stash[j * 32];
+        }
+        wd_u64 next = 0;
+""")
+    return rep(t, KEYS_OUT, BOTH_OUT.replace('SPLIT_WRITE', """#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) tile_stash[rank[j]] = vv[j];
+            __syncthreads();"""))
+
 if __name__ == '__main__':
     d = sys.argv[1]
     for mod, kinds in [('sort_u32_v0', ['timed', 'tile', 'late', 'late_timed']), ('sort_f32_v0', ['timed', 'tile', 'late', 'late_timed']),
                        ('sort_u32_v4', ['timed', 'persist']), ('sort_f32_v4', ['timed', 'persist']),
-                       ('sort_u32_v4_staged', ['timed']), ('sort_f32_v4_staged', ['timed']),
+                       ('sort_u32_v4_staged', ['timed', 'xfirst', 'xsplit']), ('sort_f32_v4_staged', ['timed', 'xfirst', 'xsplit']),
                        ('sort_u64_v0', ['persist'])]:
         src = open(f'{d}/{mod}.cu').read()
         for k in kinds:
