@@ -20,9 +20,11 @@ measured.
   xfirst   a staged pass (values in the stash): the tile's values put in tile order in the
            stash right after the keys' (a barrier between the reads of each thread's own
            values and the writes), before the look-back; then one loop writes each key and its
-           value out (one barrier and the digits' registers fewer than the pass's tail);
+           value out (one barrier and the digits' registers fewer than the pass's tail).
+           Measured 12% slower a pass (2026-12-07-staged-floats-bench.md);
   xsplit   as xfirst, each thread's values read before the look-back and put in tile order
            after it (the look-back's barrier parts reads from writes; one barrier more after).
+           Measured 13% slower.
 usage: variants.py DIR
 """
 import sys
