@@ -242,10 +242,11 @@ impl Gpu {
         let digits = sort_passes(size);
         let passes = if byte_at.is_some() { 1 } else { digits };
         // The passes' shape: the module's (built for what `values` move).
-        let shape = SortShape::new(E::SCALAR, values.moves(), self.sort_can_stage());
+        let (moves, can_stage) = (values.moves(), self.sort_can_stage());
+        let shape = SortShape::new(E::SCALAR, moves, can_stage);
         // A module built for other keys, values or passes (staged or not: another device's)
         // would run with the wrong arguments or shared memory: refused, never launched.
-        let want = sort_module_name(E::SCALAR, values.moves(), self.sort_can_stage());
+        let want = sort_module_name(E::SCALAR, moves, can_stage);
         if m.name != want {
             return Err(Error::Unsupported(format!(
                 "sort module {} is not the one this sort's passes need ({want})",
